@@ -1,0 +1,1 @@
+//! A guide to `#[derive(Rabbit)]`: every attribute, with an example.

@@ -1,0 +1,232 @@
+//! `Option`, lists, arrays and strings.
+//!
+//! An `Option` is a presence bit, then the value. A list (`Vec`, slice) is a `u32` count, then the
+//! items; a string is its UTF-8 bytes as a list of `u8`. A fixed-size array has no count.
+
+use crate::schema::Encoding;
+use crate::{BitReader, BitWriter, Decode, Encode, Error, Result, size, varint};
+
+impl<T: Encode> Encode for Option<T> {
+    const MIN_BITS: u64 = 1;
+    const MAX_BITS: Option<u64> = size::add_max(Some(1), T::MAX_BITS);
+    #[inline(always)]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        match self {
+            Some(v) => {
+                w.write_bool(true);
+                v.encode(w)
+            }
+            None => {
+                w.write_bool(false);
+                Ok(())
+            }
+        }
+    }
+    #[inline(always)]
+    fn encoded_bits(&self) -> u64 {
+        1 + self.as_ref().map_or(0, T::encoded_bits)
+    }
+    fn schema() -> Encoding {
+        Encoding::Option(Box::new(T::schema()))
+    }
+}
+
+impl<T: Decode> Decode for Option<T> {
+    #[inline(always)]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        if r.read_bool()? {
+            Ok(Some(T::decode(r)?))
+        } else {
+            Ok(None)
+        }
+    }
+}
+
+/// Writes a list's `u32` count, refusing lists a `u32` cannot count.
+#[inline(always)]
+fn write_count(len: usize, w: &mut BitWriter<'_>) -> Result<()> {
+    if len as u64 > u32::MAX as u64 {
+        return Err(Error::TooLong {
+            len: len as u64,
+            max: u32::MAX as u64,
+        });
+    }
+    w.write_varint(len as u64, 4);
+    Ok(())
+}
+
+/// Reads a list's count and checks that `min_item_bits` per item can fit in the rest.
+#[inline(always)]
+fn read_count(r: &mut BitReader<'_>, min_item_bits: u64) -> Result<usize> {
+    let count = r.read_varint(4)?;
+    r.check_count(count, min_item_bits)?;
+    Ok(count as usize)
+}
+
+/// The most bytes a decoder reserves ahead of the items it has actually read.
+const PREALLOC_BYTES: usize = 1 << 20;
+
+#[inline(always)]
+fn prealloc<T>(count: usize) -> usize {
+    count.min(PREALLOC_BYTES / std::mem::size_of::<T>().max(1))
+}
+
+impl<T: Encode> Encode for [T] {
+    const MIN_BITS: u64 = size::LIST_MIN;
+    const MAX_BITS: Option<u64> = match T::MAX_BITS {
+        Some(0) => Some(varint::max_bits(4)),
+        _ => None,
+    };
+    #[inline]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        write_count(self.len(), w)?;
+        for item in self {
+            item.encode(w)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn encoded_bits(&self) -> u64 {
+        let count = varint::encoded_bits(self.len() as u64, 4);
+        if T::MAX_BITS == Some(T::MIN_BITS) {
+            count + T::MIN_BITS * self.len() as u64
+        } else {
+            count + self.iter().map(T::encoded_bits).sum::<u64>()
+        }
+    }
+    fn schema() -> Encoding {
+        Encoding::List {
+            item: Box::new(T::schema()),
+            max_len: None,
+        }
+    }
+}
+
+impl<T: Encode> Encode for Vec<T> {
+    const MIN_BITS: u64 = <[T]>::MIN_BITS;
+    const MAX_BITS: Option<u64> = <[T]>::MAX_BITS;
+    #[inline]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        self.as_slice().encode(w)
+    }
+    #[inline]
+    fn encoded_bits(&self) -> u64 {
+        self.as_slice().encoded_bits()
+    }
+    fn schema() -> Encoding {
+        <[T]>::schema()
+    }
+}
+
+impl<T: Decode + Encode> Decode for Vec<T> {
+    #[inline]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        let count = read_count(r, T::MIN_BITS)?;
+        let mut items = Vec::with_capacity(prealloc::<T>(count));
+        for _ in 0..count {
+            items.push(T::decode(r)?);
+        }
+        Ok(items)
+    }
+}
+
+impl<T: Decode + Encode> Decode for Box<[T]> {
+    #[inline]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        Vec::<T>::decode(r).map(Vec::into_boxed_slice)
+    }
+}
+
+impl<T: Encode, const N: usize> Encode for [T; N] {
+    const MIN_BITS: u64 = T::MIN_BITS.saturating_mul(N as u64);
+    const MAX_BITS: Option<u64> = size::mul_max(T::MAX_BITS, N as u64);
+    #[inline]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        for item in self {
+            item.encode(w)?;
+        }
+        Ok(())
+    }
+    #[inline]
+    fn encoded_bits(&self) -> u64 {
+        if T::MAX_BITS == Some(T::MIN_BITS) {
+            T::MIN_BITS * N as u64
+        } else {
+            self.iter().map(T::encoded_bits).sum()
+        }
+    }
+    fn schema() -> Encoding {
+        Encoding::Array {
+            item: Box::new(T::schema()),
+            len: N as u64,
+        }
+    }
+}
+
+impl<T: Decode, const N: usize> Decode for [T; N] {
+    #[inline]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        let mut items = Vec::with_capacity(N);
+        for _ in 0..N {
+            items.push(T::decode(r)?);
+        }
+        // The vector holds exactly N items, so the conversion cannot fail.
+        items
+            .try_into()
+            .map_err(|_| Error::custom("array length mismatch"))
+    }
+}
+
+impl Encode for str {
+    const MIN_BITS: u64 = size::LIST_MIN;
+    const MAX_BITS: Option<u64> = None;
+    #[inline]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        write_count(self.len(), w)?;
+        w.write_bytes(self.as_bytes());
+        Ok(())
+    }
+    #[inline]
+    fn encoded_bits(&self) -> u64 {
+        varint::encoded_bits(self.len() as u64, 4) + 8 * self.len() as u64
+    }
+    fn schema() -> Encoding {
+        Encoding::String { max_len: None }
+    }
+}
+
+impl Encode for String {
+    const MIN_BITS: u64 = size::LIST_MIN;
+    const MAX_BITS: Option<u64> = None;
+    #[inline]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        self.as_str().encode(w)
+    }
+    #[inline]
+    fn encoded_bits(&self) -> u64 {
+        self.as_str().encoded_bits()
+    }
+    fn schema() -> Encoding {
+        str::schema()
+    }
+}
+
+impl Decode for String {
+    #[inline]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        let len = read_count(r, 8)?;
+        let mut bytes = vec![0u8; len];
+        r.read_bytes(&mut bytes)?;
+        String::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 {
+            position: r.position(),
+            source: e.utf8_error(),
+        })
+    }
+}
+
+impl Decode for Box<str> {
+    #[inline]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        String::decode(r).map(String::into_boxed_str)
+    }
+}

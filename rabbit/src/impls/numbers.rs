@@ -1,0 +1,283 @@
+//! Integers, floats, `bool` and `char`.
+//!
+//! `u8` is eight plain bits; wider unsigned integers are the spec's variable-length integers;
+//! signed ones are zig-zag interleaved first (`i8`: zig-zag, then eight plain bits). `usize` and
+//! `isize` are `u64` and `i64` on every platform, so both ends agree whatever their word size.
+
+use crate::schema::Encoding;
+use crate::{BitReader, BitWriter, Decode, Encode, Error, Result, varint};
+
+impl Encode for bool {
+    const MIN_BITS: u64 = 1;
+    const MAX_BITS: Option<u64> = Some(1);
+    #[inline(always)]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        w.write_bool(*self);
+        Ok(())
+    }
+    #[inline(always)]
+    fn encoded_bits(&self) -> u64 {
+        1
+    }
+    fn schema() -> Encoding {
+        Encoding::Bool
+    }
+}
+
+impl Decode for bool {
+    #[inline(always)]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        r.read_bool()
+    }
+}
+
+impl Encode for u8 {
+    const MIN_BITS: u64 = 8;
+    const MAX_BITS: Option<u64> = Some(8);
+    #[inline(always)]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        w.write_bits(*self as u64, 8);
+        Ok(())
+    }
+    #[inline(always)]
+    fn encoded_bits(&self) -> u64 {
+        8
+    }
+    fn schema() -> Encoding {
+        Encoding::Fixed {
+            bits: 8,
+            signed: false,
+        }
+    }
+}
+
+impl Decode for u8 {
+    #[inline(always)]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        Ok(r.read_bits(8)? as u8)
+    }
+}
+
+impl Encode for i8 {
+    const MIN_BITS: u64 = 8;
+    const MAX_BITS: Option<u64> = Some(8);
+    #[inline(always)]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        w.write_bits(varint::zigzag_encode(*self as i64), 8);
+        Ok(())
+    }
+    #[inline(always)]
+    fn encoded_bits(&self) -> u64 {
+        8
+    }
+    fn schema() -> Encoding {
+        Encoding::Varint {
+            bytes: 1,
+            zigzag: true,
+        }
+    }
+}
+
+impl Decode for i8 {
+    #[inline(always)]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        Ok(varint::zigzag_decode(r.read_bits(8)?) as i8)
+    }
+}
+
+macro_rules! unsigned_varint {
+    ($($t:ty => $bytes:expr),*) => {$(
+        impl Encode for $t {
+            const MIN_BITS: u64 = varint::min_bits($bytes);
+            const MAX_BITS: Option<u64> = Some(varint::max_bits($bytes));
+            #[inline(always)]
+            fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+                w.write_varint(*self as u64, $bytes);
+                Ok(())
+            }
+            #[inline(always)]
+            fn encoded_bits(&self) -> u64 {
+                varint::encoded_bits(*self as u64, $bytes)
+            }
+            fn schema() -> Encoding {
+                Encoding::Varint { bytes: $bytes, zigzag: false }
+            }
+        }
+
+        impl Decode for $t {
+            #[inline(always)]
+            fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+                let v = r.read_varint($bytes)?;
+                <$t>::try_from(v).map_err(|_| Error::OutOfRange {
+                    value: v as i128,
+                    expected: stringify!($t).into(),
+                })
+            }
+        }
+    )*};
+}
+unsigned_varint!(u16 => 2, u32 => 4, u64 => 8, usize => 8);
+
+macro_rules! signed_varint {
+    ($($t:ty => $bytes:expr),*) => {$(
+        impl Encode for $t {
+            const MIN_BITS: u64 = varint::min_bits($bytes);
+            const MAX_BITS: Option<u64> = Some(varint::max_bits($bytes));
+            #[inline(always)]
+            fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+                w.write_varint(varint::zigzag_encode(*self as i64), $bytes);
+                Ok(())
+            }
+            #[inline(always)]
+            fn encoded_bits(&self) -> u64 {
+                varint::encoded_bits(varint::zigzag_encode(*self as i64), $bytes)
+            }
+            fn schema() -> Encoding {
+                Encoding::Varint { bytes: $bytes, zigzag: true }
+            }
+        }
+
+        impl Decode for $t {
+            #[inline(always)]
+            fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+                let v = varint::zigzag_decode(r.read_varint($bytes)?);
+                <$t>::try_from(v).map_err(|_| Error::OutOfRange {
+                    value: v as i128,
+                    expected: stringify!($t).into(),
+                })
+            }
+        }
+    )*};
+}
+signed_varint!(i16 => 2, i32 => 4, i64 => 8, isize => 8);
+
+impl Encode for u128 {
+    const MIN_BITS: u64 = varint::min_bits(16);
+    const MAX_BITS: Option<u64> = Some(varint::max_bits(16));
+    #[inline]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        w.write_varint_u128(*self);
+        Ok(())
+    }
+    #[inline]
+    fn encoded_bits(&self) -> u64 {
+        varint::encoded_bits_u128(*self)
+    }
+    fn schema() -> Encoding {
+        Encoding::Varint {
+            bytes: 16,
+            zigzag: false,
+        }
+    }
+}
+
+impl Decode for u128 {
+    #[inline]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        r.read_varint_u128()
+    }
+}
+
+impl Encode for i128 {
+    const MIN_BITS: u64 = varint::min_bits(16);
+    const MAX_BITS: Option<u64> = Some(varint::max_bits(16));
+    #[inline]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        w.write_varint_u128(varint::zigzag_encode_i128(*self));
+        Ok(())
+    }
+    #[inline]
+    fn encoded_bits(&self) -> u64 {
+        varint::encoded_bits_u128(varint::zigzag_encode_i128(*self))
+    }
+    fn schema() -> Encoding {
+        Encoding::Varint {
+            bytes: 16,
+            zigzag: true,
+        }
+    }
+}
+
+impl Decode for i128 {
+    #[inline]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        Ok(varint::zigzag_decode_i128(r.read_varint_u128()?))
+    }
+}
+
+impl Encode for f32 {
+    const MIN_BITS: u64 = 32;
+    const MAX_BITS: Option<u64> = Some(32);
+    #[inline(always)]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        w.write_bits(self.to_bits() as u64, 32);
+        Ok(())
+    }
+    #[inline(always)]
+    fn encoded_bits(&self) -> u64 {
+        32
+    }
+    fn schema() -> Encoding {
+        Encoding::Float { bits: 32 }
+    }
+}
+
+impl Decode for f32 {
+    #[inline(always)]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        Ok(f32::from_bits(r.read_bits(32)? as u32))
+    }
+}
+
+impl Encode for f64 {
+    const MIN_BITS: u64 = 64;
+    const MAX_BITS: Option<u64> = Some(64);
+    #[inline(always)]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        w.write_bits(self.to_bits(), 64);
+        Ok(())
+    }
+    #[inline(always)]
+    fn encoded_bits(&self) -> u64 {
+        64
+    }
+    fn schema() -> Encoding {
+        Encoding::Float { bits: 64 }
+    }
+}
+
+impl Decode for f64 {
+    #[inline(always)]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        Ok(f64::from_bits(r.read_bits(64)?))
+    }
+}
+
+/// A `char` is its scalar value as a `u32`; decoding rejects surrogates and values past U+10FFFF.
+impl Encode for char {
+    const MIN_BITS: u64 = varint::min_bits(4);
+    const MAX_BITS: Option<u64> = Some(varint::max_bits(4));
+    #[inline]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        w.write_varint(*self as u64, 4);
+        Ok(())
+    }
+    #[inline]
+    fn encoded_bits(&self) -> u64 {
+        varint::encoded_bits(*self as u64, 4)
+    }
+}
+
+impl Decode for char {
+    #[inline]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        let v = r.read_varint(4)?;
+        u32::try_from(v)
+            .ok()
+            .and_then(char::from_u32)
+            .ok_or(Error::OutOfRange {
+                value: v as i128,
+                expected: "a Unicode scalar value".into(),
+            })
+    }
+}

@@ -1,0 +1,92 @@
+//! Tuples (their items in order), `()` and `PhantomData` (no bits).
+
+use crate::schema::Encoding;
+use crate::{BitReader, BitWriter, Decode, Encode, Result, size};
+use std::marker::PhantomData;
+
+impl Encode for () {
+    const MIN_BITS: u64 = 0;
+    const MAX_BITS: Option<u64> = Some(0);
+    #[inline(always)]
+    fn encode(&self, _: &mut BitWriter<'_>) -> Result<()> {
+        Ok(())
+    }
+    #[inline(always)]
+    fn encoded_bits(&self) -> u64 {
+        0
+    }
+    fn schema() -> Encoding {
+        Encoding::Empty
+    }
+}
+
+impl Decode for () {
+    #[inline(always)]
+    fn decode(_: &mut BitReader<'_>) -> Result<Self> {
+        Ok(())
+    }
+}
+
+impl<T: ?Sized> Encode for PhantomData<T> {
+    const MIN_BITS: u64 = 0;
+    const MAX_BITS: Option<u64> = Some(0);
+    #[inline(always)]
+    fn encode(&self, _: &mut BitWriter<'_>) -> Result<()> {
+        Ok(())
+    }
+    #[inline(always)]
+    fn encoded_bits(&self) -> u64 {
+        0
+    }
+    fn schema() -> Encoding {
+        Encoding::Empty
+    }
+}
+
+impl<T: ?Sized> Decode for PhantomData<T> {
+    #[inline(always)]
+    fn decode(_: &mut BitReader<'_>) -> Result<Self> {
+        Ok(PhantomData)
+    }
+}
+
+macro_rules! tuple {
+    ($($name:ident . $idx:tt),+) => {
+        impl<$($name: Encode),+> Encode for ($($name,)+) {
+            const MIN_BITS: u64 = 0 $(+ $name::MIN_BITS)+;
+            const MAX_BITS: Option<u64> = {
+                let max = Some(0);
+                $(let max = size::add_max(max, $name::MAX_BITS);)+
+                max
+            };
+            #[inline(always)]
+            fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+                $(self.$idx.encode(w)?;)+
+                Ok(())
+            }
+            #[inline(always)]
+            fn encoded_bits(&self) -> u64 {
+                0 $(+ self.$idx.encoded_bits())+
+            }
+            fn schema() -> Encoding {
+                Encoding::Tuple(vec![$($name::schema()),+])
+            }
+        }
+
+        impl<$($name: Decode),+> Decode for ($($name,)+) {
+            #[inline(always)]
+            fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+                Ok(($($name::decode(r)?,)+))
+            }
+        }
+    };
+}
+
+tuple!(A.0);
+tuple!(A.0, B.1);
+tuple!(A.0, B.1, C.2);
+tuple!(A.0, B.1, C.2, D.3);
+tuple!(A.0, B.1, C.2, D.3, E.4);
+tuple!(A.0, B.1, C.2, D.3, E.4, F.5);
+tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6);
+tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7);

@@ -1,0 +1,185 @@
+//! The wire layout of a type as data.
+//!
+//! Every derived type describes itself: its fields in order with their encodings, widths,
+//! conditions and bounds, its variants with their indices and tag width. Tools walk this to print
+//! documentation in the spec's notation or to decode captures without the Rust types.
+
+/// How one value is laid out on the wire.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Encoding {
+    /// Nothing at all: `()`, `PhantomData`, skipped fields.
+    Empty,
+    /// One bit.
+    Bool,
+    /// `bits` plain bits; two's complement when `signed`.
+    Fixed {
+        /// Width in bits.
+        bits: u32,
+        /// Whether the bits are two's complement.
+        signed: bool,
+    },
+    /// The spec's variable-length integer of a `bytes`-byte type, after zig-zag when `zigzag`.
+    Varint {
+        /// Width of the integer type in bytes (2, 4, 8, 16).
+        bytes: u32,
+        /// Whether the value is zig-zag interleaved first (signed types).
+        zigzag: bool,
+    },
+    /// `value - min` in the fewest bits that hold `max - min`.
+    Range {
+        /// Smallest allowed value.
+        min: i128,
+        /// Largest allowed value.
+        max: i128,
+        /// Bits used.
+        bits: u32,
+    },
+    /// IEEE-754 bits, least significant first.
+    Float {
+        /// 32 or 64.
+        bits: u32,
+    },
+    /// A presence bit, then the value if present.
+    Option(Box<Encoding>),
+    /// A `u32` count, then the items.
+    List {
+        /// The encoding of each item.
+        item: Box<Encoding>,
+        /// The longest list allowed, if bounded.
+        max_len: Option<u64>,
+    },
+    /// A `u32` byte count, then UTF-8 bytes.
+    String {
+        /// The longest string allowed, in bytes, if bounded.
+        max_len: Option<u64>,
+    },
+    /// Exactly `len` items, no count.
+    Array {
+        /// The encoding of each item.
+        item: Box<Encoding>,
+        /// How many items.
+        len: u64,
+    },
+    /// The items one after another.
+    Tuple(Vec<Encoding>),
+    /// A derived type, described by its own schema.
+    Type(TypeRef),
+    /// A field encoded by a user's codec module.
+    Custom {
+        /// The module path given to `#[rabbit(with = ...)]`.
+        codec: &'static str,
+    },
+    /// A type with a hand-written impl that does not describe itself.
+    Opaque {
+        /// `std::any::type_name` of the type.
+        type_name: &'static str,
+    },
+}
+
+/// A reference to a derived type's schema, built on demand so that recursive types terminate.
+#[derive(Clone, Copy)]
+pub struct TypeRef {
+    /// The type's name.
+    pub name: &'static str,
+    /// Builds the type's schema.
+    pub schema: fn() -> TypeSchema,
+}
+
+impl TypeRef {
+    /// The referenced type's schema.
+    pub fn resolve(&self) -> TypeSchema {
+        (self.schema)()
+    }
+}
+
+impl PartialEq for TypeRef {
+    fn eq(&self, other: &Self) -> bool {
+        self.name == other.name
+    }
+}
+
+impl std::fmt::Debug for TypeRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TypeRef({})", self.name)
+    }
+}
+
+/// The layout of a derived struct or enum.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeSchema {
+    /// The type's name, without generics.
+    pub name: &'static str,
+    /// Its doc comment, trimmed.
+    pub doc: &'static str,
+    /// Fields or variants.
+    pub body: Body,
+    /// `Encode::MIN_BITS`.
+    pub min_bits: u64,
+    /// `Encode::MAX_BITS`.
+    pub max_bits: Option<u64>,
+}
+
+/// What a type consists of.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    /// A struct's fields in wire order.
+    Struct(Vec<FieldSchema>),
+    /// An enum's tag and variants.
+    Enum {
+        /// How the variant index is written.
+        tag: Tag,
+        /// The variants, in declaration order.
+        variants: Vec<VariantSchema>,
+    },
+}
+
+/// How an enum's variant index is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tag {
+    /// Plain bits (0 for a single-variant enum).
+    Bits(u32),
+    /// The spec's variable-length integer of a `bytes`-byte type.
+    Varint {
+        /// 4 for a `u32` tag.
+        bytes: u32,
+    },
+}
+
+/// One variant of an enum.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VariantSchema {
+    /// The variant's name.
+    pub name: &'static str,
+    /// Its doc comment.
+    pub doc: &'static str,
+    /// The index written in the tag.
+    pub index: u64,
+    /// Its fields, in wire order (none for a unit variant).
+    pub fields: Vec<FieldSchema>,
+}
+
+/// One field of a struct or variant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldSchema {
+    /// The field's name; `"0"`, `"1"`, … for tuple fields.
+    pub name: &'static str,
+    /// Its doc comment.
+    pub doc: &'static str,
+    /// Its Rust type as written.
+    pub ty: &'static str,
+    /// How it is written.
+    pub encoding: Encoding,
+    /// For `#[rabbit(if = "...")]`: the condition, as written.
+    pub condition: Option<&'static str>,
+    /// For `#[rabbit(skip)]`: the field is not on the wire.
+    pub skipped: bool,
+}
+
+/// Types that describe their own layout: every `#[derive(Rabbit)]` type.
+///
+/// A derived type's [`crate::Encode::schema`] is `Encoding::Type` pointing here.
+pub trait Describe {
+    /// The type's layout.
+    fn type_schema() -> TypeSchema;
+}

@@ -1,0 +1,148 @@
+//! The bit writer: pushes values LSB first into a byte buffer, a 64-bit word at a time.
+
+use crate::varint;
+
+/// Appends a Rabbit bit stream to a borrowed `Vec<u8>`.
+///
+/// Bits gather in a 64-bit accumulator and reach the buffer eight bytes at a time, so a field
+/// costs a shift, an OR and, once per 64 bits, one append. The final partial byte is padded with
+/// zeros when the writer is finished or dropped, so nothing written is ever lost.
+///
+/// ```
+/// let mut buf = Vec::new();
+/// let mut w = rabbit::BitWriter::new(&mut buf);
+/// w.write_bits(15, 5);
+/// w.write_bits(81, 7);
+/// w.write_bits(1, 2);
+/// w.finish();
+/// assert_eq!(buf, [0x2f, 0x1a]); // the spec's example
+/// ```
+#[derive(Debug)]
+pub struct BitWriter<'a> {
+    out: &'a mut Vec<u8>,
+    /// Pending bits, the oldest in the least significant position.
+    acc: u64,
+    /// How many bits of `acc` are pending; always below 64.
+    pending: u32,
+    /// Length of `out` when the writer was made, to report [`BitWriter::bit_len`].
+    start: usize,
+}
+
+impl<'a> BitWriter<'a> {
+    /// A writer that appends to `out`, starting at its current end (on a byte boundary).
+    #[inline]
+    pub fn new(out: &'a mut Vec<u8>) -> Self {
+        let start = out.len();
+        BitWriter {
+            out,
+            acc: 0,
+            pending: 0,
+            start,
+        }
+    }
+
+    /// Pushes the low `n` bits of `value`, least significant first. Bits above `n` are ignored.
+    ///
+    /// `n` may be 0 to 64; larger values of `n` are treated as 64.
+    #[inline(always)]
+    pub fn write_bits(&mut self, value: u64, n: u32) {
+        let n = n.min(64);
+        let value = if n < 64 { value & ((1u64 << n) - 1) } else { value };
+        self.acc |= value << self.pending;
+        let total = self.pending + n;
+        if total >= 64 {
+            self.out.extend_from_slice(&self.acc.to_le_bytes());
+            let consumed = 64 - self.pending;
+            self.acc = if consumed < 64 { value >> consumed } else { 0 };
+            self.pending = total - 64;
+        } else {
+            self.pending = total;
+        }
+    }
+
+    /// Pushes one bit.
+    #[inline(always)]
+    pub fn write_bool(&mut self, bit: bool) {
+        self.write_bits(bit as u64, 1);
+    }
+
+    /// Pushes `value` with the spec's variable-length encoding of a `bytes`-byte integer
+    /// (`bytes` is 1, 2, 4 or 8): the used byte count less one in `log2(bytes)` bits, then the
+    /// low bytes of the value.
+    #[inline(always)]
+    pub fn write_varint(&mut self, value: u64, bytes: u32) {
+        let k = varint::len_bits(bytes);
+        let m = varint::bytes_needed(value);
+        let data_bits = 8 * m;
+        if k + data_bits <= 64 {
+            self.write_bits(((value << k) & mask(data_bits + k)) | (m as u64 - 1), k + data_bits);
+        } else {
+            self.write_bits(m as u64 - 1, k);
+            self.write_bits(value, data_bits);
+        }
+    }
+
+    /// Pushes `value` with the variable-length encoding of a 16-byte integer (`u128`).
+    pub fn write_varint_u128(&mut self, value: u128) {
+        let m = varint::bytes_needed_u128(value);
+        self.write_bits(m as u64 - 1, 4);
+        let bits = 8 * m;
+        self.write_bits(value as u64, bits.min(64));
+        if bits > 64 {
+            self.write_bits((value >> 64) as u64, bits - 64);
+        }
+    }
+
+    /// Pushes raw bytes, eight bits each.
+    #[inline]
+    pub fn write_bytes(&mut self, bytes: &[u8]) {
+        if self.pending == 0 {
+            self.out.extend_from_slice(bytes);
+            return;
+        }
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.write_bits(u64::from_le_bytes(word), 64);
+        }
+        for &b in chunks.remainder() {
+            self.write_bits(b as u64, 8);
+        }
+    }
+
+    /// Bits written so far by this writer.
+    #[inline]
+    pub fn bit_len(&self) -> u64 {
+        (self.out.len() - self.start) as u64 * 8 + self.pending as u64
+    }
+
+    /// Pads the last byte with zeros and hands the buffer back. Dropping the writer does the same.
+    #[inline]
+    pub fn finish(mut self) {
+        self.flush();
+    }
+
+    #[inline]
+    fn flush(&mut self) {
+        if self.pending > 0 {
+            let bytes = self.pending.div_ceil(8) as usize;
+            self.out
+                .extend_from_slice(&self.acc.to_le_bytes()[..bytes]);
+            self.acc = 0;
+            self.pending = 0;
+        }
+    }
+}
+
+impl Drop for BitWriter<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        self.flush();
+    }
+}
+
+#[inline(always)]
+const fn mask(n: u32) -> u64 {
+    if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
