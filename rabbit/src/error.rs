@@ -73,7 +73,9 @@ pub enum Error {
     ///
     /// The spec's encoder always picks the fewest bytes, so rejecting longer forms keeps every
     /// value to exactly one encoding.
-    #[error("non-canonical variable-length integer at bit {position}: {bytes} bytes for value {value}")]
+    #[error(
+        "non-canonical variable-length integer at bit {position}: {bytes} bytes for value {value}"
+    )]
     NonCanonicalVarint {
         /// The value read.
         value: u128,

@@ -1,8 +1,10 @@
 //! Rabbit: the bit-packed encoding of the game protocol.
 //!
-//! Rabbit is not self-describing: both sides know the types, so the wire carries only the bits
-//! the values need. Bits are pushed least significant first; the stream is padded with zeros to
-//! a whole byte. See the crate's README and `PROTOCOL.md` for how every type is laid out.
+//! Rabbit is not self-describing: both ends know the types, so the wire carries only the bits the
+//! values need, packed without byte alignment. This crate is the runtime: the [`Encode`] and
+//! [`Decode`] traits, the [`BitWriter`] and [`BitReader`] they use, and impls for the standard
+//! types. `#[derive(Rabbit)]` (the default `derive` feature) writes the impls for your own
+//! structs and enums; the [`guide`] documents every attribute.
 //!
 //! ```
 //! # #[cfg(feature = "derive")] {
@@ -17,10 +19,57 @@
 //!
 //! let msg = Move { direction: 0b1001, speed: Some(1.5) };
 //! let bytes = rabbit::to_bytes(&msg)?;
-//! assert_eq!(bytes.len(), 5); // 4 + 1 + 32 bits
+//! assert_eq!(bytes.len(), 5); // 4 + 1 + 32 bits, padded to 40
 //! assert_eq!(rabbit::from_bytes::<Move>(&bytes)?, msg);
 //! # }
 //! # Ok::<(), rabbit::Error>(())
+//! ```
+//!
+//! # The bit stream
+//!
+//! Values are pushed least significant bit first; byte 0 holds the first eight bits, the first
+//! pushed bit as its least significant bit. The stream is padded with zeros to a whole byte, and
+//! [`from_bytes`] accepts nothing after a message but those zero padding bits.
+//!
+//! # How each type is encoded
+//!
+//! | Type | Encoding | Bits |
+//! |---|---|---|
+//! | `bool` | one bit | 1 |
+//! | `u8` | eight plain bits | 8 |
+//! | `u16`, `u32`, `u64`, `u128`, `usize` | the spec's variable-length integer: the byte count less one in `log2(width in bytes)` bits, then that many low bytes; `usize` is a `u64` everywhere | `u32`: 10 to 34 |
+//! | `i8` | zig-zag, then eight plain bits | 8 |
+//! | `i16`, `i32`, `i64`, `i128`, `isize` | zig-zag (0, -1, 1, -2, … → 0, 1, 2, 3, …), then the unsigned form | `i32`: 10 to 34 |
+//! | `f32`, `f64` | the IEEE-754 bits | 32, 64 |
+//! | `char` | its scalar value as a `u32` | 10 to 34 |
+//! | `Option<T>` | a presence bit, then `T` if present | 1 + `T` |
+//! | `Vec<T>`, `[T]`, `Box<[T]>`, `Arc<[T]>` | a `u32` count, then the items | 10 + … |
+//! | `String`, `&str`, `Box<str>`, `Arc<str>` | a `u32` byte count, then the UTF-8 bytes | 10 + 8 per byte |
+//! | `[T; N]` | the `N` items, no count | `N` × `T` |
+//! | tuples up to 8 | the items in order | the sum |
+//! | `Box<T>`, `Rc<T>`, `Arc<T>`, `&T`, `Cow<T>` | `T` | `T` |
+//! | `()`, `PhantomData<T>` | nothing | 0 |
+//!
+//! Every type states the fewest and the most bits a value can take ([`Encode::MIN_BITS`],
+//! [`Encode::MAX_BITS`]), so a message's worst case is known at compile time:
+//!
+//! ```
+//! // Two optional u32 and a bool: 1 + (1 + 34) * 2 bits at most.
+//! assert_eq!(<(bool, Option<u32>, Option<u32>) as rabbit::Encode>::MAX_BITS, Some(71));
+//! ```
+//!
+//! # Decoding untrusted input
+//!
+//! Decoders never panic and never allocate more than the input could justify: a length prefix is
+//! checked against the bits that are left before anything is reserved ([`Error::CountTooLarge`]),
+//! unknown enum indices and invalid UTF-8 are errors, and integers must use their shortest form,
+//! so that every value has exactly one encoding.
+//!
+//! ```
+//! // A list claiming u32::MAX items in six bytes fails before allocating anything.
+//! let forged = [0xfe, 0xff, 0xff, 0xff, 0x03, 0x00];
+//! let err = rabbit::from_bytes::<Vec<u64>>(&forged).unwrap_err();
+//! assert!(matches!(err, rabbit::Error::CountTooLarge { .. }));
 //! ```
 
 #![forbid(unsafe_code)]
@@ -120,7 +169,7 @@ pub fn encoded_len<T: Encode + ?Sized>(value: &T) -> usize {
 
 #[doc(hidden)]
 pub mod __private {
-    pub use std::result::Result::{Err, Ok};
-    pub use std::option::Option::{self, None, Some};
     pub use std::default::Default;
+    pub use std::option::Option::{self, None, Some};
+    pub use std::result::Result::{Err, Ok};
 }

@@ -91,7 +91,11 @@ impl<'a> BitReader<'a> {
             let ninth = self.data.get(byte + 8).copied().unwrap_or(0);
             value |= (ninth as u64) << (64 - shift);
         }
-        if n < 64 { value & ((1u64 << n) - 1) } else { value }
+        if n < 64 {
+            value & ((1u64 << n) - 1)
+        } else {
+            value
+        }
     }
 
     /// The eight bytes from `byte` as a little-endian word, zero-filled past the end.

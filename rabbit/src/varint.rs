@@ -7,7 +7,11 @@
 /// Bits of the length prefix of an `bytes`-byte integer: `log2(bytes)`.
 #[inline(always)]
 pub const fn len_bits(bytes: u32) -> u32 {
-    if bytes <= 1 { 0 } else { 32 - (bytes - 1).leading_zeros() }
+    if bytes <= 1 {
+        0
+    } else {
+        32 - (bytes - 1).leading_zeros()
+    }
 }
 
 /// The fewest bytes that hold `value`; 1 for zero.
@@ -77,7 +81,16 @@ mod tests {
 
     #[test]
     fn prefix_widths_follow_the_spec() {
-        assert_eq!([len_bits(1), len_bits(2), len_bits(4), len_bits(8), len_bits(16)], [0, 1, 2, 3, 4]);
+        assert_eq!(
+            [
+                len_bits(1),
+                len_bits(2),
+                len_bits(4),
+                len_bits(8),
+                len_bits(16)
+            ],
+            [0, 1, 2, 3, 4]
+        );
     }
 
     #[test]

@@ -47,7 +47,11 @@ impl<'a> BitWriter<'a> {
     #[inline(always)]
     pub fn write_bits(&mut self, value: u64, n: u32) {
         let n = n.min(64);
-        let value = if n < 64 { value & ((1u64 << n) - 1) } else { value };
+        let value = if n < 64 {
+            value & ((1u64 << n) - 1)
+        } else {
+            value
+        };
         self.acc |= value << self.pending;
         let total = self.pending + n;
         if total >= 64 {
@@ -75,7 +79,10 @@ impl<'a> BitWriter<'a> {
         let m = varint::bytes_needed(value);
         let data_bits = 8 * m;
         if k + data_bits <= 64 {
-            self.write_bits(((value << k) & mask(data_bits + k)) | (m as u64 - 1), k + data_bits);
+            self.write_bits(
+                ((value << k) & mask(data_bits + k)) | (m as u64 - 1),
+                k + data_bits,
+            );
         } else {
             self.write_bits(m as u64 - 1, k);
             self.write_bits(value, data_bits);
@@ -127,8 +134,7 @@ impl<'a> BitWriter<'a> {
     fn flush(&mut self) {
         if self.pending > 0 {
             let bytes = self.pending.div_ceil(8) as usize;
-            self.out
-                .extend_from_slice(&self.acc.to_le_bytes()[..bytes]);
+            self.out.extend_from_slice(&self.acc.to_le_bytes()[..bytes]);
             self.acc = 0;
             self.pending = 0;
         }

@@ -1,0 +1,106 @@
+//! Conformance: every case of `shared/vectors/bits.json` and `varint.json`, read in place.
+
+use rabbit::{BitReader, BitWriter, Decode, Encode};
+use serde_json::Value;
+
+fn vectors(name: &str) -> Vec<Value> {
+    let path = format!("{}/../../shared/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {path}: {e}"))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+#[test]
+fn bit_stream_cases() {
+    let cases = vectors("bits.json");
+    assert!(!cases.is_empty());
+    for case in &cases {
+        let ops: Vec<(u64, u32)> = case["ops"]
+            .as_array()
+            .expect("ops")
+            .iter()
+            .map(|op| {
+                (
+                    op[0].as_u64().expect("value"),
+                    op[1].as_u64().expect("width") as u32,
+                )
+            })
+            .collect();
+        let expected = case["hex"].as_str().expect("hex");
+
+        let mut buf = Vec::new();
+        let mut w = BitWriter::new(&mut buf);
+        for &(value, width) in &ops {
+            w.write_bits(value, width);
+        }
+        w.finish();
+        assert_eq!(hex(&buf), expected, "writing {ops:?}");
+
+        let bytes = unhex(expected);
+        let mut r = BitReader::new(&bytes);
+        for &(value, width) in &ops {
+            assert_eq!(r.read_bits(width).expect("read"), value, "reading {ops:?}");
+        }
+        r.finish().expect("only zero padding left");
+    }
+}
+
+/// The bits of an encoding as the vectors write them: first pushed bit first.
+fn bit_string(bytes: &[u8], bits: u64) -> String {
+    (0..bits)
+        .map(|i| {
+            if bytes[(i / 8) as usize] >> (i % 8) & 1 == 1 {
+                '1'
+            } else {
+                '0'
+            }
+        })
+        .collect()
+}
+
+fn check<T: Encode + Decode + PartialEq + std::fmt::Debug>(value: T, bits: &str) {
+    let mut buf = Vec::new();
+    let mut w = BitWriter::new(&mut buf);
+    value.encode(&mut w).expect("encode");
+    let len = w.bit_len();
+    w.finish();
+    assert_eq!(
+        bit_string(&buf, len),
+        bits,
+        "{} {value:?}",
+        std::any::type_name::<T>()
+    );
+    assert_eq!(value.encoded_bits(), len, "encoded_bits of {value:?}");
+    assert!(len >= T::MIN_BITS && Some(len) <= T::MAX_BITS.or(Some(u64::MAX)));
+    assert_eq!(rabbit::from_bytes::<T>(&buf).expect("decode"), value);
+}
+
+#[test]
+fn varint_cases() {
+    let cases = vectors("varint.json");
+    assert!(cases.len() > 100);
+    for case in &cases {
+        let bits = case["bits"].as_str().expect("bits");
+        let v = &case["value"];
+        match case["type"].as_str().expect("type") {
+            "u8" => check(v.as_u64().expect("u8") as u8, bits),
+            "u16" => check(v.as_u64().expect("u16") as u16, bits),
+            "u32" => check(v.as_u64().expect("u32") as u32, bits),
+            "u64" => check(v.as_u64().expect("u64"), bits),
+            "i16" => check(v.as_i64().expect("i16") as i16, bits),
+            "i32" => check(v.as_i64().expect("i32") as i32, bits),
+            "i64" => check(v.as_i64().expect("i64"), bits),
+            other => panic!("unknown type {other}"),
+        }
+    }
+}
