@@ -76,6 +76,8 @@
 #![warn(missing_docs)]
 
 pub mod codec;
+#[doc(hidden)]
+pub mod derive_support;
 mod error;
 #[cfg(feature = "derive")]
 pub mod guide;
@@ -169,7 +171,9 @@ pub fn encoded_len<T: Encode + ?Sized>(value: &T) -> usize {
 
 #[doc(hidden)]
 pub mod __private {
+    pub use std::boxed::Box;
     pub use std::default::Default;
+    pub use std::vec::Vec;
     pub use std::option::Option::{self, None, Some};
     pub use std::result::Result::{Err, Ok};
 }
