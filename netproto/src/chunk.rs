@@ -1,0 +1,371 @@
+//! Splitting payloads into chunks and reassembling them, with exactly-once hand-up.
+//!
+//! The receiver keeps one bit per sequence id (8 KiB) saying "delivered". The bits are valid for
+//! the half of the sequence space at or behind the newest sequence seen; when the newest advances,
+//! the bits it passes over are cleared, because they belonged to messages 65,536 ids ago. This is
+//! what makes hand-up exactly-once across the 16-bit wrap without unbounded history.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use crate::packet::{Flags, Header, seq_diff, seq_newer};
+
+/// Bytes of payload in every chunk but the last.
+pub const CHUNK_SIZE: usize = 504;
+/// Chunks per message at most (the chunk index is one byte).
+pub const MAX_CHUNKS: usize = 256;
+/// The largest payload a message can carry: 256 × 504 = 129,024 bytes.
+pub const MAX_PAYLOAD: usize = CHUNK_SIZE * MAX_CHUNKS;
+
+/// Bookkeeping charged per partial payload on top of its buffer, so that many tiny partials
+/// cannot slip under the memory budget.
+const PARTIAL_OVERHEAD: usize = 96;
+
+/// Number of chunks a payload of `len` bytes is split into (an empty payload is one empty chunk).
+pub const fn chunk_count(len: usize) -> usize {
+    if len == 0 { 1 } else { len.div_ceil(CHUNK_SIZE) }
+}
+
+/// The bytes of chunk `index` of `payload`.
+pub fn chunk_bytes(payload: &[u8], index: usize) -> &[u8] {
+    let start = (index * CHUNK_SIZE).min(payload.len());
+    let end = (start + CHUNK_SIZE).min(payload.len());
+    &payload[start..end]
+}
+
+/// Why an incoming chunk was not used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dropped {
+    /// The chunk contradicts the spec or earlier chunks (size, FIN position, REL mismatch).
+    Malformed,
+    /// Accepting it would exceed the reassembly budget; a reliable chunk is not acknowledged.
+    OverBudget,
+    /// The chunk (or its whole message) was already received.
+    Duplicate,
+    /// Sequenced unreliable receive: older than the newest delivered unreliable message.
+    Stale,
+}
+
+/// What the receiver made of one chunk.
+#[derive(Debug, Default)]
+pub(crate) struct Received {
+    /// Send an ACK for this chunk.
+    pub ack: bool,
+    /// A payload completed by this chunk, and whether it was reliable.
+    pub message: Option<(Vec<u8>, bool)>,
+    /// Why the chunk was dropped, if it was.
+    pub dropped: Option<Dropped>,
+}
+
+impl Received {
+    fn dropped(why: Dropped, ack: bool) -> Received {
+        Received {
+            ack,
+            message: None,
+            dropped: Some(why),
+        }
+    }
+}
+
+#[derive(Debug)]
+struct Partial {
+    reliable: bool,
+    buf: Vec<u8>,
+    received: [u64; 4],
+    count: usize,
+    fin: Option<u8>,
+    total: usize,
+    first_at: Instant,
+}
+
+impl Partial {
+    fn has(&self, chunk: u8) -> bool {
+        self.received[usize::from(chunk / 64)] & (1 << (chunk % 64)) != 0
+    }
+    fn highest(&self) -> Option<u8> {
+        (0..=255u8).rev().find(|&c| self.has(c))
+    }
+    fn charge(&self) -> usize {
+        self.buf.capacity() + PARTIAL_OVERHEAD
+    }
+}
+
+/// The receive half of a connection.
+#[derive(Debug)]
+pub(crate) struct Reassembler {
+    delivered: Vec<u64>,
+    newest: Option<u16>,
+    partials: BTreeMap<u16, Partial>,
+    partial_bytes: usize,
+    newest_unreliable: Option<u16>,
+    sequenced: bool,
+    unreliable_timeout: Duration,
+}
+
+impl Reassembler {
+    pub fn new(sequenced: bool, unreliable_timeout: Duration) -> Reassembler {
+        Reassembler {
+            delivered: vec![0; 65536 / 64],
+            newest: None,
+            partials: BTreeMap::new(),
+            partial_bytes: 0,
+            newest_unreliable: None,
+            sequenced,
+            unreliable_timeout,
+        }
+    }
+
+    /// Bytes held by partial payloads (buffers plus bookkeeping).
+    pub fn partial_bytes(&self) -> usize {
+        self.partial_bytes
+    }
+
+    /// The newest sequence seen from the peer.
+    pub fn newest(&self) -> Option<u16> {
+        self.newest
+    }
+
+    fn is_delivered(&self, seq: u16) -> bool {
+        match self.newest {
+            Some(n) if !seq_newer(seq, n) => {
+                self.delivered[usize::from(seq / 64)] & (1 << (seq % 64)) != 0
+            }
+            _ => false,
+        }
+    }
+
+    fn set_delivered(&mut self, seq: u16) {
+        self.delivered[usize::from(seq / 64)] |= 1 << (seq % 64);
+    }
+
+    fn observe(&mut self, seq: u16) {
+        match self.newest {
+            None => self.newest = Some(seq),
+            Some(n) if seq_newer(seq, n) => {
+                let mut s = n.wrapping_add(1);
+                loop {
+                    self.delivered[usize::from(s / 64)] &= !(1 << (s % 64));
+                    if s == seq {
+                        break;
+                    }
+                    s = s.wrapping_add(1);
+                }
+                self.newest = Some(seq);
+            }
+            Some(_) => {}
+        }
+    }
+
+    /// The oldest reliable partial (the one the sender most needs completed).
+    fn oldest_reliable(&self) -> Option<u16> {
+        let newest = self.newest?;
+        self.partials
+            .iter()
+            .filter(|(_, p)| p.reliable)
+            .map(|(&s, _)| s)
+            .min_by_key(|&s| seq_diff(s, newest))
+    }
+
+    /// Takes one chunk. `outside` is memory already charged elsewhere (delivered payloads not
+    /// yet polled); `budget` the configured limit. Beyond the budget, only the oldest reliable
+    /// partial may still grow (up to one maximum payload more), so reassembly cannot deadlock.
+    pub fn on_chunk(
+        &mut self,
+        now: Instant,
+        header: Header,
+        data: &[u8],
+        outside: usize,
+        budget: usize,
+    ) -> Received {
+        let reliable = header.flags.contains(Flags::REL);
+        let fin = header.flags.contains(Flags::FIN);
+        let seq = header.sequence;
+        if data.len() > CHUNK_SIZE || (!fin && data.len() != CHUNK_SIZE) {
+            return Received::dropped(Dropped::Malformed, false);
+        }
+        if self.is_delivered(seq) {
+            return Received::dropped(Dropped::Duplicate, reliable);
+        }
+        self.observe(seq);
+        if !reliable
+            && self.sequenced
+            && self.newest_unreliable.is_some_and(|n| !seq_newer(seq, n))
+        {
+            return Received::dropped(Dropped::Stale, false);
+        }
+        let used = outside + self.partial_bytes;
+
+        if header.chunk == 0 && fin && !self.partials.contains_key(&seq) {
+            // A single-chunk message: no reassembly state at all.
+            if used + data.len() > budget {
+                return Received::dropped(Dropped::OverBudget, false);
+            }
+            return self.complete(seq, data.to_vec(), reliable);
+        }
+
+        let chunk = header.chunk;
+        let offset = usize::from(chunk) * CHUNK_SIZE;
+        let end = offset + data.len();
+        let (existing_len, exists) = match self.partials.get(&seq) {
+            Some(p) => {
+                if p.reliable != reliable {
+                    return Received::dropped(Dropped::Malformed, false);
+                }
+                if p.has(chunk) {
+                    return Received::dropped(Dropped::Duplicate, reliable);
+                }
+                match p.fin {
+                    Some(f) if fin || chunk > f => {
+                        return Received::dropped(Dropped::Malformed, false);
+                    }
+                    _ => {}
+                }
+                if fin && p.highest().is_some_and(|h| h > chunk) {
+                    return Received::dropped(Dropped::Malformed, false);
+                }
+                (p.buf.capacity(), true)
+            }
+            None => (0, false),
+        };
+        let new_len = end.max(existing_len);
+        let need = new_len - existing_len + if exists { 0 } else { PARTIAL_OVERHEAD };
+        let within = used + need <= budget;
+        let rescue = exists
+            && reliable
+            && self.oldest_reliable() == Some(seq)
+            && used + need <= budget + MAX_PAYLOAD + PARTIAL_OVERHEAD;
+        if !within && !rescue {
+            return Received::dropped(Dropped::OverBudget, false);
+        }
+
+        let partial = self.partials.entry(seq).or_insert_with(|| Partial {
+            reliable,
+            buf: Vec::new(),
+            received: [0; 4],
+            count: 0,
+            fin: None,
+            total: 0,
+            first_at: now,
+        });
+        let before = if exists { partial.charge() } else { 0 };
+        if partial.buf.len() < end {
+            partial.buf.reserve_exact(end - partial.buf.len());
+            partial.buf.resize(end, 0);
+        }
+        partial.buf[offset..end].copy_from_slice(data);
+        partial.received[usize::from(chunk / 64)] |= 1 << (chunk % 64);
+        partial.count += 1;
+        if fin {
+            partial.fin = Some(chunk);
+            partial.total = end;
+        }
+        let after = partial.charge();
+        self.partial_bytes = self.partial_bytes + after - before;
+
+        let done = partial
+            .fin
+            .is_some_and(|f| partial.count == usize::from(f) + 1);
+        if done {
+            let Some(p) = self.partials.remove(&seq) else {
+                return Received::default();
+            };
+            self.partial_bytes -= p.charge();
+            let mut buf = p.buf;
+            buf.truncate(p.total);
+            return self.complete(seq, buf, reliable);
+        }
+        Received {
+            ack: reliable,
+            message: None,
+            dropped: None,
+        }
+    }
+
+    fn complete(&mut self, seq: u16, bytes: Vec<u8>, reliable: bool) -> Received {
+        self.set_delivered(seq);
+        if !reliable {
+            self.newest_unreliable = match self.newest_unreliable {
+                Some(n) if !seq_newer(seq, n) => Some(n),
+                _ => Some(seq),
+            };
+        }
+        Received {
+            ack: reliable,
+            message: Some((bytes, reliable)),
+            dropped: None,
+        }
+    }
+
+    /// Drops incomplete unreliable payloads older than the timeout; returns how many.
+    pub fn expire(&mut self, now: Instant) -> usize {
+        let timeout = self.unreliable_timeout;
+        let expired: Vec<u16> = self
+            .partials
+            .iter()
+            .filter(|(_, p)| !p.reliable && now.saturating_duration_since(p.first_at) >= timeout)
+            .map(|(&s, _)| s)
+            .collect();
+        for s in &expired {
+            if let Some(p) = self.partials.remove(s) {
+                self.partial_bytes -= p.charge();
+            }
+        }
+        expired.len()
+    }
+
+    /// When the next incomplete unreliable payload expires.
+    pub fn next_expiry(&self) -> Option<Instant> {
+        self.partials
+            .values()
+            .filter(|p| !p.reliable)
+            .map(|p| p.first_at + self.unreliable_timeout)
+            .min()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(flags: Flags, chunk: u8, seq: u16) -> Header {
+        Header::new(flags, chunk, seq)
+    }
+
+    #[test]
+    fn counts() {
+        assert_eq!(chunk_count(0), 1);
+        assert_eq!(chunk_count(504), 1);
+        assert_eq!(chunk_count(505), 2);
+        assert_eq!(chunk_count(MAX_PAYLOAD), 256);
+        assert_eq!(chunk_bytes(&[1, 2, 3], 0), &[1, 2, 3]);
+    }
+
+    #[test]
+    fn reassembles_out_of_order_once() {
+        let now = Instant::now();
+        let mut r = Reassembler::new(false, Duration::from_secs(1));
+        let payload: Vec<u8> = (0..1200u32).map(|i| i as u8).collect();
+        let c2 = r.on_chunk(now, h(Flags::REL | Flags::FIN, 2, 7), &payload[1008..], 0, 1 << 20);
+        assert!(c2.ack && c2.message.is_none());
+        let c0 = r.on_chunk(now, h(Flags::REL, 0, 7), &payload[..504], 0, 1 << 20);
+        assert!(c0.message.is_none());
+        let again = r.on_chunk(now, h(Flags::REL, 0, 7), &payload[..504], 0, 1 << 20);
+        assert_eq!(again.dropped, Some(Dropped::Duplicate));
+        let c1 = r.on_chunk(now, h(Flags::REL, 1, 7), &payload[504..1008], 0, 1 << 20);
+        assert_eq!(c1.message.unwrap().0, payload);
+        assert_eq!(r.partial_bytes(), 0);
+        let late = r.on_chunk(now, h(Flags::REL, 1, 7), &payload[504..1008], 0, 1 << 20);
+        assert!(late.ack && late.message.is_none());
+    }
+
+    #[test]
+    fn rejects_malformed() {
+        let now = Instant::now();
+        let mut r = Reassembler::new(false, Duration::from_secs(1));
+        let short = r.on_chunk(now, h(Flags::REL, 0, 1), &[0; 10], 0, 1 << 20);
+        assert_eq!(short.dropped, Some(Dropped::Malformed));
+        assert!(!short.ack);
+        let long = r.on_chunk(now, h(Flags::FIN, 0, 2), &[0; 505], 0, 1 << 20);
+        assert_eq!(long.dropped, Some(Dropped::Malformed));
+    }
+}

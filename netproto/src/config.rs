@@ -1,0 +1,185 @@
+//! Tunables with sane defaults, built with [`ConfigBuilder`].
+//!
+//! Every bound that protects memory lives here, so that an operator can see at a glance how much
+//! a connection or an endpoint may hold.
+
+use std::time::Duration;
+
+use crate::Error;
+use crate::chunk::MAX_PAYLOAD;
+
+/// Configuration shared by [`Connection`](crate::Connection) and [`Endpoint`](crate::Endpoint).
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub(crate) idle_timeout: Duration,
+    pub(crate) keepalive_interval: Duration,
+    pub(crate) connect_timeout: Duration,
+    pub(crate) handshake_initial_resend: Duration,
+    pub(crate) handshake_max_resend: Duration,
+    pub(crate) cookie_lifetime: Duration,
+    pub(crate) initial_rtt: Duration,
+    pub(crate) min_rto: Duration,
+    pub(crate) max_rto: Duration,
+    pub(crate) initial_window: u32,
+    pub(crate) min_window: u32,
+    pub(crate) max_window: u32,
+    pub(crate) max_reassembly_bytes: usize,
+    pub(crate) max_pending_reliable: usize,
+    pub(crate) max_connections: usize,
+    pub(crate) max_queued_datagrams: usize,
+    pub(crate) unreliable_timeout: Duration,
+    pub(crate) sequenced_unreliable: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            idle_timeout: Duration::from_secs(15),
+            keepalive_interval: Duration::from_secs(2),
+            connect_timeout: Duration::from_secs(10),
+            handshake_initial_resend: Duration::from_millis(250),
+            handshake_max_resend: Duration::from_secs(1),
+            cookie_lifetime: Duration::from_secs(10),
+            initial_rtt: Duration::from_millis(100),
+            min_rto: Duration::from_millis(30),
+            max_rto: Duration::from_secs(5),
+            initial_window: 16,
+            min_window: 4,
+            max_window: 1024,
+            max_reassembly_bytes: 4 << 20,
+            max_pending_reliable: 1024,
+            max_connections: 1024,
+            max_queued_datagrams: 4096,
+            unreliable_timeout: Duration::from_secs(1),
+            sequenced_unreliable: false,
+        }
+    }
+}
+
+impl Config {
+    /// A builder starting from the defaults.
+    pub fn builder() -> ConfigBuilder {
+        ConfigBuilder {
+            config: Config::default(),
+        }
+    }
+
+    /// Reassembly memory per connection (partial payloads plus delivered payloads not yet
+    /// polled). Hard ceiling: this plus one maximum payload.
+    pub fn max_reassembly_bytes(&self) -> usize {
+        self.max_reassembly_bytes
+    }
+
+    /// Maximum connections of an endpoint.
+    pub fn max_connections(&self) -> usize {
+        self.max_connections
+    }
+
+    /// The silence after which a connection is closed.
+    pub fn idle_timeout(&self) -> Duration {
+        self.idle_timeout
+    }
+}
+
+/// Builds a [`Config`]; [`build`](ConfigBuilder::build) checks the values.
+#[derive(Clone, Debug)]
+pub struct ConfigBuilder {
+    config: Config,
+}
+
+macro_rules! setters {
+    ($($(#[$doc:meta])* $name:ident: $ty:ty;)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $name(mut self, value: $ty) -> Self {
+                self.config.$name = value;
+                self
+            }
+        )*
+    };
+}
+
+impl ConfigBuilder {
+    setters! {
+        /// Silence after which a connection ends (spec: 15 s).
+        idle_timeout: Duration;
+        /// How long a connection may stay quiet before it sends a keepalive (a harmless ACK,
+        /// see PROTOCOL.md), so an idle peer does not time us out. Must be below the idle timeout.
+        keepalive_interval: Duration;
+        /// How long a client tries the handshake before giving up.
+        connect_timeout: Duration;
+        /// First resend interval of `Init` / `ChallengeResponse`; doubled up to the maximum.
+        handshake_initial_resend: Duration;
+        /// Cap of the handshake resend interval.
+        handshake_max_resend: Duration;
+        /// Lifetime of a server's challenge cookie (a `ChallengeResponse` is accepted for one
+        /// to two of these after the `Init`).
+        cookie_lifetime: Duration;
+        /// RTT assumed before the first measurement (RFC 6298 uses 1 s; games want less).
+        initial_rtt: Duration;
+        /// Lower bound of the retransmission timeout.
+        min_rto: Duration;
+        /// Upper bound of the retransmission timeout, also of its exponential backoff.
+        max_rto: Duration;
+        /// Congestion window at start, in chunks.
+        initial_window: u32;
+        /// Smallest congestion window after losses, in chunks.
+        min_window: u32;
+        /// Largest congestion window, in chunks.
+        max_window: u32;
+        /// Reassembly memory per connection, in bytes (at least one maximum payload).
+        max_reassembly_bytes: usize;
+        /// Reliable messages that may await acknowledgement per connection before `send`
+        /// returns [`Error::WouldBlock`].
+        max_pending_reliable: usize;
+        /// Connections an endpoint accepts; further handshakes are ignored.
+        max_connections: usize;
+        /// Datagrams that may wait in a connection's (or endpoint's) transmit queue before
+        /// further unreliable chunks, ACKs and challenges are dropped.
+        max_queued_datagrams: usize;
+        /// How long an incomplete unreliable payload is kept before it is dropped.
+        unreliable_timeout: Duration;
+        /// Deliver unreliable messages sequenced: anything older than the newest unreliable
+        /// message already delivered is dropped (snapshots).
+        sequenced_unreliable: bool;
+    }
+
+    /// Checks the values and returns the configuration.
+    pub fn build(self) -> Result<Config, Error> {
+        let c = self.config;
+        if c.idle_timeout.is_zero() {
+            return Err(Error::InvalidConfig("idle_timeout must be positive"));
+        }
+        if c.keepalive_interval.is_zero() || c.keepalive_interval >= c.idle_timeout {
+            return Err(Error::InvalidConfig(
+                "keepalive_interval must be positive and below idle_timeout",
+            ));
+        }
+        if c.handshake_initial_resend.is_zero() || c.handshake_max_resend.is_zero() {
+            return Err(Error::InvalidConfig("handshake resend intervals must be positive"));
+        }
+        if c.cookie_lifetime.as_millis() == 0 {
+            return Err(Error::InvalidConfig("cookie_lifetime must be at least 1 ms"));
+        }
+        if c.min_rto.is_zero() || c.min_rto > c.max_rto {
+            return Err(Error::InvalidConfig("need 0 < min_rto <= max_rto"));
+        }
+        if c.min_window == 0 || c.min_window > c.initial_window || c.initial_window > c.max_window
+        {
+            return Err(Error::InvalidConfig(
+                "need 0 < min_window <= initial_window <= max_window",
+            ));
+        }
+        if c.max_reassembly_bytes < MAX_PAYLOAD {
+            return Err(Error::InvalidConfig(
+                "max_reassembly_bytes must hold at least one maximum payload",
+            ));
+        }
+        if c.max_pending_reliable == 0 || c.max_connections == 0 || c.max_queued_datagrams < 256 {
+            return Err(Error::InvalidConfig(
+                "max_pending_reliable and max_connections must be positive, max_queued_datagrams at least 256",
+            ));
+        }
+        Ok(c)
+    }
+}

@@ -1,0 +1,547 @@
+//! A client connection: the handshake, then the data phase shared with the server side.
+//!
+//! [`Core`] is the data phase of one connection (send queue, retransmission, reassembly,
+//! timers) and is used by both the client [`Connection`] and the server's
+//! [`Endpoint`](crate::Endpoint). Nothing here reads a clock or touches a socket: time comes in
+//! as `now`, datagrams come in through `handle` and leave through `poll_transmit`.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use rand::{Rng, SeedableRng, rngs::StdRng};
+
+use crate::chunk::{MAX_PAYLOAD, Reassembler, chunk_bytes, chunk_count};
+use crate::chunk::Dropped;
+use crate::config::Config;
+use crate::congestion::Congestion;
+use crate::handshake::{ClientHandshake, HANDSHAKE_LEN};
+use crate::packet::{Flags, HEADER_LEN, Header, is_handshake_shaped};
+use crate::reliable::{RttEstimator, Sender};
+use crate::stats::Stats;
+use crate::Error;
+
+/// How a message is delivered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Delivery {
+    /// Retransmitted until every chunk is acknowledged; handed up exactly once.
+    Reliable,
+    /// Sent once; handed up at most once, if every chunk arrives in time.
+    Unreliable,
+}
+
+/// Why a connection ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DisconnectReason {
+    /// We called `close`.
+    LocalClose,
+    /// The peer sent `END`.
+    PeerClosed,
+    /// Nothing arrived from the peer for the idle timeout (15 s by default).
+    TimedOut,
+    /// The handshake did not complete before the connect timeout.
+    ConnectTimeout,
+}
+
+/// Something that happened on a connection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// The handshake completed.
+    Connected,
+    /// A whole payload arrived.
+    Message {
+        /// The payload.
+        bytes: Vec<u8>,
+        /// Whether it was sent reliably.
+        reliable: bool,
+    },
+    /// The connection ended; nothing more will happen on it.
+    Disconnected {
+        /// Why.
+        reason: DisconnectReason,
+    },
+}
+
+/// A datagram to send.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transmit {
+    /// Where to send it.
+    pub destination: SocketAddr,
+    /// The datagram.
+    pub contents: Vec<u8>,
+}
+
+/// The keepalive / handshake confirmation: an `ACK` for chunk 255 of the sequence opposite
+/// the newest one we have seen from the peer. A sender never has that chunk in flight (its
+/// in-flight messages stay within 16,384 ids of its newest), so the ACK acknowledges nothing,
+/// yet it is a well-formed header any conforming peer accepts. See PROTOCOL.md.
+pub(crate) fn keepalive(newest_seen: Option<u16>) -> [u8; HEADER_LEN] {
+    let seq = newest_seen.map_or(0x8000, |n| n.wrapping_add(0x8000));
+    Header::new(Flags::ACK, 255, seq).encode()
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum CoreState {
+    Open,
+    Closed,
+}
+
+/// The data phase of one connection.
+#[derive(Debug)]
+pub(crate) struct Core {
+    pub peer: SocketAddr,
+    config: Config,
+    sender: Sender,
+    rx: Reassembler,
+    rtt: RttEstimator,
+    cc: Congestion,
+    stats: Stats,
+    acks: VecDeque<[u8; HEADER_LEN]>,
+    out: VecDeque<Vec<u8>>,
+    events: VecDeque<Event>,
+    event_bytes: usize,
+    last_recv: Instant,
+    last_send: Instant,
+    state: CoreState,
+    /// Whether data may be transmitted (false on a client until the challenge is answered).
+    pub data_phase: bool,
+}
+
+impl Core {
+    pub fn new(peer: SocketAddr, config: &Config, now: Instant, data_phase: bool) -> Core {
+        Core {
+            peer,
+            sender: Sender::new(config.max_pending_reliable),
+            rx: Reassembler::new(config.sequenced_unreliable, config.unreliable_timeout),
+            rtt: RttEstimator::new(config.initial_rtt, config.min_rto, config.max_rto),
+            cc: Congestion::new(config.initial_window, config.min_window, config.max_window),
+            config: config.clone(),
+            stats: Stats::default(),
+            acks: VecDeque::new(),
+            out: VecDeque::new(),
+            events: VecDeque::new(),
+            event_bytes: 0,
+            last_recv: now,
+            last_send: now,
+            state: CoreState::Open,
+            data_phase,
+        }
+    }
+
+    pub fn is_closed(&self) -> bool {
+        self.state == CoreState::Closed
+    }
+
+    pub fn has_events(&self) -> bool {
+        !self.events.is_empty()
+    }
+
+    pub fn has_output(&self) -> bool {
+        !self.acks.is_empty() || !self.out.is_empty()
+    }
+
+    pub fn newest_seen(&self) -> Option<u16> {
+        self.rx.newest()
+    }
+
+    pub fn push_event(&mut self, event: Event) {
+        self.events.push_back(event);
+    }
+
+    /// Queues a control datagram (handshake confirmation, keepalive, END). Bounded.
+    pub fn queue_control(&mut self, datagram: Vec<u8>) {
+        if self.out.len() >= self.config.max_queued_datagrams {
+            self.stats.datagrams_dropped += 1;
+        } else {
+            self.out.push_back(datagram);
+        }
+    }
+
+    pub fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
+        if self.state == CoreState::Closed {
+            return Err(Error::Closed);
+        }
+        if bytes.len() > MAX_PAYLOAD {
+            return Err(Error::PayloadTooLarge { len: bytes.len() });
+        }
+        let reliable = delivery == Delivery::Reliable;
+        self.sender.check_room(reliable)?;
+        self.stats.messages_sent += 1;
+        if reliable {
+            self.sender.allocate(Some(bytes.to_vec()));
+            return Ok(());
+        }
+        let seq = self.sender.allocate(None);
+        let n = chunk_count(bytes.len());
+        if !self.data_phase || self.out.len() + n > self.config.max_queued_datagrams {
+            // Unreliable means exactly this: it may be dropped, here rather than on the wire.
+            self.stats.datagrams_dropped += n as u64;
+            return Ok(());
+        }
+        for i in 0..n {
+            let flags = if i + 1 == n { Flags::FIN } else { Flags::NONE };
+            let part = chunk_bytes(bytes, i);
+            let mut datagram = Vec::with_capacity(HEADER_LEN + part.len());
+            datagram.extend_from_slice(&Header::new(flags, i as u8, seq).encode());
+            datagram.extend_from_slice(part);
+            self.out.push_back(datagram);
+        }
+        Ok(())
+    }
+
+    /// A datagram with a packet header from the peer.
+    pub fn handle_packet(&mut self, now: Instant, datagram: &[u8]) {
+        if self.state == CoreState::Closed {
+            return;
+        }
+        self.stats.packets_received += 1;
+        self.stats.bytes_received += datagram.len() as u64;
+        self.last_recv = now;
+        let Some((header, data)) = Header::decode(datagram) else {
+            self.stats.malformed += 1;
+            return;
+        };
+        if header.flags.contains(Flags::END) {
+            self.close_with(DisconnectReason::PeerClosed, false);
+            return;
+        }
+        if header.flags.contains(Flags::ACK) {
+            if self.sender.on_ack(
+                now,
+                header.sequence,
+                header.chunk,
+                &mut self.rtt,
+                &mut self.cc,
+                &mut self.stats,
+            ) {
+                self.stats.messages_acked += 1;
+            }
+            return;
+        }
+        let budget = self.config.max_reassembly_bytes;
+        let received = self.rx.on_chunk(now, header, data, self.event_bytes, budget);
+        if received.ack {
+            if self.acks.len() >= self.config.max_queued_datagrams {
+                self.stats.datagrams_dropped += 1;
+            } else {
+                self.acks
+                    .push_back(Header::new(Flags::ACK, header.chunk, header.sequence).encode());
+            }
+        }
+        match received.dropped {
+            Some(Dropped::Malformed) => self.stats.malformed += 1,
+            Some(Dropped::OverBudget) => self.stats.over_budget += 1,
+            Some(Dropped::Duplicate) => self.stats.duplicates += 1,
+            Some(Dropped::Stale) => self.stats.stale += 1,
+            None => {}
+        }
+        if let Some((bytes, reliable)) = received.message {
+            self.stats.messages_delivered += 1;
+            self.event_bytes += bytes.len();
+            self.events.push_back(Event::Message { bytes, reliable });
+        }
+    }
+
+    pub fn poll_transmit(&mut self, now: Instant) -> Option<Vec<u8>> {
+        let datagram = if let Some(ack) = self.acks.pop_front() {
+            ack.to_vec()
+        } else if let Some(d) = self.out.pop_front() {
+            d
+        } else if self.data_phase && self.state == CoreState::Open {
+            let window = self.cc.window() as usize;
+            self.sender.poll(now, window, &mut self.stats)?
+        } else {
+            return None;
+        };
+        self.stats.packets_sent += 1;
+        self.stats.bytes_sent += datagram.len() as u64;
+        self.last_send = now;
+        Some(datagram)
+    }
+
+    /// Counts a datagram sent outside `poll_transmit` (the client's handshake).
+    pub fn count_sent(&mut self, now: Instant, len: usize) {
+        self.stats.packets_sent += 1;
+        self.stats.bytes_sent += len as u64;
+        self.last_send = now;
+    }
+
+    /// Counts a datagram handled outside `handle_packet` (handshake).
+    pub fn count_received(&mut self, now: Instant, len: usize) {
+        self.stats.packets_received += 1;
+        self.stats.bytes_received += len as u64;
+        self.last_recv = now;
+    }
+
+    pub fn count_malformed(&mut self) {
+        self.stats.malformed += 1;
+    }
+
+    pub fn handle_timeout(&mut self, now: Instant) {
+        if self.state == CoreState::Closed {
+            return;
+        }
+        if now >= self.last_recv + self.config.idle_timeout {
+            self.close_with(DisconnectReason::TimedOut, false);
+            return;
+        }
+        if self.data_phase {
+            self.sender
+                .on_timeout(now, &mut self.rtt, &mut self.cc, &mut self.stats);
+            if now >= self.last_send + self.config.keepalive_interval && !self.has_output() {
+                self.queue_control(keepalive(self.rx.newest()).to_vec());
+                // Count the keepalive as sent now so the timer moves even if nobody polls.
+                self.last_send = now;
+            }
+        }
+        self.stats.unreliable_expired += self.rx.expire(now) as u64;
+    }
+
+    pub fn poll_timeout(&mut self) -> Option<Instant> {
+        if self.state == CoreState::Closed {
+            return None;
+        }
+        let mut deadline = self.last_recv + self.config.idle_timeout;
+        if self.data_phase {
+            deadline = deadline.min(self.last_send + self.config.keepalive_interval);
+            if let Some(t) = self.sender.next_timeout(self.rtt.rto()) {
+                deadline = deadline.min(t);
+            }
+        }
+        if let Some(t) = self.rx.next_expiry() {
+            deadline = deadline.min(t);
+        }
+        Some(deadline)
+    }
+
+    pub fn poll_event(&mut self) -> Option<Event> {
+        let event = self.events.pop_front()?;
+        if let Event::Message { bytes, .. } = &event {
+            self.event_bytes -= bytes.len();
+        }
+        Some(event)
+    }
+
+    /// Closes: sends `END` (when asked and in the data phase) and reports `Disconnected`.
+    pub fn close_with(&mut self, reason: DisconnectReason, send_end: bool) {
+        if self.state == CoreState::Closed {
+            return;
+        }
+        self.state = CoreState::Closed;
+        self.sender.clear();
+        self.acks.clear();
+        self.out.clear();
+        if send_end && self.data_phase {
+            self.out
+                .push_back(Header::new(Flags::END, 0, self.sender.next_sequence()).encode().to_vec());
+        }
+        self.events.push_back(Event::Disconnected { reason });
+    }
+
+    pub fn stats(&self) -> Stats {
+        let mut s = self.stats.clone();
+        s.smoothed_rtt = self.rtt.smoothed();
+        s.min_rtt = self.rtt.min();
+        s.rto = self.rtt.rto();
+        s.chunks_in_flight = self.sender.in_flight() as u64;
+        s.congestion_window = u64::from(self.cc.window());
+        s.pending_reliable = self.sender.pending() as u64;
+        s.reassembly_bytes = (self.rx.partial_bytes() + self.event_bytes) as u64;
+        s
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    AwaitingChallenge,
+    AwaitingConfirmation,
+    Established,
+    Closed,
+}
+
+/// A client's connection to a server.
+///
+/// Drive it like quinn-proto's: feed every datagram from the socket to
+/// [`handle`](Connection::handle), send whatever [`poll_transmit`](Connection::poll_transmit)
+/// returns, call [`handle_timeout`](Connection::handle_timeout) when the instant from
+/// [`poll_timeout`](Connection::poll_timeout) passes, and drain
+/// [`poll_event`](Connection::poll_event).
+#[derive(Debug)]
+pub struct Connection {
+    core: Core,
+    handshake: ClientHandshake,
+    phase: Phase,
+}
+
+impl Connection {
+    /// Starts connecting to `server` with a random salt.
+    pub fn new(config: Config, server: SocketAddr, now: Instant) -> Connection {
+        Self::with_rng(config, server, now, &mut rand::rng())
+    }
+
+    /// Starts connecting with a salt drawn from a seeded generator (deterministic tests).
+    pub fn with_seed(config: Config, server: SocketAddr, now: Instant, seed: u64) -> Connection {
+        Self::with_rng(config, server, now, &mut StdRng::seed_from_u64(seed))
+    }
+
+    fn with_rng(config: Config, server: SocketAddr, now: Instant, rng: &mut impl Rng) -> Connection {
+        let salt: [u8; 4] = rng.random();
+        Connection {
+            handshake: ClientHandshake::new(
+                now,
+                salt,
+                config.handshake_initial_resend,
+                config.handshake_max_resend,
+                config.connect_timeout,
+            ),
+            core: Core::new(server, &config, now, false),
+            phase: Phase::AwaitingChallenge,
+        }
+    }
+
+    /// The server's address.
+    pub fn remote(&self) -> SocketAddr {
+        self.core.peer
+    }
+
+    /// Whether the server has confirmed the handshake and the connection is open.
+    pub fn is_connected(&self) -> bool {
+        self.phase == Phase::Established
+    }
+
+    /// Whether the connection has ended.
+    pub fn is_closed(&self) -> bool {
+        self.phase == Phase::Closed
+    }
+
+    /// Queues a message. Reliable messages may be queued during the handshake and go out once
+    /// the challenge is answered; unreliable ones sent before that are dropped.
+    pub fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
+        self.core.send(bytes, delivery)
+    }
+
+    /// Closes the connection: sends `END` and reports [`Event::Disconnected`].
+    pub fn close(&mut self) {
+        if self.phase != Phase::Closed {
+            self.phase = Phase::Closed;
+            self.core.close_with(DisconnectReason::LocalClose, true);
+        }
+    }
+
+    /// Takes a datagram received from `from`. Datagrams from anyone but the server are
+    /// ignored (so an `END` from another address cannot close us); malformed ones are counted.
+    pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        if from != self.core.peer || self.phase == Phase::Closed {
+            return;
+        }
+        let four: Option<[u8; 4]> = datagram.try_into().ok();
+        match self.phase {
+            Phase::AwaitingChallenge => match four {
+                Some(pepper) => {
+                    self.core.count_received(now, HANDSHAKE_LEN);
+                    self.handshake.on_challenge(now, pepper);
+                    self.phase = Phase::AwaitingConfirmation;
+                    self.core.data_phase = true;
+                }
+                None => self.core.count_malformed(),
+            },
+            Phase::AwaitingConfirmation => {
+                if four.is_some() && four == self.handshake.pepper {
+                    // A repeated Challenge: our response timer answers it.
+                    self.core.count_received(now, HANDSHAKE_LEN);
+                } else if datagram.len() >= HEADER_LEN {
+                    self.phase = Phase::Established;
+                    self.core.push_event(Event::Connected);
+                    self.core.handle_packet(now, datagram);
+                    self.sync_phase();
+                } else {
+                    self.core.count_malformed();
+                }
+            }
+            Phase::Established => match four {
+                Some(v) if is_handshake_shaped(v) => {
+                    // A stray handshake datagram: never a header from a conforming peer.
+                    self.core.count_received(now, HANDSHAKE_LEN);
+                }
+                _ if datagram.len() < HEADER_LEN => self.core.count_malformed(),
+                _ => {
+                    self.core.handle_packet(now, datagram);
+                    self.sync_phase();
+                }
+            },
+            Phase::Closed => {}
+        }
+    }
+
+    fn sync_phase(&mut self) {
+        if self.core.is_closed() {
+            self.phase = Phase::Closed;
+        }
+    }
+
+    /// Runs the timers that have expired at `now`.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        match self.phase {
+            Phase::AwaitingChallenge | Phase::AwaitingConfirmation => {
+                if now >= self.handshake.deadline() {
+                    self.phase = Phase::Closed;
+                    self.core.close_with(DisconnectReason::ConnectTimeout, true);
+                    return;
+                }
+                if self.phase == Phase::AwaitingConfirmation {
+                    self.core.handle_timeout(now);
+                }
+            }
+            Phase::Established => self.core.handle_timeout(now),
+            Phase::Closed => {}
+        }
+        self.sync_phase();
+    }
+
+    /// The next datagram to send, if any.
+    pub fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
+        if matches!(
+            self.phase,
+            Phase::AwaitingChallenge | Phase::AwaitingConfirmation
+        ) && now < self.handshake.deadline()
+            && self.handshake.due(now)
+        {
+            let contents = self.handshake.message().to_vec();
+            self.core.count_sent(now, contents.len());
+            return Some(Transmit {
+                destination: self.core.peer,
+                contents,
+            });
+        }
+        let contents = self.core.poll_transmit(now)?;
+        Some(Transmit {
+            destination: self.core.peer,
+            contents,
+        })
+    }
+
+    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
+    pub fn poll_timeout(&mut self) -> Option<Instant> {
+        match self.phase {
+            Phase::AwaitingChallenge => {
+                Some(self.handshake.next_resend().min(self.handshake.deadline()))
+            }
+            Phase::AwaitingConfirmation => {
+                let hs = self.handshake.next_resend().min(self.handshake.deadline());
+                Some(self.core.poll_timeout().map_or(hs, |t| t.min(hs)))
+            }
+            Phase::Established => self.core.poll_timeout(),
+            Phase::Closed => None,
+        }
+    }
+
+    /// The next event, if any.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.core.poll_event()
+    }
+
+    /// A snapshot of the connection's statistics.
+    pub fn stats(&self) -> Stats {
+        self.core.stats()
+    }
+}

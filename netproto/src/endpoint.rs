@@ -1,0 +1,306 @@
+//! The server: many connections keyed by peer address, and the stateless handshake.
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use rand::{Rng, SeedableRng, rngs::StdRng};
+
+use crate::Error;
+use crate::config::Config;
+use crate::connection::{Core, Delivery, DisconnectReason, Event, Transmit, keepalive};
+use crate::handshake::CookieJar;
+use crate::packet::{HEADER_LEN, is_handshake_shaped};
+use crate::stats::{EndpointStats, Stats};
+
+/// Identifies a connection of an [`Endpoint`]. Never reused within an endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConnectionId(pub u64);
+
+/// An event on one of an endpoint's connections.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EndpointEvent {
+    /// The connection.
+    pub connection: ConnectionId,
+    /// The peer's address.
+    pub peer: SocketAddr,
+    /// What happened.
+    pub event: Event,
+}
+
+#[derive(Debug)]
+struct Peer {
+    core: Core,
+    seasoning: [u8; 4],
+    in_ready: bool,
+}
+
+/// A server endpoint: accepts handshakes and runs a connection per verified peer address.
+///
+/// It never reads a clock or touches a socket; drive it like [`Connection`](crate::Connection).
+#[derive(Debug)]
+pub struct Endpoint {
+    config: Config,
+    cookies: CookieJar,
+    by_addr: HashMap<SocketAddr, ConnectionId>,
+    peers: BTreeMap<ConnectionId, Peer>,
+    next_id: u64,
+    out: VecDeque<Transmit>,
+    ready: VecDeque<ConnectionId>,
+    cursor: u64,
+    stats: EndpointStats,
+}
+
+impl Endpoint {
+    /// An endpoint whose cookie key comes from the thread's random generator.
+    pub fn new(config: Config) -> Endpoint {
+        Self::with_rng(config, &mut rand::rng())
+    }
+
+    /// An endpoint with a cookie key from a seeded generator (deterministic tests).
+    pub fn with_seed(config: Config, seed: u64) -> Endpoint {
+        Self::with_rng(config, &mut StdRng::seed_from_u64(seed))
+    }
+
+    fn with_rng(config: Config, rng: &mut impl Rng) -> Endpoint {
+        Endpoint {
+            cookies: CookieJar::new(rng.random(), config.cookie_lifetime),
+            config,
+            by_addr: HashMap::new(),
+            peers: BTreeMap::new(),
+            next_id: 0,
+            out: VecDeque::new(),
+            ready: VecDeque::new(),
+            cursor: 0,
+            stats: EndpointStats::default(),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Takes a datagram received from `from`. Never fails: anything unexpected is counted in
+    /// [`EndpointStats::malformed`] and dropped.
+    pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        self.stats.datagrams_received += 1;
+        let four: Option<[u8; 4]> = datagram.try_into().ok();
+        if let Some(&id) = self.by_addr.get(&from) {
+            let Some(peer) = self.peers.get_mut(&id) else {
+                self.by_addr.remove(&from);
+                return;
+            };
+            match four {
+                Some(v) if is_handshake_shaped(v) => {
+                    if v == peer.seasoning {
+                        // A repeated ChallengeResponse: confirm again.
+                        peer.core.count_received(now, v.len());
+                        let confirm = keepalive(peer.core.newest_seen()).to_vec();
+                        peer.core.queue_control(confirm);
+                    } else {
+                        peer.core.count_malformed();
+                    }
+                }
+                _ if datagram.len() < HEADER_LEN => peer.core.count_malformed(),
+                _ => peer.core.handle_packet(now, datagram),
+            }
+            self.after_activity(id);
+            return;
+        }
+        let Some(value) = four else {
+            self.stats.malformed += 1;
+            return;
+        };
+        if self.cookies.verify(now, from, value) {
+            self.accept(now, from, value);
+            return;
+        }
+        // An Init. Answer with a challenge of the same size (no amplification), storing nothing.
+        if self.peers.len() >= self.config.max_connections {
+            self.stats.refused_full += 1;
+            return;
+        }
+        if self.out.len() >= self.config.max_queued_datagrams {
+            self.stats.challenges_dropped += 1;
+            return;
+        }
+        let pepper = self.cookies.challenge(now, from, value);
+        self.out.push_back(Transmit {
+            destination: from,
+            contents: pepper.to_vec(),
+        });
+        self.stats.challenges_sent += 1;
+    }
+
+    fn accept(&mut self, now: Instant, from: SocketAddr, seasoning: [u8; 4]) {
+        if self.peers.len() >= self.config.max_connections {
+            self.stats.refused_full += 1;
+            return;
+        }
+        let id = ConnectionId(self.next_id);
+        self.next_id += 1;
+        let mut core = Core::new(from, &self.config, now, true);
+        core.count_received(now, seasoning.len());
+        core.queue_control(keepalive(None).to_vec());
+        core.push_event(Event::Connected);
+        self.peers.insert(
+            id,
+            Peer {
+                core,
+                seasoning,
+                in_ready: false,
+            },
+        );
+        self.by_addr.insert(from, id);
+        self.stats.connections_accepted += 1;
+        self.after_activity(id);
+    }
+
+    fn after_activity(&mut self, id: ConnectionId) {
+        let Some(peer) = self.peers.get_mut(&id) else {
+            return;
+        };
+        if peer.core.has_events() && !peer.in_ready {
+            peer.in_ready = true;
+            self.ready.push_back(id);
+        }
+        if peer.core.is_closed() && self.by_addr.get(&peer.core.peer) == Some(&id) {
+            self.by_addr.remove(&peer.core.peer);
+        }
+        self.maybe_remove(id);
+    }
+
+    fn maybe_remove(&mut self, id: ConnectionId) {
+        let done = self
+            .peers
+            .get(&id)
+            .is_some_and(|p| p.core.is_closed() && !p.core.has_events() && !p.core.has_output());
+        if done {
+            self.peers.remove(&id);
+        }
+    }
+
+    /// Runs the timers that have expired at `now` on every connection.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        let ids: Vec<ConnectionId> = self.peers.keys().copied().collect();
+        for id in ids {
+            if let Some(peer) = self.peers.get_mut(&id) {
+                peer.core.handle_timeout(now);
+            }
+            self.after_activity(id);
+        }
+    }
+
+    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
+    pub fn poll_timeout(&mut self) -> Option<Instant> {
+        self.peers
+            .values_mut()
+            .filter_map(|p| p.core.poll_timeout())
+            .min()
+    }
+
+    /// The next datagram to send: challenges first, then the connections in turn.
+    pub fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
+        if let Some(t) = self.out.pop_front() {
+            return Some(t);
+        }
+        let ids: Vec<ConnectionId> = self
+            .peers
+            .range(ConnectionId(self.cursor)..)
+            .chain(self.peers.range(..ConnectionId(self.cursor)))
+            .map(|(&id, _)| id)
+            .collect();
+        for id in ids {
+            let Some(peer) = self.peers.get_mut(&id) else {
+                continue;
+            };
+            if let Some(contents) = peer.core.poll_transmit(now) {
+                let destination = peer.core.peer;
+                self.cursor = id.0 + 1;
+                self.maybe_remove(id);
+                return Some(Transmit {
+                    destination,
+                    contents,
+                });
+            }
+        }
+        None
+    }
+
+    /// The next event on any connection (connections take turns).
+    pub fn poll_event(&mut self) -> Option<EndpointEvent> {
+        while let Some(id) = self.ready.pop_front() {
+            let Some(peer) = self.peers.get_mut(&id) else {
+                continue;
+            };
+            let Some(event) = peer.core.poll_event() else {
+                peer.in_ready = false;
+                continue;
+            };
+            let peer_addr = peer.core.peer;
+            if peer.core.has_events() {
+                self.ready.push_back(id);
+            } else {
+                peer.in_ready = false;
+            }
+            self.maybe_remove(id);
+            return Some(EndpointEvent {
+                connection: id,
+                peer: peer_addr,
+                event,
+            });
+        }
+        None
+    }
+
+    /// Queues a message on a connection.
+    pub fn send(&mut self, id: ConnectionId, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
+        let peer = self.peers.get_mut(&id).ok_or(Error::UnknownConnection(id))?;
+        peer.core.send(bytes, delivery)
+    }
+
+    /// Closes a connection: sends `END`; its [`Event::Disconnected`] follows.
+    pub fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
+        let peer = self.peers.get_mut(&id).ok_or(Error::UnknownConnection(id))?;
+        peer.core.close_with(DisconnectReason::LocalClose, true);
+        self.after_activity(id);
+        Ok(())
+    }
+
+    /// Statistics of one connection.
+    pub fn stats(&self, id: ConnectionId) -> Option<Stats> {
+        self.peers.get(&id).map(|p| p.core.stats())
+    }
+
+    /// Statistics of the endpoint.
+    pub fn endpoint_stats(&self) -> EndpointStats {
+        let mut s = self.stats.clone();
+        s.connections = self.peers.values().filter(|p| !p.core.is_closed()).count() as u64;
+        s
+    }
+
+    /// The peer address of a connection.
+    pub fn peer(&self, id: ConnectionId) -> Option<SocketAddr> {
+        self.peers.get(&id).map(|p| p.core.peer)
+    }
+
+    /// The connection of a peer address, if one is open.
+    pub fn connection_of(&self, addr: SocketAddr) -> Option<ConnectionId> {
+        self.by_addr.get(&addr).copied()
+    }
+
+    /// The open connections.
+    pub fn connections(&self) -> impl Iterator<Item = ConnectionId> + '_ {
+        self.peers
+            .iter()
+            .filter(|(_, p)| !p.core.is_closed())
+            .map(|(&id, _)| id)
+    }
+
+    /// Datagrams waiting in the endpoint's own queue (challenges): bounded by
+    /// `max_queued_datagrams`.
+    pub fn queued_challenges(&self) -> usize {
+        self.out.len()
+    }
+}

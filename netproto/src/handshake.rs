@@ -1,0 +1,248 @@
+//! The `Init` / `Challenge` / `ChallengeResponse` handshake: bare 4-byte big-endian datagrams.
+//!
+//! The server keeps no state per `Init`. It derives the expected `Seasoning` from a keyed hash
+//! (SipHash-2-4) of the client's address and a time bucket, and answers with
+//! `Pepper = Salt XOR Seasoning`; a client that really sent the `Salt` from that address and
+//! receives there computes `Salt XOR Pepper = Seasoning`, which the server recomputes to verify.
+//! The pepper is as unpredictable to the client as a random one (the key is random and secret),
+//! a flood of spoofed `Init`s costs the server no memory at all, and a real client is never
+//! locked out by it: the "table of half-open handshakes" is bounded at zero entries, and it
+//! expires after one to two cookie lifetimes.
+//!
+//! Both the seasoning and the pepper are chosen with a reserved flag bit set in their first
+//! byte, so neither can be mistaken for a packet header once the connection is up
+//! (see PROTOCOL.md, "the 4-byte rule").
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+/// Length of every handshake datagram.
+pub const HANDSHAKE_LEN: usize = 4;
+
+/// SipHash-2-4 of `data` under a 128-bit key: a keyed pseudo-random function, so that nobody
+/// without the key can predict a seasoning.
+pub(crate) fn siphash24(key: [u64; 2], data: &[u8]) -> u64 {
+    let mut v = [
+        key[0] ^ 0x736f_6d65_7073_6575,
+        key[1] ^ 0x646f_7261_6e64_6f6d,
+        key[0] ^ 0x6c79_6765_6e65_7261,
+        key[1] ^ 0x7465_6462_7974_6573,
+    ];
+    fn round(v: &mut [u64; 4]) {
+        v[0] = v[0].wrapping_add(v[1]);
+        v[1] = v[1].rotate_left(13) ^ v[0];
+        v[0] = v[0].rotate_left(32);
+        v[2] = v[2].wrapping_add(v[3]);
+        v[3] = v[3].rotate_left(16) ^ v[2];
+        v[0] = v[0].wrapping_add(v[3]);
+        v[3] = v[3].rotate_left(21) ^ v[0];
+        v[2] = v[2].wrapping_add(v[1]);
+        v[1] = v[1].rotate_left(17) ^ v[2];
+        v[2] = v[2].rotate_left(32);
+    }
+    let mut blocks = data.chunks_exact(8);
+    for block in &mut blocks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(block);
+        let m = u64::from_le_bytes(word);
+        v[3] ^= m;
+        round(&mut v);
+        round(&mut v);
+        v[0] ^= m;
+    }
+    let mut last = [0u8; 8];
+    let rest = blocks.remainder();
+    last[..rest.len()].copy_from_slice(rest);
+    last[7] = data.len() as u8;
+    let m = u64::from_le_bytes(last);
+    v[3] ^= m;
+    round(&mut v);
+    round(&mut v);
+    v[0] ^= m;
+    v[2] ^= 0xff;
+    for _ in 0..4 {
+        round(&mut v);
+    }
+    v[0] ^ v[1] ^ v[2] ^ v[3]
+}
+
+fn xor(a: [u8; 4], b: [u8; 4]) -> [u8; 4] {
+    [a[0] ^ b[0], a[1] ^ b[1], a[2] ^ b[2], a[3] ^ b[3]]
+}
+
+/// The server's stateless challenge cookies.
+#[derive(Debug, Clone)]
+pub(crate) struct CookieJar {
+    key: [u64; 2],
+    epoch: Option<Instant>,
+    lifetime: Duration,
+}
+
+impl CookieJar {
+    pub fn new(key: [u64; 2], lifetime: Duration) -> CookieJar {
+        CookieJar {
+            key,
+            epoch: None,
+            lifetime,
+        }
+    }
+
+    fn bucket(&mut self, now: Instant) -> u64 {
+        let epoch = *self.epoch.get_or_insert(now);
+        let elapsed = now.saturating_duration_since(epoch).as_millis();
+        let lifetime = self.lifetime.as_millis().max(1);
+        (elapsed / lifetime) as u64
+    }
+
+    /// The two seasonings valid for `addr` in `bucket`: both with a reserved bit set in the
+    /// first byte, with different high nibbles so that one of them always yields a pepper
+    /// with a reserved bit too.
+    fn seasonings(&self, addr: SocketAddr, bucket: u64) -> [[u8; 4]; 2] {
+        let mut data = [0u8; 16 + 2 + 8 + 1];
+        let mut len = 0;
+        match addr {
+            SocketAddr::V4(a) => {
+                data[..4].copy_from_slice(&a.ip().octets());
+                len += 4;
+            }
+            SocketAddr::V6(a) => {
+                data[..16].copy_from_slice(&a.ip().octets());
+                len += 16;
+            }
+        }
+        data[len..len + 2].copy_from_slice(&addr.port().to_be_bytes());
+        len += 2;
+        data[len..len + 8].copy_from_slice(&bucket.to_be_bytes());
+        len += 8;
+        data[len] = u8::from(addr.is_ipv6());
+        len += 1;
+        let base = (siphash24(self.key, &data[..len]) as u32).to_be_bytes();
+        let nib0 = (base[0] >> 4) % 15 + 1;
+        let nib1 = nib0 % 15 + 1;
+        let low = base[0] & 0x0f;
+        [
+            [nib0 << 4 | low, base[1], base[2], base[3]],
+            [nib1 << 4 | low, base[1], base[2], base[3]],
+        ]
+    }
+
+    /// The `Challenge` for an `Init` carrying `salt` from `addr`: returns the pepper.
+    pub fn challenge(&mut self, now: Instant, addr: SocketAddr, salt: [u8; 4]) -> [u8; 4] {
+        let bucket = self.bucket(now);
+        let [s0, s1] = self.seasonings(addr, bucket);
+        let seasoning = if salt[0] >> 4 == s0[0] >> 4 { s1 } else { s0 };
+        xor(salt, seasoning)
+    }
+
+    /// Whether `value` from `addr` is a valid `ChallengeResponse` (for a challenge sent in
+    /// this time bucket or the previous one).
+    pub fn verify(&mut self, now: Instant, addr: SocketAddr, value: [u8; 4]) -> bool {
+        let bucket = self.bucket(now);
+        let current = self.seasonings(addr, bucket);
+        if current.contains(&value) {
+            return true;
+        }
+        bucket > 0 && self.seasonings(addr, bucket - 1).contains(&value)
+    }
+}
+
+/// The client's side of the handshake.
+#[derive(Debug, Clone)]
+pub(crate) struct ClientHandshake {
+    pub salt: [u8; 4],
+    pub pepper: Option<[u8; 4]>,
+    started: Instant,
+    next_resend: Instant,
+    interval: Duration,
+    initial: Duration,
+    max: Duration,
+    timeout: Duration,
+}
+
+impl ClientHandshake {
+    pub fn new(
+        now: Instant,
+        salt: [u8; 4],
+        initial: Duration,
+        max: Duration,
+        timeout: Duration,
+    ) -> ClientHandshake {
+        ClientHandshake {
+            salt,
+            pepper: None,
+            started: now,
+            next_resend: now,
+            interval: initial,
+            initial,
+            max,
+            timeout,
+        }
+    }
+
+    /// The seasoning we answer with, once the challenge arrived.
+    pub fn seasoning(&self) -> Option<[u8; 4]> {
+        self.pepper.map(|p| xor(self.salt, p))
+    }
+
+    /// The datagram to (re)send now: `Init` before the challenge, `ChallengeResponse` after.
+    pub fn message(&self) -> [u8; 4] {
+        self.seasoning().unwrap_or(self.salt)
+    }
+
+    /// A challenge arrived: resend timing starts over for the response.
+    pub fn on_challenge(&mut self, now: Instant, pepper: [u8; 4]) {
+        self.pepper = Some(pepper);
+        self.interval = self.initial;
+        self.next_resend = now;
+    }
+
+    /// Whether a (re)send is due; if so, schedules the next one with backoff.
+    pub fn due(&mut self, now: Instant) -> bool {
+        if now < self.next_resend {
+            return false;
+        }
+        self.next_resend = now + self.interval;
+        self.interval = (self.interval * 2).min(self.max);
+        true
+    }
+
+    pub fn deadline(&self) -> Instant {
+        self.started + self.timeout
+    }
+
+    pub fn next_resend(&self) -> Instant {
+        self.next_resend
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::is_handshake_shaped;
+
+    #[test]
+    fn siphash_reference_vectors() {
+        let key = [0x0706_0504_0302_0100, 0x0f0e_0d0c_0b0a_0908];
+        assert_eq!(siphash24(key, &[]), 0x726f_db47_dd0e_0e31);
+        let data: Vec<u8> = (0..15).collect();
+        assert_eq!(siphash24(key, &data), 0xa129_ca61_49be_45e5);
+    }
+
+    #[test]
+    fn cookie_roundtrip_and_shape() {
+        let now = Instant::now();
+        let mut jar = CookieJar::new([1, 2], Duration::from_secs(10));
+        let addr: SocketAddr = "10.0.0.2:4000".parse().unwrap();
+        for salt0 in 0..=255u8 {
+            let salt = [salt0, 1, 2, 3];
+            let pepper = jar.challenge(now, addr, salt);
+            let seasoning = xor(salt, pepper);
+            assert!(is_handshake_shaped(pepper));
+            assert!(is_handshake_shaped(seasoning));
+            assert!(jar.verify(now + Duration::from_secs(15), addr, seasoning));
+            assert!(!jar.verify(now + Duration::from_secs(25), addr, seasoning));
+            let other: SocketAddr = "10.0.0.3:4000".parse().unwrap();
+            assert!(!jar.verify(now, other, seasoning));
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! The lossy UDP relay (placeholder).

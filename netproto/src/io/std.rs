@@ -1,0 +1,1 @@
+//! The std::net driver (placeholder).

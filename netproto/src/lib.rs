@@ -1,0 +1,77 @@
+//! The game protocol's transport: reliable and unreliable messages over UDP.
+//!
+//! Messages of up to 129,024 bytes are split into 504-byte chunks, framed with a 4-byte header
+//! `[flags, chunk, sequence_hi, sequence_lo]`, and sent; reliable chunks are acknowledged one by
+//! one and retransmitted on an adaptive timer (RFC 6298) under a congestion window. A connection
+//! starts with the `Init` / `Challenge` / `ChallengeResponse` handshake and ends with `END` or
+//! 15 s of silence. PROTOCOL.md ("Transport") records every choice the spec leaves open.
+//!
+//! The protocol is a pair of state machines with no I/O, in the shape of `quinn-proto`:
+//! a client [`Connection`] and a server [`Endpoint`]. Datagrams and the current time go in,
+//! datagrams, events and the next deadline come out. Because they never read a clock or a
+//! socket, everything is testable deterministically: [`sim`] runs them over a seeded lossy
+//! network with a virtual clock. The [`io`] drivers are thin loops around them over real UDP.
+//!
+//! Pumping datagrams by hand between a client and a server:
+//!
+//! ```
+//! use std::time::{Duration, Instant};
+//! use netproto::{Config, Connection, Delivery, Endpoint, Event};
+//!
+//! let server_addr = "127.0.0.1:7000".parse().unwrap();
+//! let client_addr = "127.0.0.1:7001".parse().unwrap();
+//! let mut now = Instant::now();
+//! let mut server = Endpoint::new(Config::default());
+//! let mut client = Connection::new(Config::default(), server_addr, now);
+//! client.send(b"hello", Delivery::Reliable).unwrap();
+//!
+//! let mut received = None;
+//! for _ in 0..20 {
+//!     while let Some(t) = client.poll_transmit(now) {
+//!         server.handle(now, client_addr, &t.contents);
+//!     }
+//!     while let Some(t) = server.poll_transmit(now) {
+//!         client.handle(now, server_addr, &t.contents);
+//!     }
+//!     while let Some(e) = server.poll_event() {
+//!         if let Event::Message { bytes, reliable } = e.event {
+//!             assert!(reliable);
+//!             received = Some(bytes);
+//!         }
+//!     }
+//!     now += Duration::from_millis(10);
+//!     client.handle_timeout(now);
+//!     server.handle_timeout(now);
+//! }
+//! assert!(client.is_connected());
+//! assert_eq!(client.poll_event(), Some(Event::Connected));
+//! assert_eq!(received.as_deref(), Some(&b"hello"[..]));
+//! ```
+//!
+//! Memory is bounded everywhere a peer could grow it: reassembly per connection
+//! ([`ConfigBuilder::max_reassembly_bytes`]), reliable messages awaiting acknowledgement
+//! ([`Error::WouldBlock`] from `send`), queued datagrams, and connections per endpoint. The
+//! server keeps no state at all for a half-open handshake (see [`handshake`]).
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod chunk;
+mod config;
+mod congestion;
+mod connection;
+mod endpoint;
+mod error;
+pub mod handshake;
+pub mod io;
+pub mod packet;
+mod reliable;
+pub mod sim;
+mod stats;
+
+pub use chunk::{CHUNK_SIZE, MAX_CHUNKS, MAX_PAYLOAD};
+pub use config::{Config, ConfigBuilder};
+pub use connection::{Connection, Delivery, DisconnectReason, Event, Transmit};
+pub use endpoint::{ConnectionId, Endpoint, EndpointEvent};
+pub use error::Error;
+pub use stats::{EndpointStats, Stats};

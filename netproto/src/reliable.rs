@@ -1,0 +1,432 @@
+//! The send half of a connection: sequence ids, reliable chunks in flight, RTT estimation and
+//! retransmission (RFC 6298), loss detection.
+//!
+//! Each transmission of a chunk gets a transmission id. A chunk is declared lost when its
+//! retransmission timer expires, or early when a chunk sent three transmissions later has
+//! been acknowledged (a packet threshold, as in QUIC), so that one loss does not cost a whole
+//! RTO under random loss. Only first transmissions give RTT samples (Karn's rule).
+
+use std::collections::{BTreeMap, VecDeque};
+use std::time::{Duration, Instant};
+
+use crate::Error;
+use crate::chunk::{CHUNK_SIZE, chunk_bytes, chunk_count};
+use crate::congestion::Congestion;
+use crate::packet::{Flags, HEADER_LEN, Header};
+use crate::stats::Stats;
+
+/// How many later transmissions must be acknowledged before an unacknowledged one is lost.
+const PACKET_THRESHOLD: u64 = 3;
+/// Sends are refused while the oldest unacknowledged reliable message is this many ids behind
+/// the next one, so that a sequence id is never reused while its previous message may live.
+pub(crate) const SEQUENCE_WINDOW: u64 = 16384;
+/// Clock granularity term of RFC 6298.
+const GRANULARITY: Duration = Duration::from_millis(1);
+
+/// RFC 6298 round-trip estimator.
+#[derive(Debug, Clone)]
+pub(crate) struct RttEstimator {
+    srtt: Option<Duration>,
+    rttvar: Duration,
+    min: Option<Duration>,
+    base_rto: Duration,
+    backoff: u32,
+    min_rto: Duration,
+    max_rto: Duration,
+}
+
+impl RttEstimator {
+    pub fn new(initial_rtt: Duration, min_rto: Duration, max_rto: Duration) -> RttEstimator {
+        RttEstimator {
+            srtt: None,
+            rttvar: initial_rtt / 2,
+            min: None,
+            base_rto: (initial_rtt * 3).clamp(min_rto, max_rto),
+            backoff: 0,
+            min_rto,
+            max_rto,
+        }
+    }
+
+    /// A new measurement (only from chunks sent once).
+    pub fn sample(&mut self, r: Duration) {
+        match self.srtt {
+            None => {
+                self.srtt = Some(r);
+                self.rttvar = r / 2;
+            }
+            Some(srtt) => {
+                let delta = srtt.abs_diff(r);
+                self.rttvar = self.rttvar * 3 / 4 + delta / 4;
+                self.srtt = Some(srtt * 7 / 8 + r / 8);
+            }
+        }
+        self.min = Some(self.min.map_or(r, |m| m.min(r)));
+        let srtt = self.srtt.unwrap_or(r);
+        self.base_rto = (srtt + (self.rttvar * 4).max(GRANULARITY)).clamp(self.min_rto, self.max_rto);
+        self.backoff = 0;
+    }
+
+    /// The current retransmission timeout, including backoff.
+    pub fn rto(&self) -> Duration {
+        self.base_rto
+            .saturating_mul(1 << self.backoff.min(16))
+            .min(self.max_rto)
+    }
+
+    /// The timer expired: double the timeout until a new sample arrives.
+    pub fn back_off(&mut self) {
+        self.backoff = (self.backoff + 1).min(16);
+    }
+
+    pub fn smoothed(&self) -> Option<Duration> {
+        self.srtt
+    }
+
+    pub fn min(&self) -> Option<Duration> {
+        self.min
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default)]
+struct ChunkState {
+    tx_id: u64,
+    sent_at: Option<Instant>,
+    tx_count: u32,
+    acked: bool,
+    in_flight: bool,
+    queued: bool,
+}
+
+#[derive(Debug)]
+struct OutMessage {
+    seq: u16,
+    data: Vec<u8>,
+    next_new: usize,
+    acked: usize,
+    chunks: Vec<ChunkState>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Transmission {
+    abs: u64,
+    chunk: u8,
+    tx_id: u64,
+    sent_at: Instant,
+}
+
+/// Outgoing sequence numbering and the reliable messages not yet fully acknowledged.
+#[derive(Debug)]
+pub(crate) struct Sender {
+    next_abs: u64,
+    messages: BTreeMap<u64, OutMessage>,
+    cursor: u64,
+    in_flight: VecDeque<Transmission>,
+    in_flight_count: usize,
+    retransmit: VecDeque<(u64, u8)>,
+    next_tx_id: u64,
+    largest_acked_tx: u64,
+    max_pending: usize,
+}
+
+impl Sender {
+    pub fn new(max_pending: usize) -> Sender {
+        Sender {
+            next_abs: 0,
+            messages: BTreeMap::new(),
+            cursor: 0,
+            in_flight: VecDeque::new(),
+            in_flight_count: 0,
+            retransmit: VecDeque::new(),
+            next_tx_id: 1,
+            largest_acked_tx: 0,
+            max_pending,
+        }
+    }
+
+    /// Reliable chunks sent and neither acknowledged nor declared lost.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight_count
+    }
+
+    /// Reliable messages not yet fully acknowledged.
+    pub fn pending(&self) -> usize {
+        self.messages.len()
+    }
+
+    /// The sequence id the next message will get.
+    pub fn next_sequence(&self) -> u16 {
+        self.next_abs as u16
+    }
+
+    /// Whether a message may be given a sequence id now.
+    pub fn check_room(&self, reliable: bool) -> Result<(), Error> {
+        if reliable && self.messages.len() >= self.max_pending {
+            return Err(Error::WouldBlock);
+        }
+        if let Some((&oldest, _)) = self.messages.first_key_value() {
+            if self.next_abs - oldest >= SEQUENCE_WINDOW {
+                return Err(Error::WouldBlock);
+            }
+        }
+        Ok(())
+    }
+
+    /// Gives the next sequence id to a message. Reliable payloads are kept until acknowledged.
+    pub fn allocate(&mut self, reliable: Option<Vec<u8>>) -> u16 {
+        let abs = self.next_abs;
+        self.next_abs += 1;
+        let seq = abs as u16;
+        if let Some(data) = reliable {
+            let n = chunk_count(data.len());
+            self.messages.insert(
+                abs,
+                OutMessage {
+                    seq,
+                    data,
+                    next_new: 0,
+                    acked: 0,
+                    chunks: vec![ChunkState::default(); n],
+                },
+            );
+        }
+        seq
+    }
+
+    /// The next reliable datagram to send, if the congestion window has room.
+    pub fn poll(&mut self, now: Instant, window: usize, stats: &mut Stats) -> Option<Vec<u8>> {
+        if self.in_flight_count >= window {
+            return None;
+        }
+        while let Some((abs, chunk)) = self.retransmit.pop_front() {
+            let Some(msg) = self.messages.get_mut(&abs) else {
+                continue;
+            };
+            let state = &mut msg.chunks[usize::from(chunk)];
+            state.queued = false;
+            if state.acked || state.in_flight {
+                continue;
+            }
+            stats.retransmissions += 1;
+            return Some(self.transmit(now, abs, chunk));
+        }
+        loop {
+            let (&abs, msg) = self.messages.range_mut(self.cursor..).next()?;
+            if msg.next_new < msg.chunks.len() {
+                let chunk = msg.next_new as u8;
+                msg.next_new += 1;
+                return Some(self.transmit(now, abs, chunk));
+            }
+            self.cursor = abs + 1;
+        }
+    }
+
+    fn transmit(&mut self, now: Instant, abs: u64, chunk: u8) -> Vec<u8> {
+        let tx_id = self.next_tx_id;
+        self.next_tx_id += 1;
+        let Some(msg) = self.messages.get_mut(&abs) else {
+            return Vec::new();
+        };
+        let last = msg.chunks.len() - 1;
+        let state = &mut msg.chunks[usize::from(chunk)];
+        state.tx_id = tx_id;
+        state.sent_at = Some(now);
+        state.tx_count += 1;
+        state.in_flight = true;
+        self.in_flight_count += 1;
+        self.in_flight.push_back(Transmission {
+            abs,
+            chunk,
+            tx_id,
+            sent_at: now,
+        });
+        let mut flags = Flags::REL;
+        if usize::from(chunk) == last {
+            flags = flags | Flags::FIN;
+        }
+        let bytes = chunk_bytes(&msg.data, usize::from(chunk));
+        let mut datagram = Vec::with_capacity(HEADER_LEN + CHUNK_SIZE.min(bytes.len()));
+        datagram.extend_from_slice(&Header::new(flags, chunk, msg.seq).encode());
+        datagram.extend_from_slice(bytes);
+        datagram
+    }
+
+    fn is_current(&self, t: &Transmission) -> bool {
+        self.messages
+            .get(&t.abs)
+            .and_then(|m| m.chunks.get(usize::from(t.chunk)))
+            .is_some_and(|s| s.in_flight && s.tx_id == t.tx_id)
+    }
+
+    fn declare_lost(&mut self, t: Transmission, cc: &mut Congestion, stats: &mut Stats) {
+        let Some(state) = self
+            .messages
+            .get_mut(&t.abs)
+            .and_then(|m| m.chunks.get_mut(usize::from(t.chunk)))
+        else {
+            return;
+        };
+        state.in_flight = false;
+        self.in_flight_count -= 1;
+        if !state.queued {
+            state.queued = true;
+            self.retransmit.push_back((t.abs, t.chunk));
+        }
+        stats.chunks_lost += 1;
+        cc.on_loss(t.tx_id, self.next_tx_id);
+    }
+
+    /// An ACK for `(sequence, chunk)` arrived. Returns whether it completed a message.
+    pub fn on_ack(
+        &mut self,
+        now: Instant,
+        sequence: u16,
+        chunk: u8,
+        rtt: &mut RttEstimator,
+        cc: &mut Congestion,
+        stats: &mut Stats,
+    ) -> bool {
+        let back = u64::from((self.next_abs as u16).wrapping_sub(sequence));
+        if back == 0 || back > self.next_abs {
+            return false;
+        }
+        let abs = self.next_abs - back;
+        let Some(msg) = self.messages.get_mut(&abs) else {
+            return false;
+        };
+        let Some(state) = msg.chunks.get_mut(usize::from(chunk)) else {
+            return false;
+        };
+        if state.acked || state.tx_count == 0 {
+            return false;
+        }
+        state.acked = true;
+        if state.in_flight {
+            state.in_flight = false;
+            self.in_flight_count -= 1;
+            cc.on_ack();
+        }
+        if state.tx_count == 1 {
+            if let Some(sent) = state.sent_at {
+                rtt.sample(now.saturating_duration_since(sent));
+            }
+        }
+        self.largest_acked_tx = self.largest_acked_tx.max(state.tx_id);
+        msg.acked += 1;
+        let complete = msg.acked == msg.chunks.len();
+        if complete {
+            self.messages.remove(&abs);
+        }
+        self.detect_by_threshold(cc, stats);
+        complete
+    }
+
+    fn detect_by_threshold(&mut self, cc: &mut Congestion, stats: &mut Stats) {
+        while let Some(&front) = self.in_flight.front() {
+            if !self.is_current(&front) {
+                self.in_flight.pop_front();
+                continue;
+            }
+            if front.tx_id + PACKET_THRESHOLD < self.largest_acked_tx {
+                self.in_flight.pop_front();
+                self.declare_lost(front, cc, stats);
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// Declares lost every chunk whose retransmission timer expired, backing the timer off once.
+    pub fn on_timeout(
+        &mut self,
+        now: Instant,
+        rtt: &mut RttEstimator,
+        cc: &mut Congestion,
+        stats: &mut Stats,
+    ) {
+        let rto = rtt.rto();
+        let mut expired = false;
+        while let Some(&front) = self.in_flight.front() {
+            if !self.is_current(&front) {
+                self.in_flight.pop_front();
+                continue;
+            }
+            if front.sent_at + rto <= now {
+                self.in_flight.pop_front();
+                self.declare_lost(front, cc, stats);
+                expired = true;
+            } else {
+                break;
+            }
+        }
+        if expired {
+            rtt.back_off();
+        }
+    }
+
+    /// When the oldest chunk in flight times out.
+    pub fn next_timeout(&mut self, rto: Duration) -> Option<Instant> {
+        while let Some(front) = self.in_flight.front() {
+            if self.is_current(front) {
+                return Some(front.sent_at + rto);
+            }
+            self.in_flight.pop_front();
+        }
+        None
+    }
+
+    /// Forgets everything (the connection closed).
+    pub fn clear(&mut self) {
+        self.messages.clear();
+        self.in_flight.clear();
+        self.retransmit.clear();
+        self.in_flight_count = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rto_follows_rfc6298() {
+        let mut r = RttEstimator::new(
+            Duration::from_millis(100),
+            Duration::from_millis(10),
+            Duration::from_secs(10),
+        );
+        assert_eq!(r.rto(), Duration::from_millis(300));
+        r.sample(Duration::from_millis(40));
+        // srtt 40, rttvar 20: rto = 40 + 80
+        assert_eq!(r.rto(), Duration::from_millis(120));
+        r.back_off();
+        assert_eq!(r.rto(), Duration::from_millis(240));
+        r.sample(Duration::from_millis(40));
+        // rttvar = 15 + 0, srtt = 40: rto = 100, backoff reset
+        assert_eq!(r.rto(), Duration::from_millis(100));
+    }
+
+    #[test]
+    fn ack_of_unsent_chunk_is_ignored() {
+        let mut s = Sender::new(8);
+        let mut stats = Stats::default();
+        let mut rtt = RttEstimator::new(
+            Duration::from_millis(100),
+            Duration::from_millis(10),
+            Duration::from_secs(10),
+        );
+        let mut cc = Congestion::new(4, 2, 8);
+        let seq = s.allocate(Some(vec![0; 2000]));
+        assert!(!s.on_ack(Instant::now(), seq, 0, &mut rtt, &mut cc, &mut stats));
+        assert_eq!(s.pending(), 1);
+        let now = Instant::now();
+        for _ in 0..4 {
+            assert!(s.poll(now, 4, &mut stats).is_some());
+        }
+        assert!(s.poll(now, 4, &mut stats).is_none());
+        for c in 0..4 {
+            s.on_ack(now, seq, c, &mut rtt, &mut cc, &mut stats);
+        }
+        assert_eq!(s.pending(), 0);
+    }
+}

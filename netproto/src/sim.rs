@@ -1,0 +1,380 @@
+//! A seeded, simulated network: a virtual clock, one server [`Endpoint`] and any number of
+//! client [`Connection`]s joined by lossy links. Fully deterministic for a seed, and fast: time
+//! jumps from one event (a delivery or a timer) to the next, so a minute of virtual traffic
+//! costs only the work of its datagrams.
+//!
+//! It is public so that applications can test themselves over it: run a game server and bots,
+//! drain their events between [`step`](SimNetwork::step)s, and assert on what arrived.
+//!
+//! ```
+//! use std::time::Duration;
+//! use netproto::sim::{LinkConfig, SimNetwork};
+//! use netproto::{Config, Delivery, EndpointEvent, Event};
+//!
+//! let link = LinkConfig { loss: 0.2, ..LinkConfig::default() };
+//! let mut net = SimNetwork::new(7, Config::default(), link);
+//! let bot = net.add_client(Config::default());
+//! assert!(net.run_until(Duration::from_secs(30), |n| n.client(bot).is_connected()));
+//! net.client(bot).send(b"hello", Delivery::Reliable).unwrap();
+//! let mut got = None;
+//! net.run_until(Duration::from_secs(30), |n| {
+//!     while let Some(EndpointEvent { event, .. }) = n.server().poll_event() {
+//!         if let Event::Message { bytes, .. } = event {
+//!             got = Some(bytes);
+//!         }
+//!     }
+//!     got.is_some()
+//! });
+//! assert_eq!(got.as_deref(), Some(&b"hello"[..]));
+//! ```
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng, rngs::StdRng};
+
+use crate::config::Config;
+use crate::connection::{Connection, Transmit};
+use crate::endpoint::Endpoint;
+
+/// The behaviour of one direction of a link.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkConfig {
+    /// Probability that a datagram is lost.
+    pub loss: f64,
+    /// Probability that a datagram is delivered twice.
+    pub duplicate: f64,
+    /// Probability that a datagram is held back by up to `reorder_delay` more.
+    pub reorder: f64,
+    /// The largest extra delay of a reordered datagram.
+    pub reorder_delay: Duration,
+    /// One-way base delay.
+    pub delay: Duration,
+    /// Uniform extra delay in `0..=jitter`.
+    pub jitter: Duration,
+    /// Probability that one random bit of a datagram is flipped.
+    pub corrupt: f64,
+    /// Datagrams larger than this are dropped.
+    pub mtu: usize,
+}
+
+impl Default for LinkConfig {
+    /// A perfect link with 10 ms one-way delay.
+    fn default() -> Self {
+        LinkConfig {
+            loss: 0.0,
+            duplicate: 0.0,
+            reorder: 0.0,
+            reorder_delay: Duration::from_millis(20),
+            delay: Duration::from_millis(10),
+            jitter: Duration::ZERO,
+            corrupt: 0.0,
+            mtu: 1500,
+        }
+    }
+}
+
+/// What the links did, in total.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SimStats {
+    /// Datagrams handed to a link.
+    pub sent: u64,
+    /// Datagrams delivered to a node.
+    pub delivered: u64,
+    /// Datagrams lost.
+    pub lost: u64,
+    /// Extra copies made.
+    pub duplicated: u64,
+    /// Datagrams with a flipped bit.
+    pub corrupted: u64,
+    /// Datagrams over the MTU.
+    pub too_big: u64,
+    /// Datagrams to an address with no node (answers to spoofed sources).
+    pub undeliverable: u64,
+}
+
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct InTransit {
+    at: Instant,
+    order: u64,
+    from: SocketAddr,
+    to: SocketAddr,
+    bytes: Vec<u8>,
+}
+
+/// A server, clients, links between them and a virtual clock.
+#[derive(Debug)]
+pub struct SimNetwork {
+    rng: StdRng,
+    start: Instant,
+    now: Instant,
+    server: Endpoint,
+    server_addr: SocketAddr,
+    clients: Vec<(SocketAddr, Connection)>,
+    by_addr: HashMap<SocketAddr, usize>,
+    uplink: LinkConfig,
+    downlink: LinkConfig,
+    queue: BinaryHeap<Reverse<InTransit>>,
+    order: u64,
+    stats: SimStats,
+}
+
+impl SimNetwork {
+    /// A network whose server listens on `10.0.0.1:7000`, with the same link both ways.
+    pub fn new(seed: u64, server_config: Config, link: LinkConfig) -> SimNetwork {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let server = Endpoint::with_seed(server_config, rng.random());
+        // The only clock read: the origin of virtual time. Only differences matter.
+        let start = Instant::now();
+        SimNetwork {
+            rng,
+            start,
+            now: start,
+            server,
+            server_addr: SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::new(10, 0, 0, 1), 7000)),
+            clients: Vec::new(),
+            by_addr: HashMap::new(),
+            uplink: link.clone(),
+            downlink: link,
+            queue: BinaryHeap::new(),
+            order: 0,
+            stats: SimStats::default(),
+        }
+    }
+
+    /// Changes the client-to-server link.
+    pub fn set_uplink(&mut self, link: LinkConfig) {
+        self.uplink = link;
+    }
+
+    /// Changes the server-to-client link.
+    pub fn set_downlink(&mut self, link: LinkConfig) {
+        self.downlink = link;
+    }
+
+    /// Adds a client that starts connecting now; returns its index.
+    pub fn add_client(&mut self, config: Config) -> usize {
+        let n = self.clients.len() as u32 + 2;
+        let addr = SocketAddr::V4(SocketAddrV4::new(
+            Ipv4Addr::from(0x0a00_0000 + n),
+            40000 + (n % 20000) as u16,
+        ));
+        self.add_client_at(addr, config)
+    }
+
+    /// Adds a client at a chosen address.
+    pub fn add_client_at(&mut self, addr: SocketAddr, config: Config) -> usize {
+        let seed = self.rng.random();
+        let conn = Connection::with_seed(config, self.server_addr, self.now, seed);
+        self.clients.push((addr, conn));
+        self.by_addr.insert(addr, self.clients.len() - 1);
+        self.clients.len() - 1
+    }
+
+    /// The server endpoint.
+    pub fn server(&mut self) -> &mut Endpoint {
+        &mut self.server
+    }
+
+    /// The server's address.
+    pub fn server_addr(&self) -> SocketAddr {
+        self.server_addr
+    }
+
+    /// Client `i`'s connection.
+    pub fn client(&mut self, i: usize) -> &mut Connection {
+        &mut self.clients[i].1
+    }
+
+    /// Client `i`'s address.
+    pub fn client_addr(&self, i: usize) -> SocketAddr {
+        self.clients[i].0
+    }
+
+    /// Number of clients.
+    pub fn client_count(&self) -> usize {
+        self.clients.len()
+    }
+
+    /// The virtual time now.
+    pub fn now(&self) -> Instant {
+        self.now
+    }
+
+    /// Virtual time since the network was created.
+    pub fn elapsed(&self) -> Duration {
+        self.now - self.start
+    }
+
+    /// What the links did.
+    pub fn stats(&self) -> &SimStats {
+        &self.stats
+    }
+
+    /// Datagrams in transit now.
+    pub fn in_transit(&self) -> usize {
+        self.queue.len()
+    }
+
+    /// Delivers a raw datagram from any (possibly spoofed) address, bypassing the links,
+    /// at the current time on the next step.
+    pub fn inject(&mut self, from: SocketAddr, to: SocketAddr, bytes: Vec<u8>) {
+        self.push(self.now, from, to, bytes);
+    }
+
+    fn push(&mut self, at: Instant, from: SocketAddr, to: SocketAddr, bytes: Vec<u8>) {
+        self.order += 1;
+        self.queue.push(Reverse(InTransit {
+            at,
+            order: self.order,
+            from,
+            to,
+            bytes,
+        }));
+    }
+
+    fn transmit(&mut self, from: SocketAddr, t: Transmit) {
+        self.stats.sent += 1;
+        let link = if from == self.server_addr {
+            &self.downlink
+        } else {
+            &self.uplink
+        };
+        let link = link.clone();
+        if t.contents.len() > link.mtu {
+            self.stats.too_big += 1;
+            return;
+        }
+        if self.rng.random_bool(link.loss.clamp(0.0, 1.0)) {
+            self.stats.lost += 1;
+            return;
+        }
+        let copies = if self.rng.random_bool(link.duplicate.clamp(0.0, 1.0)) {
+            self.stats.duplicated += 1;
+            2
+        } else {
+            1
+        };
+        let mut contents = Some(t.contents);
+        for copy in 0..copies {
+            let mut bytes = if copy + 1 == copies {
+                contents.take().unwrap_or_default()
+            } else {
+                contents.clone().unwrap_or_default()
+            };
+            let mut delay = link.delay;
+            if !link.jitter.is_zero() {
+                delay += link.jitter.mul_f64(self.rng.random::<f64>());
+            }
+            if self.rng.random_bool(link.reorder.clamp(0.0, 1.0)) {
+                delay += link.reorder_delay.mul_f64(self.rng.random::<f64>());
+            }
+            if !bytes.is_empty() && self.rng.random_bool(link.corrupt.clamp(0.0, 1.0)) {
+                let bit = self.rng.random_range(0..bytes.len() * 8);
+                bytes[bit / 8] ^= 1 << (bit % 8);
+                self.stats.corrupted += 1;
+            }
+            self.push(self.now + delay, from, t.destination, bytes);
+        }
+    }
+
+    fn flush(&mut self) {
+        let now = self.now;
+        while let Some(t) = self.server.poll_transmit(now) {
+            self.transmit(self.server_addr, t);
+        }
+        for i in 0..self.clients.len() {
+            while let Some(t) = self.clients[i].1.poll_transmit(now) {
+                let from = self.clients[i].0;
+                self.transmit(from, t);
+            }
+        }
+    }
+
+    fn next_event(&mut self) -> Option<Instant> {
+        let mut next = self.queue.peek().map(|Reverse(d)| d.at);
+        let mut consider = |t: Option<Instant>| {
+            if let Some(t) = t {
+                next = Some(next.map_or(t, |n| n.min(t)));
+            }
+        };
+        consider(self.server.poll_timeout());
+        for (_, c) in &mut self.clients {
+            consider(c.poll_timeout());
+        }
+        next
+    }
+
+    fn process_now(&mut self) {
+        let now = self.now;
+        while self.queue.peek().is_some_and(|Reverse(d)| d.at <= now) {
+            let Some(Reverse(d)) = self.queue.pop() else {
+                break;
+            };
+            if d.to == self.server_addr {
+                self.stats.delivered += 1;
+                self.server.handle(now, d.from, &d.bytes);
+            } else if let Some(&i) = self.by_addr.get(&d.to) {
+                self.stats.delivered += 1;
+                self.clients[i].1.handle(now, d.from, &d.bytes);
+            } else {
+                self.stats.undeliverable += 1;
+            }
+        }
+        if self.server.poll_timeout().is_some_and(|t| t <= now) {
+            self.server.handle_timeout(now);
+        }
+        for (_, c) in &mut self.clients {
+            if c.poll_timeout().is_some_and(|t| t <= now) {
+                c.handle_timeout(now);
+            }
+        }
+    }
+
+    /// Runs the network for `dt` of virtual time: every delivery and timer in order.
+    pub fn step(&mut self, dt: Duration) {
+        let target = self.now + dt;
+        self.advance(target, &mut |_| false);
+    }
+
+    /// Runs until `done` returns true (checked after every event) or `limit` of virtual time
+    /// has passed. Returns whether `done` returned true.
+    pub fn run_until(&mut self, limit: Duration, mut done: impl FnMut(&mut SimNetwork) -> bool) -> bool {
+        let target = self.now + limit;
+        self.advance(target, &mut done)
+    }
+
+    fn advance(&mut self, target: Instant, done: &mut dyn FnMut(&mut SimNetwork) -> bool) -> bool {
+        let mut spins = 0u32;
+        loop {
+            self.flush();
+            if done(self) {
+                return true;
+            }
+            match self.next_event() {
+                Some(t) if t <= target => {
+                    if t > self.now {
+                        self.now = t;
+                        spins = 0;
+                    } else {
+                        spins += 1;
+                        if spins > 10_000 {
+                            // A timer that will not move: never hang a test on it.
+                            self.now += Duration::from_millis(1);
+                            spins = 0;
+                        }
+                    }
+                    self.process_now();
+                }
+                _ => {
+                    self.now = target;
+                    self.process_now();
+                    self.flush();
+                    return done(self);
+                }
+            }
+        }
+    }
+}

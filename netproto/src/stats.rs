@@ -1,0 +1,72 @@
+//! Counters per connection and per endpoint, for dashboards and for tests that check bounds.
+
+use std::time::Duration;
+
+/// Statistics of one connection. A snapshot: fields are filled in when it is taken.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Smoothed round-trip time (RFC 6298 SRTT); `None` before the first sample.
+    pub smoothed_rtt: Option<Duration>,
+    /// Smallest round-trip time measured.
+    pub min_rtt: Option<Duration>,
+    /// Current retransmission timeout, with backoff.
+    pub rto: Duration,
+    /// Datagrams sent to the peer (handshake included).
+    pub packets_sent: u64,
+    /// Bytes of those datagrams.
+    pub bytes_sent: u64,
+    /// Datagrams received from the peer.
+    pub packets_received: u64,
+    /// Bytes of those datagrams.
+    pub bytes_received: u64,
+    /// Reliable chunks sent again.
+    pub retransmissions: u64,
+    /// Reliable chunks declared lost (by timer or by later acknowledgements).
+    pub chunks_lost: u64,
+    /// Messages accepted by `send`.
+    pub messages_sent: u64,
+    /// Reliable messages fully acknowledged by the peer.
+    pub messages_acked: u64,
+    /// Messages handed up to the application.
+    pub messages_delivered: u64,
+    /// Reliable chunks in flight now.
+    pub chunks_in_flight: u64,
+    /// Congestion window now, in chunks.
+    pub congestion_window: u64,
+    /// Reliable messages awaiting acknowledgement now.
+    pub pending_reliable: u64,
+    /// Bytes held for reassembly and for delivered payloads not yet polled.
+    pub reassembly_bytes: u64,
+    /// Datagrams or chunks dropped as malformed.
+    pub malformed: u64,
+    /// Chunks already received, dropped (reliable ones acknowledged again).
+    pub duplicates: u64,
+    /// Chunks dropped because the reassembly budget was full.
+    pub over_budget: u64,
+    /// Unreliable messages dropped as older than the newest delivered (sequenced mode).
+    pub stale: u64,
+    /// Incomplete unreliable payloads dropped by their timeout.
+    pub unreliable_expired: u64,
+    /// Outgoing datagrams dropped because the transmit queue was full (or the handshake had
+    /// not yet reached the data phase, for unreliable chunks).
+    pub datagrams_dropped: u64,
+}
+
+/// Statistics of an [`Endpoint`](crate::Endpoint) as a whole.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EndpointStats {
+    /// Datagrams received on the endpoint.
+    pub datagrams_received: u64,
+    /// Datagrams dropped as malformed or unexpected (unknown peer, wrong size, bad seasoning).
+    pub malformed: u64,
+    /// `Init` messages answered with a `Challenge`.
+    pub challenges_sent: u64,
+    /// Handshakes refused because the endpoint had `max_connections`.
+    pub refused_full: u64,
+    /// Challenges not sent because the transmit queue was full.
+    pub challenges_dropped: u64,
+    /// Connections established.
+    pub connections_accepted: u64,
+    /// Connections open now.
+    pub connections: u64,
+}
