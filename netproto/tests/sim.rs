@@ -165,6 +165,11 @@ fn exact_accounting(seed: u64, count: u32, link: LinkConfig, size: impl Fn(&mut 
         assert!(tiny_expected.contains_key(k), "seed {seed}: unexpected payload {k:?} x{n}");
     }
     let stats = net.client(c).stats();
+    eprintln!(
+        "seed {seed}: {count} messages in {:?} virtual; client {stats:?}; link {:?}",
+        net.elapsed(),
+        net.stats()
+    );
     assert!(stats.retransmissions > 0);
     assert!(stats.smoothed_rtt.is_some());
 }

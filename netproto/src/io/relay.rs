@@ -1,1 +1,214 @@
-//! The lossy UDP relay (placeholder).
+//! A lossy UDP relay: a thread that forwards datagrams between clients and a server over real
+//! sockets, dropping and delaying them on the way, so a demo or a test can run real processes
+//! over a bad link.
+//!
+//! Clients send to the relay's address instead of the server's. For each client address the
+//! relay opens its own upstream socket, so the server still sees one address per client.
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use netproto::io::relay::Relay;
+//! use netproto::io::std::Impairment;
+//!
+//! let server = "127.0.0.1:7000".parse().unwrap();
+//! let lossy = Impairment { loss: 0.1, delay: Duration::from_millis(30), ..Impairment::default() };
+//! let relay = Relay::spawn("127.0.0.1:0", server, lossy).unwrap();
+//! println!("connect clients to {}", relay.local_addr());
+//! ```
+
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::io;
+use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng, rngs::StdRng};
+
+use super::std::Impairment;
+
+/// Clients a relay serves at most; datagrams from further clients are dropped.
+const MAX_CLIENTS: usize = 1024;
+/// Datagrams a relay holds back at most.
+const MAX_QUEUED: usize = 65536;
+
+/// Counters of a relay, readable while it runs.
+#[derive(Debug, Default)]
+pub struct RelayStats {
+    /// Datagrams forwarded.
+    pub forwarded: AtomicU64,
+    /// Datagrams dropped by the impairment (or by the relay's bounds).
+    pub dropped: AtomicU64,
+}
+
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Pending {
+    at: Instant,
+    order: u64,
+    to_server: bool,
+    client: SocketAddr,
+    bytes: Vec<u8>,
+}
+
+/// A running relay; stops when dropped.
+#[derive(Debug)]
+pub struct Relay {
+    addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+    stats: Arc<RelayStats>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Relay {
+    /// Listens on `listen` and forwards to `server`, impairing both directions alike.
+    pub fn spawn(
+        listen: impl ToSocketAddrs,
+        server: SocketAddr,
+        impairment: Impairment,
+    ) -> io::Result<Relay> {
+        let front = UdpSocket::bind(listen)?;
+        front.set_nonblocking(true)?;
+        let addr = front.local_addr()?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let stats = Arc::new(RelayStats::default());
+        let state = RelayLoop {
+            front,
+            server,
+            upstream: HashMap::new(),
+            queue: BinaryHeap::new(),
+            order: 0,
+            rng: StdRng::seed_from_u64(impairment.seed),
+            impairment,
+            stats: stats.clone(),
+            buf: vec![0; 65536],
+        };
+        let flag = stop.clone();
+        let thread = std::thread::Builder::new()
+            .name("netproto-relay".into())
+            .spawn(move || state.run(&flag))?;
+        Ok(Relay {
+            addr,
+            stop,
+            stats,
+            thread: Some(thread),
+        })
+    }
+
+    /// The address clients should send to.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The relay's counters.
+    pub fn stats(&self) -> &RelayStats {
+        &self.stats
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+struct RelayLoop {
+    front: UdpSocket,
+    server: SocketAddr,
+    upstream: HashMap<SocketAddr, UdpSocket>,
+    queue: BinaryHeap<Reverse<Pending>>,
+    order: u64,
+    rng: StdRng,
+    impairment: Impairment,
+    stats: Arc<RelayStats>,
+    buf: Vec<u8>,
+}
+
+impl RelayLoop {
+    fn run(mut self, stop: &AtomicBool) {
+        while !stop.load(Ordering::Relaxed) {
+            let mut busy = false;
+            while let Ok((n, client)) = self.front.recv_from(&mut self.buf) {
+                busy = true;
+                if !self.upstream.contains_key(&client) {
+                    if self.upstream.len() >= MAX_CLIENTS {
+                        self.stats.dropped.fetch_add(1, Ordering::Relaxed);
+                        continue;
+                    }
+                    let local: SocketAddr = if self.server.is_ipv4() {
+                        ([0, 0, 0, 0], 0).into()
+                    } else {
+                        ([0u16; 8], 0).into()
+                    };
+                    let Ok(sock) = UdpSocket::bind(local) else {
+                        continue;
+                    };
+                    if sock.set_nonblocking(true).is_err() {
+                        continue;
+                    }
+                    self.upstream.insert(client, sock);
+                }
+                let bytes = self.buf[..n].to_vec();
+                self.enqueue(true, client, bytes);
+            }
+            let mut from_server = Vec::new();
+            for (client, sock) in &self.upstream {
+                while let Ok((n, from)) = sock.recv_from(&mut self.buf) {
+                    if from == self.server {
+                        from_server.push((*client, self.buf[..n].to_vec()));
+                    }
+                }
+            }
+            for (client, bytes) in from_server {
+                busy = true;
+                self.enqueue(false, client, bytes);
+            }
+            let now = Instant::now();
+            while self.queue.peek().is_some_and(|Reverse(p)| p.at <= now) {
+                let Some(Reverse(p)) = self.queue.pop() else {
+                    break;
+                };
+                busy = true;
+                let sent = if p.to_server {
+                    self.upstream
+                        .get(&p.client)
+                        .map(|s| s.send_to(&p.bytes, self.server))
+                } else {
+                    Some(self.front.send_to(&p.bytes, p.client))
+                };
+                if matches!(sent, Some(Ok(_))) {
+                    self.stats.forwarded.fetch_add(1, Ordering::Relaxed);
+                } else {
+                    self.stats.dropped.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+            if !busy {
+                std::thread::sleep(Duration::from_micros(200));
+            }
+        }
+    }
+
+    fn enqueue(&mut self, to_server: bool, client: SocketAddr, bytes: Vec<u8>) {
+        let imp = &self.impairment;
+        if self.queue.len() >= MAX_QUEUED || self.rng.random_bool(imp.loss.clamp(0.0, 1.0)) {
+            self.stats.dropped.fetch_add(1, Ordering::Relaxed);
+            return;
+        }
+        let mut delay = imp.delay;
+        if !imp.jitter.is_zero() {
+            delay += imp.jitter.mul_f64(self.rng.random::<f64>());
+        }
+        self.order += 1;
+        self.queue.push(Reverse(Pending {
+            at: Instant::now() + delay,
+            order: self.order,
+            to_server,
+            client,
+            bytes,
+        }));
+    }
+}
