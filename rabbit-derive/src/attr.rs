@@ -72,7 +72,7 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Attrs {
                     lit: Lit::Str(s), ..
                 }) = &nv.value
             {
-                doc.extend(s.value().lines().map(|l| l.trim().to_owned()));
+                doc.extend(s.value().split('\n').map(|l| l.trim().to_owned()));
             }
         } else if path.is_ident("bits") {
             parse_bits(cx, attr, &mut out);
