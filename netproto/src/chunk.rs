@@ -142,13 +142,16 @@ impl Reassembler {
         match self.newest {
             None => self.newest = Some(seq),
             Some(n) if seq_newer(seq, n) => {
+                // Clear the bits the newest sequence passes over, a word at a time.
                 let mut s = n.wrapping_add(1);
-                loop {
-                    self.delivered[usize::from(s / 64)] &= !(1 << (s % 64));
-                    if s == seq {
-                        break;
-                    }
-                    s = s.wrapping_add(1);
+                let mut count = u32::from(seq.wrapping_sub(n));
+                while count > 0 {
+                    let bit = u32::from(s % 64);
+                    let take = (64 - bit).min(count);
+                    let mask = if take == 64 { !0u64 } else { ((1u64 << take) - 1) << bit };
+                    self.delivered[usize::from(s / 64)] &= !mask;
+                    s = s.wrapping_add(take as u16);
+                    count -= take;
                 }
                 self.newest = Some(seq);
             }
@@ -356,6 +359,26 @@ mod tests {
         assert_eq!(r.partial_bytes(), 0);
         let late = r.on_chunk(now, h(Flags::REL, 1, 7), &payload[504..1008], 0, 1 << 20);
         assert!(late.ack && late.message.is_none());
+    }
+
+    #[test]
+    fn delivered_bits_clear_as_the_window_moves() {
+        let now = Instant::now();
+        let mut r = Reassembler::new(false, Duration::from_secs(1));
+        let one = |r: &mut Reassembler, seq: u16| {
+            r.on_chunk(now, h(Flags::FIN, 0, seq), &[1], 0, 1 << 20).message.is_some()
+        };
+        for seq in (0..=65535u16).step_by(1000).chain([65535, 0, 1, 63, 64, 65, 129]) {
+            assert!(one(&mut r, seq) || seq < 1000, "seq {seq}");
+        }
+        // Everything at or behind the newest (129) within half the space counts as delivered.
+        assert!(!one(&mut r, 129));
+        assert!(!one(&mut r, 65000));
+        // 32,000 ahead clears the bits it passes over: the ids are new again next time round.
+        assert!(one(&mut r, 32_129));
+        assert!(one(&mut r, 64_000));
+        assert!(one(&mut r, 1000));
+        assert!(!one(&mut r, 1000));
     }
 
     #[test]
