@@ -1,1 +1,142 @@
-//! The game protocol messages.
+//! Every message of the game protocol (`shared/spec/game-protocol.md`, section "Messages"),
+//! declared with `#[derive(Rabbit)]`: the schema crate a game client or server imports.
+//!
+//! A server sends [`ServerMessage`]s: timed [`Event`]s (a [`Snapshot`] of the world every tick,
+//! [`GameOver`] at the end) and [`Response`]s to requests. A client sends [`ClientMessage`]s:
+//! [`Request`]s (`Ping`, `Init`) that the server answers on the same [`ChannelId`], and
+//! [`Action`]s of the player ([`Break`], [`Throw`], [`Move`]).
+//!
+//! ```
+//! use game_messages::*;
+//!
+//! // A world of one tree and one player, sent at tick 7.
+//! let snapshot = Snapshot::from(vec![
+//!     Entity::new(1, Object {
+//!         position: Point::new(10.0, 20.0, 0.0),
+//!         kind: ObjectKind::Tree,
+//!         durability: Some(3.5),
+//!         health: 10,
+//!         max_health: 10,
+//!     }),
+//!     Entity::new(2, Player {
+//!         position: Point::new(12.5, 20.0, 0.0),
+//!         movement: Direction::NORTH | Direction::EAST,
+//!         holding: None,
+//!         breaking: Some(EntityId(1)),
+//!         owner: PlayerId(0),
+//!         health: 100,
+//!         max_health: 100,
+//!     }),
+//! ]);
+//! // Cloning a snapshot shares its entities: one snapshot, many clients, no copies.
+//! let message = ServerMessage::snapshot(7, snapshot.clone());
+//!
+//! let mut buffer = Vec::new();
+//! rabbit::encode_into(&message, &mut buffer)?;
+//! assert_eq!(buffer.len(), rabbit::encoded_len(&message));
+//! assert_eq!(rabbit::from_bytes::<ServerMessage>(&buffer)?, message);
+//! # Ok::<(), rabbit::Error>(())
+//! ```
+//!
+//! # Modules
+//!
+//! The types follow the spec's structure: [`server`] (what the server sends), [`world`] (the
+//! state of the world inside snapshots), [`response`] (answers to requests), [`client`] (what
+//! the client sends), [`ids`] (entity, player and channel ids: distinct types, plain `u32` on
+//! the wire). Everything is re-exported at the crate root. [`notation`] prints the definitions
+//! in the spec's notation; [`sample`] builds the deterministic world the benchmarks use.
+//!
+//! # Features
+//!
+//! - `serde`: `Serialize` / `Deserialize` in the canonical JSON form of the conformance vectors
+//!   (see the `json` module when the feature is on).
+//! - `cli`: the `rabbit-msg` tool, which encodes and decodes any message between that JSON form
+//!   and hex, and prints the schema in the spec's notation. Without it the crate pulls in no
+//!   command-line dependencies.
+//!
+//! # Sizes
+//!
+//! Every message knows its size bounds at compile time ([`rabbit::Encode::MIN_BITS`],
+//! [`rabbit::Encode::MAX_BITS`]). What a client sends is small and bounded: an [`Action`] takes
+//! at most 98 bits and a [`Request`] at most 35, so each always fits one 504-byte chunk (asserted
+//! below at compile time) and a [`ClientMessage`] at most 132 bits. What a server sends is
+//! unbounded: a [`Snapshot`] holds as many entities as the world has, and an error text
+//! ([`ErrorMessage`]) is as long as the server makes it; so [`ServerMessage`], [`Event`],
+//! [`EventKind`], [`Response`], [`ResponseKind`] and [`Connect`] have `MAX_BITS == None`, and
+//! a big snapshot travels in many chunks.
+//!
+//! # Growing the schema
+//!
+//! A game built on this protocol adds messages of its own in its own crate, by deriving
+//! `Rabbit` on them and using this crate's types as fields. An enum's tag is as wide as its
+//! variants need, unless `#[bits(N)]` says otherwise; a new variant that still fits the tag does
+//! not change the encoding of the old ones, so give an enum that will grow a tag wider than it
+//! needs today:
+//!
+//! ```
+//! use game_messages::{EntityId, Point};
+//! use rabbit::Rabbit;
+//!
+//! /// Version 1 of a game's own chat / emote message.
+//! #[derive(Rabbit, Debug, PartialEq)]
+//! #[bits(4)] // room for 16 variants, 2 used
+//! enum Social {
+//!     Chat { text: String },
+//!     Wave { at: EntityId },
+//! }
+//!
+//! /// Version 2 adds a variant at the end: the old ones keep their index and tag width.
+//! #[derive(Rabbit, Debug, PartialEq)]
+//! #[bits(4)]
+//! enum SocialV2 {
+//!     Chat { text: String },
+//!     Wave { at: EntityId },
+//!     Point { at: Point },
+//! }
+//!
+//! let old = rabbit::to_bytes(&Social::Wave { at: EntityId(7) })?;
+//! assert_eq!(rabbit::from_bytes::<SocialV2>(&old)?, SocialV2::Wave { at: EntityId(7) });
+//! # Ok::<(), rabbit::Error>(())
+//! ```
+//!
+//! Without `#[bits(4)]` the tag of a two-variant enum is 1 bit and a third variant would make it
+//! 2: every old encoding would change. [`ClientMessage`] needs no such care: the spec writes its
+//! tag as a `u32`, so it has room for any number of new kinds of client message. The spec's own
+//! enums have the exact widths the spec gives them; extending those is a change of the protocol.
+//! See `examples/custom_message.rs` in the workspace for a whole downstream message type.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod client;
+pub mod ids;
+#[cfg(feature = "serde")]
+pub mod json;
+pub mod notation;
+pub mod response;
+pub mod sample;
+pub mod server;
+pub mod world;
+
+pub use client::{Action, Break, ClientMessage, Move, Request, RequestKind, Throw};
+pub use ids::{ChannelId, EntityId, PlayerId};
+pub use response::{Connect, ErrorMessage, Response, ResponseKind};
+pub use server::{Event, EventKind, GameOver, ServerMessage};
+pub use world::{Direction, Entity, EntityKind, Object, ObjectKind, Player, Point, Snapshot};
+
+/// The largest payload of one chunk of the transport, in bits (504 bytes).
+pub const CHUNK_BITS: u64 = 504 * 8;
+
+/// Whether a type's largest encoding fits one chunk.
+const fn fits_one_chunk(max_bits: Option<u64>) -> bool {
+    match max_bits {
+        Some(bits) => bits <= CHUNK_BITS,
+        None => false,
+    }
+}
+
+const _: () = assert!(fits_one_chunk(<Action as rabbit::Encode>::MAX_BITS));
+const _: () = assert!(fits_one_chunk(<Request as rabbit::Encode>::MAX_BITS));
+const _: () = assert!(fits_one_chunk(<ClientMessage as rabbit::Encode>::MAX_BITS));
+// The server's messages carry snapshots and texts: no bound.
+const _: () = assert!(<ServerMessage as rabbit::Encode>::MAX_BITS.is_none());

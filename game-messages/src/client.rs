@@ -1,0 +1,127 @@
+//! Messages from a client to the server: requests that expect an answer, and actions of the
+//! player that do not.
+
+use crate::ids::{ChannelId, EntityId};
+use crate::world::{Direction, Point};
+use rabbit::Rabbit;
+
+/// Everything a client sends to the server.
+///
+/// The spec writes this enum's tag as a `u32`, i.e. a variable-length integer: 10 bits for the
+/// two variants there are, and room for four billion more without changing the encoding of the
+/// old ones.
+#[derive(Rabbit, Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[rabbit(tag = "varint")]
+pub enum ClientMessage {
+    /// A request that the server answers with a `Response` on the same channel.
+    Request(Request),
+    /// Something the player did; the server answers with later snapshots, not a response.
+    Action(Action),
+}
+
+impl ClientMessage {
+    /// A ping on `channel`: asks for a `Pong`.
+    pub fn ping(channel: impl Into<ChannelId>) -> Self {
+        ClientMessage::Request(Request {
+            channel: channel.into(),
+            kind: RequestKind::Ping,
+        })
+    }
+
+    /// A request on `channel` to join the game session.
+    pub fn init(channel: impl Into<ChannelId>) -> Self {
+        ClientMessage::Request(Request {
+            channel: channel.into(),
+            kind: RequestKind::Init,
+        })
+    }
+}
+
+impl From<Request> for ClientMessage {
+    fn from(request: Request) -> Self {
+        ClientMessage::Request(request)
+    }
+}
+
+impl From<Action> for ClientMessage {
+    fn from(action: Action) -> Self {
+        ClientMessage::Action(action)
+    }
+}
+
+/// A request from the client; the server answers it with a `Response` on `channel`.
+#[derive(Rabbit, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Request {
+    /// The channel the response will come back on.
+    pub channel: ChannelId,
+    /// What is asked for.
+    pub kind: RequestKind,
+}
+
+/// The kinds of requests.
+#[derive(Rabbit, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[bits(1)]
+pub enum RequestKind {
+    /// Asks for a `Pong`: to measure latency, or to keep the connection alive.
+    Ping,
+    /// Asks to join the game session; answered with `Connect` (or an error).
+    Init,
+}
+
+/// Something the player did, sent as it happens.
+#[derive(Rabbit, Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[bits(2)]
+pub enum Action {
+    /// Start or stop breaking an entity.
+    Break(Break),
+    /// Throw the entity being held.
+    Throw(Throw),
+    /// Change the direction of movement.
+    Move(Move),
+}
+
+impl From<Break> for Action {
+    fn from(action: Break) -> Self {
+        Action::Break(action)
+    }
+}
+
+impl From<Throw> for Action {
+    fn from(action: Throw) -> Self {
+        Action::Throw(action)
+    }
+}
+
+impl From<Move> for Action {
+    fn from(action: Move) -> Self {
+        Action::Move(action)
+    }
+}
+
+/// The player wants to break an entity, or to stop breaking.
+#[derive(Rabbit, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Break {
+    /// The entity to break; `None` to stop breaking.
+    pub entity: Option<EntityId>,
+}
+
+/// The player throws the entity it holds.
+#[derive(Rabbit, Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Throw {
+    /// The point to throw the entity towards.
+    pub target: Point,
+}
+
+/// The player moves in a direction (or stops, with no direction).
+#[derive(Rabbit, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Move {
+    /// The direction to move in.
+    pub direction: Direction,
+}

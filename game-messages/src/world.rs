@@ -1,0 +1,261 @@
+//! The state of the world as the server describes it: snapshots of entities, and the small types
+//! they are built from (positions, directions).
+
+use crate::ids::{EntityId, PlayerId};
+use rabbit::schema::{Body, Describe, Encoding, FieldSchema, TypeRef, TypeSchema};
+use rabbit::{BitReader, BitWriter, Decode, Encode, Rabbit, Result};
+use std::sync::Arc;
+
+/// The state of every entity in the world at one tick.
+///
+/// The server sends one to every client each tick, as an event, and one inside the `Connect`
+/// response when a player joins. The entities sit behind an [`Arc`], so cloning a snapshot to
+/// hand it to many clients copies a pointer, not the entities.
+#[derive(Rabbit, Debug, Clone, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Snapshot {
+    /// Every entity in the world.
+    pub entities: Arc<[Entity]>,
+}
+
+impl Snapshot {
+    /// A snapshot of these entities.
+    pub fn new(entities: impl Into<Arc<[Entity]>>) -> Self {
+        Snapshot {
+            entities: entities.into(),
+        }
+    }
+
+    /// The number of entities.
+    pub fn len(&self) -> usize {
+        self.entities.len()
+    }
+
+    /// Whether the world is empty.
+    pub fn is_empty(&self) -> bool {
+        self.entities.is_empty()
+    }
+
+    /// The entities, in the order they are sent.
+    pub fn iter(&self) -> std::slice::Iter<'_, Entity> {
+        self.entities.iter()
+    }
+}
+
+impl From<Vec<Entity>> for Snapshot {
+    fn from(entities: Vec<Entity>) -> Self {
+        Snapshot::new(entities)
+    }
+}
+
+impl FromIterator<Entity> for Snapshot {
+    fn from_iter<I: IntoIterator<Item = Entity>>(iter: I) -> Self {
+        Snapshot {
+            entities: iter.into_iter().collect(),
+        }
+    }
+}
+
+impl<'a> IntoIterator for &'a Snapshot {
+    type Item = &'a Entity;
+    type IntoIter = std::slice::Iter<'a, Entity>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.entities.iter()
+    }
+}
+
+/// One entity of the world: its id and what it currently is.
+#[derive(Rabbit, Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Entity {
+    /// The id of the entity, stable for its whole life.
+    pub id: EntityId,
+    /// What the entity is.
+    pub kind: EntityKind,
+}
+
+impl Entity {
+    /// An entity with this id and kind.
+    pub fn new(id: impl Into<EntityId>, kind: impl Into<EntityKind>) -> Self {
+        Entity {
+            id: id.into(),
+            kind: kind.into(),
+        }
+    }
+}
+
+/// What an entity is: a thing lying in the world, a player's avatar, or gone.
+#[derive(Rabbit, Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[bits(2)]
+pub enum EntityKind {
+    /// A tree or mushroom in the world.
+    Object(Object),
+    /// A player's avatar.
+    Player(Player),
+    /// The entity has died or was destroyed; the client can forget it.
+    Dead,
+}
+
+impl From<Object> for EntityKind {
+    fn from(object: Object) -> Self {
+        EntityKind::Object(object)
+    }
+}
+
+impl From<Player> for EntityKind {
+    fn from(player: Player) -> Self {
+        EntityKind::Player(player)
+    }
+}
+
+/// A thing in the world that players can break and carry.
+#[derive(Rabbit, Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Object {
+    /// Where the object is.
+    pub position: Point,
+    /// Whether it is a tree or a mushroom.
+    pub kind: ObjectKind,
+    /// How much durability is left before a player can pick the object up; `None` if it cannot
+    /// be broken at all.
+    pub durability: Option<f32>,
+    /// The current health of the object.
+    pub health: u32,
+    /// The most health the object can have.
+    pub max_health: u32,
+}
+
+/// The two kinds of objects (the spec's one-bit `Object.kind`).
+#[derive(Rabbit, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[bits(1)]
+pub enum ObjectKind {
+    /// A tree.
+    Tree,
+    /// A mushroom.
+    Mushroom,
+}
+
+/// A player's avatar in the world.
+#[derive(Rabbit, Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Player {
+    /// Where the avatar is.
+    pub position: Point,
+    /// The direction the avatar is moving in (empty when standing still).
+    pub movement: Direction,
+    /// The entity the avatar is carrying, if any.
+    pub holding: Option<EntityId>,
+    /// The entity the avatar is breaking, if any.
+    pub breaking: Option<EntityId>,
+    /// The player who controls this avatar.
+    pub owner: PlayerId,
+    /// The current health of the avatar.
+    pub health: u32,
+    /// The most health the avatar can have.
+    pub max_health: u32,
+}
+
+/// A position in the world: x from left to right, y from back to front, z from below upwards.
+#[derive(Rabbit, Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Point {
+    /// The x coordinate.
+    pub x: f32,
+    /// The y coordinate.
+    pub y: f32,
+    /// The z coordinate.
+    pub z: f32,
+}
+
+impl Point {
+    /// The point `(x, y, z)`.
+    pub const fn new(x: f32, y: f32, z: f32) -> Self {
+        Point { x, y, z }
+    }
+}
+
+bitflags::bitflags! {
+    /// A direction in the world as seen from above (north is the positive y axis): any
+    /// combination of the four compass points, e.g. `NORTH | EAST`, or none for standing still.
+    ///
+    /// On the wire it is one byte. All eight bits are kept, also the four that have no name
+    /// yet, so a direction from a newer peer survives a round trip through this one: use
+    /// [`Direction::from_bits_retain`] to build one from a raw byte.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    pub struct Direction: u8 {
+        /// Towards the positive y axis (bit 0).
+        const NORTH = 1;
+        /// Towards the negative x axis (bit 1).
+        const WEST = 1 << 1;
+        /// Towards the negative y axis (bit 2).
+        const SOUTH = 1 << 2;
+        /// Towards the positive x axis (bit 3).
+        const EAST = 1 << 3;
+        // The other bits are not named yet, but they are part of the value.
+        const _ = !0;
+    }
+}
+
+impl Default for Direction {
+    /// No direction: standing still.
+    fn default() -> Self {
+        Direction::empty()
+    }
+}
+
+/// The byte as it is: every bit of it, named or not.
+impl Encode for Direction {
+    const MIN_BITS: u64 = 8;
+    const MAX_BITS: Option<u64> = Some(8);
+
+    #[inline(always)]
+    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        w.write_bits(u64::from(self.bits()), 8);
+        Ok(())
+    }
+
+    #[inline(always)]
+    fn encoded_bits(&self) -> u64 {
+        8
+    }
+
+    fn schema() -> Encoding {
+        Encoding::Type(TypeRef {
+            name: "Direction",
+            schema: <Direction as Describe>::type_schema,
+        })
+    }
+}
+
+impl Decode for Direction {
+    #[inline(always)]
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        Ok(Direction::from_bits_retain(r.read_bits(8)? as u8))
+    }
+}
+
+impl Describe for Direction {
+    fn type_schema() -> TypeSchema {
+        TypeSchema {
+            name: "Direction",
+            doc: "A direction in the world, as seen from above, with north aligned with the \
+                  positive y-axis.",
+            body: Body::Struct(vec![FieldSchema {
+                name: "bits",
+                doc: "a bitfield: bit 0 north, bit 1 west, bit 2 south, bit 3 east; the other \
+                      bits are kept as they are.",
+                ty: "u8",
+                encoding: Encoding::Fixed {
+                    bits: 8,
+                    signed: false,
+                },
+                condition: None,
+                skipped: false,
+            }]),
+            min_bits: 8,
+            max_bits: Some(8),
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! The spec writes itself: the "Messages" section of `shared/spec/game-protocol.md`, parsed, is
+//! compared message by message with the definitions generated from the derive's schema data:
+//! names, field order, widths and conditions. Every difference must be one of `KNOWN`, each of
+//! which `PROTOCOL.md` ("Game messages") lists with its reason; a known difference that goes
+//! away fails the test too, so the list stays true.
+
+use game_messages::notation::{self, Line};
+use std::collections::BTreeSet;
+
+const SPEC: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/spec/game-protocol.md"
+);
+
+/// (message, component of the spec that differs, why): mirrored in PROTOCOL.md.
+const KNOWN: &[(&str, &str, &str)] = &[
+    (
+        "Object",
+        "kind",
+        "the one-bit kind is the enum ObjectKind (Tree = 0, Mushroom = 1): same bit",
+    ),
+    (
+        "Object",
+        "breakable",
+        "breakable + durability is Option<f32>, whose presence bit the notation calls is_durability",
+    ),
+    (
+        "Object",
+        "durability",
+        "its condition names that presence bit is_durability",
+    ),
+    (
+        "Break",
+        "is_breaking",
+        "is_breaking + entity is Option<EntityId>, whose presence bit is called is_entity",
+    ),
+    (
+        "Break",
+        "entity",
+        "its condition names that presence bit is_entity",
+    ),
+    (
+        "ResponseKind",
+        "body",
+        "the spec's Error message is the Rust type ErrorMessage",
+    ),
+    (
+        "RequestKind",
+        "body",
+        "Ping and Init have no body: the tag alone says it, printed as one line",
+    ),
+];
+
+/// One message of the spec: its name and components.
+#[derive(Debug)]
+struct SpecMessage {
+    name: String,
+    lines: Vec<Line>,
+}
+
+/// The components of `- `name` (if cond then type): doc`, without the doc.
+fn parse_bullet(text: &str) -> Line {
+    let rest = text.strip_prefix("- `").expect("a bullet starts with - `");
+    let (name, rest) = rest.split_once('`').expect("closing backtick");
+    let rest = rest
+        .trim_start()
+        .strip_prefix('(')
+        .expect("a type in parentheses");
+    let mut depth = 1;
+    let end = rest
+        .char_indices()
+        .find(|&(_, c)| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth -= 1,
+                _ => {}
+            }
+            depth == 0
+        })
+        .map(|(i, _)| i)
+        .expect("closing parenthesis");
+    let inside = rest[..end].trim();
+    let (condition, ty) = match inside.strip_prefix("if ") {
+        Some(cond) => {
+            let (cond, ty) = cond.split_once(" then ").expect("if ... then ...");
+            (Some(cond.trim().to_string()), ty.trim())
+        }
+        None => (None, inside),
+    };
+    let ty = match ty {
+        "1-bit integer" => "u1".to_string(),
+        other => other.split_whitespace().collect::<Vec<_>>().join(" "),
+    };
+    Line {
+        name: name.to_string(),
+        condition,
+        ty,
+        doc: String::new(),
+    }
+}
+
+fn spec_messages() -> Vec<SpecMessage> {
+    let text = std::fs::read_to_string(SPEC).unwrap_or_else(|e| panic!("{SPEC}: {e}"));
+    let start = text.find("\n# Messages\n").expect("a Messages section");
+    let section = &text[start + 1..];
+    let end = section[1..]
+        .find("\n# ")
+        .map(|i| i + 1)
+        .unwrap_or(section.len());
+    let section = &section[..end];
+
+    let mut messages: Vec<SpecMessage> = Vec::new();
+    for line in section.lines() {
+        if let Some(name) = line.strip_prefix("## ") {
+            messages.push(SpecMessage {
+                name: name.trim().to_string(),
+                lines: Vec::new(),
+            });
+        } else if line.starts_with("- `") {
+            if let Some(current) = messages.last_mut() {
+                current.lines.push(parse_bullet(line));
+            }
+        }
+    }
+    // The conventions' examples are not messages.
+    messages.retain(|m| m.name != "Conventions");
+    messages
+}
+
+fn short(line: &Line) -> String {
+    match &line.condition {
+        Some(cond) => format!("`{}` (if {cond} then {})", line.name, line.ty),
+        None => format!("`{}` ({})", line.name, line.ty),
+    }
+}
+
+#[test]
+fn the_spec_parses_into_every_message() {
+    let names: Vec<String> = spec_messages().into_iter().map(|m| m.name).collect();
+    assert_eq!(
+        names,
+        [
+            "ServerMessage",
+            "Event",
+            "EventKind",
+            "GameOver",
+            "Snapshot",
+            "Entity",
+            "EntityKind",
+            "Object",
+            "Player",
+            "Dead",
+            "Direction",
+            "Point",
+            "Response",
+            "ResponseKind",
+            "Error",
+            "Pong",
+            "Connect",
+            "ClientMessage",
+            "Request",
+            "RequestKind",
+            "Action",
+            "Break",
+            "Throw",
+            "Move",
+        ]
+    );
+}
+
+#[test]
+fn generated_schema_matches_the_spec() {
+    let mut found: BTreeSet<(String, String)> = BTreeSet::new();
+    let mut report = Vec::new();
+    for spec in spec_messages() {
+        let ours = notation::definition(&spec.name)
+            .unwrap_or_else(|| panic!("no definition for the spec's {}", spec.name));
+        let n = spec.lines.len().max(ours.lines.len());
+        for i in 0..n {
+            let (s, o) = (spec.lines.get(i), ours.lines.get(i));
+            let same = match (s, o) {
+                (Some(s), Some(o)) => {
+                    s.name == o.name && s.condition == o.condition && s.ty == o.ty
+                }
+                _ => false,
+            };
+            if !same {
+                let key = s.or(o).map(|l| l.name.clone()).unwrap_or_default();
+                report.push(format!(
+                    "{}[{i}]: spec {} / ours {}",
+                    spec.name,
+                    s.map(short).unwrap_or_else(|| "nothing".into()),
+                    o.map(short).unwrap_or_else(|| "nothing".into()),
+                ));
+                found.insert((spec.name.clone(), key));
+            }
+        }
+    }
+    let known: BTreeSet<(String, String)> = KNOWN
+        .iter()
+        .map(|(m, c, _)| (m.to_string(), c.to_string()))
+        .collect();
+    let unexpected: Vec<_> = found.difference(&known).collect();
+    let gone: Vec<_> = known.difference(&found).collect();
+    assert!(
+        unexpected.is_empty() && gone.is_empty(),
+        "differences from the spec:\n{}\n\nnot in KNOWN: {unexpected:?}\nin KNOWN but gone: {gone:?}",
+        report.join("\n")
+    );
+}
+
+/// Widths that matter on the wire, spelled out.
+#[test]
+fn tag_widths() {
+    let tag = |name: &str| notation::definition(name).unwrap().lines[0].ty.clone();
+    assert_eq!(tag("ServerMessage"), "u1");
+    assert_eq!(tag("EventKind"), "u1");
+    assert_eq!(tag("GameOver"), "u1");
+    assert_eq!(tag("EntityKind"), "u2");
+    assert_eq!(tag("ResponseKind"), "u2");
+    assert_eq!(tag("RequestKind"), "u1");
+    assert_eq!(tag("Action"), "u2");
+    assert_eq!(tag("ClientMessage"), "u32");
+}
