@@ -4,10 +4,19 @@
 //! - [`world`]: the world as plain data (trees, mushrooms, players) and its generation.
 //! - [`rules`]: how the spec's actions and each tick change a world; deterministic.
 //! - [`bot`]: a player that plays by itself.
+//! - [`snapshot`]: conversions to and from the spec's messages (`game-messages`).
+//! - [`session`]: a server's rounds and a client's view over `netproto`'s state machines,
+//!   without sockets.
+//! - [`net`]: the same over real UDP, plus a lossy relay.
+//!
+//! The examples `server`, `client` and `demo` are thin layers over [`session`] and [`net`].
 
 pub mod bot;
+pub mod net;
 pub mod rng;
 pub mod rules;
+pub mod session;
+pub mod snapshot;
 pub mod world;
 
 pub use rules::{GameEvent, Input, Refused};

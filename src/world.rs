@@ -1,7 +1,7 @@
 //! The world as plain data: entities, their kinds, geometry, and how a round's world is generated.
 //!
 //! These are the game's own types. They carry more than the spec's `Snapshot` does (a thrown
-//! object's velocity, who threw it); the `snapshot` module converts them to and from the wire types.
+//! object's velocity, who threw it); [`crate::snapshot`] converts them to and from the wire types.
 //! The rules that change a world live in [`crate::rules`].
 
 use std::ops::{Add, Mul, Sub};

@@ -1,0 +1,3 @@
+//! Work in progress.
+
+fn main() {}

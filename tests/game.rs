@@ -1,0 +1,207 @@
+//! The whole game in-process: a `GameServer` and bots over `netproto`'s simulated lossy network
+//! with a virtual clock. Deterministic and fast.
+
+use std::time::Duration;
+
+use game_messages as wire;
+use netgame::session::{BotPlayer, ClientEvent, GameServer, ServerConfig};
+use netgame::{Config, Input};
+use netproto::sim::{LinkConfig, SimNetwork};
+use netproto::{Delivery, Event};
+
+const TICK_RATE: u32 = 60;
+
+fn link() -> LinkConfig {
+    LinkConfig {
+        loss: 0.05,
+        delay: Duration::from_millis(20),
+        ..LinkConfig::default()
+    }
+}
+
+/// Plays until every bot saw `GameOver` (or a minute of virtual time). Returns each bot's events.
+fn play(seed: u64, bots: usize) -> (Vec<Vec<ClientEvent>>, GameServer) {
+    let game = Config::for_tick_rate(TICK_RATE);
+    let mut net = SimNetwork::new(seed, netproto::Config::default(), link());
+    let mut server = GameServer::new(ServerConfig {
+        seed,
+        max_players: 8,
+        game: game.clone(),
+        sample_every: 0,
+    });
+    let mut players: Vec<BotPlayer> = (0..bots)
+        .map(|i| {
+            net.add_client(netproto::Config::default());
+            BotPlayer::new(game.clone(), seed * 100 + i as u64)
+        })
+        .collect();
+    let mut seen: Vec<Vec<ClientEvent>> = vec![Vec::new(); bots];
+    let tick = Duration::from_secs(1) / TICK_RATE;
+    for _ in 0..60 * TICK_RATE {
+        net.step(tick);
+        server.poll(net.server());
+        server.tick(net.server());
+        let now = net.now();
+        for (i, bot) in players.iter_mut().enumerate() {
+            while let Some(event) = net.client(i).poll_event() {
+                match event {
+                    Event::Connected => bot.start(net.client(i)),
+                    Event::Message { bytes, .. } => {
+                        if let Some(e) = bot.handle(net.client(i), &bytes, now) {
+                            seen[i].push(e);
+                        }
+                    }
+                    Event::Disconnected { reason } => panic!("bot {i} disconnected: {reason:?}"),
+                }
+            }
+            bot.maybe_ping(net.client(i), now);
+        }
+        if players.iter().all(|b| !b.results.is_empty()) {
+            break;
+        }
+    }
+    (seen, server)
+}
+
+#[test]
+fn two_bots_play_a_round_to_game_over() {
+    let (seen, server) = play(3, 2);
+    for (i, events) in seen.iter().enumerate() {
+        assert!(
+            matches!(events.first(), Some(ClientEvent::Joined(_))),
+            "bot {i} first saw Connect: {:?}",
+            events.first()
+        );
+        let snapshots = events
+            .iter()
+            .filter(|e| **e == ClientEvent::Snapshot)
+            .count();
+        assert!(snapshots > 60, "bot {i} saw {snapshots} snapshots");
+        assert!(
+            events.iter().any(|e| matches!(e, ClientEvent::Pong(_))),
+            "bot {i} got a Pong"
+        );
+    }
+    let results: Vec<bool> = seen
+        .iter()
+        .map(|events| {
+            let overs: Vec<bool> = events
+                .iter()
+                .filter_map(|e| match e {
+                    ClientEvent::GameOver(won) => Some(*won),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(overs.len(), 1, "one GameOver each: {overs:?}");
+            overs[0]
+        })
+        .collect();
+    assert_eq!(
+        results.iter().filter(|w| **w).count(),
+        1,
+        "one won, one lost: {results:?}"
+    );
+    let outcome = server.outcomes()[0];
+    eprintln!("{outcome:?}");
+    assert!(outcome.winner.is_some());
+    assert_eq!(server.stats().rounds, 1);
+}
+
+#[test]
+fn the_game_is_deterministic() {
+    let (a, sa) = play(9, 2);
+    let (b, sb) = play(9, 2);
+    assert_eq!(a, b);
+    assert_eq!(sa.outcomes(), sb.outcomes());
+}
+
+#[test]
+fn a_misbehaving_client_disturbs_no_one() {
+    let game = Config::for_tick_rate(TICK_RATE);
+    let mut net = SimNetwork::new(5, netproto::Config::default(), LinkConfig::default());
+    let mut server = GameServer::new(ServerConfig {
+        seed: 5,
+        max_players: 8,
+        game: game.clone(),
+        sample_every: 0,
+    });
+    let good = net.add_client(netproto::Config::default());
+    let bad = net.add_client(netproto::Config::default());
+    let mut bot = BotPlayer::new(game, 1);
+    let mut bad_replies = Vec::new();
+    let mut good_events = Vec::new();
+    let tick = Duration::from_secs(1) / TICK_RATE;
+    for t in 0..120 {
+        net.step(tick);
+        server.poll(net.server());
+        server.tick(net.server());
+        let now = net.now();
+        while let Some(event) = net.client(good).poll_event() {
+            match event {
+                Event::Connected => bot.start(net.client(good)),
+                Event::Message { bytes, .. } => {
+                    good_events.extend(bot.handle(net.client(good), &bytes, now))
+                }
+                Event::Disconnected { .. } => panic!("the good client was disconnected"),
+            }
+        }
+        while let Some(event) = net.client(bad).poll_event() {
+            if let Event::Message { bytes, .. } = event {
+                bad_replies.push(rabbit::from_bytes::<wire::ServerMessage>(&bytes).unwrap());
+            }
+        }
+        if t == 10 {
+            let c = net.client(bad);
+            // An action before Init, garbage, then Init twice.
+            let action =
+                wire::ClientMessage::Action(netgame::snapshot::to_action(Input::Break(Some(1))));
+            c.send(&rabbit::to_bytes(&action).unwrap(), Delivery::Reliable)
+                .unwrap();
+            c.send(&[0xff, 0xff, 0xff, 0xff, 0xff, 0xff], Delivery::Reliable)
+                .unwrap();
+            c.send(
+                &rabbit::to_bytes(&wire::ClientMessage::init(7u32)).unwrap(),
+                Delivery::Reliable,
+            )
+            .unwrap();
+            c.send(
+                &rabbit::to_bytes(&wire::ClientMessage::init(8u32)).unwrap(),
+                Delivery::Reliable,
+            )
+            .unwrap();
+        }
+    }
+    let errors: Vec<u32> = bad_replies
+        .iter()
+        .filter_map(|m| match m {
+            wire::ServerMessage::Response(wire::Response {
+                channel,
+                kind: wire::ResponseKind::Error(_),
+            }) => Some(channel.0),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(errors, vec![8], "the second Init gets an Error");
+    assert!(bad_replies.iter().any(|m| matches!(
+        m,
+        wire::ServerMessage::Response(wire::Response {
+            kind: wire::ResponseKind::Connect(_),
+            ..
+        })
+    )));
+    assert_eq!(
+        server.stats().refused,
+        3,
+        "action before Init, garbage, Init twice"
+    );
+    assert!(matches!(good_events.first(), Some(ClientEvent::Joined(_))));
+    let snapshots = good_events
+        .iter()
+        .filter(|e| **e == ClientEvent::Snapshot)
+        .count();
+    assert!(
+        snapshots > 100,
+        "the good client kept getting snapshots: {snapshots}"
+    );
+    assert_eq!(server.players(), 2);
+}
