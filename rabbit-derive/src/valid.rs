@@ -91,7 +91,7 @@ fn container(cx: &Ctxt, attrs: &Attrs, is_enum: bool) {
             cx,
             attrs.bits.as_ref().map(|a| a.span),
             "bits",
-            "on a struct; put `#[bits(N)]` on a field, or on an enum to set its tag width",
+            "a struct has no tag; put `#[bits(N)]` on a field, or on an enum to set its tag width",
         );
     } else if let (Some(bits), Some(tag)) = (&attrs.bits, &attrs.tag_varint) {
         cx.error(
@@ -127,7 +127,7 @@ fn variant_attrs(cx: &Ctxt, attrs: &Attrs) {
         cx,
         attrs.bits.as_ref().map(|a| a.span),
         "bits",
-        "on a variant; put `#[bits(N)]` on the enum to set its tag width, or on a field",
+        "`#[bits(N)]` goes on the enum to set its tag width, or on a field",
     );
     misplaced(
         cx,

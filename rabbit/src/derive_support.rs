@@ -52,6 +52,11 @@ pub fn with_max_len(encoding: Encoding, max: u64) -> Encoding {
     }
 }
 
+/// A `Vec` of the items, without relying on `From` being in scope.
+pub fn list<T, const N: usize>(items: [T; N]) -> Vec<T> {
+    Vec::from(items)
+}
+
 /// The sum of minima (saturating).
 pub const fn sum_min(parts: &[u64]) -> u64 {
     let mut total = 0u64;

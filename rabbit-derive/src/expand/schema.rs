@@ -9,7 +9,6 @@ use crate::valid::ty_string;
 
 pub fn type_schema(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
     let k = n.krate;
-    let p = quote!(#k::__private);
     let s = quote!(#k::schema);
     let name = input.ident.to_string();
     let doc = &input.attrs.doc;
@@ -37,7 +36,7 @@ pub fn type_schema(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
             });
             quote!(#s::Body::Enum {
                 tag: #tag,
-                variants: #p::Vec::from([#(#variants),*]),
+                variants: #k::derive_support::list([#(#variants),*]),
             })
         }
     };
@@ -59,7 +58,7 @@ fn fields_vec(fields: &[Field<'_>], n: &Names<'_>) -> TokenStream {
         return quote!(#p::Vec::new());
     }
     let items = fields.iter().map(|f| field(f, n));
-    quote!(#p::Vec::from([#(#items),*]))
+    quote!(#k::derive_support::list([#(#items),*]))
 }
 
 fn field(f: &Field<'_>, n: &Names<'_>) -> TokenStream {

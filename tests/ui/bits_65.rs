@@ -1,0 +1,9 @@
+use rabbit::Rabbit;
+
+#[derive(Rabbit)]
+struct Message {
+    #[bits(65)]
+    huge: u64,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use rabbit::Rabbit;
+
+#[derive(Rabbit)]
+struct Message {
+    #[bits(9)]
+    small: u8,
+    #[bits(2)]
+    flag: bool,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use rabbit::Rabbit;
+
+#[derive(Rabbit)]
+enum Never {}
+
+fn main() {}

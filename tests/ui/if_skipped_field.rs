@@ -1,0 +1,11 @@
+use rabbit::Rabbit;
+
+#[derive(Rabbit)]
+struct Object {
+    #[rabbit(skip)]
+    local_only: bool,
+    #[rabbit(if = "*local_only")]
+    health: Option<u8>,
+}
+
+fn main() {}

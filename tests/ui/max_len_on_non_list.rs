@@ -1,0 +1,11 @@
+use rabbit::Rabbit;
+
+#[derive(Rabbit)]
+struct Message {
+    #[rabbit(max_len = 8)]
+    id: u32,
+    #[rabbit(max_len = 8)]
+    maybe: Option<Vec<u8>>,
+}
+
+fn main() {}

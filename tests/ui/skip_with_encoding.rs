@@ -1,0 +1,9 @@
+use rabbit::Rabbit;
+
+#[derive(Rabbit)]
+struct Message {
+    #[rabbit(skip, varint)]
+    cached: u32,
+}
+
+fn main() {}

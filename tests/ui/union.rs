@@ -1,0 +1,9 @@
+use rabbit::Rabbit;
+
+#[derive(Rabbit)]
+union Bits {
+    int: u32,
+    float: f32,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use rabbit::Rabbit;
+
+#[derive(Rabbit)]
+struct Message {
+    #[rabbit(zigzag)]
+    id: u32,
+    #[rabbit(varint)]
+    ratio: f64,
+}
+
+fn main() {}
