@@ -145,3 +145,47 @@ fn loopback_udp_through_lossy_relay() {
     let (rel, _) = echo_over_loopback(None, None, Some(imp), 100);
     assert_eq!(rel, 100);
 }
+
+#[cfg(feature = "tokio")]
+#[test]
+fn tokio_driver_echo() {
+    use netproto::io::tokio::{TokioClient, TokioServer};
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let mut server = TokioServer::bind("127.0.0.1:0", Config::default()).await.unwrap();
+        let addr = server.local_addr().unwrap();
+        let echo = tokio::spawn(async move {
+            loop {
+                let e = server.recv().await.unwrap();
+                if let Event::Message { bytes, reliable } = e.event {
+                    let d = if reliable { Delivery::Reliable } else { Delivery::Unreliable };
+                    server.send(e.connection, &bytes, d).await.unwrap();
+                }
+            }
+        });
+        let mut client = TokioClient::connect(addr, Config::default()).await.unwrap();
+        assert_eq!(client.recv().await.unwrap(), Event::Connected);
+        for i in 0..50u32 {
+            client.send(&vec![i as u8; 2000], Delivery::Reliable).await.unwrap();
+        }
+        let mut got = 0;
+        while got < 50 {
+            match client.recv().await.unwrap() {
+                Event::Message { bytes, reliable } => {
+                    assert!(reliable);
+                    assert_eq!(bytes.len(), 2000);
+                    got += 1;
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        client.close().await.unwrap();
+        assert!(matches!(client.recv().await, Ok(Event::Disconnected { .. })));
+        assert!(matches!(client.recv().await, Err(netproto::Error::Closed)));
+        echo.abort();
+    });
+}

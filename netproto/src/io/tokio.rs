@@ -1,0 +1,175 @@
+//! An async driver over `tokio::net::UdpSocket` (feature `tokio`).
+//!
+//! [`TokioServer::recv`] and [`TokioClient::recv`] run the protocol (receive, timers, send)
+//! until the next event and return it; `send` queues a message and writes what the
+//! congestion window allows. Both are cancel-safe: a `recv` dropped in a `select!` loses no
+//! datagram, because the socket read is the only await point that consumes input.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), netproto::Error> {
+//! use netproto::io::tokio::TokioClient;
+//! use netproto::{Config, Delivery, Event};
+//!
+//! let mut client = TokioClient::connect("127.0.0.1:7000".parse().unwrap(), Config::default()).await?;
+//! while let Event::Connected = client.recv().await? {
+//!     client.send(b"hello", Delivery::Reliable).await?;
+//!     break;
+//! }
+//! # Ok(()) }
+//! ```
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use tokio::net::{ToSocketAddrs, UdpSocket};
+
+use super::Machine;
+use crate::{Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Stats};
+
+#[derive(Debug)]
+struct Driver<M> {
+    socket: UdpSocket,
+    machine: M,
+    buf: Vec<u8>,
+}
+
+impl<M: Machine> Driver<M> {
+    async fn flush(&mut self) -> Result<(), Error> {
+        let now = Instant::now();
+        while let Some(t) = self.machine.poll_transmit(now) {
+            // A refused or unreachable destination drops the datagram, as UDP would.
+            if let Err(e) = self.socket.send_to(&t.contents, t.destination).await {
+                if e.kind() == std::io::ErrorKind::WouldBlock {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    async fn next_event(&mut self, closed: impl Fn(&M) -> bool) -> Result<M::Event, Error> {
+        loop {
+            if let Some(e) = self.machine.poll_event() {
+                return Ok(e);
+            }
+            if closed(&self.machine) {
+                return Err(Error::Closed);
+            }
+            self.flush().await?;
+            let deadline = self
+                .machine
+                .poll_timeout()
+                .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
+            tokio::select! {
+                r = self.socket.recv_from(&mut self.buf) => match r {
+                    Ok((n, from)) => self.machine.handle(Instant::now(), from, &self.buf[..n]),
+                    Err(e) if matches!(e.kind(),
+                        std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionRefused) => {}
+                    Err(e) => return Err(e.into()),
+                },
+                _ = tokio::time::sleep_until(deadline.into()) => {
+                    self.machine.handle_timeout(Instant::now());
+                }
+            }
+        }
+    }
+}
+
+/// A server endpoint on a tokio UDP socket.
+#[derive(Debug)]
+pub struct TokioServer {
+    driver: Driver<Endpoint>,
+}
+
+impl TokioServer {
+    /// Binds and starts accepting connections.
+    pub async fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<TokioServer, Error> {
+        Ok(TokioServer {
+            driver: Driver {
+                socket: UdpSocket::bind(addr).await?,
+                machine: Endpoint::new(config),
+                buf: vec![0; 2048],
+            },
+        })
+    }
+
+    /// The bound address.
+    pub fn local_addr(&self) -> Result<SocketAddr, Error> {
+        Ok(self.driver.socket.local_addr()?)
+    }
+
+    /// Runs the protocol until the next event on any connection.
+    pub async fn recv(&mut self) -> Result<EndpointEvent, Error> {
+        self.driver.next_event(|_| false).await
+    }
+
+    /// Queues a message and sends what the congestion window allows.
+    pub async fn send(&mut self, id: ConnectionId, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
+        self.driver.machine.send(id, bytes, delivery)?;
+        self.driver.flush().await
+    }
+
+    /// Closes a connection (sends `END`).
+    pub async fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
+        self.driver.machine.close(id)?;
+        self.driver.flush().await
+    }
+
+    /// The state machine.
+    pub fn endpoint(&mut self) -> &mut Endpoint {
+        &mut self.driver.machine
+    }
+}
+
+/// A client connection on a tokio UDP socket.
+#[derive(Debug)]
+pub struct TokioClient {
+    driver: Driver<Connection>,
+}
+
+impl TokioClient {
+    /// Binds an ephemeral port and starts the handshake; the first event will be
+    /// [`Event::Connected`] (or `Disconnected` on timeout).
+    pub async fn connect(server: SocketAddr, config: Config) -> Result<TokioClient, Error> {
+        let local: SocketAddr = if server.is_ipv4() {
+            ([0, 0, 0, 0], 0).into()
+        } else {
+            ([0u16; 8], 0).into()
+        };
+        let mut driver = Driver {
+            socket: UdpSocket::bind(local).await?,
+            machine: Connection::new(config, server, Instant::now()),
+            buf: vec![0; 2048],
+        };
+        driver.flush().await?;
+        Ok(TokioClient { driver })
+    }
+
+    /// Runs the protocol until the next event. After `Disconnected`, returns
+    /// [`Error::Closed`].
+    pub async fn recv(&mut self) -> Result<Event, Error> {
+        self.driver.next_event(Connection::is_closed).await
+    }
+
+    /// Queues a message and sends what the congestion window allows.
+    pub async fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
+        self.driver.machine.send(bytes, delivery)?;
+        self.driver.flush().await
+    }
+
+    /// Closes the connection (sends `END`).
+    pub async fn close(&mut self) -> Result<(), Error> {
+        self.driver.machine.close();
+        self.driver.flush().await
+    }
+
+    /// The connection's statistics.
+    pub fn stats(&self) -> Stats {
+        self.driver.machine.stats()
+    }
+
+    /// The state machine.
+    pub fn connection(&mut self) -> &mut Connection {
+        &mut self.driver.machine
+    }
+}
