@@ -32,7 +32,11 @@ fn round_trip<T: Encode + Decode + PartialEq + std::fmt::Debug>(value: &T) -> Ve
     let bits = w.bit_len();
     w.finish();
     assert_eq!(value.encoded_bits(), bits, "encoded_bits of {value:?}");
-    assert!(bits >= T::MIN_BITS, "{value:?}: {bits} < MIN_BITS {}", T::MIN_BITS);
+    assert!(
+        bits >= T::MIN_BITS,
+        "{value:?}: {bits} < MIN_BITS {}",
+        T::MIN_BITS
+    );
     if let Some(max) = T::MAX_BITS {
         assert!(bits <= max, "{value:?}: {bits} > MAX_BITS {max}");
     }
@@ -317,10 +321,7 @@ fn with_fields_use_the_module() {
     })
     .unwrap_err();
     assert_eq!(field_of(&err), "Custom.body");
-    assert_eq!(
-        err.root(),
-        &Error::Custom("too big for twelve bits".into())
-    );
+    assert_eq!(err.root(), &Error::Custom("too big for twelve bits".into()));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -532,7 +533,9 @@ enum Wide {
 #[derive(Rabbit, Debug, PartialEq)]
 #[rabbit(tag = "varint")]
 enum Client {
-    Join { name: String },
+    Join {
+        name: String,
+    },
     Leave,
     #[rabbit(index = 300)]
     Far,
@@ -675,7 +678,10 @@ fn errors_say_where_they_happened() {
         inner: Inner { a: 4 },
     })
     .unwrap_err();
-    assert_eq!(err.to_string(), "Outer.inner: Inner.a: value 4 does not fit 2 bits");
+    assert_eq!(
+        err.to_string(),
+        "Outer.inner: Inner.a: value 4 does not fit 2 bits"
+    );
     let err = rabbit::to_bytes(&InVariant::V { a: 4 }).unwrap_err();
     assert_eq!(field_of(&err), "InVariant::V.a");
     let err = rabbit::to_bytes(&InVariant::W(4)).unwrap_err();
@@ -825,7 +831,10 @@ struct Described {
 fn schema_describes_the_layout() {
     let schema = <Described as Describe>::type_schema();
     assert_eq!(schema.name, "Described");
-    assert_eq!(schema.doc, "A thing in the world.\n\nIndented second paragraph.");
+    assert_eq!(
+        schema.doc,
+        "A thing in the world.\n\nIndented second paragraph."
+    );
     assert_eq!(schema.min_bits, Described::MIN_BITS);
     assert_eq!(schema.max_bits, Described::MAX_BITS);
     let Body::Struct(fields) = schema.body else {
@@ -834,7 +843,17 @@ fn schema_describes_the_layout() {
     let names: Vec<_> = fields.iter().map(|f| f.name).collect();
     assert_eq!(
         names,
-        ["breakable", "health", "tilt", "dx", "id", "custom", "tags", "cache", "inner"]
+        [
+            "breakable",
+            "health",
+            "tilt",
+            "dx",
+            "id",
+            "custom",
+            "tags",
+            "cache",
+            "inner"
+        ]
     );
     assert_eq!(fields[0].doc, "Whether it breaks.");
     assert_eq!(fields[0].encoding, Encoding::Bool);
