@@ -1,11 +1,14 @@
 //! `#[derive(Rabbit)]`: `Encode`, `Decode` and `schema::Describe` impls in the Rabbit
-//! bit-packed encoding. Use it through the `rabbit` crate (`rabbit::Rabbit`, feature `derive`,
-//! on by default); the attributes are documented in `rabbit::guide`.
+//! bit-packed encoding.
 //!
-//! The crate is a small pipeline: [`ast`] turns the input into our own types with the parsed
-//! attributes of [`attr`], [`valid`] checks everything that can be wrong (collecting every
-//! error, each at its token), [`bound`] infers the where-clauses and [`expand`] writes the
-//! impls.
+//! Use it through the `rabbit` crate, which re-exports it as `rabbit::Rabbit` (feature
+//! `derive`, on by default). The attributes are documented, with an example each, in the
+//! `rabbit::guide` module.
+//!
+//! The crate is a small pipeline, one job per file: `ast.rs` turns the input into our own types
+//! carrying the attributes parsed by `attr.rs`; `valid.rs` checks everything that can be wrong,
+//! collecting every error at its token so that a build reports all of them; `bound.rs` infers
+//! the where-clauses; `expand/` writes the impls (`encode`, `decode`, `size`, `schema`).
 
 mod ast;
 mod attr;
@@ -19,26 +22,55 @@ use syn::{DeriveInput, parse_macro_input};
 
 /// Derives `rabbit::Encode`, `rabbit::Decode` and `rabbit::schema::Describe`.
 ///
-/// Structs (named, tuple, unit) are their fields in order; enums are a variant index (the tag),
-/// then the variant's fields. Attributes:
+/// A struct (named, tuple or unit) is its fields in declaration order; an enum is a variant
+/// index (the tag) followed by the variant's fields. Each field uses its type's own encoding
+/// unless an attribute says otherwise:
+///
+/// ```
+/// use rabbit::{Encode, Rabbit};
+///
+/// /// The spec's `Object`.
+/// #[derive(Rabbit, Debug, PartialEq)]
+/// struct Object {
+///     #[bits(12)]
+///     x: i16,
+///     breakable: bool,
+///     #[rabbit(if = "*breakable")]
+///     health: Option<u8>,
+/// }
+///
+/// #[derive(Rabbit, Debug, PartialEq)]
+/// #[rabbit(tag = "varint")]
+/// enum Request {
+///     Move { #[rabbit(range = "0..=3")] direction: u8 },
+///     Build(Object),
+/// }
+///
+/// let msg = Request::Build(Object { x: -1, breakable: true, health: Some(7) });
+/// let bytes = rabbit::to_bytes(&msg)?;
+/// assert_eq!(msg.encoded_bits(), 10 + 12 + 1 + 8);
+/// assert_eq!(rabbit::from_bytes::<Request>(&bytes)?, msg);
+/// # Ok::<(), rabbit::Error>(())
+/// ```
 ///
 /// | Where | Attribute | Effect |
 /// |---|---|---|
 /// | container | `#[rabbit(crate = "path")]` | path of the `rabbit` crate in generated code (default `::rabbit`) |
 /// | container | `#[rabbit(bound = "T: Trait, ...")]` | replaces the inferred where-clause predicates |
-/// | enum | `#[bits(N)]` | the tag is N plain bits (1..=64); default: the fewest bits that hold the largest index |
+/// | enum | `#[bits(N)]` | the tag is N plain bits (1..=64); default: the fewest bits that hold the largest index (0 for one variant) |
 /// | enum | `#[rabbit(tag = "varint")]` | the tag is a `u32` variable-length integer |
 /// | variant | `#[rabbit(index = K)]` | pins the variant's index; later variants count on from K + 1 |
 /// | field | `#[bits(N)]` | integer or bool in N bits (two's complement for signed); a value that does not fit is an encode error |
+/// | field | `#[rabbit(range = "A..=B")]` | `value - A` in the fewest bits that hold `B - A`; values outside are errors on both sides |
 /// | field | `#[rabbit(varint)]` | the variable-length integer of the type's width, without zig-zag |
-/// | field | `#[rabbit(zigzag)]` | zig-zag, then the variable-length integer |
-/// | field | `#[rabbit(range = "A..=B")]` | `value - A` in the fewest bits that hold `B - A`; values outside are errors |
-/// | field | `#[rabbit(with = "path")]` | `path::encode(&T, &mut BitWriter) -> Result<()>` and `path::decode(&mut BitReader) -> Result<T>` |
-/// | field | `#[rabbit(if = "expr")]` | on `Option<T>`: no presence bit; present exactly when `expr` (over earlier fields, bound as references) is true |
+/// | field | `#[rabbit(zigzag)]` | zig-zag, then the variable-length integer (signed types) |
+/// | field | `#[rabbit(with = "path")]` | `path::encode(&T, &mut BitWriter) -> Result<()>` and `path::decode(&mut BitReader) -> Result<T>`; sizes unknown (`MIN` 0, `MAX` `None`) |
+/// | field | `#[rabbit(if = "expr")]` | on `Option<T>`: no presence bit; present exactly when `expr` is true. `expr` sees the earlier fields as references named after them (`_0`, `_1` in tuples) |
 /// | field | `#[rabbit(max_len = N)]` | on a list or string: longer is an error on both sides; bounds `MAX_BITS` |
 /// | field | `#[rabbit(skip)]` | not on the wire; `Default::default()` on decode |
 ///
-/// See the `rabbit::guide` module for examples of each, the tag rules, sizes and schemas.
+/// Every misuse is a compile error at the offending token, and all of a type's errors are
+/// reported at once.
 #[proc_macro_derive(Rabbit, attributes(rabbit, bits))]
 pub fn derive_rabbit(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
