@@ -173,7 +173,7 @@ pub fn encoded_len<T: Encode + ?Sized>(value: &T) -> usize {
 pub mod __private {
     pub use std::boxed::Box;
     pub use std::default::Default;
-    pub use std::vec::Vec;
     pub use std::option::Option::{self, None, Some};
     pub use std::result::Result::{Err, Ok};
+    pub use std::vec::Vec;
 }
