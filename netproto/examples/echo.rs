@@ -61,7 +61,13 @@ fn main() -> ExitCode {
             size,
             unreliable,
             linger,
-        } => client(connect, count, size, unreliable, Duration::from_secs(linger)),
+        } => client(
+            connect,
+            count,
+            size,
+            unreliable,
+            Duration::from_secs(linger),
+        ),
     };
     match result {
         Ok(code) => code,
@@ -80,7 +86,11 @@ fn server(bind: SocketAddr) -> Result<ExitCode, Error> {
         while let Some(e) = server.poll_event() {
             match e.event {
                 Event::Message { bytes, reliable } => {
-                    let d = if reliable { Delivery::Reliable } else { Delivery::Unreliable };
+                    let d = if reliable {
+                        Delivery::Reliable
+                    } else {
+                        Delivery::Unreliable
+                    };
                     // Backpressure: keep polling until the connection has room.
                     loop {
                         match server.send(e.connection, &bytes, d) {
@@ -116,7 +126,11 @@ fn client(
     if size > MAX_PAYLOAD {
         return Err(Error::PayloadTooLarge { len: size });
     }
-    let delivery = if unreliable { Delivery::Unreliable } else { Delivery::Reliable };
+    let delivery = if unreliable {
+        Delivery::Unreliable
+    } else {
+        Delivery::Reliable
+    };
     let mut client = Client::connect(server, Config::default())?;
     client.wait_connected()?;
     let start = Instant::now();
@@ -152,7 +166,10 @@ fn client(
             }
         }
         let done = sent == count && tally.intact + tally.corrupt + tally.duplicate >= count;
-        if done || (sent == count && last_send.elapsed() > linger) || client.connection().is_closed() {
+        if done
+            || (sent == count && last_send.elapsed() > linger)
+            || client.connection().is_closed()
+        {
             break;
         }
     }
@@ -177,7 +194,11 @@ fn client(
     );
     client.close()?;
     let ok = corrupt == 0 && duplicate == 0 && (unreliable || intact == count);
-    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE })
+    Ok(if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// What came back.

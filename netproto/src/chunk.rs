@@ -23,7 +23,11 @@ const PARTIAL_OVERHEAD: usize = 96;
 
 /// Number of chunks a payload of `len` bytes is split into (an empty payload is one empty chunk).
 pub const fn chunk_count(len: usize) -> usize {
-    if len == 0 { 1 } else { len.div_ceil(CHUNK_SIZE) }
+    if len == 0 {
+        1
+    } else {
+        len.div_ceil(CHUNK_SIZE)
+    }
 }
 
 /// The bytes of chunk `index` of `payload`.
@@ -148,7 +152,11 @@ impl Reassembler {
                 while count > 0 {
                     let bit = u32::from(s % 64);
                     let take = (64 - bit).min(count);
-                    let mask = if take == 64 { !0u64 } else { ((1u64 << take) - 1) << bit };
+                    let mask = if take == 64 {
+                        !0u64
+                    } else {
+                        ((1u64 << take) - 1) << bit
+                    };
                     self.delivered[usize::from(s / 64)] &= !mask;
                     s = s.wrapping_add(take as u16);
                     count -= take;
@@ -190,9 +198,7 @@ impl Reassembler {
             return Received::dropped(Dropped::Duplicate, reliable);
         }
         self.observe(seq);
-        if !reliable
-            && self.sequenced
-            && self.newest_unreliable.is_some_and(|n| !seq_newer(seq, n))
+        if !reliable && self.sequenced && self.newest_unreliable.is_some_and(|n| !seq_newer(seq, n))
         {
             return Received::dropped(Dropped::Stale, false);
         }
@@ -251,11 +257,17 @@ impl Reassembler {
             first_at: now,
         });
         let before = if exists { partial.charge() } else { 0 };
-        if partial.buf.len() < end {
-            partial.buf.reserve_exact(end - partial.buf.len());
-            partial.buf.resize(end, 0);
+        if partial.buf.len() == offset {
+            // In order: append without zero-filling first.
+            partial.buf.reserve_exact(data.len());
+            partial.buf.extend_from_slice(data);
+        } else {
+            if partial.buf.len() < end {
+                partial.buf.reserve_exact(end - partial.buf.len());
+                partial.buf.resize(end, 0);
+            }
+            partial.buf[offset..end].copy_from_slice(data);
         }
-        partial.buf[offset..end].copy_from_slice(data);
         partial.received[usize::from(chunk / 64)] |= 1 << (chunk % 64);
         partial.count += 1;
         if fin {
@@ -348,7 +360,13 @@ mod tests {
         let now = Instant::now();
         let mut r = Reassembler::new(false, Duration::from_secs(1));
         let payload: Vec<u8> = (0..1200u32).map(|i| i as u8).collect();
-        let c2 = r.on_chunk(now, h(Flags::REL | Flags::FIN, 2, 7), &payload[1008..], 0, 1 << 20);
+        let c2 = r.on_chunk(
+            now,
+            h(Flags::REL | Flags::FIN, 2, 7),
+            &payload[1008..],
+            0,
+            1 << 20,
+        );
         assert!(c2.ack && c2.message.is_none());
         let c0 = r.on_chunk(now, h(Flags::REL, 0, 7), &payload[..504], 0, 1 << 20);
         assert!(c0.message.is_none());
@@ -366,9 +384,14 @@ mod tests {
         let now = Instant::now();
         let mut r = Reassembler::new(false, Duration::from_secs(1));
         let one = |r: &mut Reassembler, seq: u16| {
-            r.on_chunk(now, h(Flags::FIN, 0, seq), &[1], 0, 1 << 20).message.is_some()
+            r.on_chunk(now, h(Flags::FIN, 0, seq), &[1], 0, 1 << 20)
+                .message
+                .is_some()
         };
-        for seq in (0..=65535u16).step_by(1000).chain([65535, 0, 1, 63, 64, 65, 129]) {
+        for seq in (0..=65535u16)
+            .step_by(1000)
+            .chain([65535, 0, 1, 63, 64, 65, 129])
+        {
             assert!(one(&mut r, seq) || seq < 1000, "seq {seq}");
         }
         // Everything at or behind the newest (129) within half the space counts as delivered.

@@ -156,16 +156,19 @@ impl ConfigBuilder {
             ));
         }
         if c.handshake_initial_resend.is_zero() || c.handshake_max_resend.is_zero() {
-            return Err(Error::InvalidConfig("handshake resend intervals must be positive"));
+            return Err(Error::InvalidConfig(
+                "handshake resend intervals must be positive",
+            ));
         }
         if c.cookie_lifetime.as_millis() == 0 {
-            return Err(Error::InvalidConfig("cookie_lifetime must be at least 1 ms"));
+            return Err(Error::InvalidConfig(
+                "cookie_lifetime must be at least 1 ms",
+            ));
         }
         if c.min_rto.is_zero() || c.min_rto > c.max_rto {
             return Err(Error::InvalidConfig("need 0 < min_rto <= max_rto"));
         }
-        if c.min_window == 0 || c.min_window > c.initial_window || c.initial_window > c.max_window
-        {
+        if c.min_window == 0 || c.min_window > c.initial_window || c.initial_window > c.max_window {
             return Err(Error::InvalidConfig(
                 "need 0 < min_window <= initial_window <= max_window",
             ));

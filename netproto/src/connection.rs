@@ -11,15 +11,15 @@ use std::time::Instant;
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use crate::chunk::{MAX_PAYLOAD, Reassembler, chunk_bytes, chunk_count};
+use crate::Error;
 use crate::chunk::Dropped;
+use crate::chunk::{MAX_PAYLOAD, Reassembler, chunk_bytes, chunk_count};
 use crate::config::Config;
 use crate::congestion::Congestion;
 use crate::handshake::{ClientHandshake, HANDSHAKE_LEN};
 use crate::packet::{Flags, HEADER_LEN, Header, is_handshake_shaped};
 use crate::reliable::{RttEstimator, Sender};
 use crate::stats::Stats;
-use crate::Error;
 
 /// How a message is delivered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -219,7 +219,9 @@ impl Core {
             return;
         }
         let budget = self.config.max_reassembly_bytes;
-        let received = self.rx.on_chunk(now, header, data, self.event_bytes, budget);
+        let received = self
+            .rx
+            .on_chunk(now, header, data, self.event_bytes, budget);
         if received.ack {
             if self.acks.len() >= self.config.max_queued_datagrams {
                 self.stats.datagrams_dropped += 1;
@@ -332,8 +334,11 @@ impl Core {
         self.acks.clear();
         self.out.clear();
         if send_end && self.data_phase {
-            self.out
-                .push_back(Header::new(Flags::END, 0, self.sender.next_sequence()).encode().to_vec());
+            self.out.push_back(
+                Header::new(Flags::END, 0, self.sender.next_sequence())
+                    .encode()
+                    .to_vec(),
+            );
         }
         self.events.push_back(Event::Disconnected { reason });
     }
@@ -384,7 +389,12 @@ impl Connection {
         Self::with_rng(config, server, now, &mut StdRng::seed_from_u64(seed))
     }
 
-    fn with_rng(config: Config, server: SocketAddr, now: Instant, rng: &mut impl Rng) -> Connection {
+    fn with_rng(
+        config: Config,
+        server: SocketAddr,
+        now: Instant,
+        rng: &mut impl Rng,
+    ) -> Connection {
         let salt: [u8; 4] = rng.random();
         Connection {
             handshake: ClientHandshake::new(

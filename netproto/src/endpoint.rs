@@ -255,14 +255,25 @@ impl Endpoint {
     }
 
     /// Queues a message on a connection.
-    pub fn send(&mut self, id: ConnectionId, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
-        let peer = self.peers.get_mut(&id).ok_or(Error::UnknownConnection(id))?;
+    pub fn send(
+        &mut self,
+        id: ConnectionId,
+        bytes: &[u8],
+        delivery: Delivery,
+    ) -> Result<(), Error> {
+        let peer = self
+            .peers
+            .get_mut(&id)
+            .ok_or(Error::UnknownConnection(id))?;
         peer.core.send(bytes, delivery)
     }
 
     /// Closes a connection: sends `END`; its [`Event::Disconnected`] follows.
     pub fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
-        let peer = self.peers.get_mut(&id).ok_or(Error::UnknownConnection(id))?;
+        let peer = self
+            .peers
+            .get_mut(&id)
+            .ok_or(Error::UnknownConnection(id))?;
         peer.core.close_with(DisconnectReason::LocalClose, true);
         self.after_activity(id);
         Ok(())

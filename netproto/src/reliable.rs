@@ -63,7 +63,8 @@ impl RttEstimator {
         }
         self.min = Some(self.min.map_or(r, |m| m.min(r)));
         let srtt = self.srtt.unwrap_or(r);
-        self.base_rto = (srtt + (self.rttvar * 4).max(GRANULARITY)).clamp(self.min_rto, self.max_rto);
+        self.base_rto =
+            (srtt + (self.rttvar * 4).max(GRANULARITY)).clamp(self.min_rto, self.max_rto);
         self.backoff = 0;
     }
 
@@ -164,10 +165,10 @@ impl Sender {
         if reliable && self.messages.len() >= self.max_pending {
             return Err(Error::WouldBlock);
         }
-        if let Some((&oldest, _)) = self.messages.first_key_value() {
-            if self.next_abs - oldest >= SEQUENCE_WINDOW {
-                return Err(Error::WouldBlock);
-            }
+        if let Some((&oldest, _)) = self.messages.first_key_value()
+            && self.next_abs - oldest >= SEQUENCE_WINDOW
+        {
+            return Err(Error::WouldBlock);
         }
         Ok(())
     }
@@ -306,10 +307,10 @@ impl Sender {
             self.in_flight_count -= 1;
             cc.on_ack();
         }
-        if state.tx_count == 1 {
-            if let Some(sent) = state.sent_at {
-                rtt.sample(now.saturating_duration_since(sent));
-            }
+        if state.tx_count == 1
+            && let Some(sent) = state.sent_at
+        {
+            rtt.sample(now.saturating_duration_since(sent));
         }
         self.largest_acked_tx = self.largest_acked_tx.max(state.tx_id);
         msg.acked += 1;

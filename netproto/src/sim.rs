@@ -33,11 +33,54 @@ use std::collections::{BinaryHeap, HashMap};
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng, rngs::StdRng};
-
 use crate::config::Config;
 use crate::connection::{Connection, Transmit};
 use crate::endpoint::Endpoint;
+
+/// xoshiro256** seeded through SplitMix64: a small, fast generator (the network's draws are
+/// the hot path of long simulations, also in debug builds), fully determined by the seed.
+#[derive(Debug, Clone)]
+struct SimRng([u64; 4]);
+
+impl SimRng {
+    fn new(seed: u64) -> SimRng {
+        let mut x = seed;
+        let mut next = || {
+            x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = x;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        SimRng([next(), next(), next(), next()])
+    }
+
+    fn next_u64(&mut self) -> u64 {
+        let s = &mut self.0;
+        let result = s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
+        let t = s[1] << 17;
+        s[2] ^= s[0];
+        s[3] ^= s[1];
+        s[1] ^= s[2];
+        s[0] ^= s[3];
+        s[2] ^= t;
+        s[3] = s[3].rotate_left(45);
+        result
+    }
+
+    /// Uniform in `[0, 1)`.
+    fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    fn chance(&mut self, p: f64) -> bool {
+        p > 0.0 && self.unit() < p
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.unit() * n as f64) as usize
+    }
+}
 
 /// The behaviour of one direction of a link.
 #[derive(Debug, Clone, PartialEq)]
@@ -107,7 +150,7 @@ struct InTransit {
 /// A server, clients, links between them and a virtual clock.
 #[derive(Debug)]
 pub struct SimNetwork {
-    rng: StdRng,
+    rng: SimRng,
     start: Instant,
     now: Instant,
     server: Endpoint,
@@ -124,8 +167,8 @@ pub struct SimNetwork {
 impl SimNetwork {
     /// A network whose server listens on `10.0.0.1:7000`, with the same link both ways.
     pub fn new(seed: u64, server_config: Config, link: LinkConfig) -> SimNetwork {
-        let mut rng = StdRng::seed_from_u64(seed);
-        let server = Endpoint::with_seed(server_config, rng.random());
+        let mut rng = SimRng::new(seed);
+        let server = Endpoint::with_seed(server_config, rng.next_u64());
         // The only clock read: the origin of virtual time. Only differences matter.
         let start = Instant::now();
         SimNetwork {
@@ -166,7 +209,7 @@ impl SimNetwork {
 
     /// Adds a client at a chosen address.
     pub fn add_client_at(&mut self, addr: SocketAddr, config: Config) -> usize {
-        let seed = self.rng.random();
+        let seed = self.rng.next_u64();
         let conn = Connection::with_seed(config, self.server_addr, self.now, seed);
         self.clients.push((addr, conn));
         self.by_addr.insert(addr, self.clients.len() - 1);
@@ -247,11 +290,11 @@ impl SimNetwork {
             self.stats.too_big += 1;
             return;
         }
-        if self.rng.random_bool(link.loss.clamp(0.0, 1.0)) {
+        if self.rng.chance(link.loss) {
             self.stats.lost += 1;
             return;
         }
-        let copies = if self.rng.random_bool(link.duplicate.clamp(0.0, 1.0)) {
+        let copies = if self.rng.chance(link.duplicate) {
             self.stats.duplicated += 1;
             2
         } else {
@@ -266,13 +309,13 @@ impl SimNetwork {
             };
             let mut delay = link.delay;
             if !link.jitter.is_zero() {
-                delay += link.jitter.mul_f64(self.rng.random::<f64>());
+                delay += link.jitter.mul_f64(self.rng.unit());
             }
-            if self.rng.random_bool(link.reorder.clamp(0.0, 1.0)) {
-                delay += link.reorder_delay.mul_f64(self.rng.random::<f64>());
+            if self.rng.chance(link.reorder) {
+                delay += link.reorder_delay.mul_f64(self.rng.unit());
             }
-            if !bytes.is_empty() && self.rng.random_bool(link.corrupt.clamp(0.0, 1.0)) {
-                let bit = self.rng.random_range(0..bytes.len() * 8);
+            if !bytes.is_empty() && self.rng.chance(link.corrupt) {
+                let bit = self.rng.below(bytes.len() * 8);
                 bytes[bit / 8] ^= 1 << (bit % 8);
                 self.stats.corrupted += 1;
             }
@@ -341,7 +384,11 @@ impl SimNetwork {
 
     /// Runs until `done` returns true (checked after every event) or `limit` of virtual time
     /// has passed. Returns whether `done` returned true.
-    pub fn run_until(&mut self, limit: Duration, mut done: impl FnMut(&mut SimNetwork) -> bool) -> bool {
+    pub fn run_until(
+        &mut self,
+        limit: Duration,
+        mut done: impl FnMut(&mut SimNetwork) -> bool,
+    ) -> bool {
         let target = self.now + limit;
         self.advance(target, &mut done)
     }

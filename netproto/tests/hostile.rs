@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use netproto::sim::{LinkConfig, SimNetwork};
 use netproto::{Config, Connection, Delivery, Endpoint, Event, MAX_PAYLOAD};
-use rand::{Rng, RngCore, SeedableRng, rngs::StdRng};
+use rand::{Rng, RngCore, SeedableRng, rngs::SmallRng};
 
 const BUDGET: usize = 256 * 1024;
 /// The documented ceiling: the budget, plus one maximum payload for the oldest reliable
@@ -22,18 +22,21 @@ fn config() -> Config {
         .unwrap()
 }
 
-fn random_bytes(rng: &mut StdRng, n: usize) -> Vec<u8> {
+fn random_bytes(rng: &mut SmallRng, n: usize) -> Vec<u8> {
     let mut v = vec![0; n];
     rng.fill_bytes(&mut v);
     v
 }
 
-fn random_addr(rng: &mut StdRng) -> SocketAddr {
-    SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::from(rng.random::<u32>()), rng.random()))
+fn random_addr(rng: &mut SmallRng) -> SocketAddr {
+    SocketAddr::V4(SocketAddrV4::new(
+        Ipv4Addr::from(rng.random::<u32>()),
+        rng.random(),
+    ))
 }
 
 /// A datagram that looks like ours: a header with plausible flags, then some bytes.
-fn plausible(rng: &mut StdRng) -> Vec<u8> {
+fn plausible(rng: &mut SmallRng) -> Vec<u8> {
     let flags = rng.random_range(0..16u8);
     let len = match rng.random_range(0..4) {
         0 => 0,
@@ -46,7 +49,7 @@ fn plausible(rng: &mut StdRng) -> Vec<u8> {
     d
 }
 
-fn mutate(rng: &mut StdRng, mut d: Vec<u8>) -> Vec<u8> {
+fn mutate(rng: &mut SmallRng, mut d: Vec<u8>) -> Vec<u8> {
     match rng.random_range(0..5) {
         0 if !d.is_empty() => {
             let bit = rng.random_range(0..d.len() * 8);
@@ -70,7 +73,7 @@ fn mutate(rng: &mut StdRng, mut d: Vec<u8>) -> Vec<u8> {
 
 #[test]
 fn random_and_mutated_datagrams() {
-    let mut rng = StdRng::seed_from_u64(5);
+    let mut rng = SmallRng::seed_from_u64(5);
     let mut net = SimNetwork::new(5, config(), LinkConfig::default());
     let c = net.add_client(config());
     assert!(net.run_until(Duration::from_secs(5), |n| n.client(c).is_connected()));
@@ -108,13 +111,13 @@ fn random_and_mutated_datagrams() {
         let from = random_addr(&mut rng);
         net.inject(from, server_addr, datagram.clone());
         // A mutated copy at the client, from the server's address (which it trusts).
-        if i % 4 == 0 {
+        if i.is_multiple_of(4) {
             let m = mutate(&mut rng, datagram);
             if m.len() != 4 && m.first().is_none_or(|f| f & 0x08 == 0) {
                 net.inject(server_addr, client_addr, m);
             }
         }
-        if i % 500 == 0 {
+        if i.is_multiple_of(500) {
             net.step(Duration::from_millis(1));
             assert!(net.server().queued_challenges() <= 4096);
             while net.server().poll_event().is_some() {}
@@ -124,18 +127,26 @@ fn random_and_mutated_datagrams() {
                 peak_reassembly = peak_reassembly.max(s.reassembly_bytes);
             }
             let cs = net.client(c).stats();
-            assert!(cs.reassembly_bytes as usize <= CEILING, "client reassembly {cs:?}");
+            assert!(
+                cs.reassembly_bytes as usize <= CEILING,
+                "client reassembly {cs:?}"
+            );
             while net.client(c).poll_event().is_some() {}
         }
     }
     net.step(Duration::from_millis(100));
     let es = net.server().endpoint_stats();
-    assert_eq!(es.connections_accepted, 1, "no connection without a handshake: {es:?}");
+    assert_eq!(
+        es.connections_accepted, 1,
+        "no connection without a handshake: {es:?}"
+    );
     assert!(es.malformed > 10_000, "{es:?}");
     assert!(peak_reassembly as usize <= CEILING);
     // The real client survived the noise aimed at others.
     assert!(net.client(c).is_connected());
-    net.client(c).send(b"still fine", Delivery::Reliable).unwrap();
+    net.client(c)
+        .send(b"still fine", Delivery::Reliable)
+        .unwrap();
     let mut ok = false;
     assert!(net.run_until(Duration::from_secs(5), |n| {
         while let Some(e) = n.server().poll_event() {
@@ -149,7 +160,7 @@ fn random_and_mutated_datagrams() {
 fn garbage_from_a_connected_peer_stays_within_budget() {
     // The peer's own address is trusted after the handshake: garbage from it may close the
     // connection (END) but must never panic or exceed the reassembly bound.
-    let mut rng = StdRng::seed_from_u64(6);
+    let mut rng = SmallRng::seed_from_u64(6);
     let now = Instant::now();
     let server_addr: SocketAddr = "10.0.0.1:7000".parse().unwrap();
     let mut reconnects = 0;
@@ -188,7 +199,7 @@ fn garbage_from_a_connected_peer_stays_within_budget() {
                 break;
             };
             peak = peak.max(s.reassembly_bytes);
-            if i % 100 == 0 {
+            if i.is_multiple_of(100) {
                 t += Duration::from_millis(5);
                 server.handle_timeout(t);
                 while server.poll_transmit(t).is_some() {}
@@ -197,12 +208,15 @@ fn garbage_from_a_connected_peer_stays_within_budget() {
         while server.poll_event().is_some() {}
     }
     assert!(peak as usize <= CEILING, "peak {peak}");
-    assert!(peak as usize > BUDGET / 2, "the test should have pushed memory: {peak}");
+    assert!(
+        peak as usize > BUDGET / 2,
+        "the test should have pushed memory: {peak}"
+    );
 }
 
 #[test]
 fn init_flood_from_spoofed_addresses_does_not_lock_out_a_client() {
-    let mut rng = StdRng::seed_from_u64(7);
+    let mut rng = SmallRng::seed_from_u64(7);
     let mut net = SimNetwork::new(7, Config::default(), LinkConfig::default());
     let server_addr = net.server_addr();
     let c = net.add_client(Config::default());

@@ -8,7 +8,10 @@ use netproto::io::std::{Client, Impairment, Server};
 use netproto::packet::{Flags, Header};
 use netproto::{Config, Delivery, Event};
 
-const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/vectors/header.json");
+const VECTORS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/vectors/header.json"
+);
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -80,7 +83,11 @@ fn echo_over_loopback(
         server.poll(Duration::ZERO).unwrap();
         while let Some(e) = server.poll_event() {
             if let Event::Message { bytes, reliable } = e.event {
-                let d = if reliable { Delivery::Reliable } else { Delivery::Unreliable };
+                let d = if reliable {
+                    Delivery::Reliable
+                } else {
+                    Delivery::Unreliable
+                };
                 server.send(e.connection, &bytes, d).unwrap();
             }
         }
@@ -156,13 +163,19 @@ fn tokio_driver_echo() {
         .build()
         .unwrap();
     rt.block_on(async {
-        let mut server = TokioServer::bind("127.0.0.1:0", Config::default()).await.unwrap();
+        let mut server = TokioServer::bind("127.0.0.1:0", Config::default())
+            .await
+            .unwrap();
         let addr = server.local_addr().unwrap();
         let echo = tokio::spawn(async move {
             loop {
                 let e = server.recv().await.unwrap();
                 if let Event::Message { bytes, reliable } = e.event {
-                    let d = if reliable { Delivery::Reliable } else { Delivery::Unreliable };
+                    let d = if reliable {
+                        Delivery::Reliable
+                    } else {
+                        Delivery::Unreliable
+                    };
                     server.send(e.connection, &bytes, d).await.unwrap();
                 }
             }
@@ -170,7 +183,10 @@ fn tokio_driver_echo() {
         let mut client = TokioClient::connect(addr, Config::default()).await.unwrap();
         assert_eq!(client.recv().await.unwrap(), Event::Connected);
         for i in 0..50u32 {
-            client.send(&vec![i as u8; 2000], Delivery::Reliable).await.unwrap();
+            client
+                .send(&vec![i as u8; 2000], Delivery::Reliable)
+                .await
+                .unwrap();
         }
         let mut got = 0;
         while got < 50 {
@@ -184,7 +200,10 @@ fn tokio_driver_echo() {
             }
         }
         client.close().await.unwrap();
-        assert!(matches!(client.recv().await, Ok(Event::Disconnected { .. })));
+        assert!(matches!(
+            client.recv().await,
+            Ok(Event::Disconnected { .. })
+        ));
         assert!(matches!(client.recv().await, Err(netproto::Error::Closed)));
         echo.abort();
     });

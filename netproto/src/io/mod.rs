@@ -1,6 +1,6 @@
 //! Drivers that run the state machines over real sockets.
 //!
-//! - [`std`](self::std): [`Server`](self::std::Server) and [`Client`](self::std::Client) over
+//! - [`std`]: [`Server`](self::std::Server) and [`Client`](self::std::Client) over
 //!   `std::net::UdpSocket`, polled once per game tick or in a loop, with an optional
 //!   [`Impairment`](self::std::Impairment) that drops and delays outgoing datagrams.
 //! - [`relay`]: a lossy UDP relay thread between real processes.

@@ -124,11 +124,11 @@ impl<M: Machine> Driver<M> {
 
     fn flush(&mut self) -> io::Result<()> {
         let now = Instant::now();
-        if let Some(t) = self.stalled.take() {
-            if !self.send_now(&t)? {
-                self.stalled = Some(t);
-                return Ok(());
-            }
+        if let Some(t) = self.stalled.take()
+            && !self.send_now(&t)?
+        {
+            self.stalled = Some(t);
+            return Ok(());
         }
         self.flush_impaired(now)?;
         while let Some(t) = self.machine.poll_transmit(now) {
@@ -194,10 +194,12 @@ impl<M: Machine> Driver<M> {
         if let Some(t) = self.machine.poll_timeout() {
             deadline = deadline.min(t);
         }
-        if let Some(imp) = &self.impaired {
-            if let Some(t) = imp.queue.iter().map(|(at, _)| *at).min() {
-                deadline = deadline.min(t);
-            }
+        if let Some(t) = self
+            .impaired
+            .as_ref()
+            .and_then(|imp| imp.queue.iter().map(|(at, _)| *at).min())
+        {
+            deadline = deadline.min(t);
         }
         if self.stalled.is_some() {
             deadline = deadline.min(now + Duration::from_millis(1));
@@ -226,7 +228,7 @@ impl<M: Machine> Driver<M> {
                 Err(e) if is_transient(&e) => break,
                 Err(e) => return Err(e),
             }
-            if received % 64 == 0 {
+            if received.is_multiple_of(64) {
                 // Answer (ACK) as we go, so a burst does not delay every acknowledgement.
                 self.flush()?;
             }
@@ -287,7 +289,12 @@ impl Server {
     }
 
     /// Queues a message and sends what the congestion window allows.
-    pub fn send(&mut self, id: ConnectionId, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
+    pub fn send(
+        &mut self,
+        id: ConnectionId,
+        bytes: &[u8],
+        delivery: Delivery,
+    ) -> Result<(), Error> {
         self.driver.machine.send(id, bytes, delivery)?;
         Ok(self.driver.flush()?)
     }
@@ -327,7 +334,11 @@ impl Client {
     }
 
     /// Binds `local` and starts the handshake with `server`.
-    pub fn connect_from(local: SocketAddr, server: SocketAddr, config: Config) -> Result<Client, Error> {
+    pub fn connect_from(
+        local: SocketAddr,
+        server: SocketAddr,
+        config: Config,
+    ) -> Result<Client, Error> {
         let socket = UdpSocket::bind(local)?;
         let conn = Connection::new(config, server, Instant::now());
         let mut driver = Driver::new(socket, conn)?;

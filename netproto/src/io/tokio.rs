@@ -24,7 +24,9 @@ use std::time::{Duration, Instant};
 use tokio::net::{ToSocketAddrs, UdpSocket};
 
 use super::Machine;
-use crate::{Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Stats};
+use crate::{
+    Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Stats,
+};
 
 #[derive(Debug)]
 struct Driver<M> {
@@ -38,10 +40,10 @@ impl<M: Machine> Driver<M> {
         let now = Instant::now();
         while let Some(t) = self.machine.poll_transmit(now) {
             // A refused or unreachable destination drops the datagram, as UDP would.
-            if let Err(e) = self.socket.send_to(&t.contents, t.destination).await {
-                if e.kind() == std::io::ErrorKind::WouldBlock {
-                    break;
-                }
+            if let Err(e) = self.socket.send_to(&t.contents, t.destination).await
+                && e.kind() == std::io::ErrorKind::WouldBlock
+            {
+                break;
             }
         }
         Ok(())
@@ -104,7 +106,12 @@ impl TokioServer {
     }
 
     /// Queues a message and sends what the congestion window allows.
-    pub async fn send(&mut self, id: ConnectionId, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
+    pub async fn send(
+        &mut self,
+        id: ConnectionId,
+        bytes: &[u8],
+        delivery: Delivery,
+    ) -> Result<(), Error> {
         self.driver.machine.send(id, bytes, delivery)?;
         self.driver.flush().await
     }
