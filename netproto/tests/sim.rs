@@ -15,7 +15,7 @@ fn payload(i: u32, len: usize) -> Vec<u8> {
     static PATTERN: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
     let pattern = PATTERN.get_or_init(|| {
         (0..MAX_PAYLOAD + 256)
-            .map(|j| (j as u32 * 13 ^ (j as u32 >> 8)) as u8)
+            .map(|j| ((j as u32 * 13) ^ (j as u32 >> 8)) as u8)
             .collect()
     });
     let offset = (i % 251) as usize;
