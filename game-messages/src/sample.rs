@@ -132,6 +132,8 @@ pub fn sample_event(entities: usize, seed: u64) -> ServerMessage {
 mod tests {
     use super::*;
 
+    const SAMPLE_BYTES: usize = 19_460;
+
     #[test]
     fn proportions() {
         let snapshot = sample_snapshot(1000, DEFAULT_SEED);
@@ -160,5 +162,19 @@ mod tests {
             }
         }
         assert_ne!(snapshot, sample_snapshot(1000, DEFAULT_SEED + 1));
+    }
+
+    /// The yardstick is fixed: the same bytes on every machine.
+    #[test]
+    fn encoded_size() {
+        let message = sample_event(1000, DEFAULT_SEED);
+        let bytes = rabbit::to_bytes(&message).unwrap();
+        println!("{} bytes", bytes.len());
+        assert_eq!(bytes.len(), rabbit::encoded_len(&message));
+        assert_eq!(bytes.len(), SAMPLE_BYTES);
+        assert_eq!(
+            rabbit::from_bytes::<ServerMessage>(&bytes).unwrap(),
+            message
+        );
     }
 }

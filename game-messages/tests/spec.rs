@@ -116,10 +116,10 @@ fn spec_messages() -> Vec<SpecMessage> {
                 name: name.trim().to_string(),
                 lines: Vec::new(),
             });
-        } else if line.starts_with("- `") {
-            if let Some(current) = messages.last_mut() {
-                current.lines.push(parse_bullet(line));
-            }
+        } else if line.starts_with("- `")
+            && let Some(current) = messages.last_mut()
+        {
+            current.lines.push(parse_bullet(line));
         }
     }
     // The conventions' examples are not messages.
@@ -221,4 +221,28 @@ fn tag_widths() {
     assert_eq!(tag("RequestKind"), "u1");
     assert_eq!(tag("Action"), "u2");
     assert_eq!(tag("ClientMessage"), "u32");
+}
+
+/// The size bounds PROTOCOL.md states.
+#[test]
+fn size_bounds() {
+    use game_messages::*;
+    use rabbit::Encode;
+    assert_eq!(Action::MAX_BITS, Some(98));
+    assert_eq!(Request::MAX_BITS, Some(35));
+    assert_eq!(ClientMessage::MAX_BITS, Some(10 + 98));
+    assert_eq!(ClientMessage::MIN_BITS, 10 + 2 + 1); // tag, Action tag, Break { entity: None }
+    for unbounded in [
+        ServerMessage::MAX_BITS,
+        Event::MAX_BITS,
+        EventKind::MAX_BITS,
+        Response::MAX_BITS,
+        ResponseKind::MAX_BITS,
+        Connect::MAX_BITS,
+        Snapshot::MAX_BITS,
+        ErrorMessage::MAX_BITS,
+    ] {
+        assert_eq!(unbounded, None);
+    }
+    assert_eq!(Entity::MAX_BITS, Some(34 + 2 + 96 + 8 + 35 + 35 + 3 * 34));
 }
