@@ -235,7 +235,12 @@ fn field_lines(lines: &mut Vec<Line>, name: &str, enc: &Encoding, doc: &str, con
         Encoding::Empty => {}
         Encoding::Option(inner) => {
             let flag = format!("is_{name}");
-            push(flag.clone(), cond_owned, "u1".into(), String::new());
+            push(
+                flag.clone(),
+                cond_owned,
+                "u1".into(),
+                format!("1 if `{name}` follows"),
+            );
             let inner_cond = match cond {
                 Some(c) => format!("{c} and `{flag}` = 1"),
                 None => format!("`{flag}` = 1"),
@@ -454,7 +459,7 @@ mod tests {
         assert_eq!(
             text,
             "## Thing\n\nA thing.\n\n### Encoding\n\n\
-             - `is_holding` (u1)\n\
+             - `is_holding` (u1): 1 if `holding` follows\n\
              - `holding` (if `is_holding` = 1 then u32)\n\
              - `count` (u32): the number of items\n\
              - `names` (`count` * f32)\n\

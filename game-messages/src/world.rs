@@ -259,3 +259,27 @@ impl Describe for Direction {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cloning_a_snapshot_shares_its_entities() {
+        let snapshot = Snapshot::from(vec![Entity::new(1, EntityKind::Dead)]);
+        let copy = snapshot.clone();
+        assert!(Arc::ptr_eq(&snapshot.entities, &copy.entities));
+    }
+
+    #[test]
+    fn direction_keeps_unknown_bits() {
+        let d = Direction::from_bits_retain(0b1010_0101);
+        assert!(d.contains(Direction::NORTH | Direction::SOUTH));
+        let bytes = rabbit::to_bytes(&d).unwrap();
+        assert_eq!(bytes, [0b1010_0101]);
+        assert_eq!(
+            rabbit::from_bytes::<Direction>(&bytes).unwrap().bits(),
+            0b1010_0101
+        );
+    }
+}

@@ -209,16 +209,25 @@ fn batch(convert: Convert) -> Result<(), String> {
             Err(reason) => writeln!(out, "error: {reason}"),
         }
         .and_then(|()| out.flush())
-        .map_err(|e| format!("cannot write standard output: {e}"))?;
+        .map_err(write_error)?;
     }
     Ok(())
+}
+
+/// A failed write to standard output. A reader that went away (`rabbit-msg schema | head`)
+/// is not an error: the tool stops quietly, as `cat` would.
+fn write_error(e: io::Error) -> String {
+    if e.kind() == io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    format!("cannot write standard output: {e}")
 }
 
 fn print(text: &str) -> Result<(), String> {
     let mut out = io::stdout().lock();
     writeln!(out, "{text}")
         .and_then(|()| out.flush())
-        .map_err(|e| format!("cannot write standard output: {e}"))
+        .map_err(write_error)
 }
 
 fn run(cli: Cli) -> Result<(), String> {
