@@ -1,3 +1,449 @@
-//! Work in progress.
+//! The whole stack in one command: a game server and bots in one process, talking over real
+//! loopback UDP through a lossy relay, playing one round to `GameOver`, then a report.
+//!
+//! ```text
+//! cargo run --release --example demo
+//! cargo run --release --example demo -- --loss 0.2 --delay-ms 50 --bots 6
+//! ```
+//!
+//! It is bounded: whatever happens, it stops after `--timeout-secs` (60 by default) and reports
+//! what it saw. Logs go to stderr (`RUST_LOG=info` for more).
 
-fn main() {}
+use std::collections::HashMap;
+use std::io::{IsTerminal, Write};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use game_messages as wire;
+use netgame::net::{LossyRelay, RelayConfig, UdpServer, play_bot};
+use netgame::session::{BotPlayer, ClientStats, GameServer, ServerConfig, ServerStats};
+use netgame::{Config, EndReason, Outcome, PlayerId};
+use netproto::{Endpoint, Stats};
+
+#[derive(Parser, Debug)]
+#[command(
+    about = "A server and bots over loopback UDP through a lossy link: one round, then a report"
+)]
+struct Args {
+    /// Probability that the link drops a datagram (each direction).
+    #[arg(long, default_value_t = 0.05)]
+    loss: f64,
+    /// One-way delay the link adds, in milliseconds.
+    #[arg(long, default_value_t = 20)]
+    delay_ms: u64,
+    /// Number of bots.
+    #[arg(long, default_value_t = 4)]
+    bots: usize,
+    /// Server ticks per second.
+    #[arg(long, default_value_t = 60)]
+    tick_rate: u32,
+    /// World seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Longest a round may last, in seconds (then the healthiest player wins).
+    #[arg(long, default_value_t = 40)]
+    round_secs: u32,
+    /// Hard bound on the whole demo, in seconds.
+    #[arg(long, default_value_t = 60)]
+    timeout_secs: u64,
+}
+
+/// What the server thread shows the progress line.
+#[derive(Default, Clone)]
+struct Progress {
+    round_tick: u32,
+    alive: usize,
+    players: usize,
+    messages: u64,
+    retransmissions: u64,
+    outcome: Option<Outcome>,
+}
+
+/// What the server thread hands back.
+struct ServerReport {
+    stats: ServerStats,
+    samples: Vec<wire::ServerMessage>,
+    /// Per player: the server's side of its connection.
+    connections: Vec<(PlayerId, Stats)>,
+    outcome: Option<Outcome>,
+}
+
+/// What a bot thread hands back.
+struct BotReport {
+    player: Option<PlayerId>,
+    stats: ClientStats,
+    conn: Stats,
+    result: Option<bool>,
+}
+
+fn main() {
+    let args = Args::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let ok = run(&args);
+    std::process::exit(if ok { 0 } else { 1 });
+}
+
+fn run(args: &Args) -> bool {
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(args.timeout_secs);
+    let bots = args.bots.max(1);
+    let game = Config {
+        min_players: bots.max(2),
+        max_ticks: args.round_secs.max(1) * args.tick_rate.max(1),
+        ..Config::for_tick_rate(args.tick_rate)
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let progress = Arc::new(Mutex::new(Progress::default()));
+
+    let server_config = ServerConfig {
+        seed: args.seed,
+        max_players: bots.max(2),
+        game: game.clone(),
+        sample_every: 15,
+    };
+    let local: SocketAddr = "127.0.0.1:0".parse().expect("valid address");
+    let mut server = match UdpServer::bind(
+        local,
+        Endpoint::new(netproto::Config::default()),
+        GameServer::new(server_config),
+        args.tick_rate,
+    ) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("cannot bind the server socket: {e}");
+            return false;
+        }
+    };
+    let server_addr = server.local_addr().expect("bound");
+    let relay = match LossyRelay::spawn(
+        local,
+        server_addr,
+        RelayConfig {
+            loss: args.loss,
+            delay: Duration::from_millis(args.delay_ms),
+            seed: args.seed,
+        },
+    ) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("cannot start the relay: {e}");
+            return false;
+        }
+    };
+    println!(
+        "demo: server on {server_addr}, {bots} bots through a lossy relay on {} ({:.1}% loss, {} ms delay each way), {} Hz",
+        relay.addr(),
+        args.loss * 100.0,
+        args.delay_ms,
+        args.tick_rate
+    );
+
+    let server_thread = {
+        let (stop, progress) = (stop.clone(), progress.clone());
+        thread::spawn(move || {
+            // The server's side of each player's connection, kept after it closes.
+            let mut conn_stats: HashMap<PlayerId, Stats> = HashMap::new();
+            let result = server.run(|s| {
+                let mut retransmissions = 0;
+                for (c, player) in s.game.connections() {
+                    if let (Some(player), Some(st)) = (player, s.endpoint.stats(c)) {
+                        retransmissions += st.retransmissions;
+                        conn_stats.insert(player, st);
+                    }
+                }
+                let mut p = progress.lock().expect("progress lock");
+                if p.outcome.is_none() {
+                    p.round_tick = s.game.world().tick();
+                    p.alive = s.game.alive();
+                    p.players = s.game.players();
+                    p.outcome = s.game.outcomes().first().copied();
+                    if let Some(o) = p.outcome {
+                        p.round_tick = o.tick;
+                        p.alive = usize::from(o.winner.is_some());
+                    }
+                }
+                p.messages = s.game.stats().messages_in + s.game.stats().messages_out;
+                p.retransmissions = retransmissions;
+                stop.load(Ordering::Relaxed)
+            });
+            if let Err(e) = result {
+                eprintln!("server stopped: {e}");
+            }
+            let connections = conn_stats.into_iter().collect();
+            ServerReport {
+                stats: server.game.stats().clone(),
+                samples: server.game.samples().to_vec(),
+                connections,
+                outcome: server.game.outcomes().first().copied(),
+            }
+        })
+    };
+
+    let relay_addr = relay.addr();
+    let bot_retx: Arc<Vec<AtomicU64>> = Arc::new((0..bots).map(|_| AtomicU64::new(0)).collect());
+    let bot_threads: Vec<_> = (0..bots)
+        .map(|i| {
+            let (stop, game, retx) = (stop.clone(), game.clone(), bot_retx.clone());
+            let seed = args.seed * 1000 + i as u64;
+            thread::spawn(move || bot_loop(relay_addr, game, seed, &stop, &retx[i]))
+        })
+        .collect();
+
+    // Progress until every bot has its GameOver, or the time is up.
+    let tty = std::io::stdout().is_terminal();
+    let mut last_line = Instant::now() - Duration::from_secs(1);
+    let hard_stop = deadline - Duration::from_secs(2);
+    loop {
+        thread::sleep(Duration::from_millis(100));
+        let done = bot_threads.iter().all(|t| t.is_finished());
+        let p = progress.lock().expect("progress lock").clone();
+        let line = format!(
+            "t={:>5.1}s  tick {:>5}  players alive {}/{}  messages {:>6}  retransmissions {:>4}{}",
+            start.elapsed().as_secs_f32(),
+            p.round_tick,
+            p.alive,
+            p.players,
+            p.messages,
+            p.retransmissions
+                + bot_retx
+                    .iter()
+                    .map(|r| r.load(Ordering::Relaxed))
+                    .sum::<u64>(),
+            if p.outcome.is_some() {
+                "  round over"
+            } else {
+                ""
+            },
+        );
+        if tty {
+            print!("\r{line}\x1b[K");
+            let _ = std::io::stdout().flush();
+        } else if last_line.elapsed() >= Duration::from_secs(1) || done {
+            println!("{line}");
+            last_line = Instant::now();
+        }
+        if done || Instant::now() >= hard_stop {
+            break;
+        }
+    }
+    if tty {
+        println!();
+    }
+    stop.store(true, Ordering::Relaxed);
+    let bot_reports: Vec<BotReport> = bot_threads
+        .into_iter()
+        .filter_map(|t| t.join().ok())
+        .collect();
+    let server_report = match server_thread.join() {
+        Ok(r) => r,
+        Err(_) => {
+            eprintln!("the server thread panicked");
+            return false;
+        }
+    };
+    let relay_forwarded = relay.stats().forwarded.load(Ordering::Relaxed);
+    let relay_dropped = relay.stats().dropped.load(Ordering::Relaxed);
+    drop(relay);
+    report(
+        args,
+        start.elapsed(),
+        &server_report,
+        &bot_reports,
+        relay_forwarded,
+        relay_dropped,
+    )
+}
+
+/// One bot: connect, `Init`, play until `GameOver` (or told to stop), close.
+fn bot_loop(
+    server: SocketAddr,
+    game: Config,
+    seed: u64,
+    stop: &AtomicBool,
+    retx: &AtomicU64,
+) -> BotReport {
+    let mut player = BotPlayer::new(game, seed);
+    player.ping_every = Duration::from_millis(250);
+    let conn = match play_bot(
+        server,
+        netproto::Config::default(),
+        &mut player,
+        |p, conn| {
+            retx.store(conn.stats().retransmissions, Ordering::Relaxed);
+            !p.results.is_empty() || stop.load(Ordering::Relaxed)
+        },
+    ) {
+        Ok(stats) => stats,
+        Err(e) => {
+            eprintln!("bot socket error: {e}");
+            Stats::default()
+        }
+    };
+    BotReport {
+        player: player.client.player(),
+        stats: player.client.stats().clone(),
+        conn,
+        result: player.results.first().copied(),
+    }
+}
+
+fn ms(d: Option<Duration>) -> String {
+    d.map_or("-".into(), |d| {
+        format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+    })
+}
+
+fn report(
+    args: &Args,
+    elapsed: Duration,
+    server: &ServerReport,
+    bots: &[BotReport],
+    relay_forwarded: u64,
+    relay_dropped: u64,
+) -> bool {
+    println!();
+    println!("== Report ==");
+    match server.outcome {
+        Some(o) => {
+            let why = match o.reason {
+                EndReason::LastStanding => "last player standing",
+                EndReason::TimeLimit => "time limit, healthiest player",
+            };
+            let winner = o
+                .winner
+                .map_or("nobody".to_string(), |w| format!("player {w}"));
+            println!(
+                "Round over at tick {} ({:.1} s of play): {winner} won ({why}). Demo took {:.1} s.",
+                o.tick,
+                o.tick as f64 / args.tick_rate as f64,
+                elapsed.as_secs_f64()
+            );
+        }
+        None => println!("No round finished within {} s.", args.timeout_secs),
+    }
+    let total = relay_forwarded + relay_dropped;
+    println!(
+        "Link: {:.1}% loss and {} ms delay each way; the relay dropped {relay_dropped} of {total} datagrams ({:.1}%).",
+        args.loss * 100.0,
+        args.delay_ms,
+        if total == 0 {
+            0.0
+        } else {
+            relay_dropped as f64 * 100.0 / total as f64
+        }
+    );
+    println!();
+    println!(
+        "{:<7} {:>6} {:>7} {:>10} {:>10} {:>10} {:>10} {:>6} {:>12} {:>10} {:>10}",
+        "player",
+        "result",
+        "pings",
+        "RTT p50",
+        "RTT p99",
+        "snapshots",
+        "lost",
+        "loss",
+        "retx up/down",
+        "bytes up",
+        "bytes down"
+    );
+    for b in bots {
+        let player = b.player.map_or("-".to_string(), |p| p.to_string());
+        let result = match b.result {
+            Some(true) => "won",
+            Some(false) => "lost",
+            None => "-",
+        };
+        let down_retx = b
+            .player
+            .and_then(|p| server.connections.iter().find(|(q, _)| *q == p))
+            .map_or("-".to_string(), |(_, s)| s.retransmissions.to_string());
+        println!(
+            "{:<7} {:>6} {:>7} {:>10} {:>10} {:>10} {:>10} {:>5.1}% {:>12} {:>10} {:>10}",
+            player,
+            result,
+            format!("{}/{}", b.stats.rtts.len(), b.stats.pings),
+            ms(b.stats.rtt_quantile(0.5)),
+            ms(b.stats.rtt_quantile(0.99)),
+            b.stats.snapshots,
+            b.stats.snapshots_lost,
+            b.stats.loss() * 100.0,
+            format!("{}/{}", b.conn.retransmissions, down_retx),
+            b.conn.bytes_sent,
+            b.conn.bytes_received,
+        );
+    }
+    if std::env::var_os("DEMO_DEBUG").is_some() {
+        for b in bots {
+            eprintln!("{:?}", b.conn);
+        }
+    }
+    let s = &server.stats;
+    println!();
+    println!(
+        "Server: {} ticks, {} snapshot events sent, {} messages in, {} out, {} refused.",
+        s.ticks, s.snapshots_sent, s.messages_in, s.messages_out, s.refused
+    );
+
+    // Snapshot sizes: the same sampled snapshot events in three encodings.
+    if !server.samples.is_empty() {
+        let n = server.samples.len() as f64;
+        let entities: f64 = server
+            .samples
+            .iter()
+            .map(|m| match m {
+                wire::ServerMessage::Event(wire::Event {
+                    kind: wire::EventKind::Snapshot(s),
+                    ..
+                }) => s.len() as f64,
+                _ => 0.0,
+            })
+            .sum::<f64>()
+            / n;
+        let avg = |f: &dyn Fn(&wire::ServerMessage) -> usize| {
+            server.samples.iter().map(|m| f(m) as f64).sum::<f64>() / n
+        };
+        let rabbit_size = avg(&|m| rabbit::to_bytes(m).map_or(0, |b| b.len()));
+        let bincode_size = avg(&|m| bincode::serialize(m).map_or(0, |b| b.len()));
+        let json_size = avg(&|m| serde_json::to_vec(m).map_or(0, |b| b.len()));
+        println!();
+        println!(
+            "Snapshot event size, average of {} samples ({:.1} entities each; all ticks: {:.1} bytes):",
+            server.samples.len(),
+            entities,
+            if s.snapshots_encoded == 0 {
+                0.0
+            } else {
+                s.snapshot_bytes as f64 / s.snapshots_encoded as f64
+            }
+        );
+        for (name, size) in [
+            ("rabbit", rabbit_size),
+            ("bincode", bincode_size),
+            ("JSON", json_size),
+        ] {
+            println!(
+                "  {:<8} {:>8.1} bytes  {:>6.1} bits/entity  {:>5.2}x rabbit",
+                name,
+                size,
+                size * 8.0 / entities.max(1.0),
+                size / rabbit_size.max(1.0)
+            );
+        }
+    }
+    let finished = server.outcome.is_some() && bots.iter().all(|b| b.result.is_some());
+    if !finished {
+        println!();
+        println!("Not every bot saw GameOver before the time limit.");
+    }
+    finished
+}

@@ -18,7 +18,7 @@ use netproto::{Connection, Endpoint, Event};
 use tracing::{debug, warn};
 
 use crate::rng::Rng;
-use crate::session::GameServer;
+use crate::session::{BotPlayer, GameServer};
 
 /// Largest datagram we expect (a 504-byte chunk and its 4-byte header, with room to spare).
 const MAX_DATAGRAM: usize = 2048;
@@ -366,4 +366,42 @@ fn relay_loop(
         });
         std::thread::sleep(next.min(Duration::from_millis(1)));
     }
+}
+
+/// Plays as a bot over UDP: connects to `server`, sends `Init`, answers every snapshot with the
+/// bot's actions and pings every `player.ping_every`, until `done(&player, &connection)` says so
+/// (checked every few milliseconds) or the connection closes. Then it lingers 100 ms (so the last
+/// acknowledgements get out), closes the connection and returns the connection's statistics.
+pub fn play_bot(
+    server: SocketAddr,
+    config: netproto::Config,
+    player: &mut BotPlayer,
+    mut done: impl FnMut(&BotPlayer, &Connection) -> bool,
+) -> io::Result<netproto::Stats> {
+    let mut client = UdpClient::connect(server, config)?;
+    let mut closed = None;
+    while closed.is_none() && !done(player, &client.conn) {
+        let deadline = Instant::now() + Duration::from_millis(5);
+        client.turn(deadline, |conn, event| match event {
+            Event::Connected => player.start(conn),
+            Event::Message { bytes, .. } => {
+                player.handle(conn, &bytes, Instant::now());
+            }
+            Event::Disconnected { reason } => closed = Some(reason),
+        })?;
+        player.maybe_ping(&mut client.conn, Instant::now());
+        client.flush();
+    }
+    if let Some(reason) = closed {
+        warn!(?reason, "disconnected");
+    } else {
+        let linger = Instant::now() + Duration::from_millis(100);
+        while Instant::now() < linger {
+            client.turn(linger, |_, _| {})?;
+        }
+    }
+    let stats = client.conn.stats();
+    client.conn.close();
+    client.flush();
+    Ok(stats)
 }

@@ -136,6 +136,16 @@ impl GameServer {
         &self.samples
     }
 
+    /// Every connection with the player it plays, if it joined.
+    pub fn connections(&self) -> Vec<(ConnectionId, Option<PlayerId>)> {
+        self.clients.iter().map(|(c, cl)| (*c, cl.player)).collect()
+    }
+
+    /// Living players in the current round.
+    pub fn alive(&self) -> usize {
+        self.world.living_players().count()
+    }
+
     /// Players in the game.
     pub fn players(&self) -> usize {
         self.clients.values().filter(|c| c.player.is_some()).count()
@@ -390,7 +400,9 @@ pub struct ClientStats {
     pub errors: u32,
     /// Messages that did not decode.
     pub undecodable: u32,
-    /// Round-trip times of pings.
+    /// Pings sent.
+    pub pings: u32,
+    /// Round-trip times of the pings answered.
     pub rtts: Vec<Duration>,
 }
 
@@ -488,6 +500,7 @@ impl GameClient {
         self.pings
             .retain(|_, t| now.duration_since(*t) < Duration::from_secs(10));
         self.pings.insert(ch, now);
+        self.stats.pings += 1;
         self.send(conn, &wire::ClientMessage::ping(ch), Delivery::Unreliable);
     }
 
@@ -570,6 +583,8 @@ pub struct BotPlayer {
     seed: u64,
     config: Config,
     last_ping: Option<Instant>,
+    /// How often [`BotPlayer::maybe_ping`] pings (1 s by default).
+    pub ping_every: Duration,
     /// Every round result, in order (`true`: won).
     pub results: Vec<bool>,
 }
@@ -583,6 +598,7 @@ impl BotPlayer {
             seed,
             config,
             last_ping: None,
+            ping_every: Duration::from_secs(1),
             results: Vec::new(),
         }
     }
@@ -620,11 +636,14 @@ impl BotPlayer {
         event
     }
 
-    /// Pings once a second; call it often.
+    /// Pings every `ping_every` (once a second by default) while connected; call it often.
     pub fn maybe_ping(&mut self, conn: &mut Connection, now: Instant) {
+        if !conn.is_connected() {
+            return;
+        }
         if self
             .last_ping
-            .is_none_or(|t| now.duration_since(t) >= Duration::from_secs(1))
+            .is_none_or(|t| now.duration_since(t) >= self.ping_every)
         {
             self.last_ping = Some(now);
             self.client.send_ping(conn, now);
