@@ -205,27 +205,30 @@ impl Endpoint {
         if let Some(t) = self.out.pop_front() {
             return Some(t);
         }
-        let ids: Vec<ConnectionId> = self
-            .peers
-            .range(ConnectionId(self.cursor)..)
-            .chain(self.peers.range(..ConnectionId(self.cursor)))
-            .map(|(&id, _)| id)
-            .collect();
-        for id in ids {
-            let Some(peer) = self.peers.get_mut(&id) else {
-                continue;
-            };
+        // Round robin from the connection after the last one that sent, without allocating.
+        let cursor = ConnectionId(self.cursor);
+        let mut found = None;
+        for (&id, peer) in self.peers.range_mut(cursor..) {
             if let Some(contents) = peer.core.poll_transmit(now) {
-                let destination = peer.core.peer;
-                self.cursor = id.0 + 1;
-                self.maybe_remove(id);
-                return Some(Transmit {
-                    destination,
-                    contents,
-                });
+                found = Some((id, peer.core.peer, contents));
+                break;
             }
         }
-        None
+        if found.is_none() {
+            for (&id, peer) in self.peers.range_mut(..cursor) {
+                if let Some(contents) = peer.core.poll_transmit(now) {
+                    found = Some((id, peer.core.peer, contents));
+                    break;
+                }
+            }
+        }
+        let (id, destination, contents) = found?;
+        self.cursor = id.0 + 1;
+        self.maybe_remove(id);
+        Some(Transmit {
+            destination,
+            contents,
+        })
     }
 
     /// The next event on any connection (connections take turns).

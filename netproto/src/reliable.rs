@@ -4,7 +4,9 @@
 //! Each transmission of a chunk gets a transmission id. A chunk is declared lost when its
 //! retransmission timer expires, or early when a chunk sent three transmissions later has
 //! been acknowledged (a packet threshold, as in QUIC), so that one loss does not cost a whole
-//! RTO under random loss. Only first transmissions give RTT samples (Karn's rule).
+//! RTO under random loss. Only first transmissions give RTT samples (Karn's rule); the backoff
+//! ends with a new sample, or when a retransmission is acknowledged faster than the
+//! un-backed-off timeout.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
@@ -78,6 +80,16 @@ impl RttEstimator {
     /// The timer expired: double the timeout until a new sample arrives.
     pub fn back_off(&mut self) {
         self.backoff = (self.backoff + 1).min(16);
+    }
+
+    /// A retransmission was acknowledged within the un-backed-off timeout of being sent: the
+    /// timeout is long enough after all, so the backoff ends even without a sample. (Without
+    /// this, a link where every first transmission of a rare reliable message is lost would
+    /// never take a sample and would keep the backoff forever.)
+    pub fn on_prompt_retransmission_ack(&mut self, elapsed: Duration) {
+        if elapsed < self.base_rto {
+            self.backoff = 0;
+        }
     }
 
     pub fn smoothed(&self) -> Option<Duration> {
@@ -307,10 +319,13 @@ impl Sender {
             self.in_flight_count -= 1;
             cc.on_ack();
         }
-        if state.tx_count == 1
-            && let Some(sent) = state.sent_at
-        {
-            rtt.sample(now.saturating_duration_since(sent));
+        if let Some(sent) = state.sent_at {
+            let elapsed = now.saturating_duration_since(sent);
+            if state.tx_count == 1 {
+                rtt.sample(elapsed);
+            } else {
+                rtt.on_prompt_retransmission_ack(elapsed);
+            }
         }
         self.largest_acked_tx = self.largest_acked_tx.max(state.tx_id);
         msg.acked += 1;
