@@ -1,0 +1,82 @@
+//! A small driver for profilers (callgrind, perf): encodes or decodes the 1000-entity
+//! snapshot N times with one codec, nothing else.
+//!
+//! `codec-driver (rabbit|limit|bitcode|bincode) (encode|decode) N`
+
+use std::hint::black_box;
+
+use bench::codec::snapshot;
+use bench::limit;
+use bench::mirror::MSnapshot;
+use game_messages::Snapshot;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (peer, op) = (
+        args.first().map(String::as_str),
+        args.get(1).map(String::as_str),
+    );
+    let n: u64 = args.get(2).and_then(|v| v.parse().ok()).unwrap_or(1000);
+    let snap = snapshot();
+    let bytes = rabbit::to_bytes(&snap).unwrap();
+    let m = MSnapshot::from(&snap);
+    let cfg = bincode::config::standard();
+    let mut buf = Vec::with_capacity(1 << 16);
+    match (peer, op) {
+        (Some("rabbit"), Some("encode")) => {
+            for _ in 0..n {
+                buf.clear();
+                rabbit::encode_into(black_box(&snap), &mut buf).unwrap();
+                black_box(&buf);
+            }
+        }
+        (Some("rabbit"), Some("decode")) => {
+            for _ in 0..n {
+                black_box(rabbit::from_bytes::<Snapshot>(black_box(&bytes)).unwrap());
+            }
+        }
+        (Some("limit"), Some("encode")) => {
+            for _ in 0..n {
+                buf.clear();
+                limit::encode(black_box(&snap), &mut buf);
+                black_box(&buf);
+            }
+        }
+        (Some("limit"), Some("decode")) => {
+            for _ in 0..n {
+                black_box(limit::decode(black_box(&bytes)).unwrap());
+            }
+        }
+        (Some("bitcode"), Some("encode")) => {
+            let mut b = bitcode::Buffer::new();
+            for _ in 0..n {
+                black_box(b.encode(black_box(&m)));
+            }
+        }
+        (Some("bitcode"), Some("decode")) => {
+            let bc = bitcode::encode(&m);
+            let mut b = bitcode::Buffer::new();
+            for _ in 0..n {
+                black_box(b.decode::<MSnapshot>(black_box(&bc)).unwrap());
+            }
+        }
+        (Some("bincode"), Some("encode")) => {
+            let mut slice = vec![0u8; 1 << 16];
+            for _ in 0..n {
+                black_box(bincode::encode_into_slice(black_box(&m), &mut slice, cfg).unwrap());
+            }
+        }
+        (Some("bincode"), Some("decode")) => {
+            let bc = bincode::encode_to_vec(&m, cfg).unwrap();
+            for _ in 0..n {
+                let r: (MSnapshot, usize) =
+                    bincode::decode_from_slice(black_box(&bc), cfg).unwrap();
+                black_box(r);
+            }
+        }
+        _ => {
+            eprintln!("usage: codec-driver (rabbit|limit|bitcode|bincode) (encode|decode) N");
+            std::process::exit(2);
+        }
+    }
+}

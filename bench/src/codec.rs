@@ -1,0 +1,409 @@
+//! The codec suite: the 1000-entity snapshot of `game_messages::sample`, encoded and decoded by
+//! rabbit (game-messages' own derived types), the hand-written limit, bitcode, bincode,
+//! postcard and deku.
+//!
+//! Every case is a closure that runs a batch of operations; a round runs every case once, in an
+//! order rotated from round to round (interleaving, so drift in the machine's load hits every
+//! peer alike), and the reported time is the median over rounds of the time per operation.
+
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use deku::{DekuContainerRead, DekuContainerWrite};
+use game_messages::Snapshot;
+use game_messages::sample::{DEFAULT_SEED, sample_snapshot};
+
+use crate::deku_types::DSnapshot;
+use crate::limit;
+use crate::mirror::MSnapshot;
+use crate::report::{Row, median};
+
+/// Entities in the benchmark snapshot.
+pub const ENTITIES: usize = 1000;
+
+/// Options of a run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Interleaved rounds.
+    pub rounds: usize,
+    /// Target duration of one batch.
+    pub batch: Duration,
+    /// Only these peers (empty: all).
+    pub only: Vec<String>,
+}
+
+struct Case {
+    peer: &'static str,
+    case: &'static str,
+    bytes: Option<u64>,
+    note: String,
+    /// Runs `n` operations.
+    run: Box<dyn FnMut(u64)>,
+    iters: u64,
+    samples: Vec<f64>,
+}
+
+fn case(
+    peer: &'static str,
+    case: &'static str,
+    bytes: usize,
+    note: impl Into<String>,
+    run: impl FnMut(u64) + 'static,
+) -> Case {
+    Case {
+        peer,
+        case,
+        bytes: Some(bytes as u64),
+        note: note.into(),
+        run: Box::new(run),
+        iters: 1,
+        samples: Vec::new(),
+    }
+}
+
+/// The snapshot every peer encodes.
+pub fn snapshot() -> Snapshot {
+    sample_snapshot(ENTITIES, DEFAULT_SEED)
+}
+
+/// Builds every case, checking first that each peer round-trips the data (and that the limit
+/// and deku write exactly rabbit's bytes).
+fn cases() -> Vec<Case> {
+    let snap = snapshot();
+    let mut out = Vec::new();
+
+    // rabbit: game-messages' derived impls.
+    let rabbit_bytes = rabbit::to_bytes(&snap).expect("rabbit encodes");
+    let n = rabbit_bytes.len();
+    assert_eq!(
+        rabbit::from_bytes::<Snapshot>(&rabbit_bytes).expect("rabbit decodes"),
+        snap
+    );
+    {
+        let s = snap.clone();
+        let mut buf = Vec::with_capacity(n);
+        out.push(case(
+            "rabbit",
+            "encode",
+            n,
+            "encode_into, reused Vec",
+            move |k| {
+                for _ in 0..k {
+                    buf.clear();
+                    rabbit::encode_into(black_box(&s), &mut buf).unwrap();
+                    black_box(&buf);
+                }
+            },
+        ));
+        let s = snap.clone();
+        out.push(case("rabbit", "encode-fresh", n, "to_bytes", move |k| {
+            for _ in 0..k {
+                black_box(rabbit::to_bytes(black_box(&s)).unwrap());
+            }
+        }));
+        let b = rabbit_bytes.clone();
+        out.push(case(
+            "rabbit",
+            "decode",
+            n,
+            "from_bytes into Arc<[Entity]>",
+            move |k| {
+                for _ in 0..k {
+                    black_box(rabbit::from_bytes::<Snapshot>(black_box(&b)).unwrap());
+                }
+            },
+        ));
+    }
+
+    // The hand-written limit for exactly this layout.
+    {
+        let mut lb = Vec::new();
+        limit::encode(&snap, &mut lb);
+        assert_eq!(lb, rabbit_bytes, "the limit writes rabbit's bytes");
+        assert_eq!(limit::decode(&lb).expect("limit decodes"), snap);
+        let s = snap.clone();
+        let mut buf = Vec::with_capacity(n + 64);
+        out.push(case(
+            "limit",
+            "encode",
+            n,
+            "hand-written, reused Vec",
+            move |k| {
+                for _ in 0..k {
+                    buf.clear();
+                    limit::encode(black_box(&s), &mut buf);
+                    black_box(&buf);
+                }
+            },
+        ));
+        let b = rabbit_bytes.clone();
+        out.push(case(
+            "limit",
+            "decode",
+            n,
+            "hand-written, into Arc<[Entity]>",
+            move |k| {
+                for _ in 0..k {
+                    black_box(limit::decode(black_box(&b)).unwrap());
+                }
+            },
+        ));
+    }
+
+    let m = MSnapshot::from(&snap);
+
+    // bitcode 0.6, its derive.
+    {
+        let bytes = bitcode::encode(&m);
+        assert_eq!(bitcode::decode::<MSnapshot>(&bytes).unwrap(), m);
+        let n = bytes.len();
+        let v = m.clone();
+        let mut buffer = bitcode::Buffer::new();
+        out.push(case(
+            "bitcode",
+            "encode",
+            n,
+            "Buffer::encode, reused",
+            move |k| {
+                for _ in 0..k {
+                    black_box(buffer.encode(black_box(&v)));
+                }
+            },
+        ));
+        let v = m.clone();
+        out.push(case(
+            "bitcode",
+            "encode-fresh",
+            n,
+            "bitcode::encode",
+            move |k| {
+                for _ in 0..k {
+                    black_box(bitcode::encode(black_box(&v)));
+                }
+            },
+        ));
+        let b = bytes.clone();
+        out.push(case(
+            "bitcode",
+            "decode",
+            n,
+            "bitcode::decode into Vec",
+            move |k| {
+                for _ in 0..k {
+                    black_box(bitcode::decode::<MSnapshot>(black_box(&b)).unwrap());
+                }
+            },
+        ));
+        let b = bytes;
+        let mut buffer = bitcode::Buffer::new();
+        out.push(case(
+            "bitcode",
+            "decode-reused",
+            n,
+            "Buffer::decode into Vec",
+            move |k| {
+                for _ in 0..k {
+                    black_box(buffer.decode::<MSnapshot>(black_box(&b)).unwrap());
+                }
+            },
+        ));
+    }
+
+    // bincode 2, its derive, standard config (varint integers).
+    {
+        let cfg = bincode::config::standard();
+        let bytes = bincode::encode_to_vec(&m, cfg).unwrap();
+        let (back, _): (MSnapshot, usize) = bincode::decode_from_slice(&bytes, cfg).unwrap();
+        assert_eq!(back, m);
+        let n = bytes.len();
+        let v = m.clone();
+        let mut buf = vec![0u8; 1 << 16];
+        out.push(case(
+            "bincode",
+            "encode",
+            n,
+            "encode_into_slice, reused",
+            move |k| {
+                for _ in 0..k {
+                    black_box(bincode::encode_into_slice(black_box(&v), &mut buf, cfg).unwrap());
+                }
+            },
+        ));
+        let v = m.clone();
+        out.push(case(
+            "bincode",
+            "encode-fresh",
+            n,
+            "encode_to_vec",
+            move |k| {
+                for _ in 0..k {
+                    black_box(bincode::encode_to_vec(black_box(&v), cfg).unwrap());
+                }
+            },
+        ));
+        let b = bytes;
+        out.push(case(
+            "bincode",
+            "decode",
+            n,
+            "decode_from_slice into Vec",
+            move |k| {
+                for _ in 0..k {
+                    let r: (MSnapshot, usize) =
+                        bincode::decode_from_slice(black_box(&b), cfg).unwrap();
+                    black_box(r);
+                }
+            },
+        ));
+    }
+
+    // postcard 1, serde.
+    {
+        let bytes = postcard::to_allocvec(&m).unwrap();
+        assert_eq!(postcard::from_bytes::<MSnapshot>(&bytes).unwrap(), m);
+        let n = bytes.len();
+        let v = m.clone();
+        let mut buf = vec![0u8; 1 << 16];
+        out.push(case(
+            "postcard",
+            "encode",
+            n,
+            "to_slice, reused",
+            move |k| {
+                for _ in 0..k {
+                    black_box(postcard::to_slice(black_box(&v), &mut buf).unwrap().len());
+                }
+            },
+        ));
+        let v = m.clone();
+        out.push(case(
+            "postcard",
+            "encode-fresh",
+            n,
+            "to_allocvec",
+            move |k| {
+                for _ in 0..k {
+                    black_box(postcard::to_allocvec(black_box(&v)).unwrap());
+                }
+            },
+        ));
+        let b = bytes;
+        out.push(case(
+            "postcard",
+            "decode",
+            n,
+            "from_bytes into Vec",
+            move |k| {
+                for _ in 0..k {
+                    black_box(postcard::from_bytes::<MSnapshot>(black_box(&b)).unwrap());
+                }
+            },
+        ));
+    }
+
+    // deku 0.20: the exact layout, varints through custom reader / writer.
+    {
+        let d = DSnapshot::from(&snap);
+        let bytes = d.to_bytes().unwrap();
+        let same = bytes == rabbit_bytes;
+        let (_, back) = DSnapshot::from_bytes((&bytes, 0)).unwrap();
+        assert_eq!(back, d);
+        let n = bytes.len();
+        let layout = if same {
+            "same bytes as rabbit"
+        } else {
+            "layout differs from rabbit"
+        };
+        let v = d.clone();
+        let mut buf = vec![0u8; 1 << 16];
+        out.push(case(
+            "deku",
+            "encode",
+            n,
+            format!("to_slice, reused; {layout}"),
+            move |k| {
+                for _ in 0..k {
+                    black_box(black_box(&v).to_slice(&mut buf).unwrap());
+                }
+            },
+        ));
+        let v = d.clone();
+        out.push(case("deku", "encode-fresh", n, "to_bytes", move |k| {
+            for _ in 0..k {
+                black_box(black_box(&v).to_bytes().unwrap());
+            }
+        }));
+        let b = bytes;
+        out.push(case("deku", "decode", n, "from_bytes into Vec", move |k| {
+            for _ in 0..k {
+                black_box(DSnapshot::from_bytes((black_box(&b), 0)).unwrap());
+            }
+        }));
+    }
+    out
+}
+
+/// Runs the suite and returns its rows (ratios not yet filled in).
+pub fn run(opts: &Options) -> Vec<Row> {
+    let mut cases: Vec<Case> = cases()
+        .into_iter()
+        .filter(|c| {
+            opts.only.is_empty() || c.peer == "rabbit" || opts.only.iter().any(|o| o == c.peer)
+        })
+        .collect();
+    // Calibrate: a batch of about `opts.batch` for each case, after a warm-up.
+    for c in &mut cases {
+        (c.run)(3);
+        let t = Instant::now();
+        (c.run)(5);
+        let per = t.elapsed().as_secs_f64() / 5.0;
+        c.iters = ((opts.batch.as_secs_f64() / per.max(1e-9)) as u64).clamp(1, 100_000);
+    }
+    let n = cases.len();
+    for round in 0..opts.rounds {
+        for j in 0..n {
+            // Rotate the order each round, and reverse it every other round.
+            let idx = if round % 2 == 0 {
+                (round / 2 + j) % n
+            } else {
+                (round / 2 + n - 1 - j) % n
+            };
+            let c = &mut cases[idx];
+            let t = Instant::now();
+            (c.run)(c.iters);
+            let ns = t.elapsed().as_nanos() as f64 / c.iters as f64;
+            c.samples.push(ns);
+        }
+    }
+    cases
+        .into_iter()
+        .map(|mut c| {
+            let med = median(&mut c.samples);
+            let p10 = crate::report::quantile(&mut c.samples, 0.1);
+            let p90 = crate::report::quantile(&mut c.samples, 0.9);
+            let spread = match (med, p10, p90) {
+                (Some(m), Some(a), Some(b)) if m > 0.0 => {
+                    format!(
+                        "p10–p90 {:+.0}%/{:+.0}%",
+                        (a / m - 1.0) * 100.0,
+                        (b / m - 1.0) * 100.0
+                    )
+                }
+                _ => String::new(),
+            };
+            Row {
+                suite: "codec",
+                peer: c.peer.to_string(),
+                case: c.case.to_string(),
+                median_ns: med,
+                bytes: c.bytes,
+                ratio: None,
+                note: if c.note.is_empty() {
+                    spread
+                } else {
+                    format!("{}; {spread}", c.note)
+                },
+            }
+        })
+        .collect()
+}

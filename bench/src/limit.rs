@@ -1,0 +1,264 @@
+//! The yardstick: a hand-written encoder and decoder for exactly the snapshot's layout, in safe
+//! Rust, the way one would write it without a derive: a 64-bit accumulator that reaches a
+//! reused buffer a whole word at a time, fields merged into as few writes as the layout allows,
+//! varint lengths from `leading_zeros`, no `Result` in the encoder; a decoder that loads 64
+//! bits at a time and checks what a hostile input could break (bounds, enum tags, canonical
+//! varints, the count against the remaining input).
+//!
+//! It works on game-messages' own types, so its input and output are rabbit's.
+
+use game_messages::{
+    Direction, Entity, EntityId, EntityKind, Object, ObjectKind, Player, PlayerId, Point, Snapshot,
+};
+
+/// Bit accumulator over a borrowed buffer.
+struct Acc<'a> {
+    out: &'a mut Vec<u8>,
+    acc: u64,
+    n: u32,
+}
+
+impl Acc<'_> {
+    /// Pushes the low `bits` of `v` (`v` has nothing above them; `bits <= 64`).
+    #[inline(always)]
+    fn put(&mut self, v: u64, bits: u32) {
+        self.acc |= v << self.n;
+        let t = self.n + bits;
+        if t >= 64 {
+            self.out.extend_from_slice(&self.acc.to_le_bytes());
+            // The bits of `v` that did not fit (none when `n` was 0).
+            self.acc = (v >> (63 - self.n)) >> 1;
+            self.n = t - 64;
+        } else {
+            self.n = t;
+        }
+    }
+
+    #[inline(always)]
+    fn finish(self) {
+        let bytes = self.n.div_ceil(8) as usize;
+        self.out.extend_from_slice(&self.acc.to_le_bytes()[..bytes]);
+    }
+}
+
+/// A `u32` varint as one value: `(v << 2) | (m - 1)` in `2 + 8m` bits.
+#[inline(always)]
+fn varint(v: u32) -> (u64, u32) {
+    let m = (32 - (v | 1).leading_zeros()).div_ceil(8);
+    ((u64::from(v) << 2) | u64::from(m - 1), 2 + 8 * m)
+}
+
+/// The most bits one entity takes: id 34 + tag 2 + player (96 + 8 + 35 + 35 + 3 × 34).
+const MAX_ENTITY_BITS: usize = 34 + 2 + 96 + 8 + 35 + 35 + 34 * 3;
+
+/// Encodes a snapshot (the count, then each entity), appending to `out`.
+pub fn encode(snapshot: &Snapshot, out: &mut Vec<u8>) {
+    out.reserve((34 + snapshot.len() * MAX_ENTITY_BITS).div_ceil(8) + 8);
+    let mut w = Acc { out, acc: 0, n: 0 };
+    let (c, cb) = varint(snapshot.len() as u32);
+    w.put(c, cb);
+    for e in snapshot.iter() {
+        let (id, idb) = varint(e.id.0);
+        match &e.kind {
+            EntityKind::Object(o) => {
+                w.put(id, idb);
+                let p = o.position;
+                // tag 0 (2 bits), x: 34 bits; then y, z
+                w.put(u64::from(p.x.to_bits()) << 2, 34);
+                w.put(
+                    u64::from(p.y.to_bits()) | (u64::from(p.z.to_bits()) << 32),
+                    64,
+                );
+                let kind = matches!(o.kind, ObjectKind::Mushroom) as u64;
+                match o.durability {
+                    Some(d) => w.put(kind | 2 | (u64::from(d.to_bits()) << 2), 34),
+                    None => w.put(kind, 2),
+                }
+                let (h, hb) = varint(o.health);
+                let (mh, mhb) = varint(o.max_health);
+                w.put(h | (mh << hb), hb + mhb);
+            }
+            EntityKind::Player(p) => {
+                w.put(id | (1 << idb), idb + 2);
+                let q = p.position;
+                w.put(
+                    u64::from(q.x.to_bits()) | (u64::from(q.y.to_bits()) << 32),
+                    64,
+                );
+                w.put(
+                    u64::from(q.z.to_bits()) | (u64::from(p.movement.bits()) << 32),
+                    40,
+                );
+                match p.holding {
+                    Some(h) => {
+                        let (v, b) = varint(h.0);
+                        w.put(1 | (v << 1), b + 1);
+                    }
+                    None => w.put(0, 1),
+                }
+                match p.breaking {
+                    Some(h) => {
+                        let (v, b) = varint(h.0);
+                        w.put(1 | (v << 1), b + 1);
+                    }
+                    None => w.put(0, 1),
+                }
+                let (o, ob) = varint(p.owner.0);
+                w.put(o, ob);
+                let (h, hb) = varint(p.health);
+                let (mh, mhb) = varint(p.max_health);
+                w.put(h | (mh << hb), hb + mhb);
+            }
+            EntityKind::Dead => w.put(id | (2 << idb), idb + 2),
+        }
+    }
+    w.finish();
+}
+
+/// Why the hand-written decoder refused an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecodeError {
+    /// The input ended inside a value.
+    End,
+    /// A tag named no variant.
+    Tag,
+    /// A varint was not in its shortest form.
+    NonCanonical,
+    /// The count cannot fit in what is left.
+    Count,
+    /// Something other than zero padding follows.
+    Trailing,
+}
+
+struct Rd<'a> {
+    data: &'a [u8],
+    pos: usize,
+    len: usize,
+}
+
+impl Rd<'_> {
+    /// The 64 bits from byte `b`, zero-filled past the end.
+    #[inline(always)]
+    fn word(&self, b: usize) -> u64 {
+        match self.data.get(b..b + 8) {
+            Some(s) => u64::from_le_bytes([s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]]),
+            None => {
+                let mut w = [0u8; 8];
+                let tail = self.data.get(b..).unwrap_or(&[]);
+                w[..tail.len()].copy_from_slice(tail);
+                u64::from_le_bytes(w)
+            }
+        }
+    }
+
+    /// The next 56 bits or more (unchecked against the end: callers check first).
+    #[inline(always)]
+    fn peek(&self) -> u64 {
+        self.word(self.pos >> 3) >> (self.pos & 7)
+    }
+
+    #[inline(always)]
+    fn take(&mut self, bits: u32) -> u64 {
+        let v = self.peek() & ((1u64 << bits) - 1);
+        self.pos += bits as usize;
+        v
+    }
+
+    #[inline(always)]
+    fn varint(&mut self) -> Result<u32, DecodeError> {
+        let w = self.peek();
+        let m = (w & 3) as u32 + 1;
+        let bits = 8 * m;
+        let v = ((w >> 2) & ((1u64 << bits) - 1)) as u32;
+        if m > 1 && (32 - v.leading_zeros()).div_ceil(8) != m {
+            return Err(DecodeError::NonCanonical);
+        }
+        self.pos += 2 + bits as usize;
+        Ok(v)
+    }
+
+    #[inline(always)]
+    fn f32(&mut self) -> f32 {
+        f32::from_bits(self.take(32) as u32)
+    }
+}
+
+/// Decodes what [`encode`] wrote.
+pub fn decode(data: &[u8]) -> Result<Snapshot, DecodeError> {
+    let mut r = Rd {
+        data,
+        pos: 0,
+        len: data.len() * 8,
+    };
+    if r.len < 10 {
+        return Err(DecodeError::End);
+    }
+    let count = r.varint()? as usize;
+    if r.pos > r.len || count.saturating_mul(12) > r.len - r.pos {
+        return Err(DecodeError::Count);
+    }
+    let mut entities = Vec::with_capacity(count);
+    for _ in 0..count {
+        // One check per entity covers its largest form; the last entities, closer to the end
+        // than that, are checked after each read instead.
+        let near_end = r.len - r.pos < MAX_ENTITY_BITS;
+        let id = EntityId(r.varint()?);
+        let kind = match r.take(2) {
+            0 => {
+                let position = Point::new(r.f32(), r.f32(), r.f32());
+                let flags = r.take(2);
+                let durability = if flags & 2 != 0 { Some(r.f32()) } else { None };
+                let health = r.varint()?;
+                let max_health = r.varint()?;
+                EntityKind::Object(Object {
+                    position,
+                    kind: if flags & 1 != 0 {
+                        ObjectKind::Mushroom
+                    } else {
+                        ObjectKind::Tree
+                    },
+                    durability,
+                    health,
+                    max_health,
+                })
+            }
+            1 => {
+                let position = Point::new(r.f32(), r.f32(), r.f32());
+                let movement = Direction::from_bits_retain(r.take(8) as u8);
+                let holding = if r.take(1) != 0 {
+                    Some(EntityId(r.varint()?))
+                } else {
+                    None
+                };
+                let breaking = if r.take(1) != 0 {
+                    Some(EntityId(r.varint()?))
+                } else {
+                    None
+                };
+                let owner = PlayerId(r.varint()?);
+                let health = r.varint()?;
+                let max_health = r.varint()?;
+                EntityKind::Player(Player {
+                    position,
+                    movement,
+                    holding,
+                    breaking,
+                    owner,
+                    health,
+                    max_health,
+                })
+            }
+            2 => EntityKind::Dead,
+            _ => return Err(DecodeError::Tag),
+        };
+        if near_end && r.pos > r.len {
+            return Err(DecodeError::End);
+        }
+        entities.push(Entity { id, kind });
+    }
+    let left = r.len - r.pos;
+    if left >= 8 || (left > 0 && r.peek() & ((1 << left) - 1) != 0) {
+        return Err(DecodeError::Trailing);
+    }
+    Ok(Snapshot::from(entities))
+}

@@ -1,0 +1,101 @@
+//! `cargo run --release -p bench -- codec|transport [--json FILE] [options]`
+//!
+//! Prints a Markdown table per suite (with the machine it ran on) and, with `--json FILE`,
+//! writes the rows as a JSON list.
+
+use std::time::Duration;
+
+use bench::report::{Row, fill_ratios, json, machine, table};
+use bench::{codec, transport};
+
+const USAGE: &str = "usage: bench (codec | transport | all) [--json FILE] [--rounds N] \
+[--batch-us N] [--only PEER,PEER] [--quick]
+
+  codec      the 1000-entity snapshot: rabbit, the hand-written limit, bitcode, bincode,
+             postcard, deku (size, encode, decode)
+  transport  loopback UDP: netproto, laminar, renet, quinn, TCP (reliable 1 KiB / 64 KiB at
+             0 % and 5 % loss, unreliable 100-byte echo RTT)
+  --json     also write the rows as JSON
+  --rounds   interleaved rounds (codec default 300, transport default 3)
+  --batch-us codec: target duration of one timed batch (default 1000)
+  --only     only these peers (rabbit / netproto always run: they are the reference)
+  --quick    a short smoke run";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut suite = None;
+    let mut json_path = None;
+    let mut rounds = None;
+    let mut batch_us = 1000u64;
+    let mut only = Vec::new();
+    let mut quick = false;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "codec" | "transport" | "all" => suite = Some(a.clone()),
+            "--json" => json_path = it.next().cloned(),
+            "--rounds" => rounds = it.next().and_then(|v| v.parse().ok()),
+            "--batch-us" => batch_us = it.next().and_then(|v| v.parse().ok()).unwrap_or(1000),
+            "--only" => {
+                only = it
+                    .next()
+                    .map(|v| v.split(',').map(str::to_string).collect())
+                    .unwrap_or_default()
+            }
+            "--quick" => quick = true,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return;
+            }
+            other => {
+                eprintln!("unknown argument {other:?}\n{USAGE}");
+                std::process::exit(2);
+            }
+        }
+    }
+    let Some(suite) = suite else {
+        eprintln!("{USAGE}");
+        std::process::exit(2);
+    };
+    println!("machine: {}", machine());
+    let mut all: Vec<Row> = Vec::new();
+    if suite == "codec" || suite == "all" {
+        let opts = codec::Options {
+            rounds: rounds.unwrap_or(if quick { 20 } else { 300 }),
+            batch: Duration::from_micros(if quick { 200 } else { batch_us }),
+            only: only.clone(),
+        };
+        println!(
+            "\n## codec: {}-entity snapshot, median of {} interleaved rounds\n",
+            codec::ENTITIES,
+            opts.rounds
+        );
+        let mut rows = codec::run(&opts);
+        fill_ratios(&mut rows, "rabbit");
+        print!("{}", table(&rows, "rabbit"));
+        all.extend(rows);
+    }
+    if suite == "transport" || suite == "all" {
+        let opts = transport::Options {
+            rounds: rounds.unwrap_or(if quick { 1 } else { 3 }),
+            quick,
+            only: only.clone(),
+        };
+        println!(
+            "\n## transport: loopback UDP, median of {} interleaved rounds\n",
+            opts.rounds
+        );
+        let mut rows = transport::run(&opts);
+        fill_ratios(&mut rows, "netproto");
+        print!("{}", table(&rows, "netproto"));
+        all.extend(rows);
+    }
+    println!("\nmachine after the run: {}", machine());
+    if let Some(path) = json_path {
+        if let Err(e) = std::fs::write(&path, json(&all)) {
+            eprintln!("cannot write {path}: {e}");
+            std::process::exit(1);
+        }
+        println!("wrote {path}");
+    }
+}

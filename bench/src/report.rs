@@ -1,0 +1,145 @@
+//! Rows, tables, JSON and the machine description.
+
+use std::fmt::Write as _;
+use std::process::Command;
+
+/// One measured row: a peer on a case.
+#[derive(Debug, Clone)]
+pub struct Row {
+    /// `codec` or `transport`.
+    pub suite: &'static str,
+    /// `rabbit`, `bitcode`, ... / `netproto`, `laminar`, ...
+    pub peer: String,
+    /// `encode`, `encode-fresh`, `decode`, `reliable-1k`, ...
+    pub case: String,
+    /// The median time (per operation, per message, or per round trip).
+    pub median_ns: Option<f64>,
+    /// Encoded size (codec) or message size (transport).
+    pub bytes: Option<u64>,
+    /// The peer's median over rabbit's / netproto's on the same case.
+    pub ratio: Option<f64>,
+    /// Free text shown in the table (throughput, spread, why a cell is empty).
+    pub note: String,
+}
+
+/// Fills in `ratio` against the rows of `reference` for the same case.
+pub fn fill_ratios(rows: &mut [Row], reference: &str) {
+    let refs: Vec<(String, f64)> = rows
+        .iter()
+        .filter(|r| r.peer == reference)
+        .filter_map(|r| r.median_ns.map(|m| (r.case.clone(), m)))
+        .collect();
+    for row in rows.iter_mut() {
+        // `decode-reused` has no rabbit twin: it is compared with rabbit's `decode`.
+        let stem = row.case.trim_end_matches("-reused");
+        let base = refs
+            .iter()
+            .find(|(c, _)| *c == row.case)
+            .or_else(|| refs.iter().find(|(c, _)| c == stem))
+            .map(|(_, m)| *m);
+        row.ratio = match (row.median_ns, base) {
+            (Some(m), Some(b)) if b > 0.0 => Some(m / b),
+            _ => None,
+        };
+    }
+}
+
+/// Human-readable time.
+pub fn fmt_ns(ns: f64) -> String {
+    if ns >= 1e9 {
+        format!("{:.2} s", ns / 1e9)
+    } else if ns >= 1e6 {
+        format!("{:.2} ms", ns / 1e6)
+    } else if ns >= 1e3 {
+        format!("{:.2} µs", ns / 1e3)
+    } else {
+        format!("{ns:.0} ns")
+    }
+}
+
+/// A Markdown table of the rows.
+pub fn table(rows: &[Row], reference: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| peer | case | median | bytes | ratio (peer / {reference}) | note |"
+    );
+    let _ = writeln!(s, "|---|---|---:|---:|---:|---|");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} |",
+            r.peer,
+            r.case,
+            r.median_ns.map_or("—".into(), fmt_ns),
+            r.bytes.map_or("—".into(), |b| b.to_string()),
+            r.ratio.map_or("—".into(), |x| format!("{x:.2}")),
+            r.note
+        );
+    }
+    s
+}
+
+/// The rows as the JSON list.
+pub fn json(rows: &[Row]) -> String {
+    let list: Vec<serde_json::Value> = rows
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "suite": r.suite,
+                "peer": r.peer,
+                "case": r.case,
+                "median_ns": r.median_ns.map(|m| m.round() as u64),
+                "bytes": r.bytes,
+                "ratio": r.ratio.map(|x| (x * 1000.0).round() / 1000.0),
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&list).unwrap_or_default()
+}
+
+/// CPU model, cores, rustc version, load: the machine the numbers are from.
+pub fn machine() -> String {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split(':').nth(1))
+        .map(|s| s.trim().to_string())
+        .unwrap_or_else(|| "unknown CPU".into());
+    let mhz = cpuinfo
+        .lines()
+        .find(|l| l.starts_with("cpu MHz"))
+        .and_then(|l| l.split(':').nth(1))
+        .map(|s| s.trim().to_string());
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let rustc = Command::new("rustc")
+        .arg("-V")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_else(|| "rustc ?".into());
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default();
+    format!(
+        "{model}{}, {cores} cores, {rustc}, load average {load}",
+        mhz.map_or(String::new(), |m| format!(" @ {m} MHz"))
+    )
+}
+
+/// The median of some samples (sorted in place).
+pub fn median(samples: &mut [f64]) -> Option<f64> {
+    quantile(samples, 0.5)
+}
+
+/// The `q` quantile (nearest rank) of some samples (sorted in place).
+pub fn quantile(samples: &mut [f64], q: f64) -> Option<f64> {
+    if samples.is_empty() {
+        return None;
+    }
+    samples.sort_by(|a, b| a.total_cmp(b));
+    let idx = ((samples.len() as f64 * q).ceil() as usize).clamp(1, samples.len()) - 1;
+    Some(samples[idx])
+}

@@ -1,0 +1,156 @@
+//! laminar 0.5: `Socket` driven by `manual_poll` in the application's loop (busy, yielding
+//! between iterations, as `start_polling_with_duration(None)` does), reliable-unordered packets.
+//!
+//! laminar has no flow or congestion control and drops a connection with more than
+//! `max_packets_in_flight` (512) unacknowledged packets, and its acknowledgements ride on
+//! packets going the other way. So the receiver answers every batch it receives with a small
+//! reliable packet carrying its delivered count, and the sender keeps at most 256 messages
+//! beyond that count: the application-level window any laminar application needs for bulk
+//! transfer.
+
+use std::net::SocketAddr;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use laminar::{Config, Packet, Socket, SocketEvent};
+
+use super::{Outcome, Params, RttParams, Shared, payload, route, tag_of};
+
+/// Messages the sender keeps ahead of the receiver's count.
+const WINDOW: u64 = 256;
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+/// laminar's payload length is a `u16` and a packet has at most 255 fragments of
+/// `fragment_size` bytes: 65,536 bytes cannot be sent in one message.
+pub fn cannot(p: &Params) -> Option<&'static str> {
+    (p.size > u16::MAX as usize)
+        .then_some("cannot send it: laminar's payload length is a u16 (65,535 bytes at most)")
+}
+
+fn config() -> Config {
+    Config {
+        idle_connection_timeout: Duration::from_secs(10),
+        ..Config::default()
+    }
+}
+
+/// Reliable one-way throughput.
+pub fn reliable(p: &Params) -> Result<Outcome, String> {
+    let mut server = Socket::bind_with_config("127.0.0.1:0", config()).map_err(err)?;
+    let addr = server.local_addr().map_err(err)?;
+    let (target, relay) = route(addr, p.loss, p.seed)?;
+    let shared = Shared::new();
+    let (sh, size, count, deadline) = (shared.clone(), p.size, p.count, p.deadline);
+    let srv = thread::spawn(move || -> Result<(), String> {
+        let give_up = Instant::now() + deadline + Duration::from_secs(5);
+        let mut delivered = 0u64;
+        while !sh.is_done() && Instant::now() < give_up {
+            server.manual_poll(Instant::now());
+            let mut from: Option<SocketAddr> = None;
+            while let Some(ev) = server.recv() {
+                if let SocketEvent::Packet(pk) = ev {
+                    from = Some(pk.addr());
+                    if pk.payload().len() == size {
+                        delivered += 1;
+                        sh.deliver(count);
+                    }
+                }
+            }
+            if let Some(to) = from {
+                let _ = server.send(Packet::reliable_unordered(
+                    to,
+                    delivered.to_le_bytes().to_vec(),
+                ));
+                server.manual_poll(Instant::now());
+            }
+            thread::yield_now();
+        }
+        Ok(())
+    });
+    let client_result = (|| -> Result<(), String> {
+        let mut client = Socket::bind_with_config("127.0.0.1:0", config()).map_err(err)?;
+        let msg = payload(size, 0);
+        shared.start();
+        let (mut sent, mut acked) = (0u64, 0u64);
+        while !shared.is_done() && !shared.past(deadline) {
+            while sent < count && sent < acked + WINDOW {
+                client
+                    .send(Packet::reliable_unordered(target, msg.clone()))
+                    .map_err(err)?;
+                sent += 1;
+            }
+            client.manual_poll(Instant::now());
+            while let Some(ev) = client.recv() {
+                match ev {
+                    SocketEvent::Packet(pk) => acked = acked.max(tag_of(pk.payload())),
+                    SocketEvent::Timeout(_) | SocketEvent::Disconnect(_) => {
+                        return Err("laminar dropped the connection".into());
+                    }
+                    _ => {}
+                }
+            }
+            thread::yield_now();
+        }
+        Ok(())
+    })();
+    shared.stop();
+    srv.join()
+        .map_err(|_| "server thread panicked".to_string())??;
+    drop(relay);
+    client_result?;
+    shared.outcome(count, deadline)
+}
+
+/// Unreliable echo.
+pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
+    let mut server = Socket::bind_with_config("127.0.0.1:0", config()).map_err(err)?;
+    let addr = server.local_addr().map_err(err)?;
+    let shared = Shared::new();
+    let sh = shared.clone();
+    let give_up = Instant::now() + p.deadline + Duration::from_secs(5);
+    let srv = thread::spawn(move || {
+        while !sh.is_done() && Instant::now() < give_up {
+            server.manual_poll(Instant::now());
+            while let Some(ev) = server.recv() {
+                if let SocketEvent::Packet(pk) = ev {
+                    let _ = server.send(Packet::unreliable(pk.addr(), pk.payload().to_vec()));
+                    server.manual_poll(Instant::now());
+                }
+            }
+            thread::yield_now();
+        }
+    });
+    let result = (|| -> Result<Vec<f64>, String> {
+        let mut client = Socket::bind_with_config("127.0.0.1:0", config()).map_err(err)?;
+        let start = Instant::now();
+        let mut rtts = Vec::with_capacity(p.count as usize);
+        for i in 0..p.count {
+            if start.elapsed() > p.deadline {
+                break;
+            }
+            let t0 = Instant::now();
+            client
+                .send(Packet::unreliable(addr, payload(p.size, i)))
+                .map_err(err)?;
+            'wait: while t0.elapsed() < p.timeout {
+                client.manual_poll(Instant::now());
+                while let Some(ev) = client.recv() {
+                    if let SocketEvent::Packet(pk) = ev {
+                        if tag_of(pk.payload()) == i {
+                            rtts.push(t0.elapsed().as_nanos() as f64);
+                            break 'wait;
+                        }
+                    }
+                }
+                thread::yield_now();
+            }
+        }
+        Ok(rtts)
+    })();
+    shared.stop();
+    let _ = srv.join();
+    result
+}

@@ -1,0 +1,420 @@
+//! The transport suite: netproto and its peers over loopback UDP (TCP as the kernel's
+//! baseline), each through its own idiomatic API, in one process: a server thread and a client
+//! thread per case, fresh sockets and a fresh connection each time (the handshake is not timed).
+//!
+//! - reliable 1 KiB and 64 KiB messages, one way, as fast as the peer's API lets the client
+//!   queue them: time from the first send to the receiver holding the last message, reported as
+//!   time per message (the JSON's `median_ns`), messages/s and MB/s (10^6 bytes of payload);
+//! - at 0 % loss the peers talk directly over loopback; at 5 % loss every UDP peer goes
+//!   through the same seeded loss-injecting relay ([`relay`]); TCP runs at 0 % only;
+//! - unreliable 100-byte messages: a ping-pong echo, one message in flight, RTT p50 and p99.
+//!
+//! A case is bounded by a deadline; a peer that has not delivered everything by then is
+//! reported with what it delivered, marked incomplete.
+
+pub mod laminar_peer;
+pub mod netproto_peer;
+pub mod quinn_peer;
+pub mod relay;
+pub mod renet_peer;
+pub mod tcp_peer;
+
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use crate::report::{Row, median, quantile};
+use relay::Relay;
+
+/// Options of a run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Interleaved rounds.
+    pub rounds: usize,
+    /// Short cases.
+    pub quick: bool,
+    /// Only these peers (empty: all).
+    pub only: Vec<String>,
+}
+
+/// One reliable-throughput case.
+#[derive(Debug, Clone)]
+pub struct Params {
+    /// Bytes per message.
+    pub size: usize,
+    /// Messages to deliver.
+    pub count: u64,
+    /// Loss rate injected by the relay (0: direct).
+    pub loss: f64,
+    /// The relay's seed.
+    pub seed: u64,
+    /// How long the timed phase may take.
+    pub deadline: Duration,
+}
+
+/// What a reliable case measured.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// From the first send to the last delivery (or the deadline).
+    pub elapsed: Duration,
+    /// Messages the receiver got.
+    pub delivered: u64,
+    /// Messages it should have got.
+    pub wanted: u64,
+}
+
+/// The state a server and a client thread share during a reliable case.
+#[derive(Debug, Default)]
+pub struct Shared {
+    /// Messages delivered to the receiver.
+    pub delivered: AtomicU64,
+    /// Set when every message arrived, or the case is over.
+    pub done: AtomicBool,
+    started: Mutex<Option<Instant>>,
+    finished: Mutex<Option<Instant>>,
+}
+
+impl Shared {
+    /// A fresh state.
+    pub fn new() -> Arc<Shared> {
+        Arc::new(Shared::default())
+    }
+
+    /// The client is connected and sends its first message now.
+    pub fn start(&self) {
+        *self.started.lock().unwrap() = Some(Instant::now());
+    }
+
+    /// When the timed phase began.
+    pub fn started(&self) -> Option<Instant> {
+        *self.started.lock().unwrap()
+    }
+
+    /// The receiver got one more message; returns whether that was the last one.
+    pub fn deliver(&self, wanted: u64) -> bool {
+        let n = self.delivered.fetch_add(1, Ordering::Relaxed) + 1;
+        if n == wanted {
+            *self.finished.lock().unwrap() = Some(Instant::now());
+            self.done.store(true, Ordering::Release);
+            return true;
+        }
+        false
+    }
+
+    /// Whether the case is over.
+    pub fn is_done(&self) -> bool {
+        self.done.load(Ordering::Acquire)
+    }
+
+    /// Ends the case (deadline or error).
+    pub fn stop(&self) {
+        self.done.store(true, Ordering::Release);
+    }
+
+    /// Whether the timed phase is past its deadline.
+    pub fn past(&self, deadline: Duration) -> bool {
+        self.started().is_some_and(|s| s.elapsed() > deadline)
+    }
+
+    /// The outcome once both threads are done.
+    pub fn outcome(&self, wanted: u64, deadline: Duration) -> Result<Outcome, String> {
+        let start = self.started().ok_or("never connected")?;
+        let delivered = self.delivered.load(Ordering::Relaxed);
+        let end = self
+            .finished
+            .lock()
+            .unwrap()
+            .unwrap_or_else(|| start + deadline);
+        Ok(Outcome {
+            elapsed: end.saturating_duration_since(start),
+            delivered,
+            wanted,
+        })
+    }
+}
+
+/// Where the client should send: the server itself, or a relay in front of it at `loss`.
+pub fn route(
+    server: SocketAddr,
+    loss: f64,
+    seed: u64,
+) -> Result<(SocketAddr, Option<Relay>), String> {
+    if loss > 0.0 {
+        let relay = Relay::spawn(server, loss, seed).map_err(|e| format!("relay: {e}"))?;
+        Ok((relay.addr(), Some(relay)))
+    } else {
+        Ok((server, None))
+    }
+}
+
+/// A payload of `size` bytes carrying `tag` in its first eight bytes (if it has room).
+pub fn payload(size: usize, tag: u64) -> Vec<u8> {
+    let mut v = vec![0xa5u8; size];
+    let n = size.min(8);
+    v[..n].copy_from_slice(&tag.to_le_bytes()[..n]);
+    v
+}
+
+/// The tag of a payload.
+pub fn tag_of(bytes: &[u8]) -> u64 {
+    let mut t = [0u8; 8];
+    let n = bytes.len().min(8);
+    t[..n].copy_from_slice(&bytes[..n]);
+    u64::from_le_bytes(t)
+}
+
+/// An RTT case: `count` pings, each given up after `timeout`.
+#[derive(Debug, Clone)]
+pub struct RttParams {
+    /// Pings.
+    pub count: u64,
+    /// Bytes per ping.
+    pub size: usize,
+    /// When a ping counts as lost.
+    pub timeout: Duration,
+    /// The whole case's budget.
+    pub deadline: Duration,
+}
+
+type ReliableFn = fn(&Params) -> Result<Outcome, String>;
+type RttFn = fn(&RttParams) -> Result<Vec<f64>, String>;
+
+struct PeerImpl {
+    name: &'static str,
+    reliable: ReliableFn,
+    rtt: RttFn,
+    /// Whether the peer can run the case at all (`None`) or why not.
+    cannot: fn(&Params) -> Option<&'static str>,
+}
+
+fn peers() -> Vec<PeerImpl> {
+    vec![
+        PeerImpl {
+            name: "netproto",
+            reliable: netproto_peer::reliable,
+            rtt: netproto_peer::rtt,
+            cannot: |_| None,
+        },
+        PeerImpl {
+            name: "laminar",
+            reliable: laminar_peer::reliable,
+            rtt: laminar_peer::rtt,
+            cannot: laminar_peer::cannot,
+        },
+        PeerImpl {
+            name: "renet",
+            reliable: renet_peer::reliable,
+            rtt: renet_peer::rtt,
+            cannot: |_| None,
+        },
+        PeerImpl {
+            name: "quinn",
+            reliable: quinn_peer::reliable,
+            rtt: quinn_peer::rtt,
+            cannot: |_| None,
+        },
+        PeerImpl {
+            name: "tcp",
+            reliable: tcp_peer::reliable,
+            rtt: tcp_peer::rtt,
+            cannot: |p| (p.loss > 0.0).then_some("TCP runs at 0 % only (the relay is UDP)"),
+        },
+    ]
+}
+
+struct Cell {
+    peer: &'static str,
+    case: String,
+    bytes: u64,
+    /// Per-message times (ns) of the rounds.
+    samples: Vec<f64>,
+    incomplete: Vec<String>,
+    errors: Vec<String>,
+    skip: Option<&'static str>,
+    throughput: Vec<(f64, f64)>,
+}
+
+/// Runs the suite.
+pub fn run(opts: &Options) -> Vec<Row> {
+    let peers: Vec<PeerImpl> = peers()
+        .into_iter()
+        .filter(|p| {
+            opts.only.is_empty() || p.name == "netproto" || opts.only.iter().any(|o| o == p.name)
+        })
+        .collect();
+    let scale = if opts.quick { 10 } else { 1 };
+    let deadline = Duration::from_secs(if opts.quick { 2 } else { 5 });
+    let cases: Vec<(String, Params)> = [(1024usize, 20_000u64, "1k"), (65536, 320, "64k")]
+        .into_iter()
+        .flat_map(|(size, count, label)| {
+            [0.0, 0.05].into_iter().map(move |loss| {
+                let name = if loss > 0.0 {
+                    format!("reliable-{label}-loss5")
+                } else {
+                    format!("reliable-{label}")
+                };
+                (
+                    name,
+                    Params {
+                        size,
+                        count: count / scale,
+                        loss,
+                        seed: 0x5eed,
+                        deadline,
+                    },
+                )
+            })
+        })
+        .collect();
+    let rtt = RttParams {
+        count: 2000 / scale,
+        size: 100,
+        timeout: Duration::from_millis(200),
+        deadline: Duration::from_secs(10),
+    };
+
+    let mut cells: Vec<Cell> = Vec::new();
+    for (case, p) in &cases {
+        for peer in &peers {
+            cells.push(Cell {
+                peer: peer.name,
+                case: case.clone(),
+                bytes: p.size as u64,
+                samples: Vec::new(),
+                incomplete: Vec::new(),
+                errors: Vec::new(),
+                skip: (peer.cannot)(p),
+                throughput: Vec::new(),
+            });
+        }
+    }
+    let mut rtt_samples: Vec<Vec<f64>> = vec![Vec::new(); peers.len()];
+    let mut rtt_lost: Vec<u64> = vec![0; peers.len()];
+    let mut rtt_errors: Vec<Option<String>> = vec![None; peers.len()];
+
+    for round in 0..opts.rounds {
+        for (ci, (case, p)) in cases.iter().enumerate() {
+            for k in 0..peers.len() {
+                // Rotate which peer goes first from round to round.
+                let pi = (k + round) % peers.len();
+                let peer = &peers[pi];
+                let cell = &mut cells[ci * peers.len() + pi];
+                if cell.skip.is_some() {
+                    continue;
+                }
+                eprint!("round {} {case} {} ... ", round + 1, peer.name);
+                match (peer.reliable)(p) {
+                    Ok(o) if o.delivered > 0 => {
+                        let per = o.elapsed.as_nanos() as f64 / o.delivered as f64;
+                        let secs = o.elapsed.as_secs_f64();
+                        let mps = o.delivered as f64 / secs;
+                        let mbs = mps * p.size as f64 / 1e6;
+                        eprintln!(
+                            "{mps:.0} msg/s, {mbs:.1} MB/s ({}/{})",
+                            o.delivered, o.wanted
+                        );
+                        if o.delivered < o.wanted {
+                            cell.incomplete
+                                .push(format!("{}/{}", o.delivered, o.wanted));
+                        }
+                        cell.samples.push(per);
+                        cell.throughput.push((mps, mbs));
+                    }
+                    Ok(o) => {
+                        eprintln!("nothing delivered");
+                        cell.errors
+                            .push(format!("nothing delivered of {}", o.wanted));
+                    }
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        cell.errors.push(e);
+                    }
+                }
+            }
+        }
+        for k in 0..peers.len() {
+            let pi = (k + round) % peers.len();
+            let peer = &peers[pi];
+            eprint!("round {} rtt {} ... ", round + 1, peer.name);
+            match (peer.rtt)(&rtt) {
+                Ok(s) => {
+                    let lost = rtt.count - s.len() as u64;
+                    let mut c = s.clone();
+                    eprintln!(
+                        "p50 {:.1} µs, p99 {:.1} µs, {lost} lost",
+                        median(&mut c).unwrap_or(0.0) / 1e3,
+                        quantile(&mut c, 0.99).unwrap_or(0.0) / 1e3
+                    );
+                    rtt_lost[pi] += lost;
+                    rtt_samples[pi].extend(s);
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    rtt_errors[pi] = Some(e);
+                }
+            }
+        }
+    }
+
+    let mut rows = Vec::new();
+    for mut c in cells {
+        let med = median(&mut c.samples);
+        let mut note = String::new();
+        if let Some(why) = c.skip {
+            note = why.to_string();
+        } else if med.is_some() {
+            let mut m: Vec<f64> = c.throughput.iter().map(|t| t.0).collect();
+            let mut b: Vec<f64> = c.throughput.iter().map(|t| t.1).collect();
+            note = format!(
+                "{:.0} msg/s, {:.1} MB/s",
+                median(&mut m).unwrap_or(0.0),
+                median(&mut b).unwrap_or(0.0)
+            );
+            if !c.incomplete.is_empty() {
+                note.push_str(&format!(
+                    "; incomplete at the {} s deadline: {}",
+                    deadline.as_secs(),
+                    c.incomplete.join(", ")
+                ));
+            }
+        }
+        if !c.errors.is_empty() {
+            if !note.is_empty() {
+                note.push_str("; ");
+            }
+            note.push_str(&format!("failed: {}", c.errors.join("; ")));
+        }
+        rows.push(Row {
+            suite: "transport",
+            peer: c.peer.to_string(),
+            case: c.case,
+            median_ns: med,
+            bytes: Some(c.bytes),
+            ratio: None,
+            note,
+        });
+    }
+    for (pi, peer) in peers.iter().enumerate() {
+        let s = &mut rtt_samples[pi];
+        let total = rtt.count * opts.rounds as u64;
+        let note = match &rtt_errors[pi] {
+            Some(e) => format!("failed: {e}"),
+            None => format!("{} pings, {} lost", total, rtt_lost[pi]),
+        };
+        let p50 = median(s);
+        let p99 = quantile(s, 0.99);
+        for (case, v) in [("rtt-p50", p50), ("rtt-p99", p99)] {
+            rows.push(Row {
+                suite: "transport",
+                peer: peer.name.to_string(),
+                case: case.to_string(),
+                median_ns: v,
+                bytes: Some(rtt.size as u64),
+                ratio: None,
+                note: note.clone(),
+            });
+        }
+    }
+    rows
+}

@@ -1,0 +1,117 @@
+//! netproto through its std driver (`netproto::io::std`): `Server` and `Client` over
+//! `std::net::UdpSocket`, polled in a loop as an application would.
+
+use std::thread;
+use std::time::{Duration, Instant};
+
+use netproto::io::std::{Client, Server};
+use netproto::{Config, Delivery, Error, Event};
+
+use super::{Outcome, Params, RttParams, Shared, payload, route, tag_of};
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+/// Reliable one-way throughput.
+pub fn reliable(p: &Params) -> Result<Outcome, String> {
+    let mut server = Server::bind("127.0.0.1:0", Config::default()).map_err(err)?;
+    let addr = server.local_addr().map_err(err)?;
+    let (target, relay) = route(addr, p.loss, p.seed)?;
+    let shared = Shared::new();
+    let (sh, size, count, deadline) = (shared.clone(), p.size, p.count, p.deadline);
+    let srv = thread::spawn(move || -> Result<(), String> {
+        let give_up = Instant::now() + deadline + Duration::from_secs(5);
+        while !sh.is_done() && Instant::now() < give_up {
+            server.poll(Duration::from_millis(5)).map_err(err)?;
+            while let Some(ev) = server.poll_event() {
+                if let Event::Message { bytes, .. } = ev.event {
+                    if bytes.len() == size {
+                        sh.deliver(count);
+                    }
+                }
+            }
+        }
+        Ok(())
+    });
+    let client_result = (|| -> Result<(), String> {
+        let mut client = Client::connect(target, Config::default()).map_err(err)?;
+        client.wait_connected().map_err(err)?;
+        let msg = payload(size, 0);
+        shared.start();
+        let mut sent = 0u64;
+        while !shared.is_done() && !shared.past(deadline) {
+            if sent < count {
+                match client.send(&msg, Delivery::Reliable) {
+                    Ok(()) => {
+                        sent += 1;
+                        client.poll(Duration::ZERO).map_err(err)?;
+                    }
+                    Err(Error::WouldBlock) => client.poll(Duration::from_millis(1)).map_err(err)?,
+                    Err(e) => return Err(err(e)),
+                }
+            } else {
+                client.poll(Duration::from_millis(1)).map_err(err)?;
+            }
+        }
+        Ok(())
+    })();
+    shared.stop();
+    let srv_result = srv
+        .join()
+        .map_err(|_| "server thread panicked".to_string())?;
+    drop(relay);
+    client_result?;
+    srv_result?;
+    shared.outcome(count, deadline)
+}
+
+/// Unreliable echo: one ping in flight.
+pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
+    let mut server = Server::bind("127.0.0.1:0", Config::default()).map_err(err)?;
+    let addr = server.local_addr().map_err(err)?;
+    let shared = Shared::new();
+    let sh = shared.clone();
+    let give_up = Instant::now() + p.deadline + Duration::from_secs(5);
+    let srv = thread::spawn(move || -> Result<(), String> {
+        while !sh.is_done() && Instant::now() < give_up {
+            server.poll(Duration::from_millis(5)).map_err(err)?;
+            while let Some(ev) = server.poll_event() {
+                if let Event::Message { bytes, .. } = ev.event {
+                    let _ = server.send(ev.connection, &bytes, Delivery::Unreliable);
+                }
+            }
+        }
+        Ok(())
+    });
+    let result = (|| -> Result<Vec<f64>, String> {
+        let mut client = Client::connect(addr, Config::default()).map_err(err)?;
+        client.wait_connected().map_err(err)?;
+        let start = Instant::now();
+        let mut rtts = Vec::with_capacity(p.count as usize);
+        for i in 0..p.count {
+            if start.elapsed() > p.deadline {
+                break;
+            }
+            let msg = payload(p.size, i);
+            let t0 = Instant::now();
+            client.send(&msg, Delivery::Unreliable).map_err(err)?;
+            'wait: while t0.elapsed() < p.timeout {
+                client.poll(Duration::from_millis(1)).map_err(err)?;
+                while let Some(ev) = client.poll_event() {
+                    if let Event::Message { bytes, .. } = ev {
+                        if tag_of(&bytes) == i {
+                            rtts.push(t0.elapsed().as_nanos() as f64);
+                            break 'wait;
+                        }
+                    }
+                }
+            }
+        }
+        Ok(rtts)
+    })();
+    shared.stop();
+    srv.join()
+        .map_err(|_| "server thread panicked".to_string())??;
+    result
+}
