@@ -3,10 +3,12 @@
 //!
 //! laminar has no flow or congestion control and drops a connection with more than
 //! `max_packets_in_flight` (512) unacknowledged packets, and its acknowledgements ride on
-//! packets going the other way. So the receiver answers every batch it receives with a small
-//! reliable packet carrying its delivered count, and the sender keeps at most 256 messages
-//! beyond that count: the application-level window any laminar application needs for bulk
-//! transfer.
+//! packets going the other way, each acknowledging the newest packet and the 32 before it.
+//! So the receiver answers every batch it receives with a small reliable packet carrying its
+//! delivered count, and the sender keeps at most 32 messages beyond that count: the
+//! application-level window a laminar application needs for bulk transfer (a larger one
+//! leaves packets outside every acknowledgement's 33-packet reach, which laminar then resends
+//! until the connection is dropped).
 
 use std::net::SocketAddr;
 use std::thread;
@@ -17,7 +19,7 @@ use laminar::{Config, Packet, Socket, SocketEvent};
 use super::{Outcome, Params, RttParams, Shared, payload, route, tag_of};
 
 /// Messages the sender keeps ahead of the receiver's count.
-const WINDOW: u64 = 256;
+const WINDOW: u64 = 32;
 
 fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
