@@ -52,7 +52,11 @@ impl From<Action> for ClientMessage {
 
 /// A request from the client; the server answers it with a `Response` on `channel`.
 #[derive(Rabbit, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct Request {
     /// The channel the response will come back on.
     pub channel: ChannelId,
@@ -104,7 +108,11 @@ impl From<Move> for Action {
 
 /// The player wants to break an entity, or to stop breaking.
 #[derive(Rabbit, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct Break {
     /// The entity to break; `None` to stop breaking.
     pub entity: Option<EntityId>,
@@ -112,7 +120,11 @@ pub struct Break {
 
 /// The player throws the entity it holds.
 #[derive(Rabbit, Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct Throw {
     /// The point to throw the entity towards.
     pub target: Point,
@@ -120,7 +132,11 @@ pub struct Throw {
 
 /// The player moves in a direction (or stops, with no direction).
 #[derive(Rabbit, Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct Move {
     /// The direction to move in.
     pub direction: Direction,

@@ -9,6 +9,7 @@
 //! - ids are plain numbers;
 //! - a [`Direction`] is its byte as a number (`5` for north and south), all eight bits of it;
 //! - an error response's text is a string: `{"Error": "no such player"}`.
+//! - reading refuses fields that the message does not have (a typo is an error, not ignored).
 //!
 //! Floats are `f32`; a JSON number means the `f32` it rounds to. JSON has no NaN or infinity, so
 //! a message holding one cannot be written in this form.

@@ -7,7 +7,11 @@ use std::sync::Arc;
 
 /// The answer to a [`Request`](crate::Request), sent on the channel the request came on.
 #[derive(Rabbit, Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct Response {
     /// The channel of the request this answers.
     pub channel: ChannelId,
@@ -64,7 +68,11 @@ impl std::fmt::Display for ErrorMessage {
 
 /// The answer to `Init`: the client is now a player of the session.
 #[derive(Rabbit, Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct Connect {
     /// The player id assigned to this client.
     pub player: PlayerId,

@@ -59,7 +59,11 @@ impl From<Response> for ServerMessage {
 
 /// Something that happened in the game, stamped with the tick it happened at.
 #[derive(Rabbit, Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct Event {
     /// The tick index at which the event happened.
     pub time: u32,

@@ -12,7 +12,11 @@ use std::sync::Arc;
 /// response when a player joins. The entities sit behind an [`Arc`], so cloning a snapshot to
 /// hand it to many clients copies a pointer, not the entities.
 #[derive(Rabbit, Debug, Clone, PartialEq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct Snapshot {
     /// Every entity in the world.
     pub entities: Arc<[Entity]>,
@@ -66,7 +70,11 @@ impl<'a> IntoIterator for &'a Snapshot {
 
 /// One entity of the world: its id and what it currently is.
 #[derive(Rabbit, Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct Entity {
     /// The id of the entity, stable for its whole life.
     pub id: EntityId,
@@ -111,7 +119,11 @@ impl From<Player> for EntityKind {
 
 /// A thing in the world that players can break and carry.
 #[derive(Rabbit, Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct Object {
     /// Where the object is.
     pub position: Point,
@@ -139,7 +151,11 @@ pub enum ObjectKind {
 
 /// A player's avatar in the world.
 #[derive(Rabbit, Debug, Clone, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct Player {
     /// Where the avatar is.
     pub position: Point,
@@ -159,7 +175,11 @@ pub struct Player {
 
 /// A position in the world: x from left to right, y from back to front, z from below upwards.
 #[derive(Rabbit, Debug, Clone, Copy, PartialEq, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct Point {
     /// The x coordinate.
     pub x: f32,

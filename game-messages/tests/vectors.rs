@@ -183,3 +183,11 @@ fn bit_flips_never_panic() {
         }
     }
 }
+
+#[test]
+fn unknown_fields_are_refused() {
+    let json = r#"{"Event": {"time": 0, "kind": {"GameOver": "Won"}, "extra": 1}}"#;
+    assert!(serde_json::from_str::<ServerMessage>(json).is_err());
+    let json = r#"{"Action": {"Move": {"direction": 1, "speed": 2}}}"#;
+    assert!(serde_json::from_str::<ClientMessage>(json).is_err());
+}
