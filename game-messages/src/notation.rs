@@ -169,11 +169,15 @@ fn enum_lines(tag: Tag, variants: &[VariantSchema]) -> Vec<Line> {
             doc,
         }];
     }
+    let tag_doc = match tag {
+        Tag::Bits(_) => String::new(),
+        Tag::Varint { .. } => "a variable-length integer: 10 bits for an index below 256".into(),
+    };
     let mut lines = vec![Line {
         name: "variant".into(),
         condition: None,
         ty: tag_ty,
-        doc: String::new(),
+        doc: tag_doc,
     }];
     for variant in variants {
         let cond = format!("`variant` = {}", variant.index);
@@ -517,7 +521,7 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "- `variant` (u32)",
+                "- `variant` (u32): a variable-length integer: 10 bits for an index below 256",
                 "- `body` (if `variant` = 0 then f32): an a",
                 "- `body` (if `variant` = 1 then `B`)",
             ]

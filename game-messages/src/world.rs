@@ -260,8 +260,8 @@ impl Describe for Direction {
     fn type_schema() -> TypeSchema {
         TypeSchema {
             name: "Direction",
-            doc: "A direction in the world, as seen from above, with north aligned with the \
-                  positive y-axis.",
+            doc: "Which way something moves, seen from above (north is the positive y axis): \
+                  one bit per compass point, none for standing still.",
             body: Body::Struct(vec![FieldSchema {
                 name: "bits",
                 doc: "a bitfield: bit 0 north, bit 1 west, bit 2 south, bit 3 east; the other \
