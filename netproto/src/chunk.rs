@@ -405,6 +405,59 @@ mod tests {
     }
 
     #[test]
+    fn sequenced_unreliable_drops_older() {
+        let now = Instant::now();
+        let mut r = Reassembler::new(true, Duration::from_secs(1));
+        let got = |r: &mut Reassembler, flags: Flags, seq: u16| {
+            r.on_chunk(now, h(flags | Flags::FIN, 0, seq), &[1], 0, 1 << 20)
+        };
+        assert!(got(&mut r, Flags::NONE, 65534).message.is_some());
+        assert!(got(&mut r, Flags::NONE, 2).message.is_some());
+        assert_eq!(
+            got(&mut r, Flags::NONE, 65535).dropped,
+            Some(Dropped::Stale)
+        );
+        // Reliable messages are never dropped as stale.
+        assert!(got(&mut r, Flags::REL, 1).message.is_some());
+        assert!(got(&mut r, Flags::NONE, 3).message.is_some());
+    }
+
+    #[test]
+    fn unreliable_partials_expire() {
+        let now = Instant::now();
+        let mut r = Reassembler::new(false, Duration::from_secs(1));
+        r.on_chunk(now, h(Flags::NONE, 0, 9), &[0; 504], 0, 1 << 20);
+        assert!(r.partial_bytes() > 0);
+        assert_eq!(r.next_expiry(), Some(now + Duration::from_secs(1)));
+        assert_eq!(r.expire(now + Duration::from_millis(999)), 0);
+        assert_eq!(r.expire(now + Duration::from_secs(1)), 1);
+        assert_eq!(r.partial_bytes(), 0);
+    }
+
+    #[test]
+    fn over_budget_reliable_chunks_are_not_acknowledged() {
+        let now = Instant::now();
+        let mut r = Reassembler::new(false, Duration::from_secs(1));
+        let budget = 1500;
+        let a = r.on_chunk(now, h(Flags::REL, 0, 1), &[0; 504], 0, budget);
+        assert!(a.ack);
+        let b = r.on_chunk(now, h(Flags::REL, 0, 2), &[0; 504], 0, budget);
+        assert!(b.ack);
+        // A third partial does not fit.
+        let c = r.on_chunk(now, h(Flags::REL, 0, 3), &[0; 504], 0, budget);
+        assert_eq!(c.dropped, Some(Dropped::OverBudget));
+        assert!(!c.ack);
+        // The oldest reliable partial may still grow, so it can complete.
+        let d = r.on_chunk(now, h(Flags::REL, 1, 1), &[0; 504], 0, budget);
+        assert!(d.ack && d.dropped.is_none());
+        // The newer one may not.
+        let e = r.on_chunk(now, h(Flags::REL, 1, 2), &[0; 504], 0, budget);
+        assert_eq!(e.dropped, Some(Dropped::OverBudget));
+        let f = r.on_chunk(now, h(Flags::REL | Flags::FIN, 2, 1), &[0; 10], 0, budget);
+        assert_eq!(f.message.map(|m| m.0.len()), Some(1018));
+    }
+
+    #[test]
     fn rejects_malformed() {
         let now = Instant::now();
         let mut r = Reassembler::new(false, Duration::from_secs(1));

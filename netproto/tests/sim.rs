@@ -374,3 +374,60 @@ fn oversized_payload_is_an_error() {
             .is_ok()
     );
 }
+
+#[test]
+fn four_byte_rule_after_the_handshake() {
+    // A 4-byte datagram with a reserved flag bit from the connected peer is a handshake
+    // datagram, never a header: [0x18, 0, 0, 0] would be END if reserved bits were ignored.
+    let (mut net, c, id) = connected_pair(9);
+    let client_addr = net.client_addr(c);
+    let server_addr = net.server_addr();
+    net.inject(client_addr, server_addr, vec![0x18, 0, 0, 0]);
+    net.inject(server_addr, client_addr, vec![0x18, 0, 0, 0]);
+    net.step(Duration::from_millis(50));
+    assert_eq!(server_disconnect(&mut net), None);
+    assert!(net.client(c).is_connected());
+    assert!(net.server().stats(id).is_some());
+    // Longer datagrams keep the spec's rule: reserved bits are ignored, so this is an END.
+    net.inject(server_addr, client_addr, vec![0x18, 0, 0, 0, 0]);
+    net.step(Duration::from_millis(10));
+    assert_eq!(
+        net.client(c).poll_event(),
+        Some(Event::Disconnected {
+            reason: DisconnectReason::PeerClosed
+        })
+    );
+}
+
+#[test]
+fn sequenced_unreliable_delivery() {
+    let config = Config::builder()
+        .sequenced_unreliable(true)
+        .build()
+        .unwrap();
+    let link = LinkConfig {
+        reorder: 0.5,
+        reorder_delay: Duration::from_millis(50),
+        ..LinkConfig::default()
+    };
+    let mut net = SimNetwork::new(10, config.clone(), link);
+    let c = net.add_client(config);
+    assert!(net.run_until(Duration::from_secs(5), |n| n.client(c).is_connected()));
+    let mut got = Vec::new();
+    for i in 0..500u32 {
+        net.client(c)
+            .send(&i.to_le_bytes(), Delivery::Unreliable)
+            .unwrap();
+        net.step(Duration::from_millis(2));
+        server_messages(&mut net, &mut got);
+    }
+    net.step(Duration::from_secs(1));
+    server_messages(&mut net, &mut got);
+    let order: Vec<u32> = got.iter().map(|(b, _)| index_of(b).unwrap()).collect();
+    assert!(
+        order.windows(2).all(|w| w[0] < w[1]),
+        "not increasing: {order:?}"
+    );
+    assert!(order.len() < 500, "reordering should have made some stale");
+    assert!(order.len() > 100);
+}
