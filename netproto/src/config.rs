@@ -147,6 +147,22 @@ impl ConfigBuilder {
     /// Checks the values and returns the configuration.
     pub fn build(self) -> Result<Config, Error> {
         let c = self.config;
+        let day = Duration::from_secs(86_400);
+        let durations = [
+            c.idle_timeout,
+            c.keepalive_interval,
+            c.connect_timeout,
+            c.handshake_initial_resend,
+            c.handshake_max_resend,
+            c.cookie_lifetime,
+            c.initial_rtt,
+            c.min_rto,
+            c.max_rto,
+            c.unreliable_timeout,
+        ];
+        if durations.iter().any(|d| *d > day) {
+            return Err(Error::InvalidConfig("durations must be at most one day"));
+        }
         if c.idle_timeout.is_zero() {
             return Err(Error::InvalidConfig("idle_timeout must be positive"));
         }

@@ -456,8 +456,10 @@ impl Connection {
                 None => self.core.count_malformed(),
             },
             Phase::AwaitingConfirmation => {
-                if four.is_some() && four == self.handshake.pepper {
-                    // A repeated Challenge: our response timer answers it.
+                if four.is_some_and(|v| Some(v) == self.handshake.pepper || is_handshake_shaped(v)) {
+                    // A repeated Challenge (perhaps with the next time bucket's pepper): the
+                    // first pepper stays valid for longer than the connect timeout, and our
+                    // response timer keeps answering it.
                     self.core.count_received(now, HANDSHAKE_LEN);
                 } else if datagram.len() >= HEADER_LEN {
                     self.phase = Phase::Established;
