@@ -308,7 +308,7 @@ impl GameServer {
                 }
             }
             let every = self.config.sample_every;
-            if every > 0 && (self.stats.snapshots_encoded - 1) % every as u64 == 0 {
+            if every > 0 && (self.stats.snapshots_encoded - 1).is_multiple_of(every as u64) {
                 self.samples.push(msg);
             }
         }

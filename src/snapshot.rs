@@ -1,6 +1,6 @@
 //! Conversions between the game's own types and the spec's wire types (`game-messages`).
 //!
-//! The server turns its [`World`] into a [`Snapshot`] every tick; a client turns every snapshot
+//! The server turns its [`World`] into a [`Snapshot`](wire::Snapshot) every tick; a client turns every snapshot
 //! it receives back into a list of [`Entity`] to draw and to feed the bot. The spec's `Object`
 //! has no field for "held" or "flying", so the height tells: `z = 0` on the ground, `z = 0.5` in
 //! flight, `z = 1` carried. A client also knows an object is carried when a player's `holding`
