@@ -48,6 +48,24 @@
 //! assert_eq!(received.as_deref(), Some(&b"hello"[..]));
 //! ```
 //!
+//! # Which piece to use
+//!
+//! - A game server over real UDP: [`io::std::Server`] — call
+//!   [`poll`](io::std::Server::poll)`(Duration::ZERO)` once per tick, then drain
+//!   [`poll_event`](io::std::Server::poll_event) and [`send`](io::std::Server::send) to
+//!   [`ConnectionId`]s. A bot or client: [`io::std::Client`]. Async code: `io::tokio`
+//!   (feature `tokio`).
+//! - Real sockets over a bad link: [`io::std::Impairment`] on a driver's own outgoing
+//!   datagrams, or an [`io::relay::Relay`] thread between unmodified processes (clients
+//!   connect to the relay's address).
+//! - Tests of an application: [`sim::SimNetwork`] owns a server [`Endpoint`] and any number of
+//!   client [`Connection`]s on seeded lossy links with a virtual clock; `step` or `run_until`,
+//!   then read events from `server()` and `client(i)`.
+//! - Your own event loop: drive [`Endpoint`] / [`Connection`] directly as below.
+//!
+//! `send` never blocks: reliable messages wait in a bounded queue and [`Error::WouldBlock`]
+//! says it is full (poll, then retry). Unreliable messages are sent at once or dropped.
+//!
 //! Memory is bounded everywhere a peer could grow it: reassembly per connection
 //! ([`ConfigBuilder::max_reassembly_bytes`]), reliable messages awaiting acknowledgement
 //! ([`Error::WouldBlock`] from `send`), queued datagrams, and connections per endpoint. The
