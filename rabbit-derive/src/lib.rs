@@ -89,3 +89,85 @@ fn derive(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     cx.check()?;
     Ok(expand::expand(&model))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::derive;
+    use syn::parse_quote;
+
+    fn errors(input: syn::DeriveInput) -> Vec<String> {
+        match derive(&input) {
+            Ok(_) => Vec::new(),
+            Err(err) => err.into_iter().map(|e| e.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn a_valid_input_expands() {
+        let input: syn::DeriveInput = parse_quote! {
+            #[rabbit(tag = "varint")]
+            enum E<T> {
+                A,
+                #[rabbit(index = 4)]
+                B(T, #[rabbit(if = "*_0 > 1")] Option<u8>),
+                C { #[bits(3)] x: u8, #[rabbit(max_len = 2)] v: Vec<T> },
+            }
+        };
+        let out = derive(&input).expect("expands").to_string();
+        assert!(out.contains(":: rabbit :: Encode for E < T >"));
+        assert!(out.contains("T : :: rabbit :: Encode + :: rabbit :: Decode"));
+        assert!(out.contains("write_varint (4u64 , 4)"));
+    }
+
+    #[test]
+    fn every_error_is_collected() {
+        let input: syn::DeriveInput = parse_quote! {
+            struct S {
+                #[bits(0)]
+                a: u8,
+                #[rabbit(range = "3..=1")]
+                b: u8,
+                #[rabbit(nope)]
+                c: u8,
+                #[rabbit(if = "*later")]
+                d: Option<u8>,
+                later: bool,
+            }
+        };
+        let errors = errors(input);
+        assert_eq!(errors.len(), 4, "{errors:#?}");
+        assert!(errors[0].contains("from 1 to 64"));
+        assert!(errors[1].contains("empty range"));
+        assert!(errors[2].contains("unknown rabbit attribute `nope`"));
+        assert!(errors[3].contains("comes after it"));
+    }
+
+    #[test]
+    fn conditions_see_earlier_fields_constants_and_macro_arguments() {
+        let input: syn::DeriveInput = parse_quote! {
+            struct S {
+                kind: Option<u8>,
+                n: u8,
+                #[rabbit(if = "kind.is_some() && *n > LIMIT && matches!(kind, Some(k) if *k == 2) && [1].iter().any(|x| x == n)")]
+                v: Option<u8>,
+            }
+        };
+        assert_eq!(errors(input), Vec::<String>::new());
+    }
+
+    #[test]
+    fn type_strings_are_compact() {
+        let cases: [(syn::Type, &str); 4] = [
+            (parse_quote!(Vec<u8>), "Vec<u8>"),
+            (parse_quote!(Option<&'a str>), "Option<&'a str>"),
+            (parse_quote!([u8; 4]), "[u8; 4]"),
+            (
+                parse_quote!(std::collections::HashMap<u8, Vec<(u8, bool)>>),
+                "std::collections::HashMap<u8, Vec<(u8, bool)>>",
+            ),
+        ];
+        for (ty, expected) in cases {
+            assert_eq!(crate::valid::ty_string(&ty), expected);
+        }
+    }
+}
