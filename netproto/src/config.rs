@@ -29,6 +29,7 @@ pub struct Config {
     pub(crate) max_queued_datagrams: usize,
     pub(crate) unreliable_timeout: Duration,
     pub(crate) sequenced_unreliable: bool,
+    pub(crate) pacing: bool,
 }
 
 impl Default for Config {
@@ -52,6 +53,7 @@ impl Default for Config {
             max_queued_datagrams: 4096,
             unreliable_timeout: Duration::from_secs(1),
             sequenced_unreliable: false,
+            pacing: true,
         }
     }
 }
@@ -142,6 +144,9 @@ impl ConfigBuilder {
         /// Deliver unreliable messages sequenced: anything older than the newest unreliable
         /// message already delivered is dropped (snapshots).
         sequenced_unreliable: bool;
+        /// Pace reliable chunks over the round trip (1.25 × window / SRTT chunks per second,
+        /// bursts of at most 10) instead of sending a whole window back to back.
+        pacing: bool;
     }
 
     /// Checks the values and returns the configuration.

@@ -6,6 +6,8 @@
 //! random (non-congestion) loss, as on a lossy game link, collapsing to one chunk would stall
 //! reliable traffic for no benefit.
 
+use std::time::{Duration, Instant};
+
 /// Congestion controller state.
 #[derive(Debug, Clone)]
 pub(crate) struct Congestion {
@@ -61,9 +63,75 @@ impl Congestion {
     }
 }
 
+/// Spreads a window's chunks over a round trip instead of sending them back to back, so
+/// that a large message does not overflow a router's (or a receiver's socket's) buffer in one
+/// burst. A token bucket refilled at 1.25 × window / SRTT chunks per second, holding at most
+/// a small burst.
+#[derive(Debug, Clone)]
+pub(crate) struct Pacer {
+    tokens: f64,
+    last: Option<Instant>,
+}
+
+/// Chunks that may leave back to back.
+const PACING_BURST: f64 = 10.0;
+
+impl Pacer {
+    pub fn new() -> Pacer {
+        Pacer {
+            tokens: PACING_BURST,
+            last: None,
+        }
+    }
+
+    fn rate(window: u32, srtt: Duration) -> f64 {
+        1.25 * f64::from(window) / srtt.as_secs_f64().max(1e-6)
+    }
+
+    fn refill(&mut self, now: Instant, window: u32, srtt: Duration) {
+        if let Some(last) = self.last {
+            let elapsed = now.saturating_duration_since(last).as_secs_f64();
+            self.tokens = (self.tokens + elapsed * Self::rate(window, srtt)).min(PACING_BURST);
+        }
+        self.last = Some(now);
+    }
+
+    /// `None` if a chunk may leave now (and takes its token), else when one may.
+    pub fn check(&mut self, now: Instant, window: u32, srtt: Option<Duration>) -> Option<Instant> {
+        let Some(srtt) = srtt else {
+            return None;
+        };
+        self.refill(now, window, srtt);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            return None;
+        }
+        let wait = (1.0 - self.tokens) / Self::rate(window, srtt);
+        Some(now + Duration::from_secs_f64(wait.min(1.0)) + Duration::from_nanos(1))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pacer_spreads_a_window_over_a_round_trip() {
+        let start = Instant::now();
+        let srtt = Some(Duration::from_millis(100));
+        let mut p = Pacer::new();
+        let mut now = start;
+        let mut sent = 0;
+        while now < start + Duration::from_millis(100) {
+            match p.check(now, 100, srtt) {
+                None => sent += 1,
+                Some(t) => now = t,
+            }
+        }
+        // 10 at once, then 1.25 × 100 per 100 ms.
+        assert!((130..=140).contains(&sent), "{sent}");
+        assert_eq!(Pacer::new().check(start, 4, None), None);
+    }
 
     #[test]
     fn slow_start_then_halve_once_per_event() {

@@ -15,7 +15,7 @@ use crate::Error;
 use crate::chunk::Dropped;
 use crate::chunk::{MAX_PAYLOAD, Reassembler, chunk_bytes, chunk_count};
 use crate::config::Config;
-use crate::congestion::Congestion;
+use crate::congestion::{Congestion, Pacer};
 use crate::handshake::{ClientHandshake, HANDSHAKE_LEN};
 use crate::packet::{Flags, HEADER_LEN, Header, is_handshake_shaped};
 use crate::reliable::{RttEstimator, Sender};
@@ -95,6 +95,9 @@ pub(crate) struct Core {
     rx: Reassembler,
     rtt: RttEstimator,
     cc: Congestion,
+    pacer: Option<Pacer>,
+    /// When the pacer next lets a chunk go, if it held one back.
+    paced_until: Option<Instant>,
     stats: Stats,
     acks: VecDeque<[u8; HEADER_LEN]>,
     out: VecDeque<Vec<u8>>,
@@ -115,6 +118,8 @@ impl Core {
             rx: Reassembler::new(config.sequenced_unreliable, config.unreliable_timeout),
             rtt: RttEstimator::new(config.initial_rtt, config.min_rto, config.max_rto),
             cc: Congestion::new(config.initial_window, config.min_window, config.max_window),
+            pacer: config.pacing.then(Pacer::new),
+            paced_until: None,
             config: config.clone(),
             stats: Stats::default(),
             acks: VecDeque::new(),
@@ -250,8 +255,17 @@ impl Core {
         } else if let Some(d) = self.out.pop_front() {
             d
         } else if self.data_phase && self.state == CoreState::Open {
-            let window = self.cc.window() as usize;
-            self.sender.poll(now, window, &mut self.stats)?
+            let window = self.cc.window();
+            if !self.sender.has_sendable(window as usize) {
+                return None;
+            }
+            if let Some(pacer) = &mut self.pacer {
+                self.paced_until = pacer.check(now, window, self.rtt.smoothed());
+                if self.paced_until.is_some() {
+                    return None;
+                }
+            }
+            self.sender.poll(now, window as usize, &mut self.stats)?
         } else {
             return None;
         };
@@ -307,6 +321,11 @@ impl Core {
         if self.data_phase {
             deadline = deadline.min(self.last_send + self.config.keepalive_interval);
             if let Some(t) = self.sender.next_timeout(self.rtt.rto()) {
+                deadline = deadline.min(t);
+            }
+            if let Some(t) = self.paced_until
+                && self.sender.has_sendable(self.cc.window() as usize)
+            {
                 deadline = deadline.min(t);
             }
         }
@@ -456,7 +475,8 @@ impl Connection {
                 None => self.core.count_malformed(),
             },
             Phase::AwaitingConfirmation => {
-                if four.is_some_and(|v| Some(v) == self.handshake.pepper || is_handshake_shaped(v)) {
+                if four.is_some_and(|v| Some(v) == self.handshake.pepper || is_handshake_shaped(v))
+                {
                     // A repeated Challenge (perhaps with the next time bucket's pepper): the
                     // first pepper stays valid for longer than the connect timeout, and our
                     // response timer keeps answering it.

@@ -234,6 +234,22 @@ impl Sender {
         }
     }
 
+    /// Whether [`poll`](Self::poll) would produce a datagram under this window.
+    pub fn has_sendable(&self, window: usize) -> bool {
+        if self.in_flight_count >= window {
+            return false;
+        }
+        self.retransmit.iter().any(|&(abs, chunk)| {
+            self.messages
+                .get(&abs)
+                .and_then(|m| m.chunks.get(usize::from(chunk)))
+                .is_some_and(|s| !s.acked && !s.in_flight)
+        }) || self
+            .messages
+            .range(self.cursor..)
+            .any(|(_, m)| m.next_new < m.chunks.len())
+    }
+
     fn transmit(&mut self, now: Instant, abs: u64, chunk: u8) -> Vec<u8> {
         let tx_id = self.next_tx_id;
         self.next_tx_id += 1;
