@@ -98,9 +98,8 @@ impl Pacer {
 
     /// `None` if a chunk may leave now (and takes its token), else when one may.
     pub fn check(&mut self, now: Instant, window: u32, srtt: Option<Duration>) -> Option<Instant> {
-        let Some(srtt) = srtt else {
-            return None;
-        };
+        // Before the first RTT sample there is no rate to pace at.
+        let srtt = srtt?;
         self.refill(now, window, srtt);
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
