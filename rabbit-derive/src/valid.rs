@@ -15,9 +15,8 @@ use crate::ctxt::Ctxt;
 pub fn check(cx: &Ctxt, input: &mut Input<'_>) {
     let is_enum = matches!(input.body, Body::Enum(_));
     container(cx, &input.attrs, is_enum);
-    let type_name = input.ident.to_string();
     match &mut input.body {
-        Body::Struct(_, fields) => fields_of(cx, fields, &type_name),
+        Body::Struct(_, fields) => fields_of(cx, fields),
         Body::Enum(e) => {
             if e.variants.is_empty() {
                 cx.error(
@@ -28,8 +27,7 @@ pub fn check(cx: &Ctxt, input: &mut Input<'_>) {
             }
             for v in &mut e.variants {
                 variant_attrs(cx, &v.attrs);
-                let owner = format!("{type_name}::{}", v.ident);
-                fields_of(cx, &mut v.fields, &owner);
+                fields_of(cx, &mut v.fields);
             }
             e.tag = indices(cx, &input.attrs, &mut e.variants);
         }
@@ -93,12 +91,11 @@ fn container(cx: &Ctxt, attrs: &Attrs, is_enum: bool) {
             "bits",
             "a struct has no tag; put `#[bits(N)]` on a field, or on an enum to set its tag width",
         );
-    } else if let (Some(bits), Some(tag)) = (&attrs.bits, &attrs.tag_varint) {
+    } else if let (Some(_), Some(tag)) = (&attrs.bits, &attrs.tag_varint) {
         cx.error(
             tag.span,
             "`tag = \"varint\"` conflicts with `#[bits(N)]`: the tag is either a fixed width or a varint",
         );
-        let _ = bits;
     }
 }
 
@@ -236,7 +233,7 @@ fn indices(cx: &Ctxt, attrs: &Attrs, variants: &mut [Variant<'_>]) -> Tag {
     }
 }
 
-fn fields_of(cx: &Ctxt, fields: &mut [Field<'_>], owner: &str) {
+fn fields_of(cx: &Ctxt, fields: &mut [Field<'_>]) {
     let names: Vec<Ident> = fields.iter().map(|f| f.binding.clone()).collect();
     let skipped: HashSet<String> = fields
         .iter()
@@ -244,7 +241,7 @@ fn fields_of(cx: &Ctxt, fields: &mut [Field<'_>], owner: &str) {
         .map(|f| f.binding.to_string())
         .collect();
     for (i, field) in fields.iter_mut().enumerate() {
-        field_plan(cx, field, owner);
+        field_plan(cx, field);
         if let Some(cond) = &field.attrs.cond {
             let uses = condition_uses(
                 cx,
@@ -263,7 +260,7 @@ fn fields_of(cx: &Ctxt, fields: &mut [Field<'_>], owner: &str) {
     }
 }
 
-fn field_plan(cx: &Ctxt, field: &mut Field<'_>, owner: &str) {
+fn field_plan(cx: &Ctxt, field: &mut Field<'_>) {
     let a = &field.attrs;
     let container_only = "it is a container attribute";
     misplaced(
@@ -291,7 +288,7 @@ fn field_plan(cx: &Ctxt, field: &mut Field<'_>, owner: &str) {
         "it goes on an enum variant",
     );
 
-    if let Some(skip) = &a.skip {
+    if a.skip.is_some() {
         let others = [
             ("bits", a.bits.as_ref().map(|x| x.span)),
             ("varint", a.varint.as_ref().map(|x| x.span)),
@@ -311,13 +308,12 @@ fn field_plan(cx: &Ctxt, field: &mut Field<'_>, owner: &str) {
                 );
             }
         }
-        let _ = skip;
         field.plan.skip = true;
         return;
     }
 
     // The codec applies to `T` of an `if` field's `Option<T>`.
-    if let Some(cond) = &a.cond {
+    if a.cond.is_some() {
         match option_inner(field.ty) {
             Some(inner) => field.plan.wire_ty = inner,
             None => cx.error_spanned(
@@ -328,10 +324,8 @@ fn field_plan(cx: &Ctxt, field: &mut Field<'_>, owner: &str) {
                 ),
             ),
         }
-        let _ = cond;
     }
     let ty = field.plan.wire_ty;
-    let _ = owner;
 
     // At most one encoding.
     let mut chosen: Option<&str> = None;
@@ -602,9 +596,11 @@ fn condition_uses(
             .collect::<Vec<_>>()
             .join(", ")
     };
-    for ident in &finder.paths {
+    let paths = finder.paths.iter().map(|i| (i, true));
+    let in_macros = finder.macro_idents.iter().map(|i| (i, false));
+    for (ident, is_path) in paths.chain(in_macros) {
         let name = ident.to_string();
-        if finder.locals.contains(&name) {
+        if is_path && finder.locals.contains(&name) {
             continue;
         }
         if earlier.iter().any(|e| *e == name) {
@@ -630,6 +626,8 @@ fn condition_uses(
                     "the condition of `{field}` uses `{name}`, which comes after it: a condition can only use earlier fields, since the decoder reads them first"
                 ),
             );
+        } else if !is_path {
+            // Other names inside a macro call are the macro's business.
         } else if name == "self" {
             cx.error(
                 ident.span(),
@@ -642,12 +640,6 @@ fn condition_uses(
                     "unknown field `{name}` in the condition of `{field}`; earlier fields: {earlier_list}"
                 ),
             );
-        }
-    }
-    for ident in &finder.macro_idents {
-        let name = ident.to_string();
-        if earlier.iter().any(|e| *e == name) && !skipped.contains(&name) {
-            push(ident);
         }
     }
     uses
