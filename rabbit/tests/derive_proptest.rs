@@ -1,5 +1,6 @@
 //! Property tests of derived types: random values round-trip, `encoded_bits` is exactly what the
 //! writer writes, and it lies within `MIN_BITS..=MAX_BITS`; truncated encodings are errors.
+#![cfg(feature = "derive")]
 
 use proptest::prelude::*;
 use rabbit::{BitWriter, Decode, Encode, Rabbit};
