@@ -480,6 +480,28 @@
 //! assert_eq!(err.to_string(), "Outer::Wrap.inner: Inner.a: value 4 does not fit 2 bits");
 //! ```
 //!
+//! # Compile errors
+//!
+//! The derive checks everything it can before generating code, and reports every problem of a
+//! type in one build, each at the token at fault (`tests/ui/` has a case for each):
+//!
+//! - unknown options, options given twice, options in the wrong place (`index` on a field,
+//!   `skip` on a container, `#[bits(N)]` on a struct or variant, `tag` on a struct), malformed
+//!   values (`range = 5`, `index = "one"`, `#[bits(x)]`, `varint = true`), unions and enums
+//!   without variants;
+//! - `#[bits(N)]` outside 1..=64, wider than the field's type, or on a type that is not an
+//!   integer or `bool`; `varint`, `zigzag` (signed only) and `range` on the wrong types; an
+//!   empty range or one the type cannot hold; two encodings on one field; `skip` with any
+//!   other option; `max_len` on something that is not a list or string;
+//! - a tag too narrow for its variants, a duplicate variant index, an index a `u32` varint
+//!   tag cannot hold;
+//! - `if` on a field that is not an `Option`, a condition that does not parse, or that names
+//!   the field itself, a later field, a skipped field, `self` or an unknown field.
+//!
+//! Types the derive cannot judge by their spelling (an alias, your own type under
+//! `#[bits(N)]`) are left to the trait bounds, and the compiler's error points at the field's
+//! type; a condition that is not a `bool` is a type error at the condition.
+//!
 //! # What the generated code looks like
 //!
 //! `encode` writes the tag and then each field, in order, as straight-line calls on the
