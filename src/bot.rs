@@ -181,3 +181,100 @@ fn nearest_enemy<'a>(me: &Player, entities: &'a [Entity]) -> Option<&'a Player> 
         .filter(|p| p.owner != me.owner)
         .min_by(|a, b| me.pos.dist(a.pos).total_cmp(&me.pos.dist(b.pos)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::{Config, World};
+
+    /// Runs bot 1 against the world for up to `ticks`, applying what it sends; returns all inputs.
+    fn drive(
+        w: &mut World,
+        bot: &mut Bot,
+        ticks: u32,
+        until: impl Fn(&World) -> bool,
+    ) -> Vec<Input> {
+        let mut sent = Vec::new();
+        for _ in 0..ticks {
+            let view = w.entities().to_vec();
+            for input in bot.think(&view, w.config()) {
+                let _ = w.apply(1, input);
+                sent.push(input);
+            }
+            w.step();
+            if until(w) {
+                break;
+            }
+        }
+        sent
+    }
+
+    #[test]
+    fn walks_to_the_nearest_breakable_object_breaks_it_and_throws_at_the_nearest_player() {
+        let config = Config {
+            min_free_breakables: 0,
+            ..Config::default()
+        };
+        let mut w = World::new(11, config);
+        w.add_player(1);
+        w.add_player(2);
+        w.add_player(3);
+        let mut bot = Bot::new(1, 5);
+        let holding = |w: &World| {
+            w.player_entity(1)
+                .and_then(Entity::player)
+                .is_some_and(|p| p.holding.is_some())
+        };
+        let sent = drive(&mut w, &mut bot, 1200, holding);
+        assert!(holding(&w), "the bot picked something up: {sent:?}");
+        assert!(
+            matches!(sent.first(), Some(Input::Move(d)) if *d != Dir::NONE),
+            "it walked first"
+        );
+        assert!(
+            sent.iter().any(|i| matches!(i, Input::Break(Some(_)))),
+            "it broke something"
+        );
+        let me = *w.player_entity(1).and_then(Entity::player).unwrap();
+        let nearest = w
+            .living_players()
+            .filter(|(_, p)| p.owner != 1)
+            .min_by(|a, b| me.pos.dist(a.1.pos).total_cmp(&me.pos.dist(b.1.pos)))
+            .map(|(_, p)| *p)
+            .unwrap();
+        let sent = drive(&mut w, &mut bot, 1200, |w| !holding(w));
+        let target = sent.iter().find_map(|i| match i {
+            Input::Throw(t) => Some(*t),
+            _ => None,
+        });
+        let target = target.expect("it threw");
+        // Standing players: it aims at the nearest one (it may have walked closer first).
+        let now_nearest = w
+            .living_players()
+            .filter(|(_, p)| p.owner != 1)
+            .map(|(_, p)| p.pos)
+            .any(|p| p.dist(target) < 0.01);
+        assert!(
+            now_nearest || nearest.pos.dist(target) < 0.01,
+            "aimed at a player: {target:?}"
+        );
+    }
+
+    #[test]
+    fn sends_only_changes_and_a_refresh_now_and_then() {
+        let mut w = World::new(2, Config::default());
+        w.add_player(1);
+        w.add_player(2);
+        let mut bot = Bot::new(1, 1);
+        let view = w.entities().to_vec();
+        let first = bot.think(&view, w.config());
+        assert!(!first.is_empty());
+        let second = bot.think(&view, w.config());
+        assert!(second.is_empty(), "nothing changed: {second:?}");
+        let mut refreshed = false;
+        for _ in 0..REFRESH {
+            refreshed |= !bot.think(&view, w.config()).is_empty();
+        }
+        assert!(refreshed, "a periodic refresh covers lost actions");
+    }
+}

@@ -10,7 +10,8 @@
 //! - `Throw` sends the held object flying toward the target point. The first player (other than
 //!   the thrower) or grounded object it meets loses the object's damage in health and the thrown
 //!   object is destroyed; if it meets nothing it lands at the target and can be broken again.
-//! - A player at zero health is dead; an object at zero health is destroyed. Once the round is
+//! - A player at zero health is dead; an object at zero health is destroyed (it shows as
+//!   `Dead` for a second, then leaves the world). Once the round is
 //!   running, the last player standing wins; after `max_ticks` the healthiest living player wins.
 //!
 //! Everything is deterministic: the same seed and the same inputs in the same order give the
@@ -232,6 +233,7 @@ impl World {
             .map(|(_, p)| (p.owner, p.health))
             .collect();
 
+        self.forget_buried();
         self.walk();
         self.break_objects(&mut events);
         self.carry();
@@ -256,6 +258,22 @@ impl World {
             EntityKind::Object(o) => o,
             _ => unreachable!("entity {id} is an object"),
         }
+    }
+
+    /// Destroyed objects leave the world one second after they died.
+    fn forget_buried(&mut self) {
+        let (now, keep) = (self.tick, self.config.tick_rate);
+        let gone: Vec<EntityId> = self
+            .buried
+            .iter()
+            .filter(|(_, died)| now.wrapping_sub(*died) > keep)
+            .map(|(id, _)| *id)
+            .collect();
+        if gone.is_empty() {
+            return;
+        }
+        self.buried.retain(|(id, _)| !gone.contains(id));
+        self.entities.retain(|e| !gone.contains(&e.id));
     }
 
     /// Moves every living player one step, in id order.
@@ -417,6 +435,7 @@ impl World {
             let remaining = remaining - travelled;
             if let Some(target) = hit {
                 self.entities[i].kind = EntityKind::Dead;
+                self.buried.push((id, self.tick));
                 self.damage(target, damage);
                 events.push(GameEvent::Hit {
                     object: id,
@@ -512,7 +531,10 @@ impl World {
                 }
                 Some(p.owner)
             }
-            EntityKind::Object(_) => None,
+            EntityKind::Object(_) => {
+                self.buried.push((id, self.tick));
+                None
+            }
             EntityKind::Dead => return,
         };
         self.entities[i].kind = EntityKind::Dead;
@@ -914,6 +936,12 @@ mod tests {
             t.health,
             t.max_health - w.config.damage(ObjectKind::Mushroom)
         );
+        // A destroyed object shows as Dead for a second, then leaves the world.
+        for _ in 0..w.config.tick_rate {
+            w.step();
+        }
+        assert!(w.entity(m2).is_none());
+        assert!(w.entity(tree).is_some());
     }
 
     #[test]

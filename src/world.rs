@@ -221,7 +221,8 @@ pub enum EntityKind {
     Object(Object),
     /// A living player.
     Player(Player),
-    /// A dead player or a destroyed object (it keeps its id until the round ends).
+    /// A dead player (for the rest of the round) or a destroyed object (for one second, so
+    /// every client hears of it; then it is forgotten).
     Dead,
 }
 
@@ -410,6 +411,8 @@ pub struct World {
     /// Every player entity ever added this round, with its owner, in join order.
     pub(crate) owners: Vec<(EntityId, PlayerId)>,
     pub(crate) regrow_timer: u32,
+    /// Destroyed objects and the tick they died at; they leave the world a second later.
+    pub(crate) buried: Vec<(EntityId, u32)>,
 }
 
 impl World {
@@ -425,6 +428,7 @@ impl World {
             rng: Rng::new(seed),
             owners: Vec::new(),
             regrow_timer: 0,
+            buried: Vec::new(),
         };
         let c = world.config.clone();
         for i in 0..c.trees {
