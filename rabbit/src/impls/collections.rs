@@ -42,13 +42,20 @@ impl<T: Decode> Decode for Option<T> {
     }
 }
 
-/// Writes a list's `u32` count, refusing lists a `u32` cannot count.
+/// Writes a list's `u32` count, refusing lists a `u32` cannot count, and lists of items that
+/// may take no bits longer than the decoder accepts ([`crate::MAX_EMPTY_ITEMS`]), so that
+/// whatever encodes also decodes.
 #[inline(always)]
-fn write_count(len: usize, w: &mut BitWriter<'_>) -> Result<()> {
-    if len as u64 > u32::MAX as u64 {
+fn write_count(len: usize, min_item_bits: u64, w: &mut BitWriter<'_>) -> Result<()> {
+    let max = if min_item_bits == 0 {
+        crate::MAX_EMPTY_ITEMS
+    } else {
+        u32::MAX as u64
+    };
+    if len as u64 > max {
         return Err(Error::TooLong {
             len: len as u64,
-            max: u32::MAX as u64,
+            max,
         });
     }
     w.write_varint(len as u64, 4);
@@ -79,7 +86,7 @@ impl<T: Encode> Encode for [T] {
     };
     #[inline]
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        write_count(self.len(), w)?;
+        write_count(self.len(), T::MIN_BITS, w)?;
         for item in self {
             item.encode(w)?;
         }
@@ -182,7 +189,7 @@ impl Encode for str {
     const MAX_BITS: Option<u64> = None;
     #[inline]
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        write_count(self.len(), w)?;
+        write_count(self.len(), 8, w)?;
         w.write_bytes(self.as_bytes());
         Ok(())
     }

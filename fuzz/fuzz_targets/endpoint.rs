@@ -1,0 +1,343 @@
+//! A server `Endpoint` fed arbitrary sequences of datagrams from four addresses, with time
+//! advancing, next to a real client `Connection` that the fuzzer can drive too:
+//!
+//! - nothing panics;
+//! - memory stays within the configured bounds, as far as netproto exposes it: every
+//!   connection's `Stats::reassembly_bytes` (partial payloads and delivered payloads not yet
+//!   polled) stays at most the budget plus one maximum payload plus bookkeeping (the
+//!   documented ceiling), reliable messages pending stay within `max_pending_reliable`, the
+//!   endpoint's queued challenges within `max_queued_datagrams`, connections within
+//!   `max_connections`;
+//! - no `Connected` without a valid handshake: the fuzzer cannot see what the server sends, so
+//!   the only way it can answer a challenge is through the harness, which plays a legitimate
+//!   client. The harness learns a seasoning only as `salt XOR pepper` from a challenge that the
+//!   server sent to an address in answer to a 4-byte `Init` from that address; a `Connected`
+//!   for an address is accepted only if a datagram equal to a seasoning learned for that
+//!   address came from it before. (The client side cannot be checked this way: the spec's
+//!   handshake gives the client no proof at all, see PROTOCOL.md, "Security".)
+//!
+//! The input is a little program of operations, read by hand rather than with `arbitrary`, so
+//! that `gen_corpus.py` can write seeds from the conformance vectors.
+
+#![no_main]
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use libfuzzer_sys::fuzz_target;
+use netproto::packet::is_handshake_shaped;
+use netproto::{Config, Connection, Delivery, Endpoint, EndpointEvent, Event, MAX_PAYLOAD};
+
+/// The smallest reassembly budget netproto allows, so that the fuzzer reaches it quickly.
+const BUDGET: usize = MAX_PAYLOAD;
+/// The documented ceiling: the budget, one maximum payload for the oldest reliable partial,
+/// and bookkeeping.
+const CEILING: u64 = (BUDGET + MAX_PAYLOAD + 4096) as u64;
+const QUEUE: usize = 256;
+const MAX_CONNECTIONS: usize = 3;
+const MAX_PENDING: usize = 8;
+/// What the simulated network holds in each direction before it drops (loss).
+const NETWORK: usize = 4096;
+
+fn config() -> Config {
+    Config::builder()
+        .max_reassembly_bytes(BUDGET)
+        .max_queued_datagrams(QUEUE)
+        .max_connections(MAX_CONNECTIONS)
+        .max_pending_reliable(MAX_PENDING)
+        .build()
+        .expect("valid config")
+}
+
+const ADDRS: [&str; 4] = [
+    "10.0.0.2:5000", // the real client
+    "10.0.0.3:5000",
+    "10.0.0.2:5001", // same host, another port
+    "[2001:db8::7]:5000",
+];
+const SERVER: &str = "10.0.0.1:7000";
+
+static FIRST_CONNECTED: AtomicBool = AtomicBool::new(false);
+
+struct Input<'a>(&'a [u8]);
+
+impl Input<'_> {
+    fn byte(&mut self) -> u8 {
+        match self.0.split_first() {
+            Some((&b, rest)) => {
+                self.0 = rest;
+                b
+            }
+            None => 0,
+        }
+    }
+    fn u16(&mut self) -> u16 {
+        u16::from_be_bytes([self.byte(), self.byte()])
+    }
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        let n = n.min(self.0.len());
+        let (head, rest) = self.0.split_at(n);
+        self.0 = rest;
+        head.to_vec()
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+struct World {
+    now: Instant,
+    addrs: [SocketAddr; 4],
+    server_addr: SocketAddr,
+    server: Endpoint,
+    client: Connection,
+    to_client: VecDeque<Vec<u8>>,
+    /// Seasonings the harness (a legitimate client at that address) has learned.
+    known: [Vec<[u8; 4]>; 4],
+    /// Whether a learned seasoning was sent from that address.
+    answered: [bool; 4],
+    connected: usize,
+}
+
+impl World {
+    fn new() -> World {
+        let now = Instant::now();
+        let server_addr: SocketAddr = SERVER.parse().unwrap();
+        World {
+            now,
+            addrs: ADDRS.map(|a| a.parse().unwrap()),
+            server_addr,
+            server: Endpoint::with_seed(config(), 1),
+            client: Connection::with_seed(config(), server_addr, now, 2),
+            to_client: VecDeque::new(),
+            known: Default::default(),
+            answered: [false; 4],
+            connected: 0,
+        }
+    }
+
+    fn index(&self, addr: SocketAddr) -> Option<usize> {
+        self.addrs.iter().position(|&a| a == addr)
+    }
+
+    /// A datagram from address `i` reaches the server.
+    fn to_server(&mut self, i: usize, datagram: &[u8]) {
+        let four: Option<[u8; 4]> = datagram.try_into().ok();
+        if let Some(v) = four {
+            if self.known[i].contains(&v) {
+                self.answered[i] = true;
+            }
+        }
+        self.server.handle(self.now, self.addrs[i], datagram);
+        // Collect what the server sends at once, to learn the pepper answering this datagram.
+        while let Some(t) = self.server.poll_transmit(self.now) {
+            let Some(j) = self.index(t.destination) else {
+                panic!("the server sent to an address nobody used: {}", t.destination);
+            };
+            if let (Some(salt), Ok(pepper)) = (four, <[u8; 4]>::try_from(&t.contents[..])) {
+                if j == i && is_handshake_shaped(pepper) && self.known[i].len() < 64 {
+                    let seasoning = [0, 1, 2, 3].map(|k| salt[k] ^ pepper[k]);
+                    self.known[i].push(seasoning);
+                }
+            }
+            if j == 0 && self.to_client.len() < NETWORK {
+                self.to_client.push_back(t.contents);
+            }
+        }
+    }
+
+    fn check_event(&mut self, e: &EndpointEvent) {
+        if e.event == Event::Connected {
+            let i = self.index(e.peer).expect("a connection for an address nobody used");
+            assert!(
+                self.answered[i],
+                "Connected for {} without a valid ChallengeResponse from it",
+                e.peer
+            );
+            self.connected += 1;
+            if !FIRST_CONNECTED.swap(true, Ordering::Relaxed) {
+                eprintln!("harness: first Connected reached (peer {})", e.peer);
+            }
+        }
+    }
+
+    fn poll_events(&mut self) {
+        while let Some(e) = self.server.poll_event() {
+            self.check_event(&e);
+        }
+        while self.client.poll_event().is_some() {}
+    }
+
+    fn pump(&mut self, rounds: usize) {
+        for _ in 0..rounds {
+            while let Some(t) = self.client.poll_transmit(self.now) {
+                assert_eq!(t.destination, self.server_addr);
+                self.to_server(0, &t.contents);
+            }
+            while let Some(d) = self.to_client.pop_front() {
+                self.client.handle(self.now, self.server_addr, &d);
+            }
+        }
+    }
+
+    fn check_bounds(&mut self) {
+        let es = self.server.endpoint_stats();
+        assert!(es.connections <= MAX_CONNECTIONS as u64, "{es:?}");
+        assert!(self.server.queued_challenges() <= QUEUE);
+        for i in 0..4 {
+            let Some(id) = self.server.connection_of(self.addrs[i]) else {
+                continue;
+            };
+            let Some(s) = self.server.stats(id) else {
+                continue;
+            };
+            assert!(s.reassembly_bytes <= CEILING, "server side {i}: {s:?}");
+            assert!(s.pending_reliable <= MAX_PENDING as u64, "{s:?}");
+        }
+        let cs = self.client.stats();
+        assert!(cs.reassembly_bytes <= CEILING, "client: {cs:?}");
+        assert!(cs.pending_reliable <= MAX_PENDING as u64, "{cs:?}");
+    }
+}
+
+fn payload(input: &mut Input<'_>) -> Vec<u8> {
+    let len = match input.byte() % 4 {
+        0 => usize::from(input.byte()),
+        1 => 504,
+        2 => usize::from(input.u16()) % 4000,
+        _ => MAX_PAYLOAD,
+    };
+    let fill = input.byte();
+    vec![fill; len]
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut input = Input(data);
+    let mut w = World::new();
+    let mut ops = 0;
+    while !input.is_empty() && ops < 2000 {
+        ops += 1;
+        match input.byte() % 13 {
+            // Raw bytes from an address.
+            0 => {
+                let i = usize::from(input.byte() % 4);
+                let len = usize::from(input.u16()) % 1200;
+                let d = input.bytes(len);
+                w.to_server(i, &d);
+            }
+            // A header and a chunk of a plausible size.
+            1 => {
+                let i = usize::from(input.byte() % 4);
+                let header = input.bytes(4);
+                let len = match input.byte() % 4 {
+                    0 => 0,
+                    1 => 504,
+                    2 => usize::from(input.byte()),
+                    _ => 505,
+                };
+                let fill = input.byte();
+                let mut d = header;
+                d.resize(4 + len, fill);
+                w.to_server(i, &d);
+            }
+            // A big datagram, up to the largest UDP payload over IPv4.
+            2 => {
+                let i = usize::from(input.byte() % 4);
+                let len = usize::from(input.u16()).min(65_507);
+                let header = input.bytes(4);
+                let mut d = header;
+                d.resize(len, 0xa5);
+                w.to_server(i, &d);
+            }
+            // An Init (or anything of 4 bytes).
+            3 => {
+                let i = usize::from(input.byte() % 4);
+                let d = input.bytes(4);
+                w.to_server(i, &d);
+            }
+            // A legitimate ChallengeResponse, if the harness learned a seasoning there.
+            4 => {
+                let i = usize::from(input.byte() % 4);
+                let k = usize::from(input.byte());
+                if !w.known[i].is_empty() {
+                    let s = w.known[i][k % w.known[i].len()];
+                    w.to_server(i, &s);
+                }
+            }
+            // Time passes.
+            5 => {
+                let ms = u64::from(input.u16());
+                w.now += Duration::from_millis(ms);
+                let now = w.now;
+                w.server.handle_timeout(now);
+                w.client.handle_timeout(now);
+                // Output of the timers (retransmissions, keepalives) enters the network.
+                w.to_server_flush();
+            }
+            // The network delivers between the real client and the server.
+            6 => {
+                let rounds = usize::from(input.byte() % 4) + 1;
+                w.pump(rounds);
+            }
+            // The client sends.
+            7 => {
+                let reliable = input.byte() & 1 == 0;
+                let p = payload(&mut input);
+                let delivery = if reliable { Delivery::Reliable } else { Delivery::Unreliable };
+                let _ = w.client.send(&p, delivery);
+            }
+            // The server sends to one of its connections.
+            8 => {
+                let i = usize::from(input.byte() % 4);
+                let reliable = input.byte() & 1 == 0;
+                let p = payload(&mut input);
+                let delivery = if reliable { Delivery::Reliable } else { Delivery::Unreliable };
+                if let Some(id) = w.server.connection_of(w.addrs[i]) {
+                    let _ = w.server.send(id, &p, delivery);
+                }
+            }
+            // Raw bytes to the client, from the server's address (spoofed) or another one.
+            9 => {
+                let from = if input.byte() & 1 == 0 { w.server_addr } else { w.addrs[1] };
+                let len = usize::from(input.u16()) % 1200;
+                let d = input.bytes(len);
+                let now = w.now;
+                w.client.handle(now, from, &d);
+            }
+            // The application polls its events.
+            10 => w.poll_events(),
+            // Someone closes.
+            11 => {
+                let i = usize::from(input.byte() % 5);
+                if i == 4 {
+                    w.client.close();
+                } else if let Some(id) = w.server.connection_of(w.addrs[i]) {
+                    let _ = w.server.close(id);
+                }
+            }
+            // The network loses what is in flight to the client.
+            _ => {
+                let n = usize::from(input.byte());
+                for _ in 0..n {
+                    w.to_client.pop_front();
+                }
+            }
+        }
+        w.check_bounds();
+    }
+    w.poll_events();
+    w.check_bounds();
+});
+
+impl World {
+    /// Collects what the server's timers produced.
+    fn to_server_flush(&mut self) {
+        while let Some(t) = self.server.poll_transmit(self.now) {
+            if self.index(t.destination) == Some(0) && self.to_client.len() < NETWORK {
+                self.to_client.push_back(t.contents);
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora of the fuzz targets from the conformance vectors.
+
+    python3 fuzz/gen_corpus.py [VECTORS_DIR]     # default: ../shared/vectors beside the repo
+
+Seeds go to fuzz/corpus/<target>/ (git-ignored), one file per seed, named by content hash, so
+running it twice changes nothing. The vector files themselves are only read.
+
+- decode_messages, roundtrip: the bytes of every message of messages.json and every byte
+  string of invalid.json.
+- endpoint: small programs in the target's operation format (see fuzz_targets/endpoint.rs):
+  a real handshake and exchange, then each header of header.json sent as a chunk from the
+  client's address and from a stranger's, and the message vectors as chunk payloads.
+"""
+
+import hashlib
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+
+def write(target, data):
+    d = os.path.join(HERE, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    name = hashlib.sha1(data).hexdigest()
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+# Operations of fuzz_targets/endpoint.rs.
+def raw(addr, data):
+    n = len(data)
+    return bytes([0, addr, n >> 8, n & 0xFF]) + data
+
+
+def chunk(addr, header, size_class, fill=0x41):
+    # size_class: 0 empty, 1 504 bytes, 3 505 bytes (malformed)
+    return bytes([1, addr]) + header + bytes([size_class, fill])
+
+
+def big(addr, n, header):
+    return bytes([2, addr, n >> 8, n & 0xFF]) + header
+
+
+def init(addr, salt):
+    return bytes([3, addr]) + salt
+
+
+def answer(addr, k=0):
+    return bytes([4, addr, k])
+
+
+def wait(ms):
+    return bytes([5, ms >> 8, ms & 0xFF])
+
+
+def pump(rounds=4):
+    return bytes([6, rounds - 1])
+
+
+def client_send(reliable, length, fill=0x42):
+    if length == 504:
+        body = bytes([1, fill])
+    elif length < 256:
+        body = bytes([0, length, fill])
+    else:
+        body = bytes([2, length >> 8, length & 0xFF, fill])
+    return bytes([7, 0 if reliable else 1]) + body
+
+
+def server_send(addr, reliable, length, fill=0x43):
+    return bytes([8, addr]) + client_send(reliable, length, fill)[1:]
+
+
+def poll():
+    return bytes([10])
+
+
+def close(who):
+    return bytes([11, who])
+
+
+HANDSHAKE = pump() + wait(10) + pump() + wait(10) + pump() + poll()
+
+
+def main():
+    vectors = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "..", "shared", "vectors")
+    with open(os.path.join(vectors, "messages.json")) as f:
+        messages = [bytes.fromhex(v["hex"]) for v in json.load(f)]
+    with open(os.path.join(vectors, "invalid.json")) as f:
+        invalid = [bytes.fromhex(v["hex"]) for v in json.load(f)]
+    with open(os.path.join(vectors, "header.json")) as f:
+        headers = [bytes.fromhex(v["hex"]) for v in json.load(f)]
+
+    for m in messages + invalid:
+        write("decode_messages", m)
+        write("roundtrip", m)
+
+    # A real exchange both ways, reliable and unreliable, then a close.
+    write("endpoint", HANDSHAKE + client_send(True, 5) + client_send(False, 600) + pump()
+          + server_send(0, True, 1200) + server_send(0, False, 3) + pump() + wait(300)
+          + pump() + poll() + close(0) + pump() + poll())
+    # A stranger's handshake done by hand, then traffic from it.
+    write("endpoint", init(1, b"\x01\x02\x03\x04") + answer(1) + poll()
+          + chunk(1, b"\x05\x00\x00\x00", 0) + poll())
+    for h in headers:
+        write("endpoint", HANDSHAKE + chunk(0, h, 0) + chunk(0, h, 1) + chunk(1, h, 0) + pump()
+              + poll())
+        write("endpoint", HANDSHAKE + raw(0, h) + raw(1, h) + raw(2, h) + pump() + poll())
+    for m in messages:
+        write("endpoint", HANDSHAKE + raw(0, b"\x05\x00\x00\x07" + m) + pump() + poll())
+    # Datagrams of 0, 1, 3, 5 and 65,507 bytes, from the client and from a stranger.
+    for n in (0, 1, 3, 5):
+        write("endpoint", HANDSHAKE + raw(0, b"\x01" * n) + raw(1, b"\x01" * n) + pump() + poll())
+    write("endpoint", HANDSHAKE + big(0, 65507, b"\x05\x00\x00\x09") + big(1, 65507, b"\x05\x00\x00\x09")
+          + pump() + poll())
+    # Reliable chunks never finished, for many sequences.
+    flood = b"".join(chunk(0, bytes([1, 0, s >> 8, s & 0xFF]), 1) for s in range(0, 600, 3))
+    write("endpoint", HANDSHAKE + flood + client_send(True, 20) + pump() + wait(500) + pump()
+          + poll())
+    print("corpora written under", os.path.join(HERE, "corpus"))
+
+
+if __name__ == "__main__":
+    main()
