@@ -18,10 +18,11 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use netgame::net::{UdpClient, play_bot};
+use netgame::net::play_bot;
 use netgame::session::{BotPlayer, ClientEvent, GameClient};
 use netgame::{Config, Dir, Entity, EntityKind, Input, ObjectKind, ObjectState};
 use netproto::Event;
+use netproto::io::std::Client;
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::layout::{Constraint, Layout};
@@ -90,7 +91,8 @@ fn run_bot(args: &Args) -> io::Result<()> {
             }
             args.rounds.is_some_and(|n| p.results.len() >= n)
         },
-    )?;
+    )
+    .map_err(io::Error::other)?;
     let won = player.results.iter().filter(|w| **w).count();
     println!(
         "bot: player {:?}, {} rounds ({} won), {} retransmissions, {} bytes up, {} bytes down",
@@ -105,13 +107,13 @@ fn run_bot(args: &Args) -> io::Result<()> {
 }
 
 fn run_tui(args: &Args) -> io::Result<()> {
-    let mut client = UdpClient::connect(args.connect, netproto::Config::default())?;
+    let mut client =
+        Client::connect(args.connect, netproto::Config::default()).map_err(io::Error::other)?;
     let mut terminal = ratatui::init();
     let result = Tui::new(args.connect).run(&mut terminal, &mut client);
     // Restore the terminal on every way out (a panic is covered by ratatui's hook).
     ratatui::restore();
-    client.conn.close();
-    client.flush();
+    let _ = client.close();
     result
 }
 
@@ -141,12 +143,15 @@ impl Tui {
         }
     }
 
-    fn run(&mut self, terminal: &mut DefaultTerminal, client: &mut UdpClient) -> io::Result<()> {
+    fn run(&mut self, terminal: &mut DefaultTerminal, client: &mut Client) -> io::Result<()> {
         let mut last_draw = Instant::now() - Duration::from_secs(1);
         loop {
-            client.turn(
-                Instant::now() + Duration::from_millis(5),
-                |conn, event| match event {
+            client
+                .poll(Duration::from_millis(5))
+                .map_err(io::Error::other)?;
+            while let Some(event) = client.poll_event() {
+                let conn = client.connection();
+                match event {
                     Event::Connected => {
                         self.message = "connected; joining...".into();
                         self.game.send_init(conn);
@@ -172,19 +177,19 @@ impl Tui {
                     Event::Disconnected { reason } => {
                         self.closed = Some(format!("disconnected: {reason:?}"))
                     }
-                },
-            )?;
+                }
+            }
             if let Some(why) = self.closed.take() {
                 return Err(io::Error::other(why));
             }
             let now = Instant::now();
-            if client.conn.is_connected()
+            if client.connection().is_connected()
                 && self
                     .last_ping
                     .is_none_or(|t| now - t >= Duration::from_secs(1))
             {
                 self.last_ping = Some(now);
-                self.game.send_ping(&mut client.conn, now);
+                self.game.send_ping(client.connection(), now);
             }
             while event::poll(Duration::ZERO)? {
                 if let TermEvent::Key(key) = event::read()?
@@ -196,16 +201,16 @@ impl Tui {
                         return Ok(());
                     }
                     if let Some(input) = self.key(key.code) {
-                        self.game.send_input(&mut client.conn, input);
+                        self.game.send_input(client.connection(), input);
                     }
                 }
             }
             if self.movement != self.sent_move && self.game.player().is_some() {
                 self.sent_move = self.movement;
                 self.game
-                    .send_input(&mut client.conn, Input::Move(self.movement));
+                    .send_input(client.connection(), Input::Move(self.movement));
             }
-            client.flush();
+            client.poll(Duration::ZERO).map_err(io::Error::other)?;
             if last_draw.elapsed() >= Duration::from_millis(33) {
                 last_draw = Instant::now();
                 terminal.draw(|frame| self.draw(frame))?;

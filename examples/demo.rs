@@ -19,10 +19,12 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use game_messages as wire;
-use netgame::net::{LossyRelay, RelayConfig, UdpServer, play_bot};
+use netgame::net::{UdpServer, play_bot};
 use netgame::session::{BotPlayer, ClientStats, GameServer, ServerConfig, ServerStats};
 use netgame::{Config, EndReason, Outcome, PlayerId};
-use netproto::{Endpoint, Stats};
+use netproto::Stats;
+use netproto::io::relay::Relay;
+use netproto::io::std::Impairment;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -113,7 +115,7 @@ fn run(args: &Args) -> bool {
     let local: SocketAddr = "127.0.0.1:0".parse().expect("valid address");
     let mut server = match UdpServer::bind(
         local,
-        Endpoint::new(netproto::Config::default()),
+        netproto::Config::default(),
         GameServer::new(server_config),
         args.tick_rate,
     ) {
@@ -124,15 +126,13 @@ fn run(args: &Args) -> bool {
         }
     };
     let server_addr = server.local_addr().expect("bound");
-    let relay = match LossyRelay::spawn(
-        local,
-        server_addr,
-        RelayConfig {
-            loss: args.loss,
-            delay: Duration::from_millis(args.delay_ms),
-            seed: args.seed,
-        },
-    ) {
+    let impairment = Impairment {
+        loss: args.loss,
+        delay: Duration::from_millis(args.delay_ms),
+        seed: args.seed,
+        ..Impairment::default()
+    };
+    let relay = match Relay::spawn(local, server_addr, impairment) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("cannot start the relay: {e}");
@@ -141,7 +141,7 @@ fn run(args: &Args) -> bool {
     };
     println!(
         "demo: server on {server_addr}, {bots} bots through a lossy relay on {} ({:.1}% loss, {} ms delay each way), {} Hz",
-        relay.addr(),
+        relay.local_addr(),
         args.loss * 100.0,
         args.delay_ms,
         args.tick_rate
@@ -153,10 +153,8 @@ fn run(args: &Args) -> bool {
             // The server's side of each player's connection, kept after it closes.
             let mut conn_stats: HashMap<PlayerId, Stats> = HashMap::new();
             let result = server.run(|s| {
-                let mut retransmissions = 0;
                 for (c, player) in s.game.connections() {
-                    if let (Some(player), Some(st)) = (player, s.endpoint.stats(c)) {
-                        retransmissions += st.retransmissions;
+                    if let (Some(player), Some(st)) = (player, s.endpoint().stats(c)) {
                         conn_stats.insert(player, st);
                     }
                 }
@@ -172,7 +170,7 @@ fn run(args: &Args) -> bool {
                     }
                 }
                 p.messages = s.game.stats().messages_in + s.game.stats().messages_out;
-                p.retransmissions = retransmissions;
+                p.retransmissions = conn_stats.values().map(|st| st.retransmissions).sum();
                 stop.load(Ordering::Relaxed)
             });
             if let Err(e) = result {
@@ -188,7 +186,7 @@ fn run(args: &Args) -> bool {
         })
     };
 
-    let relay_addr = relay.addr();
+    let relay_addr = relay.local_addr();
     let bot_retx: Arc<Vec<AtomicU64>> = Arc::new((0..bots).map(|_| AtomicU64::new(0)).collect());
     let bot_threads: Vec<_> = (0..bots)
         .map(|i| {

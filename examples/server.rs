@@ -15,7 +15,6 @@ use clap::Parser;
 use netgame::Config;
 use netgame::net::UdpServer;
 use netgame::session::{GameServer, ServerConfig};
-use netproto::Endpoint;
 use tracing::info;
 
 #[derive(Parser, Debug)]
@@ -61,7 +60,7 @@ fn main() {
     };
     let mut server = match UdpServer::bind(
         args.bind,
-        Endpoint::new(netproto::Config::default()),
+        netproto::Config::default(),
         GameServer::new(config),
         args.tick_rate,
     ) {
