@@ -213,3 +213,52 @@ fn a_misbehaving_client_disturbs_no_one() {
     );
     assert_eq!(server.players(), 2);
 }
+
+#[test]
+fn a_full_game_refuses_init_with_an_error() {
+    let game = Config::for_tick_rate(TICK_RATE);
+    let mut net = SimNetwork::new(6, netproto::Config::default(), LinkConfig::default());
+    let mut server = GameServer::new(ServerConfig {
+        seed: 6,
+        max_players: 1,
+        game: game.clone(),
+        sample_every: 0,
+    });
+    let mut players: Vec<BotPlayer> = (0..2)
+        .map(|i| {
+            net.add_client(netproto::Config::default());
+            BotPlayer::new(game.clone(), i)
+        })
+        .collect();
+    let mut seen: Vec<Vec<ClientEvent>> = vec![Vec::new(); 2];
+    for _ in 0..60 {
+        net.step(Duration::from_secs(1) / TICK_RATE);
+        server.poll(net.server());
+        server.tick(net.server());
+        let now = net.now();
+        for (i, bot) in players.iter_mut().enumerate() {
+            while let Some(event) = net.client(i).poll_event() {
+                match event {
+                    Event::Connected => bot.start(net.client(i)),
+                    Event::Message { bytes, .. } => {
+                        seen[i].extend(bot.handle(net.client(i), &bytes, now))
+                    }
+                    Event::Disconnected { reason } => panic!("bot {i} disconnected: {reason:?}"),
+                }
+            }
+        }
+    }
+    let joined = seen
+        .iter()
+        .filter(|ev| ev.iter().any(|e| matches!(e, ClientEvent::Joined(_))))
+        .count();
+    let refused: Vec<&ClientEvent> = seen
+        .iter()
+        .flatten()
+        .filter(|e| matches!(e, ClientEvent::Error(_)))
+        .collect();
+    assert_eq!(joined, 1);
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert!(matches!(refused[0], ClientEvent::Error(text) if text.contains("full")));
+    assert_eq!(server.players(), 1);
+}
