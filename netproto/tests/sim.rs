@@ -469,10 +469,10 @@ fn corruption_mtu_and_duplication_never_break_the_machines() {
     let mut seen = std::collections::HashSet::new();
     for (bytes, _) in &got {
         assert!(bytes.len() <= 100 + 4);
-        if let Some(i) = index_of(bytes) {
-            if bytes == &payload(i, bytes.len()) {
-                assert!(seen.insert(i), "message {i} twice");
-            }
+        if let Some(i) = index_of(bytes)
+            && bytes == &payload(i, bytes.len())
+        {
+            assert!(seen.insert(i), "message {i} twice");
         }
     }
     assert!(seen.len() > 150, "{}", seen.len());
