@@ -7,6 +7,11 @@ use std::borrow::Cow;
 
 /// Integers and `bool`, as plain fixed-width bit fields (`#[bits(N)]`); signed types as two's
 /// complement of that width.
+#[diagnostic::on_unimplemented(
+    message = "`#[bits(N)]` needs an integer or `bool`, not `{Self}`",
+    label = "not a fixed-width bit field",
+    note = "`#[bits(N)]` works on `u8`..`u64`, `i8`..`i64`, `usize`, `isize` and `bool`; other types can use `#[rabbit(with = \"path\")]`"
+)]
 pub trait FixedBits: Sized + Copy {
     /// The type's own width: a `#[bits(N)]` field of this type takes `N <= WIDTH`.
     const WIDTH: u32;
@@ -147,6 +152,10 @@ pub fn decode_fixed<T: FixedBits>(bits: u32, r: &mut BitReader<'_>) -> Result<T>
 
 /// Integers as the spec's variable-length integer of their own width, without zig-zag
 /// (`#[rabbit(varint)]`; for a signed type, its two's complement bits).
+#[diagnostic::on_unimplemented(
+    message = "`#[rabbit(varint)]` needs an integer of at most 64 bits, not `{Self}`",
+    label = "not an integer"
+)]
 pub trait Varint: Sized + Copy {
     /// The type's width in bytes.
     const BYTES: u32;
@@ -208,6 +217,11 @@ pub fn varint_bits<T: Varint>(value: &T) -> u64 {
 
 /// Signed integers, zig-zag interleaved and then written as variable-length integers of their
 /// width (`#[rabbit(zigzag)]`, also the default encoding of `i16`, `i32`, `i64`).
+#[diagnostic::on_unimplemented(
+    message = "`#[rabbit(zigzag)]` needs a signed integer, not `{Self}`",
+    label = "not a signed integer",
+    note = "unsigned integers are variable-length already; zig-zag only helps negative numbers"
+)]
 pub trait ZigZag: Sized + Copy {
     /// The type's width in bytes.
     const BYTES: u32;
@@ -268,6 +282,10 @@ pub fn zigzag_bits<T: ZigZag>(value: &T) -> u64 {
 }
 
 /// Integers that a `#[rabbit(range = "A..=B")]` field can hold.
+#[diagnostic::on_unimplemented(
+    message = "`#[rabbit(range = \"A..=B\")]` needs an integer, not `{Self}`",
+    label = "not an integer"
+)]
 pub trait RangeInt: Sized + Copy {
     /// The value, widened.
     fn to_i128(self) -> i128;
@@ -331,6 +349,11 @@ pub fn decode_range<T: RangeInt>(min: i128, max: i128, r: &mut BitReader<'_>) ->
 }
 
 /// Lists and strings whose length a `#[rabbit(max_len = N)]` field bounds.
+#[diagnostic::on_unimplemented(
+    message = "`#[rabbit(max_len = N)]` needs a list or a string, not `{Self}`",
+    label = "not a list or string",
+    note = "`max_len` works on `Vec<T>`, `[T]`, `Box<[T]>`, `String`, `str` and `Cow` of them"
+)]
 pub trait Bounded {
     /// The length as the wire counts it (items, or bytes for strings).
     fn wire_len(&self) -> usize;
@@ -372,6 +395,11 @@ impl<T: Bounded + ?Sized> Bounded for &T {
     }
 }
 impl<T: Bounded + ?Sized> Bounded for std::sync::Arc<T> {
+    fn wire_len(&self) -> usize {
+        (**self).wire_len()
+    }
+}
+impl<T: Bounded + ToOwned + ?Sized> Bounded for Cow<'_, T> {
     fn wire_len(&self) -> usize {
         (**self).wire_len()
     }
