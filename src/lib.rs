@@ -24,3 +24,8 @@ pub use world::{
     Config, Dir, EndReason, Entity, EntityId, EntityKind, Object, ObjectKind, ObjectState, Outcome,
     Phase, Player, PlayerId, Vec2, World,
 };
+
+/// The README's tour, compiled and run as a doctest so that it stays true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
