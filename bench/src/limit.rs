@@ -130,13 +130,17 @@ pub enum DecodeError {
     Trailing,
 }
 
-struct Rd<'a> {
+/// A 64-bit bit buffer refilled a whole word at a time: after [`Bits::refill`] at least 56
+/// bits are ready, and reads are shifts out of the buffer.
+struct Bits<'a> {
     data: &'a [u8],
-    pos: usize,
-    len: usize,
+    /// The next byte to load.
+    next: usize,
+    buf: u64,
+    avail: u32,
 }
 
-impl Rd<'_> {
+impl Bits<'_> {
     /// The 64 bits from byte `b`, zero-filled past the end.
     #[inline(always)]
     fn word(&self, b: usize) -> u64 {
@@ -151,67 +155,88 @@ impl Rd<'_> {
         }
     }
 
-    /// The next 56 bits or more (unchecked against the end: callers check first).
+    /// Tops the buffer up to 56 bits or more. Bits past the end of the input read as zeros;
+    /// the caller checks [`Bits::consumed`] against the input's length.
     #[inline(always)]
-    fn peek(&self) -> u64 {
-        self.word(self.pos >> 3) >> (self.pos & 7)
+    fn refill(&mut self) {
+        let w = self.word(self.next);
+        self.buf |= w << self.avail;
+        let bytes = (63 - self.avail) >> 3;
+        self.next += bytes as usize;
+        self.avail += bytes * 8;
     }
 
+    /// Takes `n <= avail` bits.
     #[inline(always)]
-    fn take(&mut self, bits: u32) -> u64 {
-        let v = self.peek() & ((1u64 << bits) - 1);
-        self.pos += bits as usize;
+    fn take(&mut self, n: u32) -> u64 {
+        let v = self.buf & ((1u64 << n) - 1);
+        self.buf >>= n;
+        self.avail -= n;
         v
     }
 
+    /// A `u32` varint (at most 34 bits: `avail >= 34` required).
     #[inline(always)]
     fn varint(&mut self) -> Result<u32, DecodeError> {
-        let w = self.peek();
-        let m = (w & 3) as u32 + 1;
+        let m = (self.buf & 3) as u32 + 1;
         let bits = 8 * m;
-        let v = ((w >> 2) & ((1u64 << bits) - 1)) as u32;
+        let v = ((self.buf >> 2) & ((1u64 << bits) - 1)) as u32;
         if m > 1 && (32 - v.leading_zeros()).div_ceil(8) != m {
             return Err(DecodeError::NonCanonical);
         }
-        self.pos += 2 + bits as usize;
+        self.buf >>= 2 + bits;
+        self.avail -= 2 + bits;
         Ok(v)
     }
 
+    /// An `f32` (`avail >= 32` required).
     #[inline(always)]
     fn f32(&mut self) -> f32 {
         f32::from_bits(self.take(32) as u32)
     }
+
+    /// Bits consumed so far.
+    #[inline(always)]
+    fn consumed(&self) -> usize {
+        self.next * 8 - self.avail as usize
+    }
 }
 
-/// Decodes what [`encode`] wrote.
-pub fn decode(data: &[u8]) -> Result<Snapshot, DecodeError> {
-    let mut r = Rd {
+/// Decodes what [`encode`] wrote, into the `Vec` of entities.
+pub fn decode_vec(data: &[u8]) -> Result<Vec<Entity>, DecodeError> {
+    let len = data.len() * 8;
+    let mut r = Bits {
         data,
-        pos: 0,
-        len: data.len() * 8,
+        next: 0,
+        buf: 0,
+        avail: 0,
     };
-    if r.len < 10 {
-        return Err(DecodeError::End);
-    }
+    r.refill();
     let count = r.varint()? as usize;
-    if r.pos > r.len || count.saturating_mul(12) > r.len - r.pos {
+    if r.consumed() > len || count.saturating_mul(12) > len - r.consumed() {
         return Err(DecodeError::Count);
     }
     let mut entities = Vec::with_capacity(count);
     for _ in 0..count {
-        // One check per entity covers its largest form; the last entities, closer to the end
-        // than that, are checked after each read instead.
-        let near_end = r.len - r.pos < MAX_ENTITY_BITS;
+        r.refill();
         let id = EntityId(r.varint()?);
         let kind = match r.take(2) {
             0 => {
-                let position = Point::new(r.f32(), r.f32(), r.f32());
+                r.refill();
+                let x = r.f32();
+                r.refill();
+                let y = r.f32();
+                r.refill();
+                let z = r.f32();
                 let flags = r.take(2);
+                r.refill();
                 let durability = if flags & 2 != 0 { Some(r.f32()) } else { None };
+                r.refill();
                 let health = r.varint()?;
+                r.refill();
                 let max_health = r.varint()?;
                 EntityKind::Object(Object {
-                    position,
+                    position: Point::new(x, y, z),
                     kind: if flags & 1 != 0 {
                         ObjectKind::Mushroom
                     } else {
@@ -223,23 +248,33 @@ pub fn decode(data: &[u8]) -> Result<Snapshot, DecodeError> {
                 })
             }
             1 => {
-                let position = Point::new(r.f32(), r.f32(), r.f32());
+                r.refill();
+                let x = r.f32();
+                r.refill();
+                let y = r.f32();
+                r.refill();
+                let z = r.f32();
                 let movement = Direction::from_bits_retain(r.take(8) as u8);
+                r.refill();
                 let holding = if r.take(1) != 0 {
                     Some(EntityId(r.varint()?))
                 } else {
                     None
                 };
+                r.refill();
                 let breaking = if r.take(1) != 0 {
                     Some(EntityId(r.varint()?))
                 } else {
                     None
                 };
+                r.refill();
                 let owner = PlayerId(r.varint()?);
+                r.refill();
                 let health = r.varint()?;
+                r.refill();
                 let max_health = r.varint()?;
                 EntityKind::Player(Player {
-                    position,
+                    position: Point::new(x, y, z),
                     movement,
                     holding,
                     breaking,
@@ -251,14 +286,23 @@ pub fn decode(data: &[u8]) -> Result<Snapshot, DecodeError> {
             2 => EntityKind::Dead,
             _ => return Err(DecodeError::Tag),
         };
-        if near_end && r.pos > r.len {
-            return Err(DecodeError::End);
-        }
         entities.push(Entity { id, kind });
     }
-    let left = r.len - r.pos;
-    if left >= 8 || (left > 0 && r.peek() & ((1 << left) - 1) != 0) {
+    // Reads past the end saw zeros: reject them here, once.
+    r.refill();
+    let used = r.consumed();
+    if used > len {
+        return Err(DecodeError::End);
+    }
+    let left = len - used;
+    if left >= 8 || (left > 0 && r.buf & ((1 << left) - 1) != 0) {
         return Err(DecodeError::Trailing);
     }
-    Ok(Snapshot::from(entities))
+    Ok(entities)
+}
+
+/// Decodes what [`encode`] wrote, into game-messages' `Snapshot` (an `Arc<[Entity]>`: one more
+/// copy of the entities, as rabbit's decoder makes).
+pub fn decode(data: &[u8]) -> Result<Snapshot, DecodeError> {
+    decode_vec(data).map(Snapshot::from)
 }

@@ -80,22 +80,26 @@ pub fn table(rows: &[Row], reference: &str) -> String {
     s
 }
 
-/// The rows as the JSON list.
+/// The rows as the JSON list, keys in the order:
+/// `{"suite", "peer", "case", "median_ns", "bytes", "ratio"}`.
 pub fn json(rows: &[Row]) -> String {
-    let list: Vec<serde_json::Value> = rows
+    let text = |s: &str| serde_json::Value::from(s).to_string();
+    let num = |v: Option<String>| v.unwrap_or_else(|| "null".into());
+    let items: Vec<String> = rows
         .iter()
         .map(|r| {
-            serde_json::json!({
-                "suite": r.suite,
-                "peer": r.peer,
-                "case": r.case,
-                "median_ns": r.median_ns.map(|m| m.round() as u64),
-                "bytes": r.bytes,
-                "ratio": r.ratio.map(|x| (x * 1000.0).round() / 1000.0),
-            })
+            format!(
+                "  {{\"suite\": {}, \"peer\": {}, \"case\": {}, \"median_ns\": {}, \"bytes\": {}, \"ratio\": {}}}",
+                text(r.suite),
+                text(&r.peer),
+                text(&r.case),
+                num(r.median_ns.map(|m| format!("{}", m.round() as u64))),
+                num(r.bytes.map(|b| b.to_string())),
+                num(r.ratio.map(|x| format!("{x:.3}"))),
+            )
         })
         .collect();
-    serde_json::to_string_pretty(&list).unwrap_or_default()
+    format!("[\n{}\n]\n", items.join(",\n"))
 }
 
 /// CPU model, cores, rustc version, load: the machine the numbers are from.

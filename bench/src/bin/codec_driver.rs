@@ -1,14 +1,14 @@
 //! A small driver for profilers (callgrind, perf): encodes or decodes the 1000-entity
 //! snapshot N times with one codec, nothing else.
 //!
-//! `codec-driver (rabbit|limit|bitcode|bincode) (encode|decode) N`
+//! `codec-driver (rabbit|limit|bitcode|bincode) (encode|decode|decode-vec) N`
 
 use std::hint::black_box;
 
 use bench::codec::snapshot;
 use bench::limit;
 use bench::mirror::MSnapshot;
-use game_messages::Snapshot;
+use game_messages::{Entity, Snapshot};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -33,6 +33,16 @@ fn main() {
         (Some("rabbit"), Some("decode")) => {
             for _ in 0..n {
                 black_box(rabbit::from_bytes::<Snapshot>(black_box(&bytes)).unwrap());
+            }
+        }
+        (Some("rabbit"), Some("decode-vec")) => {
+            for _ in 0..n {
+                black_box(rabbit::from_bytes::<Vec<Entity>>(black_box(&bytes)).unwrap());
+            }
+        }
+        (Some("limit"), Some("decode-vec")) => {
+            for _ in 0..n {
+                black_box(limit::decode_vec(black_box(&bytes)).unwrap());
             }
         }
         (Some("limit"), Some("encode")) => {
@@ -75,7 +85,9 @@ fn main() {
             }
         }
         _ => {
-            eprintln!("usage: codec-driver (rabbit|limit|bitcode|bincode) (encode|decode) N");
+            eprintln!(
+                "usage: codec-driver (rabbit|limit|bitcode|bincode) (encode|decode|decode-vec) N"
+            );
             std::process::exit(2);
         }
     }
