@@ -80,6 +80,11 @@ pub(crate) fn keepalive(newest_seen: Option<u16>) -> [u8; HEADER_LEN] {
     Header::new(Flags::ACK, 255, seq).encode()
 }
 
+/// What a delivered payload not yet polled costs besides its bytes (the event, its queue slot,
+/// the allocation), charged to the reassembly budget so that empty messages cannot pile up for
+/// free while the application is busy.
+const EVENT_OVERHEAD: usize = 64;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum CoreState {
     Open,
@@ -244,7 +249,7 @@ impl Core {
         }
         if let Some((bytes, reliable)) = received.message {
             self.stats.messages_delivered += 1;
-            self.event_bytes += bytes.len();
+            self.event_bytes += bytes.len() + EVENT_OVERHEAD;
             self.events.push_back(Event::Message { bytes, reliable });
         }
     }
@@ -338,7 +343,7 @@ impl Core {
     pub fn poll_event(&mut self) -> Option<Event> {
         let event = self.events.pop_front()?;
         if let Event::Message { bytes, .. } = &event {
-            self.event_bytes -= bytes.len();
+            self.event_bytes -= bytes.len() + EVENT_OVERHEAD;
         }
         Some(event)
     }
