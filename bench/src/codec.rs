@@ -368,7 +368,10 @@ pub fn run(opts: &Options) -> Vec<Row> {
     let mut cases: Vec<Case> = cases()
         .into_iter()
         .filter(|c| {
-            opts.only.is_empty() || c.peer == "rabbit" || opts.only.iter().any(|o| o == c.peer)
+            opts.only.is_empty()
+                || c.peer == "rabbit"
+                || c.peer == "limit"
+                || opts.only.iter().any(|o| o == c.peer)
         })
         .collect();
     // Calibrate: a batch of about `opts.batch` for each case, after a warm-up.

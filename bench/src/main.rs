@@ -18,7 +18,7 @@ const USAGE: &str = "usage: bench (codec | transport | all) [--json FILE] [--rou
   --json     also write the rows as JSON
   --rounds   interleaved rounds (codec default 300, transport default 3)
   --batch-us codec: target duration of one timed batch (default 1000)
-  --only     only these peers (rabbit / netproto always run: they are the reference)
+  --only     only these peers (rabbit, limit and netproto always run: the references)
   --quick    a short smoke run";
 
 fn main() {
