@@ -139,8 +139,11 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         while !sh.is_done() && Instant::now() < give_up {
             srv_side.update()?;
             while let Some(ev) = srv_side.server.get_event() {
-                if let ServerEvent::ClientConnected { client_id } = ev {
-                    clients.push(client_id);
+                match ev {
+                    ServerEvent::ClientConnected { client_id } => clients.push(client_id),
+                    ServerEvent::ClientDisconnected { reason, .. } => {
+                        return Err(format!("the server dropped the client: {reason:?}"));
+                    }
                 }
             }
             for &id in &clients {
@@ -173,9 +176,11 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         Ok(())
     })();
     shared.stop();
-    srv.join()
-        .map_err(|_| "server thread panicked".to_string())??;
+    let srv_result = srv
+        .join()
+        .map_err(|_| "server thread panicked".to_string())?;
     drop(relay);
+    srv_result?;
     client_result?;
     shared.outcome(count, deadline)
 }
