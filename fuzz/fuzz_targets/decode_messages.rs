@@ -37,8 +37,15 @@ static WORST_PERMILLE: AtomicUsize = AtomicUsize::new(0);
 fn check_canonical<T: rabbit::Encode + std::fmt::Debug>(value: &T, data: &[u8], what: &str) {
     let again = rabbit::to_bytes(value)
         .unwrap_or_else(|e| panic!("{what} decoded but does not re-encode: {e}: {value:?}"));
-    assert_eq!(again, data, "{what}: non-canonical encoding accepted: {value:?}");
-    assert_eq!(rabbit::encoded_len(value), data.len(), "{what}: encoded_len disagrees");
+    assert_eq!(
+        again, data,
+        "{what}: non-canonical encoding accepted: {value:?}"
+    );
+    assert_eq!(
+        rabbit::encoded_len(value),
+        data.len(),
+        "{what}: encoded_len disagrees"
+    );
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -82,7 +89,10 @@ fuzz_target!(|data: &[u8]| {
     // The kitchen sink of derive attributes: canonical too.
     if let Ok(sink) = rabbit::from_bytes::<Sink>(data) {
         assert_eq!(sink.skipped, 0, "a skipped field decodes to its default");
-        assert!(sink.valid(), "the decoder accepted what the encoder must refuse: {sink:?}");
+        assert!(
+            sink.valid(),
+            "the decoder accepted what the encoder must refuse: {sink:?}"
+        );
         check_canonical(&sink, data, "Sink");
     }
 });

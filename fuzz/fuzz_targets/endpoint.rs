@@ -59,6 +59,12 @@ const ADDRS: [&str; 4] = [
 ];
 const SERVER: &str = "10.0.0.1:7000";
 
+fn trace(f: impl FnOnce() -> String) {
+    if std::env::var_os("FUZZ_TRACE").is_some() {
+        eprintln!("{}", f());
+    }
+}
+
 static FIRST_CONNECTED: AtomicBool = AtomicBool::new(false);
 
 struct Input<'a>(&'a [u8]);
@@ -88,6 +94,7 @@ impl Input<'_> {
 }
 
 struct World {
+    start: Instant,
     now: Instant,
     addrs: [SocketAddr; 4],
     server_addr: SocketAddr,
@@ -102,15 +109,16 @@ struct World {
 }
 
 impl World {
-    fn new() -> World {
+    fn new(seed: u64) -> World {
         let now = Instant::now();
         let server_addr: SocketAddr = SERVER.parse().unwrap();
         World {
+            start: now,
             now,
             addrs: ADDRS.map(|a| a.parse().unwrap()),
             server_addr,
-            server: Endpoint::with_seed(config(), 1),
-            client: Connection::with_seed(config(), server_addr, now, 2),
+            server: Endpoint::with_seed(config(), seed),
+            client: Connection::with_seed(config(), server_addr, now, seed ^ 0x5555),
             to_client: VecDeque::new(),
             known: Default::default(),
             answered: [false; 4],
@@ -130,11 +138,28 @@ impl World {
                 self.answered[i] = true;
             }
         }
+        trace(|| {
+            format!(
+                "to server from {i}: {} bytes {:02x?}",
+                datagram.len(),
+                &datagram[..datagram.len().min(8)]
+            )
+        });
         self.server.handle(self.now, self.addrs[i], datagram);
         // Collect what the server sends at once, to learn the pepper answering this datagram.
         while let Some(t) = self.server.poll_transmit(self.now) {
+            trace(|| {
+                format!(
+                    "  server -> {}: {:02x?}",
+                    t.destination,
+                    &t.contents[..t.contents.len().min(8)]
+                )
+            });
             let Some(j) = self.index(t.destination) else {
-                panic!("the server sent to an address nobody used: {}", t.destination);
+                panic!(
+                    "the server sent to an address nobody used: {}",
+                    t.destination
+                );
             };
             if let (Some(salt), Ok(pepper)) = (four, <[u8; 4]>::try_from(&t.contents[..])) {
                 if j == i && is_handshake_shaped(pepper) && self.known[i].len() < 64 {
@@ -149,8 +174,11 @@ impl World {
     }
 
     fn check_event(&mut self, e: &EndpointEvent) {
+        trace(|| format!("event {e:?}"));
         if e.event == Event::Connected {
-            let i = self.index(e.peer).expect("a connection for an address nobody used");
+            let i = self
+                .index(e.peer)
+                .expect("a connection for an address nobody used");
             assert!(
                 self.answered[i],
                 "Connected for {} without a valid ChallengeResponse from it",
@@ -213,12 +241,26 @@ fn payload(input: &mut Input<'_>) -> Vec<u8> {
     vec![fill; len]
 }
 
+/// The server's cookie key is derived from the whole input. With a fixed key, libFuzzer's
+/// comparison tracing (it records the operands of every compare, such as the server checking
+/// a `ChallengeResponse` against the expected seasoning) handed the fuzzer the secret seasoning
+/// of an address it never sent an `Init` from: a side channel no real attacker has. Now any
+/// change to the input changes the key, so a value learned from one run is useless in the
+/// next, and runs stay reproducible.
+fn fnv1a(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut input = Input(data);
-    let mut w = World::new();
+    let mut w = World::new(fnv1a(data));
     let mut ops = 0;
     while !input.is_empty() && ops < 2000 {
         ops += 1;
+        let op = input.0.first().copied().unwrap_or(0) % 13;
+        trace(|| format!("op {op} at {:?}", w.now.duration_since(w.start)));
         match input.byte() % 13 {
             // Raw bytes from an address.
             0 => {
@@ -285,7 +327,11 @@ fuzz_target!(|data: &[u8]| {
             7 => {
                 let reliable = input.byte() & 1 == 0;
                 let p = payload(&mut input);
-                let delivery = if reliable { Delivery::Reliable } else { Delivery::Unreliable };
+                let delivery = if reliable {
+                    Delivery::Reliable
+                } else {
+                    Delivery::Unreliable
+                };
                 let _ = w.client.send(&p, delivery);
             }
             // The server sends to one of its connections.
@@ -293,14 +339,22 @@ fuzz_target!(|data: &[u8]| {
                 let i = usize::from(input.byte() % 4);
                 let reliable = input.byte() & 1 == 0;
                 let p = payload(&mut input);
-                let delivery = if reliable { Delivery::Reliable } else { Delivery::Unreliable };
+                let delivery = if reliable {
+                    Delivery::Reliable
+                } else {
+                    Delivery::Unreliable
+                };
                 if let Some(id) = w.server.connection_of(w.addrs[i]) {
                     let _ = w.server.send(id, &p, delivery);
                 }
             }
             // Raw bytes to the client, from the server's address (spoofed) or another one.
             9 => {
-                let from = if input.byte() & 1 == 0 { w.server_addr } else { w.addrs[1] };
+                let from = if input.byte() & 1 == 0 {
+                    w.server_addr
+                } else {
+                    w.addrs[1]
+                };
                 let len = usize::from(input.u16()) % 1200;
                 let d = input.bytes(len);
                 let now = w.now;

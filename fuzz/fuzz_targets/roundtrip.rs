@@ -22,14 +22,25 @@ fn roundtrip<T: Encode + Decode + BitEq + std::fmt::Debug>(value: &T) -> Vec<u8>
     check_sizes(value, &bytes);
     let back = rabbit::from_bytes::<T>(&bytes)
         .unwrap_or_else(|e| panic!("decode of our own encoding failed: {e}: {value:?}"));
-    assert!(back.bit_eq(value), "round trip changed the value:\n{value:?}\n{back:?}");
+    assert!(
+        back.bit_eq(value),
+        "round trip changed the value:\n{value:?}\n{back:?}"
+    );
     bytes
 }
 
 fn check_sizes<T: Encode + ?Sized>(value: &T, bytes: &[u8]) {
     let bits = value.encoded_bits();
-    assert_eq!(bits.div_ceil(8), bytes.len() as u64, "encoded_bits disagrees with the bytes");
-    assert!(bits >= T::MIN_BITS, "{bits} bits is below MIN_BITS {}", T::MIN_BITS);
+    assert_eq!(
+        bits.div_ceil(8),
+        bytes.len() as u64,
+        "encoded_bits disagrees with the bytes"
+    );
+    assert!(
+        bits >= T::MIN_BITS,
+        "{bits} bits is below MIN_BITS {}",
+        T::MIN_BITS
+    );
     if let Some(max) = T::MAX_BITS {
         assert!(bits <= max, "{bits} bits is above MAX_BITS {max}");
     }
@@ -58,13 +69,22 @@ fuzz_target!(|data: &[u8]| {
             sink.skipped = 0;
             match rabbit::to_bytes(&sink) {
                 Ok(bytes) => {
-                    assert!(sink.valid(), "the encoder accepted an invalid value: {sink:?}");
+                    assert!(
+                        sink.valid(),
+                        "the encoder accepted an invalid value: {sink:?}"
+                    );
                     check_sizes(&sink, &bytes);
                     let back = rabbit::from_bytes::<Sink>(&bytes)
                         .unwrap_or_else(|e| panic!("decode failed: {e}: {sink:?}"));
-                    assert!(back.bit_eq(&sink), "round trip changed:\n{sink:?}\n{back:?}");
+                    assert!(
+                        back.bit_eq(&sink),
+                        "round trip changed:\n{sink:?}\n{back:?}"
+                    );
                 }
-                Err(e) => assert!(!sink.valid(), "the encoder refused a valid value: {e}: {sink:?}"),
+                Err(e) => assert!(
+                    !sink.valid(),
+                    "the encoder refused a valid value: {e}: {sink:?}"
+                ),
             }
         }
         _ => {
@@ -76,7 +96,8 @@ fuzz_target!(|data: &[u8]| {
             let decoded = encoded.as_ref().map(|b| rabbit::from_bytes::<Vec<()>>(b));
             // Whatever the encoder writes, the decoder must read back.
             if let Ok(back) = decoded {
-                let back = back.unwrap_or_else(|e| panic!("{n} units encode but do not decode: {e}"));
+                let back =
+                    back.unwrap_or_else(|e| panic!("{n} units encode but do not decode: {e}"));
                 assert_eq!(back.len(), units.len());
             }
         }

@@ -92,9 +92,34 @@ macro_rules! plain_eq {
 }
 
 plain_eq!(
-    u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize, bool, char, (), String, str,
-    GameOver, ObjectKind, RequestKind, Direction, EntityId, PlayerId, ChannelId, ErrorMessage,
-    Break, Move, Request,
+    u8,
+    u16,
+    u32,
+    u64,
+    u128,
+    usize,
+    i8,
+    i16,
+    i32,
+    i64,
+    i128,
+    isize,
+    bool,
+    char,
+    (),
+    String,
+    str,
+    GameOver,
+    ObjectKind,
+    RequestKind,
+    Direction,
+    EntityId,
+    PlayerId,
+    ChannelId,
+    ErrorMessage,
+    Break,
+    Move,
+    Request,
 );
 
 impl BitEq for f32 {
@@ -437,7 +462,11 @@ pub struct Sink {
 
 /// A tuple struct.
 #[derive(Rabbit, Arbitrary, Debug, Clone, PartialEq)]
-pub struct Item(pub u32, pub Option<i16>, #[rabbit(if = "*_0 > 1000")] pub Option<bool>);
+pub struct Item(
+    pub u32,
+    pub Option<i16>,
+    #[rabbit(if = "*_0 > 1000")] pub Option<bool>,
+);
 
 /// A unit struct: no bits.
 #[derive(Rabbit, Arbitrary, Debug, Clone, PartialEq)]
