@@ -52,12 +52,24 @@ impl<'a> BitWriter<'a> {
         } else {
             value
         };
+        self.push(value, n);
+    }
+
+    /// Pushes `n <= 64` bits of a `value` that has no bits set at or above `n`.
+    ///
+    /// The caller guarantees the invariant (a varint measured to fit its bytes, a float's bits),
+    /// which saves the mask on the hot path; the accumulator stays correct because bits above
+    /// `pending` are always zero.
+    #[inline(always)]
+    fn push(&mut self, value: u64, n: u32) {
+        debug_assert!(n <= 64 && (n == 64 || value >> n == 0));
         self.acc |= value << self.pending;
         let total = self.pending + n;
         if total >= 64 {
             self.out.extend_from_slice(&self.acc.to_le_bytes());
-            let consumed = 64 - self.pending;
-            self.acc = if consumed < 64 { value >> consumed } else { 0 };
+            // The bits of `value` that did not fit: `value >> (64 - pending)`, written as two
+            // shifts so that `pending == 0` (a shift by 64) needs no branch.
+            self.acc = (value >> 1) >> (63 - self.pending);
             self.pending = total - 64;
         } else {
             self.pending = total;
@@ -76,16 +88,21 @@ impl<'a> BitWriter<'a> {
     #[inline(always)]
     pub fn write_varint(&mut self, value: u64, bytes: u32) {
         let k = varint::len_bits(bytes);
+        // A value wider than the integer type keeps only the type's bytes (`bytes` is a constant
+        // at every call site, so this folds away).
+        let value = if bytes < 8 {
+            value & mask(8 * bytes)
+        } else {
+            value
+        };
         let m = varint::bytes_needed(value);
         let data_bits = 8 * m;
+        // `value` fits its `m` bytes by construction, so neither write needs a mask.
         if k + data_bits <= 64 {
-            self.write_bits(
-                ((value << k) & mask(data_bits + k)) | (m as u64 - 1),
-                k + data_bits,
-            );
+            self.push((value << k) | (m as u64 - 1), k + data_bits);
         } else {
-            self.write_bits(m as u64 - 1, k);
-            self.write_bits(value, data_bits);
+            self.push(m as u64 - 1, k);
+            self.push(value, data_bits);
         }
     }
 
