@@ -131,12 +131,12 @@ impl World {
     }
 
     /// A datagram from address `i` reaches the server.
-    fn to_server(&mut self, i: usize, datagram: &[u8]) {
+    fn deliver_to_server(&mut self, i: usize, datagram: &[u8]) {
         let four: Option<[u8; 4]> = datagram.try_into().ok();
-        if let Some(v) = four {
-            if self.known[i].contains(&v) {
-                self.answered[i] = true;
-            }
+        if let Some(v) = four
+            && self.known[i].contains(&v)
+        {
+            self.answered[i] = true;
         }
         trace(|| {
             format!(
@@ -161,11 +161,13 @@ impl World {
                     t.destination
                 );
             };
-            if let (Some(salt), Ok(pepper)) = (four, <[u8; 4]>::try_from(&t.contents[..])) {
-                if j == i && is_handshake_shaped(pepper) && self.known[i].len() < 64 {
-                    let seasoning = [0, 1, 2, 3].map(|k| salt[k] ^ pepper[k]);
-                    self.known[i].push(seasoning);
-                }
+            if let (Some(salt), Ok(pepper)) = (four, <[u8; 4]>::try_from(&t.contents[..]))
+                && j == i
+                && is_handshake_shaped(pepper)
+                && self.known[i].len() < 64
+            {
+                let seasoning = [0, 1, 2, 3].map(|k| salt[k] ^ pepper[k]);
+                self.known[i].push(seasoning);
             }
             if j == 0 && self.to_client.len() < NETWORK {
                 self.to_client.push_back(t.contents);
@@ -202,7 +204,7 @@ impl World {
         for _ in 0..rounds {
             while let Some(t) = self.client.poll_transmit(self.now) {
                 assert_eq!(t.destination, self.server_addr);
-                self.to_server(0, &t.contents);
+                self.deliver_to_server(0, &t.contents);
             }
             while let Some(d) = self.to_client.pop_front() {
                 self.client.handle(self.now, self.server_addr, &d);
@@ -267,7 +269,7 @@ fuzz_target!(|data: &[u8]| {
                 let i = usize::from(input.byte() % 4);
                 let len = usize::from(input.u16()) % 1200;
                 let d = input.bytes(len);
-                w.to_server(i, &d);
+                w.deliver_to_server(i, &d);
             }
             // A header and a chunk of a plausible size.
             1 => {
@@ -282,7 +284,7 @@ fuzz_target!(|data: &[u8]| {
                 let fill = input.byte();
                 let mut d = header;
                 d.resize(4 + len, fill);
-                w.to_server(i, &d);
+                w.deliver_to_server(i, &d);
             }
             // A big datagram, up to the largest UDP payload over IPv4.
             2 => {
@@ -291,13 +293,13 @@ fuzz_target!(|data: &[u8]| {
                 let header = input.bytes(4);
                 let mut d = header;
                 d.resize(len, 0xa5);
-                w.to_server(i, &d);
+                w.deliver_to_server(i, &d);
             }
             // An Init (or anything of 4 bytes).
             3 => {
                 let i = usize::from(input.byte() % 4);
                 let d = input.bytes(4);
-                w.to_server(i, &d);
+                w.deliver_to_server(i, &d);
             }
             // A legitimate ChallengeResponse, if the harness learned a seasoning there.
             4 => {
@@ -305,7 +307,7 @@ fuzz_target!(|data: &[u8]| {
                 let k = usize::from(input.byte());
                 if !w.known[i].is_empty() {
                     let s = w.known[i][k % w.known[i].len()];
-                    w.to_server(i, &s);
+                    w.deliver_to_server(i, &s);
                 }
             }
             // Time passes.
@@ -316,7 +318,7 @@ fuzz_target!(|data: &[u8]| {
                 w.server.handle_timeout(now);
                 w.client.handle_timeout(now);
                 // Output of the timers (retransmissions, keepalives) enters the network.
-                w.to_server_flush();
+                w.collect_server_output();
             }
             // The network delivers between the real client and the server.
             6 => {
@@ -387,7 +389,7 @@ fuzz_target!(|data: &[u8]| {
 
 impl World {
     /// Collects what the server's timers produced.
-    fn to_server_flush(&mut self) {
+    fn collect_server_output(&mut self) {
         while let Some(t) = self.server.poll_transmit(self.now) {
             if self.index(t.destination) == Some(0) && self.to_client.len() < NETWORK {
                 self.to_client.push_back(t.contents);
