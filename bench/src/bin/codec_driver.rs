@@ -1,14 +1,14 @@
 //! A small driver for profilers (callgrind, perf): encodes or decodes the 1000-entity
 //! snapshot N times with one codec, nothing else.
 //!
-//! `codec-driver (rabbit|limit|bitcode|bincode) (encode|decode|decode-vec) N`
+//! `codec-driver (rabbit|limit|bitcode|bincode) (encode|decode|decode-vec|decode-players) N`
 
 use std::hint::black_box;
 
 use bench::codec::snapshot;
 use bench::limit;
 use bench::mirror::MSnapshot;
-use game_messages::{Entity, Snapshot};
+use game_messages::{Entity, EntityKind, Player, Snapshot};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -38,6 +38,22 @@ fn main() {
         (Some("rabbit"), Some("decode-vec")) => {
             for _ in 0..n {
                 black_box(rabbit::from_bytes::<Vec<Entity>>(black_box(&bytes)).unwrap());
+            }
+        }
+        (Some("rabbit"), Some("decode-players")) => {
+            // 1000 records shaped like the spec's Player (the rabbit crate's own bench shape).
+            let players: Vec<Player> = snap
+                .iter()
+                .filter_map(|e| match &e.kind {
+                    EntityKind::Player(p) => Some(p.clone()),
+                    _ => None,
+                })
+                .cycle()
+                .take(1000)
+                .collect();
+            let pb = rabbit::to_bytes(&players).unwrap();
+            for _ in 0..n {
+                black_box(rabbit::from_bytes::<Vec<Player>>(black_box(&pb)).unwrap());
             }
         }
         (Some("limit"), Some("decode-vec")) => {
@@ -86,7 +102,7 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: codec-driver (rabbit|limit|bitcode|bincode) (encode|decode|decode-vec) N"
+                "usage: codec-driver (rabbit|limit|bitcode|bincode) (encode|decode|decode-vec|decode-players) N"
             );
             std::process::exit(2);
         }
