@@ -474,23 +474,22 @@ fn flood_of_unfinished_reliable_sequences_stays_within_the_budget() {
     );
 }
 
-/// Finding (netproto, open): after the flood the connection never delivers a reliable message
-/// again. Reliable partial payloads never expire, so the flood's ~7,000 partials hold the
-/// whole budget for the connection's lifetime: every new reliable chunk is refused as over
-/// budget (and not acknowledged), and a message whose sequence collides with a flooded one is
-/// acknowledged as a duplicate and silently lost. Proposed fix: expire a reliable partial when
-/// no chunk of its sequence has arrived for the idle timeout (a conforming sender retransmits
-/// every missing chunk at least every `max_rto`, so such a partial belongs to a sender that
-/// will never finish it). Bound: memory stays within the ceiling throughout, and once the
-/// junk has aged past the idle timeout, with the connection kept alive meanwhile, a
-/// legitimate message is delivered.
+/// Finding (netproto, fixed): after the flood the connection delivered no reliable message
+/// again. Reliable partial payloads never expired, so the flood's ~7,000 partials held the
+/// whole budget for the connection's lifetime: every new reliable chunk was refused as over
+/// budget (and not acknowledged), and a message whose sequence collided with a flooded one was
+/// acknowledged as a duplicate and lost. Fix: a reliable partial that receives no chunk, new
+/// or repeated, for `reliable_partial_timeout` (30 s by default; a live sender repeats every
+/// unacknowledged chunk at least every `max_rto`) is abandoned. Bound: memory stays within the
+/// ceiling throughout, and once the junk has aged past that timeout, with the connection kept
+/// alive meanwhile, a legitimate message is delivered.
 #[test]
-#[ignore = "open netproto finding: reliable partials never expire (see the doc comment)"]
 fn flood_of_unfinished_reliable_sequences_does_not_block_the_connection() {
     let (mut pair, mut peak) = flood_unfinished_reliable_sequences();
     let bound = ceiling(pair.server.config());
-    // 20 s pass: longer than the idle timeout, while keepalives keep the connection up.
-    for _ in 0..200 {
+    // 35 s pass: longer than the reliable partial timeout, while keepalives keep the
+    // connection up.
+    for _ in 0..350 {
         pair.tick(Duration::from_millis(100));
         peak = peak.max(pair.server_reassembly());
     }

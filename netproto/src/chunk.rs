@@ -80,6 +80,8 @@ struct Partial {
     fin: Option<u8>,
     total: usize,
     first_at: Instant,
+    /// When a chunk of it last arrived, new or repeated.
+    last_at: Instant,
 }
 
 impl Partial {
@@ -94,6 +96,15 @@ impl Partial {
     }
 }
 
+/// What [`Reassembler::expire`] dropped.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Expired {
+    /// Incomplete unreliable payloads past their timeout.
+    pub unreliable: usize,
+    /// Incomplete reliable payloads abandoned by a silent sender.
+    pub reliable: usize,
+}
+
 /// The receive half of a connection.
 #[derive(Debug)]
 pub(crate) struct Reassembler {
@@ -104,10 +115,15 @@ pub(crate) struct Reassembler {
     newest_unreliable: Option<u16>,
     sequenced: bool,
     unreliable_timeout: Duration,
+    reliable_timeout: Duration,
 }
 
 impl Reassembler {
-    pub fn new(sequenced: bool, unreliable_timeout: Duration) -> Reassembler {
+    pub fn new(
+        sequenced: bool,
+        unreliable_timeout: Duration,
+        reliable_timeout: Duration,
+    ) -> Reassembler {
         Reassembler {
             delivered: vec![0; 65536 / 64],
             newest: None,
@@ -116,6 +132,7 @@ impl Reassembler {
             newest_unreliable: None,
             sequenced,
             unreliable_timeout,
+            reliable_timeout,
         }
     }
 
@@ -215,12 +232,14 @@ impl Reassembler {
         let chunk = header.chunk;
         let offset = usize::from(chunk) * CHUNK_SIZE;
         let end = offset + data.len();
-        let (existing_len, exists) = match self.partials.get(&seq) {
+        let (existing_len, exists) = match self.partials.get_mut(&seq) {
             Some(p) => {
                 if p.reliable != reliable {
                     return Received::dropped(Dropped::Malformed, false);
                 }
                 if p.has(chunk) {
+                    // A repeat shows the sender is still working on this payload.
+                    p.last_at = now;
                     return Received::dropped(Dropped::Duplicate, reliable);
                 }
                 match p.fin {
@@ -255,7 +274,9 @@ impl Reassembler {
             fin: None,
             total: 0,
             first_at: now,
+            last_at: now,
         });
+        partial.last_at = now;
         let before = if exists { partial.charge() } else { 0 };
         if partial.buf.len() == offset {
             // In order: append without zero-filling first.
@@ -311,30 +332,45 @@ impl Reassembler {
         }
     }
 
-    /// Drops incomplete unreliable payloads older than the timeout; returns how many.
-    pub fn expire(&mut self, now: Instant) -> usize {
-        let timeout = self.unreliable_timeout;
-        let expired: Vec<u16> = self
-            .partials
-            .iter()
-            .filter(|(_, p)| !p.reliable && now.saturating_duration_since(p.first_at) >= timeout)
-            .map(|(&s, _)| s)
-            .collect();
-        for s in &expired {
-            if let Some(p) = self.partials.remove(s) {
-                self.partial_bytes -= p.charge();
-            }
+    /// When a partial payload is dropped: an unreliable one a fixed time after its first
+    /// chunk, a reliable one once no chunk of it has arrived for the reliable timeout.
+    fn deadline(&self, p: &Partial) -> Instant {
+        if p.reliable {
+            p.last_at + self.reliable_timeout
+        } else {
+            p.first_at + self.unreliable_timeout
         }
-        expired.len()
     }
 
-    /// When the next incomplete unreliable payload expires.
+    /// Drops the partial payloads whose deadline has passed; returns how many unreliable and
+    /// how many reliable ones.
+    pub fn expire(&mut self, now: Instant) -> Expired {
+        let mut expired = Expired::default();
+        let mut freed = 0;
+        self.partials.retain(|_, p| {
+            let deadline = if p.reliable {
+                p.last_at + self.reliable_timeout
+            } else {
+                p.first_at + self.unreliable_timeout
+            };
+            if now < deadline {
+                return true;
+            }
+            if p.reliable {
+                expired.reliable += 1;
+            } else {
+                expired.unreliable += 1;
+            }
+            freed += p.charge();
+            false
+        });
+        self.partial_bytes -= freed;
+        expired
+    }
+
+    /// When the next partial payload expires.
     pub fn next_expiry(&self) -> Option<Instant> {
-        self.partials
-            .values()
-            .filter(|p| !p.reliable)
-            .map(|p| p.first_at + self.unreliable_timeout)
-            .min()
+        self.partials.values().map(|p| self.deadline(p)).min()
     }
 }
 
@@ -358,7 +394,7 @@ mod tests {
     #[test]
     fn reassembles_out_of_order_once() {
         let now = Instant::now();
-        let mut r = Reassembler::new(false, Duration::from_secs(1));
+        let mut r = Reassembler::new(false, Duration::from_secs(1), Duration::from_secs(30));
         let payload: Vec<u8> = (0..1200u32).map(|i| i as u8).collect();
         let c2 = r.on_chunk(
             now,
@@ -382,7 +418,7 @@ mod tests {
     #[test]
     fn delivered_bits_clear_as_the_window_moves() {
         let now = Instant::now();
-        let mut r = Reassembler::new(false, Duration::from_secs(1));
+        let mut r = Reassembler::new(false, Duration::from_secs(1), Duration::from_secs(30));
         let one = |r: &mut Reassembler, seq: u16| {
             r.on_chunk(now, h(Flags::FIN, 0, seq), &[1], 0, 1 << 20)
                 .message
@@ -407,7 +443,7 @@ mod tests {
     #[test]
     fn sequenced_unreliable_drops_older() {
         let now = Instant::now();
-        let mut r = Reassembler::new(true, Duration::from_secs(1));
+        let mut r = Reassembler::new(true, Duration::from_secs(1), Duration::from_secs(30));
         let got = |r: &mut Reassembler, flags: Flags, seq: u16| {
             r.on_chunk(now, h(flags | Flags::FIN, 0, seq), &[1], 0, 1 << 20)
         };
@@ -425,19 +461,50 @@ mod tests {
     #[test]
     fn unreliable_partials_expire() {
         let now = Instant::now();
-        let mut r = Reassembler::new(false, Duration::from_secs(1));
+        let mut r = Reassembler::new(false, Duration::from_secs(1), Duration::from_secs(30));
         r.on_chunk(now, h(Flags::NONE, 0, 9), &[0; 504], 0, 1 << 20);
         assert!(r.partial_bytes() > 0);
         assert_eq!(r.next_expiry(), Some(now + Duration::from_secs(1)));
-        assert_eq!(r.expire(now + Duration::from_millis(999)), 0);
-        assert_eq!(r.expire(now + Duration::from_secs(1)), 1);
+        assert_eq!(
+            r.expire(now + Duration::from_millis(999)),
+            Expired::default()
+        );
+        let expired = r.expire(now + Duration::from_secs(1));
+        assert_eq!((expired.unreliable, expired.reliable), (1, 0));
+        assert_eq!(r.partial_bytes(), 0);
+    }
+
+    #[test]
+    fn silent_reliable_partials_are_abandoned_and_repeats_keep_them() {
+        let now = Instant::now();
+        let secs = Duration::from_secs;
+        let mut r = Reassembler::new(false, secs(1), secs(30));
+        r.on_chunk(now, h(Flags::REL, 0, 5), &[1; 504], 0, 1 << 20);
+        r.on_chunk(now, h(Flags::REL, 0, 6), &[2; 504], 0, 1 << 20);
+        assert_eq!(r.next_expiry(), Some(now + secs(30)));
+        // A repeated chunk of sequence 5 at 20 s: its sender is alive, its deadline moves.
+        let again = r.on_chunk(now + secs(20), h(Flags::REL, 0, 5), &[1; 504], 0, 1 << 20);
+        assert!(again.ack);
+        assert_eq!(r.expire(now + secs(29)), Expired::default());
+        let expired = r.expire(now + secs(30));
+        assert_eq!((expired.unreliable, expired.reliable), (0, 1));
+        assert_eq!(r.next_expiry(), Some(now + secs(50)));
+        // Sequence 5 still completes.
+        let done = r.on_chunk(
+            now + secs(40),
+            h(Flags::REL | Flags::FIN, 1, 5),
+            &[3; 10],
+            0,
+            1 << 20,
+        );
+        assert_eq!(done.message.map(|(m, _)| m.len()), Some(514));
         assert_eq!(r.partial_bytes(), 0);
     }
 
     #[test]
     fn over_budget_reliable_chunks_are_not_acknowledged() {
         let now = Instant::now();
-        let mut r = Reassembler::new(false, Duration::from_secs(1));
+        let mut r = Reassembler::new(false, Duration::from_secs(1), Duration::from_secs(30));
         let budget = 1500;
         let a = r.on_chunk(now, h(Flags::REL, 0, 1), &[0; 504], 0, budget);
         assert!(a.ack);
@@ -460,7 +527,7 @@ mod tests {
     #[test]
     fn rejects_malformed() {
         let now = Instant::now();
-        let mut r = Reassembler::new(false, Duration::from_secs(1));
+        let mut r = Reassembler::new(false, Duration::from_secs(1), Duration::from_secs(30));
         let short = r.on_chunk(now, h(Flags::REL, 0, 1), &[0; 10], 0, 1 << 20);
         assert_eq!(short.dropped, Some(Dropped::Malformed));
         assert!(!short.ack);

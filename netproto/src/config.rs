@@ -28,6 +28,7 @@ pub struct Config {
     pub(crate) max_connections: usize,
     pub(crate) max_queued_datagrams: usize,
     pub(crate) unreliable_timeout: Duration,
+    pub(crate) reliable_partial_timeout: Duration,
     pub(crate) sequenced_unreliable: bool,
     pub(crate) pacing: bool,
 }
@@ -52,6 +53,7 @@ impl Default for Config {
             max_connections: 1024,
             max_queued_datagrams: 4096,
             unreliable_timeout: Duration::from_secs(1),
+            reliable_partial_timeout: Duration::from_secs(30),
             sequenced_unreliable: false,
             pacing: true,
         }
@@ -141,6 +143,12 @@ impl ConfigBuilder {
         max_queued_datagrams: usize;
         /// How long an incomplete unreliable payload is kept before it is dropped.
         unreliable_timeout: Duration;
+        /// How long an incomplete reliable payload may go without receiving any of its chunks
+        /// (new or repeated) before it is abandoned. A live sender repeats every unacknowledged
+        /// chunk at least every `max_rto`, so only a sender that will never finish (or a
+        /// forger) goes quiet this long; abandoning frees the reassembly budget it held. Must
+        /// be at least three times `max_rto`.
+        reliable_partial_timeout: Duration;
         /// Deliver unreliable messages sequenced: anything older than the newest unreliable
         /// message already delivered is dropped (snapshots).
         sequenced_unreliable: bool;
@@ -164,6 +172,7 @@ impl ConfigBuilder {
             c.min_rto,
             c.max_rto,
             c.unreliable_timeout,
+            c.reliable_partial_timeout,
         ];
         if durations.iter().any(|d| *d > day) {
             return Err(Error::InvalidConfig("durations must be at most one day"));
@@ -188,6 +197,11 @@ impl ConfigBuilder {
         }
         if c.min_rto.is_zero() || c.min_rto > c.max_rto {
             return Err(Error::InvalidConfig("need 0 < min_rto <= max_rto"));
+        }
+        if c.reliable_partial_timeout < c.max_rto * 3 {
+            return Err(Error::InvalidConfig(
+                "reliable_partial_timeout must be at least three times max_rto",
+            ));
         }
         if c.min_window == 0 || c.min_window > c.initial_window || c.initial_window > c.max_window {
             return Err(Error::InvalidConfig(

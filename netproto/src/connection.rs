@@ -120,7 +120,11 @@ impl Core {
         Core {
             peer,
             sender: Sender::new(config.max_pending_reliable),
-            rx: Reassembler::new(config.sequenced_unreliable, config.unreliable_timeout),
+            rx: Reassembler::new(
+                config.sequenced_unreliable,
+                config.unreliable_timeout,
+                config.reliable_partial_timeout,
+            ),
             rtt: RttEstimator::new(config.initial_rtt, config.min_rto, config.max_rto),
             cc: Congestion::new(config.initial_window, config.min_window, config.max_window),
             pacer: config.pacing.then(Pacer::new),
@@ -315,7 +319,9 @@ impl Core {
                 self.last_send = now;
             }
         }
-        self.stats.unreliable_expired += self.rx.expire(now) as u64;
+        let expired = self.rx.expire(now);
+        self.stats.unreliable_expired += expired.unreliable as u64;
+        self.stats.reliable_abandoned += expired.reliable as u64;
     }
 
     pub fn poll_timeout(&mut self) -> Option<Instant> {

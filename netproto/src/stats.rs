@@ -47,6 +47,8 @@ pub struct Stats {
     pub stale: u64,
     /// Incomplete unreliable payloads dropped by their timeout.
     pub unreliable_expired: u64,
+    /// Incomplete reliable payloads abandoned after `reliable_partial_timeout` without a chunk.
+    pub reliable_abandoned: u64,
     /// Outgoing datagrams dropped because the transmit queue was full (or the handshake had
     /// not yet reached the data phase, for unreliable chunks).
     pub datagrams_dropped: u64,
