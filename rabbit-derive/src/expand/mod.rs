@@ -212,6 +212,16 @@ pub fn tag_bits(tag: crate::ast::Tag, index: u64) -> u64 {
     }
 }
 
+/// `#[inline(always)]` for the encode and decode of a struct (a run of field writes or reads
+/// that belongs inside its caller's loop, where the writer's accumulator stays in registers);
+/// plain `#[inline]` for an enum, whose variants may be large.
+fn hot_inline(input: &Input<'_>) -> TokenStream {
+    match input.body {
+        crate::ast::Body::Struct(..) => quote!(#[inline(always)]),
+        crate::ast::Body::Enum(_) => quote!(#[inline]),
+    }
+}
+
 pub fn expand(input: &Input<'_>) -> TokenStream {
     let names = Names::new(&input.krate);
     let k = &input.krate;
@@ -225,6 +235,7 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
     let bits_body = size::encoded_bits(input, &names);
     let decode_body = decode::body(input, &names);
     let type_schema = schema::type_schema(input, &names);
+    let hot = hot_inline(input);
     let name = ident.to_string();
     let w = &names.w;
     let r = &names.r;
@@ -252,7 +263,7 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
             const MIN_BITS: u64 = #min;
             const MAX_BITS: #k::__private::Option<u64> = #max;
 
-            #[inline]
+            #hot
             fn encode(&self, #w: &mut #k::BitWriter<'_>) -> #k::Result<()> {
                 #encode_body
             }
@@ -272,7 +283,7 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
 
         #allow
         impl #impl_generics #k::Decode for #ident #ty_generics #dec_where {
-            #[inline]
+            #hot
             fn decode(#r: &mut #k::BitReader<'_>) -> #k::Result<Self> {
                 #decode_body
             }
