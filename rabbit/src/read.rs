@@ -4,9 +4,9 @@ use crate::{Error, Result, varint};
 
 /// Reads a Rabbit bit stream from a byte slice.
 ///
-/// Unread bits wait in a 64-bit buffer that is topped up eight bytes at a time, so a field costs
-/// a mask, a shift and a compare, whatever its alignment. Every read is checked against the end
-/// of the input and fails with [`Error::UnexpectedEnd`] rather than reading zeros.
+/// Each read loads the eight bytes under the cursor as one little-endian word, so a field costs a
+/// load, a shift and a mask, whatever its alignment. Every read is checked against the end of the
+/// input and fails with [`Error::UnexpectedEnd`] rather than reading zeros.
 ///
 /// ```
 /// let mut r = rabbit::BitReader::new(&[0x2f, 0x1a]);
@@ -19,14 +19,10 @@ use crate::{Error, Result, varint};
 #[derive(Debug, Clone)]
 pub struct BitReader<'a> {
     data: &'a [u8],
-    /// Unread bits, the next one least significant. The low `avail` bits are valid; bits above
-    /// them may hold the following bits of the stream (a refill loads whole words), never
-    /// anything else, so OR-ing the same bits in again is harmless.
-    buf: u64,
-    /// How many bits of `buf` are valid; below 64.
-    avail: u32,
-    /// Index of the first byte not yet counted in `avail`.
-    next: usize,
+    /// Bit offset of the next read.
+    pos: u64,
+    /// `data.len() * 8`, kept to make the bounds check one comparison.
+    len_bits: u64,
 }
 
 impl<'a> BitReader<'a> {
@@ -35,22 +31,21 @@ impl<'a> BitReader<'a> {
     pub fn new(data: &'a [u8]) -> Self {
         BitReader {
             data,
-            buf: 0,
-            avail: 0,
-            next: 0,
+            pos: 0,
+            len_bits: data.len() as u64 * 8,
         }
     }
 
     /// Bits not yet read (including any padding).
     #[inline(always)]
     pub fn remaining_bits(&self) -> u64 {
-        (self.data.len() - self.next) as u64 * 8 + self.avail as u64
+        self.len_bits - self.pos
     }
 
     /// Bit offset of the next read, from the start of the input.
     #[inline(always)]
     pub fn position(&self) -> u64 {
-        self.next as u64 * 8 - self.avail as u64
+        self.pos
     }
 
     /// Fails unless at least `n` bits are left; for decoders that check once for several reads.
@@ -62,70 +57,86 @@ impl<'a> BitReader<'a> {
         Ok(())
     }
 
-    #[inline(always)]
+    #[cold]
     fn end(&self, needed: u64) -> Error {
-        end_of_input(needed, self.remaining_bits(), self.position())
-    }
-
-    /// Tops the buffer up to at least 56 valid bits, or to all that is left near the end.
-    ///
-    /// With eight bytes left it loads them as one word and counts the whole bytes that fit,
-    /// without a loop or a branch on `avail`.
-    #[inline(always)]
-    fn refill(&mut self) {
-        match self
-            .data
-            .get(self.next..)
-            .and_then(|rest| rest.first_chunk::<8>())
-        {
-            Some(word) => {
-                self.buf |= u64::from_le_bytes(*word) << self.avail;
-                self.next += ((63 - self.avail) >> 3) as usize;
-                self.avail |= 56;
-            }
-            None => {
-                (self.buf, self.avail, self.next) =
-                    refill_tail(self.data, self.buf, self.avail, self.next);
-            }
+        Error::UnexpectedEnd {
+            needed,
+            remaining: self.remaining_bits(),
+            position: self.pos,
         }
-    }
-
-    /// Takes `n <= avail` bits out of the buffer (`n < 64`).
-    #[inline(always)]
-    fn take(&mut self, n: u32) -> u64 {
-        let value = self.buf & ((1u64 << n) - 1);
-        self.buf >>= n;
-        self.avail -= n;
-        value
     }
 
     /// Reads `n` bits (0 to 64), the first read bit as the least significant.
     #[inline(always)]
     pub fn read_bits(&mut self, n: u32) -> Result<u64> {
         if n <= 56 {
-            if self.avail < n {
-                self.refill();
-                if self.avail < n {
-                    return Err(self.end(n as u64));
-                }
+            // When the eight bytes under the cursor are all inside the input, at least 57 bits
+            // are left: that one slice check is the bounds check.
+            if let Some(word) = self.full_word() {
+                self.pos += n as u64;
+                return Ok(word & ((1u64 << n) - 1));
             }
-            return Ok(self.take(n));
         }
-        self.read_wide(n)
+        self.read_bits_checked(n)
     }
 
-    /// `read_bits` of 57 to 64 bits: two halves, after one check of the whole.
-    #[inline]
-    fn read_wide(&mut self, n: u32) -> Result<u64> {
+    /// The 64 bits from the cursor's byte, shifted to the cursor (at least 57 of them valid),
+    /// if all eight bytes are inside the input.
+    #[inline(always)]
+    fn full_word(&self) -> Option<u64> {
+        let byte = (self.pos >> 3) as usize;
+        let chunk: [u8; 8] = self.data.get(byte..byte + 8)?.try_into().ok()?;
+        Some(u64::from_le_bytes(chunk) >> (self.pos & 7))
+    }
+
+    /// [`BitReader::read_bits`] near the end of the input, or for more than 56 bits.
+    #[inline(always)]
+    fn read_bits_checked(&mut self, n: u32) -> Result<u64> {
         if n > 64 {
             return Err(Error::custom("read_bits takes at most 64 bits"));
         }
         if n as u64 > self.remaining_bits() {
             return Err(self.end(n as u64));
         }
-        let low = self.read_bits(32)?;
-        let high = self.read_bits(n - 32)?;
-        Ok(low | high << 32)
+        let value = self.peek(n);
+        self.pos += n as u64;
+        Ok(value)
+    }
+
+    /// The next `n` bits (`n <= 64`, already bounds-checked) without moving.
+    #[inline(always)]
+    fn peek(&self, n: u32) -> u64 {
+        let byte = (self.pos >> 3) as usize;
+        let shift = (self.pos & 7) as u32;
+        let mut value = self.word_at(byte) >> shift;
+        if shift + n > 64 {
+            // The read spills into a ninth byte; it exists because the bounds check passed.
+            let ninth = self.data.get(byte + 8).copied().unwrap_or(0);
+            value |= (ninth as u64) << (64 - shift);
+        }
+        if n < 64 {
+            value & ((1u64 << n) - 1)
+        } else {
+            value
+        }
+    }
+
+    /// The eight bytes from `byte` as a little-endian word, zero-filled past the end.
+    #[inline(always)]
+    fn word_at(&self, byte: usize) -> u64 {
+        match self.data.get(byte..byte + 8) {
+            Some(chunk) => {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(chunk);
+                u64::from_le_bytes(word)
+            }
+            None => {
+                let mut word = [0u8; 8];
+                let tail = self.data.get(byte..).unwrap_or(&[]);
+                word[..tail.len()].copy_from_slice(tail);
+                u64::from_le_bytes(word)
+            }
+        }
     }
 
     /// Reads one bit.
@@ -140,25 +151,41 @@ impl<'a> BitReader<'a> {
     #[inline(always)]
     pub fn read_varint(&mut self, bytes: u32) -> Result<u64> {
         let k = varint::len_bits(bytes);
-        // Fast path: prefix and value straight from the buffer when they are in it (after a
-        // refill, always for `u16` and `u32`).
-        let longest = (k + 8 * bytes).min(56);
-        if self.avail < longest {
-            self.refill();
-        }
-        let m = (self.buf & ((1u64 << k) - 1)) as u32 + 1;
-        let total = k + 8 * m;
-        if total <= self.avail {
-            self.take(k);
-            let value = self.take(8 * m);
+        if k + 8 * bytes > 57 {
+            // Wider than one load can hold (u64): the prefix, then the bytes.
+            let m = self.read_bits(k)? as u32 + 1;
+            let value = self.read_bits(8 * m)?;
             return self.canonical(value, m);
         }
-        let m = self.read_bits(k)? as u32 + 1;
-        let value = self.read_bits(8 * m)?;
+        // One load holds the prefix and every byte it can announce (`u32` and narrower): the
+        // word under the cursor gives at least 57 bits. Inside the input that load is the
+        // bounds check; near its end the checks are those of reading the prefix, then the
+        // bytes.
+        let mask_k = (1u64 << k) - 1;
+        if let Some(word) = self.full_word() {
+            let m = (word & mask_k) as u32 + 1;
+            let data_bits = 8 * m;
+            let value = (word >> k) & ((1u64 << data_bits) - 1);
+            self.pos += (k + data_bits) as u64;
+            return self.canonical(value, m);
+        }
+        let left = self.remaining_bits();
+        if k as u64 > left {
+            return Err(self.end(k as u64));
+        }
+        let word = self.word_at((self.pos >> 3) as usize) >> (self.pos & 7);
+        let m = (word & mask_k) as u32 + 1;
+        let data_bits = 8 * m;
+        if (k + data_bits) as u64 > left {
+            self.pos += k as u64;
+            return Err(self.end(data_bits as u64));
+        }
+        let value = (word >> k) & ((1u64 << data_bits) - 1);
+        self.pos += (k + data_bits) as u64;
         self.canonical(value, m)
     }
 
-    /// `value` if `m` is the fewest bytes that hold it.
+    /// Accepts `value` read as `m` bytes only in its shortest form.
     #[inline(always)]
     fn canonical(&self, value: u64, m: u32) -> Result<u64> {
         if m > 1 && varint::bytes_needed(value) != m {
@@ -184,34 +211,37 @@ impl<'a> BitReader<'a> {
         Ok(value)
     }
 
-    #[inline(always)]
+    #[cold]
     fn non_canonical(&self, value: u128, bytes: u32) -> Error {
-        non_canonical(value, bytes, self.position())
+        Error::NonCanonicalVarint {
+            value,
+            bytes,
+            position: self.pos,
+        }
     }
 
     /// Reads `out.len()` bytes of eight bits each.
     #[inline]
     pub fn read_bytes(&mut self, out: &mut [u8]) -> Result<()> {
-        self.ensure(out.len() as u64 * 8)?;
-        let pos = self.position();
-        if pos & 7 == 0 {
-            // Byte-aligned: copy straight from the input and restart the buffer after it.
-            let start = (pos >> 3) as usize;
+        let bits = out.len() as u64 * 8;
+        self.ensure(bits)?;
+        if self.pos & 7 == 0 {
+            let start = (self.pos >> 3) as usize;
             if let Some(src) = self.data.get(start..start + out.len()) {
                 out.copy_from_slice(src);
-                self.next = start + out.len();
-                self.buf = 0;
-                self.avail = 0;
+                self.pos += bits;
                 return Ok(());
             }
         }
-        let mut chunks = out.chunks_exact_mut(7);
+        let mut chunks = out.chunks_exact_mut(8);
         for chunk in &mut chunks {
-            let word = self.read_bits(56)?;
-            chunk.copy_from_slice(&word.to_le_bytes()[..7]);
+            let word = self.peek(64);
+            self.pos += 64;
+            chunk.copy_from_slice(&word.to_le_bytes());
         }
         for b in chunks.into_remainder() {
-            *b = self.read_bits(8)? as u8;
+            *b = self.peek(8) as u8;
+            self.pos += 8;
         }
         Ok(())
     }
@@ -236,55 +266,21 @@ impl<'a> BitReader<'a> {
                 count,
                 needed_bits: needed,
                 remaining: self.remaining_bits(),
-                position: self.position(),
+                position: self.pos,
             })
         }
     }
 
     /// Ends the read: only the zero padding of the final byte may remain.
-    pub fn finish(mut self) -> Result<()> {
+    pub fn finish(self) -> Result<()> {
         let left = self.remaining_bits();
         if left >= 8 {
             return Err(Error::TrailingBytes { bytes: left / 8 });
         }
-        if left > 0 && self.read_bits(left as u32)? != 0 {
+        if left > 0 && self.peek(left as u32) != 0 {
             return Err(Error::NonZeroPadding);
         }
         Ok(())
-    }
-}
-
-/// [`BitReader::refill`] for the last seven bytes, a byte at a time. A free function of the
-/// reader's fields, so that the reader itself never has its address taken on the hot path and
-/// can live in registers.
-#[inline(never)]
-fn refill_tail(data: &[u8], mut buf: u64, mut avail: u32, mut next: usize) -> (u64, u32, usize) {
-    while avail <= 56 {
-        let Some(&byte) = data.get(next) else {
-            break;
-        };
-        buf |= (byte as u64) << avail;
-        avail += 8;
-        next += 1;
-    }
-    (buf, avail, next)
-}
-
-#[cold]
-fn end_of_input(needed: u64, remaining: u64, position: u64) -> Error {
-    Error::UnexpectedEnd {
-        needed,
-        remaining,
-        position,
-    }
-}
-
-#[cold]
-fn non_canonical(value: u128, bytes: u32, position: u64) -> Error {
-    Error::NonCanonicalVarint {
-        value,
-        bytes,
-        position,
     }
 }
 
