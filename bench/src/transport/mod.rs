@@ -383,7 +383,14 @@ pub fn run(opts: &Options) -> Vec<Row> {
             if !note.is_empty() {
                 note.push_str("; ");
             }
-            note.push_str(&format!("failed: {}", c.errors.join("; ")));
+            let mut distinct = c.errors.clone();
+            distinct.dedup();
+            note.push_str(&format!(
+                "failed in {} of {} rounds: {}",
+                c.errors.len(),
+                opts.rounds,
+                distinct.join("; ")
+            ));
         }
         rows.push(Row {
             suite: "transport",
