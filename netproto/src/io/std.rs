@@ -83,6 +83,14 @@ struct Driver<M> {
 }
 
 impl<M: Machine> Driver<M> {
+    fn set_impairment(&mut self, impairment: Option<Impairment>) {
+        self.impaired = impairment.map(|config| Impaired {
+            rng: StdRng::seed_from_u64(config.seed),
+            config,
+            queue: VecDeque::new(),
+        });
+    }
+
     fn new(socket: UdpSocket, machine: M) -> io::Result<Driver<M>> {
         socket.set_nonblocking(true)?;
         Ok(Driver {
@@ -275,11 +283,7 @@ impl Server {
 
     /// Drops and delays outgoing datagrams from now on.
     pub fn set_impairment(&mut self, impairment: Option<Impairment>) {
-        self.driver.impaired = impairment.map(|config| Impaired {
-            rng: StdRng::seed_from_u64(config.seed),
-            config,
-            queue: VecDeque::new(),
-        });
+        self.driver.set_impairment(impairment);
     }
 
     /// The bound address.
@@ -357,11 +361,7 @@ impl Client {
 
     /// Drops and delays outgoing datagrams from now on.
     pub fn set_impairment(&mut self, impairment: Option<Impairment>) {
-        self.driver.impaired = impairment.map(|config| Impaired {
-            rng: StdRng::seed_from_u64(config.seed),
-            config,
-            queue: VecDeque::new(),
-        });
+        self.driver.set_impairment(impairment);
     }
 
     /// The bound address.
