@@ -230,6 +230,23 @@ fn print(text: &str) -> Result<(), String> {
         .map_err(write_error)
 }
 
+/// `encode` or `decode`: every line of standard input with `--batch`, else the argument (or all
+/// of standard input) as one document.
+fn convert_one_or_batch(
+    convert: Convert,
+    input: Option<String>,
+    batch_mode: bool,
+) -> Result<(), String> {
+    if batch_mode {
+        return batch(convert);
+    }
+    let text = match input {
+        Some(text) => text,
+        None => read_stdin()?,
+    };
+    print(&convert(text.trim())?)
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Command::Encode {
@@ -248,32 +265,12 @@ fn run(cli: Cli) -> Result<(), String> {
             ty,
             input,
             batch: b,
-        } => {
-            let codec = codec(&ty)?;
-            if b {
-                return batch(codec.encode);
-            }
-            let json = match input {
-                Some(json) => json,
-                None => read_stdin()?,
-            };
-            print(&(codec.encode)(json.trim())?)
-        }
+        } => convert_one_or_batch(codec(&ty)?.encode, input, b),
         Command::Decode {
             ty,
             input,
             batch: b,
-        } => {
-            let codec = codec(&ty)?;
-            if b {
-                return batch(codec.decode);
-            }
-            let hex = match input {
-                Some(hex) => hex,
-                None => read_stdin()?,
-            };
-            print(&(codec.decode)(hex.trim())?)
-        }
+        } => convert_one_or_batch(codec(&ty)?.decode, input, b),
         Command::Schema { ty: None } => {
             print(notation::render(&notation::definitions()).trim_end())
         }
