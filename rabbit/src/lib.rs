@@ -140,18 +140,16 @@ pub fn to_bytes<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>> {
 #[inline]
 pub fn encode_into<T: Encode + ?Sized>(value: &T, out: &mut Vec<u8>) -> Result<()> {
     let start = out.len();
-    let mut w = BitWriter::new(out);
-    match value.encode(&mut w) {
-        Ok(()) => {
-            w.finish();
-            Ok(())
-        }
-        Err(e) => {
-            drop(w);
-            out.truncate(start);
-            Err(e)
-        }
+    // `ManuallyDrop`: if an impl panics, the writer's drop glue would have to run from the
+    // unwinding path, which makes LLVM keep the accumulator in memory (stored on every field)
+    // instead of in registers. A panic leaves `out` with whatever whole words it had.
+    let mut w = std::mem::ManuallyDrop::new(BitWriter::new(out));
+    let result = value.encode(&mut w);
+    std::mem::ManuallyDrop::into_inner(w).finish();
+    if result.is_err() {
+        out.truncate(start);
     }
+    result
 }
 
 /// Decodes one `T` from the whole of `bytes`: only the zero padding of the final byte may follow.

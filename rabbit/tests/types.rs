@@ -231,6 +231,45 @@ fn encode_into_appends_and_reuses() {
     assert_eq!(buf.capacity(), cap);
 }
 
+#[test]
+fn encode_into_leaves_the_buffer_as_it_was_on_error() {
+    // Whole words reach the buffer (two u64, three strings) before the fourth string fails
+    // (too long for `max_len`), in the middle of the value.
+    let ok = "x".repeat(3);
+    let value = (
+        u64::MAX,
+        u64::MAX,
+        [ok.clone(), ok.clone(), ok, "y".repeat(70)],
+    );
+    #[derive(Debug)]
+    struct Capped<'a>(&'a (u64, u64, [String; 4]));
+    impl rabbit::Encode for Capped<'_> {
+        const MIN_BITS: u64 = 0;
+        const MAX_BITS: Option<u64> = None;
+        fn encode(&self, w: &mut rabbit::BitWriter<'_>) -> rabbit::Result<()> {
+            self.0.0.encode(w)?;
+            self.0.1.encode(w)?;
+            for s in &self.0.2 {
+                rabbit::codec::encode_max_len(s, 64, w)?;
+            }
+            Ok(())
+        }
+        fn encoded_bits(&self) -> u64 {
+            0
+        }
+    }
+    let mut buf = vec![0xaa, 0xbb, 0xcc];
+    let err = rabbit::encode_into(&Capped(&value), &mut buf).unwrap_err();
+    assert!(
+        matches!(err, Error::TooLong { len: 70, max: 64 }),
+        "{err:?}"
+    );
+    assert_eq!(buf, [0xaa, 0xbb, 0xcc]);
+    // The same buffer still works afterwards.
+    rabbit::encode_into(&7u8, &mut buf).unwrap();
+    assert_eq!(buf, [0xaa, 0xbb, 0xcc, 7]);
+}
+
 fn arb_nested() -> impl Strategy<Value = (Vec<Option<i64>>, String, [u16; 2])> {
     (
         prop::collection::vec(any::<Option<i64>>(), 0..20),
