@@ -13,7 +13,7 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use crate::Error;
 use crate::chunk::Dropped;
-use crate::chunk::{MAX_PAYLOAD, Reassembler, chunk_bytes, chunk_count};
+use crate::chunk::{CHUNK_SIZE, MAX_PAYLOAD, Reassembler, chunk_bytes, chunk_count};
 use crate::config::Config;
 use crate::congestion::{Congestion, Pacer};
 use crate::handshake::{ClientHandshake, HANDSHAKE_LEN};
@@ -71,6 +71,59 @@ pub struct Transmit {
     pub contents: Vec<u8>,
 }
 
+/// What [`Connection::poll_transmit_batch`] / [`Endpoint::poll_transmit_batch`] wrote into the
+/// caller's buffer: one datagram, or several to the same destination laid end to end.
+///
+/// Every datagram of a batch is `segment_size` bytes except the last, which may be shorter:
+/// exactly the shape UDP generic segmentation offload (GSO, `UDP_SEGMENT`) sends with one
+/// system call, and what a driver without GSO splits at every `segment_size` bytes. Batches are
+/// only formed where the protocol makes the sizes equal: the ACKs answering received chunks
+/// (4 bytes each) and the chunks of one message (504 bytes of payload each, the last shorter).
+///
+/// [`Endpoint::poll_transmit_batch`]: crate::Endpoint::poll_transmit_batch
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TransmitInfo {
+    /// Where to send the datagrams.
+    pub destination: SocketAddr,
+    /// Bytes written into the buffer, all datagrams together.
+    pub size: usize,
+    /// Size of each datagram but the last (equal to `size` for a single datagram).
+    pub segment_size: usize,
+}
+
+impl TransmitInfo {
+    /// How many datagrams the batch holds.
+    pub fn datagrams(&self) -> usize {
+        self.size.div_ceil(self.segment_size.max(1)).max(1)
+    }
+
+    /// The datagrams of the batch, as slices of the buffer it was written into.
+    pub fn split<'a>(&self, buf: &'a [u8]) -> impl Iterator<Item = &'a [u8]> + 'a {
+        let buf = &buf[..self.size.min(buf.len())];
+        let segment = self.segment_size.max(1);
+        // An empty datagram is still one datagram.
+        let empty = buf.is_empty();
+        buf.chunks(segment).chain(empty.then_some(&[][..]))
+    }
+}
+
+/// The size of a datagram carrying a full chunk: only a run of these can lead a batch.
+const FULL_DATAGRAM: usize = HEADER_LEN + CHUNK_SIZE;
+
+/// A datagram (or message of datagrams) waiting in a connection's queue, besides ACKs and
+/// reliable chunks.
+#[derive(Debug)]
+enum Queued {
+    /// Handshake confirmation, keepalive, END.
+    Control([u8; HEADER_LEN]),
+    /// An unreliable message: its chunks are written straight from the payload when sent.
+    Unreliable {
+        seq: u16,
+        bytes: Vec<u8>,
+        next: usize,
+    },
+}
+
 /// The keepalive / handshake confirmation: an `ACK` for chunk 255 of the sequence opposite
 /// the newest one we have seen from the peer. A sender never has that chunk in flight (its
 /// in-flight messages stay within 16,384 ids of its newest), so the ACK acknowledges nothing,
@@ -105,7 +158,9 @@ pub(crate) struct Core {
     paced_until: Option<Instant>,
     stats: Stats,
     acks: VecDeque<[u8; HEADER_LEN]>,
-    out: VecDeque<Vec<u8>>,
+    out: VecDeque<Queued>,
+    /// Datagrams waiting in `out` (an unreliable message counts each chunk not yet sent).
+    out_datagrams: usize,
     events: VecDeque<Event>,
     event_bytes: usize,
     last_recv: Instant,
@@ -133,6 +188,7 @@ impl Core {
             stats: Stats::default(),
             acks: VecDeque::new(),
             out: VecDeque::new(),
+            out_datagrams: 0,
             events: VecDeque::new(),
             event_bytes: 0,
             last_recv: now,
@@ -163,11 +219,12 @@ impl Core {
     }
 
     /// Queues a control datagram (handshake confirmation, keepalive, END). Bounded.
-    pub fn queue_control(&mut self, datagram: Vec<u8>) {
-        if self.out.len() >= self.config.max_queued_datagrams {
+    pub fn queue_control(&mut self, datagram: [u8; HEADER_LEN]) {
+        if self.out_datagrams >= self.config.max_queued_datagrams {
             self.stats.datagrams_dropped += 1;
         } else {
-            self.out.push_back(datagram);
+            self.out.push_back(Queued::Control(datagram));
+            self.out_datagrams += 1;
         }
     }
 
@@ -187,19 +244,17 @@ impl Core {
         }
         let seq = self.sender.allocate(None);
         let n = chunk_count(bytes.len());
-        if !self.data_phase || self.out.len() + n > self.config.max_queued_datagrams {
+        if !self.data_phase || self.out_datagrams + n > self.config.max_queued_datagrams {
             // Unreliable means exactly this: it may be dropped, here rather than on the wire.
             self.stats.datagrams_dropped += n as u64;
             return Ok(());
         }
-        for i in 0..n {
-            let flags = if i + 1 == n { Flags::FIN } else { Flags::NONE };
-            let part = chunk_bytes(bytes, i);
-            let mut datagram = Vec::with_capacity(HEADER_LEN + part.len());
-            datagram.extend_from_slice(&Header::new(flags, i as u8, seq).encode());
-            datagram.extend_from_slice(part);
-            self.out.push_back(datagram);
-        }
+        self.out.push_back(Queued::Unreliable {
+            seq,
+            bytes: bytes.to_vec(),
+            next: 0,
+        });
+        self.out_datagrams += n;
         Ok(())
     }
 
@@ -258,30 +313,91 @@ impl Core {
         }
     }
 
-    pub fn poll_transmit(&mut self, now: Instant) -> Option<Vec<u8>> {
-        let datagram = if let Some(ack) = self.acks.pop_front() {
-            ack.to_vec()
-        } else if let Some(d) = self.out.pop_front() {
-            d
-        } else if self.data_phase && self.state == CoreState::Open {
-            let window = self.cc.window();
-            if !self.sender.has_sendable(window as usize) {
-                return None;
+    /// Appends the next datagram, or a batch of up to `max_datagrams` equal-sized datagrams
+    /// (the last may be shorter), to `buf`; returns the segment size. ACKs first (4 bytes
+    /// each, so any run of them is a batch), then control datagrams and unreliable messages,
+    /// then reliable chunks as the congestion window and the pacer allow.
+    pub fn poll_transmit(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<usize> {
+        let max = max_datagrams.max(1);
+        let start = buf.len();
+        let mut count = 0;
+        let mut segment = 0;
+        if !self.acks.is_empty() {
+            while count < max
+                && let Some(ack) = self.acks.pop_front()
+            {
+                buf.extend_from_slice(&ack);
+                count += 1;
             }
-            if let Some(pacer) = &mut self.pacer {
-                self.paced_until = pacer.check(now, window, self.rtt.smoothed());
-                if self.paced_until.is_some() {
-                    return None;
+            segment = HEADER_LEN;
+        } else if let Some(front) = self.out.front_mut() {
+            match front {
+                Queued::Control(datagram) => {
+                    buf.extend_from_slice(datagram);
+                    segment = HEADER_LEN;
+                    count = 1;
+                    self.out.pop_front();
+                }
+                Queued::Unreliable { seq, bytes, next } => {
+                    let n = chunk_count(bytes.len());
+                    while count < max && *next < n {
+                        let i = *next;
+                        let flags = if i + 1 == n { Flags::FIN } else { Flags::NONE };
+                        let part = chunk_bytes(bytes, i);
+                        buf.extend_from_slice(&Header::new(flags, i as u8, *seq).encode());
+                        buf.extend_from_slice(part);
+                        if count == 0 {
+                            segment = HEADER_LEN + part.len();
+                        }
+                        count += 1;
+                        *next += 1;
+                        if HEADER_LEN + part.len() != FULL_DATAGRAM {
+                            break;
+                        }
+                    }
+                    if *next >= n {
+                        self.out.pop_front();
+                    }
                 }
             }
-            self.sender.poll(now, window as usize, &mut self.stats)?
-        } else {
+            self.out_datagrams = self.out_datagrams.saturating_sub(count);
+        } else if self.data_phase && self.state == CoreState::Open {
+            while count < max {
+                let window = self.cc.window();
+                if !self.sender.has_sendable(window as usize) {
+                    break;
+                }
+                if let Some(pacer) = &mut self.pacer {
+                    self.paced_until = pacer.check(now, window, self.rtt.smoothed());
+                    if self.paced_until.is_some() {
+                        break;
+                    }
+                }
+                let Some(len) = self.sender.poll(now, window as usize, &mut self.stats, buf) else {
+                    break;
+                };
+                if count == 0 {
+                    segment = len;
+                }
+                count += 1;
+                // A shorter datagram can only end a batch.
+                if len != FULL_DATAGRAM {
+                    break;
+                }
+            }
+        }
+        if count == 0 {
             return None;
-        };
-        self.stats.packets_sent += 1;
-        self.stats.bytes_sent += datagram.len() as u64;
+        }
+        self.stats.packets_sent += count as u64;
+        self.stats.bytes_sent += (buf.len() - start) as u64;
         self.last_send = now;
-        Some(datagram)
+        Some(segment)
     }
 
     /// Counts a datagram sent outside `poll_transmit` (the client's handshake).
@@ -314,7 +430,7 @@ impl Core {
             self.sender
                 .on_timeout(now, &mut self.rtt, &mut self.cc, &mut self.stats);
             if now >= self.last_send + self.config.keepalive_interval && !self.has_output() {
-                self.queue_control(keepalive(self.rx.newest()).to_vec());
+                self.queue_control(keepalive(self.rx.newest()));
                 // Count the keepalive as sent now so the timer moves even if nobody polls.
                 self.last_send = now;
             }
@@ -363,12 +479,9 @@ impl Core {
         self.sender.clear();
         self.acks.clear();
         self.out.clear();
+        self.out_datagrams = 0;
         if send_end && self.data_phase {
-            self.out.push_back(
-                Header::new(Flags::END, 0, self.sender.next_sequence())
-                    .encode()
-                    .to_vec(),
-            );
+            self.queue_control(Header::new(Flags::END, 0, self.sender.next_sequence()).encode());
         }
         self.events.push_back(Event::Disconnected { reason });
     }
@@ -541,25 +654,49 @@ impl Connection {
         self.sync_phase();
     }
 
-    /// The next datagram to send, if any.
+    /// The next datagram to send, if any, in a fresh `Vec`. Simple, for tests and tools; a
+    /// driver should use [`poll_transmit_batch`](Self::poll_transmit_batch), which writes into
+    /// its own buffer and batches.
     pub fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
+        let mut contents = Vec::new();
+        let info = self.poll_transmit_batch(now, &mut contents, 1)?;
+        Some(Transmit {
+            destination: info.destination,
+            contents,
+        })
+    }
+
+    /// Writes the next datagram, or a batch of up to `max_datagrams` datagrams of equal size
+    /// (the last may be shorter, see [`TransmitInfo`]), into `buf` (cleared first). Nothing is
+    /// allocated per datagram: `buf` is the caller's, reused from call to call. Pass
+    /// `max_datagrams = 1` to get one datagram at a time.
+    pub fn poll_transmit_batch(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<TransmitInfo> {
+        buf.clear();
+        let destination = self.core.peer;
         if matches!(
             self.phase,
             Phase::AwaitingChallenge | Phase::AwaitingConfirmation
         ) && now < self.handshake.deadline()
             && self.handshake.due(now)
         {
-            let contents = self.handshake.message().to_vec();
-            self.core.count_sent(now, contents.len());
-            return Some(Transmit {
-                destination: self.core.peer,
-                contents,
+            buf.extend_from_slice(&self.handshake.message());
+            self.core.count_sent(now, buf.len());
+            return Some(TransmitInfo {
+                destination,
+                size: buf.len(),
+                segment_size: buf.len(),
             });
         }
-        let contents = self.core.poll_transmit(now)?;
-        Some(Transmit {
-            destination: self.core.peer,
-            contents,
+        let segment_size = self.core.poll_transmit(now, buf, max_datagrams)?;
+        Some(TransmitInfo {
+            destination,
+            size: buf.len(),
+            segment_size,
         })
     }
 

@@ -8,7 +8,9 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use crate::Error;
 use crate::config::Config;
-use crate::connection::{Core, Delivery, DisconnectReason, Event, Transmit, keepalive};
+use crate::connection::{
+    Core, Delivery, DisconnectReason, Event, Transmit, TransmitInfo, keepalive,
+};
 use crate::handshake::CookieJar;
 use crate::packet::{HEADER_LEN, is_handshake_shaped};
 use crate::stats::{EndpointStats, Stats};
@@ -45,7 +47,8 @@ pub struct Endpoint {
     by_addr: HashMap<SocketAddr, ConnectionId>,
     peers: BTreeMap<ConnectionId, Peer>,
     next_id: u64,
-    out: VecDeque<Transmit>,
+    /// Challenges to send: the destination and the 4-byte `Challenge`.
+    out: VecDeque<(SocketAddr, [u8; 4])>,
     ready: VecDeque<ConnectionId>,
     cursor: u64,
     stats: EndpointStats,
@@ -96,7 +99,7 @@ impl Endpoint {
                     if v == peer.seasoning {
                         // A repeated ChallengeResponse: confirm again.
                         peer.core.count_received(now, v.len());
-                        let confirm = keepalive(peer.core.newest_seen()).to_vec();
+                        let confirm = keepalive(peer.core.newest_seen());
                         peer.core.queue_control(confirm);
                     } else {
                         peer.core.count_malformed();
@@ -126,10 +129,7 @@ impl Endpoint {
             return;
         }
         let pepper = self.cookies.challenge(now, from, value);
-        self.out.push_back(Transmit {
-            destination: from,
-            contents: pepper.to_vec(),
-        });
+        self.out.push_back((from, pepper));
         self.stats.challenges_sent += 1;
     }
 
@@ -142,7 +142,7 @@ impl Endpoint {
         self.next_id += 1;
         let mut core = Core::new(from, &self.config, now, true);
         core.count_received(now, seasoning.len());
-        core.queue_control(keepalive(None).to_vec());
+        core.queue_control(keepalive(None));
         core.push_event(Event::Connected);
         self.peers.insert(
             id,
@@ -200,34 +200,62 @@ impl Endpoint {
             .min()
     }
 
-    /// The next datagram to send: challenges first, then the connections in turn.
+    /// The next datagram to send, in a fresh `Vec`: challenges first, then the connections in
+    /// turn. Simple, for tests and tools; a driver should use
+    /// [`poll_transmit_batch`](Self::poll_transmit_batch), which writes into its own buffer and
+    /// batches.
     pub fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
-        if let Some(t) = self.out.pop_front() {
-            return Some(t);
+        let mut contents = Vec::new();
+        let info = self.poll_transmit_batch(now, &mut contents, 1)?;
+        Some(Transmit {
+            destination: info.destination,
+            contents,
+        })
+    }
+
+    /// Writes the next datagram, or a batch of up to `max_datagrams` equal-sized datagrams to
+    /// one connection (the last may be shorter, see [`TransmitInfo`]), into `buf` (cleared
+    /// first): challenges first, then the connections in turn, one batch each. Nothing is
+    /// allocated per datagram.
+    pub fn poll_transmit_batch(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<TransmitInfo> {
+        buf.clear();
+        if let Some((destination, challenge)) = self.out.pop_front() {
+            buf.extend_from_slice(&challenge);
+            return Some(TransmitInfo {
+                destination,
+                size: buf.len(),
+                segment_size: buf.len(),
+            });
         }
         // Round robin from the connection after the last one that sent, without allocating.
         let cursor = ConnectionId(self.cursor);
         let mut found = None;
         for (&id, peer) in self.peers.range_mut(cursor..) {
-            if let Some(contents) = peer.core.poll_transmit(now) {
-                found = Some((id, peer.core.peer, contents));
+            if let Some(segment) = peer.core.poll_transmit(now, buf, max_datagrams) {
+                found = Some((id, peer.core.peer, segment));
                 break;
             }
         }
         if found.is_none() {
             for (&id, peer) in self.peers.range_mut(..cursor) {
-                if let Some(contents) = peer.core.poll_transmit(now) {
-                    found = Some((id, peer.core.peer, contents));
+                if let Some(segment) = peer.core.poll_transmit(now, buf, max_datagrams) {
+                    found = Some((id, peer.core.peer, segment));
                     break;
                 }
             }
         }
-        let (id, destination, contents) = found?;
+        let (id, destination, segment_size) = found?;
         self.cursor = id.0 + 1;
         self.maybe_remove(id);
-        Some(Transmit {
+        Some(TransmitInfo {
             destination,
-            contents,
+            size: buf.len(),
+            segment_size,
         })
     }
 

@@ -89,7 +89,7 @@ mod stats;
 
 pub use chunk::{CHUNK_SIZE, MAX_CHUNKS, MAX_PAYLOAD};
 pub use config::{Config, ConfigBuilder};
-pub use connection::{Connection, Delivery, DisconnectReason, Event, Transmit};
+pub use connection::{Connection, Delivery, DisconnectReason, Event, Transmit, TransmitInfo};
 pub use endpoint::{ConnectionId, Endpoint, EndpointEvent};
 pub use error::Error;
 pub use stats::{EndpointStats, Stats};

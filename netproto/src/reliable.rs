@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use crate::Error;
-use crate::chunk::{CHUNK_SIZE, chunk_bytes, chunk_count};
+use crate::chunk::{chunk_bytes, chunk_count};
 use crate::congestion::Congestion;
 use crate::packet::{Flags, HEADER_LEN, Header};
 use crate::stats::Stats;
@@ -206,8 +206,15 @@ impl Sender {
         seq
     }
 
-    /// The next reliable datagram to send, if the congestion window has room.
-    pub fn poll(&mut self, now: Instant, window: usize, stats: &mut Stats) -> Option<Vec<u8>> {
+    /// Appends the next reliable datagram to `buf` if the congestion window has room, and
+    /// returns its length. Writing into the caller's buffer means no allocation per datagram.
+    pub fn poll(
+        &mut self,
+        now: Instant,
+        window: usize,
+        stats: &mut Stats,
+        buf: &mut Vec<u8>,
+    ) -> Option<usize> {
         if self.in_flight_count >= window {
             return None;
         }
@@ -221,14 +228,14 @@ impl Sender {
                 continue;
             }
             stats.retransmissions += 1;
-            return Some(self.transmit(now, abs, chunk));
+            return Some(self.transmit(now, abs, chunk, buf));
         }
         loop {
             let (&abs, msg) = self.messages.range_mut(self.cursor..).next()?;
             if msg.next_new < msg.chunks.len() {
                 let chunk = msg.next_new as u8;
                 msg.next_new += 1;
-                return Some(self.transmit(now, abs, chunk));
+                return Some(self.transmit(now, abs, chunk, buf));
             }
             self.cursor = abs + 1;
         }
@@ -250,11 +257,11 @@ impl Sender {
             .any(|(_, m)| m.next_new < m.chunks.len())
     }
 
-    fn transmit(&mut self, now: Instant, abs: u64, chunk: u8) -> Vec<u8> {
+    fn transmit(&mut self, now: Instant, abs: u64, chunk: u8, buf: &mut Vec<u8>) -> usize {
         let tx_id = self.next_tx_id;
         self.next_tx_id += 1;
         let Some(msg) = self.messages.get_mut(&abs) else {
-            return Vec::new();
+            return 0;
         };
         let last = msg.chunks.len() - 1;
         let state = &mut msg.chunks[usize::from(chunk)];
@@ -274,10 +281,9 @@ impl Sender {
             flags = flags | Flags::FIN;
         }
         let bytes = chunk_bytes(&msg.data, usize::from(chunk));
-        let mut datagram = Vec::with_capacity(HEADER_LEN + CHUNK_SIZE.min(bytes.len()));
-        datagram.extend_from_slice(&Header::new(flags, chunk, msg.seq).encode());
-        datagram.extend_from_slice(bytes);
-        datagram
+        buf.extend_from_slice(&Header::new(flags, chunk, msg.seq).encode());
+        buf.extend_from_slice(bytes);
+        HEADER_LEN + bytes.len()
     }
 
     fn is_current(&self, t: &Transmission) -> bool {
@@ -452,10 +458,12 @@ mod tests {
         assert!(!s.on_ack(Instant::now(), seq, 0, &mut rtt, &mut cc, &mut stats));
         assert_eq!(s.pending(), 1);
         let now = Instant::now();
+        let mut buf = Vec::new();
         for _ in 0..4 {
-            assert!(s.poll(now, 4, &mut stats).is_some());
+            assert!(s.poll(now, 4, &mut stats, &mut buf).is_some());
         }
-        assert!(s.poll(now, 4, &mut stats).is_none());
+        assert!(s.poll(now, 4, &mut stats, &mut buf).is_none());
+        assert_eq!(buf.len(), 4 * HEADER_LEN + 2000);
         for c in 0..4 {
             s.on_ack(now, seq, c, &mut rtt, &mut cc, &mut stats);
         }

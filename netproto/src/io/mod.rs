@@ -11,7 +11,7 @@
 use ::std::net::SocketAddr;
 use ::std::time::Instant;
 
-use crate::{Connection, Endpoint, EndpointEvent, Event, Transmit};
+use crate::{Connection, Endpoint, EndpointEvent, Event, TransmitInfo};
 
 pub mod relay;
 pub mod std;
@@ -23,7 +23,12 @@ pub(crate) trait Machine {
     type Event;
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]);
     fn handle_timeout(&mut self, now: Instant);
-    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit>;
+    fn poll_transmit_batch(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<TransmitInfo>;
     fn poll_timeout(&mut self) -> Option<Instant>;
     fn poll_event(&mut self) -> Option<Self::Event>;
 }
@@ -36,8 +41,13 @@ impl Machine for Connection {
     fn handle_timeout(&mut self, now: Instant) {
         Connection::handle_timeout(self, now)
     }
-    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
-        Connection::poll_transmit(self, now)
+    fn poll_transmit_batch(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<TransmitInfo> {
+        Connection::poll_transmit_batch(self, now, buf, max_datagrams)
     }
     fn poll_timeout(&mut self) -> Option<Instant> {
         Connection::poll_timeout(self)
@@ -55,8 +65,13 @@ impl Machine for Endpoint {
     fn handle_timeout(&mut self, now: Instant) {
         Endpoint::handle_timeout(self, now)
     }
-    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
-        Endpoint::poll_transmit(self, now)
+    fn poll_transmit_batch(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<TransmitInfo> {
+        Endpoint::poll_transmit_batch(self, now, buf, max_datagrams)
     }
     fn poll_timeout(&mut self) -> Option<Instant> {
         Endpoint::poll_timeout(self)

@@ -7,25 +7,45 @@
 //!
 //! An optional [`Impairment`] drops and delays outgoing datagrams, so that an application can
 //! try itself over real loopback sockets through a lossy link.
+//!
+//! The socket calls are batched through `quinn-udp`: where the platform has them (Linux),
+//! equal-sized datagrams to one peer (the chunks of a message, the ACKs answering a received
+//! batch) leave in one `sendmsg` with UDP GSO, and receiving uses `recvmmsg` with UDP GRO, so
+//! one system call carries many datagrams. Elsewhere it falls back to one datagram per call.
+//! The state machine writes every outgoing batch into one reused buffer, and received
+//! datagrams are handed to it straight from the receive buffer: nothing is allocated per
+//! datagram.
 
 use std::collections::VecDeque;
-use std::io;
+use std::io::{self, IoSliceMut};
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
 use std::time::{Duration, Instant};
 
+use quinn_udp::{RecvMeta, UdpSocketState};
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use super::Machine;
 use crate::{
     Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Stats,
-    Transmit,
+    Transmit, TransmitInfo,
 };
 
-/// Largest datagram we read; anything longer is truncated by the kernel and then dropped as
-/// malformed by the protocol.
-const RECV_BUF: usize = 2048;
+/// Bytes per receive slot: the largest UDP datagram, and so also the largest GRO batch the
+/// kernel coalesces (at most 64 KiB), so nothing is ever truncated.
+const RECV_SLOT: usize = 1 << 16;
+/// Receive slots filled by one `recvmmsg`; with GRO each may hold up to 64 datagrams.
+const RECV_SLOTS: usize = 8;
 /// Datagrams handled per `poll` at most, so one flood cannot starve the caller's tick.
 const MAX_RECV_PER_POLL: usize = 4096;
+/// Datagrams received before the answers (ACKs) go out, within one drain.
+const FLUSH_EVERY: usize = 64;
+/// Datagrams per GSO batch at most (Linux's limit is 64 segments per send).
+const MAX_BATCH: usize = 64;
+/// Socket buffer size asked for in both directions (the OS may cap it, e.g. Linux at
+/// `net.core.rmem_max`): a full congestion window (1024 chunks by default) must fit in the
+/// peer's receive buffer, or a burst overflows it and the loss halves the window. The usual
+/// default (about 200 KiB on Linux) holds only about 100 such datagrams.
+const SOCKET_BUFFER: usize = 2 << 20;
 
 /// Loss and delay applied to outgoing datagrams (for testing over real sockets).
 #[derive(Debug, Clone, PartialEq)]
@@ -74,10 +94,15 @@ pub struct SocketStats {
 #[derive(Debug)]
 struct Driver<M> {
     socket: UdpSocket,
+    state: UdpSocketState,
     machine: M,
-    buf: Vec<u8>,
+    /// `RECV_SLOTS` slots of `RECV_SLOT` bytes.
+    recv_buf: Vec<u8>,
+    meta: [RecvMeta; RECV_SLOTS],
+    /// The batch being sent; holds the stalled one until the kernel takes it.
+    send_buf: Vec<u8>,
     nonblocking: bool,
-    stalled: Option<Transmit>,
+    stalled: Option<TransmitInfo>,
     impaired: Option<Impaired>,
     stats: SocketStats,
 }
@@ -92,16 +117,38 @@ impl<M: Machine> Driver<M> {
     }
 
     fn new(socket: UdpSocket, machine: M) -> io::Result<Driver<M>> {
+        // Enables GRO where available and makes the socket non-blocking.
+        let state = UdpSocketState::new((&socket).into())?;
         socket.set_nonblocking(true)?;
+        // Best effort: a smaller buffer only costs throughput.
+        if state.recv_buffer_size((&socket).into()).unwrap_or(0) < SOCKET_BUFFER {
+            let _ = state.set_recv_buffer_size((&socket).into(), SOCKET_BUFFER);
+        }
+        if state.send_buffer_size((&socket).into()).unwrap_or(0) < SOCKET_BUFFER {
+            let _ = state.set_send_buffer_size((&socket).into(), SOCKET_BUFFER);
+        }
         Ok(Driver {
             socket,
+            state,
             machine,
-            buf: vec![0; RECV_BUF],
+            recv_buf: vec![0; RECV_SLOT * RECV_SLOTS],
+            meta: [RecvMeta::default(); RECV_SLOTS],
+            send_buf: Vec::with_capacity(MAX_BATCH * (crate::CHUNK_SIZE + 4)),
             nonblocking: true,
             stalled: None,
             impaired: None,
             stats: SocketStats::default(),
         })
+    }
+
+    /// Datagrams one send may carry.
+    fn max_batch(&self) -> usize {
+        if self.impaired.is_some() {
+            // The impairment decides per datagram.
+            1
+        } else {
+            self.state.max_gso_segments().clamp(1, MAX_BATCH)
+        }
     }
 
     fn set_nonblocking(&mut self, on: bool) -> io::Result<()> {
@@ -112,16 +159,44 @@ impl<M: Machine> Driver<M> {
         Ok(())
     }
 
-    /// Sends one datagram; `false` if the kernel buffer is full (try again later).
-    fn send_now(&mut self, t: &Transmit) -> io::Result<bool> {
+    /// Sends the batch in `send_buf` (one system call with GSO); `false` if the kernel buffer
+    /// is full (try again later).
+    fn send_batch(&mut self, info: TransmitInfo) -> io::Result<bool> {
         self.set_nonblocking(true)?;
-        match self.socket.send_to(&t.contents, t.destination) {
-            Ok(_) => {
-                self.stats.sent += 1;
+        let datagrams = info.datagrams();
+        let contents = &self.send_buf[..info.size];
+        let transmit = quinn_udp::Transmit {
+            destination: info.destination,
+            ecn: None,
+            contents,
+            segment_size: (datagrams > 1).then_some(info.segment_size),
+            src_ip: None,
+        };
+        match self.state.try_send((&self.socket).into(), &transmit) {
+            Ok(()) => {
+                self.stats.sent += datagrams as u64;
                 Ok(true)
             }
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => Ok(false),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(false),
+            Err(_) if datagrams > 1 => {
+                // GSO refused (quinn-udp then stops using it): send the datagrams one by one.
+                for datagram in info.split(&self.send_buf) {
+                    let single = quinn_udp::Transmit {
+                        destination: info.destination,
+                        ecn: None,
+                        contents: datagram,
+                        segment_size: None,
+                        src_ip: None,
+                    };
+                    match self.state.try_send((&self.socket).into(), &single) {
+                        Ok(()) => self.stats.sent += 1,
+                        // Dropped like UDP may drop; the protocol repeats what matters.
+                        Err(_) => self.stats.send_errors += 1,
+                    }
+                }
+                Ok(true)
+            }
             Err(_) => {
                 // Unreachable or refused destination: UDP may drop, and so do we.
                 self.stats.send_errors += 1;
@@ -132,14 +207,21 @@ impl<M: Machine> Driver<M> {
 
     fn flush(&mut self) -> io::Result<()> {
         let now = Instant::now();
-        if let Some(t) = self.stalled.take()
-            && !self.send_now(&t)?
+        if let Some(info) = self.stalled.take()
+            && !self.send_batch(info)?
         {
-            self.stalled = Some(t);
+            self.stalled = Some(info);
             return Ok(());
         }
         self.flush_impaired(now)?;
-        while let Some(t) = self.machine.poll_transmit(now) {
+        loop {
+            let max = self.max_batch();
+            let Some(info) = self
+                .machine
+                .poll_transmit_batch(now, &mut self.send_buf, max)
+            else {
+                return Ok(());
+            };
             if let Some(imp) = &mut self.impaired {
                 if imp.rng.random_bool(imp.config.loss.clamp(0.0, 1.0)) {
                     self.stats.impaired_drops += 1;
@@ -150,16 +232,19 @@ impl<M: Machine> Driver<M> {
                     delay += imp.config.jitter.mul_f64(imp.rng.random::<f64>());
                 }
                 if !delay.is_zero() {
+                    let t = Transmit {
+                        destination: info.destination,
+                        contents: self.send_buf[..info.size].to_vec(),
+                    };
                     imp.queue.push_back((now + delay, t));
                     continue;
                 }
             }
-            if !self.send_now(&t)? {
-                self.stalled = Some(t);
+            if !self.send_batch(info)? {
+                self.stalled = Some(info);
                 return Ok(());
             }
         }
-        Ok(())
     }
 
     fn flush_impaired(&mut self, now: Instant) -> io::Result<()> {
@@ -174,17 +259,56 @@ impl<M: Machine> Driver<M> {
             let Some((_, t)) = imp.queue.remove(pos) else {
                 return Ok(());
             };
-            if !self.send_now(&t)? {
-                self.stalled = Some(t);
+            self.send_buf.clear();
+            self.send_buf.extend_from_slice(&t.contents);
+            let info = TransmitInfo {
+                destination: t.destination,
+                size: t.contents.len(),
+                segment_size: t.contents.len(),
+            };
+            if !self.send_batch(info)? {
+                self.stalled = Some(info);
                 return Ok(());
             }
         }
     }
 
-    fn handle_datagram(&mut self, n: usize, from: SocketAddr) {
-        self.stats.received += 1;
+    /// One `recvmmsg` (or `recvmsg`) into up to `slots` slots; hands every datagram to the
+    /// machine (a GRO slot is split at its stride) and returns how many there were.
+    fn recv_batch(&mut self, slots: usize) -> io::Result<usize> {
+        let Driver {
+            socket,
+            state,
+            machine,
+            recv_buf,
+            meta,
+            stats,
+            ..
+        } = self;
+        let mut slices = recv_buf.chunks_mut(RECV_SLOT);
+        let mut bufs: [IoSliceMut<'_>; RECV_SLOTS] =
+            std::array::from_fn(|_| IoSliceMut::new(slices.next().unwrap_or_default()));
+        let slots = slots.clamp(1, RECV_SLOTS);
+        let filled = state.recv((&*socket).into(), &mut bufs[..slots], &mut meta[..slots])?;
         let now = Instant::now();
-        self.machine.handle(now, from, &self.buf[..n]);
+        let mut datagrams = 0;
+        for (i, m) in meta.iter().enumerate().take(filled.min(slots)) {
+            let start = i * RECV_SLOT;
+            let Some(data) = recv_buf.get(start..start + m.len.min(RECV_SLOT)) else {
+                continue;
+            };
+            let info = TransmitInfo {
+                destination: m.addr,
+                size: data.len(),
+                segment_size: if m.stride == 0 { data.len() } else { m.stride },
+            };
+            for datagram in info.split(data) {
+                machine.handle(now, m.addr, datagram);
+                datagrams += 1;
+            }
+        }
+        stats.received += datagrams as u64;
+        Ok(datagrams)
     }
 
     fn run_timers(&mut self) {
@@ -197,18 +321,21 @@ impl<M: Machine> Driver<M> {
     /// Reads every datagram already queued in the kernel (up to a limit), without blocking.
     fn drain(&mut self, mut received: usize) -> io::Result<usize> {
         self.set_nonblocking(true)?;
+        let mut unanswered = received;
         while received < MAX_RECV_PER_POLL {
-            match self.socket.recv_from(&mut self.buf) {
-                Ok((n, from)) => {
-                    self.handle_datagram(n, from);
-                    received += 1;
+            match self.recv_batch(RECV_SLOTS) {
+                Ok(n) => {
+                    received += n;
+                    unanswered += n;
                 }
                 Err(e) if is_transient(&e) => break,
                 Err(e) => return Err(e),
             }
-            if received.is_multiple_of(64) {
-                // Answer (ACK) as we go, so a burst does not delay every acknowledgement.
+            if unanswered >= FLUSH_EVERY {
+                // Answer (ACK) as we go, so a burst does not delay every acknowledgement; the
+                // ACKs of one batch leave together.
                 self.flush()?;
+                unanswered = 0;
             }
         }
         Ok(received)
@@ -240,10 +367,10 @@ impl<M: Machine> Driver<M> {
             if !wait.is_zero() {
                 self.set_nonblocking(false)?;
                 self.socket.set_read_timeout(Some(wait))?;
-                match self.socket.recv_from(&mut self.buf) {
-                    Ok((n, from)) => {
-                        self.handle_datagram(n, from);
-                        self.drain(1)?;
+                // One slot: a blocking recvmmsg would wait for every slot to fill.
+                match self.recv_batch(1) {
+                    Ok(n) => {
+                        self.drain(n)?;
                     }
                     Err(e) if is_transient(&e) => {}
                     Err(e) => return Err(e),

@@ -33,14 +33,16 @@ struct Driver<M> {
     socket: UdpSocket,
     machine: M,
     buf: Vec<u8>,
+    /// The datagram being sent, reused (no allocation per datagram).
+    send_buf: Vec<u8>,
 }
 
 impl<M: Machine> Driver<M> {
     async fn flush(&mut self) -> Result<(), Error> {
         let now = Instant::now();
-        while let Some(t) = self.machine.poll_transmit(now) {
+        while let Some(t) = self.machine.poll_transmit_batch(now, &mut self.send_buf, 1) {
             // A refused or unreachable destination drops the datagram, as UDP would.
-            if let Err(e) = self.socket.send_to(&t.contents, t.destination).await
+            if let Err(e) = self.socket.send_to(&self.send_buf, t.destination).await
                 && e.kind() == std::io::ErrorKind::WouldBlock
             {
                 break;
@@ -91,6 +93,7 @@ impl TokioServer {
                 socket: UdpSocket::bind(addr).await?,
                 machine: Endpoint::new(config),
                 buf: vec![0; 2048],
+                send_buf: Vec::new(),
             },
         })
     }
@@ -147,6 +150,7 @@ impl TokioClient {
             socket: UdpSocket::bind(local).await?,
             machine: Connection::new(config, server, Instant::now()),
             buf: vec![0; 2048],
+            send_buf: Vec::new(),
         };
         driver.flush().await?;
         Ok(TokioClient { driver })
