@@ -11,6 +11,9 @@
 //!
 //! A case is bounded by a deadline; a peer that has not delivered everything by then is
 //! reported with what it delivered, marked incomplete.
+//!
+//! For profiling one case alone (under `strace -c` or `perf`), the environment variable
+//! `BENCH_TRANSPORT_CASES` (comma-separated names, e.g. `reliable-1k,rtt`) limits the cases.
 
 pub mod laminar_peer;
 pub mod netproto_peer;
@@ -236,6 +239,14 @@ struct Cell {
 }
 
 /// Runs the suite.
+/// Whether `BENCH_TRANSPORT_CASES` (if set) names this case.
+fn case_selected(name: &str) -> bool {
+    match std::env::var("BENCH_TRANSPORT_CASES") {
+        Ok(list) => list.split(',').any(|c| c.trim() == name),
+        Err(_) => true,
+    }
+}
+
 pub fn run(opts: &Options) -> Vec<Row> {
     let peers: Vec<PeerImpl> = peers()
         .into_iter()
@@ -266,6 +277,7 @@ pub fn run(opts: &Options) -> Vec<Row> {
                 )
             })
         })
+        .filter(|(name, _)| case_selected(name))
         .collect();
     let rtt = RttParams {
         count: 2000 / scale,
@@ -334,6 +346,9 @@ pub fn run(opts: &Options) -> Vec<Row> {
             }
         }
         for k in 0..peers.len() {
+            if !case_selected("rtt") {
+                break;
+            }
             let pi = (k + round) % peers.len();
             let peer = &peers[pi];
             eprint!("round {} rtt {} ... ", round + 1, peer.name);

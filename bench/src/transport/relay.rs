@@ -1,16 +1,33 @@
 //! The loss-injecting UDP relay every UDP peer goes through at 5 % loss.
 //!
-//! Two threads, one per direction, each blocked in `recv_from` on one socket and forwarding on
-//! the other; a datagram is dropped when a seeded SplitMix64 draw says so. Each direction has
-//! its own generator, seeded the same way for every peer, so every peer sees the same sequence
-//! of drop decisions (the n-th datagram in a direction is dropped or not alike for all).
+//! Two threads, one per direction, each blocked on one socket and forwarding on the other; a
+//! datagram is dropped when a seeded SplitMix64 draw says so. Each direction has its own
+//! generator, seeded the same way for every peer, so every peer sees the same sequence of drop
+//! decisions (the n-th datagram in a direction is dropped or not alike for all).
+//!
+//! The relay must not be the bottleneck, and must not drop anything itself: its sockets have
+//! 4 MiB buffers (where the OS allows), it receives with UDP GRO (a sender's GSO batch, or a
+//! run of equal-sized datagrams the kernel coalesced, arrives in one call) and forwards the
+//! datagrams it keeps from one received batch with one GSO send. The drop decision is still
+//! made per datagram, in arrival order; a peer that sends one datagram per call is relayed one
+//! datagram per call, as before. Through `quinn-udp`, which falls back to one datagram per
+//! call where the platform has no GSO/GRO.
 
-use std::io;
+use std::io::{self, IoSliceMut};
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+use quinn_udp::{RecvMeta, Transmit, UdpSocketState};
+
+/// The largest UDP datagram, and so the largest GRO batch.
+const SLOT: usize = 1 << 16;
+/// Datagrams per GSO send at most (Linux's limit).
+const MAX_SEGMENTS: usize = 64;
+/// Socket buffers asked for (capped by the OS).
+const SOCKET_BUFFER: usize = 4 << 20;
 
 /// SplitMix64, as in `game_messages::sample`.
 #[derive(Debug, Clone)]
@@ -37,6 +54,124 @@ impl Rng {
     }
 }
 
+/// One direction: its sockets, its drop decisions and its buffers.
+struct Pump {
+    rx: UdpSocket,
+    rx_state: UdpSocketState,
+    tx: UdpSocket,
+    tx_state: UdpSocketState,
+    rng: Rng,
+    loss: f64,
+    buf: Vec<u8>,
+    out: Vec<u8>,
+    forwarded: Arc<AtomicU64>,
+    dropped: Arc<AtomicU64>,
+}
+
+impl Pump {
+    fn new(
+        rx: UdpSocket,
+        tx: UdpSocket,
+        seed: u64,
+        loss: f64,
+        forwarded: Arc<AtomicU64>,
+        dropped: Arc<AtomicU64>,
+    ) -> io::Result<Pump> {
+        let rx_state = UdpSocketState::new((&rx).into())?;
+        let tx_state = UdpSocketState::new((&tx).into())?;
+        for (state, sock) in [(&rx_state, &rx), (&tx_state, &tx)] {
+            let _ = state.set_recv_buffer_size(sock.into(), SOCKET_BUFFER);
+            let _ = state.set_send_buffer_size(sock.into(), SOCKET_BUFFER);
+        }
+        Ok(Pump {
+            rx,
+            rx_state,
+            tx,
+            tx_state,
+            rng: Rng::new(seed),
+            loss,
+            buf: vec![0; SLOT],
+            out: Vec::with_capacity(SLOT),
+            forwarded,
+            dropped,
+        })
+    }
+
+    /// Receives one datagram or GRO batch: its source, length and stride; `None` on a timeout.
+    fn recv(&mut self) -> Option<(SocketAddr, usize, usize)> {
+        let mut bufs = [IoSliceMut::new(&mut self.buf)];
+        let mut meta = [RecvMeta::default()];
+        match self.rx_state.recv((&self.rx).into(), &mut bufs, &mut meta) {
+            Ok(1) => {
+                let m = meta[0];
+                let len = m.len.min(SLOT);
+                let stride = if m.stride == 0 { len } else { m.stride };
+                Some((m.addr, len, stride))
+            }
+            _ => None,
+        }
+    }
+
+    /// Drops or forwards each datagram of the batch just received (`len` bytes split at
+    /// `stride`), in order, one draw per datagram; the kept ones leave in GSO batches.
+    fn forward(&mut self, len: usize, stride: usize, to: SocketAddr) {
+        let max = self.tx_state.max_gso_segments().clamp(1, MAX_SEGMENTS);
+        let stride = stride.max(1);
+        // An empty datagram is one datagram too.
+        let n = len.div_ceil(stride).max(1);
+        self.out.clear();
+        let mut segment = 0;
+        let mut count = 0;
+        for i in 0..n {
+            let d = &self.buf[(i * stride).min(len)..((i + 1) * stride).min(len)];
+            if self.rng.chance(self.loss) {
+                self.dropped.fetch_add(1, Ordering::Relaxed);
+                continue;
+            }
+            if count > 0 && (count == max || d.len() > segment) {
+                send(&self.tx, &self.tx_state, &self.out, segment, count, to);
+                self.forwarded.fetch_add(count as u64, Ordering::Relaxed);
+                self.out.clear();
+                count = 0;
+            }
+            if count == 0 {
+                segment = d.len();
+            }
+            self.out.extend_from_slice(d);
+            count += 1;
+        }
+        if count > 0 {
+            send(&self.tx, &self.tx_state, &self.out, segment, count, to);
+            self.forwarded.fetch_add(count as u64, Ordering::Relaxed);
+        }
+    }
+}
+
+/// One send of `count` datagrams of `segment` bytes (the last may be shorter).
+fn send(
+    tx: &UdpSocket,
+    state: &UdpSocketState,
+    contents: &[u8],
+    segment: usize,
+    count: usize,
+    to: SocketAddr,
+) {
+    let transmit = Transmit {
+        destination: to,
+        ecn: None,
+        contents,
+        segment_size: (count > 1).then_some(segment),
+        src_ip: None,
+    };
+    // Until the kernel takes it: the relay itself never drops.
+    while let Err(e) = state.send(tx.into(), &transmit) {
+        if e.kind() != io::ErrorKind::WouldBlock {
+            return;
+        }
+        std::thread::sleep(Duration::from_micros(20));
+    }
+}
+
 /// A running relay; stops when dropped.
 pub struct Relay {
     addr: SocketAddr,
@@ -53,24 +188,42 @@ impl Relay {
     pub fn spawn(server: SocketAddr, loss: f64, seed: u64) -> io::Result<Relay> {
         let front = UdpSocket::bind("127.0.0.1:0")?;
         let back = UdpSocket::bind("127.0.0.1:0")?;
-        front.set_read_timeout(Some(Duration::from_millis(20)))?;
-        back.set_read_timeout(Some(Duration::from_millis(20)))?;
         let addr = front.local_addr()?;
         let stop = Arc::new(AtomicBool::new(false));
         let client: Arc<Mutex<Option<SocketAddr>>> = Arc::new(Mutex::new(None));
         let forwarded = Arc::new(AtomicU64::new(0));
         let dropped = Arc::new(AtomicU64::new(0));
         let mut threads = Vec::new();
+        let c2s = Pump::new(
+            front.try_clone()?,
+            back.try_clone()?,
+            seed ^ 0x00c1_1e47,
+            loss,
+            forwarded.clone(),
+            dropped.clone(),
+        )?;
+        let s2c = Pump::new(
+            back.try_clone()?,
+            front.try_clone()?,
+            seed ^ 0x5e4e_4e40,
+            loss,
+            forwarded.clone(),
+            dropped.clone(),
+        )?;
+        // Blocking, with a timeout to see `stop` (quinn-udp made them non-blocking): one slot
+        // per receive, so a blocking `recvmmsg` returns as soon as anything (a datagram or a
+        // GRO batch) is there.
+        for sock in [&front, &back] {
+            sock.set_nonblocking(false)?;
+            sock.set_read_timeout(Some(Duration::from_millis(20)))?;
+        }
         // client -> server
         {
-            let (rx, tx) = (front.try_clone()?, back.try_clone()?);
+            let mut pump = c2s;
             let (stop, client) = (stop.clone(), client.clone());
-            let (fw, dr) = (forwarded.clone(), dropped.clone());
             threads.push(std::thread::spawn(move || {
-                let mut rng = Rng::new(seed ^ 0x00c1_1e47);
-                let mut buf = vec![0u8; 65536];
                 while !stop.load(Ordering::Relaxed) {
-                    let Ok((n, from)) = rx.recv_from(&mut buf) else {
+                    let Some((from, len, stride)) = pump.recv() else {
                         continue;
                     };
                     {
@@ -79,24 +232,17 @@ impl Relay {
                             *c = Some(from);
                         }
                     }
-                    if rng.chance(loss) {
-                        dr.fetch_add(1, Ordering::Relaxed);
-                    } else if tx.send_to(&buf[..n], server).is_ok() {
-                        fw.fetch_add(1, Ordering::Relaxed);
-                    }
+                    pump.forward(len, stride, server);
                 }
             }));
         }
         // server -> client
         {
-            let (rx, tx) = (back, front);
+            let mut pump = s2c;
             let (stop, client) = (stop.clone(), client);
-            let (fw, dr) = (forwarded.clone(), dropped.clone());
             threads.push(std::thread::spawn(move || {
-                let mut rng = Rng::new(seed ^ 0x5e4e_4e40);
-                let mut buf = vec![0u8; 65536];
                 while !stop.load(Ordering::Relaxed) {
-                    let Ok((n, from)) = rx.recv_from(&mut buf) else {
+                    let Some((from, len, stride)) = pump.recv() else {
                         continue;
                     };
                     let Some(to) = *client.lock().unwrap() else {
@@ -105,11 +251,7 @@ impl Relay {
                     if from != server {
                         continue;
                     }
-                    if rng.chance(loss) {
-                        dr.fetch_add(1, Ordering::Relaxed);
-                    } else if tx.send_to(&buf[..n], to).is_ok() {
-                        fw.fetch_add(1, Ordering::Relaxed);
-                    }
+                    pump.forward(len, stride, to);
                 }
             }));
         }
