@@ -101,6 +101,12 @@ pub struct LinkConfig {
     pub corrupt: f64,
     /// Datagrams larger than this are dropped.
     pub mtu: usize,
+    /// Bottleneck rate in bytes per second (0: unlimited). Datagrams leave one after another
+    /// at this rate, so a sender faster than it builds a queue in front of the link.
+    pub bandwidth: u64,
+    /// Bytes the queue in front of a bottleneck holds (drop-tail: a datagram that does not fit
+    /// is lost, counted in [`SimStats::queue_dropped`]). Only with a `bandwidth`.
+    pub queue_bytes: usize,
 }
 
 impl Default for LinkConfig {
@@ -115,6 +121,8 @@ impl Default for LinkConfig {
             jitter: Duration::ZERO,
             corrupt: 0.0,
             mtu: 1500,
+            bandwidth: 0,
+            queue_bytes: 64 * 1024,
         }
     }
 }
@@ -136,6 +144,14 @@ pub struct SimStats {
     pub too_big: u64,
     /// Datagrams to an address with no node (answers to spoofed sources).
     pub undeliverable: u64,
+    /// Datagrams dropped because a bottleneck's queue was full (congestion, not random loss).
+    pub queue_dropped: u64,
+    /// Datagrams that went through a bottleneck.
+    pub queued: u64,
+    /// Total time datagrams waited in bottleneck queues (divide by `queued` for the mean).
+    pub queue_delay_total: Duration,
+    /// The longest any datagram waited in a bottleneck queue.
+    pub queue_delay_max: Duration,
 }
 
 #[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -159,6 +175,8 @@ pub struct SimNetwork {
     by_addr: HashMap<SocketAddr, usize>,
     uplink: LinkConfig,
     downlink: LinkConfig,
+    /// When each direction's bottleneck finishes sending what it holds (up, down).
+    busy_until: [Instant; 2],
     queue: BinaryHeap<Reverse<InTransit>>,
     order: u64,
     stats: SimStats,
@@ -181,6 +199,7 @@ impl SimNetwork {
             by_addr: HashMap::new(),
             uplink: link.clone(),
             downlink: link,
+            busy_until: [start; 2],
             queue: BinaryHeap::new(),
             order: 0,
             stats: SimStats::default(),
@@ -280,7 +299,8 @@ impl SimNetwork {
 
     fn transmit(&mut self, from: SocketAddr, t: Transmit) {
         self.stats.sent += 1;
-        let link = if from == self.server_addr {
+        let direction = usize::from(from == self.server_addr);
+        let link = if direction == 1 {
             &self.downlink
         } else {
             &self.uplink
@@ -289,6 +309,24 @@ impl SimNetwork {
         if t.contents.len() > link.mtu {
             self.stats.too_big += 1;
             return;
+        }
+        // The bottleneck: a drop-tail queue drained at `bandwidth`, before the lossy wire.
+        let mut queued = Duration::ZERO;
+        if link.bandwidth > 0 {
+            let busy = self.busy_until[direction].max(self.now);
+            let backlog = busy - self.now;
+            let backlog_bytes = backlog.as_secs_f64() * link.bandwidth as f64;
+            if backlog_bytes + t.contents.len() as f64 > link.queue_bytes as f64 {
+                self.stats.queue_dropped += 1;
+                return;
+            }
+            let serialise =
+                Duration::from_secs_f64(t.contents.len() as f64 / link.bandwidth as f64);
+            self.busy_until[direction] = busy + serialise;
+            queued = self.busy_until[direction] - self.now;
+            self.stats.queued += 1;
+            self.stats.queue_delay_total += backlog;
+            self.stats.queue_delay_max = self.stats.queue_delay_max.max(backlog);
         }
         if self.rng.chance(link.loss) {
             self.stats.lost += 1;
@@ -307,7 +345,7 @@ impl SimNetwork {
             } else {
                 contents.clone().unwrap_or_default()
             };
-            let mut delay = link.delay;
+            let mut delay = link.delay + queued;
             if !link.jitter.is_zero() {
                 delay += link.jitter.mul_f64(self.rng.unit());
             }
