@@ -139,6 +139,9 @@ pub(crate) struct Sender {
     retransmit: VecDeque<(u64, u8)>,
     next_tx_id: u64,
     largest_acked_tx: u64,
+    /// When a chunk in flight was last acknowledged: a timeout with acknowledgements still
+    /// arriving is a lost chunk, one after a silence of a whole RTO is a blackout.
+    last_ack_at: Option<Instant>,
     max_pending: usize,
 }
 
@@ -153,6 +156,7 @@ impl Sender {
             retransmit: VecDeque::new(),
             next_tx_id: 1,
             largest_acked_tx: 0,
+            last_ack_at: None,
             max_pending,
         }
     }
@@ -293,7 +297,13 @@ impl Sender {
             .is_some_and(|s| s.in_flight && s.tx_id == t.tx_id)
     }
 
-    fn declare_lost(&mut self, t: Transmission, cc: &mut Congestion, stats: &mut Stats) {
+    fn declare_lost(
+        &mut self,
+        t: Transmission,
+        blackout: bool,
+        cc: &mut Congestion,
+        stats: &mut Stats,
+    ) {
         let Some(state) = self
             .messages
             .get_mut(&t.abs)
@@ -308,7 +318,7 @@ impl Sender {
             self.retransmit.push_back((t.abs, t.chunk));
         }
         stats.chunks_lost += 1;
-        cc.on_loss(t.tx_id, self.next_tx_id);
+        cc.on_loss(t.tx_id, self.next_tx_id, blackout);
     }
 
     /// An ACK for `(sequence, chunk)` arrived. Returns whether it completed a message.
@@ -336,18 +346,21 @@ impl Sender {
             return false;
         }
         state.acked = true;
-        if state.in_flight {
-            state.in_flight = false;
-            self.in_flight_count -= 1;
-            cc.on_ack();
-        }
+        let mut sample = None;
         if let Some(sent) = state.sent_at {
             let elapsed = now.saturating_duration_since(sent);
             if state.tx_count == 1 {
                 rtt.sample(elapsed);
+                sample = Some(elapsed);
             } else {
                 rtt.on_prompt_retransmission_ack(elapsed);
             }
+        }
+        if state.in_flight {
+            state.in_flight = false;
+            self.in_flight_count -= 1;
+            cc.on_ack(state.tx_id, sample, rtt.min(), self.next_tx_id);
+            self.last_ack_at = Some(now);
         }
         self.largest_acked_tx = self.largest_acked_tx.max(state.tx_id);
         msg.acked += 1;
@@ -367,7 +380,7 @@ impl Sender {
             }
             if front.tx_id + PACKET_THRESHOLD < self.largest_acked_tx {
                 self.in_flight.pop_front();
-                self.declare_lost(front, cc, stats);
+                self.declare_lost(front, false, cc, stats);
             } else {
                 break;
             }
@@ -383,6 +396,9 @@ impl Sender {
         stats: &mut Stats,
     ) {
         let rto = rtt.rto();
+        let blackout = self
+            .last_ack_at
+            .is_none_or(|t| now.saturating_duration_since(t) >= rto);
         let mut expired = false;
         while let Some(&front) = self.in_flight.front() {
             if !self.is_current(&front) {
@@ -391,7 +407,7 @@ impl Sender {
             }
             if front.sent_at + rto <= now {
                 self.in_flight.pop_front();
-                self.declare_lost(front, cc, stats);
+                self.declare_lost(front, blackout, cc, stats);
                 expired = true;
             } else {
                 break;
