@@ -88,8 +88,15 @@ impl Partial {
     fn has(&self, chunk: u8) -> bool {
         self.received[usize::from(chunk / 64)] & (1 << (chunk % 64)) != 0
     }
+    /// The highest chunk received: the top set bit of the highest non-zero word.
     fn highest(&self) -> Option<u8> {
-        (0..=255u8).rev().find(|&c| self.has(c))
+        let (i, word) = self
+            .received
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, w)| **w != 0)?;
+        Some((i * 64 + 63 - word.leading_zeros() as usize) as u8)
     }
     fn charge(&self) -> usize {
         self.buf.capacity() + PARTIAL_OVERHEAD
@@ -258,11 +265,14 @@ impl Reassembler {
         let new_len = end.max(existing_len);
         let need = new_len - existing_len + if exists { 0 } else { PARTIAL_OVERHEAD };
         let within = used + need <= budget;
-        let rescue = exists
-            && reliable
-            && self.oldest_reliable() == Some(seq)
-            && used + need <= budget + MAX_PAYLOAD + PARTIAL_OVERHEAD;
-        if !within && !rescue {
+        // Only over budget: finding the oldest reliable partial walks them all.
+        let rescue = || {
+            exists
+                && reliable
+                && used + need <= budget + MAX_PAYLOAD + PARTIAL_OVERHEAD
+                && self.oldest_reliable() == Some(seq)
+        };
+        if !within && !rescue() {
             return Received::dropped(Dropped::OverBudget, false);
         }
 
@@ -522,6 +532,27 @@ mod tests {
         assert_eq!(e.dropped, Some(Dropped::OverBudget));
         let f = r.on_chunk(now, h(Flags::REL | Flags::FIN, 2, 1), &[0; 10], 0, budget);
         assert_eq!(f.message.map(|m| m.0.len()), Some(1018));
+    }
+
+    #[test]
+    fn highest_is_the_top_received_chunk() {
+        let now = Instant::now();
+        let mut p = Partial {
+            reliable: true,
+            buf: Vec::new(),
+            received: [0; 4],
+            count: 0,
+            fin: None,
+            total: 0,
+            first_at: now,
+            last_at: now,
+        };
+        assert_eq!(p.highest(), None);
+        for c in [0u8, 5, 63, 64, 130, 255, 200] {
+            p.received[usize::from(c / 64)] |= 1 << (c % 64);
+            let want = (0..=255u8).rev().find(|&x| p.has(x));
+            assert_eq!(p.highest(), want, "after {c}");
+        }
     }
 
     #[test]
