@@ -130,9 +130,20 @@ impl<T: Decode + Encode> Decode for Vec<T> {
     fn decode(r: &mut BitReader<'_>) -> Result<Self> {
         let count = read_count(r, T::MIN_BITS)?;
         let mut items = Vec::with_capacity(prealloc::<T>(count));
+        // The items are read with a copy of the reader that lives in this frame, so that its
+        // cursor stays in a register across the loop instead of being stored through `r` at
+        // every field; `r` gets the final state back, also on error.
+        let mut local = r.clone();
         for _ in 0..count {
-            items.push(T::decode(r)?);
+            match T::decode(&mut local) {
+                Ok(item) => items.push(item),
+                Err(e) => {
+                    *r = local;
+                    return Err(e);
+                }
+            }
         }
+        *r = local;
         Ok(items)
     }
 }
