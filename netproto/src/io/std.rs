@@ -274,8 +274,9 @@ impl<M: Machine> Driver<M> {
     }
 
     /// One `recvmmsg` (or `recvmsg`) into up to `slots` slots; hands every datagram to the
-    /// machine (a GRO slot is split at its stride) and returns how many there were.
-    fn recv_batch(&mut self, slots: usize) -> io::Result<usize> {
+    /// machine (a GRO slot is split at its stride) and returns how many there were, and how
+    /// many slots were filled.
+    fn recv_batch(&mut self, slots: usize) -> io::Result<(usize, usize)> {
         let Driver {
             socket,
             state,
@@ -308,7 +309,7 @@ impl<M: Machine> Driver<M> {
             }
         }
         stats.received += datagrams as u64;
-        Ok(datagrams)
+        Ok((datagrams, filled))
     }
 
     fn run_timers(&mut self) {
@@ -318,18 +319,54 @@ impl<M: Machine> Driver<M> {
         }
     }
 
+    /// Waits up to `wait` for a datagram and reads what came (and what follows it).
+    #[cfg(unix)]
+    fn wait(&mut self, wait: Duration) -> io::Result<()> {
+        use rustix::event::{PollFd, PollFlags, Timespec, poll};
+        let timeout = Timespec {
+            tv_sec: wait.as_secs().try_into().unwrap_or(i64::MAX),
+            tv_nsec: wait.subsec_nanos().into(),
+        };
+        let mut fds = [PollFd::new(&self.socket, PollFlags::IN)];
+        match poll(&mut fds, Some(&timeout)) {
+            Ok(0) => Ok(()),
+            Ok(_) => self.drain(0).map(|_| ()),
+            Err(rustix::io::Errno::INTR) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Waits up to `wait` for a datagram and reads what came (and what follows it).
+    #[cfg(not(unix))]
+    fn wait(&mut self, wait: Duration) -> io::Result<()> {
+        self.set_nonblocking(false)?;
+        self.socket.set_read_timeout(Some(wait))?;
+        // One slot: a blocking recvmmsg would wait for every slot to fill.
+        match self.recv_batch(1) {
+            Ok((n, _)) => self.drain(n).map(|_| ()),
+            Err(e) if is_transient(&e) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Reads every datagram already queued in the kernel (up to a limit), without blocking.
     fn drain(&mut self, mut received: usize) -> io::Result<usize> {
         self.set_nonblocking(true)?;
         let mut unanswered = received;
         while received < MAX_RECV_PER_POLL {
-            match self.recv_batch(RECV_SLOTS) {
-                Ok(n) => {
+            let filled = match self.recv_batch(RECV_SLOTS) {
+                Ok((n, filled)) => {
                     received += n;
                     unanswered += n;
+                    filled
                 }
                 Err(e) if is_transient(&e) => break,
                 Err(e) => return Err(e),
+            };
+            if filled < RECV_SLOTS {
+                // The kernel had fewer than we asked for: the queue is empty (anything newer
+                // waits for the next poll), so skip the call that would say so.
+                break;
             }
             if unanswered >= FLUSH_EVERY {
                 // Answer (ACK) as we go, so a burst does not delay every acknowledgement; the
@@ -344,8 +381,8 @@ impl<M: Machine> Driver<M> {
     fn poll(&mut self, max_wait: Duration) -> io::Result<()> {
         self.run_timers();
         self.flush()?;
-        // Under load datagrams are already waiting: read them without switching the socket
-        // to blocking mode (two syscalls saved per poll). Only an idle socket waits.
+        // Under load datagrams are already waiting: read them first. Only an idle socket
+        // waits (in poll(2) on Unix, so the socket never leaves non-blocking mode).
         let received = self.drain(0)?;
         if received == 0 {
             let now = Instant::now();
@@ -365,16 +402,7 @@ impl<M: Machine> Driver<M> {
             }
             let wait = deadline.saturating_duration_since(now);
             if !wait.is_zero() {
-                self.set_nonblocking(false)?;
-                self.socket.set_read_timeout(Some(wait))?;
-                // One slot: a blocking recvmmsg would wait for every slot to fill.
-                match self.recv_batch(1) {
-                    Ok(n) => {
-                        self.drain(n)?;
-                    }
-                    Err(e) if is_transient(&e) => {}
-                    Err(e) => return Err(e),
-                }
+                self.wait(wait)?;
             }
         }
         self.run_timers();
