@@ -123,6 +123,11 @@ pub(crate) struct Reassembler {
     sequenced: bool,
     unreliable_timeout: Duration,
     reliable_timeout: Duration,
+    /// No partial expires before this (a lower bound, `None` with no partials). A chunk only
+    /// moves a deadline later, so the bound stays valid without a walk over the partials per
+    /// chunk; [`expire`](Self::expire) makes it exact again. Costs at most one early wake-up
+    /// per timeout period.
+    expiry_bound: Option<Instant>,
 }
 
 impl Reassembler {
@@ -140,6 +145,7 @@ impl Reassembler {
             sequenced,
             unreliable_timeout,
             reliable_timeout,
+            expiry_bound: None,
         }
     }
 
@@ -276,6 +282,15 @@ impl Reassembler {
             return Received::dropped(Dropped::OverBudget, false);
         }
 
+        if !exists {
+            let deadline = now
+                + if reliable {
+                    self.reliable_timeout
+                } else {
+                    self.unreliable_timeout
+                };
+            self.expiry_bound = Some(self.expiry_bound.map_or(deadline, |b| b.min(deadline)));
+        }
         let partial = self.partials.entry(seq).or_insert_with(|| Partial {
             reliable,
             buf: Vec::new(),
@@ -356,6 +371,9 @@ impl Reassembler {
     /// how many reliable ones.
     pub fn expire(&mut self, now: Instant) -> Expired {
         let mut expired = Expired::default();
+        if self.expiry_bound.is_none_or(|b| now < b) {
+            return expired;
+        }
         let mut freed = 0;
         self.partials.retain(|_, p| {
             let deadline = if p.reliable {
@@ -375,12 +393,14 @@ impl Reassembler {
             false
         });
         self.partial_bytes -= freed;
+        self.expiry_bound = self.partials.values().map(|p| self.deadline(p)).min();
         expired
     }
 
-    /// When the next partial payload expires.
+    /// When the next partial payload may expire: never later than the real deadline, at times
+    /// earlier (then [`expire`](Self::expire) finds nothing and makes it exact).
     pub fn next_expiry(&self) -> Option<Instant> {
-        self.partials.values().map(|p| self.deadline(p)).min()
+        self.expiry_bound
     }
 }
 

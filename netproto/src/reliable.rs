@@ -133,6 +133,9 @@ struct Transmission {
 pub(crate) struct Sender {
     next_abs: u64,
     messages: BTreeMap<u64, OutMessage>,
+    /// Chunks of `messages` never sent yet: whether there is new data to send, without a walk
+    /// over the messages.
+    unsent: usize,
     cursor: u64,
     in_flight: VecDeque<Transmission>,
     in_flight_count: usize,
@@ -150,6 +153,7 @@ impl Sender {
         Sender {
             next_abs: 0,
             messages: BTreeMap::new(),
+            unsent: 0,
             cursor: 0,
             in_flight: VecDeque::new(),
             in_flight_count: 0,
@@ -196,6 +200,7 @@ impl Sender {
         let seq = abs as u16;
         if let Some(data) = reliable {
             let n = chunk_count(data.len());
+            self.unsent += n;
             self.messages.insert(
                 abs,
                 OutMessage {
@@ -239,6 +244,7 @@ impl Sender {
             if msg.next_new < msg.chunks.len() {
                 let chunk = msg.next_new as u8;
                 msg.next_new += 1;
+                self.unsent -= 1;
                 return Some(self.transmit(now, abs, chunk, buf));
             }
             self.cursor = abs + 1;
@@ -250,15 +256,13 @@ impl Sender {
         if self.in_flight_count >= window {
             return false;
         }
-        self.retransmit.iter().any(|&(abs, chunk)| {
-            self.messages
-                .get(&abs)
-                .and_then(|m| m.chunks.get(usize::from(chunk)))
-                .is_some_and(|s| !s.acked && !s.in_flight)
-        }) || self
-            .messages
-            .range(self.cursor..)
-            .any(|(_, m)| m.next_new < m.chunks.len())
+        self.unsent > 0
+            || self.retransmit.iter().any(|&(abs, chunk)| {
+                self.messages
+                    .get(&abs)
+                    .and_then(|m| m.chunks.get(usize::from(chunk)))
+                    .is_some_and(|s| !s.acked && !s.in_flight)
+            })
     }
 
     fn transmit(&mut self, now: Instant, abs: u64, chunk: u8, buf: &mut Vec<u8>) -> usize {
@@ -435,6 +439,7 @@ impl Sender {
         self.in_flight.clear();
         self.retransmit.clear();
         self.in_flight_count = 0;
+        self.unsent = 0;
     }
 }
 
