@@ -8,15 +8,83 @@
 //!
 //! The drivers are thin: all protocol logic is in [`Connection`] and [`Endpoint`].
 
+use ::std::io::{self, IoSliceMut};
 use ::std::net::SocketAddr;
 use ::std::time::Instant;
 
-use crate::{Connection, Endpoint, EndpointEvent, Event, TransmitInfo};
+use quinn_udp::{RecvMeta, UdpSockRef, UdpSocketState};
+
+use crate::{CHUNK_SIZE, Connection, Endpoint, EndpointEvent, Event, TransmitInfo};
 
 pub mod relay;
 pub mod std;
 #[cfg(feature = "tokio")]
 pub mod tokio;
+
+/// Bytes per receive slot: the largest UDP datagram, and so also the largest GRO batch the
+/// kernel coalesces (at most 64 KiB), so nothing is ever truncated.
+const RECV_SLOT: usize = 1 << 16;
+/// Receive slots filled by one `recvmmsg`; with GRO each may hold up to 64 datagrams.
+pub(crate) const RECV_SLOTS: usize = 8;
+/// Datagrams per GSO batch at most (Linux's limit is 64 segments per send).
+pub(crate) const MAX_BATCH: usize = 64;
+/// Capacity of a send buffer: one full batch of full chunks.
+pub(crate) const SEND_BUF: usize = MAX_BATCH * (CHUNK_SIZE + crate::packet::HEADER_LEN);
+
+/// The receive side of a batched socket: `RECV_SLOTS` slots of `RECV_SLOT` bytes (512 KiB,
+/// allocated once) and their metadata.
+#[derive(Debug)]
+pub(crate) struct RecvBuf {
+    buf: Vec<u8>,
+    meta: [RecvMeta; RECV_SLOTS],
+}
+
+impl RecvBuf {
+    pub(crate) fn new() -> RecvBuf {
+        RecvBuf {
+            buf: vec![0; RECV_SLOT * RECV_SLOTS],
+            meta: [RecvMeta::default(); RECV_SLOTS],
+        }
+    }
+
+    /// One `recvmmsg` (or `recvmsg`) into up to `slots` slots; returns how many were filled.
+    pub(crate) fn recv(
+        &mut self,
+        state: &UdpSocketState,
+        socket: UdpSockRef<'_>,
+        slots: usize,
+    ) -> io::Result<usize> {
+        let mut slices = self.buf.chunks_mut(RECV_SLOT);
+        let mut bufs: [IoSliceMut<'_>; RECV_SLOTS] =
+            ::std::array::from_fn(|_| IoSliceMut::new(slices.next().unwrap_or_default()));
+        let slots = slots.clamp(1, RECV_SLOTS);
+        let filled = state.recv(socket, &mut bufs[..slots], &mut self.meta[..slots])?;
+        Ok(filled.min(slots))
+    }
+
+    /// Hands every datagram of the first `filled` slots to the machine, a GRO slot split at
+    /// its stride; returns how many datagrams there were.
+    pub(crate) fn deliver<M: Machine>(&self, filled: usize, machine: &mut M) -> usize {
+        let now = Instant::now();
+        let mut datagrams = 0;
+        for (i, m) in self.meta.iter().enumerate().take(filled) {
+            let start = i * RECV_SLOT;
+            let Some(data) = self.buf.get(start..start + m.len.min(RECV_SLOT)) else {
+                continue;
+            };
+            let info = TransmitInfo {
+                destination: m.addr,
+                size: data.len(),
+                segment_size: if m.stride == 0 { data.len() } else { m.stride },
+            };
+            for datagram in info.split(data) {
+                machine.handle(now, m.addr, datagram);
+                datagrams += 1;
+            }
+        }
+        datagrams
+    }
+}
 
 /// The common surface of [`Connection`] and [`Endpoint`] the drivers need.
 pub(crate) trait Machine {

@@ -17,30 +17,23 @@
 //! datagram.
 
 use std::collections::VecDeque;
-use std::io::{self, IoSliceMut};
+use std::io;
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
 use std::time::{Duration, Instant};
 
-use quinn_udp::{RecvMeta, UdpSocketState};
+use quinn_udp::UdpSocketState;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use super::Machine;
+use super::{MAX_BATCH, Machine, RECV_SLOTS, RecvBuf, SEND_BUF};
 use crate::{
     Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Stats,
     Transmit, TransmitInfo,
 };
 
-/// Bytes per receive slot: the largest UDP datagram, and so also the largest GRO batch the
-/// kernel coalesces (at most 64 KiB), so nothing is ever truncated.
-const RECV_SLOT: usize = 1 << 16;
-/// Receive slots filled by one `recvmmsg`; with GRO each may hold up to 64 datagrams.
-const RECV_SLOTS: usize = 8;
 /// Datagrams handled per `poll` at most, so one flood cannot starve the caller's tick.
 const MAX_RECV_PER_POLL: usize = 4096;
 /// Datagrams received before the answers (ACKs) go out, within one drain.
 const FLUSH_EVERY: usize = 64;
-/// Datagrams per GSO batch at most (Linux's limit is 64 segments per send).
-const MAX_BATCH: usize = 64;
 /// Socket buffer size asked for in both directions (the OS may cap it, e.g. Linux at
 /// `net.core.rmem_max`): a full congestion window (1024 chunks by default) must fit in the
 /// peer's receive buffer, or a burst overflows it and the loss halves the window. The usual
@@ -96,9 +89,7 @@ struct Driver<M> {
     socket: UdpSocket,
     state: UdpSocketState,
     machine: M,
-    /// `RECV_SLOTS` slots of `RECV_SLOT` bytes.
-    recv_buf: Vec<u8>,
-    meta: [RecvMeta; RECV_SLOTS],
+    recv: RecvBuf,
     /// The batch being sent; holds the stalled one until the kernel takes it.
     send_buf: Vec<u8>,
     nonblocking: bool,
@@ -131,9 +122,8 @@ impl<M: Machine> Driver<M> {
             socket,
             state,
             machine,
-            recv_buf: vec![0; RECV_SLOT * RECV_SLOTS],
-            meta: [RecvMeta::default(); RECV_SLOTS],
-            send_buf: Vec::with_capacity(MAX_BATCH * (crate::CHUNK_SIZE + 4)),
+            recv: RecvBuf::new(),
+            send_buf: Vec::with_capacity(SEND_BUF),
             nonblocking: true,
             stalled: None,
             impaired: None,
@@ -277,38 +267,9 @@ impl<M: Machine> Driver<M> {
     /// machine (a GRO slot is split at its stride) and returns how many there were, and how
     /// many slots were filled.
     fn recv_batch(&mut self, slots: usize) -> io::Result<(usize, usize)> {
-        let Driver {
-            socket,
-            state,
-            machine,
-            recv_buf,
-            meta,
-            stats,
-            ..
-        } = self;
-        let mut slices = recv_buf.chunks_mut(RECV_SLOT);
-        let mut bufs: [IoSliceMut<'_>; RECV_SLOTS] =
-            std::array::from_fn(|_| IoSliceMut::new(slices.next().unwrap_or_default()));
-        let slots = slots.clamp(1, RECV_SLOTS);
-        let filled = state.recv((&*socket).into(), &mut bufs[..slots], &mut meta[..slots])?;
-        let now = Instant::now();
-        let mut datagrams = 0;
-        for (i, m) in meta.iter().enumerate().take(filled.min(slots)) {
-            let start = i * RECV_SLOT;
-            let Some(data) = recv_buf.get(start..start + m.len.min(RECV_SLOT)) else {
-                continue;
-            };
-            let info = TransmitInfo {
-                destination: m.addr,
-                size: data.len(),
-                segment_size: if m.stride == 0 { data.len() } else { m.stride },
-            };
-            for datagram in info.split(data) {
-                machine.handle(now, m.addr, datagram);
-                datagrams += 1;
-            }
-        }
-        stats.received += datagrams as u64;
+        let filled = self.recv.recv(&self.state, (&self.socket).into(), slots)?;
+        let datagrams = self.recv.deliver(filled, &mut self.machine);
+        self.stats.received += datagrams as u64;
         Ok((datagrams, filled))
     }
 

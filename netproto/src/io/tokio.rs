@@ -5,6 +5,9 @@
 //! congestion window allows. Both are cancel-safe: a `recv` dropped in a `select!` loses no
 //! datagram, because the socket read is the only await point that consumes input.
 //!
+//! Batched like the std driver, through `quinn-udp`: GSO sends of equal-sized datagrams to one
+//! peer, GRO and `recvmmsg` receives, from reused buffers.
+//!
 //! ```no_run
 //! # async fn demo() -> Result<(), netproto::Error> {
 //! use netproto::io::tokio::TokioClient;
@@ -18,12 +21,15 @@
 //! # Ok(()) }
 //! ```
 
+use std::io;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use quinn_udp::UdpSocketState;
+use tokio::io::Interest;
 use tokio::net::{ToSocketAddrs, UdpSocket};
 
-use super::Machine;
+use super::{MAX_BATCH, Machine, RECV_SLOTS, RecvBuf, SEND_BUF};
 use crate::{
     Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Stats,
 };
@@ -31,24 +37,90 @@ use crate::{
 #[derive(Debug)]
 struct Driver<M> {
     socket: UdpSocket,
+    state: UdpSocketState,
     machine: M,
-    buf: Vec<u8>,
-    /// The datagram being sent, reused (no allocation per datagram).
+    recv: RecvBuf,
+    /// The batch being sent, reused (no allocation per datagram).
     send_buf: Vec<u8>,
 }
 
 impl<M: Machine> Driver<M> {
+    fn new(socket: UdpSocket, machine: M) -> Result<Driver<M>, Error> {
+        // Enables GRO where available; the socket is already non-blocking.
+        let state = UdpSocketState::new((&socket).into())?;
+        Ok(Driver {
+            socket,
+            state,
+            machine,
+            recv: RecvBuf::new(),
+            send_buf: Vec::with_capacity(SEND_BUF),
+        })
+    }
+
     async fn flush(&mut self) -> Result<(), Error> {
         let now = Instant::now();
-        while let Some(t) = self.machine.poll_transmit_batch(now, &mut self.send_buf, 1) {
-            // A refused or unreachable destination drops the datagram, as UDP would.
-            if let Err(e) = self.socket.send_to(&self.send_buf, t.destination).await
-                && e.kind() == std::io::ErrorKind::WouldBlock
-            {
-                break;
+        loop {
+            let max = self.state.max_gso_segments().clamp(1, MAX_BATCH);
+            let Some(info) = self
+                .machine
+                .poll_transmit_batch(now, &mut self.send_buf, max)
+            else {
+                return Ok(());
+            };
+            let datagrams = info.datagrams();
+            let transmit = quinn_udp::Transmit {
+                destination: info.destination,
+                ecn: None,
+                contents: &self.send_buf[..info.size],
+                segment_size: (datagrams > 1).then_some(info.segment_size),
+                src_ip: None,
+            };
+            loop {
+                let sent = self.socket.try_io(Interest::WRITABLE, || {
+                    self.state.try_send((&self.socket).into(), &transmit)
+                });
+                match sent {
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                        self.socket.writable().await?;
+                    }
+                    // Sent; or refused (an unreachable destination, or GSO, which quinn-udp
+                    // then stops using): dropped, as UDP may drop.
+                    _ => break,
+                }
             }
         }
-        Ok(())
+    }
+
+    /// Reads what the socket holds (one `recvmmsg`) into the machine.
+    fn receive(&mut self) -> io::Result<()> {
+        let Driver {
+            socket,
+            state,
+            machine,
+            recv,
+            ..
+        } = self;
+        let read = socket.try_io(Interest::READABLE, || {
+            recv.recv(state, (&*socket).into(), RECV_SLOTS)
+        });
+        match read {
+            Ok(filled) => {
+                recv.deliver(filled, machine);
+                Ok(())
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock
+                        | io::ErrorKind::Interrupted
+                        | io::ErrorKind::ConnectionReset
+                        | io::ErrorKind::ConnectionRefused
+                ) =>
+            {
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
     }
 
     async fn next_event(&mut self, closed: impl Fn(&M) -> bool) -> Result<M::Event, Error> {
@@ -65,12 +137,10 @@ impl<M: Machine> Driver<M> {
                 .poll_timeout()
                 .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
             tokio::select! {
-                r = self.socket.recv_from(&mut self.buf) => match r {
-                    Ok((n, from)) => self.machine.handle(Instant::now(), from, &self.buf[..n]),
-                    Err(e) if matches!(e.kind(),
-                        std::io::ErrorKind::ConnectionReset | std::io::ErrorKind::ConnectionRefused) => {}
-                    Err(e) => return Err(e.into()),
-                },
+                r = self.socket.readable() => {
+                    r?;
+                    self.receive()?;
+                }
                 _ = tokio::time::sleep_until(deadline.into()) => {
                     self.machine.handle_timeout(Instant::now());
                 }
@@ -89,12 +159,7 @@ impl TokioServer {
     /// Binds and starts accepting connections.
     pub async fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<TokioServer, Error> {
         Ok(TokioServer {
-            driver: Driver {
-                socket: UdpSocket::bind(addr).await?,
-                machine: Endpoint::new(config),
-                buf: vec![0; 2048],
-                send_buf: Vec::new(),
-            },
+            driver: Driver::new(UdpSocket::bind(addr).await?, Endpoint::new(config))?,
         })
     }
 
@@ -146,12 +211,10 @@ impl TokioClient {
         } else {
             ([0u16; 8], 0).into()
         };
-        let mut driver = Driver {
-            socket: UdpSocket::bind(local).await?,
-            machine: Connection::new(config, server, Instant::now()),
-            buf: vec![0; 2048],
-            send_buf: Vec::new(),
-        };
+        let mut driver = Driver::new(
+            UdpSocket::bind(local).await?,
+            Connection::new(config, server, Instant::now()),
+        )?;
         driver.flush().await?;
         Ok(TokioClient { driver })
     }
