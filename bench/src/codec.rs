@@ -106,7 +106,7 @@ fn cases() -> Vec<Case> {
             }
         }));
         // The snapshot's bytes are its entity list's: decoding them as a `Vec<Entity>` builds
-        // what the peers build (a `Vec`); decoding a `Snapshot` adds the copy into its `Arc`.
+        // what the peers build (a `Vec`); a `Snapshot` is that `Vec` in a struct.
         let b = rabbit_bytes.clone();
         out.push(case(
             "rabbit",
@@ -120,7 +120,7 @@ fn cases() -> Vec<Case> {
             },
         ));
         let b = rabbit_bytes.clone();
-        let note = "from_bytes::<Snapshot> (a Vec, then its Arc<[Entity]>)";
+        let note = "from_bytes::<Snapshot> (its Vec<Entity>)";
         out.push(case("rabbit", "decode-snapshot", n, note, move |k| {
             for _ in 0..k {
                 black_box(rabbit::from_bytes::<Snapshot>(black_box(&b)).unwrap());

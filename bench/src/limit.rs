@@ -301,8 +301,7 @@ pub fn decode_vec(data: &[u8]) -> Result<Vec<Entity>, DecodeError> {
     Ok(entities)
 }
 
-/// Decodes what [`encode`] wrote, into game-messages' `Snapshot` (an `Arc<[Entity]>`: one more
-/// copy of the entities, as rabbit's decoder makes).
+/// Decodes what [`encode`] wrote, into game-messages' `Snapshot` (its `Vec<Entity>`, moved in).
 pub fn decode(data: &[u8]) -> Result<Snapshot, DecodeError> {
     decode_vec(data).map(Snapshot::from)
 }

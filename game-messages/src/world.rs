@@ -4,13 +4,16 @@
 use crate::ids::{EntityId, PlayerId};
 use rabbit::schema::{Body, Describe, Encoding, FieldSchema, TypeRef, TypeSchema};
 use rabbit::{BitReader, BitWriter, Decode, Encode, Rabbit, Result};
-use std::sync::Arc;
 
 /// The state of every entity in the world at one tick.
 ///
 /// The server sends one to every client each tick, as an event, and one inside the `Connect`
-/// response when a player joins. The entities sit behind an [`Arc`], so cloning a snapshot to
-/// hand it to many clients copies a pointer, not the entities.
+/// response when a player joins.
+///
+/// The entities are a plain `Vec`: decoding builds them in place, with no second copy. A
+/// server encodes a snapshot once and sends the same bytes to every client; to share one
+/// snapshot value between threads or owners, put the whole snapshot (or the message holding
+/// it) behind an [`Arc`](std::sync::Arc).
 #[derive(Rabbit, Debug, Clone, PartialEq, Default)]
 #[cfg_attr(
     feature = "serde",
@@ -19,12 +22,12 @@ use std::sync::Arc;
 )]
 pub struct Snapshot {
     /// Every entity in the world.
-    pub entities: Arc<[Entity]>,
+    pub entities: Vec<Entity>,
 }
 
 impl Snapshot {
     /// A snapshot of these entities.
-    pub fn new(entities: impl Into<Arc<[Entity]>>) -> Self {
+    pub fn new(entities: impl Into<Vec<Entity>>) -> Self {
         Snapshot {
             entities: entities.into(),
         }
@@ -285,10 +288,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cloning_a_snapshot_shares_its_entities() {
-        let snapshot = Snapshot::from(vec![Entity::new(1, EntityKind::Dead)]);
-        let copy = snapshot.clone();
-        assert!(Arc::ptr_eq(&snapshot.entities, &copy.entities));
+    fn decoding_a_snapshot_builds_its_entities_in_place() {
+        let snapshot = Snapshot::from(vec![Entity::new(1, EntityKind::Dead); 3]);
+        let bytes = rabbit::to_bytes(&snapshot).unwrap();
+        let decoded = rabbit::from_bytes::<Snapshot>(&bytes).unwrap();
+        assert_eq!(decoded, snapshot);
+        // The decoder's own vector, reserved for the count it read: not a copy of it.
+        assert_eq!(decoded.entities.capacity(), 3);
     }
 
     #[test]
