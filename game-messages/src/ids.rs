@@ -48,6 +48,12 @@ macro_rules! id_type {
         impl Encode for $name {
             const MIN_BITS: u64 = <u32 as Encode>::MIN_BITS;
             const MAX_BITS: Option<u64> = <u32 as Encode>::MAX_BITS;
+            const WORD_BITS: Option<u32> = <u32 as Encode>::WORD_BITS;
+
+            #[inline(always)]
+            fn encode_word(&self) -> Result<(u64, u32)> {
+                self.0.encode_word()
+            }
 
             #[inline(always)]
             fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {

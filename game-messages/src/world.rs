@@ -232,6 +232,12 @@ impl Default for Direction {
 impl Encode for Direction {
     const MIN_BITS: u64 = 8;
     const MAX_BITS: Option<u64> = Some(8);
+    const WORD_BITS: Option<u32> = Some(8);
+
+    #[inline(always)]
+    fn encode_word(&self) -> Result<(u64, u32)> {
+        Ok((u64::from(self.bits()), 8))
+    }
 
     #[inline(always)]
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {

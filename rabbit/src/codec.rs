@@ -144,6 +144,19 @@ pub fn encode_fixed<T: FixedBits>(value: &T, bits: u32, w: &mut BitWriter<'_>) -
     Ok(())
 }
 
+/// What [`encode_fixed`] writes, as one word for [`crate::Encode::encode_word`]: `(bits, bits)`.
+#[inline(always)]
+pub fn fixed_word<T: FixedBits>(value: &T, bits: u32) -> Result<(u64, u32)> {
+    let v = value.to_bits(bits)?;
+    // Signed values come as their 64-bit two's complement: keep the low `bits`.
+    let v = if bits < 64 {
+        v & ((1u64 << bits) - 1)
+    } else {
+        v
+    };
+    Ok((v, bits))
+}
+
 /// Reads a value written by [`encode_fixed`].
 #[inline(always)]
 pub fn decode_fixed<T: FixedBits>(bits: u32, r: &mut BitReader<'_>) -> Result<T> {
@@ -201,6 +214,19 @@ impl Varint for usize {
 pub fn encode_varint<T: Varint>(value: &T, w: &mut BitWriter<'_>) -> Result<()> {
     w.write_varint(value.to_varint(), T::BYTES);
     Ok(())
+}
+
+/// What [`encode_varint`] writes, as one word; only meaningful when [`varint_word_bits`] is
+/// `Some` (integers of at most four bytes).
+#[inline(always)]
+pub fn varint_word<T: Varint>(value: &T) -> Result<(u64, u32)> {
+    Ok(crate::write::varint_word(value.to_varint(), T::BYTES))
+}
+
+/// `Some(bits)` when every value of a `bytes`-byte variable-length integer fits in one 64-bit
+/// word: the `WORD_BITS` of a `#[rabbit(varint)]` or `#[rabbit(zigzag)]` field.
+pub const fn varint_word_bits(bytes: u32) -> Option<u32> {
+    crate::write::varint_word_bits(bytes)
 }
 
 /// Reads a value written by [`encode_varint`].
@@ -267,6 +293,13 @@ impl ZigZag for isize {
 pub fn encode_zigzag<T: ZigZag>(value: &T, w: &mut BitWriter<'_>) -> Result<()> {
     w.write_varint(value.to_zigzag(), T::BYTES);
     Ok(())
+}
+
+/// What [`encode_zigzag`] writes, as one word; only meaningful when [`varint_word_bits`] is
+/// `Some`.
+#[inline(always)]
+pub fn zigzag_word<T: ZigZag>(value: &T) -> Result<(u64, u32)> {
+    Ok(crate::write::varint_word(value.to_zigzag(), T::BYTES))
 }
 
 /// Reads a value written by [`encode_zigzag`].
@@ -336,6 +369,17 @@ pub fn encode_range<T: RangeInt>(
     }
     w.write_bits((v - min) as u64, range_bits(min, max));
     Ok(())
+}
+
+/// What [`encode_range`] writes, as one word: `(value - min, range_bits(min, max))`; only
+/// meaningful when that width is at most 64.
+#[inline(always)]
+pub fn range_word<T: RangeInt>(value: &T, min: i128, max: i128) -> Result<(u64, u32)> {
+    let v = value.to_i128();
+    if v < min || v > max {
+        return Err(out_of_range(v, min, max));
+    }
+    Ok(((v - min) as u64, range_bits(min, max)))
 }
 
 /// Reads a value written by [`encode_range`], rejecting one above `max`.

@@ -112,6 +112,28 @@ pub trait Encode {
     /// The bits [`Encode::encode`] would push, computed without encoding.
     fn encoded_bits(&self) -> u64;
 
+    /// `Some(n)` if every value's encoding fits in one 64-bit word, `n <= 64` bits at most,
+    /// and [`Encode::encode_word`] returns it; `None` (the default) otherwise.
+    ///
+    /// Derived code uses it to merge a run of small fields (numbers, flags, `Option`s of them,
+    /// enum tags) into one write of up to 64 bits where it would otherwise make one write per
+    /// field: the bit writer's bookkeeping (the bit count and the check for a full word) then
+    /// runs once per run instead of once per field. The runs are chosen from these constants
+    /// at compile time, so an impl that leaves it `None` only loses that merging.
+    const WORD_BITS: Option<u32> = None;
+
+    /// The value's encoding as one word: the bits, first pushed in the least significant
+    /// position and nothing at or above the count, and the count. Exactly what
+    /// [`Encode::encode`] pushes; only called when [`Encode::WORD_BITS`] is `Some(n)`, and the
+    /// count is then at most `n`.
+    ///
+    /// The provided method encodes into a scratch buffer and reads the bits back, which is
+    /// correct for any impl but slow: an impl that sets `WORD_BITS` should override it.
+    #[inline]
+    fn encode_word(&self) -> Result<(u64, u32)> {
+        write::word_by_encoding(self)
+    }
+
     /// How the type is laid out on the wire.
     fn schema() -> schema::Encoding {
         schema::Encoding::Opaque {

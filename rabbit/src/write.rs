@@ -55,6 +55,17 @@ impl<'a> BitWriter<'a> {
         self.push(value, n);
     }
 
+    /// Pushes a word from [`Encode::encode_word`](crate::Encode::encode_word): the low `n <= 64`
+    /// bits of `value`, which has no bits set at or above `n`.
+    ///
+    /// Unlike [`BitWriter::write_bits`] it does not mask `value`: bits at or above `n` would
+    /// corrupt the fields after it (debug builds panic instead). It saves the mask for code
+    /// that builds its words itself, as derived code does.
+    #[inline(always)]
+    pub fn write_word(&mut self, value: u64, n: u32) {
+        self.push(value, n);
+    }
+
     /// Pushes `n <= 64` bits of a `value` that has no bits set at or above `n`.
     ///
     /// The caller guarantees the invariant (a varint measured to fit its bytes, a float's bits),
@@ -163,6 +174,49 @@ impl Drop for BitWriter<'_> {
     fn drop(&mut self) {
         self.flush();
     }
+}
+
+/// The provided [`Encode::encode_word`](crate::Encode::encode_word): encodes into a scratch
+/// buffer and reads the bits back.
+pub(crate) fn word_by_encoding<T: crate::Encode + ?Sized>(value: &T) -> crate::Result<(u64, u32)> {
+    let mut buf = Vec::with_capacity(16);
+    let mut w = BitWriter::new(&mut buf);
+    value.encode(&mut w)?;
+    let bits = w.bit_len();
+    w.finish();
+    if bits > 64 {
+        return Err(crate::Error::Custom(
+            format!(
+                "`{}` set `WORD_BITS` but encoded {bits} bits, more than one word",
+                std::any::type_name::<T>()
+            )
+            .into(),
+        ));
+    }
+    let mut word = [0u8; 8];
+    word[..buf.len()].copy_from_slice(&buf);
+    Ok((u64::from_le_bytes(word), bits as u32))
+}
+
+/// A `bytes`-byte variable-length integer as one word, `(bits, count)`: the byte count less
+/// one, then the bytes. Needs `log2(bytes) + 8 * bytes <= 64` (`bytes <= 4`) to fit for
+/// every value; a value wider than `bytes` keeps only its low `bytes` bytes.
+#[inline(always)]
+pub(crate) fn varint_word(value: u64, bytes: u32) -> (u64, u32) {
+    let k = varint::len_bits(bytes);
+    let value = if bytes < 8 {
+        value & mask(8 * bytes)
+    } else {
+        value
+    };
+    let m = varint::bytes_needed(value);
+    ((value << k) | (m as u64 - 1), k + 8 * m)
+}
+
+/// `Some(bits)` when every `bytes`-byte variable-length integer fits in one word.
+pub(crate) const fn varint_word_bits(bytes: u32) -> Option<u32> {
+    let max = varint::max_bits(bytes);
+    if max <= 64 { Some(max as u32) } else { None }
 }
 
 #[inline(always)]

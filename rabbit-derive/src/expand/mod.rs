@@ -27,6 +27,13 @@ pub struct Names<'a> {
     pub v: Ident,
     pub e: Ident,
     pub tag: Ident,
+    /// The merged-write group of derived `encode`: its bits and their count.
+    pub gv: Ident,
+    pub gn: Ident,
+    /// The group plan (`derive_support::word_plan`) and one item's word.
+    pub plan: Ident,
+    pub x: Ident,
+    pub xn: Ident,
 }
 
 impl<'a> Names<'a> {
@@ -40,6 +47,11 @@ impl<'a> Names<'a> {
             v: hidden("__v"),
             e: hidden("__e"),
             tag: hidden("__tag"),
+            gv: hidden("__gv"),
+            gn: hidden("__gn"),
+            plan: hidden("__plan"),
+            x: hidden("__x"),
+            xn: hidden("__xn"),
         }
     }
 
@@ -57,16 +69,75 @@ impl<'a> Names<'a> {
         let ty = field.plan.wire_ty;
         match &field.plan.codec {
             Codec::Default => quote!(<#ty as #k::Encode>::encode(#value, #w)),
-            Codec::Bits(n) => quote!(#k::codec::encode_fixed::<#ty>(#value, #n, #w)),
+            // Through the same helper as the merged write, so that a type without `FixedBits`
+            // gets one error for the encode side, not one per helper.
+            Codec::Bits(n) => {
+                let (x, xn) = (&self.x, &self.xn);
+                quote!(#k::codec::fixed_word::<#ty>(#value, #n)
+                    .map(|(#x, #xn)| #w.write_word(#x, #xn)))
+            }
             Codec::Varint => quote!(#k::codec::encode_varint::<#ty>(#value, #w)),
             Codec::ZigZag => quote!(#k::codec::encode_zigzag::<#ty>(#value, #w)),
             Codec::Range { min, max, .. } => {
                 let (min, max) = (i128_lit(*min), i128_lit(*max));
-                quote!(#k::codec::encode_range::<#ty>(#value, #min, #max, #w))
+                let (x, xn) = (&self.x, &self.xn);
+                quote!(#k::codec::range_word::<#ty>(#value, #min, #max)
+                    .map(|(#x, #xn)| #w.write_word(#x, #xn)))
             }
             Codec::With(path) => quote!(#path::encode(#value, #w)),
             Codec::MaxLen(n) => {
                 quote!(#k::codec::encode_max_len::<#ty>(#value, (#n) as u64, #w))
+            }
+        }
+    }
+
+    /// `WORD_BITS` of the field's wire type under its codec (an `Option<u32>` constant
+    /// expression), `None` for codecs that never fit a word and for `if` fields.
+    pub fn word_bits(&self, field: &Field<'_>) -> TokenStream {
+        let k = self.krate;
+        let p = quote!(#k::__private);
+        let ty = field.plan.wire_ty;
+        if field.plan.cond.is_some() {
+            return quote!(#p::None::<u32>);
+        }
+        match &field.plan.codec {
+            Codec::Default => quote!(<#ty as #k::Encode>::WORD_BITS),
+            Codec::Bits(n) => quote!(#p::Some(#n)),
+            Codec::Range { bits, .. } => quote!(#p::Some(#bits)),
+            Codec::Varint => {
+                quote!(#k::codec::varint_word_bits(<#ty as #k::codec::Varint>::BYTES))
+            }
+            Codec::ZigZag => {
+                quote!(#k::codec::varint_word_bits(<#ty as #k::codec::ZigZag>::BYTES))
+            }
+            Codec::With(_) | Codec::MaxLen(_) => quote!(#p::None::<u32>),
+        }
+    }
+
+    /// Whether the field can never be a word, whatever its type.
+    pub fn never_word(&self, field: &Field<'_>) -> bool {
+        field.plan.skip
+            || field.plan.cond.is_some()
+            || matches!(field.plan.codec, Codec::With(_) | Codec::MaxLen(_))
+    }
+
+    /// The field's encoding as one word (`Result<(u64, u32)>`), meaningful when
+    /// [`Names::word_bits`] is `Some`.
+    pub fn word_value(&self, field: &Field<'_>, value: &TokenStream) -> TokenStream {
+        let k = self.krate;
+        let p = quote!(#k::__private);
+        let ty = field.plan.wire_ty;
+        match &field.plan.codec {
+            Codec::Default => quote!(<#ty as #k::Encode>::encode_word(#value)),
+            Codec::Bits(n) => quote!(#k::codec::fixed_word::<#ty>(#value, #n)),
+            Codec::Varint => quote!(#k::codec::varint_word::<#ty>(#value)),
+            Codec::ZigZag => quote!(#k::codec::zigzag_word::<#ty>(#value)),
+            Codec::Range { min, max, .. } => {
+                let (min, max) = (i128_lit(*min), i128_lit(*max));
+                quote!(#k::codec::range_word::<#ty>(#value, #min, #max))
+            }
+            Codec::With(_) | Codec::MaxLen(_) => {
+                quote!(#p::Ok::<(u64, u32), #k::Error>((0u64, 0u32)))
             }
         }
     }
@@ -232,6 +303,8 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
 
     let (min, max) = size::consts(input, &names);
     let encode_body = encode::body(input, &names);
+    let word_bits = encode::word_bits(input, &names);
+    let word_body = encode::word_body(input, &names);
     let bits_body = size::encoded_bits(input, &names);
     let decode_body = decode::body(input, &names);
     let type_schema = schema::type_schema(input, &names);
@@ -254,6 +327,10 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
             clippy::redundant_closure_call,
             clippy::blocks_in_conditions,
             clippy::nonminimal_bool,
+            clippy::precedence,
+            unused_mut,
+            unused_assignments,
+            unused_variables,
         )]
     };
 
@@ -262,10 +339,16 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
         impl #impl_generics #k::Encode for #ident #ty_generics #enc_where {
             const MIN_BITS: u64 = #min;
             const MAX_BITS: #k::__private::Option<u64> = #max;
+            const WORD_BITS: #k::__private::Option<u32> = #word_bits;
 
             #hot
             fn encode(&self, #w: &mut #k::BitWriter<'_>) -> #k::Result<()> {
                 #encode_body
+            }
+
+            #[inline(always)]
+            fn encode_word(&self) -> #k::Result<(u64, u32)> {
+                #word_body
             }
 
             #[inline]

@@ -9,8 +9,31 @@ use crate::{BitReader, BitWriter, Decode, Encode, Error, Result, size, varint};
 impl<T: Encode> Encode for Option<T> {
     const MIN_BITS: u64 = 1;
     const MAX_BITS: Option<u64> = size::add_max(Some(1), T::MAX_BITS);
+    const WORD_BITS: Option<u32> = match T::WORD_BITS {
+        Some(n) if n < 64 => Some(n + 1),
+        _ => None,
+    };
+    #[inline(always)]
+    fn encode_word(&self) -> Result<(u64, u32)> {
+        if Self::WORD_BITS.is_none() {
+            return crate::write::word_by_encoding(self);
+        }
+        match self {
+            Some(v) => {
+                let (bits, n) = v.encode_word()?;
+                Ok((1 | bits << 1, n + 1))
+            }
+            None => Ok((0, 1)),
+        }
+    }
     #[inline(always)]
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        // The presence bit and a small value in one write.
+        if Self::WORD_BITS.is_some() {
+            let (bits, n) = self.encode_word()?;
+            w.write_word(bits, n);
+            return Ok(());
+        }
         match self {
             Some(v) => {
                 w.write_bool(true);

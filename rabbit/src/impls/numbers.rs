@@ -5,11 +5,17 @@
 //! `isize` are `u64` and `i64` on every platform, so both ends agree whatever their word size.
 
 use crate::schema::Encoding;
+use crate::write::{varint_word, varint_word_bits};
 use crate::{BitReader, BitWriter, Decode, Encode, Error, Result, varint};
 
 impl Encode for bool {
     const MIN_BITS: u64 = 1;
     const MAX_BITS: Option<u64> = Some(1);
+    const WORD_BITS: Option<u32> = Some(1);
+    #[inline(always)]
+    fn encode_word(&self) -> Result<(u64, u32)> {
+        Ok((*self as u64, 1))
+    }
     #[inline(always)]
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
         w.write_bool(*self);
@@ -34,6 +40,11 @@ impl Decode for bool {
 impl Encode for u8 {
     const MIN_BITS: u64 = 8;
     const MAX_BITS: Option<u64> = Some(8);
+    const WORD_BITS: Option<u32> = Some(8);
+    #[inline(always)]
+    fn encode_word(&self) -> Result<(u64, u32)> {
+        Ok((*self as u64, 8))
+    }
     #[inline(always)]
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
         w.write_bits(*self as u64, 8);
@@ -61,6 +72,11 @@ impl Decode for u8 {
 impl Encode for i8 {
     const MIN_BITS: u64 = 8;
     const MAX_BITS: Option<u64> = Some(8);
+    const WORD_BITS: Option<u32> = Some(8);
+    #[inline(always)]
+    fn encode_word(&self) -> Result<(u64, u32)> {
+        Ok((varint::zigzag_encode(*self as i64) & 0xff, 8))
+    }
     #[inline(always)]
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
         w.write_bits(varint::zigzag_encode(*self as i64), 8);
@@ -90,6 +106,11 @@ macro_rules! unsigned_varint {
         impl Encode for $t {
             const MIN_BITS: u64 = varint::min_bits($bytes);
             const MAX_BITS: Option<u64> = Some(varint::max_bits($bytes));
+            const WORD_BITS: Option<u32> = varint_word_bits($bytes);
+            #[inline(always)]
+            fn encode_word(&self) -> Result<(u64, u32)> {
+                Ok(varint_word(*self as u64, $bytes))
+            }
             #[inline(always)]
             fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
                 w.write_varint(*self as u64, $bytes);
@@ -123,6 +144,11 @@ macro_rules! signed_varint {
         impl Encode for $t {
             const MIN_BITS: u64 = varint::min_bits($bytes);
             const MAX_BITS: Option<u64> = Some(varint::max_bits($bytes));
+            const WORD_BITS: Option<u32> = varint_word_bits($bytes);
+            #[inline(always)]
+            fn encode_word(&self) -> Result<(u64, u32)> {
+                Ok(varint_word(varint::zigzag_encode(*self as i64), $bytes))
+            }
             #[inline(always)]
             fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
                 w.write_varint(varint::zigzag_encode(*self as i64), $bytes);
@@ -208,6 +234,11 @@ impl Decode for i128 {
 impl Encode for f32 {
     const MIN_BITS: u64 = 32;
     const MAX_BITS: Option<u64> = Some(32);
+    const WORD_BITS: Option<u32> = Some(32);
+    #[inline(always)]
+    fn encode_word(&self) -> Result<(u64, u32)> {
+        Ok((self.to_bits() as u64, 32))
+    }
     #[inline(always)]
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
         w.write_bits(self.to_bits() as u64, 32);
@@ -232,6 +263,11 @@ impl Decode for f32 {
 impl Encode for f64 {
     const MIN_BITS: u64 = 64;
     const MAX_BITS: Option<u64> = Some(64);
+    const WORD_BITS: Option<u32> = Some(64);
+    #[inline(always)]
+    fn encode_word(&self) -> Result<(u64, u32)> {
+        Ok((self.to_bits(), 64))
+    }
     #[inline(always)]
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
         w.write_bits(self.to_bits(), 64);
@@ -257,6 +293,11 @@ impl Decode for f64 {
 impl Encode for char {
     const MIN_BITS: u64 = varint::min_bits(4);
     const MAX_BITS: Option<u64> = Some(varint::max_bits(4));
+    const WORD_BITS: Option<u32> = varint_word_bits(4);
+    #[inline]
+    fn encode_word(&self) -> Result<(u64, u32)> {
+        Ok(varint_word(*self as u64, 4))
+    }
     #[inline]
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
         w.write_varint(*self as u64, 4);

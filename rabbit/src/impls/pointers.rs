@@ -11,6 +11,11 @@ macro_rules! deref_encode {
         impl<T: Encode + ?Sized> Encode for $ptr<T> {
             const MIN_BITS: u64 = T::MIN_BITS;
             const MAX_BITS: Option<u64> = T::MAX_BITS;
+            const WORD_BITS: Option<u32> = T::WORD_BITS;
+            #[inline(always)]
+            fn encode_word(&self) -> Result<(u64, u32)> {
+                (**self).encode_word()
+            }
             #[inline(always)]
             fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
                 (**self).encode(w)
@@ -65,6 +70,11 @@ impl<T: Decode + crate::Encode> Decode for Rc<[T]> {
 impl<T: Encode + ?Sized> Encode for &T {
     const MIN_BITS: u64 = T::MIN_BITS;
     const MAX_BITS: Option<u64> = T::MAX_BITS;
+    const WORD_BITS: Option<u32> = T::WORD_BITS;
+    #[inline(always)]
+    fn encode_word(&self) -> Result<(u64, u32)> {
+        (**self).encode_word()
+    }
     #[inline(always)]
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
         (**self).encode(w)
@@ -81,6 +91,11 @@ impl<T: Encode + ?Sized> Encode for &T {
 impl<T: Encode + ToOwned + ?Sized> Encode for Cow<'_, T> {
     const MIN_BITS: u64 = T::MIN_BITS;
     const MAX_BITS: Option<u64> = T::MAX_BITS;
+    const WORD_BITS: Option<u32> = T::WORD_BITS;
+    #[inline(always)]
+    fn encode_word(&self) -> Result<(u64, u32)> {
+        (**self).encode_word()
+    }
     #[inline(always)]
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
         (**self).encode(w)

@@ -7,6 +7,11 @@ use std::marker::PhantomData;
 impl Encode for () {
     const MIN_BITS: u64 = 0;
     const MAX_BITS: Option<u64> = Some(0);
+    const WORD_BITS: Option<u32> = Some(0);
+    #[inline(always)]
+    fn encode_word(&self) -> Result<(u64, u32)> {
+        Ok((0, 0))
+    }
     #[inline(always)]
     fn encode(&self, _: &mut BitWriter<'_>) -> Result<()> {
         Ok(())
@@ -30,6 +35,11 @@ impl Decode for () {
 impl<T: ?Sized> Encode for PhantomData<T> {
     const MIN_BITS: u64 = 0;
     const MAX_BITS: Option<u64> = Some(0);
+    const WORD_BITS: Option<u32> = Some(0);
+    #[inline(always)]
+    fn encode_word(&self) -> Result<(u64, u32)> {
+        Ok((0, 0))
+    }
     #[inline(always)]
     fn encode(&self, _: &mut BitWriter<'_>) -> Result<()> {
         Ok(())
