@@ -149,11 +149,32 @@ pub trait Decode: Sized {
 }
 
 /// Encodes `value` into a new buffer.
+///
+/// The buffer starts with room for the most bytes the type can take when that is at most
+/// 4 KiB (so a bounded message is one allocation), and otherwise for the fewest it takes, at
+/// least 64 bytes (so a large one starts growing from there, not from 8).
 #[inline]
 pub fn to_bytes<T: Encode + ?Sized>(value: &T) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(initial_capacity::<T>());
     encode_into(value, &mut out)?;
     Ok(out)
+}
+
+/// The capacity [`to_bytes`] starts with.
+const fn initial_capacity<T: Encode + ?Sized>() -> usize {
+    const SMALL: u64 = 4096;
+    // A `MIN_BITS` is a promise about every value, but one from a hand-written impl could be
+    // wrong: never reserve more than this on its word alone.
+    const LARGE: u64 = 1 << 20;
+    let min = T::MIN_BITS.div_ceil(8);
+    let bytes = match T::MAX_BITS {
+        Some(max) if max.div_ceil(8) <= SMALL => max.div_ceil(8),
+        _ => {
+            let at_least = if min > 64 { min } else { 64 };
+            if at_least < LARGE { at_least } else { LARGE }
+        }
+    };
+    bytes as usize
 }
 
 /// Appends the encoding of `value` to `out`, reusing its capacity.

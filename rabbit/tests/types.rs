@@ -232,6 +232,33 @@ fn encode_into_appends_and_reuses() {
 }
 
 #[test]
+fn to_bytes_reserves_from_the_sizes() {
+    // Bounded and small: room for the most it can take, so one allocation.
+    let v = to_bytes(&(7u8, Some(u32::MAX), [1.5f64; 3])).unwrap();
+    assert_eq!(v.len(), (8 + 35 + 192usize).div_ceil(8));
+    assert!(v.capacity() >= v.len());
+    // Unbounded: a growing buffer that still holds exactly the encoding.
+    let big: Vec<u32> = (0..5000).collect();
+    let bytes = to_bytes(&big).unwrap();
+    assert_eq!(bytes.len(), rabbit::encoded_len(&big));
+    assert_eq!(from_bytes::<Vec<u32>>(&bytes).unwrap(), big);
+    // A hand-written impl claiming an absurd minimum does not make it reserve that much.
+    struct Huge;
+    impl Encode for Huge {
+        const MIN_BITS: u64 = u64::MAX;
+        const MAX_BITS: Option<u64> = None;
+        fn encode(&self, w: &mut rabbit::BitWriter<'_>) -> rabbit::Result<()> {
+            w.write_bits(5, 3);
+            Ok(())
+        }
+        fn encoded_bits(&self) -> u64 {
+            3
+        }
+    }
+    assert_eq!(to_bytes(&Huge).unwrap(), [5]);
+}
+
+#[test]
 fn encode_into_leaves_the_buffer_as_it_was_on_error() {
     // Whole words reach the buffer (two u64, three strings) before the fourth string fails
     // (too long for `max_len`), in the middle of the value.
