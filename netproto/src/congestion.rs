@@ -8,20 +8,29 @@
 //! like, not to isolated losses:
 //!
 //! - **Queue (delay).** Once per round trip the controller estimates how many of its chunks
-//!   wait in a queue: the smallest RTT sample of the round above the smallest RTT ever seen
-//!   (less a 1 ms floor for jitter), times the delivery rate (Little's law; TCP Vegas's `diff`).
+//!   wait in a queue: the smallest RTT sample of the round above the smallest RTT ever seen,
+//!   less a jitter floor (1 ms, or a quarter of that smallest RTT on a shorter path), times
+//!   the delivery rate (Little's law; TCP Vegas's `diff`).
 //! - **Growth.** Slow start (one chunk per acknowledged chunk) until a queue of [`ALPHA`]
 //!   chunks shows, checked within the round as in HyStart; the window then drops by the queue
-//!   it built. After that, per round trip: an eighth more while the queue holds fewer than
-//!   [`ALPHA`] chunks, half the excess less above [`BETA`]. A bottleneck queue longer than that
+//!   it built. After that, per round trip while the queue holds fewer than [`ALPHA`] chunks:
+//!   an eighth more up to 85 % of the window that last met congestion, then one chunk, then a
+//!   quarter of the distance past it (CUBIC's shape: quick back, careful around the old
+//!   limit); half the excess less above [`BETA`] chunks. A bottleneck queue longer than that
 //!   band does not overflow from our own traffic.
 //! - **Loss.** A loss is congestion when the queue estimate is long ([`LOSS_QUEUE`] plus an
 //!   eighth of the window, more than one round's growth can build): the window shrinks by the
-//!   share of the RTT that was queueing, at least a fifth and at most half. More than
-//!   [`LOSS_TOLERANCE`] of a round's chunks lost (a loss episode, or a policer that drops
-//!   without queueing) halves it. A retransmission timeout after a whole RTO without any
+//!   share of the RTT that was queueing, at least a fifth and at most half. A loss episode
+//!   halves it: a round losing clearly more than the link's random loss rate (more than 3
+//!   standard deviations and 1 chunk above the expected count, at least 2 chunks), which
+//!   catches a queue too short to show in the RTT, or a policer that drops without queueing.
+//!   The random loss rate is a moving average (about 8 rounds) learnt only from rounds whose
+//!   window is below the one that last met congestion (congestion loss grows with the
+//!   window, random loss does not), so a queue that overflows at a steady rate is not taken
+//!   for a lossy link; it starts at zero (a new link is clean until shown otherwise) and never
+//!   exceeds [`MAX_RANDOM_LOSS`]. A retransmission timeout after a whole RTO without any
 //!   acknowledgement (a blackout) restarts from the floor in slow start (RFC 5681); a timeout
-//!   while acknowledgements still arrive is one lost chunk. Either reaction happens once per
+//!   while acknowledgements still arrive is one lost chunk. Each reaction happens once per
 //!   round trip of losses, as in NewReno. Any other loss is random: the chunk is sent again
 //!   and the window stays. Timer values and backoff stay RFC 6298's, with Karn's rule
 //!   (`reliable.rs`).
@@ -37,15 +46,22 @@ pub(crate) const BETA: f64 = 6.0;
 /// From this many queued chunks on, a loss counts as congestion (a queue this long that still
 /// overflows is full, whatever fills it).
 pub(crate) const LOSS_QUEUE: f64 = 2.0 * BETA;
-/// A round trip that lost more than this share of its chunks is a congestion event. (An ACK
-/// lost on the way back costs its chunk a resend too, so 10 % random loss each way is a 19 %
-/// share.)
-pub(crate) const LOSS_TOLERANCE: f64 = 0.3;
-/// Losses a round needs before its loss share counts (one loss of a tiny window is noise).
-const MIN_EPISODE_LOSSES: u32 = 3;
+/// The largest random loss share the controller learns to tolerate. (An ACK lost on the way
+/// back costs its chunk a resend too, so 10 % random loss each way is a 19 % share.)
+pub(crate) const MAX_RANDOM_LOSS: f64 = 0.3;
+/// Weight of one round in the random loss estimate.
+const LOSS_GAIN: f64 = 1.0 / 8.0;
+/// The random loss estimate learns from rounds whose window is at most this share of the
+/// window at the last congestion reaction.
+const LEARN_BELOW: f64 = 0.85;
+/// Past this share of the window that last met congestion, the window grows by one chunk
+/// per round trip (until it is past that window).
+const CAREFUL_FROM: f64 = 0.85;
+/// Losses a round needs before it can be a loss episode.
+const MIN_EPISODE_LOSSES: u32 = 2;
 /// RTT samples of a round after which slow start may end within the round.
 const SLOW_START_SAMPLES: u32 = 8;
-/// Queueing delay below this is jitter, not a queue.
+/// Queueing delay below this (or a quarter of the base RTT, if smaller) is jitter.
 const DELAY_FLOOR: Duration = Duration::from_millis(1);
 
 /// Congestion controller state.
@@ -67,6 +83,10 @@ pub(crate) struct Congestion {
     /// Chunks acknowledged and lost in the last complete round.
     last_acked: u32,
     last_lost: u32,
+    /// The share of chunks the link loses at random (learnt, see the module doc).
+    random_loss: f64,
+    /// The window when the controller last reacted to congestion (`u32::MAX` before).
+    reacted_at: u32,
     /// Estimated chunks of ours waiting in a queue, from the last complete round.
     queued: f64,
     /// The share of the last complete round's smallest RTT that was not queueing
@@ -77,7 +97,9 @@ pub(crate) struct Congestion {
 /// Chunks of ours in a queue: `acked` chunks delivered in a round trip of `rtt` (the delivery
 /// rate) times the queueing delay above `base` (Little's law; TCP Vegas's `diff`).
 fn queue_estimate(acked: u32, rtt: Duration, base: Duration) -> f64 {
-    let delay = rtt.saturating_sub(base).saturating_sub(DELAY_FLOOR);
+    let delay = rtt
+        .saturating_sub(base)
+        .saturating_sub(DELAY_FLOOR.min(base / 4));
     if rtt.is_zero() {
         return 0.0;
     }
@@ -99,6 +121,8 @@ impl Congestion {
             round_min_rtt: None,
             last_acked: 0,
             last_lost: 0,
+            random_loss: 0.0,
+            reacted_at: u32::MAX,
             queued: 0.0,
             drain: 1.0,
         }
@@ -161,6 +185,14 @@ impl Congestion {
         self.round_end = next_tx_id;
         self.last_acked = self.round_acked;
         self.last_lost = self.round_lost;
+        let total = self.round_acked + self.round_lost;
+        // Learn only below the window that last met congestion: there, what is lost is lost
+        // at random (congestion loss grows with the window, random loss does not).
+        if total > 0 && f64::from(self.window) <= LEARN_BELOW * f64::from(self.reacted_at) {
+            let share = f64::from(self.round_lost) / f64::from(total);
+            self.random_loss =
+                (self.random_loss + (share - self.random_loss) * LOSS_GAIN).min(MAX_RANDOM_LOSS);
+        }
         (self.queued, self.drain) = match (self.round_min_rtt, min_rtt) {
             (Some(round), Some(base)) if !round.is_zero() => (
                 queue_estimate(self.round_acked, round, base),
@@ -177,9 +209,19 @@ impl Congestion {
                 self.end_slow_start(self.queued);
             }
         } else if self.queued < ALPHA {
-            // No queue: there is room. Grow by an eighth per round trip, so that a window
-            // halved by a loss episode comes back in tens of round trips, not hundreds.
-            self.window = (self.window + (self.window / 8).max(1)).min(self.max);
+            // No queue: there is room. As CUBIC, fast back towards the window that last met
+            // congestion, carefully around it, then faster again the further past it: a
+            // window halved by a loss episode comes back in tens of round trips, not
+            // hundreds, and a queue too short to show in the RTT overflows by a chunk or two
+            // per cycle, not by an eighth of the window.
+            let w = f64::from(self.window);
+            let last = f64::from(self.reacted_at);
+            let step = if w < CAREFUL_FROM * last {
+                w / 8.0
+            } else {
+                ((w - last) / 4.0).min(w / 8.0)
+            };
+            self.window = (self.window + step.max(1.0) as u32).min(self.max);
         } else if self.queued > BETA {
             // Give back half of the excess queue each round trip.
             let excess = ((self.queued - BETA) / 2.0).ceil() as u32;
@@ -197,14 +239,16 @@ impl Congestion {
             // costs less than half the rate.
             return Some(self.drain.clamp(0.5, 0.8));
         }
-        // The current round's losses against the larger of its size so far and the last
-        // round's size (early in a round, a few losses would otherwise look like a big share).
-        let last = f64::from(self.last_lost + self.last_acked);
-        let now = f64::from(self.round_lost + self.round_acked).max(last);
-        let episode = (self.last_lost >= MIN_EPISODE_LOSSES
-            && f64::from(self.last_lost) > LOSS_TOLERANCE * last)
-            || (self.round_lost >= MIN_EPISODE_LOSSES
-                && f64::from(self.round_lost) > LOSS_TOLERANCE * now);
+        // The current round's losses against what random loss would take from it (its size:
+        // the larger of its count so far and the last round's).
+        let episode = |lost: u32, size: u32| {
+            let expected = self.random_loss * f64::from(size);
+            let spread = (expected * (1.0 - self.random_loss)).sqrt();
+            lost >= MIN_EPISODE_LOSSES && f64::from(lost) > expected + 3.0 * spread + 1.0
+        };
+        let size = (self.round_lost + self.round_acked).max(self.last_lost + self.last_acked);
+        let episode = episode(self.round_lost, size)
+            || episode(self.last_lost, self.last_lost + self.last_acked);
         // A loss episode without a queue to go by: halve, as NewReno.
         episode.then_some(0.5)
     }
@@ -222,6 +266,7 @@ impl Congestion {
             return;
         }
         self.recovery_until = next_tx_id;
+        self.reacted_at = self.window;
         if blackout {
             // Nothing came back for a whole RTO: start again from the floor, slow start up to
             // half the window (RFC 5681).
@@ -360,6 +405,22 @@ mod tests {
         // Another loss from the same round trip is the same event.
         c.on_loss(tx - 2, tx, false);
         assert_eq!(c.window(), after);
+    }
+
+    #[test]
+    fn tiny_windows_grow_after_congestion() {
+        // The smallest windows take the careful path past the last congestion window (its
+        // step bounds cross below 8 chunks).
+        let mut c = Congestion::new(4, 4, 1000);
+        let mut tx = 0;
+        ack_round(&mut c, &mut tx, 4, 20);
+        c.on_loss(tx - 1, tx, true);
+        assert_eq!(c.window(), 4);
+        for _ in 0..40 {
+            let w = c.window();
+            ack_round(&mut c, &mut tx, w, 20);
+        }
+        assert!(c.window() > 8, "{}", c.window());
     }
 
     #[test]
