@@ -154,9 +154,9 @@ impl Congestion {
         min_rtt: Option<Duration>,
         next_tx_id: u64,
     ) {
-        self.round_acked += 1;
+        self.round_acked = self.round_acked.saturating_add(1);
         if let Some(r) = sample {
-            self.round_samples += 1;
+            self.round_samples = self.round_samples.saturating_add(1);
             self.round_min_rtt = Some(self.round_min_rtt.map_or(r, |m| m.min(r)));
         }
         if tx_id >= self.round_end {
@@ -176,7 +176,7 @@ impl Congestion {
                 return;
             }
         }
-        self.window = (self.window + 1).min(self.max);
+        self.window = self.window.saturating_add(1).min(self.max);
     }
 
     /// Closes the current round trip: estimates the queue from its smallest RTT sample and
@@ -185,7 +185,7 @@ impl Congestion {
         self.round_end = next_tx_id;
         self.last_acked = self.round_acked;
         self.last_lost = self.round_lost;
-        let total = self.round_acked + self.round_lost;
+        let total = self.round_acked.saturating_add(self.round_lost);
         // Learn only below the window that last met congestion: there, what is lost is lost
         // at random (congestion loss grows with the window, random loss does not).
         if total > 0 && f64::from(self.window) <= LEARN_BELOW * f64::from(self.reacted_at) {
@@ -221,7 +221,10 @@ impl Congestion {
             } else {
                 ((w - last) / 4.0).min(w / 8.0)
             };
-            self.window = (self.window + step.max(1.0) as u32).min(self.max);
+            self.window = self
+                .window
+                .saturating_add(step.max(1.0) as u32)
+                .min(self.max);
         } else if self.queued > BETA {
             // Give back half of the excess queue each round trip.
             let excess = ((self.queued - BETA) / 2.0).ceil() as u32;
@@ -246,9 +249,9 @@ impl Congestion {
             let spread = (expected * (1.0 - self.random_loss)).sqrt();
             lost >= MIN_EPISODE_LOSSES && f64::from(lost) > expected + 3.0 * spread + 1.0
         };
-        let size = (self.round_lost + self.round_acked).max(self.last_lost + self.last_acked);
-        let episode = episode(self.round_lost, size)
-            || episode(self.last_lost, self.last_lost + self.last_acked);
+        let last = self.last_lost.saturating_add(self.last_acked);
+        let size = self.round_lost.saturating_add(self.round_acked).max(last);
+        let episode = episode(self.round_lost, size) || episode(self.last_lost, last);
         // A loss episode without a queue to go by: halve, as NewReno.
         episode.then_some(0.5)
     }
@@ -257,7 +260,7 @@ impl Congestion {
     /// retransmission timer after nothing at all was acknowledged for a whole RTO.
     /// `next_tx_id` is the id the next transmission will get.
     pub fn on_loss(&mut self, tx_id: u64, next_tx_id: u64, blackout: bool) {
-        self.round_lost += 1;
+        self.round_lost = self.round_lost.saturating_add(1);
         if tx_id < self.recovery_until {
             return;
         }
