@@ -9,8 +9,9 @@
 //!
 //! - **Queue (delay).** Once per round trip the controller estimates how many of its chunks
 //!   wait in a queue: the smallest RTT sample of the round above the smallest RTT ever seen,
-//!   less a jitter floor (1 ms, or a quarter of that smallest RTT on a shorter path), times
-//!   the delivery rate (Little's law; TCP Vegas's `diff`).
+//!   less a jitter floor (1 ms, or on a shorter path a quarter of that smallest RTT but at
+//!   least 100 us, a thread's wake-up on a loaded host), times the delivery rate (Little's
+//!   law; TCP Vegas's `diff`).
 //! - **Growth.** Slow start (one chunk per acknowledged chunk) until a queue of [`ALPHA`]
 //!   chunks shows, checked within the round as in HyStart; the window then drops by the queue
 //!   it built. After that, per round trip while the queue holds fewer than [`ALPHA`] chunks:
@@ -63,6 +64,8 @@ const MIN_EPISODE_LOSSES: u32 = 2;
 const SLOW_START_SAMPLES: u32 = 8;
 /// Queueing delay below this (or a quarter of the base RTT, if smaller) is jitter.
 const DELAY_FLOOR: Duration = Duration::from_millis(1);
+/// The jitter floor is never below this (a thread's wake-up on a loaded host).
+const MIN_DELAY_FLOOR: Duration = Duration::from_micros(100);
 
 /// Congestion controller state.
 #[derive(Debug, Clone)]
@@ -99,7 +102,7 @@ pub(crate) struct Congestion {
 fn queue_estimate(acked: u32, rtt: Duration, base: Duration) -> f64 {
     let delay = rtt
         .saturating_sub(base)
-        .saturating_sub(DELAY_FLOOR.min(base / 4));
+        .saturating_sub(DELAY_FLOOR.min((base / 4).max(MIN_DELAY_FLOOR)));
     if rtt.is_zero() {
         return 0.0;
     }
