@@ -298,20 +298,29 @@ impl Congestion {
 /// Spreads a window's chunks over a round trip instead of sending them back to back, so
 /// that a large message does not overflow a router's (or a receiver's socket's) buffer in one
 /// burst. A token bucket refilled at 1.25 × window / SRTT chunks per second, holding at most
-/// a small burst.
+/// [`PACING_INTERVAL`] worth of chunks at that rate, between [`MIN_BURST`] and [`MAX_BURST`].
+///
+/// Why the burst scales with the rate: on a slow or long path (a 2 MB/s link at 20 ms) two
+/// milliseconds are a handful of chunks, so the bucket stays small and a bottleneck's short
+/// queue is not overrun; on a fast path (loopback, a LAN) a fixed burst of ten chunks would
+/// cut every GSO batch to ten datagrams and make the pacer, not the window, the limit.
 #[derive(Debug, Clone)]
 pub(crate) struct Pacer {
     tokens: f64,
     last: Option<Instant>,
 }
 
-/// Chunks that may leave back to back.
-const PACING_BURST: f64 = 10.0;
+/// How much sending time the bucket may save up.
+const PACING_INTERVAL: f64 = 0.002;
+/// The fewest chunks that may leave back to back, however slow the path.
+const MIN_BURST: f64 = 10.0;
+/// The most chunks that may leave back to back: one full GSO batch of the std driver.
+const MAX_BURST: f64 = 64.0;
 
 impl Pacer {
     pub fn new() -> Pacer {
         Pacer {
-            tokens: PACING_BURST,
+            tokens: MIN_BURST,
             last: None,
         }
     }
@@ -323,7 +332,9 @@ impl Pacer {
     fn refill(&mut self, now: Instant, window: u32, srtt: Duration) {
         if let Some(last) = self.last {
             let elapsed = now.saturating_duration_since(last).as_secs_f64();
-            self.tokens = (self.tokens + elapsed * Self::rate(window, srtt)).min(PACING_BURST);
+            let rate = Self::rate(window, srtt);
+            let burst = (rate * PACING_INTERVAL).clamp(MIN_BURST, MAX_BURST);
+            self.tokens = (self.tokens + elapsed * rate).min(burst);
         }
         self.last = Some(now);
     }
@@ -362,6 +373,28 @@ mod tests {
         // 10 at once, then 1.25 × 100 per 100 ms.
         assert!((130..=140).contains(&sent), "{sent}");
         assert_eq!(Pacer::new().check(start, 4, None), None);
+    }
+
+    #[test]
+    fn pacer_burst_is_two_milliseconds_of_sending_within_bounds() {
+        // Counts the chunks that leave at once after the bucket has had a whole second to fill.
+        fn burst(window: u32, srtt: Duration) -> u32 {
+            let start = Instant::now();
+            let mut p = Pacer::new();
+            assert_eq!(p.check(start, window, Some(srtt)), None);
+            let later = start + Duration::from_secs(1);
+            let mut n = 0;
+            while p.check(later, window, Some(srtt)).is_none() {
+                n += 1;
+            }
+            n
+        }
+        // 1.25 × 80 chunks per 20 ms = 5 chunks in 2 ms: the floor of 10 applies.
+        assert_eq!(burst(80, Duration::from_millis(20)), 10);
+        // 1.25 × 200 per 10 ms = 50 in 2 ms.
+        assert_eq!(burst(200, Duration::from_millis(10)), 50);
+        // Loopback: 1024 chunks per 50 µs would be thousands in 2 ms; capped at one GSO batch.
+        assert_eq!(burst(1024, Duration::from_micros(50)), 64);
     }
 
     /// Acknowledges `n` chunks with RTT `rtt` over a base of 20 ms, as the sender would,
