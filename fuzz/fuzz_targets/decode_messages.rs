@@ -9,11 +9,12 @@
 //! The allocation bound comes from the decoder's documented rules: a count is checked against
 //! the bits left at the item's smallest size before anything is reserved, and a decoder reserves
 //! at most 1 MiB ahead of the items it has read (then the vector doubles). The only allocations
-//! of a `ServerMessage` are one entity list (`Arc<[Entity]>`, decoded into a `Vec` and copied)
-//! or one error text (`Arc<str>`, the same). An entity takes at least 12 bits, so `n <= 8 * len
-//! / 12`; the vector holds at most twice the items it has read, a reallocation briefly holds the
-//! old and the new block, and the copy into the `Arc` holds `n` more: at most `3 * n *
-//! size_of::<Entity>()`, i.e. `2 * size_of::<Entity>() * len`. A text costs twice its length.
+//! of a `ServerMessage` are one entity list (a `Snapshot`'s `Vec<Entity>`, decoded in place)
+//! or one error text (`Arc<str>`, decoded into a `String` and copied). An entity takes at least
+//! 12 bits, so `n <= 8 * len / 12`; the vector holds at most twice the items it has read and a
+//! reallocation briefly holds the old and the new block: at most `3 * n * size_of::<Entity>()`,
+//! i.e. `2 * size_of::<Entity>() * len`. (Until the snapshot held an `Arc<[Entity]>`, the copy
+//! into the `Arc` was part of that bound; it is now slack.) A text costs twice its length.
 //! A `ClientMessage` has no heap data at all: only an error (a few boxed `InField` wrappers)
 //! may allocate.
 
