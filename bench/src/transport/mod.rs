@@ -238,7 +238,6 @@ struct Cell {
     throughput: Vec<(f64, f64)>,
 }
 
-/// Runs the suite.
 /// Whether `BENCH_TRANSPORT_CASES` (if set) names this case.
 fn case_selected(name: &str) -> bool {
     match std::env::var("BENCH_TRANSPORT_CASES") {
@@ -247,6 +246,7 @@ fn case_selected(name: &str) -> bool {
     }
 }
 
+/// Runs the suite.
 pub fn run(opts: &Options) -> Vec<Row> {
     let peers: Vec<PeerImpl> = peers()
         .into_iter()
