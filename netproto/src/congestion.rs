@@ -339,6 +339,11 @@ impl Pacer {
         self.last = Some(now);
     }
 
+    /// Gives back the token of a [`check`](Self::check) whose chunk was not sent after all.
+    pub fn refund(&mut self) {
+        self.tokens += 1.0;
+    }
+
     /// `None` if a chunk may leave now (and takes its token), else when one may.
     pub fn check(&mut self, now: Instant, window: u32, srtt: Option<Duration>) -> Option<Instant> {
         // Before the first RTT sample there is no rate to pace at.

@@ -18,7 +18,7 @@ use crate::config::Config;
 use crate::congestion::{Congestion, Pacer};
 use crate::handshake::{ClientHandshake, HANDSHAKE_LEN};
 use crate::packet::{Flags, HEADER_LEN, Header, is_handshake_shaped};
-use crate::reliable::{RttEstimator, Sender};
+use crate::reliable::{RttEstimator, Sender, Size};
 use crate::stats::Stats;
 
 /// How a message is delivered.
@@ -378,15 +378,40 @@ impl Core {
                         break;
                     }
                 }
-                let Some(len) = self.sender.poll(now, window as usize, &mut self.stats, buf) else {
-                    break;
+                // GSO's shape: datagrams of the first one's size, then perhaps one shorter.
+                let size = if count == 0 {
+                    Size::Any
+                } else {
+                    Size::Exactly(segment)
+                };
+                let stats = &mut self.stats;
+                let len = match self.sender.poll(now, window as usize, stats, buf, size) {
+                    Some(len) => len,
+                    None if count > 0 => {
+                        // The last datagram of the batch, if a shorter one is next.
+                        let last = Size::AtMost(segment);
+                        match self.sender.poll(now, window as usize, stats, buf, last) {
+                            Some(len) => {
+                                count += 1;
+                                debug_assert!(len <= segment);
+                                break;
+                            }
+                            None => {
+                                // The pacer's token was taken for nothing: give it back.
+                                if let Some(pacer) = &mut self.pacer {
+                                    pacer.refund();
+                                }
+                                break;
+                            }
+                        }
+                    }
+                    None => break,
                 };
                 if count == 0 {
                     segment = len;
                 }
                 count += 1;
-                // A shorter datagram can only end a batch.
-                if len != FULL_DATAGRAM {
+                if len < segment {
                     break;
                 }
             }

@@ -128,6 +128,37 @@ struct Transmission {
     sent_at: Instant,
 }
 
+/// Which datagram sizes [`Sender::poll`] may produce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Size {
+    /// Any: the first datagram of a batch.
+    Any,
+    /// Exactly this many bytes: the middle of a batch.
+    Exactly(usize),
+    /// At most this many bytes: the last datagram of a batch.
+    AtMost(usize),
+}
+
+impl Size {
+    fn fits(self, len: usize) -> bool {
+        match self {
+            Size::Any => true,
+            Size::Exactly(want) => len == want,
+            Size::AtMost(max) => len <= max,
+        }
+    }
+}
+
+/// How many messages [`Sender::poll`] looks through for a chunk of the size a batch needs.
+/// Bounded, so that a long queue of messages whose next chunk has another size costs a fixed
+/// amount per datagram.
+const SIZE_SCAN: usize = 64;
+
+/// The length of the datagram carrying chunk `index` of `payload`.
+fn datagram_len(payload: &[u8], index: usize) -> usize {
+    HEADER_LEN + chunk_bytes(payload, index).len()
+}
+
 /// Outgoing sequence numbering and the reliable messages not yet fully acknowledged.
 #[derive(Debug)]
 pub(crate) struct Sender {
@@ -215,40 +246,71 @@ impl Sender {
         seq
     }
 
-    /// Appends the next reliable datagram to `buf` if the congestion window has room, and
-    /// returns its length. Writing into the caller's buffer means no allocation per datagram.
+    /// Appends the next reliable datagram to `buf` if the congestion window has room and it
+    /// fits `size`, and returns its length. Writing into the caller's buffer means no
+    /// allocation per datagram.
+    ///
+    /// `size` serves GSO batches, whose datagrams must all have the first one's size but the
+    /// last, which may be shorter. With [`Size::Exactly`] the sender takes a retransmission at
+    /// the front of its queue if it has that size, else the next new chunk of that size among
+    /// the next [`SIZE_SCAN`] messages: the full chunks of several queued messages then share
+    /// one batch while their shorter last chunks wait for a batch of their own (the receiver
+    /// reassembles in any order, so this only reorders datagrams within one flush).
     pub fn poll(
         &mut self,
         now: Instant,
         window: usize,
         stats: &mut Stats,
         buf: &mut Vec<u8>,
+        size: Size,
     ) -> Option<usize> {
         if self.in_flight_count >= window {
             return None;
         }
-        while let Some((abs, chunk)) = self.retransmit.pop_front() {
+        while let Some(&(abs, chunk)) = self.retransmit.front() {
             let Some(msg) = self.messages.get_mut(&abs) else {
+                self.retransmit.pop_front();
                 continue;
             };
             let state = &mut msg.chunks[usize::from(chunk)];
-            state.queued = false;
             if state.acked || state.in_flight {
+                state.queued = false;
+                self.retransmit.pop_front();
                 continue;
             }
+            if !size.fits(datagram_len(&msg.data, usize::from(chunk))) {
+                return None;
+            }
+            state.queued = false;
+            self.retransmit.pop_front();
             stats.retransmissions += 1;
             return Some(self.transmit(now, abs, chunk, buf));
         }
-        loop {
-            let (&abs, msg) = self.messages.range_mut(self.cursor..).next()?;
-            if msg.next_new < msg.chunks.len() {
-                let chunk = msg.next_new as u8;
-                msg.next_new += 1;
-                self.unsent -= 1;
-                return Some(self.transmit(now, abs, chunk, buf));
-            }
-            self.cursor = abs + 1;
-        }
+        let abs = match size {
+            Size::Exactly(len) => self
+                .messages
+                .range(self.cursor..)
+                .take(SIZE_SCAN)
+                .find(|(_, m)| {
+                    m.next_new < m.chunks.len() && datagram_len(&m.data, m.next_new) == len
+                })
+                .map(|(&abs, _)| abs)?,
+            Size::Any | Size::AtMost(_) => loop {
+                let (&abs, msg) = self.messages.range(self.cursor..).next()?;
+                if msg.next_new < msg.chunks.len() {
+                    if !size.fits(datagram_len(&msg.data, msg.next_new)) {
+                        return None;
+                    }
+                    break abs;
+                }
+                self.cursor = abs + 1;
+            },
+        };
+        let msg = self.messages.get_mut(&abs)?;
+        let chunk = msg.next_new as u8;
+        msg.next_new += 1;
+        self.unsent -= 1;
+        Some(self.transmit(now, abs, chunk, buf))
     }
 
     /// Whether [`poll`](Self::poll) would produce a datagram under this window.
@@ -481,9 +543,9 @@ mod tests {
         let now = Instant::now();
         let mut buf = Vec::new();
         for _ in 0..4 {
-            assert!(s.poll(now, 4, &mut stats, &mut buf).is_some());
+            assert!(s.poll(now, 4, &mut stats, &mut buf, Size::Any).is_some());
         }
-        assert!(s.poll(now, 4, &mut stats, &mut buf).is_none());
+        assert!(s.poll(now, 4, &mut stats, &mut buf, Size::Any).is_none());
         assert_eq!(buf.len(), 4 * HEADER_LEN + 2000);
         for c in 0..4 {
             s.on_ack(now, seq, c, &mut rtt, &mut cc, &mut stats);

@@ -36,7 +36,7 @@ fn batches_are_gso_shaped_and_deliver() {
     let max = 16;
     let mut buf = Vec::new();
     let mut got = Vec::new();
-    let (mut data_batches, mut ack_batches) = (0, 0);
+    let (mut data_batches, mut short_batches, mut ack_batches) = (0, 0, 0);
     let mut unreliable_sent = false;
     for _ in 0..200 {
         if client.is_connected() && !unreliable_sent {
@@ -48,9 +48,15 @@ fn batches_are_gso_shaped_and_deliver() {
             assert_eq!(info.destination, server_addr);
             let datagrams = check_shape(&info, &buf, max);
             if datagrams.len() > 1 {
-                // Several chunks: all but the last are full.
-                assert_eq!(info.segment_size, HEADER_LEN + CHUNK_SIZE);
-                data_batches += 1;
+                // Several chunks: full ones (of one or several messages), or the equal
+                // shorter last chunks of several messages (the 65,536- and 1,024-byte
+                // messages both end in a 16-byte chunk).
+                if info.segment_size == HEADER_LEN + CHUNK_SIZE {
+                    data_batches += 1;
+                } else {
+                    assert_eq!(info.segment_size, HEADER_LEN + 16);
+                    short_batches += 1;
+                }
             }
             for d in datagrams {
                 server.handle(now, client_addr, &d);
@@ -87,7 +93,7 @@ fn batches_are_gso_shaped_and_deliver() {
     want.sort_unstable();
     assert_eq!(reliable, want);
     assert!(got.contains(&(2000, false)));
-    assert!(data_batches > 0 && ack_batches > 0);
+    assert!(data_batches > 0 && short_batches > 0 && ack_batches > 0);
     let stats = client.stats();
     assert_eq!(stats.retransmissions, 0);
 }
@@ -113,4 +119,59 @@ fn a_batch_of_one_is_poll_transmit() {
             other => panic!("differ: {other:?}"),
         }
     }
+}
+
+#[test]
+fn full_chunks_of_queued_messages_share_a_batch() {
+    // Ten 1 KiB messages are 20 full chunks and ten 16-byte last chunks: two GSO batches
+    // (full chunks with one short last, then the other nine short ones), not ten.
+    let server_addr: SocketAddr = "127.0.0.1:7000".parse().unwrap();
+    let client_addr: SocketAddr = "127.0.0.1:7001".parse().unwrap();
+    let config = Config::builder()
+        .initial_window(256)
+        .pacing(false)
+        .build()
+        .unwrap();
+    let now = Instant::now();
+    let mut server = Endpoint::with_seed(config.clone(), 1);
+    let mut client = Connection::with_seed(config, server_addr, now, 2);
+    let mut buf = Vec::new();
+    for _ in 0..10 {
+        if client.is_connected() {
+            break;
+        }
+        while let Some(t) = client.poll_transmit(now) {
+            server.handle(now, client_addr, &t.contents);
+        }
+        while let Some(t) = server.poll_transmit(now) {
+            client.handle(now, server_addr, &t.contents);
+        }
+    }
+    assert!(client.is_connected());
+    for i in 0..10u8 {
+        client.send(&[i; 1024], Delivery::Reliable).unwrap();
+    }
+    let mut shapes = Vec::new();
+    let mut datagrams = Vec::new();
+    while let Some(info) = client.poll_transmit_batch(now, &mut buf, 64) {
+        shapes.push((info.datagrams(), info.segment_size));
+        datagrams.extend(check_shape(&info, &buf, 64));
+    }
+    assert_eq!(
+        shapes,
+        [(21, HEADER_LEN + CHUNK_SIZE), (9, HEADER_LEN + 16)],
+        "{shapes:?}"
+    );
+    for d in &datagrams {
+        server.handle(now, client_addr, d);
+    }
+    let mut got = Vec::new();
+    while let Some(e) = server.poll_event() {
+        if let Event::Message { bytes, .. } = e.event {
+            got.push(bytes);
+        }
+    }
+    got.sort();
+    let want: Vec<Vec<u8>> = (0..10u8).map(|i| vec![i; 1024]).collect();
+    assert_eq!(got, want);
 }

@@ -471,6 +471,25 @@ impl Server {
         Ok(self.driver.flush()?)
     }
 
+    /// Queues a message without sending anything yet: the next [`flush`](Self::flush),
+    /// [`poll`](Self::poll) or [`send`](Self::send) sends it, together with whatever else is
+    /// queued. Messages queued together leave in fewer system calls (the full chunks of
+    /// several messages share one GSO batch), which pays when a tick produces several
+    /// messages for one peer.
+    pub fn queue(
+        &mut self,
+        id: ConnectionId,
+        bytes: &[u8],
+        delivery: Delivery,
+    ) -> Result<(), Error> {
+        self.driver.machine.send(id, bytes, delivery)
+    }
+
+    /// Sends what is queued, as far as the congestion window allows.
+    pub fn flush(&mut self) -> Result<(), Error> {
+        Ok(self.driver.flush()?)
+    }
+
     /// Closes a connection (sends `END`).
     pub fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
         self.driver.machine.close(id)?;
@@ -563,6 +582,34 @@ impl Client {
     /// Queues a message and sends what the congestion window allows.
     pub fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
         self.driver.machine.send(bytes, delivery)?;
+        Ok(self.driver.flush()?)
+    }
+
+    /// Queues a message without sending anything yet: the next [`flush`](Self::flush),
+    /// [`poll`](Self::poll) or [`send`](Self::send) sends it, together with whatever else is
+    /// queued. Messages queued together leave in fewer system calls (the full chunks of
+    /// several messages share one GSO batch), which pays when a tick produces several
+    /// messages.
+    ///
+    /// ```no_run
+    /// use netproto::io::std::Client;
+    /// use netproto::{Config, Delivery};
+    /// use std::time::Duration;
+    ///
+    /// let mut client = Client::connect("127.0.0.1:4000".parse().unwrap(), Config::default())?;
+    /// client.wait_connected()?;
+    /// for input in [b"jump".as_slice(), b"shoot", b"chat: gg"] {
+    ///     client.queue(input, Delivery::Reliable)?;
+    /// }
+    /// client.poll(Duration::ZERO)?; // sends all three, then reads what has arrived
+    /// # Ok::<(), netproto::Error>(())
+    /// ```
+    pub fn queue(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
+        self.driver.machine.send(bytes, delivery)
+    }
+
+    /// Sends what is queued, as far as the congestion window allows.
+    pub fn flush(&mut self) -> Result<(), Error> {
         Ok(self.driver.flush()?)
     }
 
