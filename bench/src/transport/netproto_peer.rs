@@ -9,6 +9,10 @@ use netproto::{Config, Delivery, Error, Event};
 
 use super::{Outcome, Params, RttParams, Shared, payload, route, tag_of};
 
+/// Payload bytes queued between two turns of the client's I/O loop at most (one message at
+/// least).
+const BURST_BYTES: usize = 64 * 1024;
+
 fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
@@ -42,14 +46,23 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         let mut sent = 0u64;
         while !shared.is_done() && !shared.past(deadline) {
             if sent < count {
-                match client.send(&msg, Delivery::Reliable) {
-                    Ok(()) => {
-                        sent += 1;
-                        client.poll(Duration::ZERO).map_err(err)?;
+                // Queue as many messages as the API accepts (at most a burst), then turn the
+                // I/O loop once (which sends them), as renet's peer does with
+                // `can_send_message` and `send_packets`.
+                let burst = (BURST_BYTES / size).max(1);
+                let mut queued = 0;
+                while sent < count && queued < burst {
+                    match client.queue(&msg, Delivery::Reliable) {
+                        Ok(()) => {
+                            sent += 1;
+                            queued += 1;
+                        }
+                        Err(Error::WouldBlock) => break,
+                        Err(e) => return Err(err(e)),
                     }
-                    Err(Error::WouldBlock) => client.poll(Duration::from_millis(1)).map_err(err)?,
-                    Err(e) => return Err(err(e)),
                 }
+                let wait = if queued == 0 { Duration::from_millis(1) } else { Duration::ZERO };
+                client.poll(wait).map_err(err)?;
             } else {
                 client.poll(Duration::from_millis(1)).map_err(err)?;
             }
