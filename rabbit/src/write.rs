@@ -98,15 +98,7 @@ impl<'a> BitWriter<'a> {
     /// low bytes of the value.
     #[inline(always)]
     pub fn write_varint(&mut self, value: u64, bytes: u32) {
-        let k = varint::len_bits(bytes);
-        // A value wider than the integer type keeps only the type's bytes (`bytes` is a constant
-        // at every call site, so this folds away).
-        let value = if bytes < 8 {
-            value & mask(8 * bytes)
-        } else {
-            value
-        };
-        let m = varint::bytes_needed(value);
+        let (k, value, m) = varint_fields(value, bytes);
         let data_bits = 8 * m;
         // `value` fits its `m` bytes by construction, so neither write needs a mask.
         if k + data_bits <= 64 {
@@ -203,14 +195,21 @@ pub(crate) fn word_by_encoding<T: crate::Encode + ?Sized>(value: &T) -> crate::R
 /// every value; a value wider than `bytes` keeps only its low `bytes` bytes.
 #[inline(always)]
 pub(crate) fn varint_word(value: u64, bytes: u32) -> (u64, u32) {
-    let k = varint::len_bits(bytes);
+    let (k, value, m) = varint_fields(value, bytes);
+    ((value << k) | (m as u64 - 1), k + 8 * m)
+}
+
+/// The parts of a `bytes`-byte variable-length integer: the width of its length prefix, the
+/// value cut to the type's bytes (a wider value keeps only its low `bytes` bytes; `bytes` is a
+/// constant at every call site, so the cut folds away) and the bytes it takes.
+#[inline(always)]
+fn varint_fields(value: u64, bytes: u32) -> (u32, u64, u32) {
     let value = if bytes < 8 {
         value & mask(8 * bytes)
     } else {
         value
     };
-    let m = varint::bytes_needed(value);
-    ((value << k) | (m as u64 - 1), k + 8 * m)
+    (varint::len_bits(bytes), value, varint::bytes_needed(value))
 }
 
 /// `Some(bits)` when every `bytes`-byte variable-length integer fits in one word.
