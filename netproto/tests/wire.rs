@@ -88,7 +88,8 @@ fn echo_over_loopback(
                 } else {
                     Delivery::Unreliable
                 };
-                server.send(e.connection, &bytes, d).unwrap();
+                // Queued: the next poll sends the echoes of this turn together.
+                server.queue(e.connection, &bytes, d).unwrap();
             }
         }
         client.poll(Duration::from_millis(1)).unwrap();
@@ -188,17 +189,27 @@ fn tokio_driver_echo() {
                 .await
                 .unwrap();
         }
-        let mut got = 0;
-        while got < 50 {
+        // Queued ones leave with the next wait in `recv`.
+        for i in 0..20u32 {
+            client
+                .queue(&vec![i as u8; 1024], Delivery::Reliable)
+                .unwrap();
+        }
+        let (mut long, mut short) = (0, 0);
+        while long + short < 70 {
             match client.recv().await.unwrap() {
                 Event::Message { bytes, reliable } => {
                     assert!(reliable);
-                    assert_eq!(bytes.len(), 2000);
-                    got += 1;
+                    match bytes.len() {
+                        2000 => long += 1,
+                        1024 => short += 1,
+                        n => panic!("unexpected length {n}"),
+                    }
                 }
                 other => panic!("unexpected {other:?}"),
             }
         }
+        assert_eq!((long, short), (50, 20));
         client.close().await.unwrap();
         assert!(matches!(
             client.recv().await,

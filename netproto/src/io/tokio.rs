@@ -184,6 +184,24 @@ impl TokioServer {
         self.driver.flush().await
     }
 
+    /// Queues a message without sending anything yet: the next [`flush`](Self::flush) or
+    /// [`send`](Self::send), or a [`recv`](Self::recv) that has to wait, sends it together
+    /// with whatever else is queued (the full chunks of several messages share one GSO
+    /// batch).
+    pub fn queue(
+        &mut self,
+        id: ConnectionId,
+        bytes: &[u8],
+        delivery: Delivery,
+    ) -> Result<(), Error> {
+        self.driver.machine.send(id, bytes, delivery)
+    }
+
+    /// Sends what is queued, as far as the congestion window allows.
+    pub async fn flush(&mut self) -> Result<(), Error> {
+        self.driver.flush().await
+    }
+
     /// Closes a connection (sends `END`).
     pub async fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
         self.driver.machine.close(id)?;
@@ -228,6 +246,19 @@ impl TokioClient {
     /// Queues a message and sends what the congestion window allows.
     pub async fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
         self.driver.machine.send(bytes, delivery)?;
+        self.driver.flush().await
+    }
+
+    /// Queues a message without sending anything yet: the next [`flush`](Self::flush) or
+    /// [`send`](Self::send), or a [`recv`](Self::recv) that has to wait, sends it together
+    /// with whatever else is queued (the full chunks of several messages share one GSO
+    /// batch).
+    pub fn queue(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
+        self.driver.machine.send(bytes, delivery)
+    }
+
+    /// Sends what is queued, as far as the congestion window allows.
+    pub async fn flush(&mut self) -> Result<(), Error> {
         self.driver.flush().await
     }
 
