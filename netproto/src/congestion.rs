@@ -339,9 +339,10 @@ impl Pacer {
         self.last = Some(now);
     }
 
-    /// Gives back the token of a [`check`](Self::check) whose chunk was not sent after all.
+    /// Gives back the token of a [`check`](Self::check) whose chunk was not sent after all
+    /// (never more than a burst: before the first RTT sample `check` takes no token).
     pub fn refund(&mut self) {
-        self.tokens += 1.0;
+        self.tokens = (self.tokens + 1.0).min(MAX_BURST);
     }
 
     /// `None` if a chunk may leave now (and takes its token), else when one may.

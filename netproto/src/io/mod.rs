@@ -31,6 +31,28 @@ pub(crate) const MAX_BATCH: usize = 64;
 /// Capacity of a send buffer: one full batch of full chunks.
 pub(crate) const SEND_BUF: usize = MAX_BATCH * (CHUNK_SIZE + crate::packet::HEADER_LEN);
 
+/// Socket buffer size asked for in both directions (the OS may cap it, e.g. Linux at
+/// `net.core.rmem_max`): a full congestion window (1024 chunks by default) must fit in the
+/// peer's receive buffer, or a burst overflows it and the loss halves the window. The usual
+/// default (about 200 KiB on Linux) holds only about 100 such datagrams.
+const SOCKET_BUFFER: usize = 2 << 20;
+
+/// Prepares a driver's socket: enables GRO where available (through quinn-udp) and asks for
+/// [`SOCKET_BUFFER`]-byte buffers, best effort (a smaller buffer only costs throughput).
+pub(crate) fn socket_state<'s, S>(socket: &'s S) -> io::Result<UdpSocketState>
+where
+    &'s S: Into<UdpSockRef<'s>>,
+{
+    let state = UdpSocketState::new(socket.into())?;
+    if state.recv_buffer_size(socket.into()).unwrap_or(0) < SOCKET_BUFFER {
+        let _ = state.set_recv_buffer_size(socket.into(), SOCKET_BUFFER);
+    }
+    if state.send_buffer_size(socket.into()).unwrap_or(0) < SOCKET_BUFFER {
+        let _ = state.set_send_buffer_size(socket.into(), SOCKET_BUFFER);
+    }
+    Ok(state)
+}
+
 /// The receive side of a batched socket: `RECV_SLOTS` slots of `RECV_SLOT` bytes (512 KiB,
 /// allocated once) and their metadata.
 #[derive(Debug)]

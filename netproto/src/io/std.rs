@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use quinn_udp::UdpSocketState;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use super::{MAX_BATCH, Machine, RECV_SLOTS, RecvBuf, SEND_BUF};
+use super::{MAX_BATCH, Machine, RECV_SLOTS, RecvBuf, SEND_BUF, socket_state};
 use crate::{
     Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Stats,
     Transmit, TransmitInfo,
@@ -37,11 +37,6 @@ const FLUSH_EVERY: usize = 64;
 /// How long `poll`, when it may wait, keeps reading without blocking before it sleeps (see
 /// [`Server::set_busy_poll`]).
 pub const BUSY_POLL: Duration = Duration::from_micros(30);
-/// Socket buffer size asked for in both directions (the OS may cap it, e.g. Linux at
-/// `net.core.rmem_max`): a full congestion window (1024 chunks by default) must fit in the
-/// peer's receive buffer, or a burst overflows it and the loss halves the window. The usual
-/// default (about 200 KiB on Linux) holds only about 100 such datagrams.
-const SOCKET_BUFFER: usize = 2 << 20;
 
 /// Loss and delay applied to outgoing datagrams (for testing over real sockets).
 #[derive(Debug, Clone, PartialEq)]
@@ -113,16 +108,8 @@ impl<M: Machine> Driver<M> {
     }
 
     fn new(socket: UdpSocket, machine: M) -> io::Result<Driver<M>> {
-        // Enables GRO where available and makes the socket non-blocking.
-        let state = UdpSocketState::new((&socket).into())?;
+        let state = socket_state(&socket)?;
         socket.set_nonblocking(true)?;
-        // Best effort: a smaller buffer only costs throughput.
-        if state.recv_buffer_size((&socket).into()).unwrap_or(0) < SOCKET_BUFFER {
-            let _ = state.set_recv_buffer_size((&socket).into(), SOCKET_BUFFER);
-        }
-        if state.send_buffer_size((&socket).into()).unwrap_or(0) < SOCKET_BUFFER {
-            let _ = state.set_send_buffer_size((&socket).into(), SOCKET_BUFFER);
-        }
         Ok(Driver {
             socket,
             state,

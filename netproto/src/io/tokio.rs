@@ -29,7 +29,7 @@ use quinn_udp::UdpSocketState;
 use tokio::io::Interest;
 use tokio::net::{ToSocketAddrs, UdpSocket};
 
-use super::{MAX_BATCH, Machine, RECV_SLOTS, RecvBuf, SEND_BUF};
+use super::{MAX_BATCH, Machine, RECV_SLOTS, RecvBuf, SEND_BUF, socket_state};
 use crate::{
     Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Stats,
 };
@@ -46,8 +46,8 @@ struct Driver<M> {
 
 impl<M: Machine> Driver<M> {
     fn new(socket: UdpSocket, machine: M) -> Result<Driver<M>, Error> {
-        // Enables GRO where available; the socket is already non-blocking.
-        let state = UdpSocketState::new((&socket).into())?;
+        // The socket is already non-blocking.
+        let state = socket_state(&socket)?;
         Ok(Driver {
             socket,
             state,
