@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use quinn_udp::UdpSocketState;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use super::{MAX_BATCH, Machine, RECV_SLOTS, RecvBuf, SEND_BUF, socket_state};
+use super::{MAX_BATCH, Machine, RECV_SLOTS, RecvBuf, SEND_BUF, skip_tos, socket_state};
 use crate::{
     Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Stats,
     Transmit, TransmitInfo,
@@ -109,6 +109,7 @@ impl<M: Machine> Driver<M> {
 
     fn new(socket: UdpSocket, machine: M) -> io::Result<Driver<M>> {
         let state = socket_state(&socket)?;
+        skip_tos(&socket);
         socket.set_nonblocking(true)?;
         Ok(Driver {
             socket,

@@ -29,7 +29,7 @@ use quinn_udp::UdpSocketState;
 use tokio::io::Interest;
 use tokio::net::{ToSocketAddrs, UdpSocket};
 
-use super::{MAX_BATCH, Machine, RECV_SLOTS, RecvBuf, SEND_BUF, socket_state};
+use super::{MAX_BATCH, Machine, RECV_SLOTS, RecvBuf, SEND_BUF, skip_tos, socket_state};
 use crate::{
     Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Stats,
 };
@@ -48,6 +48,7 @@ impl<M: Machine> Driver<M> {
     fn new(socket: UdpSocket, machine: M) -> Result<Driver<M>, Error> {
         // The socket is already non-blocking.
         let state = socket_state(&socket)?;
+        skip_tos(&socket);
         Ok(Driver {
             socket,
             state,
