@@ -77,9 +77,17 @@ impl<M: Machine> Driver<M> {
                 src_ip: None,
             };
             loop {
-                let sent = self.socket.try_io(Interest::WRITABLE, || {
-                    self.state.try_send((&self.socket).into(), &transmit)
-                });
+                let sent = if datagrams == 1 {
+                    // A plain sendto, without quinn-udp's IP_TOS control message (see the std
+                    // driver's `send_one`).
+                    self.socket
+                        .try_send_to(transmit.contents, transmit.destination)
+                        .map(|_| ())
+                } else {
+                    self.socket.try_io(Interest::WRITABLE, || {
+                        self.state.try_send((&self.socket).into(), &transmit)
+                    })
+                };
                 match sent {
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                         self.socket.writable().await?;
