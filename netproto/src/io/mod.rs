@@ -98,10 +98,14 @@ impl RecvBuf {
         Ok(filled.min(slots))
     }
 
-    /// Hands every datagram of the first `filled` slots to the machine, a GRO slot split at
-    /// its stride; returns how many datagrams there were.
-    pub(crate) fn deliver<M: Machine>(&self, filled: usize, machine: &mut M) -> usize {
-        let now = Instant::now();
+    /// Hands every datagram of the first `filled` slots to the machine (received at `now`), a
+    /// GRO slot split at its stride; returns how many datagrams there were.
+    pub(crate) fn deliver<M: Machine>(
+        &self,
+        filled: usize,
+        machine: &mut M,
+        now: Instant,
+    ) -> usize {
         let mut datagrams = 0;
         for (i, m) in self.meta.iter().enumerate().take(filled) {
             let start = i * RECV_SLOT;

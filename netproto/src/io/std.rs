@@ -95,6 +95,8 @@ struct Driver<M> {
     nonblocking: bool,
     /// How long `poll` keeps reading without blocking before it sleeps.
     busy_poll: Duration,
+    /// When the last read of this `poll` found datagrams.
+    recv_time: Option<Instant>,
     stalled: Option<TransmitInfo>,
     impaired: Option<Impaired>,
     stats: SocketStats,
@@ -121,6 +123,7 @@ impl<M: Machine> Driver<M> {
             send_buf: Vec::with_capacity(SEND_BUF),
             nonblocking: true,
             busy_poll: BUSY_POLL,
+            recv_time: None,
             stalled: None,
             impaired: None,
             stats: SocketStats::default(),
@@ -190,7 +193,10 @@ impl<M: Machine> Driver<M> {
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        let now = Instant::now();
+        self.flush_at(Instant::now())
+    }
+
+    fn flush_at(&mut self, now: Instant) -> io::Result<()> {
         if let Some(info) = self.stalled.take()
             && !self.send_batch(info)?
         {
@@ -262,42 +268,40 @@ impl<M: Machine> Driver<M> {
     /// many slots were filled.
     fn recv_batch(&mut self, slots: usize) -> io::Result<(usize, usize)> {
         let filled = self.recv.recv(&self.state, (&self.socket).into(), slots)?;
-        let datagrams = self.recv.deliver(filled, &mut self.machine);
+        let now = Instant::now();
+        self.recv_time = Some(now);
+        let datagrams = self.recv.deliver(filled, &mut self.machine, now);
         self.stats.received += datagrams as u64;
         Ok((datagrams, filled))
     }
 
-    fn run_timers(&mut self) {
-        let now = Instant::now();
+    fn run_timers(&mut self, now: Instant) {
         if self.machine.poll_timeout().is_some_and(|t| t <= now) {
             self.machine.handle_timeout(now);
         }
     }
 
-    /// Reads without blocking until `until`, yielding the CPU between attempts; `true` if
-    /// something came (and was read, with what followed it).
-    fn busy_poll(&mut self, until: Instant) -> io::Result<bool> {
-        if self.busy_poll.is_zero() {
-            return Ok(false);
-        }
+    /// Reads without blocking until `until`, giving the core up (yield) before each attempt;
+    /// returns how many datagrams came (what the first successful read found, and what
+    /// followed it), zero if none did.
+    fn busy_poll(&mut self, until: Instant) -> io::Result<usize> {
         loop {
+            // Not a pure spin: on a busy machine the peer may need this very core. Yield before
+            // reading, not after: the caller has just sent, and when the peer shares this core
+            // its answer comes only once it has run.
+            std::thread::yield_now();
             match self.recv_batch(RECV_SLOTS) {
                 // Fewer than we asked for: the queue is empty, as in `drain`. Skipping the read
                 // that would say so takes a system call off the answer's way (the echo's
                 // round trip fell by about 0.3 µs on loopback).
-                Ok((_, filled)) if filled < RECV_SLOTS => return Ok(true),
-                Ok((n, _)) => {
-                    self.drain(n)?;
-                    return Ok(true);
-                }
+                Ok((n, filled)) if filled < RECV_SLOTS => return Ok(n),
+                Ok((n, _)) => return self.drain(n),
                 Err(e) if is_transient(&e) => {}
                 Err(e) => return Err(e),
             }
             if Instant::now() >= until {
-                return Ok(false);
+                return Ok(0);
             }
-            // Not a pure spin: on a busy machine the peer may need this very core.
-            std::thread::yield_now();
         }
     }
 
@@ -361,37 +365,43 @@ impl<M: Machine> Driver<M> {
     }
 
     fn poll(&mut self, max_wait: Duration) -> io::Result<()> {
-        self.run_timers();
-        self.flush()?;
-        // Under load datagrams are already waiting: read them first. Only an idle socket
-        // waits (in poll(2) on Unix, so the socket never leaves non-blocking mode).
-        let received = self.drain(0)?;
+        let now = Instant::now();
+        self.run_timers(now);
+        self.flush_at(now)?;
+        let mut deadline = now + max_wait;
+        if let Some(t) = self.machine.poll_timeout() {
+            deadline = deadline.min(t);
+        }
+        if let Some(t) = self
+            .impaired
+            .as_ref()
+            .and_then(|imp| imp.queue.iter().map(|(at, _)| *at).min())
+        {
+            deadline = deadline.min(t);
+        }
+        if self.stalled.is_some() {
+            deadline = deadline.min(now + Duration::from_millis(1));
+        }
+        let busy = self.busy_poll.min(deadline.saturating_duration_since(now));
+        self.recv_time = None;
+        // Under load datagrams are already waiting: a poll that may not wait reads them at
+        // once; one that may busy-polls (yielding first, see `busy_poll`). Only an idle socket
+        // then sleeps (in poll(2) on Unix, so the socket never leaves non-blocking mode).
+        let received = if busy.is_zero() {
+            self.drain(0)?
+        } else {
+            self.busy_poll(now + busy)?
+        };
         if received == 0 {
-            let now = Instant::now();
-            let mut deadline = now + max_wait;
-            if let Some(t) = self.machine.poll_timeout() {
-                deadline = deadline.min(t);
-            }
-            if let Some(t) = self
-                .impaired
-                .as_ref()
-                .and_then(|imp| imp.queue.iter().map(|(at, _)| *at).min())
-            {
-                deadline = deadline.min(t);
-            }
-            if self.stalled.is_some() {
-                deadline = deadline.min(now + Duration::from_millis(1));
-            }
-            let wait = deadline.saturating_duration_since(now);
-            if !wait.is_zero() && !self.busy_poll(now + self.busy_poll.min(wait))? {
-                let wait = deadline.saturating_duration_since(Instant::now());
-                if !wait.is_zero() {
-                    self.wait(wait)?;
-                }
+            let wait = deadline.saturating_duration_since(Instant::now());
+            if !wait.is_zero() {
+                self.wait(wait)?;
             }
         }
-        self.run_timers();
-        self.flush()
+        // The time of the last read, if there was one (no clock read on the answer's way).
+        let now = self.recv_time.take().unwrap_or_else(Instant::now);
+        self.run_timers(now);
+        self.flush_at(now)
     }
 }
 
@@ -440,7 +450,7 @@ impl Server {
     }
 
     /// How long [`poll`](Self::poll), when allowed to wait, keeps reading the socket without
-    /// blocking (yielding the CPU between attempts) before it sleeps until a datagram or the
+    /// blocking (yielding the CPU before each attempt) before it sleeps until a datagram or the
     /// next deadline; zero sleeps at once. A reply on loopback or a LAN often comes within
     /// microseconds, sooner than a sleeping thread wakes up: on a 2-core loopback test the
     /// default [`BUSY_POLL`] (30 µs) took the echo's median round trip from 16-23 µs to about
@@ -548,7 +558,7 @@ impl Client {
     }
 
     /// How long [`poll`](Self::poll), when allowed to wait, keeps reading the socket without
-    /// blocking (yielding the CPU between attempts) before it sleeps until a datagram or the
+    /// blocking (yielding the CPU before each attempt) before it sleeps until a datagram or the
     /// next deadline; zero sleeps at once. A reply on loopback or a LAN often comes within
     /// microseconds, sooner than a sleeping thread wakes up: on a 2-core loopback test the
     /// default [`BUSY_POLL`] (30 µs) took the echo's median round trip from 16-23 µs to about

@@ -114,7 +114,7 @@ impl<M: Machine> Driver<M> {
         });
         match read {
             Ok(filled) => {
-                recv.deliver(filled, machine);
+                recv.deliver(filled, machine, Instant::now());
                 Ok(())
             }
             Err(e)
