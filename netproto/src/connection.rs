@@ -239,7 +239,7 @@ impl Core {
         self.sender.check_room(reliable)?;
         self.stats.messages_sent += 1;
         if reliable {
-            self.sender.allocate(Some(bytes.to_vec()));
+            self.sender.allocate(Some(bytes));
             return Ok(());
         }
         let seq = self.sender.allocate(None);

@@ -82,6 +82,7 @@ mod endpoint;
 mod error;
 pub mod handshake;
 pub mod io;
+mod outgoing;
 pub mod packet;
 mod reliable;
 pub mod sim;

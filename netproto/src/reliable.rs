@@ -8,12 +8,13 @@
 //! ends with a new sample, or when a retransmission is acknowledged faster than the
 //! un-backed-off timeout.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use crate::Error;
-use crate::chunk::{chunk_bytes, chunk_count};
+use crate::chunk::{CHUNK_SIZE, chunk_bytes, chunk_count};
 use crate::congestion::Congestion;
+use crate::outgoing::Outgoing;
 use crate::packet::{Flags, HEADER_LEN, Header};
 use crate::stats::Stats;
 
@@ -24,6 +25,11 @@ const PACKET_THRESHOLD: u64 = 3;
 pub(crate) const SEQUENCE_WINDOW: u64 = 16384;
 /// Clock granularity term of RFC 6298.
 const GRANULARITY: Duration = Duration::from_millis(1);
+
+/// A duration in whole nanoseconds (saturating after 584 years).
+fn nanos(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
 
 /// RFC 6298 round-trip estimator.
 #[derive(Debug, Clone)]
@@ -51,22 +57,29 @@ impl RttEstimator {
     }
 
     /// A new measurement (only from chunks sent once).
+    ///
+    /// The arithmetic is on whole nanoseconds, with the same results as on `Duration`s: a
+    /// `Duration` divided by an integer divides its seconds and its nanoseconds apart, several
+    /// divisions for every acknowledged chunk.
     pub fn sample(&mut self, r: Duration) {
-        match self.srtt {
-            None => {
-                self.srtt = Some(r);
-                self.rttvar = r / 2;
-            }
+        let r_ns = nanos(r);
+        let (srtt, rttvar) = match self.srtt {
+            None => (r_ns, r_ns / 2),
             Some(srtt) => {
-                let delta = srtt.abs_diff(r);
-                self.rttvar = self.rttvar * 3 / 4 + delta / 4;
-                self.srtt = Some(srtt * 7 / 8 + r / 8);
+                let (srtt, rttvar) = (nanos(srtt), nanos(self.rttvar));
+                let delta = srtt.abs_diff(r_ns);
+                (
+                    srtt.saturating_mul(7) / 8 + r_ns / 8,
+                    rttvar.saturating_mul(3) / 4 + delta / 4,
+                )
             }
-        }
+        };
+        self.srtt = Some(Duration::from_nanos(srtt));
+        self.rttvar = Duration::from_nanos(rttvar);
         self.min = Some(self.min.map_or(r, |m| m.min(r)));
-        let srtt = self.srtt.unwrap_or(r);
+        let spread = rttvar.saturating_mul(4).max(nanos(GRANULARITY));
         self.base_rto =
-            (srtt + (self.rttvar * 4).max(GRANULARITY)).clamp(self.min_rto, self.max_rto);
+            Duration::from_nanos(srtt.saturating_add(spread)).clamp(self.min_rto, self.max_rto);
         self.backoff = 0;
     }
 
@@ -99,25 +112,6 @@ impl RttEstimator {
     pub fn min(&self) -> Option<Duration> {
         self.min
     }
-}
-
-#[derive(Debug, Clone, Copy, Default)]
-struct ChunkState {
-    tx_id: u64,
-    sent_at: Option<Instant>,
-    tx_count: u32,
-    acked: bool,
-    in_flight: bool,
-    queued: bool,
-}
-
-#[derive(Debug)]
-struct OutMessage {
-    seq: u16,
-    data: Vec<u8>,
-    next_new: usize,
-    acked: usize,
-    chunks: Vec<ChunkState>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -154,6 +148,9 @@ impl Size {
 /// amount per datagram.
 const SIZE_SCAN: usize = 64;
 
+/// A datagram carrying a full chunk.
+const FULL_DATAGRAM: usize = HEADER_LEN + CHUNK_SIZE;
+
 /// The length of the datagram carrying chunk `index` of `payload`.
 fn datagram_len(payload: &[u8], index: usize) -> usize {
     HEADER_LEN + chunk_bytes(payload, index).len()
@@ -163,11 +160,16 @@ fn datagram_len(payload: &[u8], index: usize) -> usize {
 #[derive(Debug)]
 pub(crate) struct Sender {
     next_abs: u64,
-    messages: BTreeMap<u64, OutMessage>,
+    messages: Outgoing,
     /// Chunks of `messages` never sent yet: whether there is new data to send, without a walk
     /// over the messages.
     unsent: usize,
+    /// No message before this has a chunk never sent.
     cursor: u64,
+    /// No message before this has a full-size chunk never sent: where a GSO batch of full
+    /// chunks looks for its next one, past the messages that only have a short last chunk
+    /// left (a queue of 1 KiB messages is two full chunks and one short one each).
+    full_cursor: u64,
     in_flight: VecDeque<Transmission>,
     in_flight_count: usize,
     retransmit: VecDeque<(u64, u8)>,
@@ -183,9 +185,10 @@ impl Sender {
     pub fn new(max_pending: usize) -> Sender {
         Sender {
             next_abs: 0,
-            messages: BTreeMap::new(),
+            messages: Outgoing::default(),
             unsent: 0,
             cursor: 0,
+            full_cursor: 0,
             in_flight: VecDeque::new(),
             in_flight_count: 0,
             retransmit: VecDeque::new(),
@@ -216,7 +219,7 @@ impl Sender {
         if reliable && self.messages.len() >= self.max_pending {
             return Err(Error::WouldBlock);
         }
-        if let Some((&oldest, _)) = self.messages.first_key_value()
+        if let Some(oldest) = self.messages.oldest()
             && self.next_abs - oldest >= SEQUENCE_WINDOW
         {
             return Err(Error::WouldBlock);
@@ -224,24 +227,15 @@ impl Sender {
         Ok(())
     }
 
-    /// Gives the next sequence id to a message. Reliable payloads are kept until acknowledged.
-    pub fn allocate(&mut self, reliable: Option<Vec<u8>>) -> u16 {
+    /// Gives the next sequence id to a message. A copy of a reliable payload is kept until
+    /// every chunk is acknowledged.
+    pub fn allocate(&mut self, reliable: Option<&[u8]>) -> u16 {
         let abs = self.next_abs;
         self.next_abs += 1;
         let seq = abs as u16;
-        if let Some(data) = reliable {
-            let n = chunk_count(data.len());
-            self.unsent += n;
-            self.messages.insert(
-                abs,
-                OutMessage {
-                    seq,
-                    data,
-                    next_new: 0,
-                    acked: 0,
-                    chunks: vec![ChunkState::default(); n],
-                },
-            );
+        if let Some(payload) = reliable {
+            self.unsent += chunk_count(payload.len());
+            self.messages.insert(abs, seq, payload);
         }
         seq
     }
@@ -253,7 +247,7 @@ impl Sender {
     /// `size` serves GSO batches, whose datagrams must all have the first one's size but the
     /// last, which may be shorter. With [`Size::Exactly`] the sender takes a retransmission at
     /// the front of its queue if it has that size, else the next new chunk of that size among
-    /// the next [`SIZE_SCAN`] messages: the full chunks of several queued messages then share
+    /// the messages of the next [`SIZE_SCAN`] sequence numbers: the full chunks of several queued messages then share
     /// one batch while their shorter last chunks wait for a batch of their own (the receiver
     /// reassembles in any order, so this only reorders datagrams within one flush).
     pub fn poll(
@@ -268,7 +262,7 @@ impl Sender {
             return None;
         }
         while let Some(&(abs, chunk)) = self.retransmit.front() {
-            let Some(msg) = self.messages.get_mut(&abs) else {
+            let Some(msg) = self.messages.get_mut(abs) else {
                 self.retransmit.pop_front();
                 continue;
             };
@@ -286,31 +280,51 @@ impl Sender {
             stats.retransmissions += 1;
             return Some(self.transmit(now, abs, chunk, buf));
         }
+        if self.unsent == 0 {
+            return None;
+        }
         let abs = match size {
+            Size::Exactly(FULL_DATAGRAM) => self.next_full()?,
             Size::Exactly(len) => self
                 .messages
-                .range(self.cursor..)
+                .iter_from(self.cursor)
                 .take(SIZE_SCAN)
                 .find(|(_, m)| {
                     m.next_new < m.chunks.len() && datagram_len(&m.data, m.next_new) == len
                 })
-                .map(|(&abs, _)| abs)?,
-            Size::Any | Size::AtMost(_) => loop {
-                let (&abs, msg) = self.messages.range(self.cursor..).next()?;
-                if msg.next_new < msg.chunks.len() {
-                    if !size.fits(datagram_len(&msg.data, msg.next_new)) {
-                        return None;
-                    }
-                    break abs;
+                .map(|(abs, _)| abs)?,
+            Size::Any | Size::AtMost(_) => {
+                let (abs, msg) = self
+                    .messages
+                    .iter_from(self.cursor)
+                    .find(|(_, m)| m.next_new < m.chunks.len())?;
+                self.cursor = abs;
+                if !size.fits(datagram_len(&msg.data, msg.next_new)) {
+                    return None;
                 }
-                self.cursor = abs + 1;
-            },
+                abs
+            }
         };
-        let msg = self.messages.get_mut(&abs)?;
+        let msg = self.messages.get_mut(abs)?;
         let chunk = msg.next_new as u8;
         msg.next_new += 1;
         self.unsent -= 1;
         Some(self.transmit(now, abs, chunk, buf))
+    }
+
+    /// The oldest message with a full-size chunk never sent, if its sequence number is within
+    /// [`SIZE_SCAN`] of the oldest message with any chunk never sent. Moves `full_cursor` past
+    /// the messages that have none left, for good (`next_new` only grows), so the walk costs
+    /// a constant per message over its life, not a scan per datagram.
+    fn next_full(&mut self) -> Option<u64> {
+        let start = self.full_cursor.max(self.cursor);
+        let found = self
+            .messages
+            .iter_from(start)
+            .find(|(_, m)| m.next_new < m.full_chunks())
+            .map(|(abs, _)| abs);
+        self.full_cursor = found.unwrap_or_else(|| self.messages.end());
+        found.filter(|&abs| abs - self.cursor < SIZE_SCAN as u64)
     }
 
     /// Whether [`poll`](Self::poll) would produce a datagram under this window.
@@ -321,7 +335,7 @@ impl Sender {
         self.unsent > 0
             || self.retransmit.iter().any(|&(abs, chunk)| {
                 self.messages
-                    .get(&abs)
+                    .get(abs)
                     .and_then(|m| m.chunks.get(usize::from(chunk)))
                     .is_some_and(|s| !s.acked && !s.in_flight)
             })
@@ -330,7 +344,7 @@ impl Sender {
     fn transmit(&mut self, now: Instant, abs: u64, chunk: u8, buf: &mut Vec<u8>) -> usize {
         let tx_id = self.next_tx_id;
         self.next_tx_id += 1;
-        let Some(msg) = self.messages.get_mut(&abs) else {
+        let Some(msg) = self.messages.get_mut(abs) else {
             return 0;
         };
         let last = msg.chunks.len() - 1;
@@ -358,7 +372,7 @@ impl Sender {
 
     fn is_current(&self, t: &Transmission) -> bool {
         self.messages
-            .get(&t.abs)
+            .get(t.abs)
             .and_then(|m| m.chunks.get(usize::from(t.chunk)))
             .is_some_and(|s| s.in_flight && s.tx_id == t.tx_id)
     }
@@ -372,7 +386,7 @@ impl Sender {
     ) {
         let Some(state) = self
             .messages
-            .get_mut(&t.abs)
+            .get_mut(t.abs)
             .and_then(|m| m.chunks.get_mut(usize::from(t.chunk)))
         else {
             return;
@@ -402,7 +416,7 @@ impl Sender {
             return false;
         }
         let abs = self.next_abs - back;
-        let Some(msg) = self.messages.get_mut(&abs) else {
+        let Some(msg) = self.messages.get_mut(abs) else {
             return false;
         };
         let Some(state) = msg.chunks.get_mut(usize::from(chunk)) else {
@@ -432,7 +446,7 @@ impl Sender {
         msg.acked += 1;
         let complete = msg.acked == msg.chunks.len();
         if complete {
-            self.messages.remove(&abs);
+            self.messages.remove(abs);
         }
         self.detect_by_threshold(cc, stats);
         complete
@@ -537,7 +551,7 @@ mod tests {
             Duration::from_secs(10),
         );
         let mut cc = Congestion::new(4, 2, 8);
-        let seq = s.allocate(Some(vec![0; 2000]));
+        let seq = s.allocate(Some(&[0; 2000]));
         assert!(!s.on_ack(Instant::now(), seq, 0, &mut rtt, &mut cc, &mut stats));
         assert_eq!(s.pending(), 1);
         let now = Instant::now();
