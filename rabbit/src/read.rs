@@ -77,7 +77,15 @@ impl<'a> BitReader<'a> {
                 return Ok(word & ((1u64 << n) - 1));
             }
         }
-        self.read_bits_checked(n)
+        if n > 56 && n <= 64 && n as u64 <= self.remaining_bits() {
+            // Wide reads (`f64`, long `u64` varints) stay inline.
+            let value = self.peek(n);
+            self.pos += n as u64;
+            return Ok(value);
+        }
+        let value = read_near_end(self.data, self.pos, n)?;
+        self.pos += n as u64;
+        Ok(value)
     }
 
     /// The 64 bits from the cursor's byte, shifted to the cursor (at least 57 of them valid),
@@ -87,20 +95,6 @@ impl<'a> BitReader<'a> {
         let byte = (self.pos >> 3) as usize;
         let chunk: [u8; 8] = self.data.get(byte..byte + 8)?.try_into().ok()?;
         Some(u64::from_le_bytes(chunk) >> (self.pos & 7))
-    }
-
-    /// [`BitReader::read_bits`] near the end of the input, or for more than 56 bits.
-    #[inline(always)]
-    fn read_bits_checked(&mut self, n: u32) -> Result<u64> {
-        if n > 64 {
-            return Err(Error::custom("read_bits takes at most 64 bits"));
-        }
-        if n as u64 > self.remaining_bits() {
-            return Err(self.end(n as u64));
-        }
-        let value = self.peek(n);
-        self.pos += n as u64;
-        Ok(value)
     }
 
     /// The next `n` bits (`n <= 64`, already bounds-checked) without moving.
@@ -188,22 +182,9 @@ impl<'a> BitReader<'a> {
             let value = self.read_bits(8 * m)?;
             return self.canonical(value, m);
         }
-        // Within the last eight bytes of the input: the checks are those of reading the
-        // prefix, then the bytes.
-        let left = self.remaining_bits();
-        if k as u64 > left {
-            return Err(self.end(k as u64));
-        }
-        let word = self.word_at((self.pos >> 3) as usize) >> (self.pos & 7);
-        let m = (word & mask_k) as u32 + 1;
-        let data_bits = 8 * m;
-        if (k + data_bits) as u64 > left {
-            self.pos += k as u64;
-            return Err(self.end(data_bits as u64));
-        }
-        let value = (word >> k) & ((1u64 << data_bits) - 1);
-        self.pos += (k + data_bits) as u64;
-        self.canonical(value, m)
+        let (value, pos) = varint_near_end(self.data, self.pos, bytes);
+        self.pos = pos;
+        value
     }
 
     /// Accepts `value` read as `m` bytes only in its shortest form.
@@ -303,6 +284,58 @@ impl<'a> BitReader<'a> {
         }
         Ok(())
     }
+}
+
+/// [`BitReader::read_bits`] within the last eight bytes of the input (or for more than 64
+/// bits, an error): the value of the `n` bits at `pos`, checked against the end.
+///
+/// Out of line and cold: almost every read of a message is further from its end, and this
+/// path inlined into every field made the decode loop larger and kept more of its state on
+/// the stack. By value, not `&mut BitReader`: a reader whose address escaped into a call
+/// would have to keep its cursor in memory.
+#[cold]
+#[inline(never)]
+fn read_near_end(data: &[u8], pos: u64, n: u32) -> Result<u64> {
+    let r = BitReader {
+        data,
+        pos,
+        len_bits: data.len() as u64 * 8,
+    };
+    if n > 64 {
+        return Err(Error::custom("read_bits takes at most 64 bits"));
+    }
+    if n as u64 > r.remaining_bits() {
+        return Err(r.end(n as u64));
+    }
+    Ok(r.peek(n))
+}
+
+/// [`BitReader::read_varint`] within the last eight bytes of the input (for integers of up to
+/// four bytes): the value or the error, and the cursor after it. The checks are those of
+/// reading the prefix, then the bytes. Out of line and by value, as [`read_near_end`].
+#[cold]
+#[inline(never)]
+fn varint_near_end(data: &[u8], pos: u64, bytes: u32) -> (Result<u64>, u64) {
+    let mut r = BitReader {
+        data,
+        pos,
+        len_bits: data.len() as u64 * 8,
+    };
+    let k = varint::len_bits(bytes);
+    let left = r.remaining_bits();
+    if k as u64 > left {
+        return (Err(r.end(k as u64)), r.pos);
+    }
+    let word = r.word_at((r.pos >> 3) as usize) >> (r.pos & 7);
+    let m = (word & ((1u64 << k) - 1)) as u32 + 1;
+    let data_bits = 8 * m;
+    if (k + data_bits) as u64 > left {
+        r.pos += k as u64;
+        return (Err(r.end(data_bits as u64)), r.pos);
+    }
+    let value = (word >> k) & ((1u64 << data_bits) - 1);
+    r.pos += (k + data_bits) as u64;
+    (r.canonical(value, m), r.pos)
 }
 
 /// The most items a list of zero-bit items (`()`, `PhantomData`) may claim.
