@@ -245,7 +245,7 @@ impl Reassembler {
         let chunk = header.chunk;
         let offset = usize::from(chunk) * CHUNK_SIZE;
         let end = offset + data.len();
-        let (existing_len, exists) = match self.partials.get_mut(&seq) {
+        let (existing_cap, filled, exists) = match self.partials.get_mut(&seq) {
             Some(p) => {
                 if p.reliable != reliable {
                     return Received::dropped(Dropped::Malformed, false);
@@ -264,12 +264,19 @@ impl Reassembler {
                 if fin && p.highest().is_some_and(|h| h > chunk) {
                     return Received::dropped(Dropped::Malformed, false);
                 }
-                (p.buf.capacity(), true)
+                (p.buf.capacity(), p.buf.len(), true)
             }
-            None => (0, false),
+            None => (0, 0, false),
         };
-        let new_len = end.max(existing_len);
-        let need = new_len - existing_len + if exists { 0 } else { PARTIAL_OVERHEAD };
+        let overhead = if exists { 0 } else { PARTIAL_OVERHEAD };
+        let need = end.max(existing_cap) - existing_cap + overhead;
+        // A chunk without FIN arriving in order has another after it: with memory to spare,
+        // make room for that one too. A 1 KiB message (504 + 504 + 16 bytes) is then one
+        // allocation and one growth instead of one and two; what is reserved is charged.
+        let spare_room = !fin && filled == offset && {
+            let roomy = (end + CHUNK_SIZE).max(existing_cap) - existing_cap + overhead;
+            used + roomy <= budget / 2
+        };
         let within = used + need <= budget;
         // Only over budget: finding the oldest reliable partial walks them all.
         let rescue = || {
@@ -305,7 +312,8 @@ impl Reassembler {
         let before = if exists { partial.charge() } else { 0 };
         if partial.buf.len() == offset {
             // In order: append without zero-filling first.
-            partial.buf.reserve_exact(data.len());
+            let room = data.len() + if spare_room { CHUNK_SIZE } else { 0 };
+            partial.buf.reserve_exact(room);
             partial.buf.extend_from_slice(data);
         } else {
             if partial.buf.len() < end {
@@ -529,6 +537,26 @@ mod tests {
         );
         assert_eq!(done.message.map(|(m, _)| m.len()), Some(514));
         assert_eq!(r.partial_bytes(), 0);
+    }
+
+    #[test]
+    fn in_order_chunks_make_room_for_the_next_one_while_memory_is_plentiful() {
+        let now = Instant::now();
+        let mut r = Reassembler::new(false, Duration::from_secs(1), Duration::from_secs(30));
+        let budget = 1 << 20;
+        r.on_chunk(now, h(Flags::REL, 0, 1), &[1; 504], 0, budget);
+        // Room for chunk 1 as well, and charged.
+        assert_eq!(r.partial_bytes(), 2 * CHUNK_SIZE + PARTIAL_OVERHEAD);
+        r.on_chunk(now, h(Flags::REL, 1, 1), &[2; 504], 0, budget);
+        assert_eq!(r.partial_bytes(), 3 * CHUNK_SIZE + PARTIAL_OVERHEAD);
+        let done = r.on_chunk(now, h(Flags::REL | Flags::FIN, 2, 1), &[3; 16], 0, budget);
+        let (bytes, _) = done.message.expect("complete");
+        assert_eq!(bytes.len(), 1024);
+        assert!(bytes[..504].iter().all(|&b| b == 1) && bytes[1008..].iter().all(|&b| b == 3));
+        assert_eq!(r.partial_bytes(), 0);
+        // With the partials near half the budget, the reservation is exact again.
+        r.on_chunk(now, h(Flags::REL, 0, 2), &[1; 504], 600, 2400);
+        assert_eq!(r.partial_bytes(), CHUNK_SIZE + PARTIAL_OVERHEAD);
     }
 
     #[test]

@@ -330,6 +330,10 @@ impl Pacer {
     }
 
     fn refill(&mut self, now: Instant, window: u32, srtt: Duration) {
+        // The chunks of one batch are checked at one instant: nothing to add after the first.
+        if self.last == Some(now) {
+            return;
+        }
         if let Some(last) = self.last {
             let elapsed = now.saturating_duration_since(last).as_secs_f64();
             let rate = Self::rate(window, srtt);

@@ -45,6 +45,9 @@ pub struct Endpoint {
     config: Config,
     cookies: CookieJar,
     by_addr: HashMap<SocketAddr, ConnectionId>,
+    /// The peer of the last datagram, so that a run of datagrams from one peer (a received
+    /// batch) hashes its address once. Cleared whenever `by_addr` changes.
+    last_peer: Option<(SocketAddr, ConnectionId)>,
     peers: BTreeMap<ConnectionId, Peer>,
     next_id: u64,
     /// Challenges to send: the destination and the 4-byte `Challenge`.
@@ -70,6 +73,7 @@ impl Endpoint {
             cookies: CookieJar::new(rng.random(), config.cookie_lifetime),
             config,
             by_addr: HashMap::new(),
+            last_peer: None,
             peers: BTreeMap::new(),
             next_id: 0,
             out: VecDeque::new(),
@@ -89,11 +93,17 @@ impl Endpoint {
     pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
         self.stats.datagrams_received += 1;
         let four: Option<[u8; 4]> = datagram.try_into().ok();
-        if let Some(&id) = self.by_addr.get(&from) {
+        let known = match self.last_peer {
+            Some((addr, id)) if addr == from => Some(id),
+            _ => self.by_addr.get(&from).copied(),
+        };
+        if let Some(id) = known {
             let Some(peer) = self.peers.get_mut(&id) else {
                 self.by_addr.remove(&from);
+                self.last_peer = None;
                 return;
             };
+            self.last_peer = Some((from, id));
             match four {
                 Some(v) if is_handshake_shaped(v) => {
                     if v == peer.seasoning {
@@ -153,6 +163,7 @@ impl Endpoint {
             },
         );
         self.by_addr.insert(from, id);
+        self.last_peer = None;
         self.stats.connections_accepted += 1;
         self.after_activity(id);
     }
@@ -167,6 +178,7 @@ impl Endpoint {
         }
         if peer.core.is_closed() && self.by_addr.get(&peer.core.peer) == Some(&id) {
             self.by_addr.remove(&peer.core.peer);
+            self.last_peer = None;
         }
         self.maybe_remove(id);
     }
