@@ -314,8 +314,9 @@ pub(crate) struct Pacer {
 const PACING_INTERVAL: f64 = 0.002;
 /// The fewest chunks that may leave back to back, however slow the path.
 const MIN_BURST: f64 = 10.0;
-/// The most chunks that may leave back to back: one full GSO batch of the std driver.
-const MAX_BURST: f64 = 64.0;
+/// The most chunks that may leave back to back: one full GSO batch of the drivers
+/// (`io::MAX_BATCH`).
+const MAX_BURST: f64 = 128.0;
 
 impl Pacer {
     pub fn new() -> Pacer {
@@ -404,7 +405,7 @@ mod tests {
         // 1.25 × 200 per 10 ms = 50 in 2 ms.
         assert_eq!(burst(200, Duration::from_millis(10)), 50);
         // Loopback: 1024 chunks per 50 µs would be thousands in 2 ms; capped at one GSO batch.
-        assert_eq!(burst(1024, Duration::from_micros(50)), 64);
+        assert_eq!(burst(1024, Duration::from_micros(50)), 128);
     }
 
     /// Acknowledges `n` chunks with RTT `rtt` over a base of 20 ms, as the sender would,

@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use quinn_udp::UdpSocketState;
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use super::{MAX_BATCH, Machine, RECV_SLOTS, RecvBuf, SEND_BUF, skip_tos, socket_state};
+use super::{Machine, RECV_SLOTS, RecvBuf, SEND_BUF, gso_segments, skip_tos, socket_state};
 use crate::{
     Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Stats,
     Transmit, TransmitInfo,
@@ -200,7 +200,7 @@ impl<M: Machine> Driver<M> {
             // The impairment decides per datagram.
             1
         } else {
-            self.state.max_gso_segments().clamp(1, MAX_BATCH)
+            gso_segments(&self.state)
         }
     }
 

@@ -29,7 +29,7 @@ use quinn_udp::UdpSocketState;
 use tokio::io::Interest;
 use tokio::net::{ToSocketAddrs, UdpSocket};
 
-use super::{MAX_BATCH, Machine, RECV_SLOTS, RecvBuf, SEND_BUF, skip_tos, socket_state};
+use super::{Machine, RECV_SLOTS, RecvBuf, SEND_BUF, gso_segments, skip_tos, socket_state};
 use crate::{
     Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Stats,
 };
@@ -61,7 +61,7 @@ impl<M: Machine> Driver<M> {
     async fn flush(&mut self) -> Result<(), Error> {
         let now = Instant::now();
         loop {
-            let max = self.state.max_gso_segments().clamp(1, MAX_BATCH);
+            let max = gso_segments(&self.state);
             let Some(info) = self
                 .machine
                 .poll_transmit_batch(now, &mut self.send_buf, max)
