@@ -37,9 +37,9 @@ const SAFE_BATCH: usize = 64;
 /// found to take. Checked on every send: quinn-udp turns GSO off for good on a socket whose
 /// send failed with EIO or EINVAL.
 ///
-/// Twice as many segments per send halved the system calls of a bulk transfer: 1 KiB
-/// messages on loopback went from about 1.0 to 1.17 GB/s, 64 KiB from 0.95 to 1.07, in the
-/// same runs.
+/// Twice as many segments per send halves the system calls of a bulk transfer: on loopback,
+/// 1 KiB messages went from about 1.8 to 2.8 GB/s and 64 KiB ones from 3.2 to 3.9 GB/s in
+/// back-to-back runs.
 pub(crate) fn gso_segments(state: &UdpSocketState) -> usize {
     if state.max_gso_segments() <= 1 {
         return 1;
