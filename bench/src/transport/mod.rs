@@ -381,8 +381,12 @@ pub fn run(opts: &Options) -> Vec<Row> {
         } else if med.is_some() {
             let mut m: Vec<f64> = c.throughput.iter().map(|t| t.0).collect();
             let mut b: Vec<f64> = c.throughput.iter().map(|t| t.1).collect();
+            // The rounds' spread: loopback throughput on a shared virtual machine moves a
+            // lot from round to round, for every peer.
+            let lo = b.iter().copied().fold(f64::INFINITY, f64::min);
+            let hi = b.iter().copied().fold(0.0, f64::max);
             note = format!(
-                "{:.0} msg/s, {:.1} MB/s",
+                "{:.0} msg/s, {:.1} MB/s (rounds {lo:.0}–{hi:.0})",
                 median(&mut m).unwrap_or(0.0),
                 median(&mut b).unwrap_or(0.0)
             );
