@@ -5,7 +5,7 @@
 //! form a plain number.
 
 use rabbit::schema::Encoding;
-use rabbit::{BitReader, BitWriter, Decode, Encode, Result};
+use rabbit::{BitReader, BitWindow, BitWriter, Decode, Encode, Result};
 use std::fmt;
 
 macro_rules! id_type {
@@ -74,6 +74,11 @@ macro_rules! id_type {
             #[inline(always)]
             fn decode(r: &mut BitReader<'_>) -> Result<Self> {
                 u32::decode(r).map($name)
+            }
+
+            #[inline(always)]
+            fn decode_window(w: &mut BitWindow<'_>) -> Result<Self> {
+                u32::decode_window(w).map($name)
             }
         }
     };

@@ -3,7 +3,7 @@
 
 use crate::ids::{EntityId, PlayerId};
 use rabbit::schema::{Body, Describe, Encoding, FieldSchema, TypeRef, TypeSchema};
-use rabbit::{BitReader, BitWriter, Decode, Encode, Rabbit, Result};
+use rabbit::{BitReader, BitWindow, BitWriter, Decode, Encode, Rabbit, Result};
 
 /// The state of every entity in the world at one tick.
 ///
@@ -262,6 +262,11 @@ impl Decode for Direction {
     #[inline(always)]
     fn decode(r: &mut BitReader<'_>) -> Result<Self> {
         Ok(Direction::from_bits_retain(r.read_bits(8)? as u8))
+    }
+
+    #[inline(always)]
+    fn decode_window(w: &mut BitWindow<'_>) -> Result<Self> {
+        Ok(Direction::from_bits_retain(w.read_bits(8)? as u8))
     }
 }
 

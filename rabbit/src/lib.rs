@@ -89,7 +89,7 @@ pub mod varint;
 mod write;
 
 pub use error::{Error, Result};
-pub use read::{BitReader, MAX_EMPTY_ITEMS};
+pub use read::{BitReader, BitWindow, MAX_EMPTY_ITEMS, WINDOW_BYTES, WINDOW_MAX_BITS};
 pub use write::BitWriter;
 
 #[cfg(feature = "derive")]
@@ -146,6 +146,19 @@ pub trait Encode {
 pub trait Decode: Sized {
     /// Reads one value.
     fn decode(r: &mut BitReader<'_>) -> Result<Self>;
+
+    /// Reads one value from a [`BitWindow`]: exactly what [`Decode::decode`] reads, with the
+    /// same errors at the same positions.
+    ///
+    /// A list decodes its items through this method when their type's
+    /// [`Encode::MAX_BITS`] is at most [`WINDOW_MAX_BITS`] and the input has a whole window
+    /// left: the window's reads need no bounds checks. Derived impls read their fields through
+    /// it; the provided method runs [`Decode::decode`] on a [`BitReader`] at the window's
+    /// cursor, which is correct for any impl and only slower.
+    #[inline(always)]
+    fn decode_window(w: &mut BitWindow<'_>) -> Result<Self> {
+        w.with_reader(Self::decode)
+    }
 }
 
 /// Encodes `value` into a new buffer.

@@ -162,6 +162,22 @@ impl<'a> Names<'a> {
         }
     }
 
+    /// [`Names::decode_value`] from a `BitWindow`: the type's own `decode_window` for a field
+    /// with its default codec; the codec's decoder on a reader at the window's cursor for the
+    /// others.
+    pub fn decode_value_window(&self, field: &Field<'_>) -> TokenStream {
+        let k = self.krate;
+        let r = &self.r;
+        let ty = field.plan.wire_ty;
+        match &field.plan.codec {
+            Codec::Default => quote!(<#ty as #k::Decode>::decode_window(#r)),
+            _ => {
+                let dec = self.decode_value(field);
+                quote!(#r.with_reader(|#r| #dec))
+            }
+        }
+    }
+
     /// The bits `value` takes with the field's codec (`u64`), or `None` when the width is a
     /// constant that does not need the value.
     pub fn value_bits(&self, field: &Field<'_>, value: &TokenStream) -> Option<TokenStream> {
@@ -306,7 +322,8 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
     let word_bits = encode::word_bits(input, &names);
     let word_body = encode::word_body(input, &names);
     let bits_body = size::encoded_bits(input, &names);
-    let decode_body = decode::body(input, &names);
+    let decode_body = decode::body(input, &names, decode::Source::Reader);
+    let window_body = decode::body(input, &names, decode::Source::Window);
     let type_schema = schema::type_schema(input, &names);
     let hot = hot_inline(input);
     let name = ident.to_string();
@@ -369,6 +386,11 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
             #hot
             fn decode(#r: &mut #k::BitReader<'_>) -> #k::Result<Self> {
                 #decode_body
+            }
+
+            #hot
+            fn decode_window(#r: &mut #k::BitWindow<'_>) -> #k::Result<Self> {
+                #window_body
             }
         }
 

@@ -31,10 +31,7 @@ impl Encode for bool {
 }
 
 impl Decode for bool {
-    #[inline(always)]
-    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-        r.read_bool()
-    }
+    decode_both!(|r| r.read_bool());
 }
 
 impl Encode for u8 {
@@ -63,10 +60,7 @@ impl Encode for u8 {
 }
 
 impl Decode for u8 {
-    #[inline(always)]
-    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-        Ok(r.read_bits(8)? as u8)
-    }
+    decode_both!(|r| Ok(r.read_bits(8)? as u8));
 }
 
 impl Encode for i8 {
@@ -95,10 +89,7 @@ impl Encode for i8 {
 }
 
 impl Decode for i8 {
-    #[inline(always)]
-    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-        Ok(varint::zigzag_decode(r.read_bits(8)?) as i8)
-    }
+    decode_both!(|r| Ok(varint::zigzag_decode(r.read_bits(8)?) as i8));
 }
 
 macro_rules! unsigned_varint {
@@ -126,14 +117,13 @@ macro_rules! unsigned_varint {
         }
 
         impl Decode for $t {
-            #[inline(always)]
-            fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+            decode_both!(|r| {
                 let v = r.read_varint($bytes)?;
                 <$t>::try_from(v).map_err(|_| Error::OutOfRange {
                     value: v as i128,
                     expected: stringify!($t).into(),
                 })
-            }
+            });
         }
     )*};
 }
@@ -164,14 +154,13 @@ macro_rules! signed_varint {
         }
 
         impl Decode for $t {
-            #[inline(always)]
-            fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+            decode_both!(|r| {
                 let v = varint::zigzag_decode(r.read_varint($bytes)?);
                 <$t>::try_from(v).map_err(|_| Error::OutOfRange {
                     value: v as i128,
                     expected: stringify!($t).into(),
                 })
-            }
+            });
         }
     )*};
 }
@@ -254,10 +243,7 @@ impl Encode for f32 {
 }
 
 impl Decode for f32 {
-    #[inline(always)]
-    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-        Ok(f32::from_bits(r.read_bits(32)? as u32))
-    }
+    decode_both!(|r| Ok(f32::from_bits(r.read_bits(32)? as u32)));
 }
 
 impl Encode for f64 {
@@ -283,10 +269,7 @@ impl Encode for f64 {
 }
 
 impl Decode for f64 {
-    #[inline(always)]
-    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-        Ok(f64::from_bits(r.read_bits(64)?))
-    }
+    decode_both!(|r| Ok(f64::from_bits(r.read_bits(64)?)));
 }
 
 /// A `char` is its scalar value as a `u32`; decoding rejects surrogates and values past U+10FFFF.
