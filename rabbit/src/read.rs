@@ -461,6 +461,15 @@ impl BitWindow<'_> {
         word >> (self.pos & 7)
     }
 
+    /// Whether a read may have started past the window's first 64 bytes, where the mask in
+    /// [`BitWindow::word`] wraps it around: only for a value longer than its type's
+    /// `MAX_BITS` says (a hand-written impl that breaks the contract). A list then decodes the
+    /// item again through the checked reader, so such an impl costs speed, never wrong values.
+    #[inline(always)]
+    pub(crate) fn overran(&self) -> bool {
+        self.pos > 8 * (WINDOW_BYTES - 8) as u64
+    }
+
     /// Reads `n` bits (0 to 64), as [`BitReader::read_bits`].
     #[inline(always)]
     pub fn read_bits(&mut self, n: u32) -> Result<u64> {

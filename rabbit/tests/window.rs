@@ -281,3 +281,55 @@ proptest! {
         check_list::<Big>(&bytes)?;
     }
 }
+
+/// A hand-written impl that breaks the `MAX_BITS` contract: it claims one byte and writes
+/// `LIAR_BYTES`, and reads them back through the window. A list of them must still decode
+/// exactly (the window's wrapped reads are detected and the item is read again, checked).
+#[derive(Debug, PartialEq)]
+struct Liar([u8; LIAR_BYTES]);
+
+const LIAR_BYTES: usize = 100;
+
+impl Encode for Liar {
+    const MIN_BITS: u64 = 8;
+    const MAX_BITS: Option<u64> = Some(8);
+    fn encode(&self, w: &mut rabbit::BitWriter<'_>) -> Result<()> {
+        for b in self.0 {
+            w.write_bits(b.into(), 8);
+        }
+        Ok(())
+    }
+    fn encoded_bits(&self) -> u64 {
+        8 * LIAR_BYTES as u64
+    }
+}
+
+impl Decode for Liar {
+    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+        let mut out = [0; LIAR_BYTES];
+        for b in &mut out {
+            *b = r.read_bits(8)? as u8;
+        }
+        Ok(Liar(out))
+    }
+    fn decode_window(w: &mut rabbit::BitWindow<'_>) -> Result<Self> {
+        let mut out = [0; LIAR_BYTES];
+        for b in &mut out {
+            *b = w.read_bits(8)? as u8;
+        }
+        Ok(Liar(out))
+    }
+}
+
+#[test]
+fn an_impl_longer_than_its_max_bits_still_decodes_exactly() {
+    let items: Vec<Liar> = (0..5u8)
+        .map(|i| {
+            Liar(std::array::from_fn(|j| {
+                i.wrapping_mul(31).wrapping_add(j as u8)
+            }))
+        })
+        .collect();
+    let bytes = rabbit::to_bytes(&items).unwrap();
+    assert_eq!(rabbit::from_bytes::<Vec<Liar>>(&bytes).unwrap(), items);
+}

@@ -164,6 +164,15 @@ const fn fits_window<T: Encode>() -> bool {
     }
 }
 
+/// An item whose encoding is longer than its type's `MAX_BITS` claims (a hand-written impl
+/// that breaks the contract), read again through the checked reader. Out of line: it never
+/// happens with derived or built-in impls, and inline it slowed every item's loop.
+#[cold]
+#[inline(never)]
+fn decode_overrun<T: Decode>(r: &mut BitReader<'_>) -> Result<T> {
+    T::decode(r)
+}
+
 /// Decodes the first of `count` items through windows, while the input has a whole window
 /// left (one bounds check per item, none per read), into `items`; returns how many.
 ///
@@ -184,8 +193,12 @@ fn decode_windowed<T: Decode + Encode>(
             break;
         };
         let item = T::decode_window(&mut w);
-        r.resume(&w);
-        items.push(item?);
+        if w.overran() {
+            items.push(decode_overrun(r)?);
+        } else {
+            r.resume(&w);
+            items.push(item?);
+        }
         done += 1;
     }
     Ok(done)
