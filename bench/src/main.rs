@@ -9,7 +9,7 @@ use bench::report::{Row, fill_ratios, json, machine, table};
 use bench::{codec, transport};
 
 const USAGE: &str = "usage: bench (codec | transport | all) [--json FILE] [--rounds N] \
-[--batch-us N] [--only PEER,PEER] [--quick]
+[--batch-us N] [--only PEER,PEER] [--quick] [--no-pin]
 
   codec      the 1000-entity snapshot: rabbit, the hand-written limit, bitcode, bincode,
              postcard, deku (size, encode, decode)
@@ -19,7 +19,9 @@ const USAGE: &str = "usage: bench (codec | transport | all) [--json FILE] [--rou
   --rounds   interleaved rounds (codec default 300, transport default 3)
   --batch-us codec: target duration of one timed batch (default 1000)
   --only     only these peers (rabbit, limit and netproto always run: the references)
-  --quick    a short smoke run";
+  --quick    a short smoke run
+  --no-pin   transport: leave the threads where the scheduler puts them (by default every
+             peer's client runs on core 0 and its server on core 1)";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -29,6 +31,7 @@ fn main() {
     let mut batch_us = 1000u64;
     let mut only = Vec::new();
     let mut quick = false;
+    let mut pin = true;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -43,6 +46,7 @@ fn main() {
                     .unwrap_or_default()
             }
             "--quick" => quick = true,
+            "--no-pin" => pin = false,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 return;
@@ -80,10 +84,16 @@ fn main() {
             rounds: rounds.unwrap_or(if quick { 1 } else { 3 }),
             quick,
             only: only.clone(),
+            pin,
         };
         println!(
-            "\n## transport: loopback UDP, median of {} interleaved rounds\n",
-            opts.rounds
+            "\n## transport: loopback UDP, median of {} interleaved rounds, {}\n",
+            opts.rounds,
+            if pin {
+                "each peer's client on core 0 and server on core 1"
+            } else {
+                "threads unpinned"
+            }
         );
         let mut rows = transport::run(&opts);
         fill_ratios(&mut rows, "netproto");

@@ -46,7 +46,7 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
     let (target, relay) = route(addr, p.loss, p.seed)?;
     let shared = Shared::new();
     let (sh, size, count, deadline) = (shared.clone(), p.size, p.count, p.deadline);
-    let srv = thread::spawn(move || -> Result<(), String> {
+    let srv = super::spawn_server(move || -> Result<(), String> {
         let give_up = Instant::now() + deadline + Duration::from_secs(5);
         let mut delivered = 0u64;
         while !sh.is_done() && Instant::now() < give_up {
@@ -113,7 +113,7 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
     let shared = Shared::new();
     let sh = shared.clone();
     let give_up = Instant::now() + p.deadline + Duration::from_secs(5);
-    let srv = thread::spawn(move || {
+    let srv = super::spawn_server(move || {
         while !sh.is_done() && Instant::now() < give_up {
             server.manual_poll(Instant::now());
             while let Some(ev) = server.recv() {

@@ -39,6 +39,51 @@ pub struct Options {
     pub quick: bool,
     /// Only these peers (empty: all).
     pub only: Vec<String>,
+    /// Run every peer's client on one core and its server on the other ([`pin`]).
+    pub pin: bool,
+}
+
+/// The core of every peer's client thread (the harness's own thread) and of its server thread,
+/// when pinning.
+const CLIENT_CORE: usize = 0;
+const SERVER_CORE: usize = 1;
+
+/// Whether [`spawn_server`] pins (set once by [`run`]).
+static PIN: AtomicBool = AtomicBool::new(false);
+
+/// Puts the calling thread on `core`, best effort (a machine with one core, or a platform
+/// without affinity, runs unpinned).
+///
+/// Why pin: on this 2-core virtual machine the scheduler sometimes leaves a peer's client and
+/// server on one core for a whole round (a woken thread goes where its waker runs), and then
+/// every peer's throughput falls to about a third (netproto: 1 KiB 2.8 -> 1.1 GB/s, the same
+/// as under `taskset -c 0`), so the medians measured the scheduler's luck. Pinned, each side
+/// has a core of its own, as two hosts would; every peer is pinned alike. The relay threads
+/// of the lossy cases are not pinned.
+fn pin(core: usize) {
+    // The machine's cores, read before any pinning: the list comes from the calling thread's
+    // affinity, which a thread spawned by a pinned one inherits.
+    static CORES: std::sync::OnceLock<Vec<core_affinity::CoreId>> = std::sync::OnceLock::new();
+    let ids = CORES.get_or_init(|| core_affinity::get_core_ids().unwrap_or_default());
+    if ids.len() > SERVER_CORE
+        && let Some(id) = ids.get(core)
+    {
+        core_affinity::set_for_current(*id);
+    }
+}
+
+/// Spawns a peer's server thread, on [`SERVER_CORE`] when pinning.
+pub fn spawn_server<F, T>(f: F) -> std::thread::JoinHandle<T>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    std::thread::spawn(move || {
+        if PIN.load(Ordering::Relaxed) {
+            pin(SERVER_CORE);
+        }
+        f()
+    })
 }
 
 /// One reliable-throughput case.
@@ -248,6 +293,10 @@ fn case_selected(name: &str) -> bool {
 
 /// Runs the suite.
 pub fn run(opts: &Options) -> Vec<Row> {
+    PIN.store(opts.pin, Ordering::Relaxed);
+    if opts.pin {
+        pin(CLIENT_CORE);
+    }
     let peers: Vec<PeerImpl> = peers()
         .into_iter()
         .filter(|p| {

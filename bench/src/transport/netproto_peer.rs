@@ -1,7 +1,6 @@
 //! netproto through its std driver (`netproto::io::std`): `Server` and `Client` over
 //! `std::net::UdpSocket`, polled in a loop as an application would.
 
-use std::thread;
 use std::time::{Duration, Instant};
 
 use netproto::io::std::{Client, Server};
@@ -24,7 +23,7 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
     let (target, relay) = route(addr, p.loss, p.seed)?;
     let shared = Shared::new();
     let (sh, size, count, deadline) = (shared.clone(), p.size, p.count, p.deadline);
-    let srv = thread::spawn(move || -> Result<(), String> {
+    let srv = super::spawn_server(move || -> Result<(), String> {
         let give_up = Instant::now() + deadline + Duration::from_secs(5);
         while !sh.is_done() && Instant::now() < give_up {
             server.poll(Duration::from_millis(5)).map_err(err)?;
@@ -61,7 +60,11 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
                         Err(e) => return Err(err(e)),
                     }
                 }
-                let wait = if queued == 0 { Duration::from_millis(1) } else { Duration::ZERO };
+                let wait = if queued == 0 {
+                    Duration::from_millis(1)
+                } else {
+                    Duration::ZERO
+                };
                 client.poll(wait).map_err(err)?;
             } else {
                 client.poll(Duration::from_millis(1)).map_err(err)?;
@@ -86,7 +89,7 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
     let shared = Shared::new();
     let sh = shared.clone();
     let give_up = Instant::now() + p.deadline + Duration::from_secs(5);
-    let srv = thread::spawn(move || -> Result<(), String> {
+    let srv = super::spawn_server(move || -> Result<(), String> {
         while !sh.is_done() && Instant::now() < give_up {
             server.poll(Duration::from_millis(5)).map_err(err)?;
             while let Some(ev) = server.poll_event() {

@@ -47,7 +47,7 @@ where
     Fut: std::future::Future<Output = Result<(), String>>,
 {
     let (tx, rx) = std::sync::mpsc::channel();
-    let handle = thread::spawn(move || -> Result<(), String> {
+    let handle = super::spawn_server(move || -> Result<(), String> {
         let rt = runtime()?;
         rt.block_on(async move {
             let endpoint = Endpoint::server(config, "127.0.0.1:0".parse().unwrap()).map_err(err)?;

@@ -133,7 +133,7 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
     let shared = Shared::new();
     let (sh, size, count, deadline) = (shared.clone(), p.size, p.count, p.deadline);
     let channel: u8 = DefaultChannel::ReliableUnordered.into();
-    let srv = thread::spawn(move || -> Result<(), String> {
+    let srv = super::spawn_server(move || -> Result<(), String> {
         let give_up = Instant::now() + deadline + Duration::from_secs(10);
         let mut clients = Vec::new();
         while !sh.is_done() && Instant::now() < give_up {
@@ -192,7 +192,7 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
     let sh = shared.clone();
     let channel: u8 = DefaultChannel::Unreliable.into();
     let give_up = Instant::now() + p.deadline + Duration::from_secs(10);
-    let srv = thread::spawn(move || -> Result<(), String> {
+    let srv = super::spawn_server(move || -> Result<(), String> {
         let mut clients = Vec::new();
         while !sh.is_done() && Instant::now() < give_up {
             srv_side.update()?;

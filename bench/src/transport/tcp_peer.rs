@@ -18,7 +18,7 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
     let addr = listener.local_addr().map_err(err)?;
     let shared = Shared::new();
     let (sh, size, count) = (shared.clone(), p.size, p.count);
-    let srv = thread::spawn(move || -> Result<(), String> {
+    let srv = super::spawn_server(move || -> Result<(), String> {
         let (stream, _) = listener.accept().map_err(err)?;
         stream
             .set_read_timeout(Some(Duration::from_millis(100)))
@@ -81,7 +81,7 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
     let listener = TcpListener::bind("127.0.0.1:0").map_err(err)?;
     let addr = listener.local_addr().map_err(err)?;
     let size = p.size;
-    let srv = thread::spawn(move || -> Result<(), String> {
+    let srv = super::spawn_server(move || -> Result<(), String> {
         let (mut stream, _) = listener.accept().map_err(err)?;
         stream.set_nodelay(true).map_err(err)?;
         let mut buf = vec![0u8; size];
