@@ -271,11 +271,23 @@ impl Reassembler {
         let overhead = if exists { 0 } else { PARTIAL_OVERHEAD };
         let need = end.max(existing_cap) - existing_cap + overhead;
         // A chunk without FIN arriving in order has another after it: with memory to spare,
-        // make room for that one too. A 1 KiB message (504 + 504 + 16 bytes) is then one
-        // allocation and one growth instead of one and two; what is reserved is charged.
-        let spare_room = !fin && filled == offset && {
-            let roomy = (end + CHUNK_SIZE).max(existing_cap) - existing_cap + overhead;
-            used + roomy <= budget / 2
+        // reserve ahead, charged like the rest. A first chunk makes room for two more, so a
+        // 1 KiB message (504 + 504 + 16 bytes) is one allocation; after that the buffer
+        // doubles, so a large payload is a handful of allocations, not one per chunk.
+        let ahead = if !fin && filled == offset {
+            let next = end + CHUNK_SIZE;
+            let cap = if next <= existing_cap {
+                existing_cap
+            } else if filled == 0 {
+                next + CHUNK_SIZE
+            } else {
+                next.max(2 * existing_cap)
+            };
+            let cap = cap.min(MAX_PAYLOAD).max(existing_cap);
+            let roomy = cap - existing_cap + overhead;
+            (used + roomy <= budget / 2).then_some(cap)
+        } else {
+            None
         };
         let within = used + need <= budget;
         // Only over budget: finding the oldest reliable partial walks them all.
@@ -312,7 +324,7 @@ impl Reassembler {
         let before = if exists { partial.charge() } else { 0 };
         if partial.buf.len() == offset {
             // In order: append without zero-filling first.
-            let room = data.len() + if spare_room { CHUNK_SIZE } else { 0 };
+            let room = ahead.map_or(data.len(), |cap| cap - offset);
             partial.buf.reserve_exact(room);
             partial.buf.extend_from_slice(data);
         } else {
@@ -540,19 +552,31 @@ mod tests {
     }
 
     #[test]
-    fn in_order_chunks_make_room_for_the_next_one_while_memory_is_plentiful() {
+    fn in_order_chunks_reserve_ahead_while_memory_is_plentiful() {
         let now = Instant::now();
         let mut r = Reassembler::new(false, Duration::from_secs(1), Duration::from_secs(30));
         let budget = 1 << 20;
         r.on_chunk(now, h(Flags::REL, 0, 1), &[1; 504], 0, budget);
-        // Room for chunk 1 as well, and charged.
-        assert_eq!(r.partial_bytes(), 2 * CHUNK_SIZE + PARTIAL_OVERHEAD);
+        // Room for two more chunks, and charged: a 1 KiB message needs no more.
+        assert_eq!(r.partial_bytes(), 3 * CHUNK_SIZE + PARTIAL_OVERHEAD);
         r.on_chunk(now, h(Flags::REL, 1, 1), &[2; 504], 0, budget);
         assert_eq!(r.partial_bytes(), 3 * CHUNK_SIZE + PARTIAL_OVERHEAD);
         let done = r.on_chunk(now, h(Flags::REL | Flags::FIN, 2, 1), &[3; 16], 0, budget);
         let (bytes, _) = done.message.expect("complete");
         assert_eq!(bytes.len(), 1024);
         assert!(bytes[..504].iter().all(|&b| b == 1) && bytes[1008..].iter().all(|&b| b == 3));
+        assert_eq!(r.partial_bytes(), 0);
+        // A larger payload: then the buffer doubles.
+        for chunk in 0..3 {
+            r.on_chunk(now, h(Flags::REL, chunk, 3), &[4; 504], 0, budget);
+        }
+        assert_eq!(r.partial_bytes(), 6 * CHUNK_SIZE + PARTIAL_OVERHEAD);
+        for chunk in 3..7 {
+            r.on_chunk(now, h(Flags::REL, chunk, 3), &[4; 504], 0, budget);
+        }
+        assert_eq!(r.partial_bytes(), 12 * CHUNK_SIZE + PARTIAL_OVERHEAD);
+        let done = r.on_chunk(now, h(Flags::REL | Flags::FIN, 7, 3), &[5; 1], 0, budget);
+        assert_eq!(done.message.map(|(m, _)| m.len()), Some(7 * CHUNK_SIZE + 1));
         assert_eq!(r.partial_bytes(), 0);
         // With the partials near half the budget, the reservation is exact again.
         r.on_chunk(now, h(Flags::REL, 0, 2), &[1; 504], 600, 2400);

@@ -283,26 +283,23 @@ impl Sender {
         if self.unsent == 0 {
             return None;
         }
+        let first = self.first_unsent()?;
         let abs = match size {
             Size::Exactly(FULL_DATAGRAM) => self.next_full()?,
             Size::Exactly(len) => self
                 .messages
-                .iter_from(self.cursor)
+                .iter_from(first)
                 .take(SIZE_SCAN)
                 .find(|(_, m)| {
                     m.next_new < m.chunks.len() && datagram_len(&m.data, m.next_new) == len
                 })
                 .map(|(abs, _)| abs)?,
             Size::Any | Size::AtMost(_) => {
-                let (abs, msg) = self
-                    .messages
-                    .iter_from(self.cursor)
-                    .find(|(_, m)| m.next_new < m.chunks.len())?;
-                self.cursor = abs;
+                let msg = self.messages.get(first)?;
                 if !size.fits(datagram_len(&msg.data, msg.next_new)) {
                     return None;
                 }
-                abs
+                first
             }
         };
         let msg = self.messages.get_mut(abs)?;
@@ -310,6 +307,18 @@ impl Sender {
         msg.next_new += 1;
         self.unsent -= 1;
         Some(self.transmit(now, abs, chunk, buf))
+    }
+
+    /// The oldest message with a chunk never sent, moving `cursor` to it: past the messages
+    /// sent whole, for good, so a batch of short last chunks (one per message) finds each next
+    /// one at once instead of walking again past those already sent.
+    fn first_unsent(&mut self) -> Option<u64> {
+        let (abs, _) = self
+            .messages
+            .iter_from(self.cursor)
+            .find(|(_, m)| m.next_new < m.chunks.len())?;
+        self.cursor = abs;
+        Some(abs)
     }
 
     /// The oldest message with a full-size chunk never sent, if its sequence number is within
