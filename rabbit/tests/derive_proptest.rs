@@ -5,21 +5,8 @@
 use proptest::prelude::*;
 use rabbit::{BitWriter, Decode, Encode, Rabbit};
 
-mod nibble {
-    use rabbit::{BitReader, BitWriter, Error, Result};
-
-    pub fn encode(value: &u8, w: &mut BitWriter<'_>) -> Result<()> {
-        if *value > 15 {
-            return Err(Error::custom("not a nibble"));
-        }
-        w.write_bits(*value as u64, 4);
-        Ok(())
-    }
-
-    pub fn decode(r: &mut BitReader<'_>) -> Result<u8> {
-        Ok(r.read_bits(4)? as u8)
-    }
-}
+mod common;
+use common::nibble;
 
 #[derive(Rabbit, Debug, PartialEq, Clone)]
 struct Point {

@@ -7,21 +7,8 @@
 use proptest::prelude::*;
 use rabbit::{BitReader, Decode, Encode, Rabbit, Result};
 
-mod nibble {
-    use rabbit::{BitReader, BitWriter, Error, Result};
-
-    pub fn encode(value: &u8, w: &mut BitWriter<'_>) -> Result<()> {
-        if *value > 15 {
-            return Err(Error::custom("not a nibble"));
-        }
-        w.write_bits(*value as u64, 4);
-        Ok(())
-    }
-
-    pub fn decode(r: &mut BitReader<'_>) -> Result<u8> {
-        Ok(r.read_bits(4)? as u8)
-    }
-}
+mod common;
+use common::nibble;
 
 /// Tags of two bits with three variants (the unknown index in the same two bits).
 #[derive(Rabbit, Debug, PartialEq, Clone)]
