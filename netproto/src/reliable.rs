@@ -247,9 +247,10 @@ impl Sender {
     /// `size` serves GSO batches, whose datagrams must all have the first one's size but the
     /// last, which may be shorter. With [`Size::Exactly`] the sender takes a retransmission at
     /// the front of its queue if it has that size, else the next new chunk of that size among
-    /// the messages of the next [`SIZE_SCAN`] sequence numbers: the full chunks of several queued messages then share
-    /// one batch while their shorter last chunks wait for a batch of their own (the receiver
-    /// reassembles in any order, so this only reorders datagrams within one flush).
+    /// the messages of the next [`SIZE_SCAN`] sequence numbers: the full chunks of several
+    /// queued messages then share one batch while their shorter last chunks wait for a batch
+    /// of their own (the receiver reassembles in any order, so this only reorders datagrams
+    /// within one flush).
     pub fn poll(
         &mut self,
         now: Instant,
