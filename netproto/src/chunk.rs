@@ -117,7 +117,7 @@ impl Hasher for SeqHasher {
     }
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.write_u64(u64::from(b) | self.0.rotate_left(8));
+            self.write_u64(u64::from(b));
         }
     }
     fn write_u16(&mut self, n: u16) {

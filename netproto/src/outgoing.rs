@@ -74,8 +74,8 @@ impl Outgoing {
     }
 
     /// Keeps a copy of `payload` as message `abs` (newer than every live one), in recycled
-    /// buffers where there are some.
-    pub fn insert(&mut self, abs: u64, seq: u16, payload: &[u8]) {
+    /// buffers where there are some; returns its chunk count.
+    pub fn insert(&mut self, abs: u64, seq: u16, payload: &[u8]) -> usize {
         let n = chunk_count(payload.len());
         let (mut data, mut chunks) = self.spare.pop().unwrap_or_default();
         data.clear();
@@ -98,6 +98,7 @@ impl Outgoing {
             chunks,
         }));
         self.live += 1;
+        n
     }
 
     fn index(&self, abs: u64) -> Option<usize> {
@@ -134,13 +135,12 @@ impl Outgoing {
 
     /// The live messages from `abs` on, oldest first, with their numbers.
     pub fn iter_from(&self, abs: u64) -> impl Iterator<Item = (u64, &OutMessage)> + '_ {
-        let skip = abs.saturating_sub(self.base) as usize;
-        let base = self.base;
+        let first = abs.max(self.base);
+        let skip = ((first - self.base) as usize).min(self.slots.len());
         self.slots
-            .iter()
-            .enumerate()
-            .skip(skip)
-            .filter_map(move |(i, m)| Some((base + i as u64, m.as_ref()?)))
+            .range(skip..)
+            .zip(first..)
+            .filter_map(|(m, abs)| Some((abs, m.as_ref()?)))
     }
 
     /// The number one past the newest slot: where a scan from a cursor can stop.

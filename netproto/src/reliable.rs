@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use crate::Error;
-use crate::chunk::{CHUNK_SIZE, chunk_bytes, chunk_count};
+use crate::chunk::{CHUNK_SIZE, chunk_bytes};
 use crate::congestion::Congestion;
 use crate::outgoing::Outgoing;
 use crate::packet::{Flags, HEADER_LEN, Header};
@@ -234,8 +234,7 @@ impl Sender {
         self.next_abs += 1;
         let seq = abs as u16;
         if let Some(payload) = reliable {
-            self.unsent += chunk_count(payload.len());
-            self.messages.insert(abs, seq, payload);
+            self.unsent += self.messages.insert(abs, seq, payload);
         }
         seq
     }

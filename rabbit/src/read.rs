@@ -151,7 +151,7 @@ impl<'a> BitReader<'a> {
             && let Some(found) = varint_in_word(word, k)
         {
             self.pos += found.bits as u64;
-            return found.accept(|value, m| self.non_canonical(value as u128, m));
+            return found.accept(self.pos);
         }
         if k + 8 * bytes > 57 {
             // Wider than one load can hold (u64): the prefix, then the bytes.
@@ -192,11 +192,7 @@ impl<'a> BitReader<'a> {
 
     #[cold]
     fn non_canonical(&self, value: u128, bytes: u32) -> Error {
-        Error::NonCanonicalVarint {
-            value,
-            bytes,
-            position: self.pos,
-        }
+        non_canonical(value, bytes, self.pos)
     }
 
     /// Reads `out.len()` bytes of eight bits each.
@@ -301,14 +297,25 @@ struct WordVarint {
 }
 
 impl WordVarint {
-    /// The value, or the error `non_canonical(value, bytes)` makes.
+    /// The value, or [`Error::NonCanonicalVarint`] at `position` (the bit after it).
     #[inline(always)]
-    fn accept(self, non_canonical: impl FnOnce(u64, u32) -> Error) -> Result<u64> {
+    fn accept(self, position: u64) -> Result<u64> {
         if self.canonical {
             Ok(self.value)
         } else {
-            Err(non_canonical(self.value, self.bytes))
+            Err(non_canonical(self.value as u128, self.bytes, position))
         }
+    }
+}
+
+/// The error for a varint of `bytes` bytes that a shorter form could hold, ending at
+/// `position`; shared by [`BitReader`] and [`BitWindow`].
+#[cold]
+fn non_canonical(value: u128, bytes: u32, position: u64) -> Error {
+    Error::NonCanonicalVarint {
+        value,
+        bytes,
+        position,
     }
 }
 
@@ -493,18 +500,9 @@ impl BitWindow<'_> {
         let k = varint::len_bits(bytes);
         if let Some(found) = varint_in_word(self.word(), k) {
             self.pos += found.bits as u64;
-            return found.accept(|value, m| self.non_canonical(value, m));
+            return found.accept(self.position());
         }
         self.with_reader(|r| r.read_varint(bytes))
-    }
-
-    #[cold]
-    fn non_canonical(&self, value: u64, bytes: u32) -> Error {
-        Error::NonCanonicalVarint {
-            value: value as u128,
-            bytes,
-            position: self.position(),
-        }
     }
 
     /// Runs `decode` on a [`BitReader`] over the whole input at the window's cursor, and moves

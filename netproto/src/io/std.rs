@@ -557,7 +557,8 @@ impl Server {
     /// another thread wants this core, and each yield hands it over for a scheduler slice),
     /// `poll` sleeps at once for a while instead (4 ms, doubled while the contention lasts, up
     /// to 128 ms): a sleeping thread is woken when its datagram arrives. With two busy loops
-    /// beside the echo on a 2-core machine this took its median from 4 ms to about 12 µs.
+    /// beside the echo on a 2-core machine this took its median from 4 ms to 18-40 µs.
+    /// [`SocketStats::busy_poll_calms`] counts these stand-downs.
     pub fn set_busy_poll(&mut self, duration: Duration) {
         self.driver.busy_poll = duration;
     }
@@ -660,18 +661,7 @@ impl Client {
     }
 
     /// How long [`poll`](Self::poll), when allowed to wait, keeps reading the socket without
-    /// blocking (yielding the CPU before each attempt) before it sleeps until a datagram or the
-    /// next deadline; zero sleeps at once. A reply on loopback or a LAN often comes within
-    /// microseconds, sooner than a sleeping thread wakes up: on a 2-core loopback test the
-    /// default [`BUSY_POLL`] (30 µs) took the echo's median round trip from 16-23 µs to about
-    /// 10 µs. It costs at most that much CPU per idle `poll`; `poll(Duration::ZERO)` never
-    /// waits and so never busy-polls.
-    ///
-    /// When the busy-poll's turns keep getting slow (four of more than 0.25 ms within 50 ms:
-    /// another thread wants this core, and each yield hands it over for a scheduler slice),
-    /// `poll` sleeps at once for a while instead (4 ms, doubled while the contention lasts, up
-    /// to 128 ms): a sleeping thread is woken when its datagram arrives. With two busy loops
-    /// beside the echo on a 2-core machine this took its median from 4 ms to about 12 µs.
+    /// blocking before it sleeps, and when it stands down: as [`Server::set_busy_poll`].
     pub fn set_busy_poll(&mut self, duration: Duration) {
         self.driver.busy_poll = duration;
     }
