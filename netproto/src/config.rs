@@ -112,7 +112,9 @@ impl ConfigBuilder {
         keepalive_interval: Duration;
         /// How long a client tries the handshake before giving up.
         connect_timeout: Duration;
-        /// First resend interval of `Init` / `ChallengeResponse`; doubled up to the maximum.
+        /// First resend interval of `Init`, and of the probe that follows a `ChallengeResponse`
+        /// until the server confirms it; doubled up to the maximum (PROTOCOL.md, "The client's
+        /// handshake").
         handshake_initial_resend: Duration;
         /// Cap of the handshake resend interval.
         handshake_max_resend: Duration;

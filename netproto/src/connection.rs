@@ -114,7 +114,7 @@ const FULL_DATAGRAM: usize = HEADER_LEN + CHUNK_SIZE;
 /// reliable chunks.
 #[derive(Debug)]
 enum Queued {
-    /// Handshake confirmation, keepalive, END.
+    /// An acknowledgement of a client's handshake probe, a keepalive, END.
     Control([u8; HEADER_LEN]),
     /// An unreliable message: its chunks are written straight from the payload when sent.
     Unreliable {
@@ -124,7 +124,7 @@ enum Queued {
     },
 }
 
-/// The keepalive / handshake confirmation: an `ACK` for chunk 255 of the sequence opposite
+/// The keepalive: an `ACK` for chunk 255 of the sequence opposite
 /// the newest one we have seen from the peer. A sender never has that chunk in flight (its
 /// in-flight messages stay within 16,384 ids of its newest), so the ACK acknowledges nothing,
 /// yet it is a well-formed header any conforming peer accepts. See PROTOCOL.md.
@@ -210,15 +210,11 @@ impl Core {
         !self.acks.is_empty() || !self.out.is_empty()
     }
 
-    pub fn newest_seen(&self) -> Option<u16> {
-        self.rx.newest()
-    }
-
     pub fn push_event(&mut self, event: Event) {
         self.events.push_back(event);
     }
 
-    /// Queues a control datagram (handshake confirmation, keepalive, END). Bounded.
+    /// Queues a control datagram (a probe's acknowledgement, keepalive, END). Bounded.
     pub fn queue_control(&mut self, datagram: [u8; HEADER_LEN]) {
         if self.out_datagrams >= self.config.max_queued_datagrams {
             self.stats.datagrams_dropped += 1;
@@ -439,6 +435,13 @@ impl Core {
         self.last_recv = now;
     }
 
+    /// Counts a handshake datagram from the connected peer: traffic, but no sign of life (it
+    /// may come from a client that restarted on the peer's address).
+    pub fn count_handshake(&mut self, len: usize) {
+        self.stats.packets_received += 1;
+        self.stats.bytes_received += len as u64;
+    }
+
     pub fn count_malformed(&mut self) {
         self.stats.malformed += 1;
     }
@@ -563,11 +566,11 @@ impl Connection {
         now: Instant,
         rng: &mut impl Rng,
     ) -> Connection {
-        let salt: [u8; 4] = rng.random();
         Connection {
             handshake: ClientHandshake::new(
                 now,
-                salt,
+                rng.random(),
+                rng.random(),
                 config.handshake_initial_resend,
                 config.handshake_max_resend,
                 config.connect_timeout,
@@ -582,7 +585,8 @@ impl Connection {
         self.core.peer
     }
 
-    /// Whether the server has confirmed the handshake and the connection is open.
+    /// Whether the server has shown that it accepted the handshake (its first packet with a
+    /// header arrived) and the connection is open.
     pub fn is_connected(&self) -> bool {
         self.phase == Phase::Established
     }
@@ -593,7 +597,8 @@ impl Connection {
     }
 
     /// Queues a message. Reliable messages may be queued during the handshake and go out once
-    /// the challenge is answered; unreliable ones sent before that are dropped.
+    /// the server has confirmed it ([`Event::Connected`]); unreliable ones sent before that are
+    /// dropped, as the delivery mode allows.
     pub fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
         self.core.send(bytes, delivery)
     }
@@ -608,40 +613,40 @@ impl Connection {
 
     /// Takes a datagram received from `from`. Datagrams from anyone but the server are
     /// ignored (so an `END` from another address cannot close us); malformed ones are counted.
+    ///
+    /// Until the server has confirmed the handshake, a 4-byte datagram is either that
+    /// confirmation (the acknowledgement of a probe) or a `Challenge`; a longer one is a packet
+    /// and confirms too. See PROTOCOL.md, "The client's handshake".
     pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
         if from != self.core.peer || self.phase == Phase::Closed {
             return;
         }
         let four: Option<[u8; 4]> = datagram.try_into().ok();
         match self.phase {
-            Phase::AwaitingChallenge => match four {
-                Some(pepper) => {
+            Phase::AwaitingChallenge | Phase::AwaitingConfirmation => match four {
+                Some(v) if self.handshake.responded() && self.handshake.is_confirmation(v) => {
+                    self.confirm();
+                    self.core.handle_packet(now, datagram);
+                }
+                Some(v) => {
                     self.core.count_received(now, HANDSHAKE_LEN);
-                    self.handshake.on_challenge(now, pepper);
-                    self.phase = Phase::AwaitingConfirmation;
-                    self.core.data_phase = true;
+                    if self.handshake.on_challenge(now, v) {
+                        self.phase = Phase::AwaitingConfirmation;
+                    }
+                }
+                None if self.phase == Phase::AwaitingConfirmation
+                    && datagram.len() > HEADER_LEN =>
+                {
+                    self.confirm();
+                    self.core.handle_packet(now, datagram);
+                    self.sync_phase();
                 }
                 None => self.core.count_malformed(),
             },
-            Phase::AwaitingConfirmation => {
-                if four.is_some_and(|v| Some(v) == self.handshake.pepper || is_handshake_shaped(v))
-                {
-                    // A repeated Challenge (perhaps with the next time bucket's pepper): the
-                    // first pepper stays valid for longer than the connect timeout, and our
-                    // response timer keeps answering it.
-                    self.core.count_received(now, HANDSHAKE_LEN);
-                } else if datagram.len() >= HEADER_LEN {
-                    self.phase = Phase::Established;
-                    self.core.push_event(Event::Connected);
-                    self.core.handle_packet(now, datagram);
-                    self.sync_phase();
-                } else {
-                    self.core.count_malformed();
-                }
-            }
             Phase::Established => match four {
-                Some(v) if is_handshake_shaped(v) => {
-                    // A stray handshake datagram: never a header from a conforming peer.
+                Some(v) if is_handshake_shaped(v) || self.handshake.was_answered(v) => {
+                    // A stray handshake datagram (a late copy of a Challenge): never a header
+                    // from a conforming peer.
                     self.core.count_received(now, HANDSHAKE_LEN);
                 }
                 _ if datagram.len() < HEADER_LEN => self.core.count_malformed(),
@@ -652,6 +657,13 @@ impl Connection {
             },
             Phase::Closed => {}
         }
+    }
+
+    /// The server has shown that it accepted us: data may flow.
+    fn confirm(&mut self) {
+        self.phase = Phase::Established;
+        self.core.data_phase = true;
+        self.core.push_event(Event::Connected);
     }
 
     fn sync_phase(&mut self) {
@@ -666,11 +678,9 @@ impl Connection {
             Phase::AwaitingChallenge | Phase::AwaitingConfirmation => {
                 if now >= self.handshake.deadline() {
                     self.phase = Phase::Closed;
-                    self.core.close_with(DisconnectReason::ConnectTimeout, true);
+                    self.core
+                        .close_with(DisconnectReason::ConnectTimeout, false);
                     return;
-                }
-                if self.phase == Phase::AwaitingConfirmation {
-                    self.core.handle_timeout(now);
                 }
             }
             Phase::Established => self.core.handle_timeout(now),
@@ -706,10 +716,9 @@ impl Connection {
         if matches!(
             self.phase,
             Phase::AwaitingChallenge | Phase::AwaitingConfirmation
-        ) && now < self.handshake.deadline()
-            && self.handshake.due(now)
-        {
-            buf.extend_from_slice(&self.handshake.message());
+        ) {
+            let datagram = self.handshake.poll(now)?;
+            buf.extend_from_slice(&datagram);
             self.core.count_sent(now, buf.len());
             return Some(TransmitInfo {
                 destination,
@@ -728,12 +737,8 @@ impl Connection {
     /// When [`handle_timeout`](Self::handle_timeout) should next be called.
     pub fn poll_timeout(&mut self) -> Option<Instant> {
         match self.phase {
-            Phase::AwaitingChallenge => {
-                Some(self.handshake.next_resend().min(self.handshake.deadline()))
-            }
-            Phase::AwaitingConfirmation => {
-                let hs = self.handshake.next_resend().min(self.handshake.deadline());
-                Some(self.core.poll_timeout().map_or(hs, |t| t.min(hs)))
+            Phase::AwaitingChallenge | Phase::AwaitingConfirmation => {
+                Some(self.handshake.next_send().min(self.handshake.deadline()))
             }
             Phase::Established => self.core.poll_timeout(),
             Phase::Closed => None,

@@ -8,11 +8,9 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use crate::Error;
 use crate::config::Config;
-use crate::connection::{
-    Core, Delivery, DisconnectReason, Event, Transmit, TransmitInfo, keepalive,
-};
+use crate::connection::{Core, Delivery, DisconnectReason, Event, Transmit, TransmitInfo};
 use crate::handshake::CookieJar;
-use crate::packet::{HEADER_LEN, is_handshake_shaped};
+use crate::packet::{Flags, HEADER_LEN, Header, is_handshake_shaped};
 use crate::stats::{EndpointStats, Stats};
 
 /// Identifies a connection of an [`Endpoint`]. Never reused within an endpoint.
@@ -33,7 +31,6 @@ pub struct EndpointEvent {
 #[derive(Debug)]
 struct Peer {
     core: Core,
-    seasoning: [u8; 4],
     in_ready: bool,
 }
 
@@ -106,14 +103,14 @@ impl Endpoint {
             self.last_peer = Some((from, id));
             match four {
                 Some(v) if is_handshake_shaped(v) => {
-                    if v == peer.seasoning {
-                        // A repeated ChallengeResponse: confirm again.
-                        peer.core.count_received(now, v.len());
-                        let confirm = keepalive(peer.core.newest_seen());
-                        peer.core.queue_control(confirm);
-                    } else {
-                        peer.core.count_malformed();
-                    }
+                    // A client's probe (or a repeated Init or ChallengeResponse): it has not seen
+                    // us accept. Acknowledge it as any conforming peer acknowledges a `REL`
+                    // chunk, and let it not count as life: a client that restarted on this
+                    // address must not keep its predecessor's connection open forever.
+                    peer.core.count_handshake(v.len());
+                    let [_, chunk, hi, lo] = v;
+                    let ack = Header::new(Flags::ACK, chunk, u16::from_be_bytes([hi, lo]));
+                    peer.core.queue_control(ack.encode());
                 }
                 _ if datagram.len() < HEADER_LEN => peer.core.count_malformed(),
                 _ => peer.core.handle_packet(now, datagram),
@@ -150,15 +147,15 @@ impl Endpoint {
         }
         let id = ConnectionId(self.next_id);
         self.next_id += 1;
+        // Like the spec's server, we answer nothing: the client's probe asks for a confirmation
+        // (PROTOCOL.md, "The client's handshake").
         let mut core = Core::new(from, &self.config, now, true);
         core.count_received(now, seasoning.len());
-        core.queue_control(keepalive(None));
         core.push_event(Event::Connected);
         self.peers.insert(
             id,
             Peer {
                 core,
-                seasoning,
                 in_ready: false,
             },
         );

@@ -163,13 +163,43 @@ struct InTransit {
     bytes: Vec<u8>,
 }
 
+/// A server the simulated network can run: our [`Endpoint`], or a peer of the test's own (for
+/// example one that speaks only the spec, to check a client against it).
+///
+/// The methods are [`Endpoint`]'s sans-I/O interface.
+pub trait SimServer {
+    /// Takes a datagram received from `from`.
+    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]);
+    /// The next datagram to send, if any.
+    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit>;
+    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
+    fn poll_timeout(&mut self) -> Option<Instant>;
+    /// Runs the timers that have expired at `now`.
+    fn handle_timeout(&mut self, now: Instant);
+}
+
+impl SimServer for Endpoint {
+    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        Endpoint::handle(self, now, from, datagram);
+    }
+    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
+        Endpoint::poll_transmit(self, now)
+    }
+    fn poll_timeout(&mut self) -> Option<Instant> {
+        Endpoint::poll_timeout(self)
+    }
+    fn handle_timeout(&mut self, now: Instant) {
+        Endpoint::handle_timeout(self, now);
+    }
+}
+
 /// A server, clients, links between them and a virtual clock.
 #[derive(Debug)]
-pub struct SimNetwork {
+pub struct SimNetwork<S = Endpoint> {
     rng: SimRng,
     start: Instant,
     now: Instant,
-    server: Endpoint,
+    server: S,
     server_addr: SocketAddr,
     clients: Vec<(SocketAddr, Connection)>,
     by_addr: HashMap<SocketAddr, usize>,
@@ -183,10 +213,26 @@ pub struct SimNetwork {
 }
 
 impl SimNetwork {
-    /// A network whose server listens on `10.0.0.1:7000`, with the same link both ways.
+    /// A network whose server, an [`Endpoint`], listens on `10.0.0.1:7000`, with the same link
+    /// both ways.
     pub fn new(seed: u64, server_config: Config, link: LinkConfig) -> SimNetwork {
         let mut rng = SimRng::new(seed);
         let server = Endpoint::with_seed(server_config, rng.next_u64());
+        SimNetwork::with_rng(rng, server, link)
+    }
+}
+
+impl<S: SimServer> SimNetwork<S> {
+    /// A network around a server of your own, listening on `10.0.0.1:7000`, with the same link
+    /// both ways.
+    pub fn with_server(seed: u64, server: S, link: LinkConfig) -> SimNetwork<S> {
+        let mut rng = SimRng::new(seed);
+        // Draw as `new` does, so that a seed gives the clients the same salts either way.
+        rng.next_u64();
+        SimNetwork::with_rng(rng, server, link)
+    }
+
+    fn with_rng(rng: SimRng, server: S, link: LinkConfig) -> SimNetwork<S> {
         // The only clock read: the origin of virtual time. Only differences matter.
         let start = Instant::now();
         SimNetwork {
@@ -235,8 +281,8 @@ impl SimNetwork {
         self.clients.len() - 1
     }
 
-    /// The server endpoint.
-    pub fn server(&mut self) -> &mut Endpoint {
+    /// The server.
+    pub fn server(&mut self) -> &mut S {
         &mut self.server
     }
 
@@ -425,13 +471,17 @@ impl SimNetwork {
     pub fn run_until(
         &mut self,
         limit: Duration,
-        mut done: impl FnMut(&mut SimNetwork) -> bool,
+        mut done: impl FnMut(&mut SimNetwork<S>) -> bool,
     ) -> bool {
         let target = self.now + limit;
         self.advance(target, &mut done)
     }
 
-    fn advance(&mut self, target: Instant, done: &mut dyn FnMut(&mut SimNetwork) -> bool) -> bool {
+    fn advance(
+        &mut self,
+        target: Instant,
+        done: &mut dyn FnMut(&mut SimNetwork<S>) -> bool,
+    ) -> bool {
         let mut spins = 0u32;
         loop {
             self.flush();
