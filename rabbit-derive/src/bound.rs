@@ -24,6 +24,7 @@ pub enum Which {
 pub fn where_clause(input: &Input<'_>, which: Which) -> Option<WhereClause> {
     let mut clause = input.generics.where_clause.clone();
     let krate = &input.krate;
+    let krate = quote!(#krate::__derive);
     let preds: Vec<TokenStream> = if let Some(bound) = &input.attrs.bound {
         bound.value.iter().map(|p| quote!(#p)).collect()
     } else {
@@ -55,10 +56,11 @@ pub fn where_clause(input: &Input<'_>, which: Which) -> Option<WhereClause> {
             let in_skip = skipped.contains(&name);
             match which {
                 Which::Encode if on_wire => preds.push(quote!(#p: #krate::Encode)),
-                Which::Decode if on_wire && in_skip => preds
-                    .push(quote!(#p: #krate::Encode + #krate::Decode + #krate::__private::Default)),
+                Which::Decode if on_wire && in_skip => {
+                    preds.push(quote!(#p: #krate::Encode + #krate::Decode + #krate::Default))
+                }
                 Which::Decode if on_wire => preds.push(quote!(#p: #krate::Encode + #krate::Decode)),
-                Which::Decode if in_skip => preds.push(quote!(#p: #krate::__private::Default)),
+                Which::Decode if in_skip => preds.push(quote!(#p: #krate::Default)),
                 _ => {}
             }
         }

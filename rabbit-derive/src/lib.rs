@@ -114,8 +114,15 @@ mod tests {
             }
         };
         let out = derive(&input).expect("expands").to_string();
-        assert!(out.contains(":: rabbit :: Encode for E < T >"));
-        assert!(out.contains("T : :: rabbit :: Encode + :: rabbit :: Decode"));
+        assert!(out.contains(":: rabbit :: __derive :: Encode for E < T >"));
+        assert!(
+            out.contains("T : :: rabbit :: __derive :: Encode + :: rabbit :: __derive :: Decode")
+        );
+        // The runtime is named through its one module for generated code, nothing else.
+        assert_eq!(
+            out.matches(":: rabbit ::").count(),
+            out.matches(":: rabbit :: __derive ::").count()
+        );
         assert!(out.contains("write_varint (4u64 , 4)"));
     }
 

@@ -75,9 +75,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod codec;
 #[doc(hidden)]
-pub mod derive_support;
+#[path = "contract/mod.rs"]
+pub mod __derive;
+pub mod codec;
 mod error;
 #[cfg(feature = "derive")]
 pub mod guide;
@@ -221,13 +222,4 @@ pub fn from_bytes<T: Decode>(bytes: &[u8]) -> Result<T> {
 #[inline]
 pub fn encoded_len<T: Encode + ?Sized>(value: &T) -> usize {
     value.encoded_bits().div_ceil(8) as usize
-}
-
-#[doc(hidden)]
-pub mod __private {
-    pub use std::boxed::Box;
-    pub use std::default::Default;
-    pub use std::option::Option::{self, None, Some};
-    pub use std::result::Result::{Err, Ok};
-    pub use std::vec::Vec;
 }

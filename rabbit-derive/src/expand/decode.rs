@@ -17,10 +17,10 @@ pub enum Source {
     Window,
 }
 
-pub fn body(input: &Input<'_>, n: &Names<'_>, src: Source) -> TokenStream {
-    let k = n.krate;
+pub fn body(input: &Input<'_>, n: &Names, src: Source) -> TokenStream {
+    let k = &n.krate;
     let r = &n.r;
-    let p = quote!(#k::__private);
+    let p = quote!(#k);
     let type_name = input.ident.to_string();
     match &input.body {
         Body::Struct(style, fields) => build(&quote!(Self), *style, fields, n, &type_name, src),
@@ -58,7 +58,7 @@ pub fn body(input: &Input<'_>, n: &Names<'_>, src: Source) -> TokenStream {
                 Tag::Varint => 1u128 << 64,
             };
             let unknown = quote! {
-                #p::Err(#k::derive_support::unknown_variant(#type_name, #tag, #r.position()))
+                #p::Err(#k::unknown_variant(#type_name, #tag, #r.position()))
             };
             let dispatch = dispatch(&arms, tags, n, &unknown);
             quote! {
@@ -82,7 +82,7 @@ pub fn body(input: &Input<'_>, n: &Names<'_>, src: Source) -> TokenStream {
 fn dispatch(
     arms: &[(u64, TokenStream)],
     tags: u128,
-    n: &Names<'_>,
+    n: &Names,
     unknown: &TokenStream,
 ) -> TokenStream {
     let tag = &n.tag;
@@ -108,7 +108,7 @@ fn trie(
     arms: &[(u64, TokenStream)],
     lo: u128,
     size: u128,
-    n: &Names<'_>,
+    n: &Names,
     unknown: &TokenStream,
 ) -> TokenStream {
     let tag = &n.tag;
@@ -131,12 +131,12 @@ fn build(
     path: &TokenStream,
     style: Style,
     fields: &[Field<'_>],
-    n: &Names<'_>,
+    n: &Names,
     owner: &str,
     src: Source,
 ) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
+    let k = &n.krate;
+    let p = quote!(#k);
     let stmts = fields.iter().map(|f| field(f, n, owner, src));
     let value = pattern(path, style, fields, |_| true);
     quote! {
@@ -145,9 +145,9 @@ fn build(
     }
 }
 
-fn field(f: &Field<'_>, n: &Names<'_>, owner: &str, src: Source) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
+fn field(f: &Field<'_>, n: &Names, owner: &str, src: Source) -> TokenStream {
+    let k = &n.krate;
+    let p = quote!(#k);
     let b = &f.binding;
     let ty = f.ty;
     if f.plan.skip {

@@ -4,7 +4,7 @@
 //! Runs of small items (the tag, fields whose type has a `WORD_BITS`) are merged into one
 //! write: each item's word is shifted into a local group and the group reaches the writer
 //! once, when it ends. Which items join which group is decided at compile time from the
-//! types' `WORD_BITS` (`derive_support::word_plan`, in an inline `const` block, so generic
+//! types' `WORD_BITS` (`__derive::word_plan`, in an inline `const` block, so generic
 //! fields work too); the branches on the plan fold away, leaving the straight-line code a
 //! hand-written encoder would have. The bytes are the same as one write per item.
 
@@ -25,9 +25,9 @@ enum Item<'f, 'a> {
     Field(&'f Field<'a>),
 }
 
-pub fn body(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
+pub fn body(input: &Input<'_>, n: &Names) -> TokenStream {
+    let k = &n.krate;
+    let p = quote!(#k);
     let type_name = input.ident.to_string();
     match &input.body {
         Body::Struct(style, fields) => {
@@ -89,9 +89,9 @@ fn variant_items<'f, 'a>(tag: Tag, index: u64, fields: &'f [Field<'a>]) -> Vec<I
 
 /// The `WORD_BITS` expression of one item (`Option<u32>`); `None` (no tokens) for an item
 /// that writes nothing.
-fn item_word_bits(item: &Item<'_, '_>, n: &Names<'_>) -> Option<TokenStream> {
-    let k = n.krate;
-    let p = quote!(#k::__private);
+fn item_word_bits(item: &Item<'_, '_>, n: &Names) -> Option<TokenStream> {
+    let k = &n.krate;
+    let p = quote!(#k);
     match item {
         Item::Tag { bits, .. } => Some(quote!(#p::Some(#bits))),
         Item::Field(f) if f.plan.skip => None,
@@ -100,9 +100,9 @@ fn item_word_bits(item: &Item<'_, '_>, n: &Names<'_>) -> Option<TokenStream> {
 }
 
 /// The item's word (`Result<(u64, u32)>`, errors labelled with the field).
-fn item_word(item: &Item<'_, '_>, n: &Names<'_>, owner: &str) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
+fn item_word(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
+    let k = &n.krate;
+    let p = quote!(#k);
     match item {
         Item::Tag {
             value,
@@ -129,7 +129,7 @@ fn item_word(item: &Item<'_, '_>, n: &Names<'_>, owner: &str) -> TokenStream {
 }
 
 /// The item written on its own, as before merging.
-fn item_plain(item: &Item<'_, '_>, n: &Names<'_>, owner: &str) -> TokenStream {
+fn item_plain(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
     let w = &n.w;
     match item {
         Item::Tag {
@@ -149,9 +149,9 @@ fn item_plain(item: &Item<'_, '_>, n: &Names<'_>, owner: &str) -> TokenStream {
 }
 
 /// The statements writing `items` in order, merging runs of words into one write each.
-fn items_encode(items: &[Item<'_, '_>], n: &Names<'_>, owner: &str) -> TokenStream {
-    let k = n.krate;
-    let s = quote!(#k::derive_support);
+fn items_encode(items: &[Item<'_, '_>], n: &Names, owner: &str) -> TokenStream {
+    let k = &n.krate;
+    let s = quote!(#k);
     let (w, gv, gn, plan, x, xn) = (&n.w, &n.gv, &n.gn, &n.plan, &n.x, &n.xn);
     // Items that write something; those that can never be words keep a slot (as `None`) so
     // that a group ends before them.
@@ -202,9 +202,9 @@ fn items_encode(items: &[Item<'_, '_>], n: &Names<'_>, owner: &str) -> TokenStre
 }
 
 /// The `WORD_BITS` constant of the type.
-pub fn word_bits(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
-    let k = n.krate;
-    let s = quote!(#k::derive_support);
+pub fn word_bits(input: &Input<'_>, n: &Names) -> TokenStream {
+    let k = &n.krate;
+    let s = quote!(#k);
     match &input.body {
         Body::Struct(_, fields) => {
             let items: Vec<Item<'_, '_>> = fields.iter().map(Item::Field).collect();
@@ -223,9 +223,9 @@ pub fn word_bits(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
 }
 
 /// The body of `encode_word`: every item's word, shifted together.
-pub fn word_body(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
+pub fn word_body(input: &Input<'_>, n: &Names) -> TokenStream {
+    let k = &n.krate;
+    let p = quote!(#k);
     let type_name = input.ident.to_string();
     let (gv, gn, x, xn) = (&n.gv, &n.gn, &n.x, &n.xn);
     let join = |items: &[Item<'_, '_>], owner: &str| {
@@ -281,18 +281,18 @@ pub fn word_body(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
     // code calls it.
     quote! {
         if <Self as #k::Encode>::WORD_BITS.is_none() {
-            return #k::derive_support::word_by_encoding(self);
+            return #k::word_by_encoding(self);
         }
         #inner
     }
 }
 
-fn field(f: &Field<'_>, n: &Names<'_>, owner: &str) -> TokenStream {
+fn field(f: &Field<'_>, n: &Names, owner: &str) -> TokenStream {
     if f.plan.skip {
         return quote!();
     }
-    let k = n.krate;
-    let p = quote!(#k::__private);
+    let k = &n.krate;
+    let p = quote!(#k);
     let b = &f.binding;
     let in_field = n.in_field(owner, f);
     match &f.plan.cond {
@@ -311,7 +311,7 @@ fn field(f: &Field<'_>, n: &Names<'_>, owner: &str) -> TokenStream {
                 match #b {
                     #p::Some(#v) if #c => { #enc #in_field?; }
                     #p::None if !#c => {}
-                    _ => return #p::Err(#k::derive_support::condition_mismatch(#label, #c)),
+                    _ => return #p::Err(#k::condition_mismatch(#label, #c)),
                 }
             }
         }

@@ -1,8 +1,8 @@
 //! Code generation: the `Encode`, `Decode` and `Describe` impls.
 //!
-//! Generated code names everything through the crate path (`::rabbit` unless
-//! `#[rabbit(crate = "...")]`) and its `__private` re-exports, never through the user's
-//! imports. Internal locals (`__w`, `__r`, `__c`, `__v`, `__e`, `__tag`) are `mixed_site`
+//! Generated code names everything through one module of the runtime, `__derive` under the
+//! crate path (`::rabbit` unless `#[rabbit(crate = "...")]`), standard items included, never
+//! through the user's imports. Internal locals (`__w`, `__r`, `__c`, `__v`, `__e`, `__tag`) are `mixed_site`
 //! hygienic, so they cannot clash with field names; field bindings keep the fields' own names,
 //! which is what lets `if` conditions name earlier fields.
 
@@ -19,8 +19,9 @@ use crate::ast::{Codec, Field, Input, Style};
 use crate::bound::{self, Which};
 
 /// Names shared by the generators.
-pub struct Names<'a> {
-    pub krate: &'a syn::Path,
+pub struct Names {
+    /// The runtime's module for generated code: `<crate path>::__derive`.
+    pub krate: TokenStream,
     pub w: Ident,
     pub r: Ident,
     pub c: Ident,
@@ -30,17 +31,17 @@ pub struct Names<'a> {
     /// The merged-write group of derived `encode`: its bits and their count.
     pub gv: Ident,
     pub gn: Ident,
-    /// The group plan (`derive_support::word_plan`) and one item's word.
+    /// The group plan (`__derive::word_plan`) and one item's word.
     pub plan: Ident,
     pub x: Ident,
     pub xn: Ident,
 }
 
-impl<'a> Names<'a> {
-    fn new(krate: &'a syn::Path) -> Self {
+impl Names {
+    fn new(krate: &syn::Path) -> Self {
         let hidden = |s: &str| Ident::new(s, Span::mixed_site());
         Names {
-            krate,
+            krate: quote!(#krate::__derive),
             w: hidden("__w"),
             r: hidden("__r"),
             c: hidden("__c"),
@@ -64,7 +65,7 @@ impl<'a> Names<'a> {
 
     /// Encodes `value` (a `&T`, `T` the field's wire type) with the field's codec.
     pub fn encode_value(&self, field: &Field<'_>, value: &TokenStream) -> TokenStream {
-        let k = self.krate;
+        let k = &self.krate;
         let w = &self.w;
         let ty = field.plan.wire_ty;
         match &field.plan.codec {
@@ -94,8 +95,8 @@ impl<'a> Names<'a> {
     /// `WORD_BITS` of the field's wire type under its codec (an `Option<u32>` constant
     /// expression), `None` for codecs that never fit a word and for `if` fields.
     pub fn word_bits(&self, field: &Field<'_>) -> TokenStream {
-        let k = self.krate;
-        let p = quote!(#k::__private);
+        let k = &self.krate;
+        let p = quote!(#k);
         let ty = field.plan.wire_ty;
         if field.plan.cond.is_some() {
             return quote!(#p::None::<u32>);
@@ -124,8 +125,8 @@ impl<'a> Names<'a> {
     /// The field's encoding as one word (`Result<(u64, u32)>`), meaningful when
     /// [`Names::word_bits`] is `Some`.
     pub fn word_value(&self, field: &Field<'_>, value: &TokenStream) -> TokenStream {
-        let k = self.krate;
-        let p = quote!(#k::__private);
+        let k = &self.krate;
+        let p = quote!(#k);
         let ty = field.plan.wire_ty;
         match &field.plan.codec {
             Codec::Default => quote!(<#ty as #k::Encode>::encode_word(#value)),
@@ -145,7 +146,7 @@ impl<'a> Names<'a> {
     /// Decodes one value of the field's wire type with its codec: an expression of type
     /// `Result<T>`.
     pub fn decode_value(&self, field: &Field<'_>) -> TokenStream {
-        let k = self.krate;
+        let k = &self.krate;
         let r = &self.r;
         let ty = field.plan.wire_ty;
         match &field.plan.codec {
@@ -166,7 +167,7 @@ impl<'a> Names<'a> {
     /// with its default codec; the codec's decoder on a reader at the window's cursor for the
     /// others.
     pub fn decode_value_window(&self, field: &Field<'_>) -> TokenStream {
-        let k = self.krate;
+        let k = &self.krate;
         let r = &self.r;
         let ty = field.plan.wire_ty;
         match &field.plan.codec {
@@ -181,7 +182,7 @@ impl<'a> Names<'a> {
     /// The bits `value` takes with the field's codec (`u64`), or `None` when the width is a
     /// constant that does not need the value.
     pub fn value_bits(&self, field: &Field<'_>, value: &TokenStream) -> Option<TokenStream> {
-        let k = self.krate;
+        let k = &self.krate;
         let ty = field.plan.wire_ty;
         Some(match &field.plan.codec {
             Codec::Default | Codec::MaxLen(_) => {
@@ -192,7 +193,7 @@ impl<'a> Names<'a> {
             Codec::ZigZag => quote!(#k::codec::zigzag_bits::<#ty>(#value)),
             Codec::With(path) => {
                 let w = &self.w;
-                quote!(#k::derive_support::custom_bits(|#w| #path::encode(#value, #w)))
+                quote!(#k::custom_bits(|#w| #path::encode(#value, #w)))
             }
         })
     }
@@ -208,7 +209,7 @@ impl<'a> Names<'a> {
 
     /// `MIN_BITS` of the field's wire type under its codec (a `u64` constant expression).
     pub fn codec_min(&self, field: &Field<'_>) -> TokenStream {
-        let k = self.krate;
+        let k = &self.krate;
         let ty = field.plan.wire_ty;
         match &field.plan.codec {
             Codec::Default | Codec::MaxLen(_) => quote!(<#ty as #k::Encode>::MIN_BITS),
@@ -225,8 +226,8 @@ impl<'a> Names<'a> {
     /// `MAX_BITS` of the field's wire type under its codec (an `Option<u64>` constant
     /// expression).
     pub fn codec_max(&self, field: &Field<'_>) -> TokenStream {
-        let k = self.krate;
-        let p = quote!(#k::__private);
+        let k = &self.krate;
+        let p = quote!(#k);
         let ty = field.plan.wire_ty;
         match &field.plan.codec {
             Codec::Default => quote!(<#ty as #k::Encode>::MAX_BITS),
@@ -243,7 +244,7 @@ impl<'a> Names<'a> {
             Codec::With(_) => quote!(#p::None),
             Codec::MaxLen(n) => quote!(#k::size::list_max(
                 (#n) as u64,
-                <#ty as #k::derive_support::ListItems>::ITEM_MAX_BITS
+                <#ty as #k::ListItems>::ITEM_MAX_BITS
             )),
         }
     }
@@ -311,7 +312,7 @@ fn hot_inline(input: &Input<'_>) -> TokenStream {
 
 pub fn expand(input: &Input<'_>) -> TokenStream {
     let names = Names::new(&input.krate);
-    let k = &input.krate;
+    let k = &names.krate;
     let ident = input.ident;
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
     let enc_where = bound::where_clause(input, Which::Encode);
@@ -355,8 +356,8 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
         #allow
         impl #impl_generics #k::Encode for #ident #ty_generics #enc_where {
             const MIN_BITS: u64 = #min;
-            const MAX_BITS: #k::__private::Option<u64> = #max;
-            const WORD_BITS: #k::__private::Option<u32> = #word_bits;
+            const MAX_BITS: #k::Option<u64> = #max;
+            const WORD_BITS: #k::Option<u32> = #word_bits;
 
             #hot
             fn encode(&self, #w: &mut #k::BitWriter<'_>) -> #k::Result<()> {

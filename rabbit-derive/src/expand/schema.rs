@@ -7,8 +7,8 @@ use super::Names;
 use crate::ast::{Body, Codec, Field, Input, Tag};
 use crate::valid::ty_string;
 
-pub fn type_schema(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
-    let k = n.krate;
+pub fn type_schema(input: &Input<'_>, n: &Names) -> TokenStream {
+    let k = &n.krate;
     let s = quote!(#k::schema);
     let name = input.ident.to_string();
     let doc = &input.attrs.doc;
@@ -36,7 +36,7 @@ pub fn type_schema(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
             });
             quote!(#s::Body::Enum {
                 tag: #tag,
-                variants: #k::derive_support::list([#(#variants),*]),
+                variants: #k::list([#(#variants),*]),
             })
         }
     };
@@ -51,19 +51,19 @@ pub fn type_schema(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
     }
 }
 
-fn fields_vec(fields: &[Field<'_>], n: &Names<'_>) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
+fn fields_vec(fields: &[Field<'_>], n: &Names) -> TokenStream {
+    let k = &n.krate;
+    let p = quote!(#k);
     if fields.is_empty() {
         return quote!(#p::Vec::new());
     }
     let items = fields.iter().map(|f| field(f, n));
-    quote!(#k::derive_support::list([#(#items),*]))
+    quote!(#k::list([#(#items),*]))
 }
 
-fn field(f: &Field<'_>, n: &Names<'_>) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
+fn field(f: &Field<'_>, n: &Names) -> TokenStream {
+    let k = &n.krate;
+    let p = quote!(#k);
     let s = quote!(#k::schema);
     let name = f.name();
     let doc = &f.attrs.doc;
@@ -95,7 +95,7 @@ fn field(f: &Field<'_>, n: &Names<'_>) -> TokenStream {
                 let text = quote!(#path).to_string().replace(' ', "");
                 quote!(#s::Encoding::Custom { codec: #text })
             }
-            Codec::MaxLen(len) => quote!(#k::derive_support::with_max_len(
+            Codec::MaxLen(len) => quote!(#k::with_max_len(
                 <#ty as #k::Encode>::schema(),
                 (#len) as u64,
             )),

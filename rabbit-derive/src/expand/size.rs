@@ -8,9 +8,9 @@ use super::{Names, pattern, tag_bits};
 use crate::ast::{Body, Field, Input};
 
 /// `(MIN_BITS, MAX_BITS)` expressions.
-pub fn consts(input: &Input<'_>, n: &Names<'_>) -> (TokenStream, TokenStream) {
-    let k = n.krate;
-    let s = quote!(#k::derive_support);
+pub fn consts(input: &Input<'_>, n: &Names) -> (TokenStream, TokenStream) {
+    let k = &n.krate;
+    let s = quote!(#k);
     match &input.body {
         Body::Struct(_, fields) => {
             let (min, max) = fields_consts(fields, n);
@@ -26,7 +26,7 @@ pub fn consts(input: &Input<'_>, n: &Names<'_>) -> (TokenStream, TokenStream) {
                 let tag = Literal::u64_suffixed(tag_bits(e.tag, v.index));
                 let (min, max) = fields_consts(&v.fields, n);
                 mins.push(quote!(#s::sum_min(&[#tag, #(#min),*])));
-                maxs.push(quote!(#s::sum_max(&[#k::__private::Some(#tag), #(#max),*])));
+                maxs.push(quote!(#s::sum_max(&[#k::Some(#tag), #(#max),*])));
             }
             (
                 quote!(#s::min_over(&[#(#mins),*])),
@@ -36,7 +36,7 @@ pub fn consts(input: &Input<'_>, n: &Names<'_>) -> (TokenStream, TokenStream) {
     }
 }
 
-fn fields_consts(fields: &[Field<'_>], n: &Names<'_>) -> (Vec<TokenStream>, Vec<TokenStream>) {
+fn fields_consts(fields: &[Field<'_>], n: &Names) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let mut min = Vec::new();
     let mut max = Vec::new();
     for f in fields.iter().filter(|f| !f.plan.skip) {
@@ -50,7 +50,7 @@ fn fields_consts(fields: &[Field<'_>], n: &Names<'_>) -> (Vec<TokenStream>, Vec<
 }
 
 /// The body of `encoded_bits`.
-pub fn encoded_bits(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
+pub fn encoded_bits(input: &Input<'_>, n: &Names) -> TokenStream {
     match &input.body {
         Body::Struct(style, fields) => {
             let sum = fields_sum(fields, n, 0);
@@ -80,14 +80,14 @@ pub fn encoded_bits(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
     }
 }
 
-fn uses_value(f: &Field<'_>, n: &Names<'_>) -> bool {
+fn uses_value(f: &Field<'_>, n: &Names) -> bool {
     !f.plan.skip && (f.plan.cond.is_some() || n.fixed_bits(f).is_none())
 }
 
 /// `constant + term + term`, the constant gathering the fixed-width fields.
-fn fields_sum(fields: &[Field<'_>], n: &Names<'_>, mut constant: u64) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
+fn fields_sum(fields: &[Field<'_>], n: &Names, mut constant: u64) -> TokenStream {
+    let k = &n.krate;
+    let p = quote!(#k);
     let v = &n.v;
     let mut terms = Vec::new();
     for f in fields.iter().filter(|f| !f.plan.skip) {

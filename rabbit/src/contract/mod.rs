@@ -1,10 +1,18 @@
-//! Runtime helpers for the code `#[derive(Rabbit)]` generates. Not a public API: names and
-//! signatures may change in any release.
+//! The runtime contract of `#[derive(Rabbit)]`: everything generated code names, in one module
+//! (the traits it implements, the helpers it calls, and the standard items it uses, re-exported
+//! so that generated code relies on no import of the user's, not even the prelude). Not a
+//! public API: names and signatures may change in any release.
 
 use std::borrow::Cow;
 
-use crate::schema::Encoding;
-use crate::{BitWriter, Encode, Error, Result};
+pub use crate::schema::Encoding;
+pub use crate::{BitReader, BitWindow, BitWriter, Decode, Encode, Error, Result};
+pub use crate::{codec, schema, size, varint};
+pub use std::boxed::Box;
+pub use std::default::Default;
+pub use std::option::Option::{self, None, Some};
+pub use std::result::Result::{Err, Ok};
+pub use std::vec::Vec;
 
 /// The element bound of a `#[rabbit(max_len = N)]` field: the most bits one item takes.
 pub trait ListItems {
