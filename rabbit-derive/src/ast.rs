@@ -59,6 +59,8 @@ pub struct Field<'a> {
     /// The type as written.
     pub ty: &'a Type,
     pub attrs: Attrs,
+    /// The field's number among all of the input's fields, for names of helper items.
+    pub uid: usize,
     /// Filled in by `valid.rs`.
     pub plan: Plan<'a>,
 }
@@ -78,7 +80,7 @@ pub enum Codec {
     Bits(u32),
     Varint,
     ZigZag,
-    Range { min: i128, max: i128, bits: u32 },
+    Range { min: i128, max: i128 },
     With(syn::Path),
     MaxLen(Expr),
 }
@@ -99,9 +101,10 @@ impl<'a> Input<'a> {
             .as_ref()
             .map(|k| k.value.clone())
             .unwrap_or_else(|| syn::parse_quote!(::rabbit));
+        let mut uid = 0;
         let body = match &input.data {
             Data::Struct(data) => {
-                let (style, fields) = fields_from_syn(cx, &data.fields);
+                let (style, fields) = fields_from_syn(cx, &data.fields, &mut uid);
                 Body::Struct(style, fields)
             }
             Data::Enum(data) => Body::Enum(Enum {
@@ -109,7 +112,7 @@ impl<'a> Input<'a> {
                     .variants
                     .iter()
                     .map(|v| {
-                        let (style, fields) = fields_from_syn(cx, &v.fields);
+                        let (style, fields) = fields_from_syn(cx, &v.fields, &mut uid);
                         Variant {
                             ident: &v.ident,
                             attrs: attr::parse(cx, &v.attrs),
@@ -147,7 +150,7 @@ impl<'a> Input<'a> {
     }
 }
 
-fn fields_from_syn<'a>(cx: &Ctxt, fields: &'a Fields) -> (Style, Vec<Field<'a>>) {
+fn fields_from_syn<'a>(cx: &Ctxt, fields: &'a Fields, uid: &mut usize) -> (Style, Vec<Field<'a>>) {
     let style = match fields {
         Fields::Named(_) => Style::Named,
         Fields::Unnamed(_) => Style::Tuple,
@@ -172,6 +175,10 @@ fn fields_from_syn<'a>(cx: &Ctxt, fields: &'a Fields) -> (Style, Vec<Field<'a>>)
                 binding,
                 ty: &f.ty,
                 attrs: attr::parse(cx, &f.attrs),
+                uid: {
+                    *uid += 1;
+                    *uid - 1
+                },
                 plan: Plan {
                     skip: false,
                     codec: Codec::Default,

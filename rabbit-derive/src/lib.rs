@@ -123,7 +123,11 @@ mod tests {
             out.matches(":: rabbit ::").count(),
             out.matches(":: rabbit :: __derive ::").count()
         );
-        assert!(out.contains("write_varint (4u64 , 4)"));
+        // The tag of index 4 and the field's width are asked of the runtime's codec types.
+        assert!(out.contains(
+            "< :: rabbit :: __derive :: Varint as :: rabbit :: __derive :: TagIndex < 4u64 >>"
+        ));
+        assert!(out.contains(":: rabbit :: __derive :: Fixed < 3u32 >"));
     }
 
     #[test]

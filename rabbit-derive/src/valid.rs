@@ -426,11 +426,9 @@ fn field_plan(cx: &Ctxt, field: &mut Field<'_>) {
                 format_args!("`range` applies to integer fields, not `{}`", ty_string(ty)),
             ),
         }
-        let span = max.abs_diff(*min);
         codec = Codec::Range {
             min: *min,
             max: *max,
-            bits: 128 - span.leading_zeros(),
         };
     }
     if pick("with", a.with.as_ref().map(|x| x.span)) {

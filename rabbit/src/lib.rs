@@ -90,7 +90,7 @@ pub mod varint;
 mod write;
 
 pub use error::{Error, Result};
-pub use read::{BitReader, BitWindow, MAX_EMPTY_ITEMS, WINDOW_BYTES, WINDOW_MAX_BITS};
+pub use read::{BitRead, BitReader, BitWindow, MAX_EMPTY_ITEMS, WINDOW_BYTES, WINDOW_MAX_BITS};
 pub use write::BitWriter;
 
 #[cfg(feature = "derive")]

@@ -1,6 +1,6 @@
 //! The bit reader: takes values back out of a Rabbit bit stream, checking every read.
 
-use crate::{Error, Result, varint};
+use crate::{Decode, Error, Result, varint};
 
 /// Reads a Rabbit bit stream from a byte slice.
 ///
@@ -517,6 +517,82 @@ impl BitWindow<'_> {
         let result = decode(&mut r);
         self.pos = r.pos - self.start_bits;
         result
+    }
+}
+
+/// The reads shared by [`BitReader`] and [`BitWindow`], so that one decoder serves both: codec
+/// types ([`crate::codec::FieldDecode`]) and derived code are written once over it.
+///
+/// Sealed: only this crate's two readers implement it.
+pub trait BitRead: sealed::Sealed {
+    /// Reads `n` bits (0 to 64), the first read bit as the least significant.
+    fn read_bits(&mut self, n: u32) -> Result<u64>;
+
+    /// Reads the spec's variable-length encoding of a `bytes`-byte integer (1, 2, 4 or 8),
+    /// accepting only its shortest form.
+    fn read_varint(&mut self, bytes: u32) -> Result<u64>;
+
+    /// Bit offset of the next read, from the start of the input.
+    fn position(&self) -> u64;
+
+    /// Decodes a `T` with its [`Decode::decode`] from a reader, its
+    /// [`Decode::decode_window`] from a window.
+    fn decode_value<T: Decode>(&mut self) -> Result<T>;
+
+    /// Runs `read` on a [`BitReader`] at the cursor and moves the cursor to where it stopped:
+    /// for reads with no window path of their own.
+    fn with_reader<T>(&mut self, read: impl FnOnce(&mut BitReader<'_>) -> Result<T>) -> Result<T>;
+}
+
+mod sealed {
+    pub trait Sealed {}
+    impl Sealed for super::BitReader<'_> {}
+    impl Sealed for super::BitWindow<'_> {}
+}
+
+impl BitRead for BitReader<'_> {
+    #[inline(always)]
+    fn read_bits(&mut self, n: u32) -> Result<u64> {
+        BitReader::read_bits(self, n)
+    }
+    #[inline(always)]
+    fn read_varint(&mut self, bytes: u32) -> Result<u64> {
+        BitReader::read_varint(self, bytes)
+    }
+    #[inline(always)]
+    fn position(&self) -> u64 {
+        BitReader::position(self)
+    }
+    #[inline(always)]
+    fn decode_value<T: Decode>(&mut self) -> Result<T> {
+        T::decode(self)
+    }
+    #[inline(always)]
+    fn with_reader<T>(&mut self, read: impl FnOnce(&mut BitReader<'_>) -> Result<T>) -> Result<T> {
+        read(self)
+    }
+}
+
+impl BitRead for BitWindow<'_> {
+    #[inline(always)]
+    fn read_bits(&mut self, n: u32) -> Result<u64> {
+        BitWindow::read_bits(self, n)
+    }
+    #[inline(always)]
+    fn read_varint(&mut self, bytes: u32) -> Result<u64> {
+        BitWindow::read_varint(self, bytes)
+    }
+    #[inline(always)]
+    fn position(&self) -> u64 {
+        BitWindow::position(self)
+    }
+    #[inline(always)]
+    fn decode_value<T: Decode>(&mut self) -> Result<T> {
+        T::decode_window(self)
+    }
+    #[inline(always)]
+    fn with_reader<T>(&mut self, read: impl FnOnce(&mut BitReader<'_>) -> Result<T>) -> Result<T> {
+        BitWindow::with_reader(self, read)
     }
 }
 
