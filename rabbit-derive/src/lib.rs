@@ -6,15 +6,25 @@
 //! `rabbit::guide` module.
 //!
 //! The crate is a small pipeline, one job per file: `ast.rs` turns the input into our own types
-//! carrying the attributes parsed by `attr.rs`; `valid.rs` checks everything that can be wrong,
-//! collecting every error at its token so that a build reports all of them; `bound.rs` infers
-//! the where-clauses; `expand/` writes the impls (`encode`, `decode`, `size`, `schema`).
+//! carrying the attributes parsed by `attr/` (one row per attribute in `attr/rules.rs`: where it
+//! may stand, what it excludes, how its value parses); `valid/` checks everything that can be
+//! wrong, collecting every error at its token so that a build reports all of them, and returns
+//! the resolved plan (`plan.rs`: each field's codec, the tag, the indices); `bound.rs` infers the
+//! where-clauses; `expand/` writes the impls from the plan (`encode`, `decode`, `size`,
+//! `schema`, and the codec types of `with` fields).
+//!
+//! Generated code names the runtime only through `rabbit::__derive`, and asks it every
+//! encoding rule: each field is written by a codec type of `rabbit::codec` chosen from its
+//! attributes. A new encoding is a row in `attr/rules.rs` with its parser, a `plan::Codec`
+//! variant (with its type checks in `valid/field.rs`), and the codec type it selects in
+//! `expand::Names::codec_ty`.
 
 mod ast;
 mod attr;
 mod bound;
 mod ctxt;
 mod expand;
+mod plan;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -81,13 +91,12 @@ pub fn derive_rabbit(input: TokenStream) -> TokenStream {
 
 fn derive(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     let cx = ctxt::Ctxt::default();
-    let Some(mut model) = ast::Input::from_syn(&cx, input) else {
-        cx.check()?;
-        unreachable!("a rejected input always reports an error");
-    };
-    valid::check(&cx, &mut model);
+    let model = ast::Input::from_syn(&cx, input);
+    let plan = model.as_ref().and_then(|model| valid::plan(&cx, model));
+    // Expansion assumes a valid plan (unique indices, ...): only after every check passed.
     cx.check()?;
-    Ok(expand::expand(&model))
+    let plan = plan.ok_or_else(|| syn::Error::new_spanned(&input.ident, "cannot derive Rabbit"))?;
+    Ok(expand::expand(&plan))
 }
 
 #[cfg(test)]

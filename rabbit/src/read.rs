@@ -550,51 +550,41 @@ mod sealed {
     impl Sealed for super::BitWindow<'_> {}
 }
 
-impl BitRead for BitReader<'_> {
-    #[inline(always)]
-    fn read_bits(&mut self, n: u32) -> Result<u64> {
-        BitReader::read_bits(self, n)
-    }
-    #[inline(always)]
-    fn read_varint(&mut self, bytes: u32) -> Result<u64> {
-        BitReader::read_varint(self, bytes)
-    }
-    #[inline(always)]
-    fn position(&self) -> u64 {
-        BitReader::position(self)
-    }
-    #[inline(always)]
-    fn decode_value<T: Decode>(&mut self) -> Result<T> {
-        T::decode(self)
-    }
-    #[inline(always)]
-    fn with_reader<T>(&mut self, read: impl FnOnce(&mut BitReader<'_>) -> Result<T>) -> Result<T> {
-        read(self)
-    }
+/// The trait's reads are the readers' own; `decode_value` and `with_reader` are what differ.
+macro_rules! bit_read {
+    ($reader:ident, $decode:ident, |$this:ident, $read:ident| $with_reader:expr) => {
+        impl BitRead for $reader<'_> {
+            #[inline(always)]
+            fn read_bits(&mut self, n: u32) -> Result<u64> {
+                $reader::read_bits(self, n)
+            }
+            #[inline(always)]
+            fn read_varint(&mut self, bytes: u32) -> Result<u64> {
+                $reader::read_varint(self, bytes)
+            }
+            #[inline(always)]
+            fn position(&self) -> u64 {
+                $reader::position(self)
+            }
+            #[inline(always)]
+            fn decode_value<T: Decode>(&mut self) -> Result<T> {
+                T::$decode(self)
+            }
+            #[inline(always)]
+            fn with_reader<T>(
+                &mut self,
+                $read: impl FnOnce(&mut BitReader<'_>) -> Result<T>,
+            ) -> Result<T> {
+                let $this = self;
+                $with_reader
+            }
+        }
+    };
 }
 
-impl BitRead for BitWindow<'_> {
-    #[inline(always)]
-    fn read_bits(&mut self, n: u32) -> Result<u64> {
-        BitWindow::read_bits(self, n)
-    }
-    #[inline(always)]
-    fn read_varint(&mut self, bytes: u32) -> Result<u64> {
-        BitWindow::read_varint(self, bytes)
-    }
-    #[inline(always)]
-    fn position(&self) -> u64 {
-        BitWindow::position(self)
-    }
-    #[inline(always)]
-    fn decode_value<T: Decode>(&mut self) -> Result<T> {
-        T::decode_window(self)
-    }
-    #[inline(always)]
-    fn with_reader<T>(&mut self, read: impl FnOnce(&mut BitReader<'_>) -> Result<T>) -> Result<T> {
-        BitWindow::with_reader(self, read)
-    }
-}
+bit_read!(BitReader, decode, |this, read| read(this));
+bit_read!(BitWindow, decode_window, |this, read| this
+    .with_reader(read));
 
 /// The most items a list of zero-bit items (`()`, `PhantomData`) may claim.
 pub const MAX_EMPTY_ITEMS: u64 = 1 << 16;

@@ -6,25 +6,19 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{Names, pattern};
-use crate::ast::{Body, Field, Input, Style, Tag};
+use crate::ast::Style;
+use crate::plan::{Body, Field, Plan};
 
-pub fn body(input: &Input<'_>, n: &Names) -> TokenStream {
+pub fn body(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
     let r = &n.r;
     let type_name = input.ident.to_string();
     match &input.body {
         Body::Struct(style, fields) => build(&quote!(Self), *style, fields, n, &type_name),
-        Body::Enum(e) => {
-            if e.variants.len() == 1 && e.tag == Tag::Bits(0) {
-                let v = &e.variants[0];
-                let vi = v.ident;
-                let owner = format!("{type_name}::{vi}");
-                return build(&quote!(Self::#vi), v.style, &v.fields, n, &owner);
-            }
+        Body::Enum(tag, variants) => {
+            let codec = n.tag_ty(*tag);
             let tag = &n.tag;
-            let codec = n.tag_ty(e.tag);
-            let mut arms: Vec<(u64, TokenStream)> = e
-                .variants
+            let mut arms: Vec<(u64, TokenStream)> = variants
                 .iter()
                 .map(|v| {
                     let vi = v.ident;
@@ -123,13 +117,13 @@ fn field(f: &Field<'_>, n: &Names, owner: &str) -> TokenStream {
     let k = &n.krate;
     let (b, r) = (&f.binding, &n.r);
     let ty = f.ty;
-    if f.plan.skip {
+    let Some(wire) = &f.wire else {
         return quote!(let #b: #ty = #k::Default::default(););
-    }
-    let dec = n.dec(f);
+    };
+    let dec = n.dec(f, wire);
     let dec = quote!(#dec(#r));
     let in_field = n.in_field(owner, f);
-    match &f.plan.cond {
+    match &wire.cond {
         None => quote!(let #b: #ty = #dec #in_field?;),
         Some(cond) => {
             // The same view as in `encode`: each earlier field the condition names is a

@@ -11,57 +11,41 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Names, pattern};
-use crate::ast::{Body, Field, Input, Tag};
+use super::{Names, each_variant};
+use crate::plan::{Body, Field, Plan, Tag, Wire};
 
 /// One thing a struct or variant writes: its tag or a field on the wire.
 enum Item<'f, 'a> {
     /// The enum tag of the variant with this index.
     Tag(Tag, u64),
-    Field(&'f Field<'a>),
+    Field(&'f Field<'a>, &'f Wire<'a>),
+}
+
+impl Item<'_, '_> {
+    /// An `if` field: never a word, since its binding is the `Option`, not the codec's type.
+    fn conditional(&self) -> bool {
+        matches!(self, Item::Field(_, w) if w.cond.is_some())
+    }
 }
 
 /// The items a struct's fields or a variant (tag first) write; skipped fields write nothing.
 fn items<'f, 'a>(tag: Option<(Tag, u64)>, fields: &'f [Field<'a>]) -> Vec<Item<'f, 'a>> {
-    let tag = tag.filter(|(t, _)| *t != Tag::Bits(0));
     let tag = tag.map(|(t, index)| Item::Tag(t, index));
-    let fields = fields.iter().filter(|f| !f.plan.skip).map(Item::Field);
+    let fields = fields
+        .iter()
+        .filter_map(|f| Some(Item::Field(f, f.wire.as_ref()?)));
     tag.into_iter().chain(fields).collect()
 }
 
-/// The code for each variant (or the struct) in a `match self`, given its items.
+/// The code for the struct, or each variant in a `match self`, given its items.
 fn per_variant(
-    input: &Input<'_>,
+    input: &Plan<'_>,
     arm: impl Fn(&[Item<'_, '_>], &str) -> TokenStream,
 ) -> TokenStream {
-    let type_name = input.ident.to_string();
-    match &input.body {
-        Body::Struct(style, fields) => {
-            let body = arm(&items(None, fields), &type_name);
-            let pat = pattern(&quote!(Self), *style, fields, |f| !f.plan.skip);
-            quote! {
-                let #pat = self;
-                #body
-            }
-        }
-        Body::Enum(e) => {
-            let arms = e.variants.iter().map(|v| {
-                let vi = v.ident;
-                let pat = pattern(&quote!(Self::#vi), v.style, &v.fields, |f| !f.plan.skip);
-                let owner = format!("{type_name}::{vi}");
-                let body = arm(&items(Some((e.tag, v.index)), &v.fields), &owner);
-                quote!(#pat => { #body })
-            });
-            quote! {
-                match self {
-                    #(#arms)*
-                }
-            }
-        }
-    }
+    each_variant(input, |tag, fields, owner| arm(&items(tag, fields), owner))
 }
 
-pub fn body(input: &Input<'_>, n: &Names) -> TokenStream {
+pub fn body(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
     let arms = per_variant(input, |items, owner| items_encode(items, n, owner));
     quote! {
@@ -78,9 +62,8 @@ fn item_word_bits(item: &Item<'_, '_>, n: &Names) -> TokenStream {
             let t = n.tag_index(*tag, *index);
             quote!(#k::Some(#t::BITS))
         }
-        // An `if` field's binding is the `Option`, not the codec's type.
-        Item::Field(f) if f.plan.cond.is_some() => quote!(#k::None::<u32>),
-        Item::Field(f) => n.enc(f, "WORD_BITS"),
+        item if item.conditional() => quote!(#k::None::<u32>),
+        Item::Field(f, w) => n.enc(f, w, "WORD_BITS"),
     }
 }
 
@@ -92,9 +75,9 @@ fn item_word(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
             let t = n.tag_index(*tag, *index);
             quote!(#k::Ok::<(u64, u32), #k::Error>((#t::WORD, #t::BITS)))
         }
-        Item::Field(f) => {
+        Item::Field(f, w) => {
             let b = &f.binding;
-            let enc = n.enc(f, "encode_word");
+            let enc = n.enc(f, w, "encode_word");
             let in_field = n.in_field(owner, f);
             quote!(#enc(#b) #in_field)
         }
@@ -109,7 +92,7 @@ fn item_plain(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
             let t = n.tag_index(*tag, *index);
             quote!(#w.write_word(#t::WORD, #t::BITS);)
         }
-        Item::Field(f) => field(f, n, owner),
+        Item::Field(f, w) => field(f, w, n, owner),
     }
 }
 
@@ -117,15 +100,14 @@ fn item_plain(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
 fn items_encode(items: &[Item<'_, '_>], n: &Names, owner: &str) -> TokenStream {
     let k = &n.krate;
     let (w, gv, gn, plan, x, xn) = (&n.w, &n.gv, &n.gn, &n.plan, &n.x, &n.xn);
-    let never_word = |i: &Item<'_, '_>| matches!(i, Item::Field(f) if f.plan.cond.is_some());
-    if items.iter().all(never_word) {
+    if items.iter().all(Item::conditional) {
         let stmts = items.iter().map(|i| item_plain(i, n, owner));
         return quote!(#(#stmts)*);
     }
     let words = items.iter().map(|i| item_word_bits(i, n));
     let stmts = items.iter().enumerate().map(|(idx, item)| {
         let plain = item_plain(item, n, owner);
-        if never_word(item) {
+        if item.conditional() {
             return plain;
         }
         let word = item_word(item, n, owner);
@@ -156,7 +138,7 @@ fn items_encode(items: &[Item<'_, '_>], n: &Names, owner: &str) -> TokenStream {
 }
 
 /// The `WORD_BITS` constant of the type.
-pub fn word_bits(input: &Input<'_>, n: &Names) -> TokenStream {
+pub fn word_bits(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
     let sum = |items: &[Item<'_, '_>]| {
         let words = items.iter().map(|i| item_word_bits(i, n));
@@ -164,26 +146,25 @@ pub fn word_bits(input: &Input<'_>, n: &Names) -> TokenStream {
     };
     match &input.body {
         Body::Struct(_, fields) => sum(&items(None, fields)),
-        Body::Enum(e) => {
-            let variants = e
-                .variants
+        Body::Enum(tag, variants) => {
+            let variants = variants
                 .iter()
-                .map(|v| sum(&items(Some((e.tag, v.index)), &v.fields)));
+                .map(|v| sum(&items(Some((*tag, v.index)), &v.fields)));
             quote!(#k::word_over(&[#(#variants),*]))
         }
     }
 }
 
 /// The body of `encode_word`: every item's word, shifted together.
-pub fn word_body(input: &Input<'_>, n: &Names) -> TokenStream {
+pub fn word_body(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
     let (gv, gn, x, xn) = (&n.gv, &n.gn, &n.x, &n.xn);
     let inner = per_variant(input, |items, owner| {
         let stmts = items
             .iter()
-            // `if` fields never make a word (their type is not the binding's): left out of
-            // code that `WORD_BITS` being `None` never reaches.
-            .filter(|i| !matches!(i, Item::Field(f) if f.plan.cond.is_some()))
+            // `if` fields never make a word: left out of code that `WORD_BITS` being `None`
+            // never reaches.
+            .filter(|i| !i.conditional())
             .map(|i| {
                 let word = item_word(i, n, owner);
                 quote! {
@@ -210,12 +191,12 @@ pub fn word_body(input: &Input<'_>, n: &Names) -> TokenStream {
     }
 }
 
-fn field(f: &Field<'_>, n: &Names, owner: &str) -> TokenStream {
+fn field(f: &Field<'_>, wire: &Wire<'_>, n: &Names, owner: &str) -> TokenStream {
     let k = &n.krate;
     let (b, w) = (&f.binding, &n.w);
-    let enc = n.enc(f, "encode");
+    let enc = n.enc(f, wire, "encode");
     let in_field = n.in_field(owner, f);
-    match &f.plan.cond {
+    match &wire.cond {
         None => quote!(#enc(#b, #w) #in_field?;),
         Some(cond) => {
             // Earlier fields are already bound as references by the destructuring.

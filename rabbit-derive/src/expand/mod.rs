@@ -23,8 +23,9 @@ use quote::quote;
 use syn::Ident;
 use syn::spanned::Spanned;
 
-use crate::ast::{Body, Codec, Field, Input, Style, Tag};
+use crate::ast::Style;
 use crate::bound::{self, Which};
+use crate::plan::{Body, Codec, Field, Plan, Tag, Wire};
 
 /// Names shared by the generators.
 pub struct Names {
@@ -48,7 +49,7 @@ pub struct Names {
 }
 
 impl Names {
-    fn new(input: &Input<'_>) -> Self {
+    fn new(input: &Plan<'_>) -> Self {
         let krate = &input.krate;
         let hidden = |s: &str| Ident::new(s, Span::mixed_site());
         let (_, ty_generics, _) = input.generics.split_for_impl();
@@ -78,11 +79,11 @@ impl Names {
 
     /// The codec type of a field: the one place that knows which type each encoding
     /// attribute selects.
-    pub fn codec_ty(&self, field: &Field<'_>) -> TokenStream {
+    pub fn codec_ty(&self, field: &Field<'_>, wire: &Wire<'_>) -> TokenStream {
         let k = &self.krate;
-        match &field.plan.codec {
-            Codec::Default => quote!(#k::Native),
-            Codec::Bits(n) => quote!(#k::Fixed<#n>),
+        match &wire.codec {
+            Codec::Native => quote!(#k::Native),
+            Codec::Fixed(n) => quote!(#k::Fixed<#n>),
             Codec::Varint => quote!(#k::Varint),
             Codec::ZigZag => quote!(#k::ZigZag),
             Codec::Range { min, max } => {
@@ -102,17 +103,17 @@ impl Names {
     /// its wire type.
     ///
     /// Spanned at the type: a type the codec does not take is reported at the field.
-    pub fn enc(&self, field: &Field<'_>, item: &str) -> TokenStream {
+    pub fn enc(&self, field: &Field<'_>, wire: &Wire<'_>, item: &str) -> TokenStream {
         let k = &self.krate;
-        let (c, ty) = (self.codec_ty(field), field.plan.wire_ty);
+        let (c, ty) = (self.codec_ty(field, wire), wire.ty);
         let item = Ident::new(item, ty.span());
         respan(quote!(<#c as #k::FieldCodec<#ty>>::#item), ty.span())
     }
 
     /// `<C as FieldDecode<T>>::decode`: the decoding half.
-    pub fn dec(&self, field: &Field<'_>) -> TokenStream {
+    pub fn dec(&self, field: &Field<'_>, wire: &Wire<'_>) -> TokenStream {
         let k = &self.krate;
-        let (c, ty) = (self.codec_ty(field), field.plan.wire_ty);
+        let (c, ty) = (self.codec_ty(field, wire), wire.ty);
         respan(quote!(<#c as #k::FieldDecode<#ty>>::decode), ty.span())
     }
 
@@ -121,6 +122,10 @@ impl Names {
         let k = &self.krate;
         match tag {
             Tag::Bits(n) => quote!(#k::Fixed<#n>),
+            Tag::Fewest { max_index } => {
+                let max_index = Literal::u64_suffixed(max_index);
+                quote!(#k::Fixed<{ #k::fewest_tag_bits(#max_index) }>)
+            }
             Tag::Varint => quote!(#k::Varint),
         }
     }
@@ -190,17 +195,51 @@ pub fn pattern(
     }
 }
 
-/// `#[inline(always)]` for the encode and decode of a struct (a run of field writes or reads
-/// that belongs inside its caller's loop, where the writer's accumulator stays in registers);
-/// plain `#[inline]` for an enum, whose variants may be large.
-fn hot_inline(input: &Input<'_>) -> TokenStream {
-    match input.body {
-        Body::Struct(..) => quote!(#[inline(always)]),
-        Body::Enum(_) => quote!(#[inline]),
+/// The code for the struct (its wire fields bound by a `let`), or for each variant in a
+/// `match self`: `arm` gets the variant's tag and index, its fields and its name for errors.
+pub fn each_variant(
+    input: &Plan<'_>,
+    arm: impl Fn(Option<(Tag, u64)>, &[Field<'_>], &str) -> TokenStream,
+) -> TokenStream {
+    let type_name = input.ident.to_string();
+    let on_wire = |f: &Field<'_>| f.wire.is_some();
+    match &input.body {
+        Body::Struct(style, fields) => {
+            let body = arm(None, fields, &type_name);
+            let pat = pattern(&quote!(Self), *style, fields, on_wire);
+            quote! {
+                let #pat = self;
+                #body
+            }
+        }
+        Body::Enum(tag, variants) => {
+            let arms = variants.iter().map(|v| {
+                let vi = v.ident;
+                let pat = pattern(&quote!(Self::#vi), v.style, &v.fields, on_wire);
+                let owner = format!("{type_name}::{vi}");
+                let body = arm(Some((*tag, v.index)), &v.fields, &owner);
+                quote!(#pat => { #body })
+            });
+            quote! {
+                match self {
+                    #(#arms)*
+                }
+            }
+        }
     }
 }
 
-pub fn expand(input: &Input<'_>) -> TokenStream {
+/// `#[inline(always)]` for the encode and decode of a struct (a run of field writes or reads
+/// that belongs inside its caller's loop, where the writer's accumulator stays in registers);
+/// plain `#[inline]` for an enum, whose variants may be large.
+fn hot_inline(input: &Plan<'_>) -> TokenStream {
+    match input.body {
+        Body::Struct(..) => quote!(#[inline(always)]),
+        Body::Enum(..) => quote!(#[inline]),
+    }
+}
+
+pub fn expand(input: &Plan<'_>) -> TokenStream {
     let names = Names::new(input);
     let k = &names.krate;
     let ident = input.ident;

@@ -4,23 +4,23 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::Names;
-use crate::ast::{Body, Field, Input};
+use crate::plan::{Body, Field, Plan};
 use crate::valid::ty_string;
 
-pub fn type_schema(input: &Input<'_>, n: &Names) -> TokenStream {
+pub fn type_schema(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
     let name = input.ident.to_string();
-    let doc = &input.attrs.doc;
+    let doc = input.doc;
     let body = match &input.body {
         Body::Struct(_, fields) => {
             let fields = fields_vec(fields, n);
             quote!(#k::Body::Struct(#fields))
         }
-        Body::Enum(e) => {
-            let tag = n.tag_ty(e.tag);
-            let variants = e.variants.iter().map(|v| {
+        Body::Enum(tag, variants) => {
+            let tag = n.tag_ty(*tag);
+            let variants = variants.iter().map(|v| {
                 let name = v.ident.to_string();
-                let doc = &v.attrs.doc;
+                let doc = v.doc;
                 let index = v.index;
                 let fields = fields_vec(&v.fields, n);
                 quote!(#k::VariantSchema {
@@ -58,14 +58,15 @@ fn field(f: &Field<'_>, n: &Names) -> TokenStream {
     let name = f.name();
     let doc = &f.attrs.doc;
     let ty_str = ty_string(f.ty);
-    let skipped = f.plan.skip;
-    let encoding = if skipped {
-        quote!(#k::Encoding::Empty)
-    } else {
-        let schema = n.enc(f, "schema");
-        quote!(#schema())
+    let skipped = f.wire.is_none();
+    let encoding = match &f.wire {
+        None => quote!(#k::Encoding::Empty),
+        Some(w) => {
+            let schema = n.enc(f, w, "schema");
+            quote!(#schema())
+        }
     };
-    let condition = match &f.plan.cond {
+    let condition = match f.cond() {
         Some(c) => {
             let text = &c.text;
             quote!(#k::Some(#text))

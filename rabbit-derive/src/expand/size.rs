@@ -4,11 +4,11 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Names, pattern};
-use crate::ast::{Body, Field, Input, Tag};
+use super::{Names, each_variant};
+use crate::plan::{Body, Field, Plan, Tag, Wire};
 
 /// `(MIN_BITS, MAX_BITS)` expressions.
-pub fn consts(input: &Input<'_>, n: &Names) -> (TokenStream, TokenStream) {
+pub fn consts(input: &Plan<'_>, n: &Names) -> (TokenStream, TokenStream) {
     let k = &n.krate;
     match &input.body {
         Body::Struct(_, fields) => {
@@ -18,12 +18,11 @@ pub fn consts(input: &Input<'_>, n: &Names) -> (TokenStream, TokenStream) {
                 quote!(#k::sum_max(&[#(#max),*])),
             )
         }
-        Body::Enum(e) => {
-            let (mins, maxs): (Vec<_>, Vec<_>) = e
-                .variants
+        Body::Enum(tag, variants) => {
+            let (mins, maxs): (Vec<_>, Vec<_>) = variants
                 .iter()
                 .map(|v| {
-                    let tag = tag_bits(e.tag, v.index, n);
+                    let tag = tag_bits(*tag, v.index, n);
                     let (min, max) = fields_consts(&v.fields, n);
                     (
                         quote!(#k::sum_min(&[#tag, #(#min),*])),
@@ -48,51 +47,31 @@ fn tag_bits(tag: Tag, index: u64, n: &Names) -> TokenStream {
 fn fields_consts(fields: &[Field<'_>], n: &Names) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let mut min = Vec::new();
     let mut max = Vec::new();
-    for f in fields.iter().filter(|f| !f.plan.skip) {
+    for (f, w) in wire_fields(fields) {
         // An `if` field may be absent (no presence bit): it adds nothing to the minimum.
-        if f.plan.cond.is_none() {
-            min.push(n.enc(f, "MIN_BITS"));
+        if w.cond.is_none() {
+            min.push(n.enc(f, w, "MIN_BITS"));
         }
-        max.push(n.enc(f, "MAX_BITS"));
+        max.push(n.enc(f, w, "MAX_BITS"));
     }
     (min, max)
 }
 
 /// The body of `encoded_bits`.
-pub fn encoded_bits(input: &Input<'_>, n: &Names) -> TokenStream {
-    match &input.body {
-        Body::Struct(style, fields) => {
-            let sum = fields_sum(fields, n, None);
-            let pat = pattern(&quote!(Self), *style, fields, |f| !f.plan.skip);
-            quote! {
-                let #pat = self;
-                #sum
-            }
-        }
-        Body::Enum(e) => {
-            let arms = e.variants.iter().map(|v| {
-                let vi = v.ident;
-                let pat = pattern(&quote!(Self::#vi), v.style, &v.fields, |f| !f.plan.skip);
-                let sum = fields_sum(&v.fields, n, Some(tag_bits(e.tag, v.index, n)));
-                quote!(#pat => #sum,)
-            });
-            quote! {
-                match self {
-                    #(#arms)*
-                }
-            }
-        }
-    }
+pub fn encoded_bits(input: &Plan<'_>, n: &Names) -> TokenStream {
+    each_variant(input, |tag, fields, _| {
+        fields_sum(fields, n, tag.map(|(tag, index)| tag_bits(tag, index, n)))
+    })
 }
 
 /// `tag + field + field`, each field's bits from its codec.
 fn fields_sum(fields: &[Field<'_>], n: &Names, tag: Option<TokenStream>) -> TokenStream {
     let k = &n.krate;
     let v = &n.v;
-    let terms = fields.iter().filter(|f| !f.plan.skip).map(|f| {
+    let terms = wire_fields(fields).map(|(f, w)| {
         let b = &f.binding;
-        let bits = n.enc(f, "encoded_bits");
-        match &f.plan.cond {
+        let bits = n.enc(f, w, "encoded_bits");
+        match &w.cond {
             None => quote!(#bits(#b)),
             Some(_) => quote!(match #b {
                 #k::Some(#v) => #bits(#v),
@@ -105,4 +84,11 @@ fn fields_sum(fields: &[Field<'_>], n: &Names, tag: Option<TokenStream>) -> Toke
         return quote!(0u64);
     }
     quote!(#(#terms)+*)
+}
+
+/// The fields on the wire, with how each is written.
+fn wire_fields<'f, 'a>(
+    fields: &'f [Field<'a>],
+) -> impl Iterator<Item = (&'f Field<'a>, &'f Wire<'a>)> {
+    fields.iter().filter_map(|f| Some((f, f.wire.as_ref()?)))
 }

@@ -10,16 +10,16 @@ use quote::{format_ident, quote};
 use syn::{GenericParam, Ident, WhereClause};
 
 use super::Names;
-use crate::ast::{Codec, Input};
+use crate::plan::{Codec, Plan};
 
 /// The name of the codec type of a `with` field.
-pub fn helper_ident(field: &crate::ast::Field<'_>) -> Ident {
+pub fn helper_ident(field: &crate::plan::Field<'_>) -> Ident {
     format_ident!("__RabbitWith{}", field.uid, span = Span::mixed_site())
 }
 
 /// Every `with` field's codec type and its impls.
 pub fn helpers(
-    input: &Input<'_>,
+    input: &Plan<'_>,
     n: &Names,
     enc_where: &Option<WhereClause>,
     dec_where: &Option<WhereClause>,
@@ -29,11 +29,12 @@ pub fn helpers(
     let decl = declaration(input, n);
     let marker = marker(input, n);
     let items = input.all_fields().filter_map(|f| {
-        let Codec::With(path) = &f.plan.codec else {
+        let wire = f.wire.as_ref()?;
+        let Codec::With(path) = &wire.codec else {
             return None;
         };
         let helper = helper_ident(f);
-        let ty = f.plan.wire_ty;
+        let ty = wire.ty;
         let text = ty_string_of_path(path);
         let (w, r) = (&n.w, &n.r);
         // The value bears the field's span: a signature mismatch is reported at the field.
@@ -70,7 +71,7 @@ pub fn helpers(
 
 /// `<'a, T: ?Sized, const N: usize>`: the input's parameters without bounds or defaults
 /// (every type parameter may be unsized, as the marker only points at it).
-fn declaration(input: &Input<'_>, n: &Names) -> TokenStream {
+fn declaration(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
     let params = input.generics.params.iter().map(|p| match p {
         GenericParam::Lifetime(l) => {
@@ -94,7 +95,7 @@ fn declaration(input: &Input<'_>, n: &Names) -> TokenStream {
 }
 
 /// `(PhantomData<(&'a (), *const T)>)`, or nothing without lifetime or type parameters.
-fn marker(input: &Input<'_>, n: &Names) -> TokenStream {
+fn marker(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
     let parts: Vec<TokenStream> = input
         .generics

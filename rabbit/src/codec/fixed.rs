@@ -133,9 +133,7 @@ impl<T: FixedBits, const N: u32> FieldCodec<T> for Fixed<N> {
 
     #[inline(always)]
     fn encode(value: &T, w: &mut BitWriter<'_>) -> Result<()> {
-        let (bits, n) = Self::encode_word(value)?;
-        w.write_word(bits, n);
-        Ok(())
+        super::write_word(Self::encode_word(value), w)
     }
 
     #[inline(always)]

@@ -128,3 +128,11 @@ impl<T: Decode> FieldDecode<T> for Native {
         r.decode_value()
     }
 }
+
+/// `encode` of a codec whose encoding is always one word: that word, written.
+#[inline(always)]
+fn write_word(word: Result<(u64, u32)>, w: &mut BitWriter<'_>) -> Result<()> {
+    let (bits, n) = word?;
+    w.write_word(bits, n);
+    Ok(())
+}

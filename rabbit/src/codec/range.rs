@@ -58,9 +58,7 @@ impl<T: RangeInt, const MIN: i128, const MAX: i128> FieldCodec<T> for Range<MIN,
 
     #[inline(always)]
     fn encode(value: &T, w: &mut BitWriter<'_>) -> Result<()> {
-        let (bits, n) = Self::encode_word(value)?;
-        w.write_word(bits, n);
-        Ok(())
+        super::write_word(Self::encode_word(value), w)
     }
 
     #[inline(always)]
