@@ -529,7 +529,7 @@
 //! # Compile errors
 //!
 //! The derive checks everything it can before generating code, and reports every problem of a
-//! type in one build, each at the token at fault (`tests/ui/` has a case for each):
+//! type in one build, each at the token at fault (`rabbit-derive/tests/ui/` has a case for each):
 //!
 //! - unknown options, options given twice, options in the wrong place (`index` on a field,
 //!   `skip` on a container, `#[bits(N)]` on a struct or variant, `tag` on a struct), malformed

@@ -1,6 +1,5 @@
 //! Behaviour of `#[derive(Rabbit)]`: every attribute, exact bits where the layout matters, error
 //! cases, generics, and sizes agreeing with what is actually written.
-#![cfg(feature = "derive")]
 
 use std::marker::PhantomData;
 
