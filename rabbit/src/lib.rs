@@ -83,6 +83,7 @@ mod error;
 #[cfg(feature = "derive")]
 pub mod guide;
 mod impls;
+pub mod limits;
 mod read;
 pub mod schema;
 pub mod size;
@@ -90,7 +91,7 @@ pub mod varint;
 mod write;
 
 pub use error::{Error, Result};
-pub use read::{BitRead, BitReader, BitWindow, MAX_EMPTY_ITEMS, WINDOW_BYTES, WINDOW_MAX_BITS};
+pub use read::{BitRead, BitReader, BitWindow};
 pub use write::BitWriter;
 
 #[cfg(feature = "derive")]
@@ -152,7 +153,7 @@ pub trait Decode: Sized {
     /// same errors at the same positions.
     ///
     /// A list decodes its items through this method when their type's
-    /// [`Encode::MAX_BITS`] is at most [`WINDOW_MAX_BITS`] and the input has a whole window
+    /// [`Encode::MAX_BITS`] is at most [`limits::WINDOW_MAX_BITS`] and the input has a whole window
     /// left: the window's reads need no bounds checks. Derived impls read their fields through
     /// it; the provided method runs [`Decode::decode`] on a [`BitReader`] at the window's
     /// cursor, which is correct for any impl and only slower.

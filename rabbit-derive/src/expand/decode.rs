@@ -47,8 +47,8 @@ pub fn body(input: &Plan<'_>, n: &Names) -> TokenStream {
 ///
 /// Not a `match`: LLVM turns a `match` of four or more cases (a two-bit tag of three
 /// variants and the unknown index make four) into an indirect jump through a table, and on
-/// the 1000-entity snapshot, whose entity kinds are shuffled, that jump cost about 15 % of
-/// the decode time against compare-and-branch. A chain of `==` tests (or of `<` tests that
+/// the 1000-entity snapshot, whose entity kinds are shuffled, that jump was mispredicted
+/// and slower than compare-and-branch (BENCHMARKS.md has the numbers). A chain of `==` tests (or of `<` tests that
 /// narrow a range to one value, which LLVM rewrites as `==`) is folded back into a `match`;
 /// the trie's inner tests always leave two or more tags on each side, so they stay tests.
 fn dispatch(

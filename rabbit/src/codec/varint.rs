@@ -55,7 +55,8 @@ macro_rules! varint_ints {
         }
     )*};
 }
-varint_ints!(u8 => u8, u16 => u16, u32 => u32, u64 => u64, i8 => u8, i16 => u16, i32 => u32, i64 => u64);
+varint_ints!(u8 => u8, u16 => u16, u32 => u32, u64 => u64);
+varint_ints!(i8 => u8, i16 => u16, i32 => u32, i64 => u64);
 
 /// A `usize` is a `u64` on the wire, on every platform.
 impl AsVarint for usize {

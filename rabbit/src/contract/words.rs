@@ -2,9 +2,10 @@
 //! small items reach the writer as one word, decided at compile time.
 
 /// How derived `encode` writes each of a run of items (fields, with an enum's tag first) whose
-/// [`Encode::WORD_BITS`](crate::Encode::WORD_BITS) are `words`: `0` on its own, `1` as the first word of a group, `2`
-/// joined to the group before it; `+ 4` when a group ends with the item (the group is written
-/// then). Greedy: an item joins the open group while the group's most bits stay within 64.
+/// [`Encode::WORD_BITS`](crate::Encode::WORD_BITS) are `words`: `0` on its own, `1` as the
+/// first word of a group, `2` joined to the group before it; `+ 4` when a group ends with the
+/// item (the group is written then). Greedy: an item joins the open group while the group's
+/// most bits stay within 64.
 pub const fn word_plan<const N: usize>(words: [Option<u32>; N]) -> [u8; N] {
     let mut plan = [0u8; N];
     let mut open = false;

@@ -74,12 +74,12 @@ impl<T: Decode> Decode for Option<T> {
 }
 
 /// Writes a list's `u32` count, refusing lists a `u32` cannot count, and lists of items that
-/// may take no bits longer than the decoder accepts ([`crate::MAX_EMPTY_ITEMS`]), so that
+/// may take no bits longer than the decoder accepts ([`crate::limits::MAX_EMPTY_ITEMS`]), so that
 /// whatever encodes also decodes.
 #[inline(always)]
 fn write_count(len: usize, min_item_bits: u64, w: &mut BitWriter<'_>) -> Result<()> {
     let max = if min_item_bits == 0 {
-        crate::MAX_EMPTY_ITEMS
+        crate::limits::MAX_EMPTY_ITEMS
     } else {
         u32::MAX as u64
     };
@@ -159,7 +159,7 @@ impl<T: Encode> Encode for Vec<T> {
 /// Whether `T`'s items can be decoded through a [`BitWindow`].
 const fn fits_window<T: Encode>() -> bool {
     match T::MAX_BITS {
-        Some(max) => max <= crate::WINDOW_MAX_BITS,
+        Some(max) => max <= crate::limits::WINDOW_MAX_BITS,
         None => false,
     }
 }
