@@ -67,6 +67,8 @@ use syn::{DeriveInput, parse_macro_input};
 /// |---|---|---|
 /// | container | `#[rabbit(crate = "path")]` | path of the `rabbit` crate in generated code (default `::rabbit`) |
 /// | container | `#[rabbit(bound = "T: Trait, ...")]` | replaces the inferred where-clause predicates |
+/// | container | `#[rabbit(from = "W", into = "W")]` | written as `W`: `Into<W>` (and `Clone`) to encode, `From<W>` to decode; the fields are not on the wire |
+/// | container | `#[rabbit(try_from = "W", into = "W")]` | as `from`, decoding with `TryFrom<W>` (its refusal a decode error) |
 /// | enum | `#[bits(N)]` | the tag is N plain bits (1..=64); default: the fewest bits that hold the largest index (0 for one variant) |
 /// | enum | `#[rabbit(tag = "varint")]` | the tag is a `u32` variable-length integer |
 /// | variant | `#[rabbit(index = K)]` | pins the variant's index; later variants count on from K + 1 |

@@ -14,12 +14,25 @@ pub struct Plan<'a> {
     /// `bound = "..."`: replaces the inferred predicates.
     pub bound: Option<&'a [WherePredicate]>,
     pub doc: &'a str,
+    /// `from`/`try_from` and `into`: written as another type. The body is then empty: none of
+    /// it is on the wire.
+    pub via: Option<Via<'a>>,
     pub body: Body<'a>,
 }
 
 pub enum Body<'a> {
     Struct(Style, Vec<Field<'a>>),
     Enum(Tag, Vec<Variant<'a>>),
+}
+
+/// The conversions of a container written as another type.
+pub struct Via<'a> {
+    /// `into = "W"`: the type it is written as.
+    pub into: &'a Type,
+    /// `from = "W"` or `try_from = "W"`: the type it is read as.
+    pub from: &'a Type,
+    /// `try_from`: the conversion back can refuse a value.
+    pub fallible: bool,
 }
 
 /// How an enum's tag is written.

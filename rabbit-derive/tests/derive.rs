@@ -950,3 +950,124 @@ fn derived_values_stream_back_to_back() {
     assert_eq!(Three::decode(&mut r).unwrap(), Three::B(true));
     assert_eq!(Three::decode(&mut r).unwrap(), Three::C { x: 5 });
 }
+
+/// A set of flags kept as its byte, as a bitflags type is.
+#[derive(Debug, Clone, Copy, PartialEq, Rabbit)]
+#[rabbit(from = "u8", into = "u8")]
+struct Flags(u8);
+
+impl From<u8> for Flags {
+    fn from(bits: u8) -> Self {
+        Flags(bits)
+    }
+}
+
+impl From<Flags> for u8 {
+    fn from(flags: Flags) -> Self {
+        flags.0
+    }
+}
+
+/// A level that only even numbers name: decoding refuses an odd one.
+#[derive(Debug, Clone, Copy, PartialEq, Rabbit)]
+#[rabbit(try_from = "Wire", into = "Wire")]
+struct Even(u8);
+
+/// How an `Even` is written.
+#[derive(Rabbit)]
+struct Wire {
+    /// Half the level.
+    #[bits(4)]
+    half: u8,
+    odd: bool,
+}
+
+impl From<Even> for Wire {
+    fn from(even: Even) -> Self {
+        Wire {
+            half: even.0 / 2,
+            odd: even.0 % 2 == 1,
+        }
+    }
+}
+
+impl TryFrom<Wire> for Even {
+    type Error = String;
+    fn try_from(wire: Wire) -> Result<Self, String> {
+        if wire.odd {
+            return Err(format!("{} is odd", wire.half * 2 + 1));
+        }
+        Ok(Even(wire.half * 2))
+    }
+}
+
+#[derive(Debug, PartialEq, Rabbit)]
+struct Holder {
+    flags: Flags,
+    #[bits(3)]
+    small: u8,
+    even: Even,
+}
+
+#[test]
+fn types_written_as_another_type() {
+    // Exactly the wire type's bits, sizes and words.
+    assert_eq!(wire(&Flags(0b1010_0101)), "10100101");
+    assert_eq!(
+        (Flags::MIN_BITS, Flags::MAX_BITS, Flags::WORD_BITS),
+        (8, Some(8), Some(8))
+    );
+    assert_eq!(wire(&Even(6)), "11000");
+    assert_eq!((Even::MIN_BITS, Even::MAX_BITS), (5, Some(5)));
+    let value = Holder {
+        flags: Flags(3),
+        small: 5,
+        even: Even(8),
+    };
+    round_trip(&value);
+    // The containers join their neighbours' merged write: 8 + 3 + 5 bits.
+    assert_eq!(Holder::WORD_BITS, Some(16));
+    assert_eq!(wire(&value), "1100000010100100");
+
+    // `try_from` refusing a value is a decode error that names it, never a panic.
+    let odd = rabbit::to_bytes(&Wire { half: 1, odd: true }).unwrap();
+    let err = rabbit::from_bytes::<Even>(&odd).unwrap_err();
+    assert_eq!(err, Error::custom("3 is odd"));
+
+    // The schema: a derived wire type's layout and doc under the container's name; another
+    // wire type as one field.
+    let schema = Even::type_schema();
+    assert_eq!(
+        (schema.name, schema.doc),
+        ("Even", "How an `Even` is written.")
+    );
+    let Body::Struct(fields) = schema.body else {
+        panic!("a struct")
+    };
+    assert_eq!((fields[0].name, fields[0].doc), ("half", "Half the level."));
+    assert_eq!(
+        fields[0].encoding,
+        Encoding::Fixed {
+            bits: 4,
+            signed: false
+        }
+    );
+    let schema = Flags::type_schema();
+    assert_eq!(schema.name, "Flags");
+    let Body::Struct(fields) = schema.body else {
+        panic!("a struct")
+    };
+    assert_eq!((fields[0].name, fields[0].ty), ("0", "u8"));
+    assert_eq!(
+        fields[0].encoding,
+        Encoding::Fixed {
+            bits: 8,
+            signed: false
+        }
+    );
+    assert_eq!((schema.min_bits, schema.max_bits), (8, Some(8)));
+    let Body::Struct(fields) = Holder::type_schema().body else {
+        panic!("a struct")
+    };
+    assert!(matches!(&fields[0].encoding, Encoding::Type(r) if r.name == "Flags"));
+}

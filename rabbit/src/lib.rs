@@ -99,9 +99,12 @@ pub use rabbit_derive::Rabbit;
 
 /// A type that can be written as Rabbit bits.
 ///
-/// Usually derived with `#[derive(Rabbit)]`. Hand-written impls push their fields with the
-/// [`BitWriter`] and must keep `MIN_BITS`, `MAX_BITS` and [`Encode::encoded_bits`] true, since
-/// decoders use `MIN_BITS` to reject impossible length prefixes.
+/// Usually derived with `#[derive(Rabbit)]`; a type written as another one (a bitflags type as
+/// its bits) derives it with `#[rabbit(from = "W", into = "W")]` (see
+/// `guide::containers`). Hand-written impls need `MIN_BITS`, `MAX_BITS` and
+/// [`Encode::encode`], push their fields with the [`BitWriter`] (or the codec types of
+/// [`codec`]) and must keep the sizes true, since decoders use `MIN_BITS` to reject
+/// impossible length prefixes.
 pub trait Encode {
     /// The fewest bits any value of the type takes.
     const MIN_BITS: u64;
@@ -112,7 +115,17 @@ pub trait Encode {
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()>;
 
     /// The bits [`Encode::encode`] would push, computed without encoding.
-    fn encoded_bits(&self) -> u64;
+    ///
+    /// The provided method is `MIN_BITS` when every value takes the same bits (`MAX_BITS` is
+    /// `Some(MIN_BITS)`), and otherwise encodes into a scratch buffer and counts, which
+    /// allocates: a type whose values vary in size should override it.
+    #[inline]
+    fn encoded_bits(&self) -> u64 {
+        match Self::MAX_BITS {
+            Some(max) if max == Self::MIN_BITS => max,
+            _ => write::count_bits(|w| self.encode(w)),
+        }
+    }
 
     /// `Some(n)` if every value's encoding fits in one 64-bit word, `n <= 64` bits at most,
     /// and [`Encode::encode_word`] returns it; `None` (the default) otherwise.

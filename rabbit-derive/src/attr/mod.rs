@@ -34,6 +34,8 @@ pub enum Value {
     Path(syn::Path),
     /// `bound = "T: Trait, ..."`.
     Bound(Vec<WherePredicate>),
+    /// `from = "Type"`, `try_from`, `into`.
+    Type(syn::Type),
     /// `#[bits(N)]`, `index = K`, with the span of the number.
     Int(u64, Span),
     /// A field encoding, with the span of its value (for errors about the value).

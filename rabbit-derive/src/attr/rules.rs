@@ -34,6 +34,8 @@ pub enum Group {
     Encoding,
     /// An enum's tag is a fixed width or a varint.
     Tag,
+    /// A container converts from its wire type one way.
+    From,
 }
 
 impl Group {
@@ -42,6 +44,7 @@ impl Group {
         match self {
             Group::Encoding => "a field has one encoding",
             Group::Tag => "the tag is either a fixed width or a varint",
+            Group::From => "the value is converted one way",
         }
     }
 }
@@ -91,6 +94,15 @@ const fn encoding(name: &'static str, parse: Parser) -> Rule {
 pub const RULES: &[Rule] = &[
     row("crate", Place::CONTAINER, CONTAINER, parse::crate_path),
     row("bound", Place::CONTAINER, CONTAINER, parse::bound),
+    Rule {
+        groups: &[(Place::CONTAINER, Group::From)],
+        ..row("from", Place::CONTAINER, CONTAINER, parse::ty)
+    },
+    Rule {
+        groups: &[(Place::CONTAINER, Group::From)],
+        ..row("try_from", Place::CONTAINER, CONTAINER, parse::ty)
+    },
+    row("into", Place::CONTAINER, CONTAINER, parse::ty),
     Rule {
         groups: &[(Place::ENUM, Group::Tag)],
         ..row("tag", Place::ENUM, "it goes on an enum", parse::tag)

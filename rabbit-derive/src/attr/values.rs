@@ -69,6 +69,21 @@ pub fn bound(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parse
     )
 }
 
+/// A type: `from = "u8"`.
+pub fn ty(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
+    let example = format!("{name} = \"Type\"");
+    let Some(lit) = string_value(cx, meta, name, &example)? else {
+        return Ok(None);
+    };
+    Ok(match lit.parse::<syn::Type>() {
+        Ok(ty) => Some(Value::Type(ty)),
+        Err(_) => {
+            cx.error(lit.span(), format_args!("expected a type: `{example}`"));
+            None
+        }
+    })
+}
+
 pub fn tag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
     let Some(lit) = string_value(cx, meta, name, "tag = \"varint\"")? else {
         return Ok(None);

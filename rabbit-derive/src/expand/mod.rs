@@ -16,6 +16,7 @@ mod decode;
 mod encode;
 mod schema;
 mod size;
+mod via;
 mod with;
 
 use proc_macro2::{Group, Literal, Span, TokenStream, TokenTree};
@@ -239,28 +240,10 @@ fn hot_inline(input: &Plan<'_>) -> TokenStream {
     }
 }
 
-pub fn expand(input: &Plan<'_>) -> TokenStream {
-    let names = Names::new(input);
-    let k = &names.krate;
-    let ident = input.ident;
-    let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
-    let enc_where = bound::where_clause(input, Which::Encode);
-    let dec_where = bound::where_clause(input, Which::Decode);
-
-    let helpers = with::helpers(input, &names, &enc_where, &dec_where);
-    let (min, max) = size::consts(input, &names);
-    let encode_body = encode::body(input, &names);
-    let word_bits = encode::word_bits(input, &names);
-    let word_body = encode::word_body(input, &names);
-    let bits_body = size::encoded_bits(input, &names);
-    let decode_body = decode::body(input, &names);
-    let type_schema = schema::type_schema(input, &names);
-    let hot = hot_inline(input);
-    let name = ident.to_string();
-    let w = &names.w;
-    let r = &names.r;
-
-    let allow = quote! {
+/// The attributes of every generated impl: derived, and quiet about the shapes generated code
+/// takes (unit values, single-arm matches, casts that are no-ops for some types).
+pub fn allow() -> TokenStream {
+    quote! {
         #[automatically_derived]
         #[allow(
             unused_braces,
@@ -279,7 +262,35 @@ pub fn expand(input: &Plan<'_>) -> TokenStream {
             unused_assignments,
             unused_variables,
         )]
-    };
+    }
+}
+
+pub fn expand(input: &Plan<'_>) -> TokenStream {
+    let names = Names::new(input);
+    let k = &names.krate;
+    let ident = input.ident;
+    let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
+    let enc_where = bound::where_clause(input, Which::Encode);
+    let dec_where = bound::where_clause(input, Which::Decode);
+
+    if let Some(via) = &input.via {
+        let impls = via::impls(input, via, &names, &enc_where, &dec_where);
+        return quote!(const _: () = { #impls };);
+    }
+    let helpers = with::helpers(input, &names, &enc_where, &dec_where);
+    let (min, max) = size::consts(input, &names);
+    let encode_body = encode::body(input, &names);
+    let word_bits = encode::word_bits(input, &names);
+    let word_body = encode::word_body(input, &names);
+    let bits_body = size::encoded_bits(input, &names);
+    let decode_body = decode::body(input, &names);
+    let type_schema = schema::type_schema(input, &names);
+    let hot = hot_inline(input);
+    let name = ident.to_string();
+    let w = &names.w;
+    let r = &names.r;
+
+    let allow = allow();
 
     quote! {
         const _: () = {

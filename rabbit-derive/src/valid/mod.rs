@@ -7,6 +7,7 @@ mod field;
 mod place;
 mod tag;
 mod types;
+mod via;
 
 pub use types::ty_string;
 
@@ -24,7 +25,9 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
         ast::Body::Enum(_) => Place::ENUM,
     };
     place::check(cx, &input.attrs, place);
+    let via = via::resolve(cx, input);
     let body = match &input.body {
+        _ if via.is_some() => Body::Struct(ast::Style::Unit, Vec::new()),
         ast::Body::Struct(style, fields) => Body::Struct(*style, field::plan(cx, fields)),
         ast::Body::Enum(variants) => {
             if variants.is_empty() {
@@ -71,6 +74,7 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
         krate,
         bound,
         doc: &input.attrs.doc,
+        via,
         body,
     })
 }

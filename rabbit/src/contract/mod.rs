@@ -9,9 +9,11 @@
 //! Not a public API: names and signatures may change in any release.
 
 mod sizes;
+mod via;
 mod words;
 
 pub use sizes::{max_over, min_over, sum_max, sum_min};
+pub use via::{via_error, via_schema};
 pub use words::{word_over, word_plan, word_sum};
 
 pub use crate::codec::{
@@ -22,6 +24,8 @@ pub use crate::schema::{
 };
 pub use crate::{BitRead, BitReader, BitWindow, BitWriter, Decode, Encode, Error, Result};
 
+pub use std::clone::Clone;
+pub use std::convert::{From, Into, TryFrom};
 pub use std::default::Default;
 pub use std::marker::{PhantomData, Sized};
 pub use std::option::Option::{self, None, Some};

@@ -41,6 +41,7 @@
 //! | field | [`#[rabbit(skip)]`](fields#rabbitskip-fields-off-the-wire) | not on the wire, `Default` on decode |
 //! | container | [`#[rabbit(crate = "path")]`](containers#rabbitcrate--path) | where the `rabbit` crate is |
 //! | container | [`#[rabbit(bound = "...")]`](containers#generics-and-rabbitbound--) | replaces the inferred where-clause |
+//! | container | [`#[rabbit(from = "W", into = "W")]`, `try_from`](containers#rabbitfrom--w-into--w-written-as-another-type) | written as another type, through conversions |
 //!
 //! Several options can share one attribute: `#[rabbit(range = "0..=9", if = "*on")]`. A field
 //! has at most one encoding (`bits`, `range`, `varint`, `zigzag`, `with`, `max_len`); `if` and
@@ -55,7 +56,7 @@
 //! - [`tags`]: enum tags, `#[bits(N)]` on an enum, `tag = "varint"`, `index`;
 //! - [`integers`]: `#[bits(N)]` on a field, `range`, `varint`, `zigzag`;
 //! - [`fields`]: `with`, `if`, `max_len`, `skip`;
-//! - [`containers`]: `crate`, `bound`;
+//! - [`containers`]: `crate`, `bound`, `from` / `try_from` / `into`;
 //! - [`sizes`]: the size constants, `encoded_bits`, merged writes, hand-written impls;
 //! - [`schema`]: the layout as data;
 //! - [`errors`]: errors at run time, and every compile error;

@@ -32,7 +32,8 @@
 //! them, and derived structs and enums made of them, up to 64 bits), and a derived `encode`
 //! merges each run of such fields (an enum's tag included) into one write of at most 64 bits,
 //! chosen at compile time. The bytes are the same as one write per field. A hand-written impl
-//! of a small type takes part by setting `WORD_BITS` and overriding `encode_word`:
+//! of a small type takes part by setting `WORD_BITS` and overriding `encode_word` (its
+//! `encoded_bits` may stay the provided one: a constant when `MIN_BITS == MAX_BITS`):
 //!
 //! ```
 //! use rabbit::{BitWriter, Encode, Rabbit, Result};
@@ -49,9 +50,6 @@
 //!     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
 //!         w.write_bits(u64::from(self.0 % 360), 9);
 //!         Ok(())
-//!     }
-//!     fn encoded_bits(&self) -> u64 {
-//!         9
 //!     }
 //! }
 //!
