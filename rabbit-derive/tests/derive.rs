@@ -329,6 +329,18 @@ fn with_fields_use_the_module() {
 
 const FAR: u8 = 100;
 
+/// A `Conditional` with every condition but the beacon's true.
+fn conditional_present() -> Conditional {
+    Conditional {
+        breakable: true,
+        health: Some(20),
+        armour: Some(3),
+        distance: 200,
+        beacon: None,
+        bonus: Some(9),
+    }
+}
+
 #[derive(Rabbit, Debug, PartialEq)]
 struct Conditional {
     breakable: bool,
@@ -357,14 +369,7 @@ fn if_fields_have_no_presence_bit() {
     assert_eq!(wire(&absent), "0".to_owned() + "10000000");
     round_trip(&absent);
 
-    let present = Conditional {
-        breakable: true,
-        health: Some(20),
-        armour: Some(3),
-        distance: 200,
-        beacon: None,
-        bonus: Some(9),
-    };
+    let present = conditional_present();
     assert_eq!(
         wire(&present),
         ["1", "00101000", "11000000", "00010011", "1001"].concat()
@@ -629,14 +634,7 @@ fn pinned_indices_continue_like_discriminants() {
 
 #[test]
 fn truncated_input_is_an_error_never_a_panic() {
-    let v = Conditional {
-        breakable: true,
-        health: Some(20),
-        armour: Some(3),
-        distance: 200,
-        beacon: None,
-        bonus: Some(9),
-    };
+    let v = conditional_present();
     let bytes = rabbit::to_bytes(&v).unwrap();
     for len in 0..bytes.len() {
         assert!(rabbit::from_bytes::<Conditional>(&bytes[..len]).is_err());
@@ -1036,38 +1034,29 @@ fn types_written_as_another_type() {
 
     // The schema: a derived wire type's layout and doc under the container's name; another
     // wire type as one field.
+    let first_field = |schema: rabbit::schema::TypeSchema| match schema.body {
+        Body::Struct(fields) => fields.into_iter().next().expect("a field"),
+        Body::Enum { .. } => panic!("{} is a struct", schema.name),
+    };
     let schema = Even::type_schema();
     assert_eq!(
         (schema.name, schema.doc),
         ("Even", "How an `Even` is written.")
     );
-    let Body::Struct(fields) = schema.body else {
-        panic!("a struct")
+    let half = first_field(schema);
+    assert_eq!((half.name, half.doc), ("half", "Half the level."));
+    let fixed = |bits| Encoding::Fixed {
+        bits,
+        signed: false,
     };
-    assert_eq!((fields[0].name, fields[0].doc), ("half", "Half the level."));
-    assert_eq!(
-        fields[0].encoding,
-        Encoding::Fixed {
-            bits: 4,
-            signed: false
-        }
-    );
+    assert_eq!(half.encoding, fixed(4));
     let schema = Flags::type_schema();
-    assert_eq!(schema.name, "Flags");
-    let Body::Struct(fields) = schema.body else {
-        panic!("a struct")
-    };
-    assert_eq!((fields[0].name, fields[0].ty), ("0", "u8"));
     assert_eq!(
-        fields[0].encoding,
-        Encoding::Fixed {
-            bits: 8,
-            signed: false
-        }
+        (schema.name, schema.min_bits, schema.max_bits),
+        ("Flags", 8, Some(8))
     );
-    assert_eq!((schema.min_bits, schema.max_bits), (8, Some(8)));
-    let Body::Struct(fields) = Holder::type_schema().body else {
-        panic!("a struct")
-    };
-    assert!(matches!(&fields[0].encoding, Encoding::Type(r) if r.name == "Flags"));
+    let byte = first_field(schema);
+    assert_eq!((byte.name, byte.ty, byte.encoding), ("0", "u8", fixed(8)));
+    let flags = first_field(Holder::type_schema());
+    assert!(matches!(flags.encoding, Encoding::Type(r) if r.name == "Flags"));
 }

@@ -9,23 +9,17 @@ use super::Value;
 use super::values as parse;
 use crate::ctxt::Ctxt;
 
-/// Where an item stands, as a bit of [`Rule::places`].
+/// Where an item stands.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Place(u8);
-
-impl Place {
-    pub const STRUCT: Place = Place(1);
-    pub const ENUM: Place = Place(2);
-    pub const VARIANT: Place = Place(4);
-    pub const FIELD: Place = Place(8);
-    const CONTAINER: Place = Place(1 | 2);
-    const ENUM_OR_FIELD: Place = Place(2 | 8);
-
-    /// Whether `self` includes the place `other`.
-    pub fn contains(self, other: Place) -> bool {
-        self.0 & other.0 == other.0
-    }
+pub enum Place {
+    Struct,
+    Enum,
+    Variant,
+    Field,
 }
+
+const CONTAINER: &[Place] = &[Place::Struct, Place::Enum];
+const FIELD: &[Place] = &[Place::Field];
 
 /// Attributes of one group exclude each other on one item (the first one written wins).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -57,7 +51,7 @@ pub type Parser = fn(&Ctxt, &ParseNestedMeta<'_>, &'static str) -> syn::Result<O
 pub struct Rule {
     pub name: &'static str,
     /// Where it may stand.
-    pub places: Place,
+    pub places: &'static [Place],
     /// What the error says when it stands elsewhere.
     pub belongs: &'static str,
     /// The groups it belongs to, each where it stands in it: the other members of a group
@@ -69,10 +63,12 @@ pub struct Rule {
     pub parse: Parser,
 }
 
-const CONTAINER: &str = "it is a container attribute";
-const FIELD: &str = "it is a field attribute";
-
-const fn row(name: &'static str, places: Place, belongs: &'static str, parse: Parser) -> Rule {
+const fn row(
+    name: &'static str,
+    places: &'static [Place],
+    belongs: &'static str,
+    parse: Parser,
+) -> Rule {
     Rule {
         name,
         places,
@@ -85,40 +81,43 @@ const fn row(name: &'static str, places: Place, belongs: &'static str, parse: Pa
 
 const fn encoding(name: &'static str, parse: Parser) -> Rule {
     Rule {
-        groups: &[(Place::FIELD, Group::Encoding)],
-        ..row(name, Place::FIELD, FIELD, parse)
+        groups: &[(Place::Field, Group::Encoding)],
+        ..row(name, FIELD, IN_FIELD, parse)
     }
 }
 
+const IN_CONTAINER: &str = "it is a container attribute";
+const IN_FIELD: &str = "it is a field attribute";
+
 /// Every attribute, in the order the "unknown attribute" error lists them.
 pub const RULES: &[Rule] = &[
-    row("crate", Place::CONTAINER, CONTAINER, parse::crate_path),
-    row("bound", Place::CONTAINER, CONTAINER, parse::bound),
+    row("crate", CONTAINER, IN_CONTAINER, parse::crate_path),
+    row("bound", CONTAINER, IN_CONTAINER, parse::bound),
     Rule {
-        groups: &[(Place::CONTAINER, Group::From)],
-        ..row("from", Place::CONTAINER, CONTAINER, parse::ty)
+        groups: &[(Place::Struct, Group::From), (Place::Enum, Group::From)],
+        ..row("from", CONTAINER, IN_CONTAINER, parse::ty)
     },
     Rule {
-        groups: &[(Place::CONTAINER, Group::From)],
-        ..row("try_from", Place::CONTAINER, CONTAINER, parse::ty)
+        groups: &[(Place::Struct, Group::From), (Place::Enum, Group::From)],
+        ..row("try_from", CONTAINER, IN_CONTAINER, parse::ty)
     },
-    row("into", Place::CONTAINER, CONTAINER, parse::ty),
+    row("into", CONTAINER, IN_CONTAINER, parse::ty),
     Rule {
-        groups: &[(Place::ENUM, Group::Tag)],
-        ..row("tag", Place::ENUM, "it goes on an enum", parse::tag)
+        groups: &[(Place::Enum, Group::Tag)],
+        ..row("tag", &[Place::Enum], "it goes on an enum", parse::tag)
     },
     row(
         "index",
-        Place::VARIANT,
+        &[Place::Variant],
         "it goes on an enum variant",
         parse::index,
     ),
     // `#[bits(N)]`, an attribute of its own: the tag's width on an enum, a field's encoding.
     Rule {
-        groups: &[(Place::ENUM, Group::Tag), (Place::FIELD, Group::Encoding)],
+        groups: &[(Place::Enum, Group::Tag), (Place::Field, Group::Encoding)],
         ..row(
             "bits",
-            Place::ENUM_OR_FIELD,
+            &[Place::Enum, Place::Field],
             "`#[bits(N)]` goes on a field, or on an enum to set its tag width",
             parse::bits_in_rabbit,
         )
@@ -127,11 +126,11 @@ pub const RULES: &[Rule] = &[
     encoding("zigzag", parse::zigzag),
     encoding("range", parse::range),
     encoding("with", parse::with),
-    row("if", Place::FIELD, FIELD, parse::condition),
+    row("if", FIELD, IN_FIELD, parse::condition),
     encoding("max_len", parse::max_len),
     Rule {
         alone: Some("a skipped field: `skip` keeps it off the wire"),
-        ..row("skip", Place::FIELD, FIELD, parse::flag)
+        ..row("skip", FIELD, IN_FIELD, parse::flag)
     },
 ];
 

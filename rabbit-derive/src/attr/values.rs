@@ -34,19 +34,14 @@ pub fn zigzag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Pars
 }
 
 pub fn crate_path(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    let Some(lit) = string_value(cx, meta, name, "crate = \"path\"")? else {
-        return Ok(None);
-    };
-    Ok(match lit.parse::<syn::Path>() {
-        Ok(path) => Some(Value::Path(path)),
-        Err(_) => {
-            cx.error(
-                lit.span(),
-                "expected a crate path, e.g. `crate = \"::rabbit\"`",
-            );
-            None
-        }
-    })
+    string_of(
+        cx,
+        meta,
+        name,
+        "crate = \"path\"",
+        |path, _| Value::Path(path),
+        |_| "expected a crate path, e.g. `crate = \"::rabbit\"`".into(),
+    )
 }
 
 pub fn bound(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
@@ -72,16 +67,14 @@ pub fn bound(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parse
 /// A type: `from = "u8"`.
 pub fn ty(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
     let example = format!("{name} = \"Type\"");
-    let Some(lit) = string_value(cx, meta, name, &example)? else {
-        return Ok(None);
-    };
-    Ok(match lit.parse::<syn::Type>() {
-        Ok(ty) => Some(Value::Type(ty)),
-        Err(_) => {
-            cx.error(lit.span(), format_args!("expected a type: `{example}`"));
-            None
-        }
-    })
+    string_of(
+        cx,
+        meta,
+        name,
+        &example,
+        |ty, _| Value::Type(ty),
+        |_| format!("expected a type: `{example}`"),
+    )
 }
 
 pub fn tag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
@@ -171,34 +164,16 @@ pub fn range(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parse
 }
 
 pub fn with(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    let Some(lit) = string_value(cx, meta, name, "with = \"module::path\"")? else {
-        return Ok(None);
-    };
-    Ok(match lit.parse::<syn::Path>() {
-        Ok(path) => Some(Value::Codec(Codec::With(path), lit.span())),
-        Err(_) => {
-            cx.error(
-                lit.span(),
-                "expected the path of a module with `encode` and `decode` functions",
-            );
-            None
-        }
+    let codec = |path, lit: &LitStr| Value::Codec(Codec::With(path), lit.span());
+    string_of(cx, meta, name, "with = \"module::path\"", codec, |_| {
+        "expected the path of a module with `encode` and `decode` functions".into()
     })
 }
 
 pub fn condition(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    let Some(lit) = string_value(cx, meta, name, "if = \"expression\"")? else {
-        return Ok(None);
-    };
-    Ok(match lit.parse::<Expr>() {
-        Ok(expr) => Some(Value::Cond(expr, lit)),
-        Err(err) => {
-            cx.error(
-                lit.span(),
-                format_args!("the condition is not a Rust expression: {err}"),
-            );
-            None
-        }
+    let cond = |expr, lit: &LitStr| Value::Cond(expr, lit.clone());
+    string_of(cx, meta, name, "if = \"expression\"", cond, |err| {
+        format!("the condition is not a Rust expression: {err}")
     })
 }
 
@@ -220,6 +195,28 @@ pub fn max_len(cx: &Ctxt, meta: &ParseNestedMeta<'_>, _: &'static str) -> Parsed
     }
     let span = value.span();
     Ok(Some(Value::Codec(Codec::MaxLen(value), span)))
+}
+
+/// A string literal holding a `T`: the value made of it, or the error `expected` describes
+/// at the literal.
+fn string_of<T: syn::parse::Parse>(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    name: &str,
+    example: &str,
+    make: impl FnOnce(T, &LitStr) -> Value,
+    expected: impl FnOnce(syn::Error) -> String,
+) -> Parsed {
+    let Some(lit) = string_value(cx, meta, name, example)? else {
+        return Ok(None);
+    };
+    Ok(match lit.parse::<T>() {
+        Ok(value) => Some(make(value, &lit)),
+        Err(err) => {
+            cx.error(lit.span(), expected(err));
+            None
+        }
+    })
 }
 
 /// Reads `= "..."`; a missing `=` or a non-string value is recorded and gives `None`.

@@ -265,33 +265,62 @@ pub fn allow() -> TokenStream {
     }
 }
 
+/// What the three impls hold, per kind of input: the rest of them is the same for all.
+pub struct Impls {
+    /// Items beside the impls (the codec types of `with` fields).
+    pub helpers: TokenStream,
+    /// `MIN_BITS`, `MAX_BITS`, `WORD_BITS`.
+    pub sizes: [TokenStream; 3],
+    /// The bodies of `encode`, `encode_word`, `encoded_bits`, of `decode` and
+    /// `decode_window` (one body over either reader), and of `type_schema`.
+    pub encode: TokenStream,
+    pub encode_word: TokenStream,
+    pub encoded_bits: TokenStream,
+    pub decode: TokenStream,
+    pub type_schema: TokenStream,
+    /// The inline attribute of `encode`, `decode` and `decode_window`.
+    pub hot: TokenStream,
+}
+
 pub fn expand(input: &Plan<'_>) -> TokenStream {
     let names = Names::new(input);
+    let impls = match &input.via {
+        Some(via) => via::impls(input, via, &names),
+        None => Impls {
+            helpers: with::helpers(input, &names),
+            sizes: size::consts(input, &names),
+            encode: encode::body(input, &names),
+            encode_word: encode::word_body(input, &names),
+            encoded_bits: size::encoded_bits(input, &names),
+            decode: decode::body(input, &names),
+            type_schema: schema::type_schema(input, &names),
+            hot: hot_inline(input),
+        },
+    };
+    assemble(input, &names, impls)
+}
+
+/// The `Encode`, `Decode` and `Describe` impls around their bodies, in an anonymous `const`
+/// block with the helper items.
+fn assemble(input: &Plan<'_>, names: &Names, impls: Impls) -> TokenStream {
     let k = &names.krate;
     let ident = input.ident;
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
     let enc_where = bound::where_clause(input, Which::Encode);
     let dec_where = bound::where_clause(input, Which::Decode);
-
-    if let Some(via) = &input.via {
-        let impls = via::impls(input, via, &names, &enc_where, &dec_where);
-        return quote!(const _: () = { #impls };);
-    }
-    let helpers = with::helpers(input, &names, &enc_where, &dec_where);
-    let (min, max) = size::consts(input, &names);
-    let encode_body = encode::body(input, &names);
-    let word_bits = encode::word_bits(input, &names);
-    let word_body = encode::word_body(input, &names);
-    let bits_body = size::encoded_bits(input, &names);
-    let decode_body = decode::body(input, &names);
-    let type_schema = schema::type_schema(input, &names);
-    let hot = hot_inline(input);
+    let Impls {
+        helpers,
+        sizes: [min, max, word_bits],
+        encode,
+        encode_word,
+        encoded_bits,
+        decode,
+        type_schema,
+        hot,
+    } = impls;
     let name = ident.to_string();
-    let w = &names.w;
-    let r = &names.r;
-
+    let (w, r) = (&names.w, &names.r);
     let allow = allow();
-
     quote! {
         const _: () = {
             #helpers
@@ -304,17 +333,17 @@ pub fn expand(input: &Plan<'_>) -> TokenStream {
 
                 #hot
                 fn encode(&self, #w: &mut #k::BitWriter<'_>) -> #k::Result<()> {
-                    #encode_body
+                    #encode
                 }
 
                 #[inline(always)]
                 fn encode_word(&self) -> #k::Result<(u64, u32)> {
-                    #word_body
+                    #encode_word
                 }
 
                 #[inline]
                 fn encoded_bits(&self) -> u64 {
-                    #bits_body
+                    #encoded_bits
                 }
 
                 fn schema() -> #k::Encoding {
@@ -329,12 +358,12 @@ pub fn expand(input: &Plan<'_>) -> TokenStream {
             impl #impl_generics #k::Decode for #ident #ty_generics #dec_where {
                 #hot
                 fn decode(#r: &mut #k::BitReader<'_>) -> #k::Result<Self> {
-                    #decode_body
+                    #decode
                 }
 
                 #hot
                 fn decode_window(#r: &mut #k::BitWindow<'_>) -> #k::Result<Self> {
-                    #decode_body
+                    #decode
                 }
             }
 

@@ -7,10 +7,11 @@ use quote::quote;
 use super::{Names, each_variant};
 use crate::plan::{Body, Field, Plan, Tag, Wire};
 
-/// `(MIN_BITS, MAX_BITS)` expressions.
-pub fn consts(input: &Plan<'_>, n: &Names) -> (TokenStream, TokenStream) {
+/// The `MIN_BITS`, `MAX_BITS` and `WORD_BITS` expressions.
+pub fn consts(input: &Plan<'_>, n: &Names) -> [TokenStream; 3] {
     let k = &n.krate;
-    match &input.body {
+    let word_bits = super::encode::word_bits(input, n);
+    let (min, max) = match &input.body {
         Body::Struct(_, fields) => {
             let (min, max) = fields_consts(fields, n);
             (
@@ -35,7 +36,8 @@ pub fn consts(input: &Plan<'_>, n: &Names) -> (TokenStream, TokenStream) {
                 quote!(#k::max_over(&[#(#maxs),*])),
             )
         }
-    }
+    };
+    [min, max, word_bits]
 }
 
 /// The bits of a variant's tag (`u64`).

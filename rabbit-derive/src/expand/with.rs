@@ -7,9 +7,10 @@
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
-use syn::{GenericParam, Ident, WhereClause};
+use syn::{GenericParam, Ident};
 
 use super::Names;
+use crate::bound::{self, Which};
 use crate::plan::{Codec, Plan};
 
 /// The name of the codec type of a `with` field.
@@ -18,13 +19,10 @@ pub fn helper_ident(field: &crate::plan::Field<'_>) -> Ident {
 }
 
 /// Every `with` field's codec type and its impls.
-pub fn helpers(
-    input: &Plan<'_>,
-    n: &Names,
-    enc_where: &Option<WhereClause>,
-    dec_where: &Option<WhereClause>,
-) -> TokenStream {
+pub fn helpers(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
+    let enc_where = bound::where_clause(input, Which::Encode);
+    let dec_where = bound::where_clause(input, Which::Decode);
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
     let decl = declaration(input, n);
     let marker = marker(input, n);

@@ -27,7 +27,7 @@ pub fn plan<'a>(cx: &Ctxt, fields: &'a [ast::Field<'a>]) -> Vec<Field<'a>> {
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            place::check(cx, &f.attrs, Place::FIELD);
+            place::check(cx, &f.attrs, Place::Field);
             let wire = f.attrs.get("skip").is_none().then(|| {
                 let mut wire = wire(cx, f);
                 if let Some(Value::Cond(expr, lit)) = f.attrs.get("if").map(|a| &a.value) {
@@ -65,7 +65,7 @@ fn wire<'a>(cx: &Ctxt, f: &'a ast::Field<'a>) -> Wire<'a> {
         .attrs
         .list
         .iter()
-        .find(|a| a.rule.groups.contains(&(Place::FIELD, Group::Encoding)));
+        .find(|a| a.rule.groups.contains(&(Place::Field, Group::Encoding)));
     let codec = match encoding.map(|a| (a, &a.value)) {
         Some((a, Value::Int(n, lit))) => {
             let codec = Codec::Fixed(*n as u32);

@@ -21,8 +21,8 @@ use crate::plan::{Body, Plan, Variant};
 /// `cx` make the plan unusable even when it is returned.
 pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
     let place = match input.body {
-        ast::Body::Struct(..) => Place::STRUCT,
-        ast::Body::Enum(_) => Place::ENUM,
+        ast::Body::Struct(..) => Place::Struct,
+        ast::Body::Enum(_) => Place::Enum,
     };
     place::check(cx, &input.attrs, place);
     let via = via::resolve(cx, input);
@@ -40,7 +40,7 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
             let fields: Vec<_> = variants
                 .iter()
                 .map(|v| {
-                    place::check(cx, &v.attrs, Place::VARIANT);
+                    place::check(cx, &v.attrs, Place::Variant);
                     field::plan(cx, &v.fields)
                 })
                 .collect();

@@ -12,7 +12,7 @@ pub fn check(cx: &Ctxt, attrs: &Attrs, place: Place) {
         .list
         .iter()
         .filter(|a| {
-            let allowed = a.rule.places.contains(place);
+            let allowed = a.rule.places.contains(&place);
             if !allowed {
                 cx.error(
                     a.span,
@@ -36,7 +36,7 @@ pub fn check(cx: &Ctxt, attrs: &Attrs, place: Place) {
         a.rule
             .groups
             .iter()
-            .filter(|(at, _)| at.contains(place))
+            .filter(|(at, _)| *at == place)
             .map(|(_, group)| *group)
             .collect::<Vec<_>>()
     };

@@ -40,7 +40,7 @@ pub fn resolve<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Via<'a>> {
     };
     let container = input.attrs.list.iter();
     container
-        .filter(|a| !a.rule.places.contains(Place::STRUCT))
+        .filter(|a| !a.rule.places.contains(&Place::Struct))
         .for_each(no_effect);
     let fields = |fields: &'a [ast::Field<'a>]| fields.iter().flat_map(|f| &f.attrs.list);
     match &input.body {

@@ -38,7 +38,7 @@ pub use fixed::{Fixed, FixedBits};
 pub use max_len::{Bounded, ListItems, MaxLen};
 pub use range::{Range, RangeInt};
 pub use tag::{TagCodec, TagIndex};
-pub use varint::{AsVarint, AsZigZag, Varint, ZigZag};
+pub use varint::{Varint, VarintInt, ZigZag};
 
 use crate::schema::Encoding;
 use crate::{BitRead, BitWriter, Decode, Encode, Result};

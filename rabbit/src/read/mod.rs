@@ -18,6 +18,12 @@ pub trait BitRead: sealed::Sealed {
     /// Reads `n` bits (0 to 64), the first read bit as the least significant.
     fn read_bits(&mut self, n: u32) -> Result<u64>;
 
+    /// Reads one bit.
+    #[inline(always)]
+    fn read_bool(&mut self) -> Result<bool> {
+        Ok(self.read_bits(1)? != 0)
+    }
+
     /// Reads the spec's variable-length encoding of a `bytes`-byte integer (1, 2, 4 or 8),
     /// accepting only its shortest form.
     fn read_varint(&mut self, bytes: u32) -> Result<u64>;

@@ -68,12 +68,6 @@ impl BitWindow<'_> {
         self.with_reader(|r| r.read_bits(n))
     }
 
-    /// Reads one bit.
-    #[inline(always)]
-    pub fn read_bool(&mut self) -> Result<bool> {
-        Ok(self.read_bits(1)? != 0)
-    }
-
     /// Reads a variable-length integer, as [`BitReader::read_varint`].
     #[inline(always)]
     pub fn read_varint(&mut self, bytes: u32) -> Result<u64> {
