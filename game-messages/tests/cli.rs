@@ -1,4 +1,4 @@
-//! The `rabbit-msg` binary, run as a user would: the contract of `shared/vectors/README.md`.
+//! The `rabbit-msg` binary, run as a user would: the contract of `vectors/README.md`.
 
 use game_messages::{ClientMessage, ServerMessage};
 use serde_json::Value;
@@ -6,14 +6,8 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_rabbit-msg");
-const MESSAGES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/vectors/messages.json"
-);
-const INVALID: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/vectors/invalid.json"
-);
+const MESSAGES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/messages.json");
+const INVALID: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/invalid.json");
 
 fn run(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(BIN)

@@ -1,5 +1,6 @@
-//! Test 6: the wire. The shared header vectors, read in place, and real loopback UDP sockets
-//! end to end (directly, with an impaired socket, and through the lossy relay).
+//! Test 6: the wire. The header vectors (`vectors/header.json`, the repository's copy of
+//! `../shared/vectors`), read at test time, and real loopback UDP sockets end to end (directly,
+//! with an impaired socket, and through the lossy relay).
 
 use std::time::{Duration, Instant};
 
@@ -8,10 +9,7 @@ use netproto::io::std::{Client, Impairment, Server};
 use netproto::packet::{Flags, Header};
 use netproto::{Config, Delivery, Event};
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/vectors/header.json"
-);
+const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/header.json");
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -26,7 +24,7 @@ fn unhex(s: &str) -> Vec<u8> {
 
 #[test]
 fn header_vectors() {
-    let text = std::fs::read_to_string(VECTORS).expect("read shared/vectors/header.json");
+    let text = std::fs::read_to_string(VECTORS).unwrap_or_else(|e| panic!("{VECTORS}: {e}"));
     let cases: serde_json::Value = serde_json::from_str(&text).unwrap();
     let cases = cases.as_array().unwrap();
     assert!(!cases.is_empty());
