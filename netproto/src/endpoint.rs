@@ -8,10 +8,12 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use crate::Error;
 use crate::config::Config;
-use crate::connection::{Core, Delivery, DisconnectReason, Event, Transmit, TransmitInfo};
-use crate::handshake::CookieJar;
+use crate::core::Core;
+use crate::event::{Delivery, DisconnectReason, Event};
+use crate::handshake::cookie::CookieJar;
 use crate::packet::{Flags, HEADER_LEN, Header, is_handshake_shaped};
 use crate::stats::{EndpointStats, Stats};
+use crate::transmit::{Transmit, TransmitInfo};
 
 /// Identifies a connection of an [`Endpoint`]. Never reused within an endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -76,21 +76,25 @@
 
 pub mod chunk;
 mod config;
-mod congestion;
 mod connection;
+mod core;
 mod endpoint;
 mod error;
+mod event;
 pub mod handshake;
 pub mod io;
-mod outgoing;
 pub mod packet;
-mod reliable;
+mod receive;
+mod send;
 pub mod sim;
 mod stats;
+mod transmit;
 
 pub use chunk::{CHUNK_SIZE, MAX_CHUNKS, MAX_PAYLOAD};
 pub use config::{Config, ConfigBuilder};
-pub use connection::{Connection, Delivery, DisconnectReason, Event, Transmit, TransmitInfo};
+pub use connection::Connection;
 pub use endpoint::{ConnectionId, Endpoint, EndpointEvent};
 pub use error::Error;
+pub use event::{Delivery, DisconnectReason, Event};
 pub use stats::{EndpointStats, Stats};
+pub use transmit::{Transmit, TransmitInfo};

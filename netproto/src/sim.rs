@@ -34,8 +34,9 @@ use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::time::{Duration, Instant};
 
 use crate::config::Config;
-use crate::connection::{Connection, Transmit};
+use crate::connection::Connection;
 use crate::endpoint::Endpoint;
+use crate::transmit::Transmit;
 
 /// xoshiro256** seeded through SplitMix64: a small, fast generator (the network's draws are
 /// the hot path of long simulations, also in debug builds), fully determined by the seed.
