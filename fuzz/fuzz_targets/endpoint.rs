@@ -147,12 +147,13 @@ impl World {
         });
         self.server.handle(self.now, self.addrs[i], datagram);
         // Collect what the server sends at once, to learn the pepper answering this datagram.
-        while let Some(t) = self.server.poll_transmit(self.now) {
+        let mut buf = Vec::new();
+        while let Some(t) = self.server.poll_transmit(self.now, &mut buf, 1) {
             trace(|| {
                 format!(
                     "  server -> {}: {:02x?}",
                     t.destination,
-                    &t.contents[..t.contents.len().min(8)]
+                    &buf[..buf.len().min(8)]
                 )
             });
             let Some(j) = self.index(t.destination) else {
@@ -161,7 +162,7 @@ impl World {
                     t.destination
                 );
             };
-            if let (Some(salt), Ok(pepper)) = (four, <[u8; 4]>::try_from(&t.contents[..]))
+            if let (Some(salt), Ok(pepper)) = (four, <[u8; 4]>::try_from(&buf[..]))
                 && j == i
                 && is_handshake_shaped(pepper)
                 && self.known[i].len() < 64
@@ -170,7 +171,7 @@ impl World {
                 self.known[i].push(seasoning);
             }
             if j == 0 && self.to_client.len() < NETWORK {
-                self.to_client.push_back(t.contents);
+                self.to_client.push_back(buf.clone());
             }
         }
     }
@@ -202,9 +203,10 @@ impl World {
 
     fn pump(&mut self, rounds: usize) {
         for _ in 0..rounds {
-            while let Some(t) = self.client.poll_transmit(self.now) {
+            let mut buf = Vec::new();
+            while let Some(t) = self.client.poll_transmit(self.now, &mut buf, 1) {
                 assert_eq!(t.destination, self.server_addr);
-                self.deliver_to_server(0, &t.contents);
+                self.deliver_to_server(0, &buf);
             }
             while let Some(d) = self.to_client.pop_front() {
                 self.client.handle(self.now, self.server_addr, &d);
@@ -390,9 +392,10 @@ fuzz_target!(|data: &[u8]| {
 impl World {
     /// Collects what the server's timers produced.
     fn collect_server_output(&mut self) {
-        while let Some(t) = self.server.poll_transmit(self.now) {
+        let mut buf = Vec::new();
+        while let Some(t) = self.server.poll_transmit(self.now, &mut buf, 1) {
             if self.index(t.destination) == Some(0) && self.to_client.len() < NETWORK {
-                self.to_client.push_back(t.contents);
+                self.to_client.push_back(buf.clone());
             }
         }
     }

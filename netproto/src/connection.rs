@@ -14,7 +14,7 @@ use crate::handshake::HANDSHAKE_LEN;
 use crate::handshake::client::ClientHandshake;
 use crate::packet::{HEADER_LEN, is_handshake_shaped};
 use crate::stats::Stats;
-use crate::transmit::{Transmit, TransmitInfo};
+use crate::transmit::Transmit;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -178,28 +178,16 @@ impl Connection {
         self.sync_phase();
     }
 
-    /// The next datagram to send, if any, in a fresh `Vec`. Simple, for tests and tools; a
-    /// driver should use [`poll_transmit_batch`](Self::poll_transmit_batch), which writes into
-    /// its own buffer and batches.
-    pub fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
-        let mut contents = Vec::new();
-        let info = self.poll_transmit_batch(now, &mut contents, 1)?;
-        Some(Transmit {
-            destination: info.destination,
-            contents,
-        })
-    }
-
     /// Writes the next datagram, or a batch of up to `max_datagrams` datagrams of equal size
-    /// (the last may be shorter, see [`TransmitInfo`]), into `buf` (cleared first). Nothing is
-    /// allocated per datagram: `buf` is the caller's, reused from call to call. Pass
-    /// `max_datagrams = 1` to get one datagram at a time.
-    pub fn poll_transmit_batch(
+    /// (the last may be shorter, see [`Transmit`]), into `buf` (cleared first), and says where
+    /// it goes. Nothing is allocated per datagram: `buf` is the caller's, reused from call to
+    /// call. Pass `max_datagrams = 1` to get one datagram at a time.
+    pub fn poll_transmit(
         &mut self,
         now: Instant,
         buf: &mut Vec<u8>,
         max_datagrams: usize,
-    ) -> Option<TransmitInfo> {
+    ) -> Option<Transmit> {
         buf.clear();
         let destination = self.core.peer;
         if matches!(
@@ -209,14 +197,10 @@ impl Connection {
             let datagram = self.handshake.poll(now)?;
             buf.extend_from_slice(&datagram);
             self.core.count_sent(now, buf.len());
-            return Some(TransmitInfo {
-                destination,
-                size: buf.len(),
-                segment_size: buf.len(),
-            });
+            return Some(Transmit::single(destination, buf.len()));
         }
         let segment_size = self.core.poll_transmit(now, buf, max_datagrams)?;
-        Some(TransmitInfo {
+        Some(Transmit {
             destination,
             size: buf.len(),
             segment_size,

@@ -13,7 +13,7 @@ use crate::event::{Delivery, DisconnectReason, Event};
 use crate::handshake::cookie::CookieJar;
 use crate::packet::{Flags, HEADER_LEN, Header, is_handshake_shaped};
 use crate::stats::{EndpointStats, Stats};
-use crate::transmit::{Transmit, TransmitInfo};
+use crate::transmit::Transmit;
 
 /// Identifies a connection of an [`Endpoint`]. Never reused within an endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -211,37 +211,20 @@ impl Endpoint {
             .min()
     }
 
-    /// The next datagram to send, in a fresh `Vec`: challenges first, then the connections in
-    /// turn. Simple, for tests and tools; a driver should use
-    /// [`poll_transmit_batch`](Self::poll_transmit_batch), which writes into its own buffer and
-    /// batches.
-    pub fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
-        let mut contents = Vec::new();
-        let info = self.poll_transmit_batch(now, &mut contents, 1)?;
-        Some(Transmit {
-            destination: info.destination,
-            contents,
-        })
-    }
-
     /// Writes the next datagram, or a batch of up to `max_datagrams` equal-sized datagrams to
-    /// one connection (the last may be shorter, see [`TransmitInfo`]), into `buf` (cleared
-    /// first): challenges first, then the connections in turn, one batch each. Nothing is
-    /// allocated per datagram.
-    pub fn poll_transmit_batch(
+    /// one connection (the last may be shorter, see [`Transmit`]), into `buf` (cleared
+    /// first), and says where it goes: challenges first, then the connections in turn, one
+    /// batch each. Nothing is allocated per datagram.
+    pub fn poll_transmit(
         &mut self,
         now: Instant,
         buf: &mut Vec<u8>,
         max_datagrams: usize,
-    ) -> Option<TransmitInfo> {
+    ) -> Option<Transmit> {
         buf.clear();
         if let Some((destination, challenge)) = self.out.pop_front() {
             buf.extend_from_slice(&challenge);
-            return Some(TransmitInfo {
-                destination,
-                size: buf.len(),
-                segment_size: buf.len(),
-            });
+            return Some(Transmit::single(destination, buf.len()));
         }
         // Round robin from the connection after the last one that sent, without allocating.
         let cursor = ConnectionId(self.cursor);
@@ -263,7 +246,7 @@ impl Endpoint {
         let (id, destination, segment_size) = found?;
         self.cursor = id.0 + 1;
         self.maybe_remove(id);
-        Some(TransmitInfo {
+        Some(Transmit {
             destination,
             size: buf.len(),
             segment_size,

@@ -26,12 +26,13 @@
 //! client.send(b"hello", Delivery::Reliable).unwrap();
 //!
 //! let mut received = None;
+//! let mut buf = Vec::new();
 //! for _ in 0..20 {
-//!     while let Some(t) = client.poll_transmit(now) {
-//!         server.handle(now, client_addr, &t.contents);
+//!     while client.poll_transmit(now, &mut buf, 1).is_some() {
+//!         server.handle(now, client_addr, &buf);
 //!     }
-//!     while let Some(t) = server.poll_transmit(now) {
-//!         client.handle(now, server_addr, &t.contents);
+//!     while server.poll_transmit(now, &mut buf, 1).is_some() {
+//!         client.handle(now, server_addr, &buf);
 //!     }
 //!     while let Some(e) = server.poll_event() {
 //!         if let Event::Message { bytes, reliable } = e.event {
@@ -97,4 +98,4 @@ pub use endpoint::{ConnectionId, Endpoint, EndpointEvent};
 pub use error::Error;
 pub use event::{Delivery, DisconnectReason, Event};
 pub use stats::{EndpointStats, Stats};
-pub use transmit::{Transmit, TransmitInfo};
+pub use transmit::Transmit;

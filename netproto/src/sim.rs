@@ -171,8 +171,13 @@ struct InTransit {
 pub trait SimServer {
     /// Takes a datagram received from `from`.
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]);
-    /// The next datagram to send, if any.
-    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit>;
+    /// Writes the next datagram (or batch of up to `max_datagrams`) into `buf`, cleared first.
+    fn poll_transmit(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<Transmit>;
     /// When [`handle_timeout`](Self::handle_timeout) should next be called.
     fn poll_timeout(&mut self) -> Option<Instant>;
     /// Runs the timers that have expired at `now`.
@@ -183,8 +188,13 @@ impl SimServer for Endpoint {
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
         Endpoint::handle(self, now, from, datagram);
     }
-    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
-        Endpoint::poll_transmit(self, now)
+    fn poll_transmit(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<Transmit> {
+        Endpoint::poll_transmit(self, now, buf, max_datagrams)
     }
     fn poll_timeout(&mut self) -> Option<Instant> {
         Endpoint::poll_timeout(self)
@@ -211,6 +221,8 @@ pub struct SimNetwork<S = Endpoint> {
     queue: BinaryHeap<Reverse<InTransit>>,
     order: u64,
     stats: SimStats,
+    /// Where the nodes write what they send.
+    buf: Vec<u8>,
 }
 
 impl SimNetwork {
@@ -250,6 +262,7 @@ impl<S: SimServer> SimNetwork<S> {
             queue: BinaryHeap::new(),
             order: 0,
             stats: SimStats::default(),
+            buf: Vec::new(),
         }
     }
 
@@ -344,7 +357,7 @@ impl<S: SimServer> SimNetwork<S> {
         }));
     }
 
-    fn transmit(&mut self, from: SocketAddr, t: Transmit) {
+    fn transmit(&mut self, from: SocketAddr, to: SocketAddr, contents: Vec<u8>) {
         self.stats.sent += 1;
         let direction = usize::from(from == self.server_addr);
         let link = if direction == 1 {
@@ -353,7 +366,7 @@ impl<S: SimServer> SimNetwork<S> {
             &self.uplink
         };
         let link = link.clone();
-        if t.contents.len() > link.mtu {
+        if contents.len() > link.mtu {
             self.stats.too_big += 1;
             return;
         }
@@ -363,12 +376,11 @@ impl<S: SimServer> SimNetwork<S> {
             let busy = self.busy_until[direction].max(self.now);
             let backlog = busy - self.now;
             let backlog_bytes = backlog.as_secs_f64() * link.bandwidth as f64;
-            if backlog_bytes + t.contents.len() as f64 > link.queue_bytes as f64 {
+            if backlog_bytes + contents.len() as f64 > link.queue_bytes as f64 {
                 self.stats.queue_dropped += 1;
                 return;
             }
-            let serialise =
-                Duration::from_secs_f64(t.contents.len() as f64 / link.bandwidth as f64);
+            let serialise = Duration::from_secs_f64(contents.len() as f64 / link.bandwidth as f64);
             self.busy_until[direction] = busy + serialise;
             queued = self.busy_until[direction] - self.now;
             self.stats.queued += 1;
@@ -385,7 +397,7 @@ impl<S: SimServer> SimNetwork<S> {
         } else {
             1
         };
-        let mut contents = Some(t.contents);
+        let mut contents = Some(contents);
         for copy in 0..copies {
             let mut bytes = if copy + 1 == copies {
                 contents.take().unwrap_or_default()
@@ -404,21 +416,23 @@ impl<S: SimServer> SimNetwork<S> {
                 bytes[bit / 8] ^= 1 << (bit % 8);
                 self.stats.corrupted += 1;
             }
-            self.push(self.now + delay, from, t.destination, bytes);
+            self.push(self.now + delay, from, to, bytes);
         }
     }
 
     fn flush(&mut self) {
         let now = self.now;
-        while let Some(t) = self.server.poll_transmit(now) {
-            self.transmit(self.server_addr, t);
+        let mut buf = std::mem::take(&mut self.buf);
+        while let Some(t) = self.server.poll_transmit(now, &mut buf, 1) {
+            self.transmit(self.server_addr, t.destination, buf.clone());
         }
         for i in 0..self.clients.len() {
-            while let Some(t) = self.clients[i].1.poll_transmit(now) {
+            while let Some(t) = self.clients[i].1.poll_transmit(now, &mut buf, 1) {
                 let from = self.clients[i].0;
-                self.transmit(from, t);
+                self.transmit(from, t.destination, buf.clone());
             }
         }
+        self.buf = buf;
     }
 
     fn next_event(&mut self) -> Option<Instant> {

@@ -6,17 +6,8 @@ use std::net::SocketAddr;
 use crate::chunk::CHUNK_SIZE;
 use crate::packet::HEADER_LEN;
 
-/// A datagram to send.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Transmit {
-    /// Where to send it.
-    pub destination: SocketAddr,
-    /// The datagram.
-    pub contents: Vec<u8>,
-}
-
-/// What [`Connection::poll_transmit_batch`] / [`Endpoint::poll_transmit_batch`] wrote into the
-/// caller's buffer: one datagram, or several to the same destination laid end to end.
+/// What [`Connection::poll_transmit`] / [`Endpoint::poll_transmit`] wrote into the caller's
+/// buffer: one datagram, or several to the same destination laid end to end.
 ///
 /// Every datagram of a batch is `segment_size` bytes except the last, which may be shorter:
 /// exactly the shape UDP generic segmentation offload (GSO, `UDP_SEGMENT`) sends with one
@@ -25,10 +16,10 @@ pub struct Transmit {
 /// (4 bytes each) and the chunks of one or several messages (504 bytes of payload each, the
 /// last shorter).
 ///
-/// [`Connection::poll_transmit_batch`]: crate::Connection::poll_transmit_batch
-/// [`Endpoint::poll_transmit_batch`]: crate::Endpoint::poll_transmit_batch
+/// [`Connection::poll_transmit`]: crate::Connection::poll_transmit
+/// [`Endpoint::poll_transmit`]: crate::Endpoint::poll_transmit
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct TransmitInfo {
+pub struct Transmit {
     /// Where to send the datagrams.
     pub destination: SocketAddr,
     /// Bytes written into the buffer, all datagrams together.
@@ -37,7 +28,16 @@ pub struct TransmitInfo {
     pub segment_size: usize,
 }
 
-impl TransmitInfo {
+impl Transmit {
+    /// A single datagram of `size` bytes.
+    pub(crate) fn single(destination: SocketAddr, size: usize) -> Transmit {
+        Transmit {
+            destination,
+            size,
+            segment_size: size,
+        }
+    }
+
     /// How many datagrams the batch holds.
     pub fn datagrams(&self) -> usize {
         self.size.div_ceil(self.segment_size.max(1)).max(1)

@@ -1,14 +1,14 @@
-//! `poll_transmit_batch`: the batches have the shape UDP GSO sends (equal segments, the last
-//! may be shorter, one destination), split back into the datagrams `poll_transmit` would have
-//! produced, and a connection driven only through batches delivers everything.
+//! `poll_transmit` with room for many datagrams: the batches have the shape UDP GSO sends
+//! (equal segments, the last may be shorter, one destination), and a connection driven only
+//! through batches delivers everything.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use netproto::packet::{Flags, HEADER_LEN, Header};
-use netproto::{CHUNK_SIZE, Config, Connection, Delivery, Endpoint, Event, TransmitInfo};
+use netproto::{CHUNK_SIZE, Config, Connection, Delivery, Endpoint, Event, Transmit};
 
-fn check_shape(info: &TransmitInfo, buf: &[u8], max: usize) -> Vec<Vec<u8>> {
+fn check_shape(info: &Transmit, buf: &[u8], max: usize) -> Vec<Vec<u8>> {
     assert_eq!(info.size, buf.len());
     assert!(info.segment_size > 0 && info.segment_size <= info.size);
     assert!(info.datagrams() <= max, "{} > {max}", info.datagrams());
@@ -44,7 +44,7 @@ fn batches_are_gso_shaped_and_deliver() {
             client.send(&[9u8; 2000], Delivery::Unreliable).unwrap();
             unreliable_sent = true;
         }
-        while let Some(info) = client.poll_transmit_batch(now, &mut buf, max) {
+        while let Some(info) = client.poll_transmit(now, &mut buf, max) {
             assert_eq!(info.destination, server_addr);
             let datagrams = check_shape(&info, &buf, max);
             if datagrams.len() > 1 {
@@ -62,7 +62,7 @@ fn batches_are_gso_shaped_and_deliver() {
                 server.handle(now, client_addr, &d);
             }
         }
-        while let Some(info) = server.poll_transmit_batch(now, &mut buf, max) {
+        while let Some(info) = server.poll_transmit(now, &mut buf, max) {
             assert_eq!(info.destination, client_addr);
             let datagrams = check_shape(&info, &buf, max);
             if datagrams.len() > 1 {
@@ -107,12 +107,13 @@ fn a_batch_of_one_is_poll_transmit() {
     let mut b = Connection::with_seed(Config::default(), server_addr, now, 3);
     let mut buf = Vec::new();
     for _ in 0..3 {
-        let t = a.poll_transmit(now);
-        let info = b.poll_transmit_batch(now, &mut buf, 1);
+        let mut single = Vec::new();
+        let t = a.poll_transmit(now, &mut single, 1);
+        let info = b.poll_transmit(now, &mut buf, 1);
         match (t, info) {
             (Some(t), Some(info)) => {
                 assert_eq!(t.destination, info.destination);
-                assert_eq!(t.contents, buf);
+                assert_eq!(single, buf);
                 assert_eq!(info.datagrams(), 1);
             }
             (None, None) => {}
@@ -140,11 +141,11 @@ fn full_chunks_of_queued_messages_share_a_batch() {
         if client.is_connected() {
             break;
         }
-        while let Some(t) = client.poll_transmit(now) {
-            server.handle(now, client_addr, &t.contents);
+        while client.poll_transmit(now, &mut buf, 1).is_some() {
+            server.handle(now, client_addr, &buf);
         }
-        while let Some(t) = server.poll_transmit(now) {
-            client.handle(now, server_addr, &t.contents);
+        while server.poll_transmit(now, &mut buf, 1).is_some() {
+            client.handle(now, server_addr, &buf);
         }
     }
     assert!(client.is_connected());
@@ -153,7 +154,7 @@ fn full_chunks_of_queued_messages_share_a_batch() {
     }
     let mut shapes = Vec::new();
     let mut datagrams = Vec::new();
-    while let Some(info) = client.poll_transmit_batch(now, &mut buf, 64) {
+    while let Some(info) = client.poll_transmit(now, &mut buf, 64) {
         shapes.push((info.datagrams(), info.segment_size));
         datagrams.extend(check_shape(&info, &buf, 64));
     }

@@ -128,8 +128,8 @@ impl SimServer for Recording {
             }
         }
     }
-    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
-        self.endpoint.poll_transmit(now)
+    fn poll_transmit(&mut self, now: Instant, buf: &mut Vec<u8>, max: usize) -> Option<Transmit> {
+        self.endpoint.poll_transmit(now, buf, max)
     }
     fn poll_timeout(&mut self) -> Option<Instant> {
         self.endpoint.poll_timeout()

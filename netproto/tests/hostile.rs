@@ -86,8 +86,9 @@ fn random_and_mutated_datagrams() {
     let mut probe = Connection::with_seed(config(), server_addr, now, 1);
     probe.send(&vec![7u8; 3000], Delivery::Reliable).unwrap();
     probe.send(b"x", Delivery::Unreliable).unwrap();
-    while let Some(t) = probe.poll_transmit(now) {
-        samples.push(t.contents);
+    let mut buf = Vec::new();
+    while probe.poll_transmit(now, &mut buf, 1).is_some() {
+        samples.push(buf.clone());
     }
     for _ in 0..20 {
         samples.push(plausible(&mut rng));
@@ -168,16 +169,17 @@ fn garbage_from_a_connected_peer_stays_within_budget() {
     let mut peak = 0u64;
     let mut t = now;
     let mut i = 0u32;
+    let mut buf = Vec::new();
     while i < 20_000 {
         // Handshake by hand from a fresh address each time the connection dies.
         let addr = SocketAddr::new("10.1.0.1".parse().unwrap(), 1000 + reconnects);
         let mut client = Connection::with_seed(config(), server_addr, t, u64::from(reconnects));
         for _ in 0..4 {
-            while let Some(x) = client.poll_transmit(t) {
-                server.handle(t, addr, &x.contents);
+            while client.poll_transmit(t, &mut buf, 1).is_some() {
+                server.handle(t, addr, &buf);
             }
-            while let Some(x) = server.poll_transmit(t) {
-                client.handle(t, server_addr, &x.contents);
+            while server.poll_transmit(t, &mut buf, 1).is_some() {
+                client.handle(t, server_addr, &buf);
             }
         }
         assert!(client.is_connected());
@@ -202,7 +204,7 @@ fn garbage_from_a_connected_peer_stays_within_budget() {
             if i.is_multiple_of(100) {
                 t += Duration::from_millis(5);
                 server.handle_timeout(t);
-                while server.poll_transmit(t).is_some() {}
+                while server.poll_transmit(t, &mut buf, 1).is_some() {}
             }
         }
         while server.poll_event().is_some() {}

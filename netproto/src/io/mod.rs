@@ -14,7 +14,7 @@ use ::std::time::Instant;
 
 use quinn_udp::{RecvMeta, UdpSockRef, UdpSocketState};
 
-use crate::{CHUNK_SIZE, Connection, Endpoint, EndpointEvent, Event, TransmitInfo};
+use crate::{CHUNK_SIZE, Connection, Endpoint, EndpointEvent, Event, Transmit};
 
 pub mod relay;
 pub mod std;
@@ -159,7 +159,7 @@ impl RecvBuf {
             let Some(data) = self.buf.get(start..start + m.len.min(RECV_SLOT)) else {
                 continue;
             };
-            let info = TransmitInfo {
+            let info = Transmit {
                 destination: m.addr,
                 size: data.len(),
                 segment_size: if m.stride == 0 { data.len() } else { m.stride },
@@ -178,12 +178,12 @@ pub(crate) trait Machine {
     type Event;
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]);
     fn handle_timeout(&mut self, now: Instant);
-    fn poll_transmit_batch(
+    fn poll_transmit(
         &mut self,
         now: Instant,
         buf: &mut Vec<u8>,
         max_datagrams: usize,
-    ) -> Option<TransmitInfo>;
+    ) -> Option<Transmit>;
     fn poll_timeout(&mut self) -> Option<Instant>;
     fn poll_event(&mut self) -> Option<Self::Event>;
 }
@@ -196,13 +196,13 @@ impl Machine for Connection {
     fn handle_timeout(&mut self, now: Instant) {
         Connection::handle_timeout(self, now)
     }
-    fn poll_transmit_batch(
+    fn poll_transmit(
         &mut self,
         now: Instant,
         buf: &mut Vec<u8>,
         max_datagrams: usize,
-    ) -> Option<TransmitInfo> {
-        Connection::poll_transmit_batch(self, now, buf, max_datagrams)
+    ) -> Option<Transmit> {
+        Connection::poll_transmit(self, now, buf, max_datagrams)
     }
     fn poll_timeout(&mut self) -> Option<Instant> {
         Connection::poll_timeout(self)
@@ -220,13 +220,13 @@ impl Machine for Endpoint {
     fn handle_timeout(&mut self, now: Instant) {
         Endpoint::handle_timeout(self, now)
     }
-    fn poll_transmit_batch(
+    fn poll_transmit(
         &mut self,
         now: Instant,
         buf: &mut Vec<u8>,
         max_datagrams: usize,
-    ) -> Option<TransmitInfo> {
-        Endpoint::poll_transmit_batch(self, now, buf, max_datagrams)
+    ) -> Option<Transmit> {
+        Endpoint::poll_transmit(self, now, buf, max_datagrams)
     }
     fn poll_timeout(&mut self) -> Option<Instant> {
         Endpoint::poll_timeout(self)

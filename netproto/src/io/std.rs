@@ -29,7 +29,7 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 use super::{Machine, RECV_SLOTS, RecvBuf, SEND_BUF, gso_segments, skip_tos, socket_state};
 use crate::{
     Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Stats,
-    Transmit, TransmitInfo,
+    Transmit,
 };
 
 /// Datagrams handled per `poll` at most, so one flood cannot starve the caller's tick.
@@ -144,7 +144,7 @@ impl Default for Impairment {
 struct Impaired {
     config: Impairment,
     rng: StdRng,
-    queue: VecDeque<(Instant, Transmit)>,
+    queue: VecDeque<(Instant, SocketAddr, Vec<u8>)>,
 }
 
 /// Counters of the socket layer.
@@ -177,7 +177,7 @@ struct Driver<M> {
     /// When the last read of this `poll` found datagrams.
     recv_time: Option<Instant>,
     contention: Contention,
-    stalled: Option<TransmitInfo>,
+    stalled: Option<Transmit>,
     impaired: Option<Impaired>,
     stats: SocketStats,
 }
@@ -231,7 +231,7 @@ impl<M: Machine> Driver<M> {
 
     /// Sends the batch in `send_buf` (one system call with GSO); `false` if the kernel buffer
     /// is full (try again later).
-    fn send_batch(&mut self, info: TransmitInfo) -> io::Result<bool> {
+    fn send_batch(&mut self, info: Transmit) -> io::Result<bool> {
         self.set_nonblocking(true)?;
         let datagrams = info.datagrams();
         let contents = &self.send_buf[..info.size];
@@ -287,10 +287,7 @@ impl<M: Machine> Driver<M> {
         self.flush_impaired(now)?;
         loop {
             let max = self.max_batch();
-            let Some(info) = self
-                .machine
-                .poll_transmit_batch(now, &mut self.send_buf, max)
-            else {
+            let Some(info) = self.machine.poll_transmit(now, &mut self.send_buf, max) else {
                 return Ok(());
             };
             if let Some(imp) = &mut self.impaired {
@@ -303,11 +300,9 @@ impl<M: Machine> Driver<M> {
                     delay += imp.config.jitter.mul_f64(imp.rng.random::<f64>());
                 }
                 if !delay.is_zero() {
-                    let t = Transmit {
-                        destination: info.destination,
-                        contents: self.send_buf[..info.size].to_vec(),
-                    };
-                    imp.queue.push_back((now + delay, t));
+                    let contents = self.send_buf[..info.size].to_vec();
+                    imp.queue
+                        .push_back((now + delay, info.destination, contents));
                     continue;
                 }
             }
@@ -324,18 +319,18 @@ impl<M: Machine> Driver<M> {
                 return Ok(());
             };
             // Jitter may reorder: send every due datagram, not just a due prefix.
-            let Some(pos) = imp.queue.iter().position(|(at, _)| *at <= now) else {
+            let Some(pos) = imp.queue.iter().position(|(at, _, _)| *at <= now) else {
                 return Ok(());
             };
-            let Some((_, t)) = imp.queue.remove(pos) else {
+            let Some((_, destination, contents)) = imp.queue.remove(pos) else {
                 return Ok(());
             };
             self.send_buf.clear();
-            self.send_buf.extend_from_slice(&t.contents);
-            let info = TransmitInfo {
-                destination: t.destination,
-                size: t.contents.len(),
-                segment_size: t.contents.len(),
+            self.send_buf.extend_from_slice(&contents);
+            let info = Transmit {
+                destination,
+                size: contents.len(),
+                segment_size: contents.len(),
             };
             if !self.send_batch(info)? {
                 self.stalled = Some(info);
@@ -466,7 +461,7 @@ impl<M: Machine> Driver<M> {
         if let Some(t) = self
             .impaired
             .as_ref()
-            .and_then(|imp| imp.queue.iter().map(|(at, _)| *at).min())
+            .and_then(|imp| imp.queue.iter().map(|(at, _, _)| *at).min())
         {
             deadline = deadline.min(t);
         }

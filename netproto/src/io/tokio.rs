@@ -62,10 +62,7 @@ impl<M: Machine> Driver<M> {
         let now = Instant::now();
         loop {
             let max = gso_segments(&self.state);
-            let Some(info) = self
-                .machine
-                .poll_transmit_batch(now, &mut self.send_buf, max)
-            else {
+            let Some(info) = self.machine.poll_transmit(now, &mut self.send_buf, max) else {
                 return Ok(());
             };
             let datagrams = info.datagrams();

@@ -90,7 +90,8 @@ struct Slot {
 pub struct OriginalServer {
     rng: SmallRng,
     peers: HashMap<SocketAddr, Peer>,
-    out: VecDeque<Transmit>,
+    /// Datagrams to send: destination and bytes.
+    out: VecDeque<(SocketAddr, Vec<u8>)>,
     /// What happened so far.
     pub stats: OriginalStats,
 }
@@ -106,10 +107,7 @@ impl OriginalServer {
     }
 
     fn send(&mut self, to: SocketAddr, contents: Vec<u8>) {
-        self.out.push_back(Transmit {
-            destination: to,
-            contents,
-        });
+        self.out.push_back((to, contents));
     }
 }
 
@@ -167,8 +165,15 @@ impl SimServer for OriginalServer {
         }
     }
 
-    fn poll_transmit(&mut self, _now: Instant) -> Option<Transmit> {
-        self.out.pop_front()
+    fn poll_transmit(&mut self, _now: Instant, buf: &mut Vec<u8>, _max: usize) -> Option<Transmit> {
+        let (destination, contents) = self.out.pop_front()?;
+        buf.clear();
+        buf.extend_from_slice(&contents);
+        Some(Transmit {
+            destination,
+            size: contents.len(),
+            segment_size: contents.len(),
+        })
     }
 
     fn poll_timeout(&mut self) -> Option<Instant> {
