@@ -7,12 +7,11 @@
 //! the process RSS. The regression tests of the fuzzers' findings are at the end (see
 //! `fuzz/README.md`).
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::mem::size_of;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use alloc_counter::peak_allocation;
 use game_messages::{
     Action, Break, ChannelId, ClientMessage, Direction, Entity, EntityId, EntityKind, ErrorMessage,
     Move, Player, PlayerId, Point, Request, RequestKind, ResponseKind, ServerMessage, Snapshot,
@@ -22,78 +21,8 @@ use netproto::packet::{Flags, Header};
 use netproto::{Config, Connection, ConnectionId, Delivery, Endpoint, Event, MAX_PAYLOAD};
 use rabbit::{BitWriter, Encode, Error};
 
-// ---------------------------------------------------------------------------------------------
-// A counting allocator, per thread, so that tests running in parallel do not see each other.
-
-thread_local! {
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-struct PerThread;
-
-fn grow(by: usize) {
-    let _ = LIVE.try_with(|live| {
-        live.set(live.get() + by as isize);
-        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(live.get())));
-    });
-}
-
-fn shrink(by: usize) {
-    let _ = LIVE.try_with(|live| live.set(live.get() - by as isize));
-}
-
-// SAFETY: every method forwards to `System` with the same arguments; the counters are
-// const-initialised thread-locals without destructors, so updating them never allocates.
-unsafe impl GlobalAlloc for PerThread {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded unchanged.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grow(layout.size());
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: forwarded unchanged.
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            grow(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: forwarded unchanged.
-        unsafe { System.dealloc(ptr, layout) };
-        shrink(layout.size());
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: forwarded unchanged.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            // Conservatively, the old and the new block are both live for a moment.
-            grow(new_size);
-            shrink(layout.size());
-        }
-        p
-    }
-}
-
 #[global_allocator]
-static ALLOCATOR: PerThread = PerThread;
-
-/// Runs `f` and returns its result with the peak of bytes it allocated on this thread (the
-/// result included, since it is still alive at the end).
-fn peak_allocation<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let base = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(base));
-    let result = f();
-    let peak = PEAK.with(Cell::get);
-    (result, (peak - base).max(0) as usize)
-}
+static ALLOCATOR: alloc_counter::Counting = alloc_counter::Counting;
 
 /// Room for a failed decode's error: a few boxed `InField` wrappers.
 const ERROR_SLACK: usize = 1024;
