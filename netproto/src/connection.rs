@@ -13,6 +13,7 @@ use crate::event::{Delivery, DisconnectReason, Event};
 use crate::handshake::HANDSHAKE_LEN;
 use crate::handshake::client::ClientHandshake;
 use crate::packet::{HEADER_LEN, is_handshake_shaped};
+use crate::payload::{Data, Payload};
 use crate::stats::Stats;
 use crate::transmit::Transmit;
 
@@ -89,7 +90,12 @@ impl Connection {
     /// the server has confirmed it ([`Event::Connected`]); unreliable ones sent before that are
     /// dropped, as the delivery mode allows.
     pub fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
-        self.core.send(bytes, delivery)
+        self.core.send(Data::Borrowed(bytes), delivery)
+    }
+
+    /// Queues a message held in shared bytes, without copying them (see [`Payload`]).
+    pub fn send_payload(&mut self, payload: &Payload, delivery: Delivery) -> Result<(), Error> {
+        self.core.send(Data::Shared(payload), delivery)
     }
 
     /// Closes the connection: sends `END` and reports [`Event::Disconnected`].

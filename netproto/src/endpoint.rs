@@ -12,6 +12,7 @@ use crate::core::Core;
 use crate::event::{Delivery, DisconnectReason, Event};
 use crate::handshake::cookie::CookieJar;
 use crate::packet::{Flags, HEADER_LEN, Header, is_handshake_shaped};
+use crate::payload::{Data, Payload};
 use crate::stats::{EndpointStats, Stats};
 use crate::transmit::Transmit;
 
@@ -286,20 +287,29 @@ impl Endpoint {
         bytes: &[u8],
         delivery: Delivery,
     ) -> Result<(), Error> {
-        let peer = self
-            .peers
-            .get_mut(&id)
-            .ok_or(Error::UnknownConnection(id))?;
-        peer.core.send(bytes, delivery)
+        self.core_mut(id)?.send(Data::Borrowed(bytes), delivery)
+    }
+
+    /// Queues a message held in shared bytes on a connection, without copying them: sending
+    /// one [`Payload`] to every connection copies it zero times.
+    pub fn send_payload(
+        &mut self,
+        id: ConnectionId,
+        payload: &Payload,
+        delivery: Delivery,
+    ) -> Result<(), Error> {
+        self.core_mut(id)?.send(Data::Shared(payload), delivery)
+    }
+
+    fn core_mut(&mut self, id: ConnectionId) -> Result<&mut Core, Error> {
+        let peer = self.peers.get_mut(&id);
+        Ok(&mut peer.ok_or(Error::UnknownConnection(id))?.core)
     }
 
     /// Closes a connection: sends `END`; its [`Event::Disconnected`] follows.
     pub fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
-        let peer = self
-            .peers
-            .get_mut(&id)
-            .ok_or(Error::UnknownConnection(id))?;
-        peer.core.close_with(DisconnectReason::LocalClose, true);
+        self.core_mut(id)?
+            .close_with(DisconnectReason::LocalClose, true);
         self.after_activity(id);
         Ok(())
     }

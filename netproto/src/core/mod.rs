@@ -24,6 +24,7 @@ use crate::chunk::{MAX_PAYLOAD, chunk_count};
 use crate::config::Config;
 use crate::event::{Delivery, DisconnectReason, Event};
 use crate::packet::{Flags, HEADER_LEN, Header};
+use crate::payload::Data;
 use crate::receive::{Dropped, Reassembler};
 use crate::send::Outbound;
 use crate::stats::Stats;
@@ -99,28 +100,29 @@ impl Core {
         }
     }
 
-    pub fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
+    pub fn send(&mut self, data: Data<'_>, delivery: Delivery) -> Result<(), Error> {
         if self.state == State::Closed {
             return Err(Error::Closed);
         }
-        if bytes.len() > MAX_PAYLOAD {
-            return Err(Error::PayloadTooLarge { len: bytes.len() });
+        let len = data.as_slice().len();
+        if len > MAX_PAYLOAD {
+            return Err(Error::PayloadTooLarge { len });
         }
         let reliable = delivery == Delivery::Reliable;
         self.outbound.check_room(reliable)?;
         self.stats.messages_sent += 1;
         if reliable {
-            self.outbound.allocate(Some(bytes));
+            self.outbound.allocate(Some(data));
             return Ok(());
         }
         let seq = self.outbound.allocate(None);
-        let n = chunk_count(bytes.len());
+        let n = chunk_count(len);
         if !self.data_phase || !self.queue.has_room(n) {
             // Unreliable means exactly this: it may be dropped, here rather than on the wire.
             self.stats.datagrams_dropped += n as u64;
             return Ok(());
         }
-        self.queue.push_unreliable(seq, bytes.to_vec());
+        self.queue.push_unreliable(seq, data.to_payload());
         Ok(())
     }
 

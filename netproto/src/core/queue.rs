@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 
 use crate::chunk::{chunk_bytes, chunk_count};
 use crate::packet::{Flags, HEADER_LEN, Header};
+use crate::payload::Payload;
 use crate::transmit::FULL_DATAGRAM;
 
 #[derive(Debug)]
@@ -15,7 +16,7 @@ enum Queued {
     /// An unreliable message: its chunks are written straight from the payload when sent.
     Unreliable {
         seq: u16,
-        bytes: Vec<u8>,
+        bytes: Payload,
         next: usize,
     },
 }
@@ -63,7 +64,7 @@ impl DatagramQueue {
     }
 
     /// Queues unreliable message `seq` (the caller checked [`has_room`](Self::has_room)).
-    pub fn push_unreliable(&mut self, seq: u16, bytes: Vec<u8>) {
+    pub fn push_unreliable(&mut self, seq: u16, bytes: Payload) {
         self.datagrams += chunk_count(bytes.len());
         self.queue.push_back(Queued::Unreliable {
             seq,

@@ -49,13 +49,14 @@ impl Sender {
                 self.retransmit.pop_front();
                 continue;
             };
+            let len = datagram_len(msg.bytes(), usize::from(chunk));
             let state = &mut msg.chunks[usize::from(chunk)];
             if state.acked || state.in_flight {
                 state.queued = false;
                 self.retransmit.pop_front();
                 continue;
             }
-            if !size.fits(datagram_len(&msg.data, usize::from(chunk))) {
+            if !size.fits(len) {
                 return None;
             }
             state.queued = false;
@@ -74,12 +75,12 @@ impl Sender {
                 .iter_from(first)
                 .take(SIZE_SCAN)
                 .find(|(_, m)| {
-                    m.next_new < m.chunks.len() && datagram_len(&m.data, m.next_new) == len
+                    m.next_new < m.chunks.len() && datagram_len(m.bytes(), m.next_new) == len
                 })
                 .map(|(abs, _)| abs)?,
             Size::Any | Size::AtMost(_) => {
                 let msg = self.messages.get(first)?;
-                if !size.fits(datagram_len(&msg.data, msg.next_new)) {
+                if !size.fits(datagram_len(msg.bytes(), msg.next_new)) {
                     return None;
                 }
                 first

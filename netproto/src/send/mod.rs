@@ -21,6 +21,7 @@ use std::time::Instant;
 
 use crate::Error;
 use crate::config::Config;
+use crate::payload::Data;
 use crate::stats::Stats;
 use congestion::Congestion;
 use pacing::Pacer;
@@ -55,7 +56,7 @@ impl Outbound {
     }
 
     /// Gives the next sequence id to a message, keeping a reliable one until acknowledged.
-    pub fn allocate(&mut self, reliable: Option<&[u8]>) -> u16 {
+    pub fn allocate(&mut self, reliable: Option<Data<'_>>) -> u16 {
         self.sender.allocate(reliable)
     }
 

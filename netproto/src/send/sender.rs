@@ -13,6 +13,7 @@ use super::rtt::RttEstimator;
 use crate::Error;
 use crate::chunk::chunk_bytes;
 use crate::packet::{Flags, HEADER_LEN, Header};
+use crate::payload::Data;
 use crate::stats::Stats;
 
 /// Sends are refused while the oldest unacknowledged reliable message is this many ids behind
@@ -101,7 +102,7 @@ impl Sender {
 
     /// Gives the next sequence id to a message. A copy of a reliable payload is kept until
     /// every chunk is acknowledged.
-    pub fn allocate(&mut self, reliable: Option<&[u8]>) -> u16 {
+    pub fn allocate(&mut self, reliable: Option<Data<'_>>) -> u16 {
         let abs = self.next_abs;
         self.next_abs += 1;
         let seq = abs as u16;
@@ -154,7 +155,7 @@ impl Sender {
         if usize::from(chunk) == last {
             flags = flags | Flags::FIN;
         }
-        let bytes = chunk_bytes(&msg.data, usize::from(chunk));
+        let bytes = chunk_bytes(msg.bytes(), usize::from(chunk));
         buf.extend_from_slice(&Header::new(flags, chunk, msg.seq).encode());
         buf.extend_from_slice(bytes);
         HEADER_LEN + bytes.len()
@@ -238,7 +239,7 @@ mod tests {
             Duration::from_secs(10),
         );
         let mut cc = Congestion::new(4, 2, 8);
-        let seq = s.allocate(Some(&[0; 2000]));
+        let seq = s.allocate(Some(Data::Borrowed(&[0; 2000])));
         assert!(!s.on_ack(Instant::now(), seq, 0, &mut rtt, &mut cc, &mut stats));
         assert_eq!(s.pending(), 1);
         let now = Instant::now();
