@@ -22,7 +22,7 @@ use netgame::net::play_bot;
 use netgame::session::{BotPlayer, ClientEvent, GameClient};
 use netgame::{Config, Dir, Entity, EntityKind, Input, ObjectKind, ObjectState};
 use netproto::Event;
-use netproto::io::std::Client;
+use netproto::io::blocking::Client;
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
 use ratatui::layout::{Constraint, Layout};

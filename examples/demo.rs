@@ -23,8 +23,8 @@ use netgame::net::{UdpServer, play_bot};
 use netgame::session::{BotPlayer, ClientStats, GameServer, ServerConfig, ServerStats};
 use netgame::{Config, EndReason, Outcome, PlayerId};
 use netproto::Stats;
+use netproto::io::Impairment;
 use netproto::io::relay::Relay;
-use netproto::io::std::Impairment;
 
 #[derive(Parser, Debug)]
 #[command(

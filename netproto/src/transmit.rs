@@ -44,7 +44,7 @@ impl Transmit {
     }
 
     /// The datagrams of the batch, as slices of the buffer it was written into.
-    pub fn split<'a>(&self, buf: &'a [u8]) -> impl Iterator<Item = &'a [u8]> + 'a {
+    pub fn split<'a>(&self, buf: &'a [u8]) -> impl Iterator<Item = &'a [u8]> + use<'a> {
         let buf = &buf[..self.size.min(buf.len())];
         let segment = self.segment_size.max(1);
         // An empty datagram is still one datagram.

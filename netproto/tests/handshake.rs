@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use common::original_server::OriginalServer;
 use common::{OriginalOnSocket, index_of, payload};
-use netproto::sim::{LinkConfig, SimNetwork, SimServer};
-use netproto::{Config, Delivery, Endpoint, Event, Transmit};
+use netproto::sim::{LinkConfig, SimNetwork};
+use netproto::{Config, Delivery, Endpoint, Event, Machine, Transmit};
 
 const MESSAGES: u32 = 20;
 const SIZE: usize = 5000;
@@ -25,7 +25,7 @@ fn link(loss: f64) -> LinkConfig {
 
 /// Connects client 0 and echoes `MESSAGES` reliable payloads through the server; returns
 /// whether every one came back exactly once.
-fn connect_and_echo<S: SimServer>(net: &mut SimNetwork<S>) -> Result<(), String> {
+fn connect_and_echo<S: Machine>(net: &mut SimNetwork<S>) -> Result<(), String> {
     let c = net.add_client(Config::default());
     if !net.run_until(Duration::from_secs(10), |n| n.client(c).is_connected()) {
         return Err(format!("not connected: {:?}", net.client(c).stats()));
@@ -117,7 +117,7 @@ struct Recording {
     received: Vec<Vec<u8>>,
 }
 
-impl SimServer for Recording {
+impl Machine for Recording {
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
         self.received.push(datagram.to_vec());
         self.endpoint.handle(now, from, datagram);
@@ -213,7 +213,8 @@ fn connect_and_echo_ours(net: &mut SimNetwork) -> Result<(), String> {
 /// The std driver's documented usage (`connect`, `wait_connected`, then `send`) against the
 /// model on a real socket; returns the messages echoed back.
 fn std_driver_echo(seed: u64, loss: f64) -> (u32, common::original_server::OriginalStats) {
-    use netproto::io::std::{Client, Impairment};
+    use netproto::io::Impairment;
+    use netproto::io::blocking::Client;
     let server = OriginalOnSocket::spawn(seed, loss);
     let mut client = Client::connect(server.addr, Config::default()).unwrap();
     client.set_impairment(Some(Impairment {
@@ -252,7 +253,7 @@ fn std_driver_against_a_server_that_never_confirms() {
 #[cfg(feature = "tokio")]
 #[test]
 fn tokio_driver_against_a_server_that_never_confirms() {
-    use netproto::io::tokio::TokioClient;
+    use netproto::io::async_tokio::TokioClient;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

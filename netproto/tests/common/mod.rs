@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use netproto::sim::SimServer;
+use netproto::Machine;
 use original_server::{OriginalServer, OriginalStats};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};

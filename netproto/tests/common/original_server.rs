@@ -24,8 +24,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use netproto::Transmit;
-use netproto::sim::SimServer;
+use netproto::{Machine, Transmit};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -85,7 +84,7 @@ struct Slot {
     complete: bool,
 }
 
-/// The model server. Drive it like [`netproto::Endpoint`] (it implements [`SimServer`]).
+/// The model server. Drive it like [`netproto::Endpoint`] (it implements [`Machine`]).
 #[derive(Debug)]
 pub struct OriginalServer {
     rng: SmallRng,
@@ -111,7 +110,7 @@ impl OriginalServer {
     }
 }
 
-impl SimServer for OriginalServer {
+impl Machine for OriginalServer {
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
         let Some(peer) = self.peers.remove(&from) else {
             // A new address: this datagram is the Init (its first 4 bytes are the salt).

@@ -5,12 +5,12 @@
 //! congestion window allows. Both are cancel-safe: a `recv` dropped in a `select!` loses no
 //! datagram, because the socket read is the only await point that consumes input.
 //!
-//! Batched like the std driver, through `quinn-udp`: GSO sends of equal-sized datagrams to one
-//! peer, GRO and `recvmmsg` receives, from reused buffers.
+//! It sends and receives as the [`blocking`](super::blocking) driver does, through the same
+//! code (see [`io`](super)); only the waiting is tokio's.
 //!
 //! ```no_run
 //! # async fn demo() -> Result<(), netproto::Error> {
-//! use netproto::io::tokio::TokioClient;
+//! use netproto::io::async_tokio::TokioClient;
 //! use netproto::{Config, Delivery, Event};
 //!
 //! let mut client = TokioClient::connect("127.0.0.1:7000".parse().unwrap(), Config::default()).await?;
@@ -25,134 +25,111 @@ use std::io;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use quinn_udp::UdpSocketState;
 use tokio::io::Interest;
 use tokio::net::{ToSocketAddrs, UdpSocket};
 
-use super::{Machine, RECV_SLOTS, RecvBuf, SEND_BUF, gso_segments, skip_tos, socket_state};
+use super::port::Port;
+use super::recv::{RECV_SLOTS, is_transient};
+use super::{Driven, Impairment, SocketStats, any_local};
 use crate::{
-    Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Stats,
+    Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Payload,
+    Stats,
 };
+
+/// How long `recv` sleeps when the machine has no deadline at all (a closed connection).
+const IDLE: Duration = Duration::from_secs(3600);
 
 #[derive(Debug)]
 struct Driver<M> {
-    socket: UdpSocket,
-    state: UdpSocketState,
-    machine: M,
-    recv: RecvBuf,
-    /// The batch being sent, reused (no allocation per datagram).
-    send_buf: Vec<u8>,
+    port: Port<UdpSocket, M>,
 }
 
-impl<M: Machine> Driver<M> {
+impl<M: Driven> Driver<M> {
     fn new(socket: UdpSocket, machine: M) -> Result<Driver<M>, Error> {
         // The socket is already non-blocking.
-        let state = socket_state(&socket)?;
-        skip_tos(&socket);
         Ok(Driver {
-            socket,
-            state,
-            machine,
-            recv: RecvBuf::new(),
-            send_buf: Vec::with_capacity(SEND_BUF),
+            port: Port::new(socket, machine)?,
         })
     }
 
+    /// Sends what is due, waiting for room in the socket when it is full.
     async fn flush(&mut self) -> Result<(), Error> {
-        let now = Instant::now();
-        loop {
-            let max = gso_segments(&self.state);
-            let Some(info) = self.machine.poll_transmit(now, &mut self.send_buf, max) else {
-                return Ok(());
-            };
-            let datagrams = info.datagrams();
-            let transmit = quinn_udp::Transmit {
-                destination: info.destination,
-                ecn: None,
-                contents: &self.send_buf[..info.size],
-                segment_size: (datagrams > 1).then_some(info.segment_size),
-                src_ip: None,
-            };
-            loop {
-                let sent = if datagrams == 1 {
-                    // A plain sendto, without quinn-udp's IP_TOS control message (see the std
-                    // driver's `send_one`).
-                    self.socket
-                        .try_send_to(transmit.contents, transmit.destination)
-                        .map(|_| ())
-                } else {
-                    self.socket.try_io(Interest::WRITABLE, || {
-                        self.state.try_send((&self.socket).into(), &transmit)
-                    })
-                };
-                match sent {
-                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                        self.socket.writable().await?;
-                    }
-                    // Sent; or refused (an unreachable destination, or GSO, which quinn-udp
-                    // then stops using): dropped, as UDP may drop.
-                    _ => break,
-                }
-            }
+        while !self.port.flush(Instant::now()) {
+            self.port.socket.writable().await?;
         }
+        Ok(())
     }
 
     /// Reads what the socket holds (one `recvmmsg`) into the machine.
     fn receive(&mut self) -> io::Result<()> {
-        let Driver {
+        let Port {
             socket,
             state,
-            machine,
             recv,
             ..
-        } = self;
+        } = &mut self.port;
         let read = socket.try_io(Interest::READABLE, || {
             recv.recv(state, (&*socket).into(), RECV_SLOTS)
         });
         match read {
             Ok(filled) => {
-                recv.deliver(filled, machine, Instant::now());
+                self.port.deliver(filled, Instant::now());
                 Ok(())
             }
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock
-                        | io::ErrorKind::Interrupted
-                        | io::ErrorKind::ConnectionReset
-                        | io::ErrorKind::ConnectionRefused
-                ) =>
-            {
-                Ok(())
-            }
+            Err(e) if is_transient(&e) => Ok(()),
             Err(e) => Err(e),
         }
     }
 
     async fn next_event(&mut self, closed: impl Fn(&M) -> bool) -> Result<M::Event, Error> {
         loop {
-            if let Some(e) = self.machine.poll_event() {
+            if let Some(e) = self.port.machine.poll_event() {
                 return Ok(e);
             }
-            if closed(&self.machine) {
+            if closed(&self.port.machine) {
                 return Err(Error::Closed);
             }
             self.flush().await?;
             let deadline = self
-                .machine
-                .poll_timeout()
-                .unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
+                .port
+                .next_deadline()
+                .unwrap_or_else(|| Instant::now() + IDLE);
             tokio::select! {
-                r = self.socket.readable() => {
+                r = self.port.socket.readable() => {
                     r?;
                     self.receive()?;
                 }
                 _ = tokio::time::sleep_until(deadline.into()) => {
-                    self.machine.handle_timeout(Instant::now());
+                    self.port.run_timers(Instant::now());
                 }
             }
         }
     }
+}
+
+/// The methods [`TokioServer`] and [`TokioClient`] share, each of which documents its own.
+macro_rules! driver_methods {
+    () => {
+        /// The bound address.
+        pub fn local_addr(&self) -> Result<SocketAddr, Error> {
+            Ok(self.driver.port.socket.local_addr()?)
+        }
+
+        /// Drops and delays outgoing datagrams from now on.
+        pub fn set_impairment(&mut self, impairment: Option<Impairment>) {
+            self.driver.port.outbox.set_impairment(impairment);
+        }
+
+        /// Sends what is queued, as far as the congestion window allows.
+        pub async fn flush(&mut self) -> Result<(), Error> {
+            self.driver.flush().await
+        }
+
+        /// Socket-level counters.
+        pub fn socket_stats(&self) -> SocketStats {
+            self.driver.port.stats.clone()
+        }
+    };
 }
 
 /// A server endpoint on a tokio UDP socket.
@@ -169,10 +146,7 @@ impl TokioServer {
         })
     }
 
-    /// The bound address.
-    pub fn local_addr(&self) -> Result<SocketAddr, Error> {
-        Ok(self.driver.socket.local_addr()?)
-    }
+    driver_methods!();
 
     /// Runs the protocol until the next event on any connection.
     pub async fn recv(&mut self) -> Result<EndpointEvent, Error> {
@@ -186,8 +160,8 @@ impl TokioServer {
         bytes: &[u8],
         delivery: Delivery,
     ) -> Result<(), Error> {
-        self.driver.machine.send(id, bytes, delivery)?;
-        self.driver.flush().await
+        self.queue(id, bytes, delivery)?;
+        self.flush().await
     }
 
     /// Queues a message without sending anything yet: the next [`flush`](Self::flush) or
@@ -200,23 +174,29 @@ impl TokioServer {
         bytes: &[u8],
         delivery: Delivery,
     ) -> Result<(), Error> {
-        self.driver.machine.send(id, bytes, delivery)
+        self.endpoint().send(id, bytes, delivery)
     }
 
-    /// Sends what is queued, as far as the congestion window allows.
-    pub async fn flush(&mut self) -> Result<(), Error> {
-        self.driver.flush().await
+    /// Queues a message held in shared bytes without copying them (see [`Payload`]), and
+    /// without sending anything yet, as [`queue`](Self::queue).
+    pub fn queue_payload(
+        &mut self,
+        id: ConnectionId,
+        payload: &Payload,
+        delivery: Delivery,
+    ) -> Result<(), Error> {
+        self.endpoint().send_payload(id, payload, delivery)
     }
 
     /// Closes a connection (sends `END`).
     pub async fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
-        self.driver.machine.close(id)?;
-        self.driver.flush().await
+        self.endpoint().close(id)?;
+        self.flush().await
     }
 
     /// The state machine.
     pub fn endpoint(&mut self) -> &mut Endpoint {
-        &mut self.driver.machine
+        &mut self.driver.port.machine
     }
 }
 
@@ -230,18 +210,15 @@ impl TokioClient {
     /// Binds an ephemeral port and starts the handshake; the first event will be
     /// [`Event::Connected`] (or `Disconnected` on timeout).
     pub async fn connect(server: SocketAddr, config: Config) -> Result<TokioClient, Error> {
-        let local: SocketAddr = if server.is_ipv4() {
-            ([0, 0, 0, 0], 0).into()
-        } else {
-            ([0u16; 8], 0).into()
-        };
         let mut driver = Driver::new(
-            UdpSocket::bind(local).await?,
+            UdpSocket::bind(any_local(server)).await?,
             Connection::new(config, server, Instant::now()),
         )?;
         driver.flush().await?;
         Ok(TokioClient { driver })
     }
+
+    driver_methods!();
 
     /// Runs the protocol until the next event. After `Disconnected`, returns
     /// [`Error::Closed`].
@@ -251,8 +228,8 @@ impl TokioClient {
 
     /// Queues a message and sends what the congestion window allows.
     pub async fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
-        self.driver.machine.send(bytes, delivery)?;
-        self.driver.flush().await
+        self.queue(bytes, delivery)?;
+        self.flush().await
     }
 
     /// Queues a message without sending anything yet: the next [`flush`](Self::flush) or
@@ -260,27 +237,22 @@ impl TokioClient {
     /// with whatever else is queued (the full chunks of several messages share one GSO
     /// batch).
     pub fn queue(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
-        self.driver.machine.send(bytes, delivery)
-    }
-
-    /// Sends what is queued, as far as the congestion window allows.
-    pub async fn flush(&mut self) -> Result<(), Error> {
-        self.driver.flush().await
+        self.connection().send(bytes, delivery)
     }
 
     /// Closes the connection (sends `END`).
     pub async fn close(&mut self) -> Result<(), Error> {
-        self.driver.machine.close();
-        self.driver.flush().await
+        self.connection().close();
+        self.flush().await
     }
 
     /// The connection's statistics.
     pub fn stats(&self) -> Stats {
-        self.driver.machine.stats()
+        self.driver.port.machine.stats()
     }
 
     /// The state machine.
     pub fn connection(&mut self) -> &mut Connection {
-        &mut self.driver.machine
+        &mut self.driver.port.machine
     }
 }
