@@ -139,67 +139,29 @@ struct_eq! {
     Throw { target }
 }
 
-impl BitEq for EntityKind {
-    fn bit_eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (EntityKind::Object(a), EntityKind::Object(b)) => a.bit_eq(b),
-            (EntityKind::Player(a), EntityKind::Player(b)) => a.bit_eq(b),
-            (EntityKind::Dead, EntityKind::Dead) => true,
-            _ => false,
+/// `BitEq` for an enum: the same variant, its one field `BitEq` (tuple variants before the
+/// semicolon, unit variants after it).
+macro_rules! enum_eq {
+    ($($t:ident { $($v:ident),* ; $($unit:ident),* })*) => {$(
+        impl BitEq for $t {
+            fn bit_eq(&self, other: &Self) -> bool {
+                match (self, other) {
+                    $(($t::$v(a), $t::$v(b)) => a.bit_eq(b),)*
+                    $(($t::$unit, $t::$unit) => true,)*
+                    _ => false,
+                }
+            }
         }
-    }
+    )*};
 }
 
-impl BitEq for ResponseKind {
-    fn bit_eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (ResponseKind::Error(a), ResponseKind::Error(b)) => a == b,
-            (ResponseKind::Pong, ResponseKind::Pong) => true,
-            (ResponseKind::Connect(a), ResponseKind::Connect(b)) => a.bit_eq(b),
-            _ => false,
-        }
-    }
-}
-
-impl BitEq for EventKind {
-    fn bit_eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (EventKind::Snapshot(a), EventKind::Snapshot(b)) => a.bit_eq(b),
-            (EventKind::GameOver(a), EventKind::GameOver(b)) => a == b,
-            _ => false,
-        }
-    }
-}
-
-impl BitEq for ServerMessage {
-    fn bit_eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (ServerMessage::Event(a), ServerMessage::Event(b)) => a.bit_eq(b),
-            (ServerMessage::Response(a), ServerMessage::Response(b)) => a.bit_eq(b),
-            _ => false,
-        }
-    }
-}
-
-impl BitEq for Action {
-    fn bit_eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Action::Break(a), Action::Break(b)) => a == b,
-            (Action::Throw(a), Action::Throw(b)) => a.bit_eq(b),
-            (Action::Move(a), Action::Move(b)) => a == b,
-            _ => false,
-        }
-    }
-}
-
-impl BitEq for ClientMessage {
-    fn bit_eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (ClientMessage::Request(a), ClientMessage::Request(b)) => a == b,
-            (ClientMessage::Action(a), ClientMessage::Action(b)) => a.bit_eq(b),
-            _ => false,
-        }
-    }
+enum_eq! {
+    EntityKind { Object, Player; Dead }
+    ResponseKind { Error, Connect; Pong }
+    EventKind { Snapshot, GameOver; }
+    ServerMessage { Event, Response; }
+    Action { Break, Throw, Move; }
+    ClientMessage { Request, Action; }
 }
 
 // ---------------------------------------------------------------------------------------------

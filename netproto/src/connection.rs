@@ -205,7 +205,7 @@ impl Connection {
             self.core.count_sent(now, buf.len());
             return Some(Transmit::single(destination, buf.len()));
         }
-        let segment_size = self.core.poll_transmit(now, buf, max_datagrams)?;
+        let segment_size = self.core.transmit(now, buf, max_datagrams)?;
         Some(Transmit {
             destination,
             size: buf.len(),

@@ -231,14 +231,14 @@ impl Endpoint {
         let cursor = ConnectionId(self.cursor);
         let mut found = None;
         for (&id, peer) in self.peers.range_mut(cursor..) {
-            if let Some(segment) = peer.core.poll_transmit(now, buf, max_datagrams) {
+            if let Some(segment) = peer.core.transmit(now, buf, max_datagrams) {
                 found = Some((id, peer.core.peer, segment));
                 break;
             }
         }
         if found.is_none() {
             for (&id, peer) in self.peers.range_mut(..cursor) {
-                if let Some(segment) = peer.core.poll_transmit(now, buf, max_datagrams) {
+                if let Some(segment) = peer.core.transmit(now, buf, max_datagrams) {
                     found = Some((id, peer.core.peer, segment));
                     break;
                 }

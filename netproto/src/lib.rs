@@ -30,7 +30,7 @@
 //!   [`poll`](io::blocking::Server::poll)`(Duration::ZERO)` once per tick, then drain
 //!   [`poll_event`](io::blocking::Server::poll_event) and
 //!   [`send`](io::blocking::Server::send) to [`ConnectionId`]s; a snapshot for every client
-//!   goes out as one shared [`Payload`] ([`queue_payload`](io::blocking::Server::queue_payload)).
+//!   goes out as one shared [`Payload`] ([`Endpoint::send_payload`]).
 //!   A bot or client: [`io::blocking::Client`]. Async code: `io::async_tokio` (feature `tokio`).
 //! - Real sockets over a bad link: an [`io::Impairment`] on a driver's own outgoing datagrams,
 //!   or an [`io::relay::Relay`] thread between unmodified processes (clients connect to the

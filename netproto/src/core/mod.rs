@@ -1,7 +1,7 @@
 //! The data phase of one connection, shared by the client [`Connection`](crate::Connection)
 //! and every connection of the server's [`Endpoint`](crate::Endpoint): messages in and out,
 //! timers, close. Nothing here reads a clock or touches a socket: time comes in as `now`,
-//! datagrams come in through `handle_packet` and leave through `poll_transmit`.
+//! datagrams come in through `handle_packet` and leave through `transmit`.
 //!
 //! - [`acks`]: the acknowledgements owed to the peer;
 //! - [`queue`]: control datagrams and unreliable messages, sent at once;
@@ -166,17 +166,12 @@ impl Core {
         }
     }
 
-    /// Appends the next datagram, or a batch of up to `max_datagrams` equal-sized datagrams
-    /// (the last may be shorter), to `buf`; returns the segment size. ACKs first (4 bytes
-    /// each, so any run of them is a batch), then control datagrams and unreliable messages,
-    /// then reliable chunks as the congestion window and the pacer allow.
-    pub fn poll_transmit(
-        &mut self,
-        now: Instant,
-        buf: &mut Vec<u8>,
-        max_datagrams: usize,
-    ) -> Option<usize> {
-        let max = max_datagrams.max(1);
+    /// Appends the next datagram, or a batch of up to `max` equal-sized datagrams (the last
+    /// may be shorter), to `buf`; returns the segment size. ACKs first (4 bytes each, so any
+    /// run of them is a batch), then control datagrams and unreliable messages, then reliable
+    /// chunks as the congestion window and the pacer allow.
+    pub fn transmit(&mut self, now: Instant, buf: &mut Vec<u8>, max: usize) -> Option<usize> {
+        let max = max.max(1);
         let start = buf.len();
         let (count, segment) = if !self.acks.is_empty() {
             (self.acks.write(buf, max), HEADER_LEN)
@@ -196,7 +191,7 @@ impl Core {
         Some(segment)
     }
 
-    /// Counts a datagram sent outside `poll_transmit` (the client's handshake).
+    /// Counts a datagram sent outside `transmit` (the client's handshake).
     pub fn count_sent(&mut self, now: Instant, len: usize) {
         self.stats.packets_sent += 1;
         self.stats.bytes_sent += len as u64;

@@ -30,11 +30,8 @@ use tokio::net::{ToSocketAddrs, UdpSocket};
 
 use super::port::Port;
 use super::recv::{RECV_SLOTS, is_transient};
-use super::{Driven, Impairment, SocketStats, any_local};
-use crate::{
-    Config, Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Error, Event, Payload,
-    Stats,
-};
+use super::{Driven, any_local};
+use crate::{Config, Connection, Endpoint, EndpointEvent, Error, Event};
 
 /// How long `recv` sleeps when the machine has no deadline at all (a closed connection).
 const IDLE: Duration = Duration::from_secs(3600);
@@ -107,31 +104,6 @@ impl<M: Driven> Driver<M> {
     }
 }
 
-/// The methods [`TokioServer`] and [`TokioClient`] share, each of which documents its own.
-macro_rules! driver_methods {
-    () => {
-        /// The bound address.
-        pub fn local_addr(&self) -> Result<SocketAddr, Error> {
-            Ok(self.driver.port.socket.local_addr()?)
-        }
-
-        /// Drops and delays outgoing datagrams from now on.
-        pub fn set_impairment(&mut self, impairment: Option<Impairment>) {
-            self.driver.port.outbox.set_impairment(impairment);
-        }
-
-        /// Sends what is queued, as far as the congestion window allows.
-        pub async fn flush(&mut self) -> Result<(), Error> {
-            self.driver.flush().await
-        }
-
-        /// Socket-level counters.
-        pub fn socket_stats(&self) -> SocketStats {
-            self.driver.port.stats.clone()
-        }
-    };
-}
-
 /// A server endpoint on a tokio UDP socket.
 #[derive(Debug)]
 pub struct TokioServer {
@@ -146,57 +118,16 @@ impl TokioServer {
         })
     }
 
-    driver_methods!();
+    server_methods!(async, .await);
 
     /// Runs the protocol until the next event on any connection.
     pub async fn recv(&mut self) -> Result<EndpointEvent, Error> {
         self.driver.next_event(|_| false).await
     }
 
-    /// Queues a message and sends what the congestion window allows.
-    pub async fn send(
-        &mut self,
-        id: ConnectionId,
-        bytes: &[u8],
-        delivery: Delivery,
-    ) -> Result<(), Error> {
-        self.queue(id, bytes, delivery)?;
-        self.flush().await
-    }
-
-    /// Queues a message without sending anything yet: the next [`flush`](Self::flush) or
-    /// [`send`](Self::send), or a [`recv`](Self::recv) that has to wait, sends it together
-    /// with whatever else is queued (the full chunks of several messages share one GSO
-    /// batch).
-    pub fn queue(
-        &mut self,
-        id: ConnectionId,
-        bytes: &[u8],
-        delivery: Delivery,
-    ) -> Result<(), Error> {
-        self.endpoint().send(id, bytes, delivery)
-    }
-
-    /// Queues a message held in shared bytes without copying them (see [`Payload`]), and
-    /// without sending anything yet, as [`queue`](Self::queue).
-    pub fn queue_payload(
-        &mut self,
-        id: ConnectionId,
-        payload: &Payload,
-        delivery: Delivery,
-    ) -> Result<(), Error> {
-        self.endpoint().send_payload(id, payload, delivery)
-    }
-
-    /// Closes a connection (sends `END`).
-    pub async fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
-        self.endpoint().close(id)?;
-        self.flush().await
-    }
-
-    /// The state machine.
-    pub fn endpoint(&mut self) -> &mut Endpoint {
-        &mut self.driver.port.machine
+    /// Sends what is queued, as far as the congestion window allows.
+    pub async fn flush(&mut self) -> Result<(), Error> {
+        self.driver.flush().await
     }
 }
 
@@ -218,7 +149,7 @@ impl TokioClient {
         Ok(TokioClient { driver })
     }
 
-    driver_methods!();
+    client_methods!(async, .await);
 
     /// Runs the protocol until the next event. After `Disconnected`, returns
     /// [`Error::Closed`].
@@ -226,33 +157,8 @@ impl TokioClient {
         self.driver.next_event(Connection::is_closed).await
     }
 
-    /// Queues a message and sends what the congestion window allows.
-    pub async fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
-        self.queue(bytes, delivery)?;
-        self.flush().await
-    }
-
-    /// Queues a message without sending anything yet: the next [`flush`](Self::flush) or
-    /// [`send`](Self::send), or a [`recv`](Self::recv) that has to wait, sends it together
-    /// with whatever else is queued (the full chunks of several messages share one GSO
-    /// batch).
-    pub fn queue(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
-        self.connection().send(bytes, delivery)
-    }
-
-    /// Closes the connection (sends `END`).
-    pub async fn close(&mut self) -> Result<(), Error> {
-        self.connection().close();
-        self.flush().await
-    }
-
-    /// The connection's statistics.
-    pub fn stats(&self) -> Stats {
-        self.driver.port.machine.stats()
-    }
-
-    /// The state machine.
-    pub fn connection(&mut self) -> &mut Connection {
-        &mut self.driver.port.machine
+    /// Sends what is queued, as far as the congestion window allows.
+    pub async fn flush(&mut self) -> Result<(), Error> {
+        self.driver.flush().await
     }
 }

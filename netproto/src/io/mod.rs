@@ -12,6 +12,117 @@
 //! `quinn-udp`: GSO sends, GRO and `recvmmsg` receives, one reused buffer each way, one policy
 //! for a full or refusing socket); they differ only in how they wait.
 
+/// Methods every driver's server and client has, however it waits. Each driver defines its
+/// own `send`, `flush`, `close`, `poll` or `recv`.
+macro_rules! socket_methods {
+    () => {
+        /// The bound address.
+        pub fn local_addr(&self) -> Result<std::net::SocketAddr, crate::Error> {
+            Ok(self.driver.port.socket.local_addr()?)
+        }
+
+        /// Drops and delays outgoing datagrams from now on.
+        pub fn set_impairment(&mut self, impairment: Option<crate::io::Impairment>) {
+            self.driver.port.outbox.set_impairment(impairment);
+        }
+
+        /// Socket-level counters.
+        pub fn socket_stats(&self) -> crate::io::SocketStats {
+            self.driver.port.stats.clone()
+        }
+    };
+}
+
+/// The methods of a driver's server but `poll` / `recv` and `flush`. An async driver passes
+/// `async, .await`, a blocking one `,`.
+macro_rules! server_methods {
+    ($($async:ident)?, $($await:tt)*) => {
+        socket_methods!();
+
+        /// Queues a message and sends what the congestion window allows.
+        pub $($async)? fn send(
+            &mut self,
+            id: crate::ConnectionId,
+            bytes: &[u8],
+            delivery: crate::Delivery,
+        ) -> Result<(), crate::Error> {
+            self.queue(id, bytes, delivery)?;
+            self.flush()$($await)*
+        }
+
+        /// Closes a connection (sends `END`).
+        pub $($async)? fn close(&mut self, id: crate::ConnectionId) -> Result<(), crate::Error> {
+            self.endpoint().close(id)?;
+            self.flush()$($await)*
+        }
+
+        /// Queues a message without sending anything yet: the next `flush`, `send` or round of
+        /// I/O sends it, together with whatever else is queued. Messages queued together
+        /// leave in fewer system calls (the full chunks of several messages share one GSO
+        /// batch), which pays when a tick produces several messages for one peer.
+        pub fn queue(
+            &mut self,
+            id: crate::ConnectionId,
+            bytes: &[u8],
+            delivery: crate::Delivery,
+        ) -> Result<(), crate::Error> {
+            self.endpoint().send(id, bytes, delivery)
+        }
+
+        /// The state machine, for everything else: statistics, the connection list, and
+        /// [`send_payload`](crate::Endpoint::send_payload) to send one shared payload to many
+        /// connections without a copy.
+        pub fn endpoint(&mut self) -> &mut crate::Endpoint {
+            &mut self.driver.port.machine
+        }
+    };
+}
+
+/// The methods of a driver's client but `poll` / `recv` and `flush`, as [`server_methods`].
+macro_rules! client_methods {
+    ($($async:ident)?, $($await:tt)*) => {
+        socket_methods!();
+
+        /// Queues a message and sends what the congestion window allows.
+        pub $($async)? fn send(
+            &mut self,
+            bytes: &[u8],
+            delivery: crate::Delivery,
+        ) -> Result<(), crate::Error> {
+            self.queue(bytes, delivery)?;
+            self.flush()$($await)*
+        }
+
+        /// Closes the connection (sends `END`).
+        pub $($async)? fn close(&mut self) -> Result<(), crate::Error> {
+            self.connection().close();
+            self.flush()$($await)*
+        }
+
+        /// Queues a message without sending anything yet: the next `flush`, `send` or round of
+        /// I/O sends it, together with whatever else is queued. Messages queued together
+        /// leave in fewer system calls (the full chunks of several messages share one GSO
+        /// batch), which pays when a tick produces several messages.
+        pub fn queue(
+            &mut self,
+            bytes: &[u8],
+            delivery: crate::Delivery,
+        ) -> Result<(), crate::Error> {
+            self.connection().send(bytes, delivery)
+        }
+
+        /// The state machine.
+        pub fn connection(&mut self) -> &mut crate::Connection {
+            &mut self.driver.port.machine
+        }
+
+        /// The connection's statistics.
+        pub fn stats(&self) -> crate::Stats {
+            self.driver.port.machine.stats()
+        }
+    };
+}
+
 #[cfg(feature = "tokio")]
 pub mod async_tokio;
 pub mod blocking;

@@ -40,9 +40,7 @@ pub(crate) trait Socket {
 
 impl Socket for std::net::UdpSocket {
     fn prepare(&self) -> io::Result<UdpSocketState> {
-        let state = prepare(self)?;
-        skip_tos(self);
-        Ok(state)
+        prepare(self)
     }
 
     fn send_one(&self, datagram: &[u8], to: SocketAddr) -> io::Result<()> {
@@ -67,9 +65,7 @@ impl Socket for std::net::UdpSocket {
 #[cfg(feature = "tokio")]
 impl Socket for tokio::net::UdpSocket {
     fn prepare(&self) -> io::Result<UdpSocketState> {
-        let state = prepare(self)?;
-        skip_tos(self);
-        Ok(state)
+        prepare(self)
     }
 
     fn send_one(&self, datagram: &[u8], to: SocketAddr) -> io::Result<()> {
@@ -88,13 +84,25 @@ impl Socket for tokio::net::UdpSocket {
     }
 }
 
-/// Enables GRO where available (through quinn-udp) and asks for [`SOCKET_BUFFER`]-byte
-/// buffers, best effort (a smaller buffer only costs throughput).
-fn prepare<'s, S>(socket: &'s S) -> io::Result<UdpSocketState>
+/// A socket's file descriptor, where [`skip_tos`] needs it.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+use std::os::fd::AsFd as Fd;
+
+/// Elsewhere nothing is asked of the socket.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+trait Fd {}
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+impl<T> Fd for T {}
+
+/// Enables GRO where available (through quinn-udp), turns off what netproto never reads
+/// ([`skip_tos`]), and asks for [`SOCKET_BUFFER`]-byte buffers, best effort (a smaller buffer
+/// only costs throughput).
+fn prepare<'s, S: Fd>(socket: &'s S) -> io::Result<UdpSocketState>
 where
     &'s S: Into<UdpSockRef<'s>>,
 {
     let state = UdpSocketState::new(socket.into())?;
+    skip_tos(socket);
     if state.recv_buffer_size(socket.into()).unwrap_or(0) < SOCKET_BUFFER {
         let _ = state.set_recv_buffer_size(socket.into(), SOCKET_BUFFER);
     }
@@ -108,7 +116,7 @@ where
 /// never reads: its TOS / traffic class (the ECN bits). One control message less per datagram.
 /// Best effort, as the buffers.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn skip_tos(socket: &impl std::os::fd::AsFd) {
+fn skip_tos(socket: &impl Fd) {
     use rustix::net::sockopt;
     let _ = sockopt::set_ip_recvtos(socket, false);
     let _ = sockopt::set_ipv6_recvtclass(socket, false);
@@ -116,7 +124,7 @@ fn skip_tos(socket: &impl std::os::fd::AsFd) {
 
 /// Elsewhere the driver leaves quinn-udp's options as they are.
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
-fn skip_tos<S>(_socket: &S) {}
+fn skip_tos(_socket: &impl Fd) {}
 
 /// Datagrams one GSO send may carry on this socket: 1 without GSO, else what the kernel was
 /// found to take. Checked on every send: quinn-udp turns GSO off for good on a socket whose
@@ -163,11 +171,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn skip_tos_turns_off_what_quinn_udp_turned_on() {
+    fn prepare_turns_off_what_quinn_udp_turned_on() {
         let socket = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
-        let _state = prepare(&socket).unwrap();
+        let _state = UdpSocketState::new((&socket).into()).unwrap();
         assert!(rustix::net::sockopt::ip_recvtos(&socket).unwrap());
-        skip_tos(&socket);
+        let _state = prepare(&socket).unwrap();
         assert!(!rustix::net::sockopt::ip_recvtos(&socket).unwrap());
     }
 }

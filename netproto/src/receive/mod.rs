@@ -210,6 +210,7 @@ impl Reassembler {
 mod tests {
     use super::*;
     use crate::receive::budget::PARTIAL_OVERHEAD;
+    use crate::receive::expiry::Expired;
 
     fn h(flags: Flags, chunk: u8, seq: u16) -> Header {
         Header::new(flags, chunk, seq)
@@ -346,5 +347,48 @@ mod tests {
         assert!(!short.ack);
         let long = r.on_chunk(now, h(Flags::FIN, 0, 2), &[0; 505], 0, 1 << 20);
         assert_eq!(long.dropped, Some(Dropped::Malformed));
+    }
+
+    #[test]
+    fn unreliable_partials_expire() {
+        let now = Instant::now();
+        let mut r = Reassembler::new(false, Duration::from_secs(1), Duration::from_secs(30));
+        r.on_chunk(now, h(Flags::NONE, 0, 9), &[0; 504], 0, 1 << 20);
+        assert!(r.partial_bytes() > 0);
+        assert_eq!(r.next_expiry(), Some(now + Duration::from_secs(1)));
+        assert_eq!(
+            r.expire(now + Duration::from_millis(999)),
+            Expired::default()
+        );
+        let expired = r.expire(now + Duration::from_secs(1));
+        assert_eq!((expired.unreliable, expired.reliable), (1, 0));
+        assert_eq!(r.partial_bytes(), 0);
+    }
+
+    #[test]
+    fn silent_reliable_partials_are_abandoned_and_repeats_keep_them() {
+        let now = Instant::now();
+        let secs = Duration::from_secs;
+        let mut r = Reassembler::new(false, secs(1), secs(30));
+        r.on_chunk(now, h(Flags::REL, 0, 5), &[1; 504], 0, 1 << 20);
+        r.on_chunk(now, h(Flags::REL, 0, 6), &[2; 504], 0, 1 << 20);
+        assert_eq!(r.next_expiry(), Some(now + secs(30)));
+        // A repeated chunk of sequence 5 at 20 s: its sender is alive, its deadline moves.
+        let again = r.on_chunk(now + secs(20), h(Flags::REL, 0, 5), &[1; 504], 0, 1 << 20);
+        assert!(again.ack);
+        assert_eq!(r.expire(now + secs(29)), Expired::default());
+        let expired = r.expire(now + secs(30));
+        assert_eq!((expired.unreliable, expired.reliable), (0, 1));
+        assert_eq!(r.next_expiry(), Some(now + secs(50)));
+        // Sequence 5 still completes.
+        let done = r.on_chunk(
+            now + secs(40),
+            h(Flags::REL | Flags::FIN, 1, 5),
+            &[3; 10],
+            0,
+            1 << 20,
+        );
+        assert_eq!(done.message.map(|(m, _)| m.len()), Some(514));
+        assert_eq!(r.partial_bytes(), 0);
     }
 }

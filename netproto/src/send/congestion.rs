@@ -310,12 +310,18 @@ mod tests {
         }
     }
 
-    #[test]
-    fn random_losses_leave_the_window_alone() {
+    /// A controller starting at 10 chunks after its first round trip, without a queue: 20.
+    fn after_one_round() -> (Congestion, u64) {
         let mut c = Congestion::new(10, 4, 1000);
         let mut tx = 0;
         ack_round(&mut c, &mut tx, 10, 20);
         assert_eq!(c.window(), 20);
+        (c, tx)
+    }
+
+    #[test]
+    fn random_losses_leave_the_window_alone() {
+        let (mut c, mut tx) = after_one_round();
         // One loss in 20 with no queue: random, slow start goes on.
         c.on_loss(tx - 5, tx, false);
         ack_round(&mut c, &mut tx, 19, 20);
@@ -324,9 +330,7 @@ mod tests {
 
     #[test]
     fn a_queue_ends_slow_start_and_a_loss_with_it_is_congestion() {
-        let mut c = Congestion::new(10, 4, 1000);
-        let mut tx = 0;
-        ack_round(&mut c, &mut tx, 10, 20);
+        let (mut c, mut tx) = after_one_round();
         ack_round(&mut c, &mut tx, 20, 20);
         assert_eq!(c.window(), 40);
         // 40 chunks per 40 ms with 19 ms of it queueing (beyond the 1 ms floor): 19 queued;
@@ -366,9 +370,7 @@ mod tests {
 
     #[test]
     fn a_loss_episode_or_a_blackout_is_congestion() {
-        let mut c = Congestion::new(10, 4, 1000);
-        let mut tx = 0;
-        ack_round(&mut c, &mut tx, 10, 20);
+        let (mut c, mut tx) = after_one_round();
         ack_round(&mut c, &mut tx, 20, 20);
         let w = c.window();
         // More than 30 % of a round lost, with no queue at all.
