@@ -29,7 +29,7 @@ enum Phase {
 ///
 /// Drive it like quinn-proto's: feed every datagram from the socket to
 /// [`handle`](Connection::handle), send whatever [`poll_transmit`](Connection::poll_transmit)
-/// returns, call [`handle_timeout`](Connection::handle_timeout) when the instant from
+/// writes into your buffer, call [`handle_timeout`](Connection::handle_timeout) when the instant from
 /// [`poll_timeout`](Connection::poll_timeout) passes, and drain
 /// [`poll_event`](Connection::poll_event).
 #[derive(Debug)]

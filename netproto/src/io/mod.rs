@@ -7,13 +7,12 @@
 //! - [`relay`]: a lossy UDP relay thread between real processes.
 //! - [`Impairment`]: loss and delay on a driver's outgoing datagrams, or in the relay.
 //!
-//! The drivers are thin: all protocol logic is in [`Connection`] and
-//! [`Endpoint`]. Both send and receive the same way (batched through
-//! `quinn-udp`: GSO sends, GRO and `recvmmsg` receives, one reused buffer each way, one policy
-//! for a full or refusing socket); they differ only in how they wait.
+//! The drivers are thin: all protocol logic is in [`Connection`] and [`Endpoint`]. Both send
+//! and receive the same way (batched through `quinn-udp`: GSO sends, GRO and `recvmmsg`
+//! receives, one reused buffer each way, one policy for a full or refusing socket, in
+//! `send.rs`); they differ only in how they wait.
 
-/// Methods every driver's server and client has, however it waits. Each driver defines its
-/// own `send`, `flush`, `close`, `poll` or `recv`.
+/// Methods every driver's server and client has, however it waits.
 macro_rules! socket_methods {
     () => {
         /// The bound address.
