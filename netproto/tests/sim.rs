@@ -39,6 +39,18 @@ fn server_messages(net: &mut SimNetwork, out: &mut Vec<(Vec<u8>, bool)>) {
     }
 }
 
+/// Sends `message` reliably from client `c`; returns the first message the server then gets
+/// within `secs` seconds.
+fn sent_through(net: &mut SimNetwork, c: usize, message: &[u8], secs: u64) -> Option<Vec<u8>> {
+    net.client(c).send(message, Delivery::Reliable).unwrap();
+    let mut got = Vec::new();
+    net.run_until(Duration::from_secs(secs), |n| {
+        server_messages(n, &mut got);
+        !got.is_empty()
+    });
+    got.into_iter().next().map(|(bytes, _)| bytes)
+}
+
 /// A network over `link` with one client that keeps trying to connect for `secs` seconds.
 fn patient_client(seed: u64, link: LinkConfig, secs: u64) -> (SimNetwork, usize) {
     let config = Config::builder()
@@ -68,15 +80,10 @@ fn handshake_completes_under_half_loss() {
         assert!(ok, "seed {seed}: handshake did not complete");
         assert_eq!(net.client(c).poll_event(), Some(Event::Connected));
         // And data flows over the same lossy link.
-        net.client(c)
-            .send(b"after handshake", Delivery::Reliable)
-            .unwrap();
-        let mut got = Vec::new();
-        assert!(net.run_until(Duration::from_secs(60), |n| {
-            server_messages(n, &mut got);
-            !got.is_empty()
-        }));
-        assert_eq!(got[0].0, b"after handshake");
+        assert_eq!(
+            sent_through(&mut net, c, b"after handshake", 60),
+            Some(b"after handshake".to_vec())
+        );
     }
 }
 
@@ -333,14 +340,7 @@ fn end_from_another_address_is_ignored() {
     assert!(net.client(c).is_connected());
     assert_eq!(net.client(c).poll_event(), None);
     // Traffic still flows.
-    net.client(c)
-        .send(b"still here", Delivery::Reliable)
-        .unwrap();
-    let mut got = Vec::new();
-    assert!(net.run_until(Duration::from_secs(5), |n| {
-        server_messages(n, &mut got);
-        !got.is_empty()
-    }));
+    assert!(sent_through(&mut net, c, b"still here", 5).is_some());
     // The real END from the real peer does close.
     net.inject(client_addr, server_addr, end);
     net.step(Duration::from_millis(10));
