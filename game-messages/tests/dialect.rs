@@ -68,6 +68,34 @@ fn the_original_clients_first_message_is_recognised() {
     assert_eq!(Dialect::detect(&bytes), Ok((Dialect::Original, init)));
 }
 
+/// Payloads of the original client, taken from a capture of it playing against the original
+/// server (the bodies of its first three reliable chunks): its `Init` on channel 0, then
+/// "stop walking" and "stop breaking". None is a spec message; each is an original one.
+#[test]
+fn captured_original_client_payloads_decode_in_the_original_dialect() {
+    let captured: [(&[u8], ClientMessage); 3] = [
+        (&[0x00, 0x08], request(0, true)),
+        (
+            &[0x05, 0x00],
+            ClientMessage::Action(Action::Move(Move {
+                direction: Direction::empty(),
+            })),
+        ),
+        (
+            &[0x01],
+            ClientMessage::Action(Action::Break(Break { entity: None })),
+        ),
+    ];
+    for (bytes, message) in captured {
+        assert!(Dialect::Spec.from_bytes(bytes).is_err(), "{bytes:02x?}");
+        assert_eq!(
+            Dialect::detect(bytes),
+            Ok((Dialect::Original, message.clone()))
+        );
+        assert_eq!(Dialect::Original.to_bytes(&message).unwrap(), bytes);
+    }
+}
+
 /// Every channel below 2^20, both kinds: the analysis holds, and in particular no original
 /// request on a channel below 65,536 is a spec message.
 #[test]
