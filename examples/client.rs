@@ -194,7 +194,9 @@ impl Tui {
                 return Err(io::Error::other(why));
             }
             let now = Instant::now();
+            // Pings only once joined, as BotPlayer::maybe_ping explains.
             if client.connection().is_connected()
+                && self.game.player().is_some()
                 && self
                     .last_ping
                     .is_none_or(|t| now - t >= Duration::from_secs(1))

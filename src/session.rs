@@ -679,9 +679,13 @@ impl BotPlayer {
         event
     }
 
-    /// Pings every `ping_every` (once a second by default) while connected; call it often.
+    /// Pings every `ping_every` (once a second by default) once joined; call it often.
+    ///
+    /// Not before `Connect`: the spec's client sends `Init` first and pings from its event loop
+    /// afterwards, and the original implementation's server closes a connection whose first
+    /// message is anything but `Init` (an unreliable ping can overtake the reliable `Init`).
     pub fn maybe_ping(&mut self, conn: &mut Connection, now: Instant) {
-        if !conn.is_connected() {
+        if !conn.is_connected() || self.client.player().is_none() {
             return;
         }
         if self
