@@ -470,7 +470,7 @@ impl GameClient {
     }
 
     /// The same client, encoding its messages in `dialect`: [`Dialect::Original`] to play as the
-    /// spec author's own client does (its servers understand nothing else). What the server
+    /// spec author's own client does (the original server understands nothing else). What a server
     /// sends is the same in both, so only sending changes.
     pub fn with_dialect(mut self, dialect: Dialect) -> GameClient {
         self.dialect = dialect;
