@@ -4,10 +4,15 @@
 //! cargo run --release --example server -- --bind 127.0.0.1:7000
 //! cargo run --release --example client -- --connect 127.0.0.1:7000
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --bot
+//! cargo run --release --example client -- --connect 127.0.0.1:7000 --dialect original
 //! ```
 //!
 //! It follows the spec's client diagram: connect, send `Init`, keep a local state from `Connect`
 //! and every newer `Snapshot`, ping once a second, send actions.
+//!
+//! `--dialect original` encodes its messages as the spec author's own client does (a 1-bit
+//! `ClientMessage` tag instead of the spec's `u32`), to play on that implementation's server;
+//! our server takes both.
 //!
 //! Keys: arrows walk (the player keeps walking; the opposite arrow or `s` stops), `b` breaks the
 //! nearest breakable object (stand next to it), space throws what you hold at the nearest
@@ -18,6 +23,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use game_messages::Dialect;
 use netgame::net::play_bot;
 use netgame::session::{BotPlayer, ClientEvent, GameClient};
 use netgame::{Config, Dir, Entity, EntityKind, Input, ObjectKind, ObjectState};
@@ -48,6 +54,10 @@ struct Args {
     /// Seed of the bot's choices.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// How to encode what the client sends: `spec` (the spec's text) or `original` (the spec
+    /// author's own implementation, whose server understands only that).
+    #[arg(long, default_value_t = Dialect::Spec, value_name = "spec|original")]
+    dialect: Dialect,
 }
 
 fn main() {
@@ -69,7 +79,8 @@ fn run_bot(args: &Args) -> io::Result<()> {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
-    let mut player = BotPlayer::new(Config::for_tick_rate(args.tick_rate), args.seed);
+    let mut player =
+        BotPlayer::new(Config::for_tick_rate(args.tick_rate), args.seed).with_dialect(args.dialect);
     let mut reported = 0;
     let stats = play_bot(
         args.connect,
@@ -110,7 +121,7 @@ fn run_tui(args: &Args) -> io::Result<()> {
     let mut client =
         Client::connect(args.connect, netproto::Config::default()).map_err(io::Error::other)?;
     let mut terminal = ratatui::init();
-    let result = Tui::new(args.connect).run(&mut terminal, &mut client);
+    let result = Tui::new(args.connect, args.dialect).run(&mut terminal, &mut client);
     // Restore the terminal on every way out (a panic is covered by ratatui's hook).
     ratatui::restore();
     let _ = client.close();
@@ -130,10 +141,10 @@ struct Tui {
 }
 
 impl Tui {
-    fn new(server: SocketAddr) -> Tui {
+    fn new(server: SocketAddr, dialect: Dialect) -> Tui {
         Tui {
             server,
-            game: GameClient::new(),
+            game: GameClient::new().with_dialect(dialect),
             config: Config::default(),
             movement: Dir::NONE,
             sent_move: Dir::NONE,
@@ -183,7 +194,9 @@ impl Tui {
                 return Err(io::Error::other(why));
             }
             let now = Instant::now();
+            // Pings only once joined, as BotPlayer::maybe_ping explains.
             if client.connection().is_connected()
+                && self.game.player().is_some()
                 && self
                     .last_ping
                     .is_none_or(|t| now - t >= Duration::from_secs(1))

@@ -12,11 +12,18 @@
 //! `Ping` gets `Pong`. Whatever a client gets wrong (an action before `Init`, `Init` twice, a
 //! message that does not decode) gets an `Error` response when it has a channel to answer on, is
 //! otherwise dropped, is logged either way, and never touches anyone else.
+//!
+//! The server takes clients of both [`Dialect`]s, the spec's and that of the spec author's own
+//! implementation (they differ in `ClientMessage`'s tag only). A connection's dialect is
+//! unknown until its first message that decodes in either ([`Dialect::detect`]), and fixed from
+//! then on; its replies are the same bytes in both. A client picks its dialect with
+//! [`GameClient::with_dialect`].
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
 use game_messages as wire;
+use game_messages::Dialect;
 use netproto::{Connection, ConnectionId, Delivery, Endpoint, EndpointEvent, Event};
 use tracing::{debug, info, warn};
 
@@ -73,10 +80,12 @@ pub struct ServerStats {
 }
 
 /// A client connection as the server sees it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 struct Client {
     /// Set once it sent `Init`.
     player: Option<PlayerId>,
+    /// Set by its first message that decodes, in either dialect; fixed from then on.
+    dialect: Option<Dialect>,
 }
 
 /// A game server's state: the round's world and who plays in it.
@@ -141,6 +150,11 @@ impl GameServer {
         self.clients.iter().map(|(c, cl)| (*c, cl.player)).collect()
     }
 
+    /// The dialect a connection speaks: `None` until one of its messages decoded.
+    pub fn dialect(&self, connection: ConnectionId) -> Option<Dialect> {
+        self.clients.get(&connection)?.dialect
+    }
+
     /// Living players in the current round.
     pub fn alive(&self) -> usize {
         self.world.living_players().count()
@@ -168,7 +182,7 @@ impl GameServer {
         match event {
             Event::Connected => {
                 info!(%peer, ?connection, "connection accepted");
-                self.clients.insert(connection, Client { player: None });
+                self.clients.insert(connection, Client::default());
             }
             Event::Disconnected { reason } => {
                 let Some(client) = self.clients.remove(&connection) else {
@@ -181,15 +195,22 @@ impl GameServer {
             }
             Event::Message { bytes, .. } => {
                 self.stats.messages_in += 1;
-                let client = self
-                    .clients
-                    .entry(connection)
-                    .or_insert(Client { player: None });
+                let client = self.clients.entry(connection).or_default();
                 let player = client.player;
-                match rabbit::from_bytes::<wire::ClientMessage>(&bytes) {
-                    Err(e) => {
+                let decoded = match client.dialect {
+                    Some(dialect) => dialect.from_bytes(&bytes).map_err(|e| e.to_string()),
+                    None => Dialect::detect(&bytes)
+                        .map(|(dialect, message)| {
+                            client.dialect = Some(dialect);
+                            info!(%peer, %dialect, "client dialect detected");
+                            message
+                        })
+                        .map_err(|e| e.to_string()),
+                };
+                match decoded {
+                    Err(error) => {
                         self.stats.refused += 1;
-                        warn!(%peer, error = %e, len = bytes.len(), "undecodable message dropped");
+                        warn!(%peer, %error, len = bytes.len(), "undecodable message dropped");
                     }
                     Ok(wire::ClientMessage::Request(req)) => {
                         self.request(endpoint, connection, peer, player, req);
@@ -239,7 +260,7 @@ impl GameServer {
                 None => {
                     let p = self.next_player;
                     self.next_player += 1;
-                    self.clients.insert(connection, Client { player: Some(p) });
+                    self.clients.entry(connection).or_default().player = Some(p);
                     let (entity, events) = self.world.add_player(p);
                     self.log_events(&events);
                     info!(%peer, player = p, entity, round = self.round, "player joined");
@@ -428,8 +449,11 @@ impl ClientStats {
 
 /// The spec's client: `Init`, a local state kept from `Connect` and every newer `Snapshot`,
 /// pings, and actions.
+///
+/// It speaks the spec's [`Dialect`] unless told otherwise ([`GameClient::with_dialect`]).
 #[derive(Debug, Default)]
 pub struct GameClient {
+    dialect: Dialect,
     player: Option<PlayerId>,
     entities: Vec<Entity>,
     latest: Option<u32>,
@@ -440,9 +464,22 @@ pub struct GameClient {
 }
 
 impl GameClient {
-    /// A client that has not joined yet.
+    /// A client that has not joined yet, speaking the spec's dialect.
     pub fn new() -> GameClient {
         GameClient::default()
+    }
+
+    /// The same client, encoding its messages in `dialect`: [`Dialect::Original`] to play as the
+    /// spec author's own client does (the original server understands nothing else). What a server
+    /// sends is the same in both, so only sending changes.
+    pub fn with_dialect(mut self, dialect: Dialect) -> GameClient {
+        self.dialect = dialect;
+        self
+    }
+
+    /// The dialect its messages are encoded in.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
     }
 
     /// Our player id, once joined.
@@ -481,7 +518,7 @@ impl GameClient {
 
     fn send(&mut self, conn: &mut Connection, msg: &wire::ClientMessage, delivery: Delivery) {
         self.buf.clear();
-        if rabbit::encode_into(msg, &mut self.buf).is_ok()
+        if self.dialect.encode_into(msg, &mut self.buf).is_ok()
             && let Err(e) = conn.send(&self.buf, delivery)
         {
             debug!(error = %e, "send failed");
@@ -603,6 +640,12 @@ impl BotPlayer {
         }
     }
 
+    /// The same bot, speaking `dialect` (see [`GameClient::with_dialect`]).
+    pub fn with_dialect(mut self, dialect: Dialect) -> BotPlayer {
+        self.client.dialect = dialect;
+        self
+    }
+
     /// Call once the connection is up: sends `Init`.
     pub fn start(&mut self, conn: &mut Connection) {
         self.client.send_init(conn);
@@ -636,9 +679,13 @@ impl BotPlayer {
         event
     }
 
-    /// Pings every `ping_every` (once a second by default) while connected; call it often.
+    /// Pings every `ping_every` (once a second by default) once joined; call it often.
+    ///
+    /// Not before `Connect`: the spec's client sends `Init` first and pings from its event loop
+    /// afterwards, and the original implementation's server closes a connection whose first
+    /// message is anything but `Init` (an unreliable ping can overtake the reliable `Init`).
     pub fn maybe_ping(&mut self, conn: &mut Connection, now: Instant) {
-        if !conn.is_connected() {
+        if !conn.is_connected() || self.client.player().is_none() {
             return;
         }
         if self

@@ -262,3 +262,50 @@ fn a_full_game_refuses_init_with_an_error() {
     assert!(matches!(refused[0], ClientEvent::Error(text) if text.contains("full")));
     assert_eq!(server.players(), 1);
 }
+
+/// A bot pings only once joined: before `Connect` it sends `Init` and nothing else (the
+/// original implementation's server closes a connection whose first message is not `Init`).
+#[test]
+fn a_bot_pings_only_once_joined() {
+    let game = Config::for_tick_rate(TICK_RATE);
+    let mut net = SimNetwork::new(7, netproto::Config::default(), LinkConfig::default());
+    let mut server = GameServer::new(ServerConfig {
+        seed: 7,
+        max_players: 8,
+        game: game.clone(),
+        sample_every: 0,
+    });
+    let c = net.add_client(netproto::Config::default());
+    let mut bot = BotPlayer::new(game, 7);
+    bot.ping_every = Duration::from_millis(100);
+    let tick = Duration::from_secs(1) / TICK_RATE;
+    // For two seconds the game does not answer (the transport runs, its events wait).
+    for t in 0..4 * TICK_RATE {
+        net.step(tick);
+        if t >= 2 * TICK_RATE {
+            server.poll(net.server());
+            server.tick(net.server());
+        }
+        let now = net.now();
+        while let Some(event) = net.client(c).poll_event() {
+            match event {
+                Event::Connected => bot.start(net.client(c)),
+                Event::Message { bytes, .. } => {
+                    bot.handle(net.client(c), &bytes, now);
+                }
+                Event::Disconnected { reason } => panic!("disconnected: {reason:?}"),
+            }
+        }
+        bot.maybe_ping(net.client(c), now);
+        if t == 2 * TICK_RATE - 1 {
+            assert!(net.client(c).is_connected());
+            assert_eq!(bot.client.stats().pings, 0, "no ping before Connect");
+        }
+    }
+    assert!(bot.client.player().is_some());
+    assert!(
+        bot.client.stats().pings >= 5,
+        "{}",
+        bot.client.stats().pings
+    );
+}

@@ -46,6 +46,29 @@
 //! the wire). Everything is re-exported at the crate root. [`notation`] prints the definitions
 //! in the spec's notation; [`sample`] builds the deterministic world the benchmarks use.
 //!
+//! # Dialects
+//!
+//! The spec author's own implementation writes [`ClientMessage`]'s tag as 1 bit where the spec
+//! text says `u32` (10 bits for 0 or 1); nothing else on the wire differs, and a server's
+//! messages are the same in both. [`Dialect`] encodes and decodes a `ClientMessage` in either
+//! encoding (the spec's is the default), and [`Dialect::detect`] tells a server which one a
+//! client speaks from its first message; [`original`] declares the original's `ClientMessage`.
+//!
+//! ```
+//! use game_messages::{ClientMessage, Dialect};
+//!
+//! // A client of the original implementation joins: its Init, with the 1-bit tag.
+//! let bytes = Dialect::Original.to_bytes(&ClientMessage::init(0u32))?;
+//! assert!(rabbit::from_bytes::<ClientMessage>(&bytes).is_err()); // not the spec's encoding
+//!
+//! // The server detects the dialect once, then decodes that connection's messages with it.
+//! let (dialect, message) = Dialect::detect(&bytes).expect("decodes in one dialect");
+//! assert_eq!((dialect, message), (Dialect::Original, ClientMessage::init(0u32)));
+//! let next = dialect.to_bytes(&ClientMessage::ping(1u32))?;
+//! assert_eq!(dialect.from_bytes(&next)?, ClientMessage::ping(1u32));
+//! # Ok::<(), rabbit::Error>(())
+//! ```
+//!
 //! # Features
 //!
 //! - `serde`: `Serialize` / `Deserialize` in the canonical JSON form of the conformance vectors
@@ -112,16 +135,19 @@
 #![warn(missing_docs)]
 
 pub mod client;
+pub mod dialect;
 pub mod ids;
 #[cfg(feature = "serde")]
 pub mod json;
 pub mod notation;
+pub mod original;
 pub mod response;
 pub mod sample;
 pub mod server;
 pub mod world;
 
 pub use client::{Action, Break, ClientMessage, Move, Request, RequestKind, Throw};
+pub use dialect::{DetectError, Dialect, UnknownDialect};
 pub use ids::{ChannelId, EntityId, PlayerId};
 pub use response::{Connect, ErrorMessage, Response, ResponseKind};
 pub use server::{Event, EventKind, GameOver, ServerMessage};
@@ -141,5 +167,8 @@ const fn fits_one_chunk(max_bits: Option<u64>) -> bool {
 const _: () = assert!(fits_one_chunk(<Action as rabbit::Encode>::MAX_BITS));
 const _: () = assert!(fits_one_chunk(<Request as rabbit::Encode>::MAX_BITS));
 const _: () = assert!(fits_one_chunk(<ClientMessage as rabbit::Encode>::MAX_BITS));
+const _: () = assert!(fits_one_chunk(
+    <original::ClientMessage as rabbit::Encode>::MAX_BITS
+));
 // The server's messages carry snapshots and texts: no bound.
 const _: () = assert!(<ServerMessage as rabbit::Encode>::MAX_BITS.is_none());
