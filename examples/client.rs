@@ -18,6 +18,8 @@
 //! nearest breakable object (stand next to it), space throws what you hold at the nearest
 //! player, `q` or Esc quits.
 
+mod common;
+
 use std::io;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -74,11 +76,7 @@ fn main() {
 }
 
 fn run_bot(args: &Args) -> io::Result<()> {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
+    common::init_logging("info");
     let mut player =
         BotPlayer::new(Config::for_tick_rate(args.tick_rate), args.seed).with_dialect(args.dialect);
     let mut reported = 0;

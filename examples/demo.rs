@@ -9,6 +9,8 @@
 //! It is bounded: whatever happens, it stops after `--timeout-secs` (60 by default) and reports
 //! what it saw. Logs go to stderr (`RUST_LOG=info` for more).
 
+mod common;
+
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
@@ -84,12 +86,7 @@ struct BotReport {
 
 fn main() {
     let args = Args::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    common::init_logging("warn");
     let ok = run(&args);
     std::process::exit(if ok { 0 } else { 1 });
 }
