@@ -3,24 +3,17 @@
 //! simulated network. The server learns each connection's dialect from its first message that
 //! decodes and answers both with the same bytes.
 
+mod play;
+
 use std::time::Duration;
 
 use game_messages::{self as wire, Dialect};
-use netgame::session::{ClientEvent, GameClient, GameServer, ServerConfig};
+use netgame::session::{ClientEvent, GameClient, GameServer};
 use netgame::{Config, Dir, Input, PlayerId};
 use netproto::sim::{LinkConfig, SimNetwork};
 use netproto::{ConnectionId, Delivery, Event};
 
-const TICK_RATE: u32 = 60;
-
-fn server(seed: u64) -> GameServer {
-    GameServer::new(ServerConfig {
-        seed,
-        max_players: 8,
-        game: Config::for_tick_rate(TICK_RATE),
-        sample_every: 0,
-    })
-}
+use crate::play::{TICK_RATE, events, server, tick};
 
 /// The server's connection that plays `player`.
 fn connection_of(server: &GameServer, player: PlayerId) -> ConnectionId {
@@ -46,7 +39,7 @@ fn an_original_dialect_client_plays_next_to_a_spec_one() {
     let config = Config::for_tick_rate(TICK_RATE);
     // A perfect link: every Ping must get its Pong.
     let mut net = SimNetwork::new(11, netproto::Config::default(), LinkConfig::default());
-    let mut server = server(11);
+    let mut server = server(11, 8);
     let dialects = [Dialect::Original, Dialect::Spec];
     let mut clients: Vec<GameClient> = dialects
         .iter()
@@ -58,22 +51,13 @@ fn an_original_dialect_client_plays_next_to_a_spec_one() {
     let mut seen: Vec<Vec<ClientEvent>> = vec![Vec::new(); clients.len()];
     // Where each player stood and where it was sent walking.
     let mut walks: Vec<Option<(f32, Dir)>> = vec![None; clients.len()];
-    let tick = Duration::from_secs(1) / TICK_RATE;
     // 4 s: a ping every half second from 0.5 s to 2.5 s (the connection is not up at 0 s),
     // then time for the last Pongs; a move at 1 s.
     for t in 0..4 * TICK_RATE {
-        net.step(tick);
-        server.poll(net.server());
-        server.tick(net.server());
+        tick(&mut net, &mut server);
         let now = net.now();
         for (i, client) in clients.iter_mut().enumerate() {
-            while let Some(event) = net.client(i).poll_event() {
-                match event {
-                    Event::Connected => client.send_init(net.client(i)),
-                    Event::Message { bytes, .. } => seen[i].extend(client.handle(&bytes, now)),
-                    Event::Disconnected { reason } => panic!("client {i} disconnected: {reason:?}"),
-                }
-            }
+            seen[i].extend(events(&mut net, i, client));
             if net.client(i).is_connected() && t < 3 * TICK_RATE && t % (TICK_RATE / 2) == 0 {
                 client.send_ping(net.client(i), now);
             }
@@ -160,7 +144,7 @@ fn exchange(
 #[test]
 fn a_connections_dialect_is_fixed_by_its_first_decodable_message() {
     let mut net = SimNetwork::new(12, netproto::Config::default(), LinkConfig::default());
-    let mut server = server(12);
+    let mut server = server(12, 8);
     let c = net.add_client(netproto::Config::default());
     assert!(net.run_until(Duration::from_secs(5), |n| n.client(c).is_connected()));
     let mut replies: Vec<wire::ServerMessage> = Vec::new();

@@ -28,8 +28,8 @@
 //!         max_health: 100,
 //!     }),
 //! ]);
-//! // Cloning a snapshot shares its entities: one snapshot, many clients, no copies.
-//! let message = ServerMessage::snapshot(7, snapshot.clone());
+//! // A server encodes the tick's snapshot once and sends the same bytes to every client.
+//! let message = ServerMessage::snapshot(7, snapshot);
 //!
 //! let mut buffer = Vec::new();
 //! rabbit::encode_into(&message, &mut buffer)?;
@@ -87,9 +87,18 @@
 //!
 //! What a server sends is unbounded: a [`Snapshot`] holds as many entities as the world has, and
 //! an error text ([`ErrorMessage`]) is as long as the server makes it. So [`ServerMessage`],
-//! [`Event`], [`EventKind`], [`Response`], [`ResponseKind`], [`Connect`] and [`Snapshot`] have
-//! `MAX_BITS == None`, and a big snapshot travels in many chunks: the transport's 256 chunks
-//! hold about 6,600 entities of the benchmark sample's kind (19.5 bytes each on average).
+//! [`Event`], [`EventKind`], [`Response`], [`ResponseKind`], [`Connect`], [`ErrorMessage`] and
+//! [`Snapshot`] have `MAX_BITS == None`, and a big snapshot travels in many chunks: the
+//! transport's largest message, 256 chunks, holds some 6,400 entities of the benchmark sample's
+//! kind (about 20 bytes each; a little less in a smaller world, whose ids are shorter).
+//!
+//! ```
+//! use game_messages::sample::{DEFAULT_SEED, sample_event};
+//!
+//! let largest = 256 * 504; // bytes: the transport's 256 chunks of 504
+//! let fits = |entities| rabbit::encoded_len(&sample_event(entities, DEFAULT_SEED)) <= largest;
+//! assert!(fits(6_400) && !fits(6_600));
+//! ```
 //!
 //! # Growing the schema
 //!
