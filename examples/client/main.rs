@@ -30,7 +30,7 @@ use game_messages::Dialect;
 use netgame::Config;
 use netgame::net::play_bot;
 use netgame::session::BotPlayer;
-use netproto::io::std::Client;
+use netproto::io::blocking::Client;
 
 use crate::tui::Tui;
 

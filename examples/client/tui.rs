@@ -11,7 +11,7 @@ use game_messages::Dialect;
 use netgame::session::{ClientEvent, GameClient};
 use netgame::{Config, Dir, Entity, Input, ObjectState};
 use netproto::Event;
-use netproto::io::std::Client;
+use netproto::io::blocking::Client;
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
 

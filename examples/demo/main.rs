@@ -26,8 +26,8 @@ use netgame::net::{UdpServer, play_bot};
 use netgame::session::{BotPlayer, ClientStats, GameServer, ServerConfig, ServerStats};
 use netgame::{Config, Outcome, PlayerId};
 use netproto::Stats;
+use netproto::io::Impairment;
 use netproto::io::relay::Relay;
-use netproto::io::std::Impairment;
 
 use crate::report::report;
 

@@ -4,8 +4,9 @@
 
 use std::time::{Duration, Instant};
 
+use netproto::io::Impairment;
+use netproto::io::blocking::{Client, Server};
 use netproto::io::relay::Relay;
-use netproto::io::std::{Client, Impairment, Server};
 use netproto::packet::{Flags, Header};
 use netproto::{Config, Delivery, Event};
 
@@ -155,7 +156,7 @@ fn loopback_udp_through_lossy_relay() {
 #[cfg(feature = "tokio")]
 #[test]
 fn tokio_driver_echo() {
-    use netproto::io::tokio::{TokioClient, TokioServer};
+    use netproto::io::async_tokio::{TokioClient, TokioServer};
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -1,4 +1,5 @@
 //! The reliable messages a sender still holds, by sequence number, and the buffers it recycles.
+//! A message sent as a shared [`Payload`] is held by reference, never copied.
 //!
 //! Sequence numbers are handed out one after another and a reliable message is forgotten once
 //! every chunk is acknowledged, so the live ones form a window of consecutive numbers (with
@@ -12,6 +13,7 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use crate::chunk::{CHUNK_SIZE, chunk_count};
+use crate::payload::{Data, Payload};
 
 /// What the sender knows of one chunk of a reliable message.
 #[derive(Debug, Clone, Copy, Default)]
@@ -24,11 +26,20 @@ pub(crate) struct ChunkState {
     pub queued: bool,
 }
 
+/// How a reliable message's bytes are held.
+#[derive(Debug)]
+enum Body {
+    /// A copy, in a recycled buffer.
+    Copied(Vec<u8>),
+    /// A reference to bytes shared with other messages.
+    Shared(Payload),
+}
+
 /// A reliable message not yet fully acknowledged.
 #[derive(Debug)]
 pub(crate) struct OutMessage {
     pub seq: u16,
-    pub data: Vec<u8>,
+    body: Body,
     /// The first chunk never sent.
     pub next_new: usize,
     /// Chunks acknowledged.
@@ -37,9 +48,17 @@ pub(crate) struct OutMessage {
 }
 
 impl OutMessage {
+    /// The payload.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.body {
+            Body::Copied(bytes) => bytes,
+            Body::Shared(payload) => payload,
+        }
+    }
+
     /// Chunks of exactly [`CHUNK_SIZE`] bytes (all but a shorter last one).
     pub fn full_chunks(&self) -> usize {
-        self.data.len() / CHUNK_SIZE
+        self.bytes().len() / CHUNK_SIZE
     }
 }
 
@@ -59,7 +78,10 @@ pub(crate) struct Outgoing {
     /// the front.
     slots: VecDeque<Option<OutMessage>>,
     live: usize,
-    spare: Vec<(Vec<u8>, Vec<ChunkState>)>,
+    /// Payload buffers of acknowledged copied messages, for the next ones.
+    spare_data: Vec<Vec<u8>>,
+    /// Chunk state vectors of acknowledged messages.
+    spare_chunks: Vec<Vec<ChunkState>>,
 }
 
 impl Outgoing {
@@ -73,13 +95,20 @@ impl Outgoing {
         (!self.slots.is_empty()).then_some(self.base)
     }
 
-    /// Keeps a copy of `payload` as message `abs` (newer than every live one), in recycled
-    /// buffers where there are some; returns its chunk count.
-    pub fn insert(&mut self, abs: u64, seq: u16, payload: &[u8]) -> usize {
-        let n = chunk_count(payload.len());
-        let (mut data, mut chunks) = self.spare.pop().unwrap_or_default();
-        data.clear();
-        data.extend_from_slice(payload);
+    /// Keeps `payload` as message `abs` (newer than every live one): a slice is copied into a
+    /// recycled buffer where there is one, shared bytes are referenced. Returns its chunk count.
+    pub fn insert(&mut self, abs: u64, seq: u16, payload: Data<'_>) -> usize {
+        let n = chunk_count(payload.as_slice().len());
+        let body = match payload {
+            Data::Borrowed(bytes) => {
+                let mut data = self.spare_data.pop().unwrap_or_default();
+                data.clear();
+                data.extend_from_slice(bytes);
+                Body::Copied(data)
+            }
+            Data::Shared(payload) => Body::Shared(payload.clone()),
+        };
+        let mut chunks = self.spare_chunks.pop().unwrap_or_default();
         chunks.clear();
         chunks.resize(n, ChunkState::default());
         if self.slots.is_empty() {
@@ -92,7 +121,7 @@ impl Outgoing {
         }
         self.slots.push_back(Some(OutMessage {
             seq,
-            data,
+            body,
             next_new: 0,
             acked: 0,
             chunks,
@@ -124,8 +153,14 @@ impl Outgoing {
             return;
         };
         self.live -= 1;
-        if self.spare.len() < SPARE_MESSAGES && msg.data.capacity() <= SPARE_DATA_BYTES {
-            self.spare.push((msg.data, msg.chunks));
+        if self.spare_chunks.len() < SPARE_MESSAGES {
+            self.spare_chunks.push(msg.chunks);
+        }
+        if let Body::Copied(data) = msg.body
+            && self.spare_data.len() < SPARE_MESSAGES
+            && data.capacity() <= SPARE_DATA_BYTES
+        {
+            self.spare_data.push(data);
         }
         while matches!(self.slots.front(), Some(None)) {
             self.slots.pop_front();
@@ -161,12 +196,13 @@ mod tests {
     #[test]
     fn slots_follow_sequence_numbers_and_trim_from_the_front() {
         let mut o = Outgoing::default();
-        o.insert(10, 10, &[1; 600]);
+        o.insert(10, 10, Data::Borrowed(&[1; 600]));
         // 11 and 12 were unreliable.
-        o.insert(13, 13, &[2; 10]);
+        let shared = Payload::from(&[2u8; 10][..]);
+        o.insert(13, 13, Data::Shared(&shared));
         assert_eq!(o.len(), 2);
         assert_eq!(o.oldest(), Some(10));
-        assert_eq!(o.get(13).map(|m| m.data.len()), Some(10));
+        assert_eq!(o.get(13).map(|m| m.bytes()), Some(&shared[..]));
         assert!(o.get(11).is_none() && o.get(9).is_none() && o.get(14).is_none());
         assert_eq!(
             o.get(10).map(|m| (m.chunks.len(), m.full_chunks())),
@@ -179,27 +215,25 @@ mod tests {
         o.remove(10);
         assert_eq!((o.len(), o.oldest()), (0, None));
         // A later message starts the ring afresh, in a recycled buffer.
-        o.insert(40_000, 40_000u64 as u16, &[3; 5]);
+        o.insert(40_000, 40_000u64 as u16, Data::Borrowed(&[3; 5]));
         assert_eq!(o.oldest(), Some(40_000));
-        assert_eq!(
-            o.get(40_000).map(|m| m.data.as_slice()),
-            Some(&[3u8; 5][..])
-        );
+        assert_eq!(o.get(40_000).map(|m| m.bytes()), Some(&[3u8; 5][..]));
         assert!(o.iter_from(40_001).next().is_none());
     }
 
     #[test]
     fn large_buffers_are_not_kept() {
         let mut o = Outgoing::default();
-        o.insert(0, 0, &vec![0; SPARE_DATA_BYTES + 1]);
+        o.insert(0, 0, Data::Borrowed(&vec![0; SPARE_DATA_BYTES + 1]));
         o.remove(0);
-        assert!(o.spare.is_empty());
+        assert!(o.spare_data.is_empty());
         for abs in 1..=(SPARE_MESSAGES as u64 + 10) {
-            o.insert(abs, abs as u16, &[0; 100]);
+            o.insert(abs, abs as u16, Data::Borrowed(&[0; 100]));
         }
         for abs in 1..=(SPARE_MESSAGES as u64 + 10) {
             o.remove(abs);
         }
-        assert_eq!(o.spare.len(), SPARE_MESSAGES);
+        assert_eq!(o.spare_data.len(), SPARE_MESSAGES);
+        assert_eq!(o.spare_chunks.len(), SPARE_MESSAGES);
     }
 }
