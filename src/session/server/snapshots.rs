@@ -3,8 +3,8 @@
 //! `sample_every`-th one is kept for size statistics.
 
 use game_messages as wire;
-use netproto::{ConnectionId, Delivery, Endpoint};
-use tracing::warn;
+use netproto::{ConnectionId, Delivery, Endpoint, Payload};
+use tracing::{debug, warn};
 
 use super::GameServer;
 use crate::snapshot::to_snapshot;
@@ -45,8 +45,13 @@ impl GameServer {
         self.stats.snapshots_encoded += 1;
         self.stats.snapshot_bytes += self.buf.len() as u64;
         self.stats.snapshot_entities += entities;
+        // Encoded once, shared: every connection's queue holds the same bytes, not a copy.
+        let payload = Payload::from(&self.buf[..]);
         for (c, _) in players {
-            self.send_buf(endpoint, *c, Delivery::Unreliable);
+            match endpoint.send_payload(*c, &payload, Delivery::Unreliable) {
+                Ok(()) => self.stats.messages_out += 1,
+                Err(e) => debug!(connection = ?c, error = %e, "send failed"),
+            }
             self.stats.snapshots_sent += 1;
         }
         if sample {
