@@ -3,8 +3,8 @@
 //!
 //! A lossy game link (Wi-Fi, mobile) drops datagrams at random, whatever the sending rate; a
 //! congested bottleneck drops them because its queue is full. Halving the window on every loss
-//! (NewReno) throttles the first kind to a crawl (at 20 ms RTT and 5 % loss, under 1 % of the
-//! loss-free goodput) without helping anyone. So the window reacts to what congestion looks
+//! (NewReno) throttles the first kind to a crawl (BENCHMARKS.md, "Figures from code comments")
+//! without helping anyone. So the window reacts to what congestion looks
 //! like, not to isolated losses:
 //!
 //! - **Queue (delay).** Once per round trip the controller estimates how many of its chunks
