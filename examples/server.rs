@@ -9,6 +9,8 @@
 //!
 //! Logs with `tracing` to stderr; `RUST_LOG=debug` shows every hit and refused action.
 
+mod common;
+
 use std::net::SocketAddr;
 
 use clap::Parser;
@@ -42,11 +44,7 @@ struct Args {
 
 fn main() {
     let args = Args::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .init();
+    common::init_logging("info");
     let game = Config {
         min_players: args.min_players.max(1),
         max_ticks: args.round_secs.max(1) * args.tick_rate.max(1),

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the fuzz targets from the conformance vectors.
 
-    python3 fuzz/gen_corpus.py [VECTORS_DIR]     # default: ../shared/vectors beside the repo
+    python3 fuzz/gen_corpus.py [VECTORS_DIR]     # default: the repository's vectors/
 
 Seeds go to fuzz/corpus/<target>/ (git-ignored), one file per seed, named by content hash, so
 running it twice changes nothing. The vector files themselves are only read.
@@ -87,7 +87,7 @@ HANDSHAKE = pump() + wait(10) + pump() + wait(10) + pump() + poll()
 
 
 def main():
-    vectors = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "..", "shared", "vectors")
+    vectors = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "vectors")
     with open(os.path.join(vectors, "messages.json")) as f:
         messages = [bytes.fromhex(v["hex"]) for v in json.load(f)]
     with open(os.path.join(vectors, "invalid.json")) as f:

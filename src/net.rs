@@ -1,4 +1,4 @@
-//! The game over real UDP, on `netproto`'s std driver ([`netproto::io::std`]).
+//! The game over real UDP, on `netproto`'s blocking driver ([`netproto::io::blocking`]).
 //!
 //! - [`UdpServer`]: a driver [`Server`] and a [`GameServer`], ticking at a fixed rate.
 //! - [`play_bot`]: a [`BotPlayer`] on a driver [`Client`], until told to stop.
@@ -9,7 +9,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use netproto::io::std::{Client, Server};
+use netproto::io::blocking::{Client, Server};
 use netproto::{Connection, Endpoint, Error, Event, Stats};
 use tracing::warn;
 

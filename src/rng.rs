@@ -1,23 +1,25 @@
-//! A tiny deterministic random source (SplitMix64), so a seed gives the same world on every
-//! platform and with every version of every dependency.
+//! The game's deterministic random source: SplitMix64, so a seed gives the same world on every
+//! platform and with every version of every dependency outside the workspace.
+//!
+//! The generator is game-messages' ([`SplitMix64`], the one its sample world is built with);
+//! the known-answer test below holds it to the published algorithm, so a change there cannot
+//! move every world in silence.
 
-/// SplitMix64.
+use game_messages::sample::SplitMix64;
+
+/// SplitMix64, with the game's seeding and the draws the world's generation needs.
 #[derive(Clone, Debug)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
     /// A generator from `seed`.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x005E_ED0F_6A3E_u64)
+        Rng(SplitMix64::new(seed ^ 0x005E_ED0F_6A3E_u64))
     }
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// Uniform in `[0, 1)`.
@@ -32,7 +34,7 @@ impl Rng {
 
     /// Uniform in `0..n` (`n > 0`).
     pub fn below(&mut self, n: u32) -> u32 {
-        (((self.next_u64() >> 32) * n as u64) >> 32) as u32
+        self.0.below(n)
     }
 }
 
@@ -48,6 +50,16 @@ mod tests {
         }
         let mut c = Rng::new(8);
         assert_ne!(Rng::new(7).next_u64(), c.next_u64());
+    }
+
+    /// SplitMix64's reference outputs from a state of 0 (the seed that the game's seeding turns
+    /// into 0): the worlds of every seed depend on them.
+    #[test]
+    fn splitmix64_known_answers() {
+        let mut r = Rng::new(0x005E_ED0F_6A3E);
+        assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+        assert_eq!(r.next_u64(), 0x06C4_5D18_8009_454F);
     }
 
     #[test]

@@ -1,15 +1,17 @@
 //! The whole game in-process: a `GameServer` and bots over `netproto`'s simulated lossy network
 //! with a virtual clock. Deterministic and fast.
 
+mod play;
+
 use std::time::Duration;
 
 use game_messages as wire;
-use netgame::session::{BotPlayer, ClientEvent, GameServer, ServerConfig};
-use netgame::{Config, Input};
+use netgame::Input;
+use netgame::session::{ClientEvent, GameServer};
 use netproto::sim::{LinkConfig, SimNetwork};
 use netproto::{Delivery, Event};
 
-const TICK_RATE: u32 = 60;
+use crate::play::{TICK_RATE, bots, events, server, tick};
 
 fn link() -> LinkConfig {
     LinkConfig {
@@ -20,40 +22,16 @@ fn link() -> LinkConfig {
 }
 
 /// Plays until every bot saw `GameOver` (or a minute of virtual time). Returns each bot's events.
-fn play(seed: u64, bots: usize) -> (Vec<Vec<ClientEvent>>, GameServer) {
-    let game = Config::for_tick_rate(TICK_RATE);
+fn play(seed: u64, n: usize) -> (Vec<Vec<ClientEvent>>, GameServer) {
     let mut net = SimNetwork::new(seed, netproto::Config::default(), link());
-    let mut server = GameServer::new(ServerConfig {
-        seed,
-        max_players: 8,
-        game: game.clone(),
-        sample_every: 0,
-    });
-    let mut players: Vec<BotPlayer> = (0..bots)
-        .map(|i| {
-            net.add_client(netproto::Config::default());
-            BotPlayer::new(game.clone(), seed * 100 + i as u64)
-        })
-        .collect();
-    let mut seen: Vec<Vec<ClientEvent>> = vec![Vec::new(); bots];
-    let tick = Duration::from_secs(1) / TICK_RATE;
+    let mut server = server(seed, 8);
+    let mut players = bots(&mut net, n, |i| seed * 100 + i as u64);
+    let mut seen: Vec<Vec<ClientEvent>> = vec![Vec::new(); n];
     for _ in 0..60 * TICK_RATE {
-        net.step(tick);
-        server.poll(net.server());
-        server.tick(net.server());
+        tick(&mut net, &mut server);
         let now = net.now();
         for (i, bot) in players.iter_mut().enumerate() {
-            while let Some(event) = net.client(i).poll_event() {
-                match event {
-                    Event::Connected => bot.start(net.client(i)),
-                    Event::Message { bytes, .. } => {
-                        if let Some(e) = bot.handle(net.client(i), &bytes, now) {
-                            seen[i].push(e);
-                        }
-                    }
-                    Event::Disconnected { reason } => panic!("bot {i} disconnected: {reason:?}"),
-                }
-            }
+            seen[i].extend(events(&mut net, i, bot));
             bot.maybe_ping(net.client(i), now);
         }
         if players.iter().all(|b| !b.results.is_empty()) {
@@ -121,34 +99,15 @@ fn the_game_is_deterministic() {
 
 #[test]
 fn a_misbehaving_client_disturbs_no_one() {
-    let game = Config::for_tick_rate(TICK_RATE);
     let mut net = SimNetwork::new(5, netproto::Config::default(), LinkConfig::default());
-    let mut server = GameServer::new(ServerConfig {
-        seed: 5,
-        max_players: 8,
-        game: game.clone(),
-        sample_every: 0,
-    });
-    let good = net.add_client(netproto::Config::default());
+    let mut server = server(5, 8);
+    let (good, mut bot) = (0, bots(&mut net, 1, |_| 1).remove(0));
     let bad = net.add_client(netproto::Config::default());
-    let mut bot = BotPlayer::new(game, 1);
     let mut bad_replies = Vec::new();
     let mut good_events = Vec::new();
-    let tick = Duration::from_secs(1) / TICK_RATE;
     for t in 0..120 {
-        net.step(tick);
-        server.poll(net.server());
-        server.tick(net.server());
-        let now = net.now();
-        while let Some(event) = net.client(good).poll_event() {
-            match event {
-                Event::Connected => bot.start(net.client(good)),
-                Event::Message { bytes, .. } => {
-                    good_events.extend(bot.handle(net.client(good), &bytes, now))
-                }
-                Event::Disconnected { .. } => panic!("the good client was disconnected"),
-            }
-        }
+        tick(&mut net, &mut server);
+        good_events.extend(events(&mut net, good, &mut bot));
         while let Some(event) = net.client(bad).poll_event() {
             if let Event::Message { bytes, .. } = event {
                 bad_replies.push(rabbit::from_bytes::<wire::ServerMessage>(&bytes).unwrap());
@@ -216,36 +175,14 @@ fn a_misbehaving_client_disturbs_no_one() {
 
 #[test]
 fn a_full_game_refuses_init_with_an_error() {
-    let game = Config::for_tick_rate(TICK_RATE);
     let mut net = SimNetwork::new(6, netproto::Config::default(), LinkConfig::default());
-    let mut server = GameServer::new(ServerConfig {
-        seed: 6,
-        max_players: 1,
-        game: game.clone(),
-        sample_every: 0,
-    });
-    let mut players: Vec<BotPlayer> = (0..2)
-        .map(|i| {
-            net.add_client(netproto::Config::default());
-            BotPlayer::new(game.clone(), i)
-        })
-        .collect();
+    let mut server = server(6, 1);
+    let mut players = bots(&mut net, 2, |i| i as u64);
     let mut seen: Vec<Vec<ClientEvent>> = vec![Vec::new(); 2];
     for _ in 0..60 {
-        net.step(Duration::from_secs(1) / TICK_RATE);
-        server.poll(net.server());
-        server.tick(net.server());
-        let now = net.now();
+        tick(&mut net, &mut server);
         for (i, bot) in players.iter_mut().enumerate() {
-            while let Some(event) = net.client(i).poll_event() {
-                match event {
-                    Event::Connected => bot.start(net.client(i)),
-                    Event::Message { bytes, .. } => {
-                        seen[i].extend(bot.handle(net.client(i), &bytes, now))
-                    }
-                    Event::Disconnected { reason } => panic!("bot {i} disconnected: {reason:?}"),
-                }
-            }
+            seen[i].extend(events(&mut net, i, bot));
         }
     }
     let joined = seen
@@ -261,4 +198,35 @@ fn a_full_game_refuses_init_with_an_error() {
     assert_eq!(refused.len(), 1, "{refused:?}");
     assert!(matches!(refused[0], ClientEvent::Error(text) if text.contains("full")));
     assert_eq!(server.players(), 1);
+}
+
+/// A bot pings only once joined: before `Connect` it sends `Init` and nothing else (the
+/// original implementation's server closes a connection whose first message is not `Init`).
+#[test]
+fn a_bot_pings_only_once_joined() {
+    let mut net = SimNetwork::new(7, netproto::Config::default(), LinkConfig::default());
+    let mut server = server(7, 8);
+    let (c, mut bot) = (0, bots(&mut net, 1, |_| 7).remove(0));
+    bot.ping_every = Duration::from_millis(100);
+    // For two seconds the game does not answer (the transport runs, its events wait).
+    for t in 0..4 * TICK_RATE {
+        if t < 2 * TICK_RATE {
+            net.step(Duration::from_secs(1) / TICK_RATE);
+        } else {
+            tick(&mut net, &mut server);
+        }
+        events(&mut net, c, &mut bot);
+        let now = net.now();
+        bot.maybe_ping(net.client(c), now);
+        if t == 2 * TICK_RATE - 1 {
+            assert!(net.client(c).is_connected());
+            assert_eq!(bot.client.stats().pings, 0, "no ping before Connect");
+        }
+    }
+    assert!(bot.client.player().is_some());
+    assert!(
+        bot.client.stats().pings >= 5,
+        "{}",
+        bot.client.stats().pings
+    );
 }

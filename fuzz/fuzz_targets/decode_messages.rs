@@ -23,9 +23,10 @@
 use std::mem::size_of;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use alloc_counter::{Counting, peak_allocation};
 use game_messages::{ClientMessage, Entity, ServerMessage};
 use libfuzzer_sys::fuzz_target;
-use netgame_fuzz::{Counting, Sink, peak, start_measure};
+use netgame_fuzz::Sink;
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
@@ -51,9 +52,7 @@ fn check_canonical<T: rabbit::Encode + std::fmt::Debug>(value: &T, data: &[u8], 
 
 fuzz_target!(|data: &[u8]| {
     // ServerMessage.
-    let base = start_measure();
-    let server = rabbit::from_bytes::<ServerMessage>(data);
-    let used = peak() - base;
+    let (server, used) = peak_allocation(|| rabbit::from_bytes::<ServerMessage>(data));
     let bound = 2 * size_of::<Entity>() * data.len() + SLACK;
     assert!(
         used <= bound,
@@ -78,9 +77,7 @@ fuzz_target!(|data: &[u8]| {
     drop(server);
 
     // ClientMessage: nothing on the heap but a failed decode's error.
-    let base = start_measure();
-    let client = rabbit::from_bytes::<ClientMessage>(data);
-    let used = peak() - base;
+    let (client, used) = peak_allocation(|| rabbit::from_bytes::<ClientMessage>(data));
     assert!(used <= SLACK, "ClientMessage: {used} bytes allocated");
     if let Ok(message) = &client {
         check_canonical(message, data, "ClientMessage");

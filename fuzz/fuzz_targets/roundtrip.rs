@@ -36,14 +36,11 @@ fn check_sizes<T: Encode + ?Sized>(value: &T, bytes: &[u8]) {
         bytes.len() as u64,
         "encoded_bits disagrees with the bytes"
     );
+    let (min, max) = (T::MIN_BITS, T::MAX_BITS);
     assert!(
-        bits >= T::MIN_BITS,
-        "{bits} bits is below MIN_BITS {}",
-        T::MIN_BITS
+        min <= bits && max.is_none_or(|max| bits <= max),
+        "{bits} bits outside MIN_BITS {min} / MAX_BITS {max:?}"
     );
-    if let Some(max) = T::MAX_BITS {
-        assert!(bits <= max, "{bits} bits is above MAX_BITS {max}");
-    }
 }
 
 fuzz_target!(|data: &[u8]| {

@@ -1,76 +1,12 @@
-//! Helpers shared by the fuzz targets: a counting allocator, bit-exact equality, builders of
-//! arbitrary game messages, and a "kitchen sink" of derived types that uses every attribute of
-//! `#[derive(Rabbit)]`.
+//! Helpers shared by the fuzz targets: bit-exact equality, builders of arbitrary game messages,
+//! and a "kitchen sink" of derived types that uses every attribute of `#[derive(Rabbit)]`. (The
+//! counting allocator is the `alloc-counter` crate's, shared with the tests.)
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use arbitrary::{Arbitrary, Result, Unstructured};
 use game_messages::*;
 use rabbit::Rabbit;
-
-// ---------------------------------------------------------------------------------------------
-// Counting allocator
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-/// The system allocator, counting live bytes and their peak. A target installs it with
-/// `#[global_allocator]`; libFuzzer runs one input at a time on one thread.
-pub struct Counting;
-
-fn grow(by: usize) {
-    let live = LIVE.fetch_add(by, Ordering::Relaxed) + by;
-    PEAK.fetch_max(live, Ordering::Relaxed);
-}
-
-// SAFETY: every method forwards to `System` with the same arguments; the counters do not
-// affect what is returned.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            grow(layout.size());
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            grow(layout.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) };
-        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            // Conservatively, the old and the new block are both live for a moment.
-            grow(new_size);
-            LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
-        }
-        p
-    }
-}
-
-/// Starts a measurement: the peak is reset to the bytes live now, which are returned.
-pub fn start_measure() -> usize {
-    let live = LIVE.load(Ordering::Relaxed);
-    PEAK.store(live, Ordering::Relaxed);
-    live
-}
-
-/// The peak of live bytes since [`start_measure`].
-pub fn peak() -> usize {
-    PEAK.load(Ordering::Relaxed)
-}
 
 // ---------------------------------------------------------------------------------------------
 // Bit-exact equality: floats compare by their bits, so NaN payloads and -0.0 count.
@@ -203,67 +139,29 @@ struct_eq! {
     Throw { target }
 }
 
-impl BitEq for EntityKind {
-    fn bit_eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (EntityKind::Object(a), EntityKind::Object(b)) => a.bit_eq(b),
-            (EntityKind::Player(a), EntityKind::Player(b)) => a.bit_eq(b),
-            (EntityKind::Dead, EntityKind::Dead) => true,
-            _ => false,
+/// `BitEq` for an enum: the same variant, its one field `BitEq` (tuple variants before the
+/// semicolon, unit variants after it).
+macro_rules! enum_eq {
+    ($($t:ident { $($v:ident),* ; $($unit:ident),* })*) => {$(
+        impl BitEq for $t {
+            fn bit_eq(&self, other: &Self) -> bool {
+                match (self, other) {
+                    $(($t::$v(a), $t::$v(b)) => a.bit_eq(b),)*
+                    $(($t::$unit, $t::$unit) => true,)*
+                    _ => false,
+                }
+            }
         }
-    }
+    )*};
 }
 
-impl BitEq for ResponseKind {
-    fn bit_eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (ResponseKind::Error(a), ResponseKind::Error(b)) => a == b,
-            (ResponseKind::Pong, ResponseKind::Pong) => true,
-            (ResponseKind::Connect(a), ResponseKind::Connect(b)) => a.bit_eq(b),
-            _ => false,
-        }
-    }
-}
-
-impl BitEq for EventKind {
-    fn bit_eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (EventKind::Snapshot(a), EventKind::Snapshot(b)) => a.bit_eq(b),
-            (EventKind::GameOver(a), EventKind::GameOver(b)) => a == b,
-            _ => false,
-        }
-    }
-}
-
-impl BitEq for ServerMessage {
-    fn bit_eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (ServerMessage::Event(a), ServerMessage::Event(b)) => a.bit_eq(b),
-            (ServerMessage::Response(a), ServerMessage::Response(b)) => a.bit_eq(b),
-            _ => false,
-        }
-    }
-}
-
-impl BitEq for Action {
-    fn bit_eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (Action::Break(a), Action::Break(b)) => a == b,
-            (Action::Throw(a), Action::Throw(b)) => a.bit_eq(b),
-            (Action::Move(a), Action::Move(b)) => a == b,
-            _ => false,
-        }
-    }
-}
-
-impl BitEq for ClientMessage {
-    fn bit_eq(&self, other: &Self) -> bool {
-        match (self, other) {
-            (ClientMessage::Request(a), ClientMessage::Request(b)) => a == b,
-            (ClientMessage::Action(a), ClientMessage::Action(b)) => a.bit_eq(b),
-            _ => false,
-        }
-    }
+enum_eq! {
+    EntityKind { Object, Player; Dead }
+    ResponseKind { Error, Connect; Pong }
+    EventKind { Snapshot, GameOver; }
+    ServerMessage { Event, Response; }
+    Action { Break, Throw, Move; }
+    ClientMessage { Request, Action; }
 }
 
 // ---------------------------------------------------------------------------------------------

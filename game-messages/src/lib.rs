@@ -28,8 +28,8 @@
 //!         max_health: 100,
 //!     }),
 //! ]);
-//! // Cloning a snapshot shares its entities: one snapshot, many clients, no copies.
-//! let message = ServerMessage::snapshot(7, snapshot.clone());
+//! // A server encodes the tick's snapshot once and sends the same bytes to every client.
+//! let message = ServerMessage::snapshot(7, snapshot);
 //!
 //! let mut buffer = Vec::new();
 //! rabbit::encode_into(&message, &mut buffer)?;
@@ -45,6 +45,29 @@
 //! the client sends), [`ids`] (entity, player and channel ids: distinct types, plain `u32` on
 //! the wire). Everything is re-exported at the crate root. [`notation`] prints the definitions
 //! in the spec's notation; [`sample`] builds the deterministic world the benchmarks use.
+//!
+//! # Dialects
+//!
+//! The spec author's own implementation writes [`ClientMessage`]'s tag as 1 bit where the spec
+//! text says `u32` (10 bits for 0 or 1); nothing else on the wire differs, and a server's
+//! messages are the same in both. [`Dialect`] encodes and decodes a `ClientMessage` in either
+//! encoding (the spec's is the default), and [`Dialect::detect`] tells a server which one a
+//! client speaks from its first message; [`original`] declares the original's `ClientMessage`.
+//!
+//! ```
+//! use game_messages::{ClientMessage, Dialect};
+//!
+//! // A client of the original implementation joins: its Init, with the 1-bit tag.
+//! let bytes = Dialect::Original.to_bytes(&ClientMessage::init(0u32))?;
+//! assert!(rabbit::from_bytes::<ClientMessage>(&bytes).is_err()); // not the spec's encoding
+//!
+//! // The server detects the dialect once, then decodes that connection's messages with it.
+//! let (dialect, message) = Dialect::detect(&bytes).expect("decodes in one dialect");
+//! assert_eq!((dialect, message), (Dialect::Original, ClientMessage::init(0u32)));
+//! let next = dialect.to_bytes(&ClientMessage::ping(1u32))?;
+//! assert_eq!(dialect.from_bytes(&next)?, ClientMessage::ping(1u32));
+//! # Ok::<(), rabbit::Error>(())
+//! ```
 //!
 //! # Features
 //!
@@ -64,9 +87,18 @@
 //!
 //! What a server sends is unbounded: a [`Snapshot`] holds as many entities as the world has, and
 //! an error text ([`ErrorMessage`]) is as long as the server makes it. So [`ServerMessage`],
-//! [`Event`], [`EventKind`], [`Response`], [`ResponseKind`], [`Connect`] and [`Snapshot`] have
-//! `MAX_BITS == None`, and a big snapshot travels in many chunks: the transport's 256 chunks
-//! hold about 6,600 entities of the benchmark sample's kind (19.5 bytes each on average).
+//! [`Event`], [`EventKind`], [`Response`], [`ResponseKind`], [`Connect`], [`ErrorMessage`] and
+//! [`Snapshot`] have `MAX_BITS == None`, and a big snapshot travels in many chunks: the
+//! transport's largest message, 256 chunks, holds some 6,400 entities of the benchmark sample's
+//! kind (about 20 bytes each; a little less in a smaller world, whose ids are shorter).
+//!
+//! ```
+//! use game_messages::sample::{DEFAULT_SEED, sample_event};
+//!
+//! let largest = 256 * 504; // bytes: the transport's 256 chunks of 504
+//! let fits = |entities| rabbit::encoded_len(&sample_event(entities, DEFAULT_SEED)) <= largest;
+//! assert!(fits(6_400) && !fits(6_600));
+//! ```
 //!
 //! # Growing the schema
 //!
@@ -112,16 +144,19 @@
 #![warn(missing_docs)]
 
 pub mod client;
+pub mod dialect;
 pub mod ids;
 #[cfg(feature = "serde")]
 pub mod json;
 pub mod notation;
+pub mod original;
 pub mod response;
 pub mod sample;
 pub mod server;
 pub mod world;
 
 pub use client::{Action, Break, ClientMessage, Move, Request, RequestKind, Throw};
+pub use dialect::{DetectError, Dialect, UnknownDialect};
 pub use ids::{ChannelId, EntityId, PlayerId};
 pub use response::{Connect, ErrorMessage, Response, ResponseKind};
 pub use server::{Event, EventKind, GameOver, ServerMessage};
@@ -141,5 +176,8 @@ const fn fits_one_chunk(max_bits: Option<u64>) -> bool {
 const _: () = assert!(fits_one_chunk(<Action as rabbit::Encode>::MAX_BITS));
 const _: () = assert!(fits_one_chunk(<Request as rabbit::Encode>::MAX_BITS));
 const _: () = assert!(fits_one_chunk(<ClientMessage as rabbit::Encode>::MAX_BITS));
+const _: () = assert!(fits_one_chunk(
+    <original::ClientMessage as rabbit::Encode>::MAX_BITS
+));
 // The server's messages carry snapshots and texts: no bound.
 const _: () = assert!(<ServerMessage as rabbit::Encode>::MAX_BITS.is_none());

@@ -1,4 +1,4 @@
-//! The `rabbit-msg` binary, run as a user would: the contract of `shared/vectors/README.md`.
+//! The `rabbit-msg` binary, run as a user would: the contract of `vectors/README.md`.
 
 use game_messages::{ClientMessage, ServerMessage};
 use serde_json::Value;
@@ -6,14 +6,8 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_rabbit-msg");
-const MESSAGES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/vectors/messages.json"
-);
-const INVALID: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/vectors/invalid.json"
-);
+const MESSAGES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/messages.json");
+const INVALID: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/invalid.json");
 
 fn run(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(BIN)
@@ -299,4 +293,147 @@ fn help_works() {
     let out = run(&["--help"], "");
     assert!(out.status.success());
     assert!(stdout(&out).contains("encode"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// `--dialect`: the original implementation's 1-bit `ClientMessage` tag (`game_messages::Dialect`).
+
+use game_messages::Dialect;
+
+/// Every `ClientMessage` vector, encoded with `--dialect original`: the library's original
+/// encoding of the same message, and it decodes back to the vector's JSON with the flag (and
+/// not without it, where the bytes differ).
+#[test]
+fn dialect_original_encodes_and_decodes_client_messages() {
+    let cases = cases(MESSAGES, "ClientMessage");
+    assert!(!cases.is_empty());
+    let input: String = cases.iter().map(|c| format!("{}\n", c["json"])).collect();
+    let out = run(
+        &[
+            "encode",
+            "ClientMessage",
+            "--batch",
+            "--dialect",
+            "original",
+        ],
+        &input,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let hexes: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
+    assert_eq!(hexes.len(), cases.len());
+    for (hex, case) in hexes.iter().zip(&cases) {
+        let message: ClientMessage = serde_json::from_value(case["json"].clone()).unwrap();
+        let want: String = Dialect::Original
+            .to_bytes(&message)
+            .unwrap()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        assert_eq!(*hex, want, "{}", case["json"]);
+        assert_ne!(hex, case["hex"].as_str().unwrap(), "the tags differ");
+    }
+
+    let input: String = hexes.iter().map(|h| format!("{h}\n")).collect();
+    let out = run(
+        &[
+            "decode",
+            "ClientMessage",
+            "--dialect",
+            "original",
+            "--batch",
+        ],
+        &input,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    for (line, case) in stdout(&out).lines().zip(&cases) {
+        let got: ClientMessage = serde_json::from_str(line).expect(line);
+        let want: ClientMessage = serde_json::from_value(case["json"].clone()).unwrap();
+        assert_eq!(got, want);
+    }
+
+    // The original client's Init on channel 0, both ways, and refused by the spec dialect.
+    let out = run(
+        &["encode", "ClientMessage", "--dialect", "original"],
+        r#"{"Request": {"channel": 0, "kind": "Init"}}"#,
+    );
+    assert_eq!(stdout(&out), "0008\n", "{}", stderr(&out));
+    let out = run(
+        &["decode", "ClientMessage", "--dialect", "original", "0008"],
+        "",
+    );
+    assert_eq!(
+        stdout(&out),
+        "{\"Request\":{\"channel\":0,\"kind\":\"Init\"}}\n",
+        "{}",
+        stderr(&out)
+    );
+    let err = assert_fails(&run(&["decode", "ClientMessage", "0008"], ""));
+    assert!(err.starts_with("error: cannot decode"), "{err}");
+    // ... and the other way round: the spec's encoding is no original message.
+    let err = assert_fails(&run(
+        &["decode", "ClientMessage", "--dialect", "original", "04f80f"],
+        "",
+    ));
+    assert!(err.starts_with("error: cannot decode"), "{err}");
+}
+
+/// Every type but `ClientMessage` is the same in both dialects, and `--dialect spec` is the
+/// default: the vectors come out unchanged either way.
+#[test]
+fn dialect_changes_nothing_else() {
+    let server = cases(MESSAGES, "ServerMessage");
+    let json: String = server.iter().map(|c| format!("{}\n", c["json"])).collect();
+    let hex: String = server
+        .iter()
+        .map(|c| format!("{}\n", c["hex"].as_str().unwrap()))
+        .collect();
+    for dialect in ["original", "spec"] {
+        let out = run(
+            &["encode", "ServerMessage", "--batch", "--dialect", dialect],
+            &json,
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(stdout(&out), hex, "{dialect}");
+        let out = run(
+            &["decode", "ServerMessage", "--batch", "--dialect", dialect],
+            &hex,
+        );
+        let plain = run(&["decode", "ServerMessage", "--batch"], &hex);
+        assert!(out.status.success(), "{}", stderr(&out));
+        assert_eq!(stdout(&out), stdout(&plain), "{dialect}");
+    }
+    for (ty, json) in [
+        ("Request", r#"{"channel": 3, "kind": "Init"}"#),
+        ("Action", r#"{"Move": {"direction": 1}}"#),
+        ("Point", r#"{"x": 1.5, "y": -2.0, "z": 0.0}"#),
+    ] {
+        let plain = run(&["encode", ty], json);
+        let out = run(&["encode", ty, "--dialect", "original"], json);
+        assert!(out.status.success(), "{ty}: {}", stderr(&out));
+        assert_eq!(stdout(&out), stdout(&plain), "{ty}");
+    }
+
+    let clients = cases(MESSAGES, "ClientMessage");
+    let json: String = clients.iter().map(|c| format!("{}\n", c["json"])).collect();
+    let out = run(
+        &["encode", "ClientMessage", "--batch", "--dialect", "spec"],
+        &json,
+    );
+    let want: String = clients
+        .iter()
+        .map(|c| format!("{}\n", c["hex"].as_str().unwrap()))
+        .collect();
+    assert_eq!(stdout(&out), want);
+}
+
+#[test]
+fn an_unknown_dialect_is_one_line_and_status_1() {
+    for args in [
+        &["decode", "ClientMessage", "--dialect", "Original", "0008"][..],
+        &["encode", "ClientMessage", "--dialect", ""][..],
+        &["schema", "--dialect", "original"][..],
+    ] {
+        let err = assert_fails(&run(args, "{}"));
+        assert!(err.contains("dialect"), "{args:?}: {err}");
+    }
 }

@@ -1,5 +1,6 @@
-//! Conformance: every case of `shared/vectors/messages.json` encodes to its exact bytes and decodes
-//! to its value; every case of `invalid.json` is an error. The files are read in place.
+//! Conformance: every case of `vectors/messages.json` encodes to its exact bytes and decodes to
+//! its value; every case of `invalid.json` is an error. The files (the repository's copy of
+//! `../shared/vectors`) are read at test time.
 
 use game_messages::{ClientMessage, ServerMessage};
 use rabbit::{Decode, Encode};
@@ -8,14 +9,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt::Debug;
 
-const MESSAGES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/vectors/messages.json"
-);
-const INVALID: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/vectors/invalid.json"
-);
+const MESSAGES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/messages.json");
+const INVALID: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/invalid.json");
 
 fn load(path: &str) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));

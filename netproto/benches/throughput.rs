@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use netproto::io::std::{Client, Server};
+use netproto::io::blocking::{Client, Server};
 use netproto::sim::{LinkConfig, SimNetwork};
 use netproto::{Config, Delivery, Error, Event};
 

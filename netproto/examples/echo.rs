@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
-use netproto::io::std::{Client, Server};
+use netproto::io::blocking::{Client, Server};
 use netproto::{Config, Delivery, Error, Event, MAX_PAYLOAD};
 
 #[derive(Parser)]

@@ -8,10 +8,13 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use crate::Error;
 use crate::config::Config;
-use crate::connection::{Core, Delivery, DisconnectReason, Event, Transmit, TransmitInfo};
-use crate::handshake::CookieJar;
+use crate::core::Core;
+use crate::event::{Delivery, DisconnectReason, Event};
+use crate::handshake::cookie::CookieJar;
 use crate::packet::{Flags, HEADER_LEN, Header, is_handshake_shaped};
+use crate::payload::{Data, Payload};
 use crate::stats::{EndpointStats, Stats};
+use crate::transmit::Transmit;
 
 /// Identifies a connection of an [`Endpoint`]. Never reused within an endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -209,50 +212,33 @@ impl Endpoint {
             .min()
     }
 
-    /// The next datagram to send, in a fresh `Vec`: challenges first, then the connections in
-    /// turn. Simple, for tests and tools; a driver should use
-    /// [`poll_transmit_batch`](Self::poll_transmit_batch), which writes into its own buffer and
-    /// batches.
-    pub fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
-        let mut contents = Vec::new();
-        let info = self.poll_transmit_batch(now, &mut contents, 1)?;
-        Some(Transmit {
-            destination: info.destination,
-            contents,
-        })
-    }
-
     /// Writes the next datagram, or a batch of up to `max_datagrams` equal-sized datagrams to
-    /// one connection (the last may be shorter, see [`TransmitInfo`]), into `buf` (cleared
-    /// first): challenges first, then the connections in turn, one batch each. Nothing is
-    /// allocated per datagram.
-    pub fn poll_transmit_batch(
+    /// one connection (the last may be shorter, see [`Transmit`]), into `buf` (cleared
+    /// first), and says where it goes: challenges first, then the connections in turn, one
+    /// batch each. Nothing is allocated per datagram.
+    pub fn poll_transmit(
         &mut self,
         now: Instant,
         buf: &mut Vec<u8>,
         max_datagrams: usize,
-    ) -> Option<TransmitInfo> {
+    ) -> Option<Transmit> {
         buf.clear();
         if let Some((destination, challenge)) = self.out.pop_front() {
             buf.extend_from_slice(&challenge);
-            return Some(TransmitInfo {
-                destination,
-                size: buf.len(),
-                segment_size: buf.len(),
-            });
+            return Some(Transmit::single(destination, buf.len()));
         }
         // Round robin from the connection after the last one that sent, without allocating.
         let cursor = ConnectionId(self.cursor);
         let mut found = None;
         for (&id, peer) in self.peers.range_mut(cursor..) {
-            if let Some(segment) = peer.core.poll_transmit(now, buf, max_datagrams) {
+            if let Some(segment) = peer.core.transmit(now, buf, max_datagrams) {
                 found = Some((id, peer.core.peer, segment));
                 break;
             }
         }
         if found.is_none() {
             for (&id, peer) in self.peers.range_mut(..cursor) {
-                if let Some(segment) = peer.core.poll_transmit(now, buf, max_datagrams) {
+                if let Some(segment) = peer.core.transmit(now, buf, max_datagrams) {
                     found = Some((id, peer.core.peer, segment));
                     break;
                 }
@@ -261,7 +247,7 @@ impl Endpoint {
         let (id, destination, segment_size) = found?;
         self.cursor = id.0 + 1;
         self.maybe_remove(id);
-        Some(TransmitInfo {
+        Some(Transmit {
             destination,
             size: buf.len(),
             segment_size,
@@ -301,20 +287,29 @@ impl Endpoint {
         bytes: &[u8],
         delivery: Delivery,
     ) -> Result<(), Error> {
-        let peer = self
-            .peers
-            .get_mut(&id)
-            .ok_or(Error::UnknownConnection(id))?;
-        peer.core.send(bytes, delivery)
+        self.core_mut(id)?.send(Data::Borrowed(bytes), delivery)
+    }
+
+    /// Queues a message held in shared bytes on a connection, without copying them: sending
+    /// one [`Payload`] to every connection copies it zero times.
+    pub fn send_payload(
+        &mut self,
+        id: ConnectionId,
+        payload: &Payload,
+        delivery: Delivery,
+    ) -> Result<(), Error> {
+        self.core_mut(id)?.send(Data::Shared(payload), delivery)
+    }
+
+    fn core_mut(&mut self, id: ConnectionId) -> Result<&mut Core, Error> {
+        let peer = self.peers.get_mut(&id);
+        Ok(&mut peer.ok_or(Error::UnknownConnection(id))?.core)
     }
 
     /// Closes a connection: sends `END`; its [`Event::Disconnected`] follows.
     pub fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
-        let peer = self
-            .peers
-            .get_mut(&id)
-            .ok_or(Error::UnknownConnection(id))?;
-        peer.core.close_with(DisconnectReason::LocalClose, true);
+        self.core_mut(id)?
+            .close_with(DisconnectReason::LocalClose, true);
         self.after_activity(id);
         Ok(())
     }

@@ -12,56 +12,35 @@
 //! socket, everything is testable deterministically: [`sim`] runs them over a seeded lossy
 //! network with a virtual clock. The [`io`] drivers are thin loops around them over real UDP.
 //!
-//! Pumping datagrams by hand between a client and a server:
+//! A client and a server, connected, in virtual time ([`sim::Pair`]):
 //!
 //! ```
-//! use std::time::{Duration, Instant};
-//! use netproto::{Config, Connection, Delivery, Endpoint, Event};
+//! use netproto::sim::Pair;
+//! use netproto::{Config, Delivery};
 //!
-//! let server_addr = "127.0.0.1:7000".parse().unwrap();
-//! let client_addr = "127.0.0.1:7001".parse().unwrap();
-//! let mut now = Instant::now();
-//! let mut server = Endpoint::new(Config::default());
-//! let mut client = Connection::new(Config::default(), server_addr, now);
-//! client.send(b"hello", Delivery::Reliable).unwrap();
-//!
-//! let mut received = None;
-//! for _ in 0..20 {
-//!     while let Some(t) = client.poll_transmit(now) {
-//!         server.handle(now, client_addr, &t.contents);
-//!     }
-//!     while let Some(t) = server.poll_transmit(now) {
-//!         client.handle(now, server_addr, &t.contents);
-//!     }
-//!     while let Some(e) = server.poll_event() {
-//!         if let Event::Message { bytes, reliable } = e.event {
-//!             assert!(reliable);
-//!             received = Some(bytes);
-//!         }
-//!     }
-//!     now += Duration::from_millis(10);
-//!     client.handle_timeout(now);
-//!     server.handle_timeout(now);
-//! }
-//! assert!(client.is_connected());
-//! assert_eq!(client.poll_event(), Some(Event::Connected));
-//! assert_eq!(received.as_deref(), Some(&b"hello"[..]));
+//! let mut pair = Pair::new(Config::default());
+//! pair.client().send(b"hello", Delivery::Reliable).unwrap();
+//! pair.drive();
+//! assert_eq!(pair.server_messages(), [b"hello".to_vec()]);
 //! ```
 //!
 //! # Which piece to use
 //!
-//! - A game server over real UDP: [`io::std::Server`] — call
-//!   [`poll`](io::std::Server::poll)`(Duration::ZERO)` once per tick, then drain
-//!   [`poll_event`](io::std::Server::poll_event) and [`send`](io::std::Server::send) to
-//!   [`ConnectionId`]s. A bot or client: [`io::std::Client`]. Async code: `io::tokio`
-//!   (feature `tokio`).
-//! - Real sockets over a bad link: [`io::std::Impairment`] on a driver's own outgoing
-//!   datagrams, or an [`io::relay::Relay`] thread between unmodified processes (clients
-//!   connect to the relay's address).
+//! - A game server over real UDP: [`io::blocking::Server`] — call
+//!   [`poll`](io::blocking::Server::poll)`(Duration::ZERO)` once per tick, then drain
+//!   [`poll_event`](io::blocking::Server::poll_event) and
+//!   [`send`](io::blocking::Server::send) to [`ConnectionId`]s; a snapshot for every client
+//!   goes out as one shared [`Payload`] ([`Endpoint::send_payload`]).
+//!   A bot or client: [`io::blocking::Client`]. Async code: `io::async_tokio` (feature `tokio`).
+//! - Real sockets over a bad link: an [`io::Impairment`] on a driver's own outgoing datagrams,
+//!   or an [`io::relay::Relay`] thread between unmodified processes (clients connect to the
+//!   relay's address).
 //! - Tests of an application: [`sim::SimNetwork`] owns a server [`Endpoint`] and any number of
 //!   client [`Connection`]s on seeded lossy links with a virtual clock; `step` or `run_until`,
-//!   then read events from `server()` and `client(i)`.
-//! - Your own event loop: drive [`Endpoint`] / [`Connection`] directly as below.
+//!   then read events from `server()` and `client(i)`. For one connection, [`sim::Pair`].
+//! - Your own event loop: drive [`Endpoint`] / [`Connection`] through their [`Machine`]
+//!   methods: `handle` every datagram, send what `poll_transmit` writes into your buffer, and
+//!   call `handle_timeout` when `poll_timeout`'s instant has passed.
 //!
 //! `send` never blocks: reliable messages wait in a bounded queue and [`Error::WouldBlock`]
 //! says it is full (poll, then retry). Unreliable messages are sent at once or dropped.
@@ -70,27 +49,74 @@
 //! ([`ConfigBuilder::max_reassembly_bytes`]), reliable messages awaiting acknowledgement
 //! ([`Error::WouldBlock`] from `send`), queued datagrams, and connections per endpoint. The
 //! server keeps no state at all for a half-open handshake (see [`handshake`]).
+//!
+//! # Where each rule lives
+//!
+//! One file per rule, of the spec or ours (PROTOCOL.md says why each rule is what it is):
+//!
+//! | File | Rule |
+//! |---|---|
+//! | `packet.rs` | the 4-byte header, serial-number arithmetic, the 4-byte handshake shape |
+//! | `chunk.rs` | payloads split into 504-byte chunks, at most 256 |
+//! | `handshake/cookie.rs` | the server's stateless challenge cookie |
+//! | `handshake/client.rs` | the client's handshake: probes, and which answers it accepts |
+//! | `connection.rs` | the client: handshake phases, then the data phase |
+//! | `endpoint.rs` | the server: connections by address, challenges, probe acknowledgements |
+//! | `core/mod.rs` | the data phase of one connection: dispatch, timers, close |
+//! | `core/acks.rs` | the ACKs owed, sent first and batched |
+//! | `core/queue.rs` | control datagrams and unreliable messages, sent at once, bounded |
+//! | `core/events.rs` | events held for the application, charged to the budget |
+//! | `core/liveness.rs` | the idle timeout and the keepalive |
+//! | `send/sender.rs` | sequence ids, the state of every reliable chunk |
+//! | `send/outgoing.rs` | reliable messages held by sequence, recycled or shared buffers |
+//! | `send/batch.rs` | which chunk next, in GSO-shaped batches, under window and pacer |
+//! | `send/loss.rs` | loss detection: retransmission timer and packet threshold |
+//! | `send/rtt.rs` | round-trip estimate and retransmission timeout (RFC 6298) |
+//! | `send/congestion.rs` | the congestion window, random loss told from congestion |
+//! | `send/pacing.rs` | the window spread over a round trip |
+//! | `receive/mod.rs` | a chunk's way to a delivered payload |
+//! | `receive/delivered.rs` | exactly-once hand-up across the sequence wrap |
+//! | `receive/partial.rs` | a payload being reassembled, and what a chunk must agree with |
+//! | `receive/budget.rs` | the reassembly memory budget and its one exception |
+//! | `receive/expiry.rs` | when an incomplete payload is given up |
+//! | `transmit.rs` | the shape of a batch of datagrams (UDP GSO's) |
+//! | `payload.rs` | bytes shared between the connections they go to |
+//! | `machine.rs` | the sans-I/O surface every driver and the simulator call |
+//! | `impairment/` | the loss, delay and jitter draw, and the delay line |
+//! | `io/send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
+//! | `io/recv.rs`, `io/socket.rs` | batched receive; socket setup and the GSO probe |
+//! | `io/blocking/`, `io/async_tokio.rs` | the two drivers: how each waits |
+//! | `sim/` | the simulated network, its links, and the `Pair` harness |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod chunk;
 mod config;
-mod congestion;
 mod connection;
+mod core;
 mod endpoint;
 mod error;
+mod event;
 pub mod handshake;
+mod impairment;
 pub mod io;
-mod outgoing;
+mod machine;
 pub mod packet;
-mod reliable;
+mod payload;
+mod receive;
+mod send;
 pub mod sim;
 mod stats;
+mod transmit;
 
 pub use chunk::{CHUNK_SIZE, MAX_CHUNKS, MAX_PAYLOAD};
 pub use config::{Config, ConfigBuilder};
-pub use connection::{Connection, Delivery, DisconnectReason, Event, Transmit, TransmitInfo};
+pub use connection::Connection;
 pub use endpoint::{ConnectionId, Endpoint, EndpointEvent};
 pub use error::Error;
+pub use event::{Delivery, DisconnectReason, Event};
+pub use machine::Machine;
+pub use payload::Payload;
 pub use stats::{EndpointStats, Stats};
+pub use transmit::Transmit;

@@ -215,7 +215,8 @@ fn table() {
 /// (a) Random loss is not congestion: at 5 % loss each way (so about 10 % of chunks or their
 /// ACKs lost) the steady-state goodput (after 2 s) stays within reach of the loss-free one,
 /// both where only the window limits the sender and behind an uncongested bottleneck.
-/// (NewReno, halving on every loss event, kept 4 % of it.)
+/// (NewReno, halving on every loss event, kept only a small fraction: BENCHMARKS.md,
+/// "Figures from code comments".)
 #[test]
 fn random_loss_keeps_most_of_the_goodput() {
     let (warmup, secs) = (Duration::from_secs(2), Duration::from_secs(3));

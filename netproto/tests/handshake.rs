@@ -8,10 +8,10 @@ mod common;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use common::original_server::OriginalServer;
+use common::original_server::{OriginalServer, OriginalStats};
 use common::{OriginalOnSocket, index_of, payload};
-use netproto::sim::{LinkConfig, SimNetwork, SimServer};
-use netproto::{Config, Delivery, Endpoint, Event, Transmit};
+use netproto::sim::{LinkConfig, SimNetwork};
+use netproto::{Config, Delivery, Endpoint, Event, Machine, Transmit};
 
 const MESSAGES: u32 = 20;
 const SIZE: usize = 5000;
@@ -25,7 +25,16 @@ fn link(loss: f64) -> LinkConfig {
 
 /// Connects client 0 and echoes `MESSAGES` reliable payloads through the server; returns
 /// whether every one came back exactly once.
-fn connect_and_echo<S: SimServer>(net: &mut SimNetwork<S>) -> Result<(), String> {
+fn connect_and_echo<S: Machine>(net: &mut SimNetwork<S>) -> Result<(), String> {
+    connect_and_echo_with(net, |_| {})
+}
+
+/// [`connect_and_echo`], calling `serve` on the server after every event (to echo, for a
+/// server without an echo of its own).
+fn connect_and_echo_with<S: Machine>(
+    net: &mut SimNetwork<S>,
+    mut serve: impl FnMut(&mut S),
+) -> Result<(), String> {
     let c = net.add_client(Config::default());
     if !net.run_until(Duration::from_secs(10), |n| n.client(c).is_connected()) {
         return Err(format!("not connected: {:?}", net.client(c).stats()));
@@ -40,6 +49,7 @@ fn connect_and_echo<S: SimServer>(net: &mut SimNetwork<S>) -> Result<(), String>
     }
     let mut seen = vec![0u32; MESSAGES as usize];
     net.run_until(Duration::from_secs(60), |n| {
+        serve(n.server());
         while let Some(e) = n.client(c).poll_event() {
             if let Event::Message { bytes, .. } = e {
                 let i = index_of(&bytes).expect("intact echo") as usize;
@@ -54,38 +64,55 @@ fn connect_and_echo<S: SimServer>(net: &mut SimNetwork<S>) -> Result<(), String>
     Ok(())
 }
 
+/// Our [`Endpoint`] as an echo server: sends back every message it received.
+fn echo(endpoint: &mut Endpoint) {
+    while let Some(e) = endpoint.poll_event() {
+        if let Event::Message { bytes, .. } = e.event {
+            let sent = endpoint.send(e.connection, &bytes, Delivery::Reliable);
+            sent.unwrap();
+        }
+    }
+}
+
+/// The rule's promise to a server that never confirms: it never sees a `ChallengeResponse`
+/// after accepting one, and never a datagram that breaks or closes its connection.
+fn assert_unbroken(stats: &OriginalStats, context: &str) {
+    assert_eq!(stats.late_responses, 0, "{context}: {stats:?}");
+    assert_eq!(
+        stats.broken + stats.closed_by_end,
+        0,
+        "{context}: {stats:?}"
+    );
+}
+
+/// Echoes through the model of the original server over `link`, for each seed; returns its
+/// statistics per seed, checked by [`assert_unbroken`].
+fn echo_with_original(seeds: std::ops::Range<u64>, link: LinkConfig) -> Vec<OriginalStats> {
+    seeds
+        .map(|seed| {
+            let server = OriginalServer::new(seed);
+            let mut net = SimNetwork::with_server(seed, server, link.clone());
+            connect_and_echo(&mut net).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+            let stats = net.server().stats.clone();
+            assert_unbroken(&stats, &format!("seed {seed}"));
+            stats
+        })
+        .collect()
+}
+
 #[test]
 fn a_server_that_never_confirms_accepts_us_and_echoes() {
-    for seed in 0..32 {
-        let mut net = SimNetwork::with_server(seed, OriginalServer::new(seed), link(0.0));
-        connect_and_echo(&mut net).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        let stats = &net.server().stats;
-        assert_eq!(stats.accepted, 1, "seed {seed}: {stats:?}");
-        assert_eq!(stats.failed_handshakes, 0, "seed {seed}: {stats:?}");
-        // Never a ChallengeResponse after the server accepted one, so nothing broke.
-        assert_eq!(stats.late_responses, 0, "seed {seed}: {stats:?}");
-        assert_eq!(
-            stats.broken + stats.closed_by_end,
-            0,
-            "seed {seed}: {stats:?}"
-        );
+    for stats in echo_with_original(0..32, link(0.0)) {
+        assert_eq!(stats.accepted, 1, "{stats:?}");
+        assert_eq!(stats.failed_handshakes, 0, "{stats:?}");
         assert_eq!(stats.echoed, u64::from(MESSAGES));
     }
 }
 
 #[test]
 fn a_server_that_never_confirms_under_ten_percent_loss() {
-    for seed in 0..64 {
-        let mut net = SimNetwork::with_server(seed, OriginalServer::new(seed), link(0.1));
-        connect_and_echo(&mut net).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        let stats = &net.server().stats;
-        assert_eq!(stats.accepted, 1, "seed {seed}: {stats:?}");
-        assert_eq!(stats.late_responses, 0, "seed {seed}: {stats:?}");
-        assert_eq!(
-            stats.broken + stats.closed_by_end,
-            0,
-            "seed {seed}: {stats:?}"
-        );
+    for stats in echo_with_original(0..64, link(0.1)) {
+        assert_eq!(stats.accepted, 1, "{stats:?}");
     }
 }
 
@@ -93,22 +120,12 @@ fn a_server_that_never_confirms_under_ten_percent_loss() {
 fn a_server_that_never_confirms_under_loss_and_reordering() {
     // Reordering can put the probe ahead of the response it follows, which fails the
     // original's handshake: the client's next probe starts a new one.
-    for seed in 0..32 {
-        let lossy = LinkConfig {
-            loss: 0.2,
-            reorder: 0.2,
-            ..LinkConfig::default()
-        };
-        let mut net = SimNetwork::with_server(seed, OriginalServer::new(seed), lossy);
-        connect_and_echo(&mut net).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-        let stats = &net.server().stats;
-        assert_eq!(stats.late_responses, 0, "seed {seed}: {stats:?}");
-        assert_eq!(
-            stats.broken + stats.closed_by_end,
-            0,
-            "seed {seed}: {stats:?}"
-        );
-    }
+    let lossy = LinkConfig {
+        loss: 0.2,
+        reorder: 0.2,
+        ..LinkConfig::default()
+    };
+    echo_with_original(0..32, lossy);
 }
 
 /// Our [`Endpoint`] as an echo server, recording every datagram it receives.
@@ -117,19 +134,14 @@ struct Recording {
     received: Vec<Vec<u8>>,
 }
 
-impl SimServer for Recording {
+impl Machine for Recording {
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
         self.received.push(datagram.to_vec());
         self.endpoint.handle(now, from, datagram);
-        while let Some(e) = self.endpoint.poll_event() {
-            if let Event::Message { bytes, .. } = e.event {
-                let sent = self.endpoint.send(e.connection, &bytes, Delivery::Reliable);
-                sent.unwrap();
-            }
-        }
+        echo(&mut self.endpoint);
     }
-    fn poll_transmit(&mut self, now: Instant) -> Option<Transmit> {
-        self.endpoint.poll_transmit(now)
+    fn poll_transmit(&mut self, now: Instant, buf: &mut Vec<u8>, max: usize) -> Option<Transmit> {
+        self.endpoint.poll_transmit(now, buf, max)
     }
     fn poll_timeout(&mut self) -> Option<Instant> {
         self.endpoint.poll_timeout()
@@ -173,47 +185,15 @@ fn our_server_under_heavy_loss_and_duplication() {
             ..LinkConfig::default()
         };
         let mut net = SimNetwork::new(seed, Config::default(), lossy);
-        connect_and_echo_ours(&mut net).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        connect_and_echo_with(&mut net, echo).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     }
 }
 
-/// [`connect_and_echo`] for our own server, which has no echo of its own: the test echoes.
-fn connect_and_echo_ours(net: &mut SimNetwork) -> Result<(), String> {
-    let c = net.add_client(Config::default());
-    if !net.run_until(Duration::from_secs(10), |n| n.client(c).is_connected()) {
-        return Err(format!("not connected: {:?}", net.client(c).stats()));
-    }
-    for i in 0..MESSAGES {
-        net.client(c)
-            .send(&payload(i, SIZE), Delivery::Reliable)
-            .map_err(|e| e.to_string())?;
-    }
-    let mut seen = vec![0u32; MESSAGES as usize];
-    net.run_until(Duration::from_secs(60), |n| {
-        while let Some(e) = n.server().poll_event() {
-            if let Event::Message { bytes, .. } = e.event {
-                n.server()
-                    .send(e.connection, &bytes, Delivery::Reliable)
-                    .unwrap();
-            }
-        }
-        while let Some(e) = n.client(c).poll_event() {
-            if let Event::Message { bytes, .. } = e {
-                seen[index_of(&bytes).expect("intact echo") as usize] += 1;
-            }
-        }
-        seen.iter().all(|&s| s > 0)
-    });
-    if seen.iter().any(|&s| s != 1) {
-        return Err(format!("echoes per message: {seen:?}"));
-    }
-    Ok(())
-}
-
-/// The std driver's documented usage (`connect`, `wait_connected`, then `send`) against the
+/// The blocking driver's documented usage (`connect`, `wait_connected`, then `send`) against the
 /// model on a real socket; returns the messages echoed back.
-fn std_driver_echo(seed: u64, loss: f64) -> (u32, common::original_server::OriginalStats) {
-    use netproto::io::std::{Client, Impairment};
+fn blocking_driver_echo(seed: u64, loss: f64) -> (u32, OriginalStats) {
+    use netproto::io::Impairment;
+    use netproto::io::blocking::Client;
     let server = OriginalOnSocket::spawn(seed, loss);
     let mut client = Client::connect(server.addr, Config::default()).unwrap();
     client.set_impairment(Some(Impairment {
@@ -240,19 +220,18 @@ fn std_driver_echo(seed: u64, loss: f64) -> (u32, common::original_server::Origi
 }
 
 #[test]
-fn std_driver_against_a_server_that_never_confirms() {
+fn blocking_driver_against_a_server_that_never_confirms() {
     for (seed, loss) in [(1, 0.0), (2, 0.1), (3, 0.1)] {
-        let (back, stats) = std_driver_echo(seed, loss);
+        let (back, stats) = blocking_driver_echo(seed, loss);
         assert_eq!(back, MESSAGES, "loss {loss}: {stats:?}");
-        assert_eq!(stats.late_responses, 0, "loss {loss}: {stats:?}");
-        assert_eq!(stats.broken + stats.closed_by_end, 0, "{stats:?}");
+        assert_unbroken(&stats, &format!("loss {loss}"));
     }
 }
 
 #[cfg(feature = "tokio")]
 #[test]
 fn tokio_driver_against_a_server_that_never_confirms() {
-    use netproto::io::tokio::TokioClient;
+    use netproto::io::async_tokio::TokioClient;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -285,7 +264,6 @@ fn tokio_driver_against_a_server_that_never_confirms() {
         });
         let stats = server.stats();
         assert_eq!(back, MESSAGES, "loss {loss}: {stats:?}");
-        assert_eq!(stats.late_responses, 0, "loss {loss}: {stats:?}");
-        assert_eq!(stats.broken + stats.closed_by_end, 0, "{stats:?}");
+        assert_unbroken(&stats, &format!("loss {loss}"));
     }
 }

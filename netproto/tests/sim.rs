@@ -39,6 +39,29 @@ fn server_messages(net: &mut SimNetwork, out: &mut Vec<(Vec<u8>, bool)>) {
     }
 }
 
+/// Sends `message` reliably from client `c`; returns the first message the server then gets
+/// within `secs` seconds.
+fn sent_through(net: &mut SimNetwork, c: usize, message: &[u8], secs: u64) -> Option<Vec<u8>> {
+    net.client(c).send(message, Delivery::Reliable).unwrap();
+    let mut got = Vec::new();
+    net.run_until(Duration::from_secs(secs), |n| {
+        server_messages(n, &mut got);
+        !got.is_empty()
+    });
+    got.into_iter().next().map(|(bytes, _)| bytes)
+}
+
+/// A network over `link` with one client that keeps trying to connect for `secs` seconds.
+fn patient_client(seed: u64, link: LinkConfig, secs: u64) -> (SimNetwork, usize) {
+    let config = Config::builder()
+        .connect_timeout(Duration::from_secs(secs))
+        .build()
+        .unwrap();
+    let mut net = SimNetwork::new(seed, config.clone(), link);
+    let c = net.add_client(config);
+    (net, c)
+}
+
 #[test]
 fn handshake_completes_under_half_loss() {
     for seed in 0..16 {
@@ -46,12 +69,7 @@ fn handshake_completes_under_half_loss() {
             loss: 0.5,
             ..LinkConfig::default()
         };
-        let config = Config::builder()
-            .connect_timeout(Duration::from_secs(120))
-            .build()
-            .unwrap();
-        let mut net = SimNetwork::new(seed, config.clone(), link);
-        let c = net.add_client(config);
+        let (mut net, c) = patient_client(seed, link, 120);
         let mut server_connected = false;
         let ok = net.run_until(Duration::from_secs(120), |n| {
             while let Some(e) = n.server().poll_event() {
@@ -62,15 +80,10 @@ fn handshake_completes_under_half_loss() {
         assert!(ok, "seed {seed}: handshake did not complete");
         assert_eq!(net.client(c).poll_event(), Some(Event::Connected));
         // And data flows over the same lossy link.
-        net.client(c)
-            .send(b"after handshake", Delivery::Reliable)
-            .unwrap();
-        let mut got = Vec::new();
-        assert!(net.run_until(Duration::from_secs(60), |n| {
-            server_messages(n, &mut got);
-            !got.is_empty()
-        }));
-        assert_eq!(got[0].0, b"after handshake");
+        assert_eq!(
+            sent_through(&mut net, c, b"after handshake", 60),
+            Some(b"after handshake".to_vec())
+        );
     }
 }
 
@@ -250,7 +263,7 @@ fn connected_pair(seed: u64) -> (SimNetwork, usize, netproto::ConnectionId) {
     (net, c, id.unwrap())
 }
 
-fn server_disconnect(net: &mut SimNetwork) -> Option<DisconnectReason> {
+fn server_end(net: &mut SimNetwork) -> Option<DisconnectReason> {
     let mut reason = None;
     while let Some(e) = net.server().poll_event() {
         if let Event::Disconnected { reason: r } = e.event {
@@ -258,6 +271,14 @@ fn server_disconnect(net: &mut SimNetwork) -> Option<DisconnectReason> {
         }
     }
     reason
+}
+
+/// Why the client's next event says it ended, if it does.
+fn client_end(net: &mut SimNetwork, c: usize) -> Option<DisconnectReason> {
+    match net.client(c).poll_event() {
+        Some(Event::Disconnected { reason }) => Some(reason),
+        _ => None,
+    }
 }
 
 #[test]
@@ -275,18 +296,10 @@ fn silence_times_out_after_15_seconds() {
     net.set_downlink(dead);
     net.step(Duration::from_millis(14_900));
     assert!(net.client(c).is_connected());
-    assert_eq!(server_disconnect(&mut net), None);
+    assert_eq!(server_end(&mut net), None);
     net.step(Duration::from_millis(200));
-    assert_eq!(
-        net.client(c).poll_event(),
-        Some(Event::Disconnected {
-            reason: DisconnectReason::TimedOut
-        })
-    );
-    assert_eq!(
-        server_disconnect(&mut net),
-        Some(DisconnectReason::TimedOut)
-    );
+    assert_eq!(client_end(&mut net, c), Some(DisconnectReason::TimedOut));
+    assert_eq!(server_end(&mut net), Some(DisconnectReason::TimedOut));
     assert!(net.client(c).is_closed());
     assert!(net.server().connections().next().is_none());
 }
@@ -295,35 +308,19 @@ fn silence_times_out_after_15_seconds() {
 fn end_closes_both_ways() {
     let (mut net, c, _) = connected_pair(4);
     net.client(c).close();
-    assert_eq!(
-        net.client(c).poll_event(),
-        Some(Event::Disconnected {
-            reason: DisconnectReason::LocalClose
-        })
-    );
+    assert_eq!(client_end(&mut net, c), Some(DisconnectReason::LocalClose));
     assert!(matches!(
         net.client(c).send(b"x", Delivery::Reliable),
         Err(Error::Closed)
     ));
     net.step(Duration::from_millis(100));
-    assert_eq!(
-        server_disconnect(&mut net),
-        Some(DisconnectReason::PeerClosed)
-    );
+    assert_eq!(server_end(&mut net), Some(DisconnectReason::PeerClosed));
 
     let (mut net, c, id) = connected_pair(5);
     net.server().close(id).unwrap();
-    assert_eq!(
-        server_disconnect(&mut net),
-        Some(DisconnectReason::LocalClose)
-    );
+    assert_eq!(server_end(&mut net), Some(DisconnectReason::LocalClose));
     net.step(Duration::from_millis(100));
-    assert_eq!(
-        net.client(c).poll_event(),
-        Some(Event::Disconnected {
-            reason: DisconnectReason::PeerClosed
-        })
-    );
+    assert_eq!(client_end(&mut net, c), Some(DisconnectReason::PeerClosed));
 }
 
 #[test]
@@ -338,26 +335,16 @@ fn end_from_another_address_is_ignored() {
     net.inject(same_ip_other_port, server_addr, end.clone());
     net.inject(stranger, client_addr, end.clone());
     net.step(Duration::from_millis(100));
-    assert_eq!(server_disconnect(&mut net), None);
+    assert_eq!(server_end(&mut net), None);
     assert!(net.server().stats(id).is_some());
     assert!(net.client(c).is_connected());
     assert_eq!(net.client(c).poll_event(), None);
     // Traffic still flows.
-    net.client(c)
-        .send(b"still here", Delivery::Reliable)
-        .unwrap();
-    let mut got = Vec::new();
-    assert!(net.run_until(Duration::from_secs(5), |n| {
-        server_messages(n, &mut got);
-        !got.is_empty()
-    }));
+    assert!(sent_through(&mut net, c, b"still here", 5).is_some());
     // The real END from the real peer does close.
     net.inject(client_addr, server_addr, end);
     net.step(Duration::from_millis(10));
-    assert_eq!(
-        server_disconnect(&mut net),
-        Some(DisconnectReason::PeerClosed)
-    );
+    assert_eq!(server_end(&mut net), Some(DisconnectReason::PeerClosed));
 }
 
 #[test]
@@ -385,18 +372,13 @@ fn four_byte_rule_after_the_handshake() {
     net.inject(client_addr, server_addr, vec![0x18, 0, 0, 0]);
     net.inject(server_addr, client_addr, vec![0x18, 0, 0, 0]);
     net.step(Duration::from_millis(50));
-    assert_eq!(server_disconnect(&mut net), None);
+    assert_eq!(server_end(&mut net), None);
     assert!(net.client(c).is_connected());
     assert!(net.server().stats(id).is_some());
     // Longer datagrams keep the spec's rule: reserved bits are ignored, so this is an END.
     net.inject(server_addr, client_addr, vec![0x18, 0, 0, 0, 0]);
     net.step(Duration::from_millis(10));
-    assert_eq!(
-        net.client(c).poll_event(),
-        Some(Event::Disconnected {
-            reason: DisconnectReason::PeerClosed
-        })
-    );
+    assert_eq!(client_end(&mut net, c), Some(DisconnectReason::PeerClosed));
 }
 
 #[test]
@@ -443,12 +425,7 @@ fn corruption_mtu_and_duplication_never_break_the_machines() {
         mtu: 400,
         ..LinkConfig::default()
     };
-    let config = Config::builder()
-        .connect_timeout(Duration::from_secs(60))
-        .build()
-        .unwrap();
-    let mut net = SimNetwork::new(11, config.clone(), link);
-    let c = net.add_client(config);
+    let (mut net, c) = patient_client(11, link, 60);
     net.run_until(Duration::from_secs(60), |n| n.client(c).is_connected());
     let mut got = Vec::new();
     for i in 0..300u32 {

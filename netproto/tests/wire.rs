@@ -1,17 +1,16 @@
-//! Test 6: the wire. The shared header vectors, read in place, and real loopback UDP sockets
-//! end to end (directly, with an impaired socket, and through the lossy relay).
+//! Test 6: the wire. The header vectors (`vectors/header.json`, the repository's copy of
+//! `../shared/vectors`), read at test time, and real loopback UDP sockets end to end (directly,
+//! with an impaired socket, and through the lossy relay).
 
 use std::time::{Duration, Instant};
 
+use netproto::io::Impairment;
+use netproto::io::blocking::{Client, Server};
 use netproto::io::relay::Relay;
-use netproto::io::std::{Client, Impairment, Server};
 use netproto::packet::{Flags, Header};
 use netproto::{Config, Delivery, Event};
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/vectors/header.json"
-);
+const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/header.json");
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
@@ -26,7 +25,7 @@ fn unhex(s: &str) -> Vec<u8> {
 
 #[test]
 fn header_vectors() {
-    let text = std::fs::read_to_string(VECTORS).expect("read shared/vectors/header.json");
+    let text = std::fs::read_to_string(VECTORS).unwrap_or_else(|e| panic!("{VECTORS}: {e}"));
     let cases: serde_json::Value = serde_json::from_str(&text).unwrap();
     let cases = cases.as_array().unwrap();
     assert!(!cases.is_empty());
@@ -157,7 +156,7 @@ fn loopback_udp_through_lossy_relay() {
 #[cfg(feature = "tokio")]
 #[test]
 fn tokio_driver_echo() {
-    use netproto::io::tokio::{TokioClient, TokioServer};
+    use netproto::io::async_tokio::{TokioClient, TokioServer};
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -56,8 +56,8 @@ static PIN: AtomicBool = AtomicBool::new(false);
 ///
 /// Why pin: on this 2-core virtual machine the scheduler sometimes leaves a peer's client and
 /// server on one core for a whole round (a woken thread goes where its waker runs), and then
-/// every peer's throughput falls to about a third (netproto: 1 KiB 2.8 -> 1.1 GB/s, the same
-/// as under `taskset -c 0`), so the medians measured the scheduler's luck. Pinned, each side
+/// every peer's throughput falls to what `taskset -c 0` gives (BENCHMARKS.md, "Figures from code
+/// comments"), so the medians measured the scheduler's luck. Pinned, each side
 /// has a core of its own, as two hosts would; every peer is pinned alike. The relay threads
 /// of the lossy cases are not pinned.
 fn pin(core: usize) {

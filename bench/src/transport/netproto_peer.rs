@@ -1,9 +1,9 @@
-//! netproto through its std driver (`netproto::io::std`): `Server` and `Client` over
+//! netproto through its blocking driver (`netproto::io::blocking`): `Server` and `Client` over
 //! `std::net::UdpSocket`, polled in a loop as an application would.
 
 use std::time::{Duration, Instant};
 
-use netproto::io::std::{Client, Server};
+use netproto::io::blocking::{Client, Server};
 use netproto::{Config, Delivery, Error, Event};
 
 use super::{Outcome, Params, RttParams, Shared, payload, route, tag_of};

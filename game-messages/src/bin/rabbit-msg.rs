@@ -6,11 +6,17 @@
 //! rabbit-msg decode ServerMessage 9f03...           # prints the JSON
 //! rabbit-msg encode ClientMessage --batch < lines   # one JSON document a line in, one hex out
 //! rabbit-msg decode ClientMessage --batch < lines   # one hex string a line in, one JSON out
+//! rabbit-msg decode ClientMessage --dialect original 0008   # the original implementation's
 //! rabbit-msg schema [TYPE]                          # the spec's notation
 //! ```
 //!
 //! Bad input: one line `error: <reason>` on standard error and exit status 1. With `--batch`, a
 //! line that fails gives `error: <reason>` as its output line and the tool goes on.
+//!
+//! `--dialect original` encodes and decodes as the spec author's own implementation does: a
+//! 1-bit `ClientMessage` tag instead of the spec's `u32`. Every other type is the same in both
+//! dialects, so for them the flag changes nothing. The default, `spec`, is the contract of
+//! `shared/vectors/README.md`.
 
 use clap::Parser;
 use game_messages::notation;
@@ -42,6 +48,9 @@ enum Command {
         /// One JSON document a line on standard input, one answer a line on standard output.
         #[arg(long)]
         batch: bool,
+        /// `spec`, or `original`: the spec author's implementation (only ClientMessage differs).
+        #[arg(long, default_value_t = Dialect::Spec, value_name = "spec|original")]
+        dialect: Dialect,
     },
     /// Reads an encoding as hex and prints the message as JSON.
     Decode {
@@ -54,6 +63,9 @@ enum Command {
         /// One hex string a line on standard input, one answer a line on standard output.
         #[arg(long)]
         batch: bool,
+        /// `spec`, or `original`: the spec author's implementation (only ClientMessage differs).
+        #[arg(long, default_value_t = Dialect::Spec, value_name = "spec|original")]
+        dialect: Dialect,
     },
     /// Prints message definitions in the spec's notation (all of them without TYPE).
     Schema {
@@ -115,16 +127,45 @@ const CODECS: &[Codec] = codecs![
     "Move" => Move,
 ];
 
+/// The types whose encoding differs in the original dialect, with their codecs there. Any
+/// other type uses its entry in [`CODECS`] in both dialects.
+const ORIGINAL_CODECS: &[Codec] = &[Codec {
+    name: "ClientMessage",
+    encode: encode_original_client,
+    decode: decode_original_client,
+}];
+
 fn encode_json<T: DeserializeOwned + Encode>(json: &str) -> Result<String, String> {
     let value: T = serde_json::from_str(json).map_err(|e| format!("invalid JSON: {e}"))?;
     let bytes = rabbit::to_bytes(&value).map_err(|e| format!("cannot encode: {e}"))?;
     Ok(to_hex(&bytes))
 }
 
+fn encode_original_client(json: &str) -> Result<String, String> {
+    let value: ClientMessage =
+        serde_json::from_str(json).map_err(|e| format!("invalid JSON: {e}"))?;
+    let bytes = Dialect::Original
+        .to_bytes(&value)
+        .map_err(|e| format!("cannot encode: {e}"))?;
+    Ok(to_hex(&bytes))
+}
+
 fn decode_hex<T: Decode + Serialize + DeserializeOwned>(hex: &str) -> Result<String, String> {
     let bytes = from_hex(hex)?;
     let value: T = rabbit::from_bytes(&bytes).map_err(|e| format!("cannot decode: {e}"))?;
-    let json = serde_json::to_string(&value).map_err(|e| format!("cannot write JSON: {e}"))?;
+    to_json(&value)
+}
+
+fn decode_original_client(hex: &str) -> Result<String, String> {
+    let bytes = from_hex(hex)?;
+    let value = Dialect::Original
+        .from_bytes(&bytes)
+        .map_err(|e| format!("cannot decode: {e}"))?;
+    to_json(&value)
+}
+
+fn to_json<T: Serialize + DeserializeOwned>(value: &T) -> Result<String, String> {
+    let json = serde_json::to_string(value).map_err(|e| format!("cannot write JSON: {e}"))?;
     // JSON has no NaN or infinity: serde_json writes them as `null`, which would not read back.
     if serde_json::from_str::<T>(&json).is_err() {
         return Err("the message holds a NaN or infinite float, which JSON cannot express".into());
@@ -166,8 +207,14 @@ fn from_hex(text: &str) -> Result<Vec<u8>, String> {
         .collect()
 }
 
-fn codec(name: &str) -> Result<&'static Codec, String> {
-    CODECS.iter().find(|c| c.name == name).ok_or_else(|| {
+/// The codec of a type in a dialect.
+fn codec(name: &str, dialect: Dialect) -> Result<&'static Codec, String> {
+    let differs = match dialect {
+        Dialect::Spec => None,
+        Dialect::Original => ORIGINAL_CODECS.iter().find(|c| c.name == name),
+    };
+    let same = || CODECS.iter().find(|c| c.name == name);
+    differs.or_else(same).ok_or_else(|| {
         let known: Vec<&str> = CODECS.iter().map(|c| c.name).collect();
         format!(
             "unknown message type `{name}` (known: {})",
@@ -253,11 +300,13 @@ fn run(cli: Cli) -> Result<(), String> {
             ty,
             input,
             batch: b,
+            ..
         }
         | Command::Decode {
             ty,
             input,
             batch: b,
+            ..
         } if b && input.is_some() => Err(format!(
             "--batch reads standard input; {ty} takes no input argument with it"
         )),
@@ -265,12 +314,14 @@ fn run(cli: Cli) -> Result<(), String> {
             ty,
             input,
             batch: b,
-        } => convert_one_or_batch(codec(&ty)?.encode, input, b),
+            dialect,
+        } => convert_one_or_batch(codec(&ty, dialect)?.encode, input, b),
         Command::Decode {
             ty,
             input,
             batch: b,
-        } => convert_one_or_batch(codec(&ty)?.decode, input, b),
+            dialect,
+        } => convert_one_or_batch(codec(&ty, dialect)?.decode, input, b),
         Command::Schema { ty: None } => {
             print(notation::render(&notation::definitions()).trim_end())
         }

@@ -7,8 +7,8 @@
 //!
 //! ```no_run
 //! use std::time::Duration;
+//! use netproto::io::Impairment;
 //! use netproto::io::relay::Relay;
-//! use netproto::io::std::Impairment;
 //!
 //! let server = "127.0.0.1:7000".parse().unwrap();
 //! let lossy = Impairment { loss: 0.1, delay: Duration::from_millis(30), ..Impairment::default() };
@@ -16,8 +16,7 @@
 //! println!("connect clients to {}", relay.local_addr());
 //! ```
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::HashMap;
 use std::io;
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
 use std::sync::Arc;
@@ -25,14 +24,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use rand::{Rng, SeedableRng, rngs::StdRng};
-
-use super::std::Impairment;
+use super::any_local;
+use crate::impairment::{Impaired, Impairment};
 
 /// Clients a relay serves at most; datagrams from further clients are dropped.
 const MAX_CLIENTS: usize = 1024;
-/// Datagrams a relay holds back at most.
-const MAX_QUEUED: usize = 65536;
 
 /// Counters of a relay, readable while it runs.
 #[derive(Debug, Default)]
@@ -43,14 +39,9 @@ pub struct RelayStats {
     pub dropped: AtomicU64,
 }
 
-#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct Pending {
-    at: Instant,
-    order: u64,
-    to_server: bool,
-    client: SocketAddr,
-    bytes: Vec<u8>,
-}
+/// A datagram held back: whether it goes to the server, the client it is from or for, and
+/// its bytes.
+type Pending = (bool, SocketAddr, Vec<u8>);
 
 /// A running relay; stops when dropped.
 #[derive(Debug)]
@@ -77,10 +68,7 @@ impl Relay {
             front,
             server,
             upstream: HashMap::new(),
-            queue: BinaryHeap::new(),
-            order: 0,
-            rng: StdRng::seed_from_u64(impairment.seed),
-            impairment,
+            impaired: Impaired::new(impairment),
             stats: stats.clone(),
             buf: vec![0; 65536],
         };
@@ -120,10 +108,7 @@ struct RelayLoop {
     front: UdpSocket,
     server: SocketAddr,
     upstream: HashMap<SocketAddr, UdpSocket>,
-    queue: BinaryHeap<Reverse<Pending>>,
-    order: u64,
-    rng: StdRng,
-    impairment: Impairment,
+    impaired: Impaired<Pending>,
     stats: Arc<RelayStats>,
     buf: Vec<u8>,
 }
@@ -139,12 +124,7 @@ impl RelayLoop {
                         self.stats.dropped.fetch_add(1, Ordering::Relaxed);
                         continue;
                     }
-                    let local: SocketAddr = if self.server.is_ipv4() {
-                        ([0, 0, 0, 0], 0).into()
-                    } else {
-                        ([0u16; 8], 0).into()
-                    };
-                    let Ok(sock) = UdpSocket::bind(local) else {
+                    let Ok(sock) = UdpSocket::bind(any_local(self.server)) else {
                         continue;
                     };
                     if sock.set_nonblocking(true).is_err() {
@@ -168,17 +148,14 @@ impl RelayLoop {
                 self.enqueue(false, client, bytes);
             }
             let now = Instant::now();
-            while self.queue.peek().is_some_and(|Reverse(p)| p.at <= now) {
-                let Some(Reverse(p)) = self.queue.pop() else {
-                    break;
-                };
+            while let Some((to_server, client, bytes)) = self.impaired.pop_due(now) {
                 busy = true;
-                let sent = if p.to_server {
+                let sent = if to_server {
                     self.upstream
-                        .get(&p.client)
-                        .map(|s| s.send_to(&p.bytes, self.server))
+                        .get(&client)
+                        .map(|s| s.send_to(&bytes, self.server))
                 } else {
-                    Some(self.front.send_to(&p.bytes, p.client))
+                    Some(self.front.send_to(&bytes, client))
                 };
                 if matches!(sent, Some(Ok(_))) {
                     self.stats.forwarded.fetch_add(1, Ordering::Relaxed);
@@ -193,22 +170,11 @@ impl RelayLoop {
     }
 
     fn enqueue(&mut self, to_server: bool, client: SocketAddr, bytes: Vec<u8>) {
-        let imp = &self.impairment;
-        if self.queue.len() >= MAX_QUEUED || self.rng.random_bool(imp.loss.clamp(0.0, 1.0)) {
-            self.stats.dropped.fetch_add(1, Ordering::Relaxed);
-            return;
+        match self.impaired.draw(Instant::now()) {
+            Some(at) => self.impaired.hold(at, (to_server, client, bytes)),
+            None => {
+                self.stats.dropped.fetch_add(1, Ordering::Relaxed);
+            }
         }
-        let mut delay = imp.delay;
-        if !imp.jitter.is_zero() {
-            delay += imp.jitter.mul_f64(self.rng.random::<f64>());
-        }
-        self.order += 1;
-        self.queue.push(Reverse(Pending {
-            at: Instant::now() + delay,
-            order: self.order,
-            to_server,
-            client,
-            bytes,
-        }));
     }
 }

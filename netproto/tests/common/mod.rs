@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use netproto::sim::SimServer;
+use netproto::Machine;
 use original_server::{OriginalServer, OriginalStats};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -38,6 +38,7 @@ impl OriginalOnSocket {
             let mut server = OriginalServer::new(seed);
             let mut rng = SmallRng::seed_from_u64(seed ^ 0x5eed);
             let mut buf = vec![0u8; 65536];
+            let mut out = Vec::new();
             while !stop2.load(Ordering::Relaxed) {
                 let now = Instant::now();
                 if let Ok((n, from)) = socket.recv_from(&mut buf) {
@@ -47,9 +48,9 @@ impl OriginalOnSocket {
                 if server.poll_timeout().is_some_and(|t| t <= now) {
                     server.handle_timeout(now);
                 }
-                while let Some(t) = server.poll_transmit(now) {
+                while let Some(t) = server.poll_transmit(now, &mut out, 1) {
                     if !rng.random_bool(loss) {
-                        let _ = socket.send_to(&t.contents, t.destination);
+                        let _ = socket.send_to(&out, t.destination);
                     }
                 }
                 *stats2.lock().unwrap() = server.stats.clone();

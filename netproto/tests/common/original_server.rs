@@ -24,8 +24,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use netproto::Transmit;
-use netproto::sim::SimServer;
+use netproto::{Machine, Transmit};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -85,12 +84,13 @@ struct Slot {
     complete: bool,
 }
 
-/// The model server. Drive it like [`netproto::Endpoint`] (it implements [`SimServer`]).
+/// The model server. Drive it like [`netproto::Endpoint`] (it implements [`Machine`]).
 #[derive(Debug)]
 pub struct OriginalServer {
     rng: SmallRng,
     peers: HashMap<SocketAddr, Peer>,
-    out: VecDeque<Transmit>,
+    /// Datagrams to send: destination and bytes.
+    out: VecDeque<(SocketAddr, Vec<u8>)>,
     /// What happened so far.
     pub stats: OriginalStats,
 }
@@ -106,14 +106,11 @@ impl OriginalServer {
     }
 
     fn send(&mut self, to: SocketAddr, contents: Vec<u8>) {
-        self.out.push_back(Transmit {
-            destination: to,
-            contents,
-        });
+        self.out.push_back((to, contents));
     }
 }
 
-impl SimServer for OriginalServer {
+impl Machine for OriginalServer {
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
         let Some(peer) = self.peers.remove(&from) else {
             // A new address: this datagram is the Init (its first 4 bytes are the salt).
@@ -167,8 +164,15 @@ impl SimServer for OriginalServer {
         }
     }
 
-    fn poll_transmit(&mut self, _now: Instant) -> Option<Transmit> {
-        self.out.pop_front()
+    fn poll_transmit(&mut self, _now: Instant, buf: &mut Vec<u8>, _max: usize) -> Option<Transmit> {
+        let (destination, contents) = self.out.pop_front()?;
+        buf.clear();
+        buf.extend_from_slice(&contents);
+        Some(Transmit {
+            destination,
+            size: contents.len(),
+            segment_size: contents.len(),
+        })
     }
 
     fn poll_timeout(&mut self) -> Option<Instant> {

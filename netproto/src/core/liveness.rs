@@ -1,0 +1,66 @@
+//! When a connection is dead and when it must speak: it ends after `idle_timeout` without a
+//! datagram from the peer, and it sends a keepalive after `keepalive_interval` without sending
+//! anything, so that an idle peer does not time it out.
+//!
+//! The keepalive is an `ACK` for chunk 255 of the sequence opposite the newest one we have seen
+//! from the peer. A sender never has that chunk in flight (its in-flight messages stay within
+//! 16,384 ids of its newest), so the ACK acknowledges nothing, yet it is a well-formed header
+//! any conforming peer accepts. See PROTOCOL.md.
+
+use std::time::{Duration, Instant};
+
+use crate::packet::{Flags, HEADER_LEN, Header};
+
+/// The keepalive datagram, given the newest sequence seen from the peer.
+pub(crate) fn keepalive(newest_seen: Option<u16>) -> [u8; HEADER_LEN] {
+    let seq = newest_seen.map_or(0x8000, |n| n.wrapping_add(0x8000));
+    Header::new(Flags::ACK, 255, seq).encode()
+}
+
+/// When the peer was last heard and when we last spoke.
+#[derive(Debug, Clone)]
+pub(crate) struct Liveness {
+    last_recv: Instant,
+    last_send: Instant,
+    idle_timeout: Duration,
+    keepalive_interval: Duration,
+}
+
+impl Liveness {
+    pub fn new(now: Instant, idle_timeout: Duration, keepalive_interval: Duration) -> Liveness {
+        Liveness {
+            last_recv: now,
+            last_send: now,
+            idle_timeout,
+            keepalive_interval,
+        }
+    }
+
+    /// A datagram from the peer arrived.
+    pub fn heard(&mut self, now: Instant) {
+        self.last_recv = now;
+    }
+
+    /// We sent a datagram (or queued a keepalive, so the timer moves even if nobody polls).
+    pub fn spoke(&mut self, now: Instant) {
+        self.last_send = now;
+    }
+
+    /// Whether the peer has been silent for the idle timeout.
+    pub fn is_dead(&self, now: Instant) -> bool {
+        now >= self.idle_deadline()
+    }
+
+    /// Whether we have been silent for the keepalive interval.
+    pub fn keepalive_due(&self, now: Instant) -> bool {
+        now >= self.keepalive_deadline()
+    }
+
+    pub fn idle_deadline(&self) -> Instant {
+        self.last_recv + self.idle_timeout
+    }
+
+    pub fn keepalive_deadline(&self) -> Instant {
+        self.last_send + self.keepalive_interval
+    }
+}

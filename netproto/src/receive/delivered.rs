@@ -1,0 +1,68 @@
+//! Exactly-once hand-up across the 16-bit wrap, without unbounded history.
+//!
+//! The receiver keeps one bit per sequence id (8 KiB) saying "delivered". The bits are valid for
+//! the half of the sequence space at or behind the newest sequence seen; when the newest
+//! advances, the bits it passes over are cleared, because they belonged to messages 65,536 ids
+//! ago.
+
+use crate::packet::seq_newer;
+
+/// Which sequences were handed up, within half the sequence space behind the newest seen.
+#[derive(Debug)]
+pub(crate) struct Delivered {
+    bits: Vec<u64>,
+    newest: Option<u16>,
+}
+
+impl Delivered {
+    pub fn new() -> Delivered {
+        Delivered {
+            bits: vec![0; 65536 / 64],
+            newest: None,
+        }
+    }
+
+    /// The newest sequence seen from the peer.
+    pub fn newest(&self) -> Option<u16> {
+        self.newest
+    }
+
+    pub fn contains(&self, seq: u16) -> bool {
+        match self.newest {
+            Some(n) if !seq_newer(seq, n) => {
+                self.bits[usize::from(seq / 64)] & (1 << (seq % 64)) != 0
+            }
+            _ => false,
+        }
+    }
+
+    pub fn insert(&mut self, seq: u16) {
+        self.bits[usize::from(seq / 64)] |= 1 << (seq % 64);
+    }
+
+    /// A chunk of `seq` arrived: if it is the newest, the bits it passes over are cleared.
+    pub fn observe(&mut self, seq: u16) {
+        match self.newest {
+            None => self.newest = Some(seq),
+            Some(n) if seq_newer(seq, n) => {
+                // Clear the bits the newest sequence passes over, a word at a time.
+                let mut s = n.wrapping_add(1);
+                let mut count = u32::from(seq.wrapping_sub(n));
+                while count > 0 {
+                    let bit = u32::from(s % 64);
+                    let take = (64 - bit).min(count);
+                    let mask = if take == 64 {
+                        !0u64
+                    } else {
+                        ((1u64 << take) - 1) << bit
+                    };
+                    self.bits[usize::from(s / 64)] &= !mask;
+                    s = s.wrapping_add(take as u16);
+                    count -= take;
+                }
+                self.newest = Some(seq);
+            }
+            Some(_) => {}
+        }
+    }
+}

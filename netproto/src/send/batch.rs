@@ -1,0 +1,182 @@
+//! Reliable chunks in batches: as many as the congestion window and the pacer allow, in the
+//! shape a GSO send takes (every datagram the size of the first but the last, see
+//! [`transmit`](crate::transmit)).
+
+use std::time::Instant;
+
+use super::Outbound;
+use super::sender::Sender;
+use crate::chunk::chunk_bytes;
+use crate::packet::HEADER_LEN;
+use crate::stats::Stats;
+use crate::transmit::{FULL_DATAGRAM, Size};
+
+/// How many messages [`Sender::poll`] looks through for a chunk of the size a batch needs.
+/// Bounded, so that a long queue of messages whose next chunk has another size costs a fixed
+/// amount per datagram.
+const SIZE_SCAN: usize = 64;
+
+/// The length of the datagram carrying chunk `index` of `payload`.
+fn datagram_len(payload: &[u8], index: usize) -> usize {
+    HEADER_LEN + chunk_bytes(payload, index).len()
+}
+
+impl Sender {
+    /// Appends the next reliable datagram to `buf` if the congestion window has room and it
+    /// fits `size`, and returns its length. Writing into the caller's buffer means no
+    /// allocation per datagram.
+    ///
+    /// `size` serves GSO batches, whose datagrams must all have the first one's size but the
+    /// last, which may be shorter. With [`Size::Exactly`] the sender takes a retransmission at
+    /// the front of its queue if it has that size, else the next new chunk of that size among
+    /// the messages of the next [`SIZE_SCAN`] sequence numbers: the full chunks of several
+    /// queued messages then share one batch while their shorter last chunks wait for a batch
+    /// of their own (the receiver reassembles in any order, so this only reorders datagrams
+    /// within one flush).
+    pub fn poll(
+        &mut self,
+        now: Instant,
+        window: usize,
+        stats: &mut Stats,
+        buf: &mut Vec<u8>,
+        size: Size,
+    ) -> Option<usize> {
+        if self.in_flight_count >= window {
+            return None;
+        }
+        while let Some(&(abs, chunk)) = self.retransmit.front() {
+            let Some(msg) = self.messages.get_mut(abs) else {
+                self.retransmit.pop_front();
+                continue;
+            };
+            let len = datagram_len(msg.bytes(), usize::from(chunk));
+            let state = &mut msg.chunks[usize::from(chunk)];
+            if state.acked || state.in_flight {
+                state.queued = false;
+                self.retransmit.pop_front();
+                continue;
+            }
+            if !size.fits(len) {
+                return None;
+            }
+            state.queued = false;
+            self.retransmit.pop_front();
+            stats.retransmissions += 1;
+            return Some(self.transmit(now, abs, chunk, buf));
+        }
+        if self.unsent == 0 {
+            return None;
+        }
+        let first = self.first_unsent()?;
+        let abs = match size {
+            Size::Exactly(FULL_DATAGRAM) => self.next_full()?,
+            Size::Exactly(len) => self
+                .messages
+                .iter_from(first)
+                .take(SIZE_SCAN)
+                .find(|(_, m)| {
+                    m.next_new < m.chunks.len() && datagram_len(m.bytes(), m.next_new) == len
+                })
+                .map(|(abs, _)| abs)?,
+            Size::Any | Size::AtMost(_) => {
+                let msg = self.messages.get(first)?;
+                if !size.fits(datagram_len(msg.bytes(), msg.next_new)) {
+                    return None;
+                }
+                first
+            }
+        };
+        let msg = self.messages.get_mut(abs)?;
+        let chunk = msg.next_new as u8;
+        msg.next_new += 1;
+        self.unsent -= 1;
+        Some(self.transmit(now, abs, chunk, buf))
+    }
+
+    /// The oldest message with a chunk never sent, moving `cursor` to it: past the messages
+    /// sent whole, for good, so a batch of short last chunks (one per message) finds each next
+    /// one at once instead of walking again past those already sent.
+    fn first_unsent(&mut self) -> Option<u64> {
+        let (abs, _) = self
+            .messages
+            .iter_from(self.cursor)
+            .find(|(_, m)| m.next_new < m.chunks.len())?;
+        self.cursor = abs;
+        Some(abs)
+    }
+
+    /// The oldest message with a full-size chunk never sent, if its sequence number is within
+    /// [`SIZE_SCAN`] of the oldest message with any chunk never sent. Moves `full_cursor` past
+    /// the messages that have none left, for good (`next_new` only grows), so the walk costs
+    /// a constant per message over its life, not a scan per datagram.
+    fn next_full(&mut self) -> Option<u64> {
+        let start = self.full_cursor.max(self.cursor);
+        let found = self
+            .messages
+            .iter_from(start)
+            .find(|(_, m)| m.next_new < m.full_chunks())
+            .map(|(abs, _)| abs);
+        self.full_cursor = found.unwrap_or_else(|| self.messages.end());
+        found.filter(|&abs| abs - self.cursor < SIZE_SCAN as u64)
+    }
+}
+
+impl Outbound {
+    /// Appends a batch of up to `max` reliable datagrams to `buf` as the congestion window and
+    /// the pacer allow; returns how many and the size of each but the last.
+    pub fn poll_batch(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max: usize,
+        stats: &mut Stats,
+    ) -> (usize, usize) {
+        let mut count = 0;
+        let mut segment = 0;
+        while count < max {
+            let window = self.cc.window() as usize;
+            if !self.sender.has_sendable(window) {
+                break;
+            }
+            if let Some(pacer) = &mut self.pacer {
+                self.paced_until = pacer.check(now, self.cc.window(), self.rtt.smoothed());
+                if self.paced_until.is_some() {
+                    break;
+                }
+            }
+            let len = match self
+                .sender
+                .poll(now, window, stats, buf, Size::after(count, segment))
+            {
+                Some(len) => len,
+                None if count > 0 => {
+                    // The last datagram of the batch, if a shorter one is next.
+                    let last = Size::AtMost(segment);
+                    match self.sender.poll(now, window, stats, buf, last) {
+                        Some(len) => {
+                            count += 1;
+                            debug_assert!(len <= segment);
+                            break;
+                        }
+                        None => {
+                            // The pacer's token was taken for nothing: give it back.
+                            if let Some(pacer) = &mut self.pacer {
+                                pacer.refund();
+                            }
+                            break;
+                        }
+                    }
+                }
+                None => break,
+            };
+            if count == 0 {
+                segment = len;
+            }
+            count += 1;
+            if len < segment {
+                break;
+            }
+        }
+        (count, segment)
+    }
+}

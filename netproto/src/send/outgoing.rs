@@ -1,0 +1,239 @@
+//! The reliable messages a sender still holds, by sequence number, and the buffers it recycles.
+//! A message sent as a shared [`Payload`] is held by reference, never copied.
+//!
+//! Sequence numbers are handed out one after another and a reliable message is forgotten once
+//! every chunk is acknowledged, so the live ones form a window of consecutive numbers (with
+//! holes for unreliable messages and for messages already acknowledged). A ring of slots
+//! indexed by `abs - base` finds any of them with one subtraction, where an ordered map paid a
+//! tree walk on every chunk sent and every ACK received. The window is bounded: the sender
+//! refuses new messages once the oldest live one is `SEQUENCE_WINDOW` numbers behind
+//! (see `Sender::check_room`), so the ring never holds more slots than that.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use crate::chunk::{CHUNK_SIZE, chunk_count};
+use crate::payload::{Data, Payload};
+
+/// What the sender knows of one chunk of a reliable message.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct ChunkState {
+    pub tx_id: u64,
+    pub sent_at: Option<Instant>,
+    pub tx_count: u32,
+    pub acked: bool,
+    pub in_flight: bool,
+    pub queued: bool,
+}
+
+/// How a reliable message's bytes are held.
+#[derive(Debug)]
+enum Body {
+    /// A copy, in a recycled buffer.
+    Copied(Vec<u8>),
+    /// A reference to bytes shared with other messages.
+    Shared(Payload),
+}
+
+/// A reliable message not yet fully acknowledged.
+#[derive(Debug)]
+pub(crate) struct OutMessage {
+    pub seq: u16,
+    body: Body,
+    /// The first chunk never sent.
+    pub next_new: usize,
+    /// Chunks acknowledged.
+    pub acked: usize,
+    pub chunks: Vec<ChunkState>,
+}
+
+impl OutMessage {
+    /// The payload.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.body {
+            Body::Copied(bytes) => bytes,
+            Body::Shared(payload) => payload,
+        }
+    }
+
+    /// Chunks of exactly [`CHUNK_SIZE`] bytes (all but a shorter last one).
+    pub fn full_chunks(&self) -> usize {
+        self.bytes().len() / CHUNK_SIZE
+    }
+}
+
+/// Spare buffers kept for the next messages: enough for the messages of a busy tick, few
+/// enough that the memory they hold stays small next to the send window.
+const SPARE_MESSAGES: usize = 64;
+/// A payload buffer larger than this is freed rather than kept, so the spares hold at most
+/// `SPARE_MESSAGES × SPARE_DATA_BYTES` (256 KiB).
+const SPARE_DATA_BYTES: usize = 4096;
+
+/// The live reliable messages, in sequence order.
+#[derive(Debug, Default)]
+pub(crate) struct Outgoing {
+    /// The absolute sequence number of `slots[0]`.
+    base: u64,
+    /// `None` for a number whose message is unreliable or fully acknowledged; never `None` at
+    /// the front.
+    slots: VecDeque<Option<OutMessage>>,
+    live: usize,
+    /// Payload buffers of acknowledged copied messages, for the next ones.
+    spare_data: Vec<Vec<u8>>,
+    /// Chunk state vectors of acknowledged messages.
+    spare_chunks: Vec<Vec<ChunkState>>,
+}
+
+impl Outgoing {
+    /// Live messages.
+    pub fn len(&self) -> usize {
+        self.live
+    }
+
+    /// The absolute sequence number of the oldest live message.
+    pub fn oldest(&self) -> Option<u64> {
+        (!self.slots.is_empty()).then_some(self.base)
+    }
+
+    /// Keeps `payload` as message `abs` (newer than every live one): a slice is copied into a
+    /// recycled buffer where there is one, shared bytes are referenced. Returns its chunk count.
+    pub fn insert(&mut self, abs: u64, seq: u16, payload: Data<'_>) -> usize {
+        let n = chunk_count(payload.as_slice().len());
+        let body = match payload {
+            Data::Borrowed(bytes) => {
+                let mut data = self.spare_data.pop().unwrap_or_default();
+                data.clear();
+                data.extend_from_slice(bytes);
+                Body::Copied(data)
+            }
+            Data::Shared(payload) => Body::Shared(payload.clone()),
+        };
+        let mut chunks = self.spare_chunks.pop().unwrap_or_default();
+        chunks.clear();
+        chunks.resize(n, ChunkState::default());
+        if self.slots.is_empty() {
+            self.base = abs;
+        }
+        let index = (abs - self.base) as usize;
+        debug_assert!(index >= self.slots.len(), "sequence numbers only grow");
+        while self.slots.len() < index {
+            self.slots.push_back(None);
+        }
+        self.slots.push_back(Some(OutMessage {
+            seq,
+            body,
+            next_new: 0,
+            acked: 0,
+            chunks,
+        }));
+        self.live += 1;
+        n
+    }
+
+    fn index(&self, abs: u64) -> Option<usize> {
+        let index = usize::try_from(abs.checked_sub(self.base)?).ok()?;
+        (index < self.slots.len()).then_some(index)
+    }
+
+    pub fn get(&self, abs: u64) -> Option<&OutMessage> {
+        self.slots.get(self.index(abs)?)?.as_ref()
+    }
+
+    pub fn get_mut(&mut self, abs: u64) -> Option<&mut OutMessage> {
+        let index = self.index(abs)?;
+        self.slots.get_mut(index)?.as_mut()
+    }
+
+    /// Forgets message `abs`, keeping its buffers for a later message.
+    pub fn remove(&mut self, abs: u64) {
+        let Some(index) = self.index(abs) else {
+            return;
+        };
+        let Some(msg) = self.slots[index].take() else {
+            return;
+        };
+        self.live -= 1;
+        if self.spare_chunks.len() < SPARE_MESSAGES {
+            self.spare_chunks.push(msg.chunks);
+        }
+        if let Body::Copied(data) = msg.body
+            && self.spare_data.len() < SPARE_MESSAGES
+            && data.capacity() <= SPARE_DATA_BYTES
+        {
+            self.spare_data.push(data);
+        }
+        while matches!(self.slots.front(), Some(None)) {
+            self.slots.pop_front();
+            self.base += 1;
+        }
+    }
+
+    /// The live messages from `abs` on, oldest first, with their numbers.
+    pub fn iter_from(&self, abs: u64) -> impl Iterator<Item = (u64, &OutMessage)> + '_ {
+        let first = abs.max(self.base);
+        let skip = ((first - self.base) as usize).min(self.slots.len());
+        self.slots
+            .range(skip..)
+            .zip(first..)
+            .filter_map(|(m, abs)| Some((abs, m.as_ref()?)))
+    }
+
+    /// The number one past the newest slot: where a scan from a cursor can stop.
+    pub fn end(&self) -> u64 {
+        self.base + self.slots.len() as u64
+    }
+
+    pub fn clear(&mut self) {
+        self.slots.clear();
+        self.live = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slots_follow_sequence_numbers_and_trim_from_the_front() {
+        let mut o = Outgoing::default();
+        o.insert(10, 10, Data::Borrowed(&[1; 600]));
+        // 11 and 12 were unreliable.
+        let shared = Payload::from(&[2u8; 10][..]);
+        o.insert(13, 13, Data::Shared(&shared));
+        assert_eq!(o.len(), 2);
+        assert_eq!(o.oldest(), Some(10));
+        assert_eq!(o.get(13).map(|m| m.bytes()), Some(&shared[..]));
+        assert!(o.get(11).is_none() && o.get(9).is_none() && o.get(14).is_none());
+        assert_eq!(
+            o.get(10).map(|m| (m.chunks.len(), m.full_chunks())),
+            Some((2, 1))
+        );
+        let live: Vec<u64> = o.iter_from(0).map(|(abs, _)| abs).collect();
+        assert_eq!(live, [10, 13]);
+        o.remove(13);
+        assert_eq!(o.oldest(), Some(10), "a hole behind the front stays");
+        o.remove(10);
+        assert_eq!((o.len(), o.oldest()), (0, None));
+        // A later message starts the ring afresh, in a recycled buffer.
+        o.insert(40_000, 40_000u64 as u16, Data::Borrowed(&[3; 5]));
+        assert_eq!(o.oldest(), Some(40_000));
+        assert_eq!(o.get(40_000).map(|m| m.bytes()), Some(&[3u8; 5][..]));
+        assert!(o.iter_from(40_001).next().is_none());
+    }
+
+    #[test]
+    fn large_buffers_are_not_kept() {
+        let mut o = Outgoing::default();
+        o.insert(0, 0, Data::Borrowed(&vec![0; SPARE_DATA_BYTES + 1]));
+        o.remove(0);
+        assert!(o.spare_data.is_empty());
+        for abs in 1..=(SPARE_MESSAGES as u64 + 10) {
+            o.insert(abs, abs as u16, Data::Borrowed(&[0; 100]));
+        }
+        for abs in 1..=(SPARE_MESSAGES as u64 + 10) {
+            o.remove(abs);
+        }
+        assert_eq!(o.spare_data.len(), SPARE_MESSAGES);
+        assert_eq!(o.spare_chunks.len(), SPARE_MESSAGES);
+    }
+}

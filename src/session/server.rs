@@ -1,0 +1,281 @@
+//! The game server: it accepts connections, runs the rules every tick, and tells every player
+//! what happened. What it answers to requests, how it sends snapshots and how a round ends and
+//! the next begins live in files of their own (`requests`, `snapshots`, `rounds`).
+
+mod requests;
+mod rounds;
+mod snapshots;
+
+use std::collections::BTreeMap;
+
+use game_messages as wire;
+use game_messages::Dialect;
+use netproto::{ConnectionId, Delivery, Endpoint, EndpointEvent, Event};
+use tracing::{debug, info, warn};
+
+use crate::rules::GameEvent;
+use crate::snapshot::from_action;
+use crate::world::{Config, Outcome, PlayerId, World};
+
+/// How a server runs its rounds.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    /// Seed of the first round's world; round `n` uses `seed + n`.
+    pub seed: u64,
+    /// Most players in the game at once; more get an `Error`.
+    pub max_players: usize,
+    /// The game's rules and numbers.
+    pub game: Config,
+    /// Keep every this many snapshots as a sample for size statistics (0: none).
+    pub sample_every: u32,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            seed: 1,
+            max_players: 8,
+            game: Config::default(),
+            sample_every: 60,
+        }
+    }
+}
+
+/// Counters of a server, for logs and the demo's report.
+#[derive(Clone, Debug, Default)]
+pub struct ServerStats {
+    /// Server ticks run.
+    pub ticks: u32,
+    /// Snapshot events sent (one per player per tick).
+    pub snapshots_sent: u64,
+    /// Total encoded size of the snapshot events, in bytes (each counted once per tick).
+    pub snapshot_bytes: u64,
+    /// Snapshot events encoded (once per tick while anyone plays).
+    pub snapshots_encoded: u64,
+    /// Total entities in the encoded snapshots.
+    pub snapshot_entities: u64,
+    /// Messages received from clients.
+    pub messages_in: u64,
+    /// Messages sent to clients.
+    pub messages_out: u64,
+    /// Requests or actions refused or dropped.
+    pub refused: u64,
+    /// Rounds that ended.
+    pub rounds: u32,
+}
+
+/// A client connection as the server sees it.
+#[derive(Clone, Debug, Default)]
+struct Client {
+    /// Set once it sent `Init`.
+    player: Option<PlayerId>,
+    /// Set by its first message that decodes, in either dialect; fixed from then on.
+    dialect: Option<Dialect>,
+}
+
+/// A game server's state: the round's world and who plays in it.
+pub struct GameServer {
+    config: ServerConfig,
+    round: u32,
+    world: World,
+    clients: BTreeMap<ConnectionId, Client>,
+    next_player: PlayerId,
+    time: u32,
+    buf: Vec<u8>,
+    stats: ServerStats,
+    outcomes: Vec<Outcome>,
+    samples: Vec<wire::ServerMessage>,
+}
+
+impl GameServer {
+    /// A server about to start its first round.
+    pub fn new(config: ServerConfig) -> GameServer {
+        let world = World::new(config.seed, config.game.clone());
+        GameServer {
+            config,
+            round: 0,
+            world,
+            clients: BTreeMap::new(),
+            next_player: 1,
+            time: 0,
+            buf: Vec::with_capacity(2048),
+            stats: ServerStats::default(),
+            outcomes: Vec::new(),
+            samples: Vec::new(),
+        }
+    }
+
+    /// The current round's world.
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    /// The server's tick count (the `time` of its events), across rounds.
+    pub fn time(&self) -> u32 {
+        self.time
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> &ServerStats {
+        &self.stats
+    }
+
+    /// How every finished round ended, oldest first.
+    pub fn outcomes(&self) -> &[Outcome] {
+        &self.outcomes
+    }
+
+    /// Every `sample_every`-th snapshot event sent, for size statistics.
+    pub fn samples(&self) -> &[wire::ServerMessage] {
+        &self.samples
+    }
+
+    /// Every connection with the player it plays, if it joined.
+    pub fn connections(&self) -> Vec<(ConnectionId, Option<PlayerId>)> {
+        self.clients.iter().map(|(c, cl)| (*c, cl.player)).collect()
+    }
+
+    /// The dialect a connection speaks: `None` until one of its messages decoded.
+    pub fn dialect(&self, connection: ConnectionId) -> Option<Dialect> {
+        self.clients.get(&connection)?.dialect
+    }
+
+    /// Living players in the current round.
+    pub fn alive(&self) -> usize {
+        self.world.living_players().count()
+    }
+
+    /// Players in the game.
+    pub fn players(&self) -> usize {
+        self.clients.values().filter(|c| c.player.is_some()).count()
+    }
+
+    /// Handles every pending event of `endpoint`.
+    pub fn poll(&mut self, endpoint: &mut Endpoint) {
+        while let Some(event) = endpoint.poll_event() {
+            self.handle(endpoint, event);
+        }
+    }
+
+    /// Handles one event of the endpoint: a connection, a message, a disconnection.
+    pub fn handle(&mut self, endpoint: &mut Endpoint, event: EndpointEvent) {
+        let EndpointEvent {
+            connection,
+            peer,
+            event,
+        } = event;
+        match event {
+            Event::Connected => {
+                info!(%peer, ?connection, "connection accepted");
+                self.clients.insert(connection, Client::default());
+            }
+            Event::Disconnected { reason } => {
+                let Some(client) = self.clients.remove(&connection) else {
+                    return;
+                };
+                info!(%peer, ?reason, player = ?client.player, "connection closed");
+                if let Some(player) = client.player {
+                    self.world.remove_player(player);
+                }
+            }
+            Event::Message { bytes, .. } => {
+                self.stats.messages_in += 1;
+                let client = self.clients.entry(connection).or_default();
+                let player = client.player;
+                let decoded = match client.dialect {
+                    Some(dialect) => dialect.from_bytes(&bytes).map_err(|e| e.to_string()),
+                    None => Dialect::detect(&bytes)
+                        .map(|(dialect, message)| {
+                            client.dialect = Some(dialect);
+                            info!(%peer, %dialect, "client dialect detected");
+                            message
+                        })
+                        .map_err(|e| e.to_string()),
+                };
+                match decoded {
+                    Err(error) => {
+                        self.stats.refused += 1;
+                        warn!(%peer, %error, len = bytes.len(), "undecodable message dropped");
+                    }
+                    Ok(wire::ClientMessage::Request(req)) => {
+                        self.request(endpoint, connection, peer, player, req);
+                    }
+                    Ok(wire::ClientMessage::Action(action)) => match player {
+                        None => {
+                            self.stats.refused += 1;
+                            warn!(%peer, ?action, "action before Init dropped");
+                        }
+                        Some(player) => {
+                            if let Err(refused) = self.world.apply(player, from_action(&action)) {
+                                debug!(player, ?action, %refused, "action refused");
+                            }
+                        }
+                    },
+                }
+            }
+        }
+    }
+
+    fn send(
+        &mut self,
+        endpoint: &mut Endpoint,
+        connection: ConnectionId,
+        msg: &wire::ServerMessage,
+        delivery: Delivery,
+    ) {
+        self.buf.clear();
+        if let Err(e) = rabbit::encode_into(msg, &mut self.buf) {
+            warn!(error = %e, "cannot encode a message");
+            return;
+        }
+        self.send_buf(endpoint, connection, delivery);
+    }
+
+    fn send_buf(&mut self, endpoint: &mut Endpoint, connection: ConnectionId, delivery: Delivery) {
+        match endpoint.send(connection, &self.buf, delivery) {
+            Ok(()) => self.stats.messages_out += 1,
+            Err(e) => debug!(?connection, error = %e, "send failed"),
+        }
+    }
+
+    /// Runs one tick: the rules, a snapshot to every player, and at the end of a round
+    /// `GameOver` to every player and a new round.
+    pub fn tick(&mut self, endpoint: &mut Endpoint) {
+        self.time = self.time.wrapping_add(1);
+        self.stats.ticks += 1;
+        let events = self.world.step();
+        self.log_events(&events);
+        let players: Vec<(ConnectionId, PlayerId)> = self
+            .clients
+            .iter()
+            .filter_map(|(c, cl)| cl.player.map(|p| (*c, p)))
+            .collect();
+        if !players.is_empty() {
+            self.send_snapshots(endpoint, &players);
+        }
+        if let Some(outcome) = self.world.outcome() {
+            self.end_round(endpoint, outcome, &players);
+        }
+    }
+
+    fn log_events(&self, events: &[GameEvent]) {
+        for e in events {
+            match e {
+                GameEvent::Started => info!(round = self.round, "round started"),
+                GameEvent::Died {
+                    entity,
+                    owner: Some(owner),
+                } => {
+                    info!(player = owner, entity, "player died")
+                }
+                GameEvent::Hit {
+                    object,
+                    target,
+                    damage,
+                } => debug!(object, target, damage, "hit"),
+                GameEvent::PickedUp { player, object } => debug!(player, object, "picked up"),
+                _ => {}
+            }
+        }
+    }
+}
