@@ -96,7 +96,7 @@ struct Big {
 
 #[test]
 fn the_item_types_fit_a_window_and_big_does_not() {
-    let fits = |max: Option<u64>| max.is_some_and(|m| m <= rabbit::WINDOW_MAX_BITS);
+    let fits = |max: Option<u64>| max.is_some_and(|m| m <= rabbit::limits::WINDOW_MAX_BITS);
     assert!(fits(Item::MAX_BITS), "{:?}", Item::MAX_BITS);
     assert!(fits(Sparse::MAX_BITS));
     assert!(!fits(Big::MAX_BITS));

@@ -1,5 +1,6 @@
 //! Compile errors of `#[derive(Rabbit)]`: every misuse has a case in `tests/ui/` with its
-//! expected diagnostics checked in. Regenerate with `TRYBUILD=overwrite cargo test --test ui`
+//! expected diagnostics checked in. Regenerate with
+//! `TRYBUILD=overwrite cargo test -p rabbit-derive --test ui`
 //! and read the `.stderr` files before committing them.
 
 #[test]

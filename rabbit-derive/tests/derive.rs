@@ -1,6 +1,5 @@
 //! Behaviour of `#[derive(Rabbit)]`: every attribute, exact bits where the layout matters, error
 //! cases, generics, and sizes agreeing with what is actually written.
-#![cfg(feature = "derive")]
 
 use std::marker::PhantomData;
 
@@ -330,6 +329,18 @@ fn with_fields_use_the_module() {
 
 const FAR: u8 = 100;
 
+/// A `Conditional` with every condition but the beacon's true.
+fn conditional_present() -> Conditional {
+    Conditional {
+        breakable: true,
+        health: Some(20),
+        armour: Some(3),
+        distance: 200,
+        beacon: None,
+        bonus: Some(9),
+    }
+}
+
 #[derive(Rabbit, Debug, PartialEq)]
 struct Conditional {
     breakable: bool,
@@ -358,14 +369,7 @@ fn if_fields_have_no_presence_bit() {
     assert_eq!(wire(&absent), "0".to_owned() + "10000000");
     round_trip(&absent);
 
-    let present = Conditional {
-        breakable: true,
-        health: Some(20),
-        armour: Some(3),
-        distance: 200,
-        beacon: None,
-        bonus: Some(9),
-    };
+    let present = conditional_present();
     assert_eq!(
         wire(&present),
         ["1", "00101000", "11000000", "00010011", "1001"].concat()
@@ -630,14 +634,7 @@ fn pinned_indices_continue_like_discriminants() {
 
 #[test]
 fn truncated_input_is_an_error_never_a_panic() {
-    let v = Conditional {
-        breakable: true,
-        health: Some(20),
-        armour: Some(3),
-        distance: 200,
-        beacon: None,
-        bonus: Some(9),
-    };
+    let v = conditional_present();
     let bytes = rabbit::to_bytes(&v).unwrap();
     for len in 0..bytes.len() {
         assert!(rabbit::from_bytes::<Conditional>(&bytes[..len]).is_err());
@@ -950,4 +947,116 @@ fn derived_values_stream_back_to_back() {
     let mut r = BitReader::new(&buf);
     assert_eq!(Three::decode(&mut r).unwrap(), Three::B(true));
     assert_eq!(Three::decode(&mut r).unwrap(), Three::C { x: 5 });
+}
+
+/// A set of flags kept as its byte, as a bitflags type is.
+#[derive(Debug, Clone, Copy, PartialEq, Rabbit)]
+#[rabbit(from = "u8", into = "u8")]
+struct Flags(u8);
+
+impl From<u8> for Flags {
+    fn from(bits: u8) -> Self {
+        Flags(bits)
+    }
+}
+
+impl From<Flags> for u8 {
+    fn from(flags: Flags) -> Self {
+        flags.0
+    }
+}
+
+/// A level that only even numbers name: decoding refuses an odd one.
+#[derive(Debug, Clone, Copy, PartialEq, Rabbit)]
+#[rabbit(try_from = "Wire", into = "Wire")]
+struct Even(u8);
+
+/// How an `Even` is written.
+#[derive(Rabbit)]
+struct Wire {
+    /// Half the level.
+    #[bits(4)]
+    half: u8,
+    odd: bool,
+}
+
+impl From<Even> for Wire {
+    fn from(even: Even) -> Self {
+        Wire {
+            half: even.0 / 2,
+            odd: even.0 % 2 == 1,
+        }
+    }
+}
+
+impl TryFrom<Wire> for Even {
+    type Error = String;
+    fn try_from(wire: Wire) -> Result<Self, String> {
+        if wire.odd {
+            return Err(format!("{} is odd", wire.half * 2 + 1));
+        }
+        Ok(Even(wire.half * 2))
+    }
+}
+
+#[derive(Debug, PartialEq, Rabbit)]
+struct Holder {
+    flags: Flags,
+    #[bits(3)]
+    small: u8,
+    even: Even,
+}
+
+#[test]
+fn types_written_as_another_type() {
+    // Exactly the wire type's bits, sizes and words.
+    assert_eq!(wire(&Flags(0b1010_0101)), "10100101");
+    assert_eq!(
+        (Flags::MIN_BITS, Flags::MAX_BITS, Flags::WORD_BITS),
+        (8, Some(8), Some(8))
+    );
+    assert_eq!(wire(&Even(6)), "11000");
+    assert_eq!((Even::MIN_BITS, Even::MAX_BITS), (5, Some(5)));
+    let value = Holder {
+        flags: Flags(3),
+        small: 5,
+        even: Even(8),
+    };
+    round_trip(&value);
+    // The containers join their neighbours' merged write: 8 + 3 + 5 bits.
+    assert_eq!(Holder::WORD_BITS, Some(16));
+    assert_eq!(wire(&value), "1100000010100100");
+
+    // `try_from` refusing a value is a decode error that names it, never a panic.
+    let odd = rabbit::to_bytes(&Wire { half: 1, odd: true }).unwrap();
+    let err = rabbit::from_bytes::<Even>(&odd).unwrap_err();
+    assert_eq!(err, Error::custom("3 is odd"));
+
+    // The schema: a derived wire type's layout and doc under the container's name; another
+    // wire type as one field.
+    let first_field = |schema: rabbit::schema::TypeSchema| match schema.body {
+        Body::Struct(fields) => fields.into_iter().next().expect("a field"),
+        Body::Enum { .. } => panic!("{} is a struct", schema.name),
+    };
+    let schema = Even::type_schema();
+    assert_eq!(
+        (schema.name, schema.doc),
+        ("Even", "How an `Even` is written.")
+    );
+    let half = first_field(schema);
+    assert_eq!((half.name, half.doc), ("half", "Half the level."));
+    let fixed = |bits| Encoding::Fixed {
+        bits,
+        signed: false,
+    };
+    assert_eq!(half.encoding, fixed(4));
+    let schema = Flags::type_schema();
+    assert_eq!(
+        (schema.name, schema.min_bits, schema.max_bits),
+        ("Flags", 8, Some(8))
+    );
+    let byte = first_field(schema);
+    assert_eq!((byte.name, byte.ty, byte.encoding), ("0", "u8", fixed(8)));
+    let flags = first_field(Holder::type_schema());
+    assert!(matches!(flags.encoding, Encoding::Type(r) if r.name == "Flags"));
 }

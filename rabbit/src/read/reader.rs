@@ -1,6 +1,8 @@
-//! The bit reader: takes values back out of a Rabbit bit stream, checking every read.
+//! [`BitReader`]: reads every value checked against the end of the input.
 
-use crate::{Error, Result, varint};
+use super::word::{non_canonical, varint_in_word};
+use crate::limits::{MAX_EMPTY_ITEMS, WINDOW_BYTES};
+use crate::{BitWindow, Error, Result, varint};
 
 /// Reads a Rabbit bit stream from a byte slice.
 ///
@@ -18,9 +20,9 @@ use crate::{Error, Result, varint};
 /// ```
 #[derive(Debug, Clone)]
 pub struct BitReader<'a> {
-    data: &'a [u8],
+    pub(super) data: &'a [u8],
     /// Bit offset of the next read.
-    pos: u64,
+    pub(super) pos: u64,
     /// `data.len() * 8`, kept to make the bounds check one comparison.
     len_bits: u64,
 }
@@ -247,9 +249,10 @@ impl<'a> BitReader<'a> {
     }
 
     /// A window on the next [`WINDOW_BYTES`] bytes, if the input has that many from the
-    /// cursor's byte: for decoding one value of at most [`WINDOW_MAX_BITS`] bits without a
-    /// bounds check per read (see [`BitWindow`]). The reader does not move; give it the
-    /// window's final position with [`BitReader::resume`].
+    /// cursor's byte: for decoding one value of at most
+    /// [`WINDOW_MAX_BITS`](crate::limits::WINDOW_MAX_BITS) bits without a bounds check per
+    /// read (see [`BitWindow`]). The reader does not move; give it the window's final
+    /// position with [`BitReader::resume`].
     #[inline(always)]
     pub fn window(&self) -> Option<BitWindow<'a>> {
         let start = (self.pos >> 3) as usize;
@@ -283,86 +286,6 @@ impl<'a> BitReader<'a> {
         }
         Ok(())
     }
-}
-
-/// A varint found at the bottom of a loaded word.
-struct WordVarint {
-    value: u64,
-    /// Its byte count.
-    bytes: u32,
-    /// The bits it takes, prefix included.
-    bits: u32,
-    /// Whether it is in its shortest form.
-    canonical: bool,
-}
-
-impl WordVarint {
-    /// The value, or [`Error::NonCanonicalVarint`] at `position` (the bit after it).
-    #[inline(always)]
-    fn accept(self, position: u64) -> Result<u64> {
-        if self.canonical {
-            Ok(self.value)
-        } else {
-            Err(non_canonical(self.value as u128, self.bytes, position))
-        }
-    }
-}
-
-/// The error for a varint of `bytes` bytes that a shorter form could hold, ending at
-/// `position`; shared by [`BitReader`] and [`BitWindow`].
-#[cold]
-fn non_canonical(value: u128, bytes: u32, position: u64) -> Error {
-    Error::NonCanonicalVarint {
-        value,
-        bytes,
-        position,
-    }
-}
-
-/// The varint whose `k`-bit prefix is at the bottom of `word`, if it lies within the word's
-/// 57 valid bits; the same for [`BitReader`] and [`BitWindow`].
-///
-/// One and two bytes get a branch of their own, each with constant lengths. Decoding is a
-/// chain of reads, each starting where the previous one ended; computing the cursor from the
-/// loaded prefix puts the load's latency on that chain once per integer, while a predicted
-/// branch lets the processor go on reading the next field at once. Measured on the
-/// 1000-entity snapshot: decode time 21 -> 14 us, though a branch on the data is sometimes
-/// mispredicted.
-#[inline(always)]
-fn varint_in_word(word: u64, k: u32) -> Option<WordVarint> {
-    let p = word & ((1u64 << k) - 1);
-    if p == 0 {
-        let value = (word >> k) & 0xff;
-        return Some(WordVarint {
-            value,
-            bytes: 1,
-            bits: k + 8,
-            canonical: true,
-        });
-    }
-    if p == 1 {
-        let value = (word >> k) & 0xffff;
-        let canonical = value >= 0x100;
-        return Some(WordVarint {
-            value,
-            bytes: 2,
-            bits: k + 16,
-            canonical,
-        });
-    }
-    let m = p as u32 + 1;
-    let data_bits = 8 * m;
-    if k + data_bits > 57 {
-        return None;
-    }
-    let value = (word >> k) & ((1u64 << data_bits) - 1);
-    let canonical = varint::bytes_needed(value) == m;
-    Some(WordVarint {
-        value,
-        bytes: m,
-        bits: k + data_bits,
-        canonical,
-    })
 }
 
 /// [`BitReader::read_bits`] within the last eight bytes of the input (or for more than 64
@@ -415,204 +338,4 @@ fn varint_near_end(data: &[u8], pos: u64, bytes: u32) -> (Result<u64>, u64) {
     let value = (word >> k) & ((1u64 << data_bits) - 1);
     r.pos += (k + data_bits) as u64;
     (r.canonical(value, m), r.pos)
-}
-
-/// The bytes a [`BitWindow`] spans.
-pub const WINDOW_BYTES: usize = 72;
-
-/// The most bits a type may take ([`crate::Encode::MAX_BITS`]) to be decoded in a
-/// [`BitWindow`]: every read of it then starts in the window's first 64 bytes (it starts at
-/// most 7 bits into the first), so the eight bytes under it are in the window.
-pub const WINDOW_MAX_BITS: u64 = 504;
-
-/// A reader over a fixed window of the input, for decoding one value whose encoding is known
-/// to fit in it: a list's item of bounded size ([`crate::Decode::decode_window`]).
-///
-/// [`BitReader`] checks every read against the end of the input, and keeps a slower path for
-/// the input's last bytes inline in every field. A list whose items take at most
-/// [`WINDOW_MAX_BITS`] bits checks once per item that the next [`WINDOW_BYTES`] bytes exist and
-/// reads the item from them: every read's byte offset is masked into the window (a no-op for
-/// an item within its `MAX_BITS`), so the compiler sees that the load is in bounds and no read
-/// has a check or a second path. The values, errors and error positions are those of
-/// [`BitReader`]; reads it cannot do within the window ([`BitWindow::with_reader`]) go through
-/// a [`BitReader`] at the same position.
-#[derive(Debug)]
-pub struct BitWindow<'a> {
-    bytes: &'a [u8; WINDOW_BYTES],
-    /// Bit offset of the next read from the window's first byte.
-    pos: u64,
-    /// Bit offset of the window's first byte in the input.
-    start_bits: u64,
-    /// The whole input, for [`BitWindow::with_reader`].
-    data: &'a [u8],
-}
-
-impl BitWindow<'_> {
-    /// Bit offset of the next read, from the start of the input.
-    #[inline(always)]
-    pub fn position(&self) -> u64 {
-        self.start_bits + self.pos
-    }
-
-    /// The 64 bits from the cursor's byte, shifted to the cursor: at least 57 valid.
-    #[inline(always)]
-    fn word(&self) -> u64 {
-        // The mask keeps the load inside the window whatever `pos` is; for a value within its
-        // `MAX_BITS` it changes nothing.
-        let byte = ((self.pos >> 3) as usize) & (WINDOW_BYTES - 9);
-        let word = self
-            .bytes
-            .get(byte..byte + 8)
-            .and_then(|chunk| <[u8; 8]>::try_from(chunk).ok())
-            .map_or(0, u64::from_le_bytes);
-        word >> (self.pos & 7)
-    }
-
-    /// Whether a read may have started past the window's first 64 bytes, where the mask in
-    /// [`BitWindow::word`] wraps it around: only for a value longer than its type's
-    /// `MAX_BITS` says (a hand-written impl that breaks the contract). A list then decodes the
-    /// item again through the checked reader, so such an impl costs speed, never wrong values.
-    #[inline(always)]
-    pub(crate) fn overran(&self) -> bool {
-        self.pos > 8 * (WINDOW_BYTES - 8) as u64
-    }
-
-    /// Reads `n` bits (0 to 64), as [`BitReader::read_bits`].
-    #[inline(always)]
-    pub fn read_bits(&mut self, n: u32) -> Result<u64> {
-        if n <= 56 {
-            let value = self.word() & ((1u64 << n) - 1);
-            self.pos += n as u64;
-            return Ok(value);
-        }
-        self.with_reader(|r| r.read_bits(n))
-    }
-
-    /// Reads one bit.
-    #[inline(always)]
-    pub fn read_bool(&mut self) -> Result<bool> {
-        Ok(self.read_bits(1)? != 0)
-    }
-
-    /// Reads a variable-length integer, as [`BitReader::read_varint`].
-    #[inline(always)]
-    pub fn read_varint(&mut self, bytes: u32) -> Result<u64> {
-        let k = varint::len_bits(bytes);
-        if let Some(found) = varint_in_word(self.word(), k) {
-            self.pos += found.bits as u64;
-            return found.accept(self.position());
-        }
-        self.with_reader(|r| r.read_varint(bytes))
-    }
-
-    /// Runs `decode` on a [`BitReader`] over the whole input at the window's cursor, and moves
-    /// the cursor to where it stopped: for values with no window path of their own.
-    #[inline(always)]
-    pub fn with_reader<T>(
-        &mut self,
-        decode: impl FnOnce(&mut BitReader<'_>) -> Result<T>,
-    ) -> Result<T> {
-        let mut r = BitReader::new(self.data);
-        r.pos = self.position();
-        let result = decode(&mut r);
-        self.pos = r.pos - self.start_bits;
-        result
-    }
-}
-
-/// The most items a list of zero-bit items (`()`, `PhantomData`) may claim.
-pub const MAX_EMPTY_ITEMS: u64 = 1 << 16;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The spec's varint read one bit at a time: the reference for the word-at-a-time reader.
-    fn reference_varint(bits: &[bool], pos: usize, bytes: u32) -> (Result<u64>, usize) {
-        let k = varint::len_bits(bytes) as usize;
-        let take = |from: usize, n: usize| -> Option<u64> {
-            let slice = bits.get(from..from + n)?;
-            Some(
-                slice
-                    .iter()
-                    .enumerate()
-                    .fold(0u64, |v, (i, &b)| v | (b as u64) << i),
-            )
-        };
-        let end = |needed: usize, at: usize| Error::UnexpectedEnd {
-            needed: needed as u64,
-            remaining: (bits.len() - at) as u64,
-            position: at as u64,
-        };
-        let Some(prefix) = take(pos, k) else {
-            return (Err(end(k, pos)), pos);
-        };
-        let m = prefix as usize + 1;
-        let Some(value) = take(pos + k, 8 * m) else {
-            return (Err(end(8 * m, pos + k)), pos + k);
-        };
-        let after = pos + k + 8 * m;
-        if m > 1 && varint::bytes_needed(value) as usize != m {
-            let err = Error::NonCanonicalVarint {
-                value: value as u128,
-                bytes: m as u32,
-                position: after as u64,
-            };
-            return (Err(err), after);
-        }
-        (Ok(value), after)
-    }
-
-    /// Every length of `u16`, `u32` and `u64` varints, canonical or not, at every bit offset,
-    /// in the middle of the input (one load) and at its very end (checked reads, truncated):
-    /// the same values, errors and positions as the reference.
-    #[test]
-    fn varints_match_the_reference_everywhere() {
-        for bytes in [1u32, 2, 4, 8] {
-            let k = varint::len_bits(bytes);
-            for m in 1..=bytes {
-                let top = if m == 8 {
-                    u64::MAX
-                } else {
-                    (1u64 << (8 * m)) - 1
-                };
-                let low = if m == 1 { 0 } else { 1u64 << (8 * (m - 1)) };
-                // The smallest and largest values of the length, and shorter values written
-                // in this length (not canonical).
-                for value in [low, top, 0, 5, low.saturating_sub(1) & top] {
-                    for offset in 0..8u32 {
-                        for tail in [0usize, 16] {
-                            let mut buf = Vec::new();
-                            let mut w = crate::BitWriter::new(&mut buf);
-                            w.write_bits(0, offset);
-                            w.write_bits((m - 1) as u64, k);
-                            w.write_bits(value, 8 * m);
-                            w.finish();
-                            buf.extend(std::iter::repeat_n(0u8, tail));
-                            for cut in [buf.len(), buf.len().saturating_sub(1)] {
-                                let data = &buf[..cut];
-                                let bits: Vec<bool> = (0..data.len() * 8)
-                                    .map(|i| data[i / 8] >> (i % 8) & 1 == 1)
-                                    .collect();
-                                let mut r = BitReader::new(data);
-                                r.read_bits(offset).unwrap();
-                                let got = r.read_varint(bytes);
-                                let (want, want_pos) =
-                                    reference_varint(&bits, offset as usize, bytes);
-                                assert_eq!(
-                                    got, want,
-                                    "bytes {bytes} m {m} value {value} offset {offset} cut {cut}"
-                                );
-                                if got.is_ok()
-                                    || matches!(got, Err(Error::NonCanonicalVarint { .. }))
-                                {
-                                    assert_eq!(r.position(), want_pos as u64);
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
 }
