@@ -162,8 +162,10 @@ pub trait Decode: Sized {
     /// Reads one value.
     fn decode(r: &mut BitReader<'_>) -> Result<Self>;
 
-    /// Reads one value from a [`BitWindow`]: exactly what [`Decode::decode`] reads, with the
-    /// same errors at the same positions.
+    /// Reads one value from a [`BitWindow`] made for this type
+    /// ([`BitReader::window`]`::<Self>()`, which exists only when the type's encoding fits a
+    /// window): exactly what [`Decode::decode`] reads, with the same errors at the same
+    /// positions. On a window made for a smaller type, reads past its end wrap around.
     ///
     /// A list decodes its items through this method when their type's
     /// [`Encode::MAX_BITS`] is at most [`limits::WINDOW_MAX_BITS`] and the input has a whole window

@@ -134,14 +134,6 @@ deref_encode! {
     impl[] for String => str;
 }
 
-/// Whether `T`'s items can be decoded through a [`BitWindow`].
-const fn fits_window<T: Encode>() -> bool {
-    match T::MAX_BITS {
-        Some(max) => max <= crate::limits::WINDOW_MAX_BITS,
-        None => false,
-    }
-}
-
 /// An item whose encoding is longer than its type's `MAX_BITS` claims (a hand-written impl
 /// that breaks the contract), read again through the checked reader. Out of line: it never
 /// happens with derived or built-in impls, and inline it slowed every item's loop.
@@ -162,12 +154,9 @@ fn decode_windowed<T: Decode + Encode>(
     count: usize,
     items: &mut Vec<T>,
 ) -> Result<usize> {
-    if !const { fits_window::<T>() } {
-        return Ok(0);
-    }
     let mut done = 0;
     while done < count {
-        let Some(mut w) = r.window() else {
+        let Some(mut w) = r.window::<T>() else {
             break;
         };
         let item = T::decode_window(&mut w);

@@ -2,7 +2,7 @@
 
 use super::word::{non_canonical, varint_in_word};
 use crate::limits::{MAX_EMPTY_ITEMS, WINDOW_BYTES};
-use crate::{BitWindow, Error, Result, varint};
+use crate::{BitWindow, Encode, Error, Result, varint};
 
 /// Reads a Rabbit bit stream from a byte slice.
 ///
@@ -248,13 +248,19 @@ impl<'a> BitReader<'a> {
         }
     }
 
-    /// A window on the next [`WINDOW_BYTES`] bytes, if the input has that many from the
-    /// cursor's byte: for decoding one value of at most
-    /// [`WINDOW_MAX_BITS`](crate::limits::WINDOW_MAX_BITS) bits without a bounds check per
-    /// read (see [`BitWindow`]). The reader does not move; give it the window's final
-    /// position with [`BitReader::resume`].
+    /// A window on the next [`WINDOW_BYTES`] bytes for decoding one `T` through
+    /// [`Decode::decode_window`](crate::Decode::decode_window), without a bounds check per read
+    /// (see [`BitWindow`]): `None` unless `T`'s encoding fits a window (its
+    /// [`Encode::MAX_BITS`] is at most [`WINDOW_MAX_BITS`](crate::limits::WINDOW_MAX_BITS),
+    /// a constant, so the check costs nothing) and the input has that many bytes from the
+    /// cursor's byte. A window holds only what such a `T` can take: reads past it would wrap
+    /// around, so it is made for one type and decodes that type. The reader does not move; give
+    /// it the window's final position with [`BitReader::resume`].
     #[inline(always)]
-    pub fn window(&self) -> Option<BitWindow<'a>> {
+    pub fn window<T: Encode + ?Sized>(&self) -> Option<BitWindow<'a>> {
+        if !const { fits_window::<T>() } {
+            return None;
+        }
         let start = (self.pos >> 3) as usize;
         let bytes: &'a [u8; WINDOW_BYTES] = self
             .data
@@ -338,4 +344,13 @@ fn varint_near_end(data: &[u8], pos: u64, bytes: u32) -> (Result<u64>, u64) {
     let value = (word >> k) & ((1u64 << data_bits) - 1);
     r.pos += (k + data_bits) as u64;
     (r.canonical(value, m), r.pos)
+}
+
+/// Whether a `T` can be decoded through a [`BitWindow`]: its encoding takes at most
+/// [`WINDOW_MAX_BITS`](crate::limits::WINDOW_MAX_BITS) bits.
+pub(crate) const fn fits_window<T: Encode + ?Sized>() -> bool {
+    match T::MAX_BITS {
+        Some(max) => max <= crate::limits::WINDOW_MAX_BITS,
+        None => false,
+    }
 }
