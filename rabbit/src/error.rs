@@ -114,6 +114,17 @@ pub enum Error {
         present: bool,
     },
 
+    /// A delta that does not fit its baseline: it removes or changes an item the baseline
+    /// does not have, or places an item where the new list has no room. Either the delta is
+    /// forged, or it was made against another baseline than the one it is decoded with.
+    #[error("a delta that does not fit its baseline at bit {position}: {what}")]
+    BadDelta {
+        /// What did not fit.
+        what: &'static str,
+        /// Bit offset just after what was read.
+        position: u64,
+    },
+
     /// An error from inside a field, with the field's name.
     #[error("{field}: {source}")]
     InField {

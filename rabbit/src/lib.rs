@@ -79,6 +79,7 @@
 #[path = "contract/mod.rs"]
 pub mod __derive;
 pub mod codec;
+pub mod delta;
 mod error;
 #[cfg(feature = "derive")]
 pub mod guide;
@@ -90,6 +91,7 @@ pub mod size;
 pub mod varint;
 mod write;
 
+pub use delta::{DeltaDecode, DeltaEncode};
 pub use error::{Error, Result};
 pub use read::{BitRead, BitReader, BitWindow};
 pub use write::BitWriter;

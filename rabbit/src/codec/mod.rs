@@ -30,12 +30,14 @@
 
 mod fixed;
 mod max_len;
+mod quantize;
 mod range;
 mod tag;
 mod varint;
 
 pub use fixed::{Fixed, FixedBits};
 pub use max_len::{Bounded, ListItems, MaxLen};
+pub use quantize::{Quantize, QuantizeFloat};
 pub use range::{Range, RangeInt};
 pub use tag::{TagCodec, TagIndex};
 pub use varint::{Varint, VarintInt, ZigZag};

@@ -8,17 +8,24 @@
 //!
 //! Not a public API: names and signatures may change in any release.
 
+mod delta;
 mod sizes;
 mod via;
 mod words;
 
+pub use delta::{
+    DeltaDecode, DeltaEncode, coded_decode_delta, coded_encode_delta, cond_decode_changes,
+    cond_decode_delta, cond_encode_changes, cond_encode_delta, cond_unchanged, keyed,
+};
 pub use sizes::{max_over, min_over, sum_max, sum_min};
 pub use via::{via_error, via_schema};
 pub use words::{word_over, word_plan, word_sum};
 
 pub use crate::codec::{
-    FieldCodec, FieldDecode, Fixed, MaxLen, Native, Range, TagCodec, TagIndex, Varint, ZigZag,
+    FieldCodec, FieldDecode, Fixed, MaxLen, Native, Quantize, Range, TagCodec, TagIndex, Varint,
+    ZigZag,
 };
+pub use crate::delta::{coded_decode_changes, coded_encode_changes, coded_unchanged};
 pub use crate::schema::{
     Body, Describe, Encoding, FieldSchema, TypeRef, TypeSchema, VariantSchema,
 };

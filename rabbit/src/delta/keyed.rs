@@ -1,0 +1,280 @@
+//! Lists of things with an identity, keyed by a field: what `#[rabbit(key = "id")]` on a
+//! `Vec<T>` field writes. A snapshot's entity list is one: entities come and go, and most of
+//! those that stay did not change.
+//!
+//! After the changed bit, a keyed list's changes are, in order (each count and gap a `u32`, the
+//! spec's variable-length integer):
+//!
+//! 1. the number of the baseline's items that are gone, then their positions in the baseline,
+//!    ascending, each as the gap from the position after the previous one;
+//! 2. the number of items that are new, then their positions in the new list, coded the same;
+//! 3. every item of the new list, in order: a new one whole, one that was kept as its delta
+//!    against its baseline item (one bit if it did not change).
+//!
+//! The kept items are the baseline's that are not gone, in the baseline's order, and the new
+//! list's that are not new, in the new list's order: the decoder pairs them up by position and
+//! needs no key. The encoder pairs items with equal keys; when both lists are in increasing key
+//! order (as a world's entities usually are) it does so in one walk, otherwise through a sorted
+//! index of the baseline. An item whose key is new, or that moved before an item it followed in
+//! the baseline, is sent whole, so every list encodes exactly, duplicate keys included; lists
+//! in one order on both ends encode best.
+//!
+//! ```
+//! use rabbit::delta::keyed;
+//!
+//! let base = vec![(1u32, 10u8), (2, 20), (3, 30)];
+//! let now = vec![(1u32, 10u8), (3, 31), (4, 40)];
+//! let key = |item: &(u32, u8)| item.0;
+//!
+//! let mut bytes = Vec::new();
+//! let mut w = rabbit::BitWriter::new(&mut bytes);
+//! keyed::encode_delta(&now, &base, |item| &item.0, &mut w)?;
+//! w.finish();
+//! let decoded = keyed::decode_delta(&base, &mut rabbit::BitReader::new(&bytes))?;
+//! assert_eq!(decoded, now);
+//! assert_eq!(decoded.iter().map(key).collect::<Vec<_>>(), [1, 3, 4]);
+//! # Ok::<(), rabbit::Error>(())
+//! ```
+
+use super::containers::preallocated;
+use super::{DeltaDecode, DeltaEncode};
+use crate::{BitReader, BitWriter, Encode, Error, Result, varint};
+
+/// Marks a new item in the pairing: it has no baseline item.
+const NEW: u32 = u32::MAX;
+
+/// Whether `list` would be written as unchanged against `base`: the same length, each item
+/// unchanged against the one at its position.
+#[inline]
+pub fn unchanged<T: DeltaEncode>(list: &[T], base: &[T]) -> bool {
+    list.len() == base.len() && list.iter().zip(base).all(|(a, b)| a.unchanged(b))
+}
+
+/// Writes the changed bit, then the changes if there are any.
+#[inline]
+pub fn encode_delta<T, K, F>(list: &[T], base: &[T], key: F, w: &mut BitWriter<'_>) -> Result<()>
+where
+    T: DeltaEncode,
+    K: Ord + ?Sized,
+    F: Fn(&T) -> &K,
+{
+    if unchanged(list, base) {
+        w.write_bool(false);
+        Ok(())
+    } else {
+        w.write_bool(true);
+        encode_changes(list, base, key, w)
+    }
+}
+
+/// Writes what was removed, what was added and what changed (the module's steps 1 to 3).
+pub fn encode_changes<T, K, F>(list: &[T], base: &[T], key: F, w: &mut BitWriter<'_>) -> Result<()>
+where
+    T: DeltaEncode,
+    K: Ord + ?Sized,
+    F: Fn(&T) -> &K,
+{
+    let too_long = |len: usize| Error::TooLong {
+        len: len as u64,
+        max: u64::from(NEW) - 1,
+    };
+    if list.len() >= NEW as usize {
+        return Err(too_long(list.len()));
+    }
+    if base.len() >= NEW as usize {
+        return Err(too_long(base.len()));
+    }
+    let pairs = pair(list, base, &key);
+    let kept = pairs.iter().filter(|&&p| p != NEW).count();
+
+    // 1. The baseline's items that are gone: those the pairing skipped.
+    w.write_varint((base.len() - kept) as u64, 4);
+    let mut gaps = Gaps::default();
+    let mut next = 0;
+    for &p in pairs.iter().filter(|&&p| p != NEW) {
+        (next..p as usize).for_each(|gone| gaps.write(gone, w));
+        next = p as usize + 1;
+    }
+    (next..base.len()).for_each(|gone| gaps.write(gone, w));
+
+    // 2. The new items' positions.
+    w.write_varint((list.len() - kept) as u64, 4);
+    let mut gaps = Gaps::default();
+    for (j, _) in pairs.iter().enumerate().filter(|&(_, &p)| p == NEW) {
+        gaps.write(j, w);
+    }
+
+    // 3. Every item, in order.
+    for (item, &p) in list.iter().zip(&pairs) {
+        match base.get(p as usize) {
+            Some(b) if p != NEW => item.encode_delta(b, w)?,
+            _ => item.encode(w)?,
+        }
+    }
+    Ok(())
+}
+
+/// Ascending positions, each written as the gap from the one after the previous.
+#[derive(Default)]
+struct Gaps {
+    next: usize,
+}
+
+impl Gaps {
+    #[inline]
+    fn write(&mut self, at: usize, w: &mut BitWriter<'_>) {
+        w.write_varint((at - self.next) as u64, 4);
+        self.next = at + 1;
+    }
+}
+
+/// For each item of `list`, the position of its baseline item, or [`NEW`]: items with equal
+/// keys, the positions increasing.
+fn pair<T, K, F>(list: &[T], base: &[T], key: &F) -> Vec<u32>
+where
+    K: Ord + ?Sized,
+    F: Fn(&T) -> &K,
+{
+    match pair_sorted(list, base, key) {
+        Some(pairs) => pairs,
+        None => pair_any(list, base, key),
+    }
+}
+
+/// The pairing of two lists in strictly increasing key order, by one merge walk; `None` as
+/// soon as either list is seen out of order.
+fn pair_sorted<T, K, F>(list: &[T], base: &[T], key: &F) -> Option<Vec<u32>>
+where
+    K: Ord + ?Sized,
+    F: Fn(&T) -> &K,
+{
+    if !base.windows(2).all(|w| key(&w[0]) < key(&w[1])) {
+        return None;
+    }
+    let mut pairs = Vec::with_capacity(list.len());
+    let mut i = 0;
+    let mut last: Option<&K> = None;
+    for item in list {
+        let k = key(item);
+        if last.is_some_and(|l| l >= k) {
+            return None;
+        }
+        last = Some(k);
+        while base.get(i).is_some_and(|b| key(b) < k) {
+            i += 1;
+        }
+        match base.get(i) {
+            Some(b) if key(b) == k => {
+                pairs.push(i as u32);
+                i += 1;
+            }
+            _ => pairs.push(NEW),
+        }
+    }
+    Some(pairs)
+}
+
+/// The pairing of lists in any order: each item takes the first baseline item with its key
+/// that comes after the previous pair's, found in an index of the baseline sorted by key.
+fn pair_any<T, K, F>(list: &[T], base: &[T], key: &F) -> Vec<u32>
+where
+    K: Ord + ?Sized,
+    F: Fn(&T) -> &K,
+{
+    let mut index: Vec<u32> = (0..base.len() as u32).collect();
+    // By key, then by position: equal keys keep their order.
+    index.sort_by(|&a, &b| key(&base[a as usize]).cmp(key(&base[b as usize])));
+    let mut pairs = Vec::with_capacity(list.len());
+    let mut after: Option<u32> = None;
+    for item in list {
+        let k = key(item);
+        let first = index.partition_point(|&b| key(&base[b as usize]) < k);
+        let found = index[first..]
+            .iter()
+            .take_while(|&&b| key(&base[b as usize]) == k)
+            .find(|&&b| after.is_none_or(|a| b > a));
+        match found {
+            Some(&b) => {
+                pairs.push(b);
+                after = Some(b);
+            }
+            None => pairs.push(NEW),
+        }
+    }
+    pairs
+}
+
+/// Reads the changed bit, then the changes if there are any.
+#[inline]
+pub fn decode_delta<T: DeltaDecode + Encode>(base: &[T], r: &mut BitReader<'_>) -> Result<Vec<T>> {
+    if r.read_bool()? {
+        decode_changes(base, r)
+    } else {
+        Ok(base.to_vec())
+    }
+}
+
+/// Reads what [`encode_changes`] wrote against `base`.
+///
+/// A removal of an item the baseline does not have, or a new item placed past the new list's
+/// end, is [`Error::BadDelta`]; a count of new items that the rest of the input cannot hold is
+/// [`Error::CountTooLarge`], before anything is allocated for them.
+pub fn decode_changes<T: DeltaDecode + Encode>(
+    base: &[T],
+    r: &mut BitReader<'_>,
+) -> Result<Vec<T>> {
+    let gone_count = r.read_varint(4)?;
+    if gone_count > base.len() as u64 {
+        return Err(bad(r, "it removes more items than the baseline has"));
+    }
+    let mut gone = Vec::with_capacity(gone_count as usize);
+    let mut next = 0u64;
+    for _ in 0..gone_count {
+        let at = next + r.read_varint(4)?;
+        if at >= base.len() as u64 {
+            return Err(bad(r, "it removes an item the baseline does not have"));
+        }
+        gone.push(at as usize);
+        next = at + 1;
+    }
+
+    let new_count = r.read_varint(4)?;
+    // Each new item takes its position's gap and the item itself.
+    r.check_count(new_count, varint::min_bits(4).saturating_add(T::MIN_BITS))?;
+    let len = base.len() as u64 - gone_count + new_count;
+    let mut fresh = Vec::with_capacity(preallocated::<u64>(new_count));
+    let mut next = 0u64;
+    for _ in 0..new_count {
+        let at = next + r.read_varint(4)?;
+        if at >= len {
+            return Err(bad(r, "it places a new item past the end of the list"));
+        }
+        fresh.push(at);
+        next = at + 1;
+    }
+
+    let mut items = Vec::with_capacity((len - new_count) as usize + preallocated::<T>(new_count));
+    let mut gone = gone.into_iter().peekable();
+    let mut kept = (0..base.len()).filter(|&i| gone.next_if_eq(&i).is_none());
+    let mut fresh = fresh.into_iter().peekable();
+    for at in 0..len {
+        if fresh.next_if_eq(&at).is_some() {
+            items.push(T::decode(r)?);
+        } else {
+            // As many positions are not new as the baseline keeps items.
+            let Some(b) = kept.next() else {
+                return Err(bad(r, "the list holds more kept items than the baseline"));
+            };
+            items.push(T::decode_delta(&base[b], r)?);
+        }
+    }
+    Ok(items)
+}
+
+#[cold]
+fn bad(r: &BitReader<'_>, what: &'static str) -> Error {
+    Error::BadDelta {
+        what,
+        position: r.position(),
+    }
+}
