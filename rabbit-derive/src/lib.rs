@@ -1,5 +1,5 @@
 //! `#[derive(Rabbit)]`: `Encode`, `Decode` and `schema::Describe` impls in the Rabbit
-//! bit-packed encoding.
+//! bit-packed encoding, and with `#[rabbit(delta)]` the delta impls.
 //!
 //! Use it through the `rabbit` crate, which re-exports it as `rabbit::Rabbit` (feature
 //! `derive`, on by default). The attributes are documented, with an example each, in the
@@ -9,9 +9,9 @@
 //! carrying the attributes parsed by `attr/` (one row per attribute in `attr/rules.rs`: where it
 //! may stand, what it excludes, how its value parses); `valid/` checks everything that can be
 //! wrong, collecting every error at its token so that a build reports all of them, and returns
-//! the resolved plan (`plan.rs`: each field's codec, the tag, the indices); `bound.rs` infers the
-//! where-clauses; `expand/` writes the impls from the plan (`encode`, `decode`, `size`,
-//! `schema`, and the codec types of `with` fields).
+//! the resolved plan (`plan.rs`: each field's codec, the tag, the indices, the delta layout);
+//! `bound.rs` infers the where-clauses; `expand/` writes the impls from the plan (`encode`,
+//! `decode`, `size`, `schema`, `delta`, and the codec types of `with` fields).
 //!
 //! Generated code names the runtime only through `rabbit::__derive`, and asks it every
 //! encoding rule: each field is written by a codec type of `rabbit::codec` chosen from its
@@ -30,7 +30,8 @@ mod valid;
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
-/// Derives `rabbit::Encode`, `rabbit::Decode` and `rabbit::schema::Describe`.
+/// Derives `rabbit::Encode`, `rabbit::Decode` and `rabbit::schema::Describe`; with
+/// `#[rabbit(delta)]`, also `rabbit::DeltaEncode` and `rabbit::DeltaDecode`.
 ///
 /// A struct (named, tuple or unit) is its fields in declaration order; an enum is a variant
 /// index (the tag) followed by the variant's fields. Each field uses its type's own encoding
@@ -80,6 +81,9 @@ use syn::{DeriveInput, parse_macro_input};
 /// | field | `#[rabbit(if = "expr")]` | on `Option<T>`: no presence bit; present exactly when `expr` is true. `expr` sees the earlier fields as references named after them (`_0`, `_1` in tuples) |
 /// | field | `#[rabbit(max_len = N)]` | on a list or string: longer is an error on both sides; bounds `MAX_BITS` |
 /// | field | `#[rabbit(skip)]` | not on the wire; `Default::default()` on decode |
+/// | field | `#[rabbit(quantize(range = "A..=B", precision = P))]` | on `f32` / `f64`: the index of the nearest point of the grid `A, A + P, ...` up to `B`, in the fewest bits that hold the last |
+/// | container | `#[rabbit(delta)]` | also `DeltaEncode` and `DeltaDecode` (the type must be `Clone`): one changed bit, then each field's delta; `delta = "per_field"`: only the fields' |
+/// | field | `#[rabbit(key = "id")]` | with `delta`, on a `Vec<T>`: a keyed list, its items paired with the baseline's by `T`'s field `id` |
 ///
 /// Every misuse is a compile error at the offending token, and all of a type's errors are
 /// reported at once.

@@ -6,6 +6,7 @@
 //! gets a message that says where it belongs instead of "unknown attribute". Malformed values
 //! are recorded in the [`Ctxt`] and parsing goes on, so that one build shows every mistake.
 
+mod delta;
 pub mod rules;
 mod values;
 
@@ -15,7 +16,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, Lit, LitStr, WherePredicate};
 
 use crate::ctxt::Ctxt;
-use crate::plan::Codec;
+use crate::plan::{Codec, DeltaMode};
 use rules::Rule;
 
 /// One option as written.
@@ -42,6 +43,10 @@ pub enum Value {
     Codec(Codec, Span),
     /// `if = "expr"`.
     Cond(Expr, LitStr),
+    /// `delta`, `delta = "per_field"`.
+    Delta(DeltaMode),
+    /// `key = "id"`: the path of the items' key field, with the span of the value.
+    Key(Vec<syn::Member>, Span),
 }
 
 /// Everything written on one item, in the order written.

@@ -6,6 +6,7 @@
 use syn::meta::ParseNestedMeta;
 
 use super::Value;
+use super::delta as parse_delta;
 use super::values as parse;
 use crate::ctxt::Ctxt;
 
@@ -132,6 +133,15 @@ pub const RULES: &[Rule] = &[
         alone: Some("a skipped field: `skip` keeps it off the wire"),
         ..row("skip", FIELD, IN_FIELD, parse::flag)
     },
+    // Delta encoding (`guide::delta`), and the float grid it goes with.
+    row("delta", CONTAINER, IN_CONTAINER, parse_delta::delta),
+    row(
+        "key",
+        FIELD,
+        "it goes on a list field, naming its items' key",
+        parse_delta::key,
+    ),
+    encoding("quantize", parse_delta::quantize),
 ];
 
 /// The rule of the attribute `name`.

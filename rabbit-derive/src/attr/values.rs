@@ -220,7 +220,7 @@ fn string_of<T: syn::parse::Parse>(
 }
 
 /// Reads `= "..."`; a missing `=` or a non-string value is recorded and gives `None`.
-fn string_value(
+pub(super) fn string_value(
     cx: &Ctxt,
     meta: &ParseNestedMeta<'_>,
     name: &str,

@@ -3,6 +3,7 @@
 //! the [`Plan`] that expansion consumes: validation reads the input, it never writes to it.
 
 mod cond;
+mod delta;
 mod field;
 mod place;
 mod tag;
@@ -68,6 +69,7 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
         Some(Value::Bound(preds)) => Some(preds.as_slice()),
         _ => None,
     };
+    let delta = delta::resolve(cx, input, &body);
     Some(Plan {
         ident: input.ident,
         generics: input.generics,
@@ -76,5 +78,6 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
         doc: &input.attrs.doc,
         via,
         body,
+        delta,
     })
 }
