@@ -211,6 +211,10 @@ impl GameServer {
                             }
                         }
                     },
+                    Ok(wire::ClientMessage::Deltas(request)) => {
+                        // Full snapshots only, so far: a client that asked still gets them.
+                        debug!(%peer, ?request, "delta request: full snapshots only");
+                    }
                 }
             }
         }
