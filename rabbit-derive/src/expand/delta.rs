@@ -34,6 +34,7 @@ pub fn impls(input: &Plan<'_>, delta: &Delta, n: &Names) -> TokenStream {
         type_name: input.ident.to_string(),
     };
     let Bodies {
+        delta_bit,
         unchanged,
         encode_delta,
         encode_changes,
@@ -67,6 +68,8 @@ pub fn impls(input: &Plan<'_>, delta: &Delta, n: &Names) -> TokenStream {
     quote! {
         #allow
         impl #impl_generics #k::DeltaEncode for #ident #ty_generics #enc_where {
+            const DELTA_BIT: bool = #delta_bit;
+
             #[inline]
             fn unchanged(&self, #base: &Self) -> bool {
                 #unchanged
@@ -93,6 +96,8 @@ pub fn impls(input: &Plan<'_>, delta: &Delta, n: &Names) -> TokenStream {
 /// The methods' bodies; `None` keeps the trait's provided method (a changed bit, then the
 /// changes).
 struct Bodies {
+    /// `DeltaEncode::DELTA_BIT`.
+    delta_bit: TokenStream,
     unchanged: TokenStream,
     encode_delta: Option<TokenStream>,
     encode_changes: TokenStream,
@@ -193,25 +198,15 @@ impl Gen<'_> {
         }
     }
 
-    /// The statement writing the field's delta (`Deltas`) or its changes (`Changes`).
-    fn encode(&self, f: &Field<'_>, wire: &Wire<'_>, inner: Inner, owner: &str) -> TokenStream {
+    /// The statement writing a field's changes, when it is known to have changed.
+    fn changes(&self, f: &Field<'_>, wire: &Wire<'_>, owner: &str) -> TokenStream {
         let k = &self.n.krate;
         let (a, b, w, c) = (&f.binding, self.base_of(f), &self.n.w, &self.n.c);
         let in_field = self.n.in_field(owner, f);
         let label = self.label(owner, f);
-        let deltas = inner == Inner::Deltas;
         let call = match self.kind(f, wire) {
             Kind::Native => {
-                let method = if deltas {
-                    "encode_delta"
-                } else {
-                    "encode_changes"
-                };
-                let call = self.native(wire, "DeltaEncode", method);
-                quote!(#call(#a, #b, #w))
-            }
-            Kind::Coded if deltas => {
-                let call = self.coded(f, wire, "coded_encode_delta");
+                let call = self.native(wire, "DeltaEncode", "encode_changes");
                 quote!(#call(#a, #b, #w))
             }
             Kind::Coded => {
@@ -220,33 +215,89 @@ impl Gen<'_> {
             }
             Kind::Cond => {
                 let expr = wire.cond.as_ref().map(|c| &c.expr);
-                let call = if deltas {
-                    let call = self.coded(f, wire, "cond_encode_delta");
-                    quote!(#call(#a, #b, #c, #label, #w))
-                } else {
-                    let call = self.coded(f, wire, "cond_encode_changes");
-                    quote!(#call(#a, #c, #label, #w))
-                };
+                let call = self.coded(f, wire, "cond_encode_changes");
                 // Earlier fields are bound as references, as in `encode`.
                 return quote! {
                     {
                         let #c: bool = #expr;
-                        #call #in_field?;
+                        #call(#a, #c, #label, #w) #in_field?;
                     }
                 };
             }
             Kind::Keyed(path) => {
                 let key = self.key(path);
-                let method = if deltas {
-                    "encode_delta"
-                } else {
-                    "encode_changes"
-                };
-                let method = Ident::new(method, Span::call_site());
-                quote!(#k::keyed::#method(#a, #b, #key, #w))
+                quote!(#k::keyed::encode_changes(#a, #b, #key, #w))
             }
         };
         quote!(#call #in_field?;)
+    }
+
+    /// The local holding whether field `f` is unchanged.
+    fn flag_of(&self, f: &Field<'_>) -> Ident {
+        format_ident!("__u_{}", f.binding, span = Span::mixed_site())
+    }
+
+    /// `let __u_a: bool = ...;` for every field on the wire: each compared once.
+    fn flags(&self, fields: &[Field<'_>]) -> TokenStream {
+        let lets = fields.iter().filter_map(|f| {
+            let test = self.unchanged(f, f.wire.as_ref()?);
+            let flag = self.flag_of(f);
+            Some(quote!(let #flag: bool = #test;))
+        });
+        quote!(#(#lets)*)
+    }
+
+    /// `true && __u_a && __u_b`: every field on the wire unchanged, from the flags.
+    fn all_flags(&self, fields: &[Field<'_>]) -> TokenStream {
+        let flags = fields
+            .iter()
+            .filter(|f| f.wire.is_some())
+            .map(|f| self.flag_of(f));
+        quote!(true #(&& #flags)*)
+    }
+
+    /// The statement writing a field's delta from its flag: its changed bit and its changes,
+    /// or, for a type whose delta is laid out otherwise (`DELTA_BIT` false), its delta.
+    fn part(&self, f: &Field<'_>, wire: &Wire<'_>, owner: &str) -> TokenStream {
+        let k = &self.n.krate;
+        let (a, b, w, c) = (&f.binding, self.base_of(f), &self.n.w, &self.n.c);
+        let flag = self.flag_of(f);
+        let changes = self.changes(f, wire, owner);
+        let bit_then_changes = quote! {
+            if #flag {
+                #w.write_bool(false);
+            } else {
+                #w.write_bool(true);
+                #changes
+            }
+        };
+        match self.kind(f, wire) {
+            Kind::Native => {
+                let own_bit = self.native(wire, "DeltaEncode", "DELTA_BIT");
+                let delta = self.native(wire, "DeltaEncode", "encode_delta");
+                let in_field = self.n.in_field(owner, f);
+                quote! {
+                    if #own_bit {
+                        #bit_then_changes
+                    } else {
+                        #delta(#a, #b, #w) #in_field?;
+                    }
+                }
+            }
+            Kind::Cond => {
+                // Unchanged, it is still checked against its condition.
+                let expr = wire.cond.as_ref().map(|c| &c.expr);
+                let label = self.label(owner, f);
+                quote! {
+                    if #flag {
+                        let #c: bool = #expr;
+                        #k::cond_check(#a, #c, #label)?;
+                    }
+                    #bit_then_changes
+                }
+            }
+            Kind::Coded | Kind::Keyed(_) => bit_then_changes,
+        }
     }
 
     /// The statement reading the field into a local named after it.
@@ -351,11 +402,31 @@ impl Gen<'_> {
         quote!(true #(&& #terms)*)
     }
 
+    /// What the fields write: each one's delta (from its flag), or the one field's changes.
     fn encode_fields(&self, fields: &[Field<'_>], inner: Inner, owner: &str) -> TokenStream {
-        let stmts = fields
+        match inner {
+            Inner::Changes => {
+                let stmts = fields
+                    .iter()
+                    .filter_map(|f| Some(self.changes(f, f.wire.as_ref()?, owner)));
+                quote!(#(#stmts)*)
+            }
+            Inner::Deltas => {
+                let (flags, parts) = (self.flags(fields), self.parts(fields, owner));
+                quote! {
+                    #flags
+                    #parts
+                }
+            }
+        }
+    }
+
+    /// Every field's part, from the flags.
+    fn parts(&self, fields: &[Field<'_>], owner: &str) -> TokenStream {
+        let parts = fields
             .iter()
-            .filter_map(|f| Some(self.encode(f, f.wire.as_ref()?, inner, owner)));
-        quote!(#(#stmts)*)
+            .filter_map(|f| Some(self.part(f, f.wire.as_ref()?, owner)));
+        quote!(#(#parts)*)
     }
 
     /// Reads the fields in order, then builds `path` of them.
@@ -396,18 +467,54 @@ impl Gen<'_> {
         // A changed bit of its own only for `per_struct` with two or more fields: one field's
         // bit says as much, and `per_field` has none.
         let own_bit = self.delta.mode == DeltaMode::PerStruct && inner == Inner::Deltas;
+        let w = &self.n.w;
+        let encode_delta = if own_bit {
+            // The fields compared once: their flags decide the struct's bit, then each field's.
+            let (flags, parts, all) = (
+                self.flags(fields),
+                self.parts(fields, owner),
+                self.all_flags(fields),
+            );
+            quote! {
+                #bind
+                #flags
+                if #all {
+                    #w.write_bool(false);
+                    return #k::Ok(());
+                }
+                #w.write_bool(true);
+                #parts
+                #k::Ok(())
+            }
+        } else {
+            quote! {
+                #bind
+                #deltas
+                #k::Ok(())
+            }
+        };
+        let on_wire: Vec<_> = fields.iter().filter(|f| f.wire.is_some()).collect();
+        let delta_bit = match (own_bit, self.delta.mode, on_wire.as_slice()) {
+            (true, ..) => quote!(true),
+            (false, DeltaMode::PerStruct, [f]) => {
+                match self.kind(f, f.wire.as_ref().expect("on the wire")) {
+                    Kind::Native => self.native(
+                        f.wire.as_ref().expect("on the wire"),
+                        "DeltaEncode",
+                        "DELTA_BIT",
+                    ),
+                    _ => quote!(true),
+                }
+            }
+            _ => quote!(false),
+        };
         Bodies {
+            delta_bit,
             unchanged: quote! {
                 #bind
                 #all
             },
-            encode_delta: (!own_bit).then(|| {
-                quote! {
-                    #bind
-                    #deltas
-                    #k::Ok(())
-                }
-            }),
+            encode_delta: Some(encode_delta),
             encode_changes: quote! {
                 #bind
                 #changes
@@ -500,6 +607,11 @@ impl Gen<'_> {
             }
         };
         Bodies {
+            delta_bit: if per_struct {
+                quote!(true)
+            } else {
+                quote!(false)
+            },
             unchanged: quote! {
                 match (self, #base) {
                     #(#unchanged)*
@@ -543,7 +655,9 @@ impl Gen<'_> {
             call("encode_changes"),
         );
         let (decode_delta, decode_changes) = (read("decode_delta"), read("decode_changes"));
+        let delta_bit = respan(quote!(<#into as #k::DeltaEncode>::DELTA_BIT), into.span());
         Bodies {
+            delta_bit,
             unchanged: quote!(#unchanged(&#this, &#that)),
             encode_delta: Some(quote!(#encode_delta(&#this, &#that, #w))),
             encode_changes: quote!(#encode_changes(&#this, &#that, #w)),

@@ -167,6 +167,17 @@ impl<T: QuantizeFloat, const MIN: u64, const MAX: u64, const STEP: u64> FieldCod
         Self::BITS as u64
     }
 
+    /// The same bits in the range make the same index, without the arithmetic; otherwise
+    /// the indices are compared.
+    #[inline(always)]
+    fn same_encoding(a: &T, b: &T) -> bool {
+        let (x, y) = (a.to_f64(), b.to_f64());
+        if x.to_bits() == y.to_bits() && Self::MIN <= x && x <= Self::MAX {
+            return true;
+        }
+        matches!((Self::encode_word(a), Self::encode_word(b)), (Ok(p), Ok(q)) if p == q)
+    }
+
     fn schema() -> Encoding {
         Encoding::Quantized {
             min: Self::MIN,

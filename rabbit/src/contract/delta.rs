@@ -2,29 +2,13 @@
 //! codec, `if` fields, keyed lists.
 
 use crate::codec::{FieldCodec, FieldDecode};
-use crate::delta::{coded_decode_changes, coded_encode_changes, coded_unchanged};
+use crate::delta::{coded_decode_changes, coded_unchanged};
 use crate::{BitReader, BitWriter, Error, Result};
 
 pub use crate::delta::keyed;
 pub use crate::delta::{DeltaDecode, DeltaEncode};
 
-/// A field written by codec `C`: its changed bit, then the value if it changed.
-#[inline(always)]
-pub fn coded_encode_delta<C: FieldCodec<T>, T: ?Sized>(
-    value: &T,
-    base: &T,
-    w: &mut BitWriter<'_>,
-) -> Result<()> {
-    if coded_unchanged::<C, T>(value, base) {
-        w.write_bool(false);
-        Ok(())
-    } else {
-        w.write_bool(true);
-        coded_encode_changes::<C, T>(value, w)
-    }
-}
-
-/// Reads what [`coded_encode_delta`] wrote.
+/// Reads a field written by codec `C`: its changed bit, then the value if it changed.
 #[inline(always)]
 pub fn coded_decode_delta<C: FieldDecode<T>, T: Clone>(
     base: &T,
@@ -47,25 +31,13 @@ pub fn cond_unchanged<C: FieldCodec<T>, T>(value: &Option<T>, base: &Option<T>) 
     }
 }
 
-/// An `if` field's changed bit, then its value if it changed and is present (whether it is
-/// present is its condition's, which the decoder evaluates).
+/// An `if` field's presence must agree with its condition, changed or not.
 #[inline]
-pub fn cond_encode_delta<C: FieldCodec<T>, T>(
-    value: &Option<T>,
-    base: &Option<T>,
-    condition: bool,
-    field: &'static str,
-    w: &mut BitWriter<'_>,
-) -> Result<()> {
-    if value.is_some() != condition {
-        return Err(super::condition_mismatch(field, condition));
-    }
-    if cond_unchanged::<C, T>(value, base) {
-        w.write_bool(false);
+pub fn cond_check<T>(value: &Option<T>, condition: bool, field: &'static str) -> Result<()> {
+    if value.is_some() == condition {
         Ok(())
     } else {
-        w.write_bool(true);
-        cond_encode_changes::<C, T>(value, condition, field, w)
+        Err(super::condition_mismatch(field, condition))
     }
 }
 
@@ -84,7 +56,7 @@ pub fn cond_encode_changes<C: FieldCodec<T>, T>(
     }
 }
 
-/// Reads what [`cond_encode_delta`] wrote. The baseline's value is taken only if its presence
+/// Reads an `if` field's changed bit, then its value if it changed and is present. The baseline's value is taken only if its presence
 /// agrees with the condition on the decoded fields: a delta against another baseline could
 /// otherwise build a value that breaks its own condition.
 #[inline]

@@ -14,8 +14,8 @@ mod via;
 mod words;
 
 pub use delta::{
-    DeltaDecode, DeltaEncode, coded_decode_delta, coded_encode_delta, cond_decode_changes,
-    cond_decode_delta, cond_encode_changes, cond_encode_delta, cond_unchanged, keyed,
+    DeltaDecode, DeltaEncode, coded_decode_delta, cond_check, cond_decode_changes,
+    cond_decode_delta, cond_encode_changes, cond_unchanged, keyed,
 };
 pub use sizes::{max_over, min_over, sum_max, sum_min};
 pub use via::{via_error, via_schema};

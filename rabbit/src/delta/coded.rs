@@ -8,13 +8,17 @@
 use crate::codec::{FieldCodec, FieldDecode};
 use crate::{BitReader, BitWriter, Result};
 
-/// Whether codec `C` writes the same bits for `a` as for `b`. A value the codec refuses is
-/// never unchanged, so that encoding it reports the codec's error.
-///
-/// A codec whose values fit one word ([`FieldCodec::WORD_BITS`]) compares the words; any other
-/// encodes both into scratch buffers, which allocates.
-#[inline]
+/// Whether codec `C` writes the same bits for `a` as for `b`
+/// ([`FieldCodec::same_encoding`]).
+#[inline(always)]
 pub fn coded_unchanged<C: FieldCodec<T>, T: ?Sized>(a: &T, b: &T) -> bool {
+    C::same_encoding(a, b)
+}
+
+/// The provided [`FieldCodec::same_encoding`]: the words compared, or both encoded into
+/// scratch buffers.
+#[inline]
+pub(crate) fn encodings_equal<C: FieldCodec<T> + ?Sized, T: ?Sized>(a: &T, b: &T) -> bool {
     if C::WORD_BITS.is_some() {
         return matches!((C::encode_word(a), C::encode_word(b)), (Ok(x), Ok(y)) if x == y);
     }

@@ -169,6 +169,8 @@ tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6);
 tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7);
 
 impl<T: DeltaEncode> DeltaEncode for Box<T> {
+    const DELTA_BIT: bool = T::DELTA_BIT;
+
     #[inline(always)]
     fn unchanged(&self, base: &Self) -> bool {
         (**self).unchanged(base)

@@ -40,9 +40,6 @@ use super::containers::preallocated;
 use super::{DeltaDecode, DeltaEncode};
 use crate::{BitReader, BitWriter, Encode, Error, Result, varint};
 
-/// Marks a new item in the pairing: it has no baseline item.
-const NEW: u32 = u32::MAX;
-
 /// Whether `list` would be written as unchanged against `base`: the same length, each item
 /// unchanged against the one at its position.
 #[inline]
@@ -74,109 +71,117 @@ where
     K: Ord + ?Sized,
     F: Fn(&T) -> &K,
 {
-    let too_long = |len: usize| Error::TooLong {
-        len: len as u64,
-        max: u64::from(NEW) - 1,
+    for len in [list.len(), base.len()] {
+        if len > u32::MAX as usize {
+            return Err(Error::TooLong {
+                len: len as u64,
+                max: u32::MAX.into(),
+            });
+        }
+    }
+    let Edits { gone, fresh } = match edits_in_order(list, base, &key) {
+        Some(edits) => edits,
+        None => edits_in_any_order(list, base, &key),
     };
-    if list.len() >= NEW as usize {
-        return Err(too_long(list.len()));
+    // 1. and 2.: the positions of the baseline's items that are gone, of the new items.
+    for positions in [&gone, &fresh] {
+        w.write_varint(positions.len() as u64, 4);
+        let mut next = 0;
+        for &at in positions {
+            w.write_varint(u64::from(at - next), 4);
+            next = at + 1;
+        }
     }
-    if base.len() >= NEW as usize {
-        return Err(too_long(base.len()));
-    }
-    let pairs = pair(list, base, &key);
-    let kept = pairs.iter().filter(|&&p| p != NEW).count();
-
-    // 1. The baseline's items that are gone: those the pairing skipped.
-    w.write_varint((base.len() - kept) as u64, 4);
-    let mut gaps = Gaps::default();
-    let mut next = 0;
-    for &p in pairs.iter().filter(|&&p| p != NEW) {
-        (next..p as usize).for_each(|gone| gaps.write(gone, w));
-        next = p as usize + 1;
-    }
-    (next..base.len()).for_each(|gone| gaps.write(gone, w));
-
-    // 2. The new items' positions.
-    w.write_varint((list.len() - kept) as u64, 4);
-    let mut gaps = Gaps::default();
-    for (j, _) in pairs.iter().enumerate().filter(|&(_, &p)| p == NEW) {
-        gaps.write(j, w);
-    }
-
-    // 3. Every item, in order.
-    for (item, &p) in list.iter().zip(&pairs) {
-        match base.get(p as usize) {
-            Some(b) if p != NEW => item.encode_delta(b, w)?,
-            _ => item.encode(w)?,
+    // 3. Every item, in order: the kept ones against the baseline's kept ones, in order, in
+    // runs between two edits (a new item, a gone one) where both lists go in step.
+    let (mut j, mut b) = (0, 0);
+    let (mut gone, mut fresh) = (gone.iter().peekable(), fresh.iter().peekable());
+    while j < list.len() {
+        let next_fresh = fresh.peek().map_or(list.len(), |&&at| at as usize);
+        while j < next_fresh {
+            let next_gone = gone.peek().map_or(base.len(), |&&at| at as usize);
+            if b == next_gone {
+                gone.next();
+                b += 1;
+                continue;
+            }
+            let run = (next_fresh - j).min(next_gone - b);
+            let (items, kept) = (&list[j..j + run], &base[b..b + run]);
+            for (item, kept) in items.iter().zip(kept) {
+                item.encode_delta(kept, w)?;
+            }
+            j += run;
+            b += run;
+        }
+        if fresh.next().is_some() {
+            list[j].encode(w)?;
+            j += 1;
         }
     }
     Ok(())
 }
 
-/// Ascending positions, each written as the gap from the one after the previous.
-#[derive(Default)]
-struct Gaps {
-    next: usize,
+/// What changed between two lists, apart from the kept items' own changes: the baseline's
+/// positions that are gone and the new list's positions that are new, both ascending. The
+/// other items pair up in order.
+struct Edits {
+    gone: Vec<u32>,
+    fresh: Vec<u32>,
 }
 
-impl Gaps {
-    #[inline]
-    fn write(&mut self, at: usize, w: &mut BitWriter<'_>) {
-        w.write_varint((at - self.next) as u64, 4);
-        self.next = at + 1;
-    }
-}
-
-/// For each item of `list`, the position of its baseline item, or [`NEW`]: items with equal
-/// keys, the positions increasing.
-fn pair<T, K, F>(list: &[T], base: &[T], key: &F) -> Vec<u32>
+/// The edits of two lists in strictly increasing key order, found in one merge walk that
+/// pairs equal keys; `None` as soon as either list is seen out of order.
+fn edits_in_order<'a, T, K, F>(list: &'a [T], base: &'a [T], key: &F) -> Option<Edits>
 where
-    K: Ord + ?Sized,
-    F: Fn(&T) -> &K,
+    K: Ord + ?Sized + 'a,
+    F: Fn(&'a T) -> &'a K,
 {
-    match pair_sorted(list, base, key) {
-        Some(pairs) => pairs,
-        None => pair_any(list, base, key),
-    }
-}
-
-/// The pairing of two lists in strictly increasing key order, by one merge walk; `None` as
-/// soon as either list is seen out of order.
-fn pair_sorted<T, K, F>(list: &[T], base: &[T], key: &F) -> Option<Vec<u32>>
-where
-    K: Ord + ?Sized,
-    F: Fn(&T) -> &K,
-{
-    if !base.windows(2).all(|w| key(&w[0]) < key(&w[1])) {
-        return None;
-    }
-    let mut pairs = Vec::with_capacity(list.len());
+    let (mut gone, mut fresh) = (Vec::new(), Vec::new());
     let mut i = 0;
     let mut last: Option<&K> = None;
-    for item in list {
+    let mut last_base: Option<&K> = None;
+    // Every baseline item is taken once, paired or gone: the walk checks their order too.
+    let mut take = |b: &'a T| {
+        let k = key(b);
+        let in_order = last_base.is_none_or(|l| l < k);
+        last_base = Some(k);
+        in_order
+    };
+    for (j, item) in list.iter().enumerate() {
         let k = key(item);
         if last.is_some_and(|l| l >= k) {
             return None;
         }
         last = Some(k);
-        while base.get(i).is_some_and(|b| key(b) < k) {
+        while let Some(b) = base.get(i).filter(|b| key(b) < k) {
+            if !take(b) {
+                return None;
+            }
+            gone.push(i as u32);
             i += 1;
         }
         match base.get(i) {
             Some(b) if key(b) == k => {
-                pairs.push(i as u32);
+                if !take(b) {
+                    return None;
+                }
                 i += 1;
             }
-            _ => pairs.push(NEW),
+            _ => fresh.push(j as u32),
         }
     }
-    Some(pairs)
+    for (i, b) in base.iter().enumerate().skip(i) {
+        if !take(b) {
+            return None;
+        }
+        gone.push(i as u32);
+    }
+    Some(Edits { gone, fresh })
 }
 
-/// The pairing of lists in any order: each item takes the first baseline item with its key
+/// The edits of lists in any order: each item takes the first baseline item with its key
 /// that comes after the previous pair's, found in an index of the baseline sorted by key.
-fn pair_any<T, K, F>(list: &[T], base: &[T], key: &F) -> Vec<u32>
+fn edits_in_any_order<T, K, F>(list: &[T], base: &[T], key: &F) -> Edits
 where
     K: Ord + ?Sized,
     F: Fn(&T) -> &K,
@@ -184,9 +189,10 @@ where
     let mut index: Vec<u32> = (0..base.len() as u32).collect();
     // By key, then by position: equal keys keep their order.
     index.sort_by(|&a, &b| key(&base[a as usize]).cmp(key(&base[b as usize])));
-    let mut pairs = Vec::with_capacity(list.len());
+    let mut paired = vec![false; base.len()];
+    let mut fresh = Vec::new();
     let mut after: Option<u32> = None;
-    for item in list {
+    for (j, item) in list.iter().enumerate() {
         let k = key(item);
         let first = index.partition_point(|&b| key(&base[b as usize]) < k);
         let found = index[first..]
@@ -195,13 +201,16 @@ where
             .find(|&&b| after.is_none_or(|a| b > a));
         match found {
             Some(&b) => {
-                pairs.push(b);
+                paired[b as usize] = true;
                 after = Some(b);
             }
-            None => pairs.push(NEW),
+            None => fresh.push(j as u32),
         }
     }
-    pairs
+    let gone = (0..base.len() as u32)
+        .filter(|&b| !paired[b as usize])
+        .collect();
+    Edits { gone, fresh }
 }
 
 /// Reads the changed bit, then the changes if there are any.

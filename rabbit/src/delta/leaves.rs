@@ -39,6 +39,9 @@ leaves! {
 macro_rules! empty {
     ($(impl[$($g:tt)*] for $t:ty;)*) => {$(
         impl<$($g)*> DeltaEncode for $t {
+            // Its delta is nothing at all.
+            const DELTA_BIT: bool = false;
+
             #[inline(always)]
             fn unchanged(&self, _: &Self) -> bool {
                 true

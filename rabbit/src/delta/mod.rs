@@ -62,6 +62,7 @@ mod containers;
 pub mod keyed;
 mod leaves;
 
+pub(crate) use coded::encodings_equal;
 pub use coded::{coded_decode_changes, coded_encode_changes, coded_unchanged};
 
 use crate::{BitReader, BitWriter, Decode, Encode, Result};
@@ -72,6 +73,14 @@ use crate::{BitReader, BitWriter, Decode, Encode, Result};
 /// [`DeltaEncode::unchanged`] and [`DeltaEncode::encode_changes`]; the provided
 /// [`DeltaEncode::encode_delta`] writes one bit, then the changes if there are any.
 pub trait DeltaEncode: Encode {
+    /// Whether [`DeltaEncode::encode_delta`] is laid out as the provided method is: one
+    /// changed bit, then [`DeltaEncode::encode_changes`] if the value changed. A struct that
+    /// has already compared a field with its baseline then writes that bit itself and calls
+    /// `encode_changes`, instead of `encode_delta` comparing them again. An impl whose
+    /// `encode_delta` writes anything else (nothing at all, or its parts' bits only) sets it
+    /// to `false`.
+    const DELTA_BIT: bool = true;
+
     /// Whether `self` and `base` encode to the same bits: a delta between them carries
     /// nothing, and its decoder gives back the baseline.
     fn unchanged(&self, base: &Self) -> bool;
