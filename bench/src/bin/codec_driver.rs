@@ -1,7 +1,8 @@
 //! A small driver for profilers (callgrind, perf): encodes or decodes the 1000-entity
 //! snapshot N times with one codec, nothing else.
 //!
-//! `codec-driver (rabbit|limit|bitcode|bincode) (encode|decode|decode-vec|decode-players) N`
+//! `codec-driver (rabbit|limit|bitcode|bincode) (encode|decode|decode-vec|decode-players) N`,
+//! `codec-driver rabbit (delta|delta-decode) N` (the `delta-10pct` case)
 
 use std::hint::black_box;
 
@@ -71,6 +72,22 @@ fn main() {
         (Some("limit"), Some("decode")) => {
             for _ in 0..n {
                 black_box(limit::decode(black_box(&bytes)).unwrap());
+            }
+        }
+        (Some("rabbit"), Some("delta")) => {
+            // `delta-10pct`: the successor against the suite's snapshot.
+            let next = bench::delta::successor(&snap);
+            for _ in 0..n {
+                buf.clear();
+                rabbit::delta::encode_into(black_box(&next), black_box(&snap), &mut buf).unwrap();
+                black_box(&buf);
+            }
+        }
+        (Some("rabbit"), Some("delta-decode")) => {
+            let next = bench::delta::successor(&snap);
+            let bytes = rabbit::delta::to_bytes(&next, &snap).unwrap();
+            for _ in 0..n {
+                black_box(rabbit::delta::from_bytes(black_box(&snap), black_box(&bytes)).unwrap());
             }
         }
         (Some("bitcode"), Some("encode")) => {
