@@ -468,6 +468,7 @@ pub fn run(opts: &Options) -> Vec<Row> {
             bytes: Some(c.bytes),
             ratio: None,
             note,
+            bytes_ratio: false,
         });
     }
     for (pi, peer) in peers.iter().enumerate() {
@@ -488,6 +489,7 @@ pub fn run(opts: &Options) -> Vec<Row> {
                 bytes: Some(rtt.size as u64),
                 ratio: None,
                 note: note.clone(),
+                bytes_ratio: false,
             });
         }
     }
