@@ -21,6 +21,8 @@ pub mod quinn_peer;
 pub mod relay;
 pub mod renet_peer;
 pub mod tcp_peer;
+pub mod tick;
+pub mod tick_case;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -29,6 +31,7 @@ use std::time::{Duration, Instant};
 
 use crate::report::{Row, median, quantile};
 use relay::Relay;
+use tick_case::TickCase;
 
 /// Options of a run.
 #[derive(Debug, Clone)]
@@ -353,6 +356,7 @@ pub fn run(opts: &Options) -> Vec<Row> {
     let mut rtt_samples: Vec<Vec<f64>> = vec![Vec::new(); peers.len()];
     let mut rtt_lost: Vec<u64> = vec![0; peers.len()];
     let mut rtt_errors: Vec<Option<String>> = vec![None; peers.len()];
+    let mut tick = case_selected(tick_case::CASE).then(|| TickCase::new(&opts.only, opts.quick));
 
     for round in 0..opts.rounds {
         for (ci, (case, p)) in cases.iter().enumerate() {
@@ -419,6 +423,9 @@ pub fn run(opts: &Options) -> Vec<Row> {
                 }
             }
         }
+        if let Some(tick) = &mut tick {
+            tick.round(round);
+        }
     }
 
     let mut rows = Vec::new();
@@ -472,6 +479,9 @@ pub fn run(opts: &Options) -> Vec<Row> {
         });
     }
     for (pi, peer) in peers.iter().enumerate() {
+        if !case_selected("rtt") {
+            break;
+        }
         let s = &mut rtt_samples[pi];
         let total = rtt.count * opts.rounds as u64;
         let note = match &rtt_errors[pi] {
@@ -492,6 +502,9 @@ pub fn run(opts: &Options) -> Vec<Row> {
                 bytes_ratio: false,
             });
         }
+    }
+    if let Some(tick) = tick {
+        rows.extend(tick.rows(opts.rounds));
     }
     rows
 }

@@ -7,8 +7,10 @@
 use std::time::{Duration, Instant};
 
 use netproto::io::blocking::{Client, Server};
-use netproto::{Config, Delivery, Error, Event};
+use netproto::{Config, ConnectionId, Delivery, Error, Event};
 
+use super::relay::Relay;
+use super::tick::{Message, Side, TickOutcome, TickPlan, run_pair};
 use super::{Outcome, Params, RttParams, Shared, payload, route, tag_of};
 
 /// Payload bytes queued between two turns of the client's I/O loop at most (one message at
@@ -156,4 +158,102 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
     srv.join()
         .map_err(|_| "server thread panicked".to_string())??;
     result
+}
+
+fn delivery(reliable: bool) -> Delivery {
+    if reliable {
+        Delivery::Reliable
+    } else {
+        Delivery::Unreliable
+    }
+}
+
+/// The server side of the tick case: one round of I/O (`poll(0)`, as a game server calls it
+/// once per tick), the events, then the tick's messages queued and flushed together.
+struct TickServer {
+    server: Server,
+    peer: Option<ConnectionId>,
+}
+
+impl Side for TickServer {
+    fn turn(&mut self, out: &[Message], received: &mut dyn FnMut(&[u8])) -> Result<(), String> {
+        self.server.poll(Duration::ZERO).map_err(err)?;
+        while let Some(ev) = self.server.poll_event() {
+            match ev.event {
+                Event::Connected => self.peer = Some(ev.connection),
+                Event::Message { bytes, .. } => received(&bytes),
+                Event::Disconnected { reason } => {
+                    return Err(format!("the client disconnected: {reason:?}"));
+                }
+            }
+        }
+        if out.is_empty() {
+            return Ok(());
+        }
+        let id = self.peer.ok_or("no client")?;
+        for m in out {
+            self.server
+                .queue(id, &m.bytes, delivery(m.reliable))
+                .map_err(err)?;
+        }
+        self.server.flush().map_err(err)
+    }
+
+    fn ready(&self) -> bool {
+        self.peer.is_some()
+    }
+
+    fn note(&mut self) -> Option<String> {
+        let id = self.peer?;
+        let stats = self.server.endpoint().stats(id)?;
+        Some(format!("{} retransmissions", stats.retransmissions))
+    }
+}
+
+/// The client side of the tick case, as [`TickServer`].
+struct TickClient {
+    client: Client,
+}
+
+impl Side for TickClient {
+    fn turn(&mut self, out: &[Message], received: &mut dyn FnMut(&[u8])) -> Result<(), String> {
+        self.client.poll(Duration::ZERO).map_err(err)?;
+        while let Some(ev) = self.client.poll_event() {
+            match ev {
+                Event::Message { bytes, .. } => received(&bytes),
+                Event::Disconnected { reason } => {
+                    return Err(format!("disconnected: {reason:?}"));
+                }
+                Event::Connected => {}
+            }
+        }
+        if out.is_empty() {
+            return Ok(());
+        }
+        for m in out {
+            self.client
+                .queue(&m.bytes, delivery(m.reliable))
+                .map_err(err)?;
+        }
+        self.client.flush().map_err(err)
+    }
+
+    fn note(&mut self) -> Option<String> {
+        Some(format!(
+            "{} retransmissions",
+            self.client.stats().retransmissions
+        ))
+    }
+}
+
+/// The tick case, both ends configured as `flavor`.
+pub fn tick(plan: &TickPlan, flavor: Flavor) -> Result<TickOutcome, String> {
+    let server = Server::bind("127.0.0.1:0", config(flavor)?).map_err(err)?;
+    let relay = Relay::spawn(server.local_addr().map_err(err)?, 0.0, 0).map_err(err)?;
+    let server = TickServer { server, peer: None };
+    run_pair(plan, relay, server, |addr, _| {
+        let mut client = Client::connect(addr, config(flavor)?).map_err(err)?;
+        client.wait_connected().map_err(err)?;
+        Ok(TickClient { client })
+    })
 }
