@@ -142,11 +142,11 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
             'wait: while t0.elapsed() < p.timeout {
                 client.manual_poll(Instant::now());
                 while let Some(ev) = client.recv() {
-                    if let SocketEvent::Packet(pk) = ev {
-                        if tag_of(pk.payload()) == i {
-                            rtts.push(t0.elapsed().as_nanos() as f64);
-                            break 'wait;
-                        }
+                    if let SocketEvent::Packet(pk) = ev
+                        && tag_of(pk.payload()) == i
+                    {
+                        rtts.push(t0.elapsed().as_nanos() as f64);
+                        break 'wait;
                     }
                 }
                 thread::yield_now();

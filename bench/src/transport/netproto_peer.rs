@@ -56,10 +56,10 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         while !sh.is_done() && Instant::now() < give_up {
             server.poll(Duration::from_millis(5)).map_err(err)?;
             while let Some(ev) = server.poll_event() {
-                if let Event::Message { bytes, .. } = ev.event {
-                    if bytes.len() == size {
-                        sh.deliver(count);
-                    }
+                if let Event::Message { bytes, .. } = ev.event
+                    && bytes.len() == size
+                {
+                    sh.deliver(count);
                 }
             }
         }
@@ -143,11 +143,11 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
             'wait: while t0.elapsed() < p.timeout {
                 client.poll(Duration::from_millis(1)).map_err(err)?;
                 while let Some(ev) = client.poll_event() {
-                    if let Event::Message { bytes, .. } = ev {
-                        if tag_of(&bytes) == i {
-                            rtts.push(t0.elapsed().as_nanos() as f64);
-                            break 'wait;
-                        }
+                    if let Event::Message { bytes, .. } = ev
+                        && tag_of(&bytes) == i
+                    {
+                        rtts.push(t0.elapsed().as_nanos() as f64);
+                        break 'wait;
                     }
                 }
             }

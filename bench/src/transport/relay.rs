@@ -71,9 +71,8 @@ struct Pump {
     out: Vec<u8>,
     forwarded: Arc<AtomicU64>,
     dropped: Arc<AtomicU64>,
-    traffic: Arc<Traffic>,
-    /// Which of `traffic`'s counters is this direction's.
-    to_server: bool,
+    /// This direction's counter of [`Relay::traffic`].
+    counted: Arc<Counter>,
 }
 
 /// Datagrams and their UDP payload bytes, one direction, as they arrived at the relay.
@@ -121,9 +120,9 @@ impl Count {
 #[derive(Debug, Default)]
 pub struct Traffic {
     /// From the client to the server.
-    pub to_server: Counter,
+    pub to_server: Arc<Counter>,
     /// From the server to the client.
-    pub to_client: Counter,
+    pub to_client: Arc<Counter>,
 }
 
 impl Pump {
@@ -134,8 +133,7 @@ impl Pump {
         loss: f64,
         forwarded: Arc<AtomicU64>,
         dropped: Arc<AtomicU64>,
-        traffic: Arc<Traffic>,
-        to_server: bool,
+        counted: Arc<Counter>,
     ) -> io::Result<Pump> {
         let rx_state = UdpSocketState::new((&rx).into())?;
         let tx_state = UdpSocketState::new((&tx).into())?;
@@ -154,8 +152,7 @@ impl Pump {
             out: Vec::with_capacity(SLOT),
             forwarded,
             dropped,
-            traffic,
-            to_server,
+            counted,
         })
     }
 
@@ -186,12 +183,7 @@ impl Pump {
         let mut count = 0;
         for i in 0..n {
             let d = &self.buf[(i * stride).min(len)..((i + 1) * stride).min(len)];
-            let counter = if self.to_server {
-                &self.traffic.to_server
-            } else {
-                &self.traffic.to_client
-            };
-            counter.add(d.len());
+            self.counted.add(d.len());
             if self.rng.chance(self.loss) {
                 self.dropped.fetch_add(1, Ordering::Relaxed);
                 continue;
@@ -271,8 +263,7 @@ impl Relay {
             loss,
             forwarded.clone(),
             dropped.clone(),
-            traffic.clone(),
-            true,
+            traffic.to_server.clone(),
         )?;
         let s2c = Pump::new(
             back.try_clone()?,
@@ -281,8 +272,7 @@ impl Relay {
             loss,
             forwarded.clone(),
             dropped.clone(),
-            traffic.clone(),
-            false,
+            traffic.to_client.clone(),
         )?;
         // Blocking, with a timeout to see `stop` (quinn-udp made them non-blocking): one slot
         // per receive, so a blocking `recvmmsg` returns as soon as anything (a datagram or a
