@@ -15,6 +15,8 @@
 //! For profiling one case alone (under `strace -c` or `perf`), the environment variable
 //! `BENCH_TRANSPORT_CASES` (comma-separated names, e.g. `reliable-1k,rtt`) limits the cases.
 
+pub mod fanout;
+pub mod fanout_clients;
 pub mod laminar_peer;
 pub mod netproto_peer;
 pub mod quinn_peer;
@@ -30,6 +32,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::report::{Row, median, quantile};
+use fanout::FanoutCase;
 use relay::Relay;
 use tick_case::TickCase;
 
@@ -207,6 +210,20 @@ pub fn payload(size: usize, tag: u64) -> Vec<u8> {
     v
 }
 
+/// A payload of `size` bytes carrying `tag` in its first eight bytes, then pseudo-random bytes
+/// from the tag: incompressible, so that a compressing transport gains nothing here it would
+/// not on real game data (where it gains less than on a constant fill).
+pub fn noise(size: usize, tag: u64) -> Vec<u8> {
+    let mut v = Vec::with_capacity(size + 8);
+    v.extend_from_slice(&tag.to_le_bytes());
+    let mut rng = relay::Rng::new(tag ^ 0x7e1c_0000);
+    while v.len() < size {
+        v.extend_from_slice(&rng.next_u64().to_le_bytes());
+    }
+    v.truncate(size);
+    v
+}
+
 /// The tag of a payload.
 pub fn tag_of(bytes: &[u8]) -> u64 {
     let mut t = [0u8; 8];
@@ -357,6 +374,7 @@ pub fn run(opts: &Options) -> Vec<Row> {
     let mut rtt_lost: Vec<u64> = vec![0; peers.len()];
     let mut rtt_errors: Vec<Option<String>> = vec![None; peers.len()];
     let mut tick = case_selected(tick_case::CASE).then(|| TickCase::new(&opts.only, opts.quick));
+    let mut fanout = case_selected(fanout::CASE).then(|| FanoutCase::new(opts.quick));
 
     for round in 0..opts.rounds {
         for (ci, (case, p)) in cases.iter().enumerate() {
@@ -425,6 +443,9 @@ pub fn run(opts: &Options) -> Vec<Row> {
         }
         if let Some(tick) = &mut tick {
             tick.round(round);
+        }
+        if let Some(fanout) = &mut fanout {
+            fanout.round(round);
         }
     }
 
@@ -505,6 +526,9 @@ pub fn run(opts: &Options) -> Vec<Row> {
     }
     if let Some(tick) = tick {
         rows.extend(tick.rows(opts.rounds));
+    }
+    if let Some(fanout) = fanout {
+        rows.extend(fanout.rows(opts.rounds));
     }
     rows
 }

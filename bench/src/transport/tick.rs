@@ -28,7 +28,7 @@ use std::sync::{Arc, OnceLock};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use super::relay::{Count, Relay, Rng, Traffic};
+use super::relay::{Count, Relay, Traffic};
 
 /// IPv4 and UDP headers: what each datagram costs on the wire beyond its UDP payload.
 pub const IP_UDP_HEADER: u64 = 28;
@@ -104,21 +104,12 @@ impl TickPlan {
         (edge(self.warmup), edge(self.warmup + self.ticks))
     }
 
-    /// Message `i` of tick `k`: its id in its first eight bytes, then pseudo-random bytes
-    /// (incompressible: a compressing transport gains nothing here it would not on real
-    /// game data, where it gains less than on a constant fill).
+    /// Message `i` of tick `k`: its id, then noise ([`noise`](super::noise)).
     pub fn message(&self, k: u32, i: u32) -> Message {
         let id = u64::from(k) * u64::from(self.per_tick) + u64::from(i);
-        let mut bytes = Vec::with_capacity(self.size);
-        bytes.extend_from_slice(&id.to_le_bytes());
-        let mut rng = Rng::new(id ^ 0x7e1c_0000);
-        while bytes.len() < self.size {
-            bytes.extend_from_slice(&rng.next_u64().to_le_bytes());
-        }
-        bytes.truncate(self.size);
         Message {
-            bytes,
-            reliable: i % 2 == 0,
+            bytes: super::noise(self.size, id),
+            reliable: i.is_multiple_of(2),
         }
     }
 
@@ -267,7 +258,7 @@ impl<'a> Tally<'a> {
                 .is_some_and(|seen| !std::mem::replace(seen, true));
         if !fresh {
             self.shared.odd.fetch_add(1, Ordering::Relaxed);
-        } else if id % u64::from(self.plan.per_tick) % 2 == 0 {
+        } else if (id % u64::from(self.plan.per_tick)).is_multiple_of(2) {
             self.shared.reliable[self.side].fetch_add(1, Ordering::Relaxed);
         } else {
             self.shared.unreliable[self.side].fetch_add(1, Ordering::Relaxed);

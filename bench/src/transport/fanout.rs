@@ -1,0 +1,411 @@
+//! The `fanout-1000` case: one netproto server sends a 300-byte snapshot to each of 1,000
+//! clients at 30 Hz, unreliably; what does that cost the server's core?
+//!
+//! The server is `netproto::io::blocking::Server` on the server thread (pinned to its core
+//! when pinning), looping as a game server does: at each tick `poll(0)` (read what came: the
+//! clients' keepalives), one shared [`Payload`] built (the snapshot encoded once), handed to
+//! every connection with `Endpoint::send_payload`, then `flush`; it sleeps until the next
+//! tick. The clients are netproto `Connection`s on the harness's thread ([`fanout_clients`],
+//! pinned to the other core), each on a socket bound to its own loopback address.
+//!
+//! The row's time is the server thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) per second of
+//! wall time over the ticks: 250,000,000 is a quarter of a core. On loopback the kernel
+//! delivers a datagram to its receiving socket inside the sender's system call, so this
+//! includes the receiving side's kernel work, which a network card would take off the
+//! server's core.
+//!
+//! After each tick's flush the harness checks that no snapshot is still queued: the endpoint
+//! has nothing more to transmit (any datagram it still had is taken out and counted), and
+//! the socket took every snapshot queued so far (a batch the kernel had no room for would
+//! wait in the driver). The CPU time of this check is left out of the row.
+//!
+//! [`fanout_clients`]: super::fanout_clients
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use netproto::io::blocking::Server;
+use netproto::{ConnectionId, Delivery, Event, Payload};
+
+use super::fanout_clients::Pool;
+use super::netproto_peer::{Flavor, config};
+use super::tick::sleep_until;
+use crate::report::{Row, median};
+
+/// The case's name.
+pub const CASE: &str = "fanout-1000";
+
+fn err(e: impl std::fmt::Display) -> String {
+    e.to_string()
+}
+
+/// The case's shape.
+#[derive(Debug, Clone)]
+pub struct FanoutPlan {
+    /// Clients.
+    pub clients: usize,
+    /// Time between snapshots.
+    pub period: Duration,
+    /// Snapshots sent to each client.
+    pub ticks: u32,
+    /// Bytes per snapshot.
+    pub size: usize,
+    /// How long the clients may take to connect.
+    pub setup: Duration,
+    /// How long the clients keep reading after the last tick.
+    pub drain: Duration,
+}
+
+impl FanoutPlan {
+    /// 1,000 clients, 300-byte snapshots at 30 Hz, for `seconds`.
+    pub fn thirty_hz(seconds: u32) -> FanoutPlan {
+        FanoutPlan {
+            clients: 1000,
+            period: Duration::from_secs(1) / 30,
+            ticks: 30 * seconds,
+            size: 300,
+            setup: Duration::from_secs(30),
+            drain: Duration::from_millis(300),
+        }
+    }
+}
+
+/// The server's CPU time so far (this thread's).
+fn thread_cpu() -> Duration {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Duration::new(
+        t.tv_sec.max(0) as u64,
+        t.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
+}
+
+/// What the two threads share.
+#[derive(Debug, Default)]
+struct FanoutShared {
+    /// Clients connected, set once the harness stops connecting.
+    connected: OnceLock<usize>,
+    /// The server has finished its ticks (or failed).
+    done: AtomicBool,
+    /// The server's connections when the ticks began.
+    accepted: AtomicUsize,
+    /// The clients failed: the server stops.
+    abort: AtomicBool,
+}
+
+/// What the server measured.
+#[derive(Debug, Clone, Default)]
+pub struct ServerOutcome {
+    /// CPU time over the ticks, the check left out.
+    pub cpu: Duration,
+    /// Wall time over the ticks.
+    pub wall: Duration,
+    /// Snapshots handed to connections.
+    pub queued: u64,
+    /// `send_payload` failures.
+    pub send_failures: u64,
+    /// Ticks after whose flush some snapshot was still queued.
+    pub ticks_left: u32,
+    /// Snapshots found still queued, all ticks together.
+    pub left: u64,
+    /// Ticks whose work took longer than the period.
+    pub late: u32,
+    /// Datagrams the kernel refused.
+    pub send_errors: u64,
+    /// Connections that ended during the ticks.
+    pub disconnected: u64,
+}
+
+/// What one run measured.
+#[derive(Debug, Clone)]
+pub struct FanoutOutcome {
+    /// The server's side.
+    pub server: ServerOutcome,
+    /// Clients connected.
+    pub clients: usize,
+    /// Snapshots the clients received.
+    pub arrived: u64,
+    /// Snapshots that should have arrived.
+    pub expected: u64,
+}
+
+impl FanoutOutcome {
+    /// The server's CPU nanoseconds per second of wall time.
+    pub fn cpu_per_second(&self) -> f64 {
+        self.server.cpu.as_nanos() as f64 / self.server.wall.as_secs_f64().max(1e-9)
+    }
+}
+
+/// Takes out whatever the endpoint still has to send (counted, never sent) and compares what
+/// the socket took with what was queued: the snapshots still queued after a flush.
+struct QueueCheck {
+    buf: Vec<u8>,
+    /// The socket's count before the ticks.
+    base: u64,
+    /// Datagrams taken out of the endpoint by this check.
+    taken: u64,
+}
+
+impl QueueCheck {
+    fn new(server: &Server) -> QueueCheck {
+        let s = server.socket_stats();
+        QueueCheck {
+            buf: Vec::with_capacity(1 << 16),
+            base: s.sent + s.send_errors,
+            taken: 0,
+        }
+    }
+
+    fn left(&mut self, server: &mut Server, queued: u64) -> u64 {
+        let mut in_endpoint = 0;
+        while let Some(t) = server
+            .endpoint()
+            .poll_transmit(Instant::now(), &mut self.buf, 64)
+        {
+            in_endpoint += t.datagrams() as u64;
+        }
+        self.taken += in_endpoint;
+        let s = server.socket_stats();
+        let out = (s.sent + s.send_errors).saturating_sub(self.base);
+        // A batch the socket had no room for waits in the driver: queued, neither sent nor
+        // in the endpoint.
+        let in_driver = queued.saturating_sub(self.taken + out);
+        in_endpoint + in_driver
+    }
+}
+
+/// The server thread: accept, then the ticks.
+fn serve(
+    mut server: Server,
+    plan: &FanoutPlan,
+    shared: &FanoutShared,
+) -> Result<ServerOutcome, String> {
+    let give_up = Instant::now() + plan.setup + Duration::from_secs(5);
+    let mut ids: Vec<ConnectionId> = Vec::with_capacity(plan.clients);
+    loop {
+        server.poll(Duration::from_millis(5)).map_err(err)?;
+        while let Some(ev) = server.poll_event() {
+            if ev.event == Event::Connected {
+                ids.push(ev.connection);
+            }
+        }
+        if shared.connected.get().is_some_and(|&n| ids.len() >= n) {
+            break;
+        }
+        if shared.abort.load(Ordering::Relaxed) {
+            return Err("the clients failed".into());
+        }
+        if Instant::now() > give_up {
+            return Err(format!("{} connections accepted", ids.len()));
+        }
+    }
+    shared.accepted.store(ids.len(), Ordering::Relaxed);
+    let mut out = ServerOutcome::default();
+    let mut check = QueueCheck::new(&server);
+    let start = Instant::now() + Duration::from_millis(20);
+    sleep_until(start);
+    let cpu_start = thread_cpu();
+    let mut checking = Duration::ZERO;
+    for k in 0..plan.ticks {
+        if shared.abort.load(Ordering::Relaxed) {
+            return Err("the clients failed".into());
+        }
+        sleep_until(start + plan.period * k);
+        let began = Instant::now();
+        server.poll(Duration::ZERO).map_err(err)?;
+        while let Some(ev) = server.poll_event() {
+            if let Event::Disconnected { .. } = ev.event {
+                out.disconnected += 1;
+                ids.retain(|&id| id != ev.connection);
+            }
+        }
+        let snapshot = Payload::from(super::noise(plan.size, u64::from(k)));
+        for &id in &ids {
+            match server
+                .endpoint()
+                .send_payload(id, &snapshot, Delivery::Unreliable)
+            {
+                Ok(()) => out.queued += 1,
+                Err(_) => out.send_failures += 1,
+            }
+        }
+        server.flush().map_err(err)?;
+        if began.elapsed() > plan.period {
+            out.late += 1;
+        }
+        let c = thread_cpu();
+        let left = check.left(&mut server, out.queued);
+        if left > 0 {
+            out.ticks_left += 1;
+            out.left += left;
+        }
+        checking += thread_cpu().saturating_sub(c);
+    }
+    let end = start + plan.period * plan.ticks;
+    sleep_until(end);
+    out.cpu = thread_cpu().saturating_sub(cpu_start + checking);
+    out.wall = Instant::now().saturating_duration_since(start);
+    out.send_errors = server.socket_stats().send_errors;
+    Ok(out)
+}
+
+/// One run: the server on its thread, the clients on this one.
+pub fn run_once(plan: &FanoutPlan) -> Result<FanoutOutcome, String> {
+    let cfg = config(Flavor::Extended)?;
+    if plan.clients > cfg.max_connections() {
+        return Err(format!(
+            "the server accepts {} connections at most",
+            cfg.max_connections()
+        ));
+    }
+    let server = Server::bind("127.0.0.1:0", cfg.clone()).map_err(err)?;
+    let addr = server.local_addr().map_err(err)?;
+    let shared = Arc::new(FanoutShared::default());
+    let srv = {
+        let (shared, plan) = (shared.clone(), plan.clone());
+        super::spawn_server(move || {
+            let r = serve(server, &plan, &shared);
+            shared.done.store(true, Ordering::Release);
+            r
+        })
+    };
+    let clients = (|| -> Result<Pool, String> {
+        let mut pool = Pool::connect(plan.clients, addr, &cfg, plan.size)?;
+        let give_up = Instant::now() + plan.setup;
+        while pool.connected < pool.len() && Instant::now() < give_up && !srv.is_finished() {
+            pool.pump(Duration::from_millis(5))?;
+        }
+        let _ = shared.connected.set(pool.connected);
+        while !shared.done.load(Ordering::Acquire) {
+            pool.pump(Duration::from_millis(10))?;
+        }
+        let drain = Instant::now() + plan.drain;
+        while Instant::now() < drain {
+            pool.pump(Duration::from_millis(10))?;
+        }
+        Ok(pool)
+    })();
+    if clients.is_err() {
+        shared.abort.store(true, Ordering::Relaxed);
+    }
+    let server = srv
+        .join()
+        .unwrap_or_else(|_| Err("server thread panicked".into()));
+    let pool = clients.map_err(|e| format!("clients: {e}"))?;
+    let server = server.map_err(|e| format!("server: {e}"))?;
+    let accepted = shared.accepted.load(Ordering::Relaxed);
+    Ok(FanoutOutcome {
+        expected: accepted as u64 * u64::from(plan.ticks),
+        server,
+        clients: pool.connected,
+        arrived: pool.snapshots,
+    })
+}
+
+/// The case across rounds (netproto only).
+pub struct FanoutCase {
+    plan: FanoutPlan,
+    outcomes: Vec<FanoutOutcome>,
+    errors: Vec<String>,
+}
+
+impl FanoutCase {
+    /// Ten seconds of ticks, or two when `quick`.
+    pub fn new(quick: bool) -> FanoutCase {
+        FanoutCase {
+            plan: FanoutPlan::thirty_hz(if quick { 2 } else { 10 }),
+            outcomes: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// One run.
+    pub fn round(&mut self, round: usize) {
+        eprint!("round {} {CASE} netproto ... ", round + 1);
+        match run_once(&self.plan) {
+            Ok(o) => {
+                eprintln!(
+                    "server CPU {:.1} % of a core, {} snapshots left queued, {}/{} arrived",
+                    o.cpu_per_second() / 1e7,
+                    o.server.left,
+                    o.arrived,
+                    o.expected
+                );
+                self.outcomes.push(o);
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                self.errors.push(e);
+            }
+        }
+    }
+
+    /// The row: the median round's CPU per second; the note says what the rounds saw.
+    pub fn rows(self, rounds: usize) -> Vec<Row> {
+        let plan = &self.plan;
+        let mut cpu: Vec<f64> = self.outcomes.iter().map(|o| o.cpu_per_second()).collect();
+        let med = median(&mut cpu);
+        let mut notes = Vec::new();
+        if let Some(m) = med {
+            notes.push(format!(
+                "server CPU {:.1} % of a core (rounds {:.1}–{:.1} %), {} clients, {:.0} s at {:.0} Hz",
+                m / 1e7,
+                cpu[0] / 1e7,
+                cpu[cpu.len() - 1] / 1e7,
+                plan.clients,
+                plan.period.as_secs_f64() * f64::from(plan.ticks),
+                1.0 / plan.period.as_secs_f64()
+            ));
+            let left: u64 = self.outcomes.iter().map(|o| o.server.left).sum();
+            let ticks_left: u32 = self.outcomes.iter().map(|o| o.server.ticks_left).sum();
+            notes.push(if left == 0 {
+                "no snapshot left queued past its tick (checked after every flush)".to_string()
+            } else {
+                format!("SNAPSHOTS LEFT QUEUED past their tick: {left} in {ticks_left} ticks")
+            });
+            let arrived: u64 = self.outcomes.iter().map(|o| o.arrived).sum();
+            let expected: u64 = self.outcomes.iter().map(|o| o.expected).sum();
+            notes.push(format!("snapshots arrived {arrived}/{expected}"));
+            let connected = self.outcomes.iter().map(|o| o.clients).min().unwrap_or(0);
+            if connected < plan.clients {
+                notes.push(format!(
+                    "incomplete: only {connected}/{} clients connected",
+                    plan.clients
+                ));
+            }
+            let late: u32 = self.outcomes.iter().map(|o| o.server.late).sum();
+            if late > 0 {
+                notes.push(format!("{late} ticks took longer than a period"));
+            }
+            let dropped: u64 = self
+                .outcomes
+                .iter()
+                .map(|o| o.server.send_failures + o.server.send_errors + o.server.disconnected)
+                .sum();
+            if dropped > 0 {
+                notes.push(format!(
+                    "{dropped} send failures, send errors or disconnections"
+                ));
+            }
+        }
+        if !self.errors.is_empty() {
+            let mut distinct = self.errors.clone();
+            distinct.dedup();
+            notes.push(format!(
+                "failed in {} of {rounds} rounds: {}",
+                self.errors.len(),
+                distinct.join("; ")
+            ));
+        }
+        vec![Row {
+            suite: "transport",
+            peer: "netproto".to_string(),
+            case: CASE.to_string(),
+            median_ns: med,
+            bytes: Some(plan.size as u64),
+            ratio: None,
+            note: notes.join("; "),
+            bytes_ratio: false,
+        }]
+    }
+}
