@@ -7,7 +7,10 @@
 //!   time per message (the JSON's `median_ns`), messages/s and MB/s (10^6 bytes of payload);
 //! - at 0 % loss the peers talk directly over loopback; at 5 % loss every UDP peer goes
 //!   through the same seeded loss-injecting relay ([`relay`]); TCP runs at 0 % only;
-//! - unreliable 100-byte messages: a ping-pong echo, one message in flight, RTT p50 and p99.
+//! - unreliable 100-byte messages: a ping-pong echo, one message in flight, RTT p50 and p99;
+//! - `tick-10x100` ([`tick`]): a game's 60 Hz traffic both ways, in wire bytes per tick;
+//! - `fanout-1000` ([`fanout`]): one netproto server sending 30 Hz snapshots to 1,000 clients,
+//!   in server CPU time per second.
 //!
 //! A case is bounded by a deadline; a peer that has not delivered everything by then is
 //! reported with what it delivered, marked incomplete.

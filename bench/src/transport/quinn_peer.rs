@@ -261,6 +261,7 @@ async fn tick_side(
                 return Err("the other side failed".to_string());
             }
             tokio::time::sleep_until(plan.at(start, role, k).into()).await;
+            shared.turn_began(plan, start, role, k);
             for m in plan.messages(k) {
                 if m.reliable {
                     frame.clear();

@@ -158,6 +158,9 @@ pub struct TickShared {
     unreliable: [AtomicU64; 2],
     /// Messages received twice, or not of the case's shape, both sides.
     odd: AtomicU64,
+    /// Turns, both sides, that began more than a quarter tick after their time (a loaded
+    /// machine): their traffic may have fallen on the other side of a window's edge.
+    late: AtomicU64,
 }
 
 impl TickShared {
@@ -189,6 +192,14 @@ impl TickShared {
         self.start()
     }
 
+    /// A side's turn for tick `k` begins now: counts it if it is late.
+    pub fn turn_began(&self, plan: &TickPlan, start: Instant, role: Role, k: u32) {
+        let late = Instant::now().saturating_duration_since(plan.at(start, role, k));
+        if late > plan.period / 4 {
+            self.late.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+
     /// Whether a side has failed: the other stops.
     pub fn failed(&self) -> bool {
         self.failed.load(Ordering::Relaxed)
@@ -214,6 +225,7 @@ impl TickShared {
             reliable: load(&self.reliable),
             unreliable: load(&self.unreliable),
             odd: self.odd.load(Ordering::Relaxed),
+            late: self.late.load(Ordering::Relaxed),
         }
     }
 }
@@ -227,6 +239,8 @@ pub struct Delivered {
     pub unreliable: [u64; 2],
     /// Duplicates and messages not of the case's shape.
     pub odd: u64,
+    /// Turns begun more than a quarter tick late, both sides.
+    pub late: u64,
 }
 
 /// One side's record of the messages it received.
@@ -332,6 +346,7 @@ fn ticks(
             return Err("the other side failed".into());
         }
         sleep_until(plan.at(start, role, k));
+        shared.turn_began(plan, start, role, k);
         let out = plan.messages(k);
         side.turn(&out, &mut |b| tally.receive(b))?;
     }

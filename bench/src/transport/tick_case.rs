@@ -57,6 +57,12 @@ fn delivery_note(plan: &TickPlan, o: &TickOutcome) -> String {
     if d.odd > 0 {
         note.push_str(&format!("; {} duplicates or malformed", d.odd));
     }
+    if d.late > 0 {
+        note.push_str(&format!(
+            "; {} turns began over a quarter tick late",
+            d.late
+        ));
+    }
     note
 }
 
