@@ -14,10 +14,9 @@
 //! includes the receiving side's kernel work, which a network card would take off the
 //! server's core.
 //!
-//! After each tick's flush the harness checks that no snapshot is still queued: the endpoint
-//! has nothing more to transmit (any datagram it still had is taken out and counted), and
-//! the socket took every snapshot queued so far (a batch the kernel had no room for would
-//! wait in the driver). The CPU time of this check is left out of the row.
+//! After each tick's flush the harness checks that no datagram is still queued (`QueueCheck`):
+//! the endpoint has nothing more to transmit, and the socket took every datagram the
+//! connections wrote. The CPU time of this check is left out of the row.
 //!
 //! [`fanout_clients`]: super::fanout_clients
 
@@ -136,27 +135,48 @@ impl FanoutOutcome {
     }
 }
 
-/// Takes out whatever the endpoint still has to send (counted, never sent) and compares what
-/// the socket took with what was queued: the snapshots still queued after a flush.
+/// Finds what is still queued after a flush, in the endpoint and in the driver.
+///
+/// The endpoint: whatever `poll_transmit` still gives (taken out and counted, never sent).
+/// The driver: a batch the kernel had no room for waits there, written by the endpoint but not
+/// yet taken by the socket; so every datagram the connections wrote (their `packets_sent`)
+/// must be one the socket took (`sent`, or refused: `send_errors`) or one this check took out.
 struct QueueCheck {
     buf: Vec<u8>,
-    /// The socket's count before the ticks.
-    base: u64,
+    /// The connections' datagrams and the socket's count before the ticks.
+    written_base: u64,
+    out_base: u64,
     /// Datagrams taken out of the endpoint by this check.
     taken: u64,
 }
 
+/// Datagrams the connections `ids` have written.
+fn written(server: &mut Server, ids: &[ConnectionId]) -> u64 {
+    let endpoint = server.endpoint();
+    ids.iter()
+        .filter_map(|&id| endpoint.stats(id))
+        .map(|s| s.packets_sent)
+        .sum()
+}
+
+/// Datagrams the socket has taken.
+fn out(server: &Server) -> u64 {
+    let s = server.socket_stats();
+    s.sent + s.send_errors
+}
+
 impl QueueCheck {
-    fn new(server: &Server) -> QueueCheck {
-        let s = server.socket_stats();
+    fn new(server: &mut Server, ids: &[ConnectionId]) -> QueueCheck {
         QueueCheck {
             buf: Vec::with_capacity(1 << 16),
-            base: s.sent + s.send_errors,
+            written_base: written(server, ids),
+            out_base: out(server),
             taken: 0,
         }
     }
 
-    fn left(&mut self, server: &mut Server, queued: u64) -> u64 {
+    /// Datagrams still queued now.
+    fn left(&mut self, server: &mut Server, ids: &[ConnectionId]) -> u64 {
         let mut in_endpoint = 0;
         while let Some(t) = server
             .endpoint()
@@ -165,11 +185,9 @@ impl QueueCheck {
             in_endpoint += t.datagrams() as u64;
         }
         self.taken += in_endpoint;
-        let s = server.socket_stats();
-        let out = (s.sent + s.send_errors).saturating_sub(self.base);
-        // A batch the socket had no room for waits in the driver: queued, neither sent nor
-        // in the endpoint.
-        let in_driver = queued.saturating_sub(self.taken + out);
+        let written = written(server, ids).saturating_sub(self.written_base);
+        let out = out(server).saturating_sub(self.out_base);
+        let in_driver = written.saturating_sub(self.taken + out);
         in_endpoint + in_driver
     }
 }
@@ -201,7 +219,7 @@ fn serve(
     }
     shared.accepted.store(ids.len(), Ordering::Relaxed);
     let mut out = ServerOutcome::default();
-    let mut check = QueueCheck::new(&server);
+    let mut check = QueueCheck::new(&mut server, &ids);
     let start = Instant::now() + Duration::from_millis(20);
     sleep_until(start);
     let cpu_start = thread_cpu();
@@ -234,7 +252,7 @@ fn serve(
             out.late += 1;
         }
         let c = thread_cpu();
-        let left = check.left(&mut server, out.queued);
+        let left = check.left(&mut server, &ids);
         if left > 0 {
             out.ticks_left += 1;
             out.left += left;

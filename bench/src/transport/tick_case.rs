@@ -59,7 +59,7 @@ fn delivery_note(plan: &TickPlan, o: &TickOutcome) -> String {
     }
     if d.late > 0 {
         note.push_str(&format!(
-            "; {} turns began over a quarter tick late",
+            "; turns begun over a quarter tick late: {}",
             d.late
         ));
     }
