@@ -19,6 +19,7 @@
 //! `BENCH_TRANSPORT_CASES` (comma-separated names, e.g. `reliable-1k,rtt`) limits the cases.
 
 pub mod fanout;
+pub mod fanout_case;
 pub mod fanout_clients;
 pub mod laminar_peer;
 pub mod netproto_peer;
@@ -35,7 +36,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::report::{Row, median, quantile};
-use fanout::FanoutCase;
+use fanout_case::FanoutCase;
 use relay::Relay;
 use tick_case::TickCase;
 
@@ -377,7 +378,7 @@ pub fn run(opts: &Options) -> Vec<Row> {
     let mut rtt_lost: Vec<u64> = vec![0; peers.len()];
     let mut rtt_errors: Vec<Option<String>> = vec![None; peers.len()];
     let mut tick = case_selected(tick_case::CASE).then(|| TickCase::new(&opts.only, opts.quick));
-    let mut fanout = case_selected(fanout::CASE).then(|| FanoutCase::new(opts.quick));
+    let mut fanout = case_selected(fanout_case::CASE).then(|| FanoutCase::new(opts.quick));
 
     for round in 0..opts.rounds {
         for (ci, (case, p)) in cases.iter().enumerate() {
