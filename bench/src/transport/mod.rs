@@ -7,7 +7,10 @@
 //!   time per message (the JSON's `median_ns`), messages/s and MB/s (10^6 bytes of payload);
 //! - at 0 % loss the peers talk directly over loopback; at 5 % loss every UDP peer goes
 //!   through the same seeded loss-injecting relay ([`relay`]); TCP runs at 0 % only;
-//! - unreliable 100-byte messages: a ping-pong echo, one message in flight, RTT p50 and p99.
+//! - unreliable 100-byte messages: a ping-pong echo, one message in flight, RTT p50 and p99;
+//! - `tick-10x100` ([`tick`]): a game's 60 Hz traffic both ways, in wire bytes per tick;
+//! - `fanout-1000` ([`fanout`]): one netproto server sending 30 Hz snapshots to 1,000 clients,
+//!   in server CPU time per second.
 //!
 //! A case is bounded by a deadline; a peer that has not delivered everything by then is
 //! reported with what it delivered, marked incomplete.
@@ -15,12 +18,17 @@
 //! For profiling one case alone (under `strace -c` or `perf`), the environment variable
 //! `BENCH_TRANSPORT_CASES` (comma-separated names, e.g. `reliable-1k,rtt`) limits the cases.
 
+pub mod fanout;
+pub mod fanout_case;
+pub mod fanout_clients;
 pub mod laminar_peer;
 pub mod netproto_peer;
 pub mod quinn_peer;
 pub mod relay;
 pub mod renet_peer;
 pub mod tcp_peer;
+pub mod tick;
+pub mod tick_case;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -28,7 +36,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::report::{Row, median, quantile};
+use fanout_case::FanoutCase;
 use relay::Relay;
+use tick_case::TickCase;
 
 /// Options of a run.
 #[derive(Debug, Clone)]
@@ -204,6 +214,20 @@ pub fn payload(size: usize, tag: u64) -> Vec<u8> {
     v
 }
 
+/// A payload of `size` bytes carrying `tag` in its first eight bytes, then pseudo-random bytes
+/// from the tag: incompressible, so that a compressing transport gains nothing here it would
+/// not on real game data (where it gains less than on a constant fill).
+pub fn noise(size: usize, tag: u64) -> Vec<u8> {
+    let mut v = Vec::with_capacity(size + 8);
+    v.extend_from_slice(&tag.to_le_bytes());
+    let mut rng = relay::Rng::new(tag ^ 0x7e1c_0000);
+    while v.len() < size {
+        v.extend_from_slice(&rng.next_u64().to_le_bytes());
+    }
+    v.truncate(size);
+    v
+}
+
 /// The tag of a payload.
 pub fn tag_of(bytes: &[u8]) -> u64 {
     let mut t = [0u8; 8];
@@ -353,6 +377,8 @@ pub fn run(opts: &Options) -> Vec<Row> {
     let mut rtt_samples: Vec<Vec<f64>> = vec![Vec::new(); peers.len()];
     let mut rtt_lost: Vec<u64> = vec![0; peers.len()];
     let mut rtt_errors: Vec<Option<String>> = vec![None; peers.len()];
+    let mut tick = case_selected(tick_case::CASE).then(|| TickCase::new(&opts.only, opts.quick));
+    let mut fanout = case_selected(fanout_case::CASE).then(|| FanoutCase::new(opts.quick));
 
     for round in 0..opts.rounds {
         for (ci, (case, p)) in cases.iter().enumerate() {
@@ -419,6 +445,12 @@ pub fn run(opts: &Options) -> Vec<Row> {
                 }
             }
         }
+        if let Some(tick) = &mut tick {
+            tick.round(round);
+        }
+        if let Some(fanout) = &mut fanout {
+            fanout.round(round);
+        }
     }
 
     let mut rows = Vec::new();
@@ -468,9 +500,13 @@ pub fn run(opts: &Options) -> Vec<Row> {
             bytes: Some(c.bytes),
             ratio: None,
             note,
+            bytes_ratio: false,
         });
     }
     for (pi, peer) in peers.iter().enumerate() {
+        if !case_selected("rtt") {
+            break;
+        }
         let s = &mut rtt_samples[pi];
         let total = rtt.count * opts.rounds as u64;
         let note = match &rtt_errors[pi] {
@@ -488,8 +524,15 @@ pub fn run(opts: &Options) -> Vec<Row> {
                 bytes: Some(rtt.size as u64),
                 ratio: None,
                 note: note.clone(),
+                bytes_ratio: false,
             });
         }
+    }
+    if let Some(tick) = tick {
+        rows.extend(tick.rows(opts.rounds));
+    }
+    if let Some(fanout) = fanout {
+        rows.extend(fanout.rows(opts.rounds));
     }
     rows
 }

@@ -12,6 +12,11 @@
 //! made per datagram, in arrival order; a peer that sends one datagram per call is relayed one
 //! datagram per call, as before. Through `quinn-udp`, which falls back to one datagram per
 //! call where the platform has no GSO/GRO.
+//!
+//! It also counts, per direction, the datagrams it receives and their UDP payload bytes
+//! ([`Relay::traffic`]): at 0 % loss it is a counting wire, which is how the `tick-10x100` case
+//! measures every peer's bytes alike. A GRO batch is counted as the datagrams it holds (split
+//! at its stride, as it is forwarded), so what is counted is what the sender put on the wire.
 
 use std::io::{self, IoSliceMut};
 use std::net::{SocketAddr, UdpSocket};
@@ -66,6 +71,58 @@ struct Pump {
     out: Vec<u8>,
     forwarded: Arc<AtomicU64>,
     dropped: Arc<AtomicU64>,
+    /// This direction's counter of [`Relay::traffic`].
+    counted: Arc<Counter>,
+}
+
+/// Datagrams and their UDP payload bytes, one direction, as they arrived at the relay.
+#[derive(Debug, Default)]
+pub struct Counter {
+    datagrams: AtomicU64,
+    bytes: AtomicU64,
+}
+
+impl Counter {
+    fn add(&self, bytes: usize) {
+        self.datagrams.fetch_add(1, Ordering::Relaxed);
+        self.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// The counts now.
+    pub fn read(&self) -> Count {
+        Count {
+            datagrams: self.datagrams.load(Ordering::Relaxed),
+            bytes: self.bytes.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// A reading of a [`Counter`], or the difference of two.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Count {
+    /// Datagrams.
+    pub datagrams: u64,
+    /// Their UDP payload bytes (no IP or UDP header).
+    pub bytes: u64,
+}
+
+impl Count {
+    /// What was counted between `earlier` and `self`.
+    pub fn since(self, earlier: Count) -> Count {
+        Count {
+            datagrams: self.datagrams.saturating_sub(earlier.datagrams),
+            bytes: self.bytes.saturating_sub(earlier.bytes),
+        }
+    }
+}
+
+/// Both directions' counters.
+#[derive(Debug, Default)]
+pub struct Traffic {
+    /// From the client to the server.
+    pub to_server: Arc<Counter>,
+    /// From the server to the client.
+    pub to_client: Arc<Counter>,
 }
 
 impl Pump {
@@ -76,6 +133,7 @@ impl Pump {
         loss: f64,
         forwarded: Arc<AtomicU64>,
         dropped: Arc<AtomicU64>,
+        counted: Arc<Counter>,
     ) -> io::Result<Pump> {
         let rx_state = UdpSocketState::new((&rx).into())?;
         let tx_state = UdpSocketState::new((&tx).into())?;
@@ -94,6 +152,7 @@ impl Pump {
             out: Vec::with_capacity(SLOT),
             forwarded,
             dropped,
+            counted,
         })
     }
 
@@ -124,6 +183,7 @@ impl Pump {
         let mut count = 0;
         for i in 0..n {
             let d = &self.buf[(i * stride).min(len)..((i + 1) * stride).min(len)];
+            self.counted.add(d.len());
             if self.rng.chance(self.loss) {
                 self.dropped.fetch_add(1, Ordering::Relaxed);
                 continue;
@@ -181,6 +241,7 @@ pub struct Relay {
     pub forwarded: Arc<AtomicU64>,
     /// Datagrams dropped.
     pub dropped: Arc<AtomicU64>,
+    traffic: Arc<Traffic>,
 }
 
 impl Relay {
@@ -193,6 +254,7 @@ impl Relay {
         let client: Arc<Mutex<Option<SocketAddr>>> = Arc::new(Mutex::new(None));
         let forwarded = Arc::new(AtomicU64::new(0));
         let dropped = Arc::new(AtomicU64::new(0));
+        let traffic: Arc<Traffic> = Arc::default();
         let mut threads = Vec::new();
         let c2s = Pump::new(
             front.try_clone()?,
@@ -201,6 +263,7 @@ impl Relay {
             loss,
             forwarded.clone(),
             dropped.clone(),
+            traffic.to_server.clone(),
         )?;
         let s2c = Pump::new(
             back.try_clone()?,
@@ -209,6 +272,7 @@ impl Relay {
             loss,
             forwarded.clone(),
             dropped.clone(),
+            traffic.to_client.clone(),
         )?;
         // Blocking, with a timeout to see `stop` (quinn-udp made them non-blocking): one slot
         // per receive, so a blocking `recvmmsg` returns as soon as anything (a datagram or a
@@ -261,12 +325,18 @@ impl Relay {
             threads,
             forwarded,
             dropped,
+            traffic,
         })
     }
 
     /// Where the client sends.
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The datagrams and bytes received from each side so far (dropped ones included).
+    pub fn traffic(&self) -> Arc<Traffic> {
+        self.traffic.clone()
     }
 }
 
