@@ -2,7 +2,6 @@
 //! `../shared/vectors`), read at test time.
 
 use rabbit::{BitReader, BitWriter, Decode, Encode};
-use serde_json::Value;
 
 use test_vectors::{bit_string, hex, load as vectors, unhex};
 
