@@ -18,7 +18,7 @@ use laminar::{Config, Packet, Socket, SocketEvent};
 
 use super::relay::Relay;
 use super::tick::{Message, Side, TickOutcome, TickPlan, TickShared, run_pair};
-use super::{Outcome, Params, RttParams, Shared, payload, route, tag_of};
+use super::{Outcome, Params, RttParams, Shared, payload, ping_loop, route, tag_of};
 
 /// Messages the sender keeps ahead of the receiver's count.
 const WINDOW: u64 = 32;
@@ -100,12 +100,7 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         }
         Ok(())
     })();
-    shared.stop();
-    srv.join()
-        .map_err(|_| "server thread panicked".to_string())??;
-    drop(relay);
-    client_result?;
-    shared.outcome(count, deadline)
+    shared.finish(srv, relay, client_result, count, deadline)
 }
 
 /// Unreliable echo.
@@ -129,30 +124,23 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
     });
     let result = (|| -> Result<Vec<f64>, String> {
         let mut client = Socket::bind_with_config("127.0.0.1:0", config()).map_err(err)?;
-        let start = Instant::now();
-        let mut rtts = Vec::with_capacity(p.count as usize);
-        for i in 0..p.count {
-            if start.elapsed() > p.deadline {
-                break;
-            }
-            let t0 = Instant::now();
-            client
-                .send(Packet::unreliable(addr, payload(p.size, i)))
-                .map_err(err)?;
-            'wait: while t0.elapsed() < p.timeout {
+        ping_loop(
+            p,
+            &mut client,
+            |client, _, msg| client.send(Packet::unreliable(addr, msg)).map_err(err),
+            |client, i| {
                 client.manual_poll(Instant::now());
                 while let Some(ev) = client.recv() {
                     if let SocketEvent::Packet(pk) = ev
                         && tag_of(pk.payload()) == i
                     {
-                        rtts.push(t0.elapsed().as_nanos() as f64);
-                        break 'wait;
+                        return Ok(true);
                     }
                 }
                 thread::yield_now();
-            }
-        }
-        Ok(rtts)
+                Ok(false)
+            },
+        )
     })();
     shared.stop();
     let _ = srv.join();

@@ -175,6 +175,26 @@ impl Shared {
         self.started().is_some_and(|s| s.elapsed() > deadline)
     }
 
+    /// Ends a reliable case: stops the server, waits for its thread, closes the relay, and
+    /// reports what arrived, the first error (the client's, then the server's) if any.
+    pub fn finish<R>(
+        &self,
+        server: std::thread::JoinHandle<Result<(), String>>,
+        relay: R,
+        client: Result<(), String>,
+        wanted: u64,
+        deadline: Duration,
+    ) -> Result<Outcome, String> {
+        self.stop();
+        let server = server
+            .join()
+            .map_err(|_| "server thread panicked".to_string())?;
+        drop(relay);
+        client?;
+        server?;
+        self.outcome(wanted, deadline)
+    }
+
     /// The outcome once both threads are done.
     pub fn outcome(&self, wanted: u64, deadline: Duration) -> Result<Outcome, String> {
         let start = self.started().ok_or("never connected")?;
@@ -190,6 +210,35 @@ impl Shared {
             wanted,
         })
     }
+}
+
+/// The ping loop of every synchronous peer's RTT case: one ping in flight, until `p.count`
+/// pings or `p.deadline`. `send(client, i, bytes)` sends ping `i`; `poll(client, i)` turns the
+/// peer's loop once and says whether the echo of ping `i` arrived. A ping without an echo
+/// within `p.timeout` is lost and left out. The payload is built before the clock starts.
+pub fn ping_loop<C>(
+    p: &RttParams,
+    client: &mut C,
+    mut send: impl FnMut(&mut C, u64, Vec<u8>) -> Result<(), String>,
+    mut poll: impl FnMut(&mut C, u64) -> Result<bool, String>,
+) -> Result<Vec<f64>, String> {
+    let start = Instant::now();
+    let mut rtts = Vec::with_capacity(p.count as usize);
+    for i in 0..p.count {
+        if start.elapsed() > p.deadline {
+            break;
+        }
+        let msg = payload(p.size, i);
+        let t0 = Instant::now();
+        send(client, i, msg)?;
+        while t0.elapsed() < p.timeout {
+            if poll(client, i)? {
+                rtts.push(t0.elapsed().as_nanos() as f64);
+                break;
+            }
+        }
+    }
+    Ok(rtts)
 }
 
 /// Where the client should send: the server itself, or a relay in front of it at `loss`.

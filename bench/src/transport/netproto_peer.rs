@@ -11,7 +11,7 @@ use netproto::{Config, ConnectionId, Delivery, Error, Event};
 
 use super::relay::Relay;
 use super::tick::{Message, Side, TickOutcome, TickPlan, run_pair};
-use super::{Outcome, Params, RttParams, Shared, payload, route, tag_of};
+use super::{Outcome, Params, RttParams, Shared, payload, ping_loop, route, tag_of};
 
 /// Payload bytes queued between two turns of the client's I/O loop at most (one message at
 /// least).
@@ -100,14 +100,7 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         }
         Ok(())
     })();
-    shared.stop();
-    let srv_result = srv
-        .join()
-        .map_err(|_| "server thread panicked".to_string())?;
-    drop(relay);
-    client_result?;
-    srv_result?;
-    shared.outcome(count, deadline)
+    shared.finish(srv, relay, client_result, count, deadline)
 }
 
 /// Unreliable echo: one ping in flight.
@@ -131,28 +124,22 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
     let result = (|| -> Result<Vec<f64>, String> {
         let mut client = Client::connect(addr, config(Flavor::Extended)?).map_err(err)?;
         client.wait_connected().map_err(err)?;
-        let start = Instant::now();
-        let mut rtts = Vec::with_capacity(p.count as usize);
-        for i in 0..p.count {
-            if start.elapsed() > p.deadline {
-                break;
-            }
-            let msg = payload(p.size, i);
-            let t0 = Instant::now();
-            client.send(&msg, Delivery::Unreliable).map_err(err)?;
-            'wait: while t0.elapsed() < p.timeout {
+        ping_loop(
+            p,
+            &mut client,
+            |client, _, msg| client.send(&msg, Delivery::Unreliable).map_err(err),
+            |client, i| {
                 client.poll(Duration::from_millis(1)).map_err(err)?;
                 while let Some(ev) = client.poll_event() {
                     if let Event::Message { bytes, .. } = ev
                         && tag_of(&bytes) == i
                     {
-                        rtts.push(t0.elapsed().as_nanos() as f64);
-                        break 'wait;
+                        return Ok(true);
                     }
                 }
-            }
-        }
-        Ok(rtts)
+                Ok(false)
+            },
+        )
     })();
     shared.stop();
     srv.join()

@@ -134,12 +134,7 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         endpoint.wait_idle().await;
         r
     });
-    shared.stop();
-    srv.join()
-        .map_err(|_| "server thread panicked".to_string())??;
-    drop(relay);
-    client_result?;
-    shared.outcome(count, deadline)
+    shared.finish(srv, relay, client_result, count, deadline)
 }
 
 /// Datagram echo.

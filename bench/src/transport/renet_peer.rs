@@ -17,7 +17,7 @@ use renet_netcode::{
 
 use super::relay::Relay;
 use super::tick::{Message, Side, TickOutcome, TickPlan, run_pair};
-use super::{Outcome, Params, RttParams, Shared, payload, route, tag_of};
+use super::{Outcome, Params, RttParams, Shared, payload, ping_loop, route, tag_of};
 
 const PROTOCOL_ID: u64 = 7;
 
@@ -177,14 +177,7 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         }
         Ok(())
     })();
-    shared.stop();
-    let srv_result = srv
-        .join()
-        .map_err(|_| "server thread panicked".to_string())?;
-    drop(relay);
-    srv_result?;
-    client_result?;
-    shared.outcome(count, deadline)
+    shared.finish(srv, relay, client_result, count, deadline)
 }
 
 /// Unreliable echo.
@@ -216,28 +209,26 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
     let result = (|| -> Result<Vec<f64>, String> {
         let mut c = ClientSide::connect(addr)?;
         c.wait_connected(Duration::from_secs(5))?;
-        let start = Instant::now();
-        let mut rtts = Vec::with_capacity(p.count as usize);
-        for i in 0..p.count {
-            if start.elapsed() > p.deadline {
-                break;
-            }
-            let t0 = Instant::now();
-            c.client.send_message(channel, payload(p.size, i));
-            c.send_packets();
-            'wait: while t0.elapsed() < p.timeout {
+        ping_loop(
+            p,
+            &mut c,
+            |c, _, msg| {
+                c.client.send_message(channel, msg);
+                c.send_packets();
+                Ok(())
+            },
+            |c, i| {
                 c.update()?;
                 while let Some(m) = c.client.receive_message(channel) {
                     if tag_of(&m) == i {
-                        rtts.push(t0.elapsed().as_nanos() as f64);
-                        break 'wait;
+                        return Ok(true);
                     }
                 }
                 c.send_packets();
                 thread::yield_now();
-            }
-        }
-        Ok(rtts)
+                Ok(false)
+            },
+        )
     })();
     shared.stop();
     srv.join()
