@@ -8,17 +8,28 @@
 //!
 //! Not a public API: names and signatures may change in any release.
 
+mod layout;
+mod msb;
 mod sizes;
 mod via;
 mod words;
 
+pub use layout::{
+    apply, byte_aligned, byte_len, check_computed, constant_mismatch, expect_bits, framed,
+    framed_revert, magic_word,
+};
+pub use msb::{
+    MsbSlot, msb_decode, msb_peek_tag, msb_plan, msb_push, msb_read, msb_stream, msb_take,
+};
 pub use sizes::{max_over, min_over, sum_max, sum_min};
 pub use via::{via_error, via_schema};
 pub use words::{word_over, word_plan, word_sum};
 
 pub use crate::codec::{
-    FieldCodec, FieldDecode, Fixed, MaxLen, Native, Range, TagCodec, TagIndex, Varint, ZigZag,
+    BigEndian, FieldCodec, FieldDecode, Fixed, FixedLen, LittleEndian, MaxLen, Native, Range,
+    TagCodec, TagIndex, ToEnd, Varint, ZigZag,
 };
+pub use crate::layout::{Computed, Transform};
 pub use crate::schema::{
     Body, Describe, Encoding, FieldSchema, TypeRef, TypeSchema, VariantSchema,
 };
