@@ -14,6 +14,7 @@
 
 mod decode;
 mod encode;
+mod layout;
 mod schema;
 mod size;
 mod via;
@@ -97,6 +98,17 @@ impl Names {
                 let g = &self.ty_generics;
                 quote!(#helper #g)
             }
+            Codec::Bytes { n, big: true } => quote!(#k::BigEndian<#n>),
+            Codec::Bytes { n, big: false } => quote!(#k::LittleEndian<#n>),
+            Codec::FixedLen(n) => {
+                let n = Literal::u64_suffixed(*n);
+                quote!(#k::FixedLen<#n>)
+            }
+            Codec::ToEnd(None) => quote!(#k::ToEnd),
+            Codec::ToEnd(Some(n)) => quote!(#k::ToEnd<{ #n as u64 }>),
+            // Written through its transform (`layout.rs`); the codec only gives the sizes of
+            // a value of unknown length.
+            Codec::Transformed => quote!(#k::ToEnd),
         }
     }
 
@@ -106,6 +118,9 @@ impl Names {
     /// Spanned at the type: a type the codec does not take is reported at the field.
     pub fn enc(&self, field: &Field<'_>, wire: &Wire<'_>, item: &str) -> TokenStream {
         let k = &self.krate;
+        if let Some(sizes) = layout::transformed_sizes(wire, item, k) {
+            return sizes;
+        }
         let (c, ty) = (self.codec_ty(field, wire), wire.ty);
         let item = Ident::new(item, ty.span());
         respan(quote!(<#c as #k::FieldCodec<#ty>>::#item), ty.span())

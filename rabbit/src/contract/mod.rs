@@ -19,7 +19,8 @@ pub use layout::{
     framed_revert, magic_word,
 };
 pub use msb::{
-    MsbSlot, msb_decode, msb_peek_tag, msb_plan, msb_push, msb_read, msb_stream, msb_take,
+    MsbSlot, msb_decode, msb_peek_tag, msb_plan, msb_push, msb_read, msb_schema, msb_stream,
+    msb_tag, msb_take,
 };
 pub use sizes::{max_over, min_over, sum_max, sum_min};
 pub use via::{via_error, via_schema};
@@ -35,12 +36,14 @@ pub use crate::schema::{
 };
 pub use crate::{BitRead, BitReader, BitWindow, BitWriter, Decode, Encode, Error, Result};
 
+pub use std::boxed::Box;
 pub use std::clone::Clone;
 pub use std::convert::{From, Into, TryFrom};
 pub use std::default::Default;
 pub use std::marker::{PhantomData, Sized};
 pub use std::option::Option::{self, None, Some};
 pub use std::result::Result::{Err, Ok};
+pub use std::string::String;
 pub use std::vec::Vec;
 
 /// The width of an enum tag by default: the fewest bits that hold the largest index (0 for a

@@ -8,6 +8,7 @@
 //! error.
 
 use crate::codec::FieldDecode;
+use crate::schema::{Encoding, Tag};
 use crate::{BitRead, BitReader, Result};
 
 /// How one item of an msb container is written and read.
@@ -169,4 +170,21 @@ pub fn msb_peek_tag<R: BitRead>(r: &mut R, bits: u32) -> Result<u64> {
     let bytes = bits.div_ceil(8);
     let number = msb_stream(r.peek_bits(8 * bytes)?, 8 * bytes);
     Ok(msb_take(number, 8 * bytes - bits, bits))
+}
+
+/// A field's schema in an msb container: marked most significant bit first when it is in a
+/// group (fixed-width), as it was otherwise.
+pub fn msb_schema(encoding: Encoding, sizes: Sizes) -> Encoding {
+    match fixed(sizes) {
+        Some(_) => Encoding::MsbFirst(Box::new(encoding)),
+        None => encoding,
+    }
+}
+
+/// An msb enum's tag in the schema.
+pub const fn msb_tag(tag: Tag) -> Tag {
+    match tag {
+        Tag::Bits(n) => Tag::MsbBits(n),
+        other => other,
+    }
 }
