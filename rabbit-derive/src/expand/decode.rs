@@ -8,7 +8,7 @@ use quote::quote;
 use super::encode::{Item, items};
 use super::{Names, layout, pattern};
 use crate::ast::Style;
-use crate::plan::{Body, Field, Plan, Tag};
+use crate::plan::{Body, Codec, Field, Plan, Tag};
 
 pub fn body(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
@@ -166,6 +166,16 @@ fn field(f: &Field<'_>, n: &Names, owner: &str) -> TokenStream {
     let dec = n.dec(f, wire);
     let dec = quote!(#dec(#r));
     let in_field = n.in_field(owner, f);
+    if wire.cond.is_none()
+        && matches!(wire.codec, Codec::Native)
+        && let Some((item, len)) = short_array(wire.ty)
+    {
+        // `[T; N]` with a short literal length: its items read into the array one after the
+        // other, as the array's own decoder reads them, without building a `Vec` first.
+        let item_dec = quote!(<#k::Native as #k::FieldDecode<#item>>::decode(#r) #in_field?);
+        let items = (0..len).map(|_| item_dec.clone());
+        return quote!(let #b: #ty = [#(#items),*];);
+    }
     match &wire.cond {
         None => quote!(let #b: #ty = #dec #in_field?;),
         Some(cond) => {
@@ -190,4 +200,20 @@ fn field(f: &Field<'_>, n: &Names, owner: &str) -> TokenStream {
             }
         }
     }
+}
+
+/// `T` and `N` of an array type `[T; N]` whose length is an integer literal of at most 32.
+fn short_array(ty: &syn::Type) -> Option<(&syn::Type, usize)> {
+    let syn::Type::Array(array) = ty else {
+        return None;
+    };
+    let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Int(len),
+        ..
+    }) = &array.len
+    else {
+        return None;
+    };
+    let len = len.base10_parse::<usize>().ok()?;
+    (len <= 32).then_some((&*array.elem, len))
 }

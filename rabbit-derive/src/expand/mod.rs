@@ -249,8 +249,12 @@ pub fn each_variant(
 /// that belongs inside its caller's loop, where the writer's accumulator stays in registers);
 /// plain `#[inline]` for an enum, whose variants may be large.
 fn hot_inline(input: &Plan<'_>) -> TokenStream {
-    match input.body {
+    match &input.body {
         Body::Struct(..) => quote!(#[inline(always)]),
+        // An enum of unit variants is a tag and nothing else: as small as a field.
+        Body::Enum(_, variants) if variants.iter().all(|v| v.fields.is_empty()) => {
+            quote!(#[inline(always)])
+        }
         Body::Enum(..) => quote!(#[inline]),
     }
 }

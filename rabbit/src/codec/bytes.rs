@@ -180,6 +180,8 @@ pub trait ByteString: Sized {
     fn as_wire(&self) -> &[u8];
     /// The value of the bytes read (`position` is where they end, for errors).
     fn from_wire(bytes: Vec<u8>, position: u64) -> Result<Self>;
+    /// The value of bytes borrowed from the input.
+    fn from_slice(bytes: &[u8], position: u64) -> Result<Self>;
 }
 
 impl ByteString for String {
@@ -193,6 +195,11 @@ impl ByteString for String {
             source: e.utf8_error(),
         })
     }
+    fn from_slice(bytes: &[u8], position: u64) -> Result<Self> {
+        std::str::from_utf8(bytes)
+            .map(str::to_owned)
+            .map_err(|source| Error::InvalidUtf8 { position, source })
+    }
 }
 
 impl ByteString for Vec<u8> {
@@ -203,6 +210,9 @@ impl ByteString for Vec<u8> {
     fn from_wire(bytes: Vec<u8>, _: u64) -> Result<Self> {
         Ok(bytes)
     }
+    fn from_slice(bytes: &[u8], _: u64) -> Result<Self> {
+        Ok(bytes.to_vec())
+    }
 }
 
 impl ByteString for Box<[u8]> {
@@ -212,6 +222,9 @@ impl ByteString for Box<[u8]> {
     }
     fn from_wire(bytes: Vec<u8>, _: u64) -> Result<Self> {
         Ok(bytes.into_boxed_slice())
+    }
+    fn from_slice(bytes: &[u8], _: u64) -> Result<Self> {
+        Ok(bytes.into())
     }
 }
 
@@ -257,6 +270,12 @@ impl<T: ByteString, const N: u64> FieldDecode<T> for FixedLen<N> {
         r.with_reader(|r| {
             // Checked against the input before the buffer is made.
             r.ensure(8 * N)?;
+            if r.position() % 8 == 0 {
+                // On a byte boundary the bytes are borrowed from the input: one copy, into the
+                // value.
+                let bytes = r.read_slice(N)?;
+                return T::from_slice(bytes, r.position());
+            }
             let mut bytes = vec![0u8; N as usize];
             r.read_bytes(&mut bytes)?;
             T::from_wire(bytes, r.position())
