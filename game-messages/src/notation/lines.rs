@@ -197,9 +197,9 @@ fn type_name(enc: &Encoding) -> String {
             None => format!("{} to the end", type_name(item)),
         },
         Encoding::ByteLen { field, inner } => {
-            format!("`{field}` bytes of {}", type_name(inner))
+            format!("{}, in `{field}` bytes", type_name(inner))
         }
-        Encoding::Transformed { transform } => format!("bytes of `{transform}`"),
+        Encoding::Transformed { transform } => format!("the bytes `{transform}` makes"),
         Encoding::Computed { value, from } => {
             format!("{}, computed: `{from}`", type_name(value))
         }

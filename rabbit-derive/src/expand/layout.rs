@@ -284,7 +284,7 @@ pub fn field_schema(
     if let Some(by) = &wire.layout.computed {
         let from = match by {
             ComputedBy::Expr(cond) => cond.text.clone(),
-            ComputedBy::LengthOf(target) => format!("byte length of `{target}`"),
+            ComputedBy::LengthOf(target) => format!("the byte length of {target}"),
         };
         enc = quote!(#k::Encoding::Computed {
             value: #k::Box::new(#enc),
