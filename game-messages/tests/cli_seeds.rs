@@ -28,7 +28,7 @@ fn seed_examples_decode_and_encode() {
     for (ty, hex) in [
         ("semi_ordered::Datagram", "5001a583123456"),
         ("semi_ordered::Datagram", "800000000004d600001100098b"),
-        ("woke::Packet", "5703010203040506070809"),
+        ("woke::Packet", "570301020304050607080900"),
         (
             "dogfight::Event",
             "0335616664316137632d353063362d346135352d626535372d306630326365663865343865",
