@@ -128,14 +128,12 @@ pub enum Error {
     },
 
     /// A computed field (a length, a checksum) did not hold what the other fields compute.
-    #[error("`{field}` reads {found}, but the other fields make it {expected}")]
+    #[error("`{field}` {values}")]
     Computed {
         /// The field, as `Type.field`.
         field: &'static str,
-        /// The value read.
-        found: String,
-        /// The value the other fields compute.
-        expected: String,
+        /// The value read and the value computed, as text.
+        values: Cow<'static, str>,
     },
 
     /// A field framed by a byte length did not start on a byte boundary.

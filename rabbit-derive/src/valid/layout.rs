@@ -72,6 +72,7 @@ pub fn fields(cx: &Ctxt, layout: &Layout, fields: &mut [Field<'_>]) {
         .iter()
         .map(|f| computed_inner(f.ty).is_some())
         .collect();
+    #[allow(clippy::needless_range_loop)] // each field's plan is updated at the end of its turn
     for i in 0..fields.len() {
         let f = &fields[i];
         if f.wire.is_none() {
@@ -401,11 +402,10 @@ fn expression_cond(
                     )
                 },
             ),
-            Some(_) => {
-                if !uses.iter().any(|u| *u == name) {
-                    uses.push(Ident::new(&name, ident.span()));
-                }
+            Some(_) if !uses.iter().any(|u| *u == name) => {
+                uses.push(Ident::new(&name, ident.span()));
             }
+            Some(_) => {}
             None if is_path && name == "self" => cx.error(
                 ident.span(),
                 format_args!("`self` is not available in a {what} expression: name the fields"),

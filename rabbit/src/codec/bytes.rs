@@ -270,7 +270,7 @@ impl<T: ByteString, const N: u64> FieldDecode<T> for FixedLen<N> {
         r.with_reader(|r| {
             // Checked against the input before the buffer is made.
             r.ensure(8 * N)?;
-            if r.position() % 8 == 0 {
+            if r.position().is_multiple_of(8) {
                 // On a byte boundary the bytes are borrowed from the input: one copy, into the
                 // value.
                 let bytes = r.read_slice(N)?;

@@ -64,8 +64,7 @@ pub fn check_computed<T: PartialEq + Debug>(
 fn computed_mismatch<T: Debug>(field: &'static str, found: &T, expected: &T) -> Error {
     Error::Computed {
         field,
-        found: format!("{found:?}"),
-        expected: format!("{expected:?}"),
+        values: format!("reads {found:?}, but the other fields make it {expected:?}").into(),
     }
 }
 
@@ -73,7 +72,7 @@ fn computed_mismatch<T: Debug>(field: &'static str, found: &T, expected: &T) -> 
 /// field's type. Fails unless the bits are whole bytes and the count fits the type.
 #[inline(always)]
 pub fn byte_len<L: TryFrom<u64>>(bits: u64) -> Result<L> {
-    if bits % 8 != 0 {
+    if !bits.is_multiple_of(8) {
         return Err(Error::custom(format!(
             "a field framed by a byte length takes {bits} bits, not whole bytes"
         )));
@@ -92,7 +91,7 @@ fn too_long_for_length(bytes: u64) -> Error {
 #[inline(always)]
 pub fn byte_aligned(w: &BitWriter<'_>) -> Result<()> {
     let bits = w.bit_len();
-    if bits % 8 != 0 {
+    if !bits.is_multiple_of(8) {
         return Err(Error::Unaligned { position: bits });
     }
     Ok(())

@@ -108,7 +108,7 @@ const fn chunk(items: &[Sizes], k: usize, end: usize) -> (usize, u32) {
             None => 0,
         };
         j += 1;
-        if bits % 8 == 0 {
+        if bits.is_multiple_of(8) {
             assert!(
                 bits <= 64,
                 "bit_order = \"msb\": fixed-width fields between two byte boundaries take more than 64 bits"

@@ -33,7 +33,7 @@ impl<'a> BitReader<'a> {
 
     /// The byte range of the next `bytes` bytes, checked.
     fn span(&self, bytes: u64) -> Result<(usize, usize)> {
-        if self.pos % 8 != 0 {
+        if !self.pos.is_multiple_of(8) {
             return Err(Error::Unaligned { position: self.pos });
         }
         self.ensure(bytes.saturating_mul(8))?;
