@@ -367,7 +367,8 @@ fn cases() -> Vec<Case> {
 /// Dogfight's state (`crate::dogfight`): rabbit's derive, the hand-written codec and deku, all
 /// checked to write and read the same bytes; and the size of the state in Rabbit's packing.
 fn dogfight_cases() -> Vec<Case> {
-    use crate::dogfight::{DState, hand, packed, state};
+    use crate::dogfight::{DState, hand, state};
+    use seed_protocols::dogfight::packed;
     use seed_protocols::dogfight::State;
     let s = state();
     let bytes = rabbit::to_bytes(&s).expect("rabbit encodes");

@@ -1,8 +1,8 @@
 //! Dogfight's game state (`seed_protocols::dogfight`) with 16 players and 20 power-ups,
 //! encoded and decoded three ways, to the same bytes: rabbit's derive (the byte-layout
 //! attributes), deku declaring the same layout, and an encoder and decoder written by hand.
-//! The same state declared in Rabbit's bit-packing ([`packed`]) gives the size of the layout
-//! Rabbit would choose.
+//! The same state declared in Rabbit's bit-packing (`seed_protocols::dogfight::packed`) gives
+//! the size of the layout Rabbit would choose.
 
 use deku::prelude::*;
 use rabbit::layout::Computed;
@@ -304,95 +304,5 @@ impl From<&State> for DState {
         };
         d.update().expect("deku updates the size");
         d
-    }
-}
-
-/// The same state in Rabbit's own bit-packing: positions as zig-zag varints, small enums in
-/// the fewest bits, flags in one bit, the id as its 16 bytes, lists behind a count.
-pub mod packed {
-    use rabbit::Rabbit;
-    use seed_protocols::dogfight as seed;
-
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    pub struct State {
-        #[rabbit(range = "0..=2")]
-        pub status: u8,
-        pub power_ups: Vec<PowerUp>,
-        pub players: Vec<Player>,
-    }
-
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    pub struct PowerUp {
-        pub x: i32,
-        pub y: i32,
-        #[rabbit(range = "0..=3")]
-        pub kind: u8,
-    }
-
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    pub struct Bullet {
-        pub x: i32,
-        pub y: i32,
-        pub active: bool,
-        #[rabbit(range = "0..=4")]
-        pub direction: u8,
-    }
-
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    pub struct Player {
-        pub x: i32,
-        pub y: i32,
-        pub hp: i8,
-        pub alive: bool,
-        #[rabbit(range = "0..=4")]
-        pub direction: u8,
-        /// The UUID's 128 bits.
-        pub id: [u8; 16],
-        pub bullets: [Bullet; 5],
-    }
-
-    /// The UUID text's 16 bytes.
-    fn uuid(text: &str) -> [u8; 16] {
-        let hex: Vec<u8> = text.bytes().filter(|b| *b != b'-').collect();
-        std::array::from_fn(|i| {
-            let digit = |c: u8| (c as char).to_digit(16).unwrap_or(0) as u8;
-            digit(hex[2 * i]) << 4 | digit(hex[2 * i + 1])
-        })
-    }
-
-    impl From<&seed::State> for State {
-        fn from(s: &seed::State) -> Self {
-            let bullet = |b: &seed::Bullet| Bullet {
-                x: b.x,
-                y: b.y,
-                active: b.active,
-                direction: b.direction as u8,
-            };
-            State {
-                status: s.status as u8,
-                power_ups: s
-                    .power_ups
-                    .iter()
-                    .map(|p| PowerUp {
-                        x: p.x,
-                        y: p.y,
-                        kind: p.kind as u8,
-                    })
-                    .collect(),
-                players: s
-                    .players
-                    .iter()
-                    .map(|p| Player {
-                        x: p.x,
-                        y: p.y,
-                        hp: p.hp,
-                        alive: p.alive,
-                        direction: p.direction as u8,
-                        id: uuid(&p.id),
-                        bullets: std::array::from_fn(|i| bullet(&p.bullets[i])),
-                    })
-                    .collect(),
-            }
-        }
     }
 }

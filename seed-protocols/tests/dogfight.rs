@@ -196,3 +196,19 @@ fn events_are_the_seeds_bytes() {
     bytes.extend(ID.as_bytes());
     assert!(rabbit::from_bytes::<Event>(&bytes).is_err());
 }
+
+#[test]
+fn the_example_in_rabbits_packing() {
+    use seed_protocols::dogfight::packed;
+    let packed = packed::State::from(&example());
+    let bytes = rabbit::to_bytes(&packed).unwrap();
+    assert_eq!(rabbit::from_bytes::<packed::State>(&bytes).unwrap(), packed);
+    assert_eq!(packed.players[0].id[..4], [0x5a, 0xfd, 0x1a, 0x7c]);
+    // 113 bytes in the seed's layout; the size here, printed for the record.
+    println!(
+        "the example: {} bytes in the seed's layout, {} bit-packed",
+        example_bytes().len(),
+        bytes.len()
+    );
+    assert!(bytes.len() < example_bytes().len() / 2);
+}

@@ -22,6 +22,8 @@
 //! writes, and `hp` as the `i8` the seed's field list gives it (its decoder reads the byte
 //! unsigned).
 
+pub mod packed;
+
 use rabbit::Rabbit;
 use rabbit::layout::Computed;
 
