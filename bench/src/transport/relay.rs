@@ -18,6 +18,7 @@
 //! measures every peer's bytes alike. A GRO batch is counted as the datagrams it holds (split
 //! at its stride, as it is forwarded), so what is counted is what the sender put on the wire.
 
+use game_messages::sample::SplitMix64;
 use std::io::{self, IoSliceMut};
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -34,23 +35,19 @@ const MAX_SEGMENTS: usize = 64;
 /// Socket buffers asked for (capped by the OS).
 const SOCKET_BUFFER: usize = 4 << 20;
 
-/// SplitMix64, as in `game_messages::sample`.
+/// The relay's drop decisions: game-messages' SplitMix64, drawn as a probability.
 #[derive(Debug, Clone)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
     /// A generator from `seed`.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(SplitMix64::new(seed))
     }
 
     /// The next 64 bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// True with probability `p`.
