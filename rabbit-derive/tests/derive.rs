@@ -13,15 +13,7 @@ fn wire<T: Encode + ?Sized>(value: &T) -> String {
     value.encode(&mut w).expect("encodes");
     let len = w.bit_len();
     w.finish();
-    (0..len)
-        .map(|i| {
-            if buf[(i / 8) as usize] >> (i % 8) & 1 == 1 {
-                '1'
-            } else {
-                '0'
-            }
-        })
-        .collect()
+    test_vectors::bit_string(&buf, len)
 }
 
 /// Encodes, checks every size claim against the writer, decodes and compares.

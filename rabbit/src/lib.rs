@@ -84,6 +84,7 @@ mod error;
 #[cfg(feature = "derive")]
 pub mod guide;
 mod impls;
+pub mod layout;
 pub mod limits;
 mod read;
 pub mod schema;

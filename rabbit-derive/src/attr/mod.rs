@@ -7,6 +7,7 @@
 //! are recorded in the [`Ctxt`] and parsing goes on, so that one build shows every mistake.
 
 mod delta;
+mod layout_values;
 pub mod rules;
 mod values;
 
@@ -41,12 +42,18 @@ pub enum Value {
     Int(u64, Span),
     /// A field encoding, with the span of its value (for errors about the value).
     Codec(Codec, Span),
-    /// `if = "expr"`.
+    /// `if = "expr"`; also `computed` and `transform`: an expression, as written.
     Cond(Expr, LitStr),
     /// `delta`, `delta = "per_field"`.
     Delta(DeltaMode),
     /// `key = "id"`: the path of the items' key field, with the span of the value.
     Key(Vec<syn::Member>, Span),
+    /// `endian = "big"` (true) or `"little"`.
+    Endian(bool),
+    /// `magic = b"..."`, with the span of the literal.
+    Magic(Vec<u8>),
+    /// `byte_len = "field"`: the field named.
+    Name(syn::Ident),
 }
 
 /// Everything written on one item, in the order written.

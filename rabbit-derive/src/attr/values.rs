@@ -199,7 +199,7 @@ pub fn max_len(cx: &Ctxt, meta: &ParseNestedMeta<'_>, _: &'static str) -> Parsed
 
 /// A string literal holding a `T`: the value made of it, or the error `expected` describes
 /// at the literal.
-fn string_of<T: syn::parse::Parse>(
+pub(super) fn string_of<T: syn::parse::Parse>(
     cx: &Ctxt,
     meta: &ParseNestedMeta<'_>,
     name: &str,

@@ -34,6 +34,9 @@ pub fn resolve(cx: &Ctxt, input: &Input<'_>, body: &Body<'_>) -> Option<Delta> {
             ),
         );
     }
+    if mode.is_some() {
+        refuse_layouts(cx, input);
+    }
     let fields: Vec<&Field<'_>> = match body {
         Body::Struct(_, fields) => fields.iter().collect(),
         Body::Enum(_, variants) => variants.iter().flat_map(|v| &v.fields).collect(),
@@ -142,6 +145,43 @@ fn check_grid(cx: &Ctxt, field: &Field<'_>, ty: &Type, min: f64, max: f64, step:
                     ),
                 );
             }
+        }
+    }
+}
+
+/// The byte-layout options a delta cannot carry: its bits are its own format, read in order
+/// against a baseline, so nothing in it may be framed by a length, run to the end of the
+/// input, be computed from the rest, or be read most significant bit first.
+const NOT_WITH_DELTA: &[&str] = &[
+    "bit_order",
+    "magic",
+    "to_end",
+    "byte_len",
+    "transform",
+    "computed",
+    "pad_before",
+];
+
+fn refuse_layouts(cx: &Ctxt, input: &Input<'_>) {
+    let mut items: Vec<&crate::attr::Attrs> = vec![&input.attrs];
+    match &input.body {
+        crate::ast::Body::Struct(_, fields) => items.extend(fields.iter().map(|f| &f.attrs)),
+        crate::ast::Body::Enum(variants) => {
+            for v in variants {
+                items.push(&v.attrs);
+                items.extend(v.fields.iter().map(|f| &f.attrs));
+            }
+        }
+    }
+    for attr in items.iter().flat_map(|a| &a.list) {
+        if NOT_WITH_DELTA.contains(&attr.rule.name) {
+            cx.error(
+                attr.span,
+                format_args!(
+                    "`{}` does not go with `delta`: a delta is read bit by bit against its baseline, so its fields are neither framed, computed, padded nor read most significant bit first",
+                    attr.rule.name
+                ),
+            );
         }
     }
 }
