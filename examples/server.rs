@@ -55,6 +55,7 @@ fn main() {
         max_players: args.max_players,
         game,
         sample_every: 0,
+        ..ServerConfig::default()
     };
     let mut server = match UdpServer::bind(
         args.bind,

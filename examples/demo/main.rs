@@ -111,6 +111,7 @@ fn run(args: &Args) -> bool {
         max_players: bots.max(2),
         game: game.clone(),
         sample_every: 15,
+        ..ServerConfig::default()
     };
     let local: SocketAddr = "127.0.0.1:0".parse().expect("valid address");
     let mut server = match UdpServer::bind(
