@@ -147,6 +147,32 @@ mod tests {
     }
 
     #[test]
+    fn delta_impls_name_the_runtime_through_its_module_only() {
+        let input: syn::DeriveInput = parse_quote! {
+            #[rabbit(delta)]
+            enum E<T> {
+                A,
+                B(T, #[rabbit(if = "*_0 > 1")] Option<u8>),
+                C {
+                    #[bits(3)] x: u8,
+                    #[rabbit(key = "id")] v: Vec<T>,
+                    #[rabbit(quantize(range = "0..=1", precision = 0.5))] f: f32,
+                },
+            }
+        };
+        let out = derive(&input).expect("expands").to_string();
+        assert!(out.contains(":: rabbit :: __derive :: DeltaEncode for E < T >"));
+        assert!(out.contains(":: rabbit :: __derive :: DeltaDecode for E < T >"));
+        assert!(out.contains(
+            "T : :: rabbit :: __derive :: DeltaEncode + :: rabbit :: __derive :: DeltaDecode"
+        ));
+        assert_eq!(
+            out.matches(":: rabbit ::").count(),
+            out.matches(":: rabbit :: __derive ::").count()
+        );
+    }
+
+    #[test]
     fn every_error_is_collected() {
         let input: syn::DeriveInput = parse_quote! {
             struct S {
