@@ -147,9 +147,9 @@ fn a_moved_entity_costs_its_changed_fields_and_the_rest_a_bit_each() {
     value.entities[3].shape = circle(5.0);
     let bytes = delta::to_bytes(&value, &base).unwrap();
     assert_eq!(delta::from_bytes(&base, &bytes).unwrap(), value);
-    // World's bit, tick (1 + 10), the list's bit, no removal or addition (10 + 10), seven
+    // World's bit, tick (1 + 10), the list's bit, no removal or addition (1), seven
     // unchanged entities (1 each), the moved one: its bit, id (1), shape (bit, same variant,
     // radius 1, centre: bit, x 1 + 32, y 1, z 1).
-    let bits = 1 + 11 + 1 + 20 + 7 + (1 + 1 + (1 + 1 + 1 + (1 + 33 + 1 + 1)));
+    let bits = 1 + 11 + 1 + 1 + 7 + (1 + 1 + (1 + 1 + 1 + (1 + 33 + 1 + 1)));
     assert_eq!(bytes.len(), (bits as usize).div_ceil(8));
 }

@@ -21,11 +21,12 @@ static ALLOCATOR: Counting = Counting;
 /// Room for a failed decode's error: a few boxed `InField` wrappers.
 const ERROR_SLACK: usize = 1024;
 
-/// A keyed list's changes written by hand: the gone positions' gaps, the new positions' gaps,
-/// then `rest` as `(value, bits)` fields.
+/// A keyed list's changes written by hand: the edits bit, the gone positions' gaps, the new
+/// positions' gaps, then `rest` as `(value, bits)` fields.
 fn forged(gone: &[u64], fresh: &[u64], rest: &[(u64, u32)]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut w = BitWriter::new(&mut out);
+    w.write_bool(true);
     for list in [gone, fresh] {
         w.write_varint(list.len() as u64, 4);
         for &gap in list {
@@ -86,6 +87,7 @@ fn placing_a_new_item_past_the_end_is_an_error() {
 fn a_count_of_new_items_past_the_input_fails_before_allocating() {
     let mut bytes = Vec::new();
     let mut w = BitWriter::new(&mut bytes);
+    w.write_bool(true);
     w.write_varint(0, 4);
     w.write_varint(u32::MAX as u64, 4);
     w.finish();

@@ -184,6 +184,7 @@ fn keyed_lists_remove_add_and_change() {
     assert!(r.read_bool().unwrap(), "the world changed");
     assert!(!r.read_bool().unwrap(), "not its tick");
     assert!(r.read_bool().unwrap(), "its list changed");
+    assert!(r.read_bool().unwrap(), "items came and went");
     // Gone: 2 of them, at 1 and then 3 (a gap of 1 after position 2).
     assert_eq!(r.read_varint(4).unwrap(), 2);
     assert_eq!(r.read_varint(4).unwrap(), 1);
@@ -206,11 +207,39 @@ fn keyed_lists_in_any_order_pair_equal_keys() {
     keyed::encode_changes(&value, &base, |item| &item.0, &mut w).unwrap();
     w.finish();
     let mut r = BitReader::new(&bytes);
+    assert!(r.read_bool().unwrap(), "items came and went");
     // 9 is gone (position 0); 3 and 7 are kept, 8 is new (position 2).
     assert_eq!(
         [0, 1, 2, 3].map(|_| r.read_varint(4).unwrap()),
         [1, 0, 1, 2]
     );
     let back = keyed::decode_changes(&base, &mut BitReader::new(&bytes)).unwrap();
+    assert_eq!(back, value);
+}
+
+#[test]
+fn a_keyed_list_where_nothing_came_or_went_says_so_in_a_bit() {
+    let base: Vec<(u32, u8)> = vec![(1, 0), (2, 0), (3, 0)];
+    let value: Vec<(u32, u8)> = vec![(1, 0), (2, 5), (3, 0)];
+    let mut bytes = Vec::new();
+    let mut w = BitWriter::new(&mut bytes);
+    keyed::encode_delta(&value, &base, |item| &item.0, &mut w).unwrap();
+    w.finish();
+    // Changed, no edits, then the three items: unchanged, (changed: the tuple's bit, its
+    // first item's, its second's and 8 bits), unchanged.
+    assert_eq!(
+        bytes,
+        bits(&[
+            (1, 1),
+            (0, 1),
+            (0, 1),
+            (1, 1),
+            (0, 1),
+            (1, 1),
+            (5, 8),
+            (0, 1)
+        ])
+    );
+    let back = keyed::decode_delta(&base, &mut BitReader::new(&bytes)).unwrap();
     assert_eq!(back, value);
 }

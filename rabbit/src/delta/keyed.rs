@@ -5,10 +5,12 @@
 //! After the changed bit, a keyed list's changes are, in order (each count and gap a `u32`, the
 //! spec's variable-length integer):
 //!
-//! 1. the number of the baseline's items that are gone, then their positions in the baseline,
+//! 1. one bit: whether any item is gone or new; if it is `0`, steps 2 and 3 are left out (no
+//!    item came or went: the two lists pair up position by position);
+//! 2. the number of the baseline's items that are gone, then their positions in the baseline,
 //!    ascending, each as the gap from the position after the previous one;
-//! 2. the number of items that are new, then their positions in the new list, coded the same;
-//! 3. every item of the new list, in order: a new one whole, one that was kept as its delta
+//! 3. the number of items that are new, then their positions in the new list, coded the same;
+//! 4. every item of the new list, in order: a new one whole, one that was kept as its delta
 //!    against its baseline item (one bit if it did not change).
 //!
 //! The kept items are the baseline's that are not gone, in the baseline's order, and the new
@@ -64,7 +66,7 @@ where
     }
 }
 
-/// Writes what was removed, what was added and what changed (the module's steps 1 to 3).
+/// Writes what was removed, what was added and what changed (the module's steps 1 to 4).
 pub fn encode_changes<T, K, F>(list: &[T], base: &[T], key: F, w: &mut BitWriter<'_>) -> Result<()>
 where
     T: DeltaEncode,
@@ -83,8 +85,11 @@ where
         Some(edits) => edits,
         None => edits_in_any_order(list, base, &key),
     };
-    // 1. and 2.: the positions of the baseline's items that are gone, of the new items.
-    for positions in [&gone, &fresh] {
+    // 1. to 3.: whether anything came or went; the positions of the baseline's items that are
+    // gone, of the new items.
+    let edits = !gone.is_empty() || !fresh.is_empty();
+    w.write_bool(edits);
+    for positions in [&gone, &fresh].into_iter().filter(|_| edits) {
         w.write_varint(positions.len() as u64, 4);
         let mut next = 0;
         for &at in positions {
@@ -92,7 +97,7 @@ where
             next = at + 1;
         }
     }
-    // 3. Every item, in order: the kept ones against the baseline's kept ones, in order, in
+    // 4. Every item, in order: the kept ones against the baseline's kept ones, in order, in
     // runs between two edits (a new item, a gone one) where both lists go in step.
     let (mut j, mut b) = (0, 0);
     let (mut gone, mut fresh) = (gone.iter().peekable(), fresh.iter().peekable());
@@ -232,7 +237,8 @@ pub fn decode_changes<T: DeltaDecode + Encode>(
     base: &[T],
     r: &mut BitReader<'_>,
 ) -> Result<Vec<T>> {
-    let gone_count = r.read_varint(4)?;
+    let edits = r.read_bool()?;
+    let gone_count = if edits { r.read_varint(4)? } else { 0 };
     if gone_count > base.len() as u64 {
         return Err(bad(r, "it removes more items than the baseline has"));
     }
@@ -247,7 +253,7 @@ pub fn decode_changes<T: DeltaDecode + Encode>(
         next = at + 1;
     }
 
-    let new_count = r.read_varint(4)?;
+    let new_count = if edits { r.read_varint(4)? } else { 0 };
     // Each new item takes its position's gap and the item itself.
     r.check_count(new_count, varint::min_bits(4).saturating_add(T::MIN_BITS))?;
     let len = base.len() as u64 - gone_count + new_count;

@@ -20,7 +20,7 @@
 //! | derived enum | `0` | `1`, then `1` and the variant's fields' deltas if the variant is the baseline's, else `0` and the whole value |
 //! | `Option<T>` | `0` | baseline `None`: `1`, the `T`; baseline `Some`: `1 1` and the `T`'s changes, or `1 0` for `None` |
 //! | `Vec<T>` | `0` | `1`, the new length (`u32`), the delta of each item the baseline has, then the new items whole |
-//! | `Vec<T>` with `#[rabbit(key = "field")]` | `0` | `1`, then what was removed, what was added and what changed ([`keyed`]) |
+//! | `Vec<T>` with `#[rabbit(key = "field")]` | `0` | `1`, then whether anything came or went, what was removed and added, and what changed ([`keyed`]) |
 //! | arrays, tuples | `0` | `1`, then each item's delta |
 //!
 //! [`DeltaEncode::unchanged`] decides "unchanged" from what is on the wire: two values are

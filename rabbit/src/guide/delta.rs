@@ -82,10 +82,10 @@
 //! A plain `Vec<T>` field's delta is its length and each item against the item at the same
 //! position: a removal near the front shifts every item after it. On a `Vec<T>` of a type
 //! with deltas, `key = "id"` names the items' identity (a field of `T`, or a path of fields:
-//! `"meta.id"`, `"0"`) and makes it a keyed list: the delta says which of the baseline's items
-//! are gone and where new items are (by position), then every item, a new one whole and a kept
-//! one as its delta against the baseline's item with the same key (one bit if it did not
-//! change). The key must be `Ord`; lists in increasing key order (as a world's entities usually
+//! `"meta.id"`, `"0"`) and makes it a keyed list: the delta says whether any item came or went,
+//! then (if some did) which of the baseline's items are gone and where new items are (by
+//! position), then every item, a new one whole and a kept one as its delta against the
+//! baseline's item with the same key (one bit if it did not change). The key must be `Ord`; lists in increasing key order (as a world's entities usually
 //! are) are paired in one walk, others through a sorted index. Every list encodes exactly,
 //! duplicate keys included.
 //!
@@ -116,8 +116,8 @@
 //! let bytes = rabbit::delta::to_bytes(&after, &before)?;
 //! assert_eq!(rabbit::delta::from_bytes(&before, &bytes)?, after);
 //! // 98 unchanged entities at a bit each, the moved one's changes (36 bits), the new one
-//! // whole (50), the counts and positions (40) and two changed bits: 226 bits, 29 bytes,
-//! // where the whole world takes 627.
+//! // whole (50), the counts and positions (41 with the bit that says there are some) and two
+//! // changed bits: 227 bits, 29 bytes, where the whole world takes 627.
 //! assert_eq!((bytes.len(), rabbit::encoded_len(&after)), (29, 627));
 //! # Ok::<(), rabbit::Error>(())
 //! ```
