@@ -149,7 +149,8 @@ fn a_moved_entity_costs_its_changed_fields_and_the_rest_a_bit_each() {
     assert_eq!(delta::from_bytes(&base, &bytes).unwrap(), value);
     // World's bit, tick (1 + 10), the list's bit, no removal or addition (1), seven
     // unchanged entities (1 each), the moved one: its bit, id (1), shape (bit, same variant,
-    // radius 1, centre: bit, x 1 + 32, y 1, z 1).
-    let bits = 1 + 11 + 1 + 1 + 7 + (1 + 1 + (1 + 1 + 1 + (1 + 33 + 1 + 1)));
+    // radius 1, centre: bit, x (its bit, 5 bits saying 1.0 and 5.0 share one leading bit,
+    // the 30 below the first that differs), y 1, z 1).
+    let bits = 1 + 11 + 1 + 1 + 7 + (1 + 1 + (1 + 1 + 1 + (1 + 36 + 1 + 1)));
     assert_eq!(bytes.len(), (bits as usize).div_ceil(8));
 }

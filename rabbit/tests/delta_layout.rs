@@ -47,8 +47,37 @@ fn a_struct_has_one_bit_then_its_fields() {
         y: 2.5,
         ..base.clone()
     };
-    let y = 2.5f32.to_bits() as u64;
-    assert_delta(&moved, &base, &[(1, 1), (0, 1), (1, 1), (y, 32), (0, 1)]);
+    // y as its bits' difference from 1.0's: one leading zero, then the 30 bits below the
+    // highest set bit.
+    let xor = u64::from(2.5f32.to_bits() ^ 1.0f32.to_bits());
+    assert_eq!(xor.leading_zeros(), 32 + 1);
+    assert_delta(
+        &moved,
+        &base,
+        &[(1, 1), (0, 1), (1, 1), (1, 5), (xor, 30), (0, 1)],
+    );
+}
+
+#[test]
+fn a_float_that_moved_a_little_is_its_low_bits() {
+    let base = Point {
+        x: 100.0,
+        y: ONE,
+        z: ONE,
+    };
+    let moved = Point {
+        x: 100.25,
+        ..base.clone()
+    };
+    // 100 and 100.25 share their sign, exponent and high mantissa bits: 16 leading zeros of
+    // 32, then the 15 bits below the highest set one.
+    let xor = u64::from(100.25f32.to_bits() ^ 100.0f32.to_bits());
+    assert_eq!(xor.leading_zeros(), 32 + 16);
+    assert_delta(
+        &moved,
+        &base,
+        &[(1, 1), (1, 1), (16, 5), (xor, 15), (0, 1), (0, 1)],
+    );
 }
 
 #[test]
@@ -65,7 +94,11 @@ fn a_float_changes_by_its_bits() {
     assert!(!signed.unchanged(&base));
     let z = (-0.0f32).to_bits() as u64;
     let bytes = delta::to_bytes(&signed, &base).unwrap();
-    assert_eq!(bytes, bits(&[(1, 1), (1, 1), (z, 32), (0, 1), (0, 1)]));
+    // Only the sign bit differs: no leading zero, then the 31 zero bits below it.
+    assert_eq!(
+        bytes,
+        bits(&[(1, 1), (1, 1), (0, 5), (0, 31), (0, 1), (0, 1)])
+    );
     let back = delta::from_bytes(&base, &bytes).unwrap();
     assert_eq!(u64::from(back.x.to_bits()), z);
     assert_eq!(back.y.to_bits(), f32::NAN.to_bits());

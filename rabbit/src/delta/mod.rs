@@ -15,6 +15,7 @@
 //! | Value | Unchanged | Changed |
 //! |---|---|---|
 //! | number, `bool`, `char`, string, a field with an encoding attribute | `0` | `1`, then the value as [`Encode`] writes it |
+//! | `f32`, `f64` | `0` | `1`, then the XOR of its bits with the baseline's: its leading zero bits counted in 5 bits (6 for `f64`), then the bits below its highest set bit |
 //! | derived struct (two or more fields on the wire) | `0` | `1`, then each field's delta |
 //! | derived struct, `delta = "per_field"` or one field | each field's delta, no bit of its own | the same |
 //! | derived enum | `0` | `1`, then `1` and the variant's fields' deltas if the variant is the baseline's, else `0` and the whole value |

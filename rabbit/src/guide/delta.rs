@@ -14,8 +14,10 @@
 //! change from the baseline). Every field on the wire must have deltas too: the standard
 //! types do, and so do derived types with `#[rabbit(delta)]`. A field with an encoding
 //! attribute (`#[bits(N)]`, `range`, `varint`, `with`, `max_len`, `quantize`, ...) changes as
-//! a whole: one bit, then its encoding if it changed. A skipped field keeps the baseline's
-//! value.
+//! a whole: one bit, then its encoding if it changed. A float without one is written, when it
+//! changed, as the difference of its bits from the baseline's (see
+//! [`rabbit::delta`](crate::delta)): a value that moved a little costs less than its 32 or 64
+//! bits. A skipped field keeps the baseline's value.
 //!
 //! ```
 //! use rabbit::Rabbit;
@@ -33,9 +35,11 @@
 //! let before = Player { x: 1.0, y: 2.0, health: 100, name: "ada".into() };
 //! let after = Player { x: 1.5, ..before.clone() };
 //! let bytes = rabbit::delta::to_bytes(&after, &before)?;
-//! // The struct's changed bit, x (1 + 32 bits), then one bit each for y, health and name:
-//! // 37 bits, where the whole value takes 32 + 32 + 7 + 34 = 105.
-//! assert_eq!(bytes.len(), 5);
+//! // The struct's changed bit; x's bit, then its difference from 1.0 (1.0 and 1.5 share their
+//! // first 9 bits: the count 9 in 5 bits, then the 22 bits below the first that differs);
+//! // then one bit each for y, health and name: 32 bits, where the whole value takes
+//! // 32 + 32 + 7 + 34 = 105.
+//! assert_eq!(bytes.len(), 4);
 //! assert_eq!(rabbit::delta::from_bytes(&before, &bytes)?, after);
 //! # Ok::<(), rabbit::Error>(())
 //! ```
@@ -115,9 +119,9 @@
 //! after.entities.push(e(101, 5.0)); // entity 101 is new
 //! let bytes = rabbit::delta::to_bytes(&after, &before)?;
 //! assert_eq!(rabbit::delta::from_bytes(&before, &bytes)?, after);
-//! // 98 unchanged entities at a bit each, the moved one's changes (36 bits), the new one
+//! // 98 unchanged entities at a bit each, the moved one's changes (39 bits), the new one
 //! // whole (50), the counts and positions (41 with the bit that says there are some) and two
-//! // changed bits: 227 bits, 29 bytes, where the whole world takes 627.
+//! // changed bits: 230 bits, 29 bytes, where the whole world takes 627.
 //! assert_eq!((bytes.len(), rabbit::encoded_len(&after)), (29, 627));
 //! # Ok::<(), rabbit::Error>(())
 //! ```
