@@ -56,7 +56,7 @@
 //! whole value, tag included); `per_field` drops the changed bit.
 //!
 //! Measured on a snapshot of 1000 entities where 10 % moved (BENCHMARKS.md, the codec
-//! suite's `delta-10pct` case): 1,117 bytes with every struct `per_struct`, 2,072 with every
+//! suite's `delta-10pct` case): 858 bytes with every struct `per_struct`, 1,813 with every
 //! struct `per_field`, whose unchanged entities cost nine bits each instead of one. A value
 //! most of whose fields change at every step (a position that moves on two axes) gains a bit
 //! from `per_field`; one that is mostly unchanged, as the entities of a world are, wants the
