@@ -1,0 +1,290 @@
+//! The negotiation of one connection: the client offers what its configuration enables, a
+//! number of times at the handshake's resend intervals, and settles for the spec's wire if no
+//! accept comes; the server accepts the first offer with what both support and repeats that
+//! accept for every copy of the offer. Each end then sends extended datagrams: the client at
+//! once (its first one tells the server the accept arrived), the server from the first
+//! extended datagram it receives (PROTOCOL.md, "Negotiation").
+
+use std::time::{Duration, Instant};
+
+use crate::ext::Extensions;
+use crate::ext::negotiate::{self, Kind, NEGOTIATION_LEN, Negotiation};
+
+/// Where a connection stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Extensions are off in the configuration, or the client has not connected yet, or the
+    /// server has had no offer.
+    Idle,
+    /// The client sends offers until one is accepted.
+    Offering {
+        next: Instant,
+        interval: Duration,
+        left: u32,
+    },
+    /// The client gave up: the spec's wire for good.
+    Refused,
+    /// Both ends agreed; `sending` once this end sends extended datagrams.
+    Agreed { ext: Extensions, sending: bool },
+}
+
+/// What came of a datagram shaped like a negotiation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// Nothing to do (a repeated accept, an offer to a server without extensions is a plain
+    /// `ACK` and never gets here).
+    Nothing,
+    /// The server agreed (or agrees again): send this accept.
+    Answer([u8; NEGOTIATION_LEN]),
+    /// The client's offer was accepted: it now sends extended datagrams.
+    Accepted(Extensions),
+    /// Corrupt, contradictory or untruthful: dropped and counted.
+    Refused,
+}
+
+/// One connection's negotiation.
+#[derive(Debug)]
+pub(crate) struct Negotiator {
+    local: Option<Extensions>,
+    /// A client offers and takes accepts; a server takes offers and answers.
+    client: bool,
+    state: State,
+    initial: Duration,
+    max_interval: Duration,
+    max_offers: u32,
+}
+
+impl Negotiator {
+    pub fn new(
+        local: Option<Extensions>,
+        client: bool,
+        initial: Duration,
+        max_interval: Duration,
+        max_offers: u32,
+    ) -> Negotiator {
+        Negotiator {
+            local,
+            client,
+            state: State::Idle,
+            initial,
+            max_interval,
+            max_offers,
+        }
+    }
+
+    /// Whether this end takes part at all.
+    pub fn enabled(&self) -> bool {
+        self.local.is_some()
+    }
+
+    /// A client's handshake was confirmed: it starts offering.
+    pub fn start(&mut self, now: Instant) {
+        if self.client && self.local.is_some() && self.state == State::Idle {
+            self.state = State::Offering {
+                next: now,
+                interval: self.initial,
+                left: self.max_offers,
+            };
+        }
+    }
+
+    /// What was agreed, if anything.
+    pub fn agreed(&self) -> Option<Extensions> {
+        match self.state {
+            State::Agreed { ext, .. } => Some(ext),
+            _ => None,
+        }
+    }
+
+    /// Whether this end sends extended datagrams.
+    pub fn sending(&self) -> bool {
+        matches!(self.state, State::Agreed { sending: true, .. })
+    }
+
+    /// An extended datagram from the peer passed its checks: the peer has the agreement, so
+    /// this end (a server) may send extended datagrams too. Returns whether that is new.
+    pub fn peer_sends_extended(&mut self) -> bool {
+        match &mut self.state {
+            State::Agreed { sending, .. } if !*sending => {
+                *sending = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// The offer to send at `now`, if one is due (`sequence` for its header, see
+    /// [`negotiate`]). Past the last offer and its interval, the client settles for the
+    /// spec's wire.
+    pub fn poll_offer(&mut self, now: Instant, sequence: u16) -> Option<[u8; NEGOTIATION_LEN]> {
+        let State::Offering {
+            next,
+            interval,
+            left,
+        } = &mut self.state
+        else {
+            return None;
+        };
+        if now < *next {
+            return None;
+        }
+        if *left == 0 {
+            self.state = State::Refused;
+            return None;
+        }
+        *left -= 1;
+        *next = now + *interval;
+        *interval = (*interval * 2).min(self.max_interval);
+        let local = self.local?;
+        Some(negotiate::encode(Kind::Offer, &local, sequence))
+    }
+
+    /// When [`poll_offer`](Self::poll_offer) has something to do.
+    pub fn deadline(&self) -> Option<Instant> {
+        match self.state {
+            State::Offering { next, .. } => Some(next),
+            _ => None,
+        }
+    }
+
+    /// A datagram shaped like a negotiation arrived (`sequence` for an answer's header).
+    pub fn on_datagram(&mut self, datagram: &[u8], sequence: u16) -> Outcome {
+        let Some(local) = self.local else {
+            return Outcome::Nothing;
+        };
+        let Ok(Negotiation {
+            kind, extensions, ..
+        }) = negotiate::decode(datagram)
+        else {
+            return Outcome::Refused;
+        };
+        if self.client != (kind == Kind::Accept) {
+            return Outcome::Refused;
+        }
+        match (kind, self.state) {
+            // A server: the first offer fixes the agreement; copies of it get the same
+            // accept (the first may have been lost).
+            (Kind::Offer, State::Idle) => {
+                let ext = extensions.intersect(&local);
+                self.state = State::Agreed {
+                    ext,
+                    sending: false,
+                };
+                Outcome::Answer(negotiate::encode(Kind::Accept, &ext, sequence))
+            }
+            (Kind::Offer, State::Agreed { ext, .. }) if extensions.intersect(&local) == ext => {
+                Outcome::Answer(negotiate::encode(Kind::Accept, &ext, sequence))
+            }
+            // A client: an accept within what it offered.
+            (Kind::Accept, State::Offering { .. }) if extensions.within(&local) => {
+                self.state = State::Agreed {
+                    ext: extensions,
+                    sending: true,
+                };
+                Outcome::Accepted(extensions)
+            }
+            (Kind::Accept, State::Agreed { ext, .. }) if ext == extensions => Outcome::Nothing,
+            _ => Outcome::Refused,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn offers_back_off_then_give_up() {
+        let t0 = Instant::now();
+        let mut c = Negotiator::new(Some(Extensions::ALL), true, ms(250), ms(1000), 3);
+        assert_eq!(
+            c.poll_offer(t0, 1),
+            None,
+            "not before the handshake is confirmed"
+        );
+        c.start(t0);
+        assert!(c.poll_offer(t0, 1).is_some());
+        assert_eq!(c.poll_offer(t0 + ms(249), 1), None);
+        assert!(c.poll_offer(t0 + ms(250), 1).is_some());
+        assert_eq!(c.deadline(), Some(t0 + ms(750)));
+        assert!(c.poll_offer(t0 + ms(750), 1).is_some());
+        assert_eq!(c.poll_offer(t0 + ms(1750), 1), None);
+        assert_eq!((c.deadline(), c.agreed()), (None, None));
+    }
+
+    #[test]
+    fn server_accepts_what_both_support_and_the_client_checks_it() {
+        let t0 = Instant::now();
+        let client_ext = Extensions {
+            max_datagram_size: 1200,
+            ..Extensions::ALL
+        };
+        let server_ext = Extensions {
+            crc: false,
+            max_datagram_size: 1472,
+            ..Extensions::ALL
+        };
+        let mut c = Negotiator::new(Some(client_ext), true, ms(250), ms(1000), 8);
+        let mut s = Negotiator::new(Some(server_ext), false, ms(250), ms(1000), 8);
+        c.start(t0);
+        let offer = c.poll_offer(t0, 0x8000).unwrap();
+        let Outcome::Answer(accept) = s.on_datagram(&offer, 0x8000) else {
+            panic!()
+        };
+        let agreed = client_ext.intersect(&server_ext);
+        assert_eq!((s.agreed(), s.sending()), (Some(agreed), false));
+        // A copy of the offer gets the same accept; another offer is refused.
+        assert_eq!(s.on_datagram(&offer, 0x8000), Outcome::Answer(accept));
+        let other = negotiate::encode(Kind::Offer, &Extensions::NONE, 0);
+        assert_eq!(s.on_datagram(&other, 0), Outcome::Refused);
+        assert_eq!(c.on_datagram(&accept, 1), Outcome::Accepted(agreed));
+        assert!(c.sending());
+        assert_eq!(c.on_datagram(&accept, 1), Outcome::Nothing);
+        assert!(s.peer_sends_extended() && s.sending() && !s.peer_sends_extended());
+    }
+
+    #[test]
+    fn untruthful_accepts_are_refused() {
+        let t0 = Instant::now();
+        let offered = Extensions {
+            crc: false,
+            ..Extensions::ALL
+        };
+        let mut c = Negotiator::new(Some(offered), true, ms(250), ms(1000), 8);
+        let lie = negotiate::encode(Kind::Accept, &Extensions::ALL, 0);
+        assert_eq!(c.on_datagram(&lie, 0), Outcome::Refused, "before any offer");
+        c.start(t0);
+        assert_eq!(
+            c.on_datagram(&lie, 0),
+            Outcome::Refused,
+            "CRC never offered"
+        );
+        let big = Extensions {
+            crc: false,
+            max_datagram_size: 1200,
+            ..Extensions::ALL
+        };
+        let lie = negotiate::encode(Kind::Accept, &big, 0);
+        assert_eq!(
+            c.on_datagram(&lie, 0),
+            Outcome::Refused,
+            "a larger datagram"
+        );
+        let mut corrupt = negotiate::encode(Kind::Accept, &offered, 0);
+        corrupt[9] ^= 1;
+        assert_eq!(c.on_datagram(&corrupt, 0), Outcome::Refused);
+        assert_eq!(c.agreed(), None);
+        // A client takes no offer; a server takes no accept.
+        let offer = negotiate::encode(Kind::Offer, &offered, 0);
+        assert_eq!(c.on_datagram(&offer, 0), Outcome::Refused);
+        let mut s = Negotiator::new(Some(Extensions::ALL), false, ms(250), ms(1000), 8);
+        let accept = negotiate::encode(Kind::Accept, &offered, 0);
+        assert_eq!(s.on_datagram(&accept, 0), Outcome::Refused);
+        let mut off = Negotiator::new(None, false, ms(250), ms(1000), 8);
+        assert_eq!(off.on_datagram(&accept, 0), Outcome::Nothing);
+    }
+}
