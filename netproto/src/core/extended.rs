@@ -13,6 +13,35 @@ use crate::ext::datagram::{self, DatagramError, Frames};
 use crate::ext::frame::{Frame, PING};
 use crate::receive::Incoming;
 
+/// Whether an opened datagram uses only what was agreed: no larger than the datagram size,
+/// one frame without batching, one chunk per ACK frame without ranges, nothing compressed
+/// without compression.
+fn within_agreement(ext: &Extensions, len: usize, frames: &[u8]) -> bool {
+    if len > ext.datagram_size() {
+        return false;
+    }
+    let mut count = 0;
+    for frame in Frames(frames).flatten() {
+        let ok = match frame {
+            Frame::Padding => continue,
+            Frame::Ping | Frame::Close => true,
+            Frame::Ack(ack) => {
+                ext.ack_ranges
+                    || ack.ranges().count() == 1
+                        && ack
+                            .ranges()
+                            .all(|r| r.extra == 0 && r.first_chunk == r.last_chunk)
+            }
+            Frame::Data(header, _) => ext.compression || !header.compressed,
+        };
+        count += 1;
+        if !ok || (!ext.batching && count > 1) {
+            return false;
+        }
+    }
+    true
+}
+
 impl Core {
     /// This end sends on the extended wire from now on.
     fn enter_extended(&mut self, ext: Extensions) {
@@ -63,6 +92,10 @@ impl Core {
                 return;
             }
         };
+        if !within_agreement(&ext, datagram.len(), frames) {
+            self.stats.extensions_refused += 1;
+            return;
+        }
         self.liveness.heard(now);
         if self.negotiator.peer_sends_extended() {
             self.enter_extended(ext);

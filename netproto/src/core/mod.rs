@@ -236,6 +236,17 @@ impl Core {
             if crate::ext::negotiate::is_negotiation(datagram) {
                 return self.handle_negotiation(now, datagram);
             }
+            if self.negotiator.agreed().is_some()
+                && datagram
+                    .first()
+                    .is_some_and(|f| f & Flags::RESERVED_MASK != 0)
+            {
+                // Our peer sets reserved bits only in offers, accepts and extended datagrams:
+                // this is one of those with its first byte corrupted.
+                self.count_handshake(datagram.len());
+                self.stats.malformed += 1;
+                return;
+            }
         }
         self.handle_packet(now, datagram);
     }
