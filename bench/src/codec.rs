@@ -426,6 +426,7 @@ pub fn run(opts: &Options) -> Vec<Row> {
                 } else {
                     format!("{}; {spread}", c.note)
                 },
+                bytes_ratio: false,
             }
         })
         .collect()

@@ -4,128 +4,78 @@
 use game_messages::{EntityKind, ObjectKind, Snapshot};
 use serde::{Deserialize, Serialize};
 
-/// `ServerMessage::Event { time, Snapshot }` reduced to what the snapshot benchmark sends.
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    bitcode::Encode,
-    bitcode::Decode,
-    bincode::Encode,
-    bincode::Decode,
-)]
-pub struct MSnapshot {
-    pub entities: Vec<MEntity>,
+/// Gives every item the one attribute written first: the derives of all three peers (serde
+/// for JSON and bincode 1, bitcode, bincode 2), written once.
+///
+/// The attribute is written at the call site and the items are matched as token trees: derives
+/// expanded from tokens of the macro's own body lose their generated names to its hygiene
+/// (bincode's `field_0`).
+macro_rules! mirrored {
+    (#[$derives:meta] $($(#[$attr:meta])* pub $kind:ident $name:ident { $($body:tt)* })*) => {$(
+        #[$derives]
+        $(#[$attr])*
+        pub $kind $name { $($body)* }
+    )*};
 }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    bitcode::Encode,
-    bitcode::Decode,
-    bincode::Encode,
-    bincode::Decode,
-)]
-pub struct MEntity {
-    pub id: u32,
-    pub kind: MEntityKind,
-}
+mirrored! {
+    #[derive(
+        Debug,
+        Clone,
+        PartialEq,
+        Serialize,
+        Deserialize,
+        bitcode::Encode,
+        bitcode::Decode,
+        bincode::Encode,
+        bincode::Decode,
+    )]
+    /// `ServerMessage::Event { time, Snapshot }` reduced to what the snapshot benchmark sends.
+    pub struct MSnapshot {
+        pub entities: Vec<MEntity>,
+    }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    bitcode::Encode,
-    bitcode::Decode,
-    bincode::Encode,
-    bincode::Decode,
-)]
-pub enum MEntityKind {
-    Object(MObject),
-    Player(MPlayer),
-    Dead,
-}
+    pub struct MEntity {
+        pub id: u32,
+        pub kind: MEntityKind,
+    }
 
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    bitcode::Encode,
-    bitcode::Decode,
-    bincode::Encode,
-    bincode::Decode,
-)]
-pub enum MObjectKind {
-    Tree,
-    Mushroom,
-}
+    pub enum MEntityKind {
+        Object(MObject),
+        Player(MPlayer),
+        Dead,
+    }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    bitcode::Encode,
-    bitcode::Decode,
-    bincode::Encode,
-    bincode::Decode,
-)]
-pub struct MObject {
-    pub position: MPoint,
-    pub kind: MObjectKind,
-    pub durability: Option<f32>,
-    pub health: u32,
-    pub max_health: u32,
-}
+    #[derive(Copy)]
+    pub enum MObjectKind {
+        Tree,
+        Mushroom,
+    }
 
-#[derive(
-    Debug,
-    Clone,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    bitcode::Encode,
-    bitcode::Decode,
-    bincode::Encode,
-    bincode::Decode,
-)]
-pub struct MPlayer {
-    pub position: MPoint,
-    pub movement: u8,
-    pub holding: Option<u32>,
-    pub breaking: Option<u32>,
-    pub owner: u32,
-    pub health: u32,
-    pub max_health: u32,
-}
+    pub struct MObject {
+        pub position: MPoint,
+        pub kind: MObjectKind,
+        pub durability: Option<f32>,
+        pub health: u32,
+        pub max_health: u32,
+    }
 
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Serialize,
-    Deserialize,
-    bitcode::Encode,
-    bitcode::Decode,
-    bincode::Encode,
-    bincode::Decode,
-)]
-pub struct MPoint {
-    pub x: f32,
-    pub y: f32,
-    pub z: f32,
+    pub struct MPlayer {
+        pub position: MPoint,
+        pub movement: u8,
+        pub holding: Option<u32>,
+        pub breaking: Option<u32>,
+        pub owner: u32,
+        pub health: u32,
+        pub max_health: u32,
+    }
+
+    #[derive(Copy)]
+    pub struct MPoint {
+        pub x: f32,
+        pub y: f32,
+        pub z: f32,
+    }
 }
 
 impl From<&Snapshot> for MSnapshot {

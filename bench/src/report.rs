@@ -14,12 +14,25 @@ pub struct Row {
     pub case: String,
     /// The median time (per operation, per message, or per round trip).
     pub median_ns: Option<f64>,
-    /// Encoded size (codec) or message size (transport).
+    /// Encoded size (codec), message size (transport), or wire bytes per tick and direction
+    /// (`tick-10x100`).
     pub bytes: Option<u64>,
     /// The peer's median over rabbit's / netproto's on the same case.
     pub ratio: Option<f64>,
     /// Free text shown in the table (throughput, spread, why a cell is empty).
     pub note: String,
+    /// The ratio compares `bytes`, not `median_ns`: a case about wire bytes, whose time means
+    /// nothing (`tick-10x100`).
+    pub bytes_ratio: bool,
+}
+
+/// What a row's ratio compares: its time, or for a byte case its bytes.
+fn measure(row: &Row) -> Option<f64> {
+    if row.bytes_ratio {
+        row.bytes.map(|b| b as f64)
+    } else {
+        row.median_ns
+    }
 }
 
 /// Fills in `ratio` against the rows of `reference` for the same case.
@@ -27,7 +40,7 @@ pub fn fill_ratios(rows: &mut [Row], reference: &str) {
     let refs: Vec<(String, f64)> = rows
         .iter()
         .filter(|r| r.peer == reference)
-        .filter_map(|r| r.median_ns.map(|m| (r.case.clone(), m)))
+        .filter_map(|r| measure(r).map(|m| (r.case.clone(), m)))
         .collect();
     for row in rows.iter_mut() {
         // `decode-reused` has no rabbit twin: it is compared with rabbit's `decode`.
@@ -37,7 +50,7 @@ pub fn fill_ratios(rows: &mut [Row], reference: &str) {
             .find(|(c, _)| *c == row.case)
             .or_else(|| refs.iter().find(|(c, _)| c == stem))
             .map(|(_, m)| *m);
-        row.ratio = match (row.median_ns, base) {
+        row.ratio = match (measure(row), base) {
             (Some(m), Some(b)) if b > 0.0 => Some(m / b),
             _ => None,
         };
@@ -81,7 +94,8 @@ pub fn table(rows: &[Row], reference: &str) -> String {
 }
 
 /// The rows as the JSON list, keys in the order:
-/// `{"suite", "peer", "case", "median_ns", "bytes", "ratio"}`.
+/// `{"suite", "peer", "case", "median_ns", "bytes", "ratio"}`, then the table's `note` (what a
+/// row's numbers mean: throughput, datagrams per tick, whether every message arrived).
 pub fn json(rows: &[Row]) -> String {
     let text = |s: &str| serde_json::Value::from(s).to_string();
     let num = |v: Option<String>| v.unwrap_or_else(|| "null".into());
@@ -89,13 +103,14 @@ pub fn json(rows: &[Row]) -> String {
         .iter()
         .map(|r| {
             format!(
-                "  {{\"suite\": {}, \"peer\": {}, \"case\": {}, \"median_ns\": {}, \"bytes\": {}, \"ratio\": {}}}",
+                "  {{\"suite\": {}, \"peer\": {}, \"case\": {}, \"median_ns\": {}, \"bytes\": {}, \"ratio\": {}, \"note\": {}}}",
                 text(r.suite),
                 text(&r.peer),
                 text(&r.case),
                 num(r.median_ns.map(|m| format!("{}", m.round() as u64))),
                 num(r.bytes.map(|b| b.to_string())),
                 num(r.ratio.map(|x| format!("{x:.3}"))),
+                text(&r.note),
             )
         })
         .collect();
@@ -118,7 +133,10 @@ pub fn machine() -> String {
         .map(|s| s.trim().to_string());
     // The processors in /proc/cpuinfo, not `available_parallelism`: after the transport suite
     // pins the harness's thread, that says one.
-    let cores = cpuinfo.lines().filter(|l| l.starts_with("processor")).count();
+    let cores = cpuinfo
+        .lines()
+        .filter(|l| l.starts_with("processor"))
+        .count();
     let rustc = Command::new("rustc")
         .arg("-V")
         .output()

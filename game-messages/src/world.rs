@@ -2,8 +2,7 @@
 //! they are built from (positions, directions).
 
 use crate::ids::{EntityId, PlayerId};
-use rabbit::schema::{Body, Describe, Encoding, FieldSchema, TypeRef, TypeSchema};
-use rabbit::{BitReader, BitWindow, BitWriter, Decode, Encode, Rabbit, Result};
+use rabbit::Rabbit;
 
 /// The state of every entity in the world at one tick.
 ///
@@ -206,7 +205,8 @@ bitflags::bitflags! {
     /// On the wire it is one byte. All eight bits are kept, also the four that have no name
     /// yet, so a direction from a newer peer survives a round trip through this one: use
     /// [`Direction::from_bits_retain`] to build one from a raw byte.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Rabbit)]
+    #[rabbit(from = "DirectionBits", into = "DirectionBits")]
     pub struct Direction: u8 {
         /// Towards the positive y axis (bit 0).
         const NORTH = 1;
@@ -228,69 +228,28 @@ impl Default for Direction {
     }
 }
 
-/// The byte as it is: every bit of it, named or not.
-impl Encode for Direction {
-    const MIN_BITS: u64 = 8;
-    const MAX_BITS: Option<u64> = Some(8);
-    const WORD_BITS: Option<u32> = Some(8);
-
-    #[inline(always)]
-    fn encode_word(&self) -> Result<(u64, u32)> {
-        Ok((u64::from(self.bits()), 8))
-    }
-
-    #[inline(always)]
-    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        w.write_bits(u64::from(self.bits()), 8);
-        Ok(())
-    }
-
-    #[inline(always)]
-    fn encoded_bits(&self) -> u64 {
-        8
-    }
-
-    fn schema() -> Encoding {
-        Encoding::Type(TypeRef {
-            name: "Direction",
-            schema: <Direction as Describe>::type_schema,
-        })
-    }
+// The wire form of `Direction`: the byte as it is, every bit of it, named or not. Its doc
+// comments are the schema's (`rabbit-msg schema Direction`).
+/// Which way something moves, seen from above (north is the positive y axis): one bit per
+/// compass point, none for standing still.
+#[derive(Rabbit)]
+struct DirectionBits {
+    /// a bitfield: bit 0 north, bit 1 west, bit 2 south, bit 3 east; the other bits are kept
+    /// as they are.
+    bits: u8,
 }
 
-impl Decode for Direction {
-    #[inline(always)]
-    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-        Ok(Direction::from_bits_retain(r.read_bits(8)? as u8))
-    }
-
-    #[inline(always)]
-    fn decode_window(w: &mut BitWindow<'_>) -> Result<Self> {
-        Ok(Direction::from_bits_retain(w.read_bits(8)? as u8))
-    }
-}
-
-impl Describe for Direction {
-    fn type_schema() -> TypeSchema {
-        TypeSchema {
-            name: "Direction",
-            doc: "Which way something moves, seen from above (north is the positive y axis): \
-                  one bit per compass point, none for standing still.",
-            body: Body::Struct(vec![FieldSchema {
-                name: "bits",
-                doc: "a bitfield: bit 0 north, bit 1 west, bit 2 south, bit 3 east; the other \
-                      bits are kept as they are.",
-                ty: "u8",
-                encoding: Encoding::Fixed {
-                    bits: 8,
-                    signed: false,
-                },
-                condition: None,
-                skipped: false,
-            }]),
-            min_bits: 8,
-            max_bits: Some(8),
+impl From<Direction> for DirectionBits {
+    fn from(direction: Direction) -> Self {
+        DirectionBits {
+            bits: direction.bits(),
         }
+    }
+}
+
+impl From<DirectionBits> for Direction {
+    fn from(wire: DirectionBits) -> Self {
+        Direction::from_bits_retain(wire.bits)
     }
 }
 

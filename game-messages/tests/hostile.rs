@@ -230,11 +230,11 @@ fn deeply_nested_lists_with_forged_counts() {
 // Regressions of the fuzzers' findings (fuzz/README.md)
 
 /// Fuzz finding (roundtrip): a list of more than 65,536 zero-bit items encoded, but the decoder
-/// caps such lists at 65,536 (`rabbit::MAX_EMPTY_ITEMS`), so the bytes did not decode. Bound:
+/// caps such lists at 65,536 (`rabbit::limits::MAX_EMPTY_ITEMS`), so the bytes did not decode. Bound:
 /// the encoder now refuses the same lists the decoder refuses.
 #[test]
 fn lists_of_zero_bit_items_encode_only_what_decodes() {
-    let cap = rabbit::MAX_EMPTY_ITEMS as usize;
+    let cap = rabbit::limits::MAX_EMPTY_ITEMS as usize;
     let ok = rabbit::to_bytes(&vec![(); cap]).unwrap();
     assert_eq!(rabbit::from_bytes::<Vec<()>>(&ok).unwrap().len(), cap);
     let err = rabbit::to_bytes(&vec![(); cap + 1]).unwrap_err();

@@ -9,24 +9,10 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt::Debug;
 
-const MESSAGES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/messages.json");
-const INVALID: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/invalid.json");
+use test_vectors::{hex, load, unhex};
 
-fn load(path: &str) -> Vec<Value> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(text: &str) -> Vec<u8> {
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).expect("vector hex"))
-        .collect()
-}
+const MESSAGES: &str = "messages.json";
+const INVALID: &str = "invalid.json";
 
 fn check_valid<T>(index: usize, json: &Value, hex_text: &str)
 where

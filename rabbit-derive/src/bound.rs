@@ -14,18 +14,19 @@ use quote::quote;
 use syn::visit::Visit;
 use syn::{Ident, WhereClause};
 
-use crate::ast::{Codec, Input};
+use crate::plan::Plan;
 
 pub enum Which {
     Encode,
     Decode,
 }
 
-pub fn where_clause(input: &Input<'_>, which: Which) -> Option<WhereClause> {
+pub fn where_clause(input: &Plan<'_>, which: Which) -> Option<WhereClause> {
     let mut clause = input.generics.where_clause.clone();
     let krate = &input.krate;
-    let preds: Vec<TokenStream> = if let Some(bound) = &input.attrs.bound {
-        bound.value.iter().map(|p| quote!(#p)).collect()
+    let krate = quote!(#krate::__derive);
+    let preds: Vec<TokenStream> = if let Some(bound) = input.bound {
+        bound.iter().map(|p| quote!(#p)).collect()
     } else {
         let params: Vec<&Ident> = input.generics.type_params().map(|p| &p.ident).collect();
         if params.is_empty() {
@@ -34,7 +35,11 @@ pub fn where_clause(input: &Input<'_>, which: Which) -> Option<WhereClause> {
         let mut wire = BTreeSet::new();
         let mut skipped = BTreeSet::new();
         for field in input.all_fields() {
-            if matches!(field.plan.codec, Codec::With(_)) {
+            if field
+                .wire
+                .as_ref()
+                .is_some_and(|w| !w.codec.infers_bounds())
+            {
                 continue;
             }
             let mut finder = Uses {
@@ -42,7 +47,7 @@ pub fn where_clause(input: &Input<'_>, which: Which) -> Option<WhereClause> {
                 found: BTreeSet::new(),
             };
             finder.visit_type(field.ty);
-            if field.plan.skip {
+            if field.wire.is_none() {
                 skipped.extend(finder.found);
             } else {
                 wire.extend(finder.found);
@@ -55,10 +60,11 @@ pub fn where_clause(input: &Input<'_>, which: Which) -> Option<WhereClause> {
             let in_skip = skipped.contains(&name);
             match which {
                 Which::Encode if on_wire => preds.push(quote!(#p: #krate::Encode)),
-                Which::Decode if on_wire && in_skip => preds
-                    .push(quote!(#p: #krate::Encode + #krate::Decode + #krate::__private::Default)),
+                Which::Decode if on_wire && in_skip => {
+                    preds.push(quote!(#p: #krate::Encode + #krate::Decode + #krate::Default))
+                }
                 Which::Decode if on_wire => preds.push(quote!(#p: #krate::Encode + #krate::Decode)),
-                Which::Decode if in_skip => preds.push(quote!(#p: #krate::__private::Default)),
+                Which::Decode if in_skip => preds.push(quote!(#p: #krate::Default)),
                 _ => {}
             }
         }

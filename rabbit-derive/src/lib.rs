@@ -6,15 +6,25 @@
 //! `rabbit::guide` module.
 //!
 //! The crate is a small pipeline, one job per file: `ast.rs` turns the input into our own types
-//! carrying the attributes parsed by `attr.rs`; `valid.rs` checks everything that can be wrong,
-//! collecting every error at its token so that a build reports all of them; `bound.rs` infers
-//! the where-clauses; `expand/` writes the impls (`encode`, `decode`, `size`, `schema`).
+//! carrying the attributes parsed by `attr/` (one row per attribute in `attr/rules.rs`: where it
+//! may stand, what it excludes, how its value parses); `valid/` checks everything that can be
+//! wrong, collecting every error at its token so that a build reports all of them, and returns
+//! the resolved plan (`plan.rs`: each field's codec, the tag, the indices); `bound.rs` infers the
+//! where-clauses; `expand/` writes the impls from the plan (`encode`, `decode`, `size`,
+//! `schema`, and the codec types of `with` fields).
+//!
+//! Generated code names the runtime only through `rabbit::__derive`, and asks it every
+//! encoding rule: each field is written by a codec type of `rabbit::codec` chosen from its
+//! attributes. A new encoding is a row in `attr/rules.rs` with its parser, a `plan::Codec`
+//! variant (with its type checks in `valid/field.rs`), and the codec type it selects in
+//! `expand::Names::codec_ty`.
 
 mod ast;
 mod attr;
 mod bound;
 mod ctxt;
 mod expand;
+mod plan;
 mod valid;
 
 use proc_macro::TokenStream;
@@ -57,6 +67,8 @@ use syn::{DeriveInput, parse_macro_input};
 /// |---|---|---|
 /// | container | `#[rabbit(crate = "path")]` | path of the `rabbit` crate in generated code (default `::rabbit`) |
 /// | container | `#[rabbit(bound = "T: Trait, ...")]` | replaces the inferred where-clause predicates |
+/// | container | `#[rabbit(from = "W", into = "W")]` | written as `W`: `Into<W>` (and `Clone`) to encode, `From<W>` to decode; the fields are not on the wire |
+/// | container | `#[rabbit(try_from = "W", into = "W")]` | as `from`, decoding with `TryFrom<W>` (its refusal a decode error) |
 /// | enum | `#[bits(N)]` | the tag is N plain bits (1..=64); default: the fewest bits that hold the largest index (0 for one variant) |
 /// | enum | `#[rabbit(tag = "varint")]` | the tag is a `u32` variable-length integer |
 /// | variant | `#[rabbit(index = K)]` | pins the variant's index; later variants count on from K + 1 |
@@ -81,13 +93,12 @@ pub fn derive_rabbit(input: TokenStream) -> TokenStream {
 
 fn derive(input: &DeriveInput) -> syn::Result<proc_macro2::TokenStream> {
     let cx = ctxt::Ctxt::default();
-    let Some(mut model) = ast::Input::from_syn(&cx, input) else {
-        cx.check()?;
-        unreachable!("a rejected input always reports an error");
-    };
-    valid::check(&cx, &mut model);
+    let model = ast::Input::from_syn(&cx, input);
+    let plan = model.as_ref().and_then(|model| valid::plan(&cx, model));
+    // Expansion assumes a valid plan (unique indices, ...): only after every check passed.
     cx.check()?;
-    Ok(expand::expand(&model))
+    let plan = plan.ok_or_else(|| syn::Error::new_spanned(&input.ident, "cannot derive Rabbit"))?;
+    Ok(expand::expand(&plan))
 }
 
 #[cfg(test)]
@@ -114,9 +125,20 @@ mod tests {
             }
         };
         let out = derive(&input).expect("expands").to_string();
-        assert!(out.contains(":: rabbit :: Encode for E < T >"));
-        assert!(out.contains("T : :: rabbit :: Encode + :: rabbit :: Decode"));
-        assert!(out.contains("write_varint (4u64 , 4)"));
+        assert!(out.contains(":: rabbit :: __derive :: Encode for E < T >"));
+        assert!(
+            out.contains("T : :: rabbit :: __derive :: Encode + :: rabbit :: __derive :: Decode")
+        );
+        // The runtime is named through its one module for generated code, nothing else.
+        assert_eq!(
+            out.matches(":: rabbit ::").count(),
+            out.matches(":: rabbit :: __derive ::").count()
+        );
+        // The tag of index 4 and the field's width are asked of the runtime's codec types.
+        assert!(out.contains(
+            "< :: rabbit :: __derive :: Varint as :: rabbit :: __derive :: TagIndex < 4u64 >>"
+        ));
+        assert!(out.contains(":: rabbit :: __derive :: Fixed < 3u32 >"));
     }
 
     #[test]

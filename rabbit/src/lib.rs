@@ -75,13 +75,15 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod codec;
 #[doc(hidden)]
-pub mod derive_support;
+#[path = "contract/mod.rs"]
+pub mod __derive;
+pub mod codec;
 mod error;
 #[cfg(feature = "derive")]
 pub mod guide;
 mod impls;
+pub mod limits;
 mod read;
 pub mod schema;
 pub mod size;
@@ -89,7 +91,7 @@ pub mod varint;
 mod write;
 
 pub use error::{Error, Result};
-pub use read::{BitReader, BitWindow, MAX_EMPTY_ITEMS, WINDOW_BYTES, WINDOW_MAX_BITS};
+pub use read::{BitRead, BitReader, BitWindow};
 pub use write::BitWriter;
 
 #[cfg(feature = "derive")]
@@ -97,9 +99,12 @@ pub use rabbit_derive::Rabbit;
 
 /// A type that can be written as Rabbit bits.
 ///
-/// Usually derived with `#[derive(Rabbit)]`. Hand-written impls push their fields with the
-/// [`BitWriter`] and must keep `MIN_BITS`, `MAX_BITS` and [`Encode::encoded_bits`] true, since
-/// decoders use `MIN_BITS` to reject impossible length prefixes.
+/// Usually derived with `#[derive(Rabbit)]`; a type written as another one (a bitflags type as
+/// its bits) derives it with `#[rabbit(from = "W", into = "W")]` (see
+/// `guide::containers`). Hand-written impls need `MIN_BITS`, `MAX_BITS` and
+/// [`Encode::encode`], push their fields with the [`BitWriter`] (or the codec types of
+/// [`codec`]) and must keep the sizes true, since decoders use `MIN_BITS` to reject
+/// impossible length prefixes.
 pub trait Encode {
     /// The fewest bits any value of the type takes.
     const MIN_BITS: u64;
@@ -110,7 +115,17 @@ pub trait Encode {
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()>;
 
     /// The bits [`Encode::encode`] would push, computed without encoding.
-    fn encoded_bits(&self) -> u64;
+    ///
+    /// The provided method is `MIN_BITS` when every value takes the same bits (`MAX_BITS` is
+    /// `Some(MIN_BITS)`), and otherwise encodes into a scratch buffer and counts, which
+    /// allocates: a type whose values vary in size should override it.
+    #[inline]
+    fn encoded_bits(&self) -> u64 {
+        match Self::MAX_BITS {
+            Some(max) if max == Self::MIN_BITS => max,
+            _ => write::count_bits(|w| self.encode(w)),
+        }
+    }
 
     /// `Some(n)` if every value's encoding fits in one 64-bit word, `n <= 64` bits at most,
     /// and [`Encode::encode_word`] returns it; `None` (the default) otherwise.
@@ -147,11 +162,13 @@ pub trait Decode: Sized {
     /// Reads one value.
     fn decode(r: &mut BitReader<'_>) -> Result<Self>;
 
-    /// Reads one value from a [`BitWindow`]: exactly what [`Decode::decode`] reads, with the
-    /// same errors at the same positions.
+    /// Reads one value from a [`BitWindow`] made for this type
+    /// ([`BitReader::window`]`::<Self>()`, which exists only when the type's encoding fits a
+    /// window): exactly what [`Decode::decode`] reads, with the same errors at the same
+    /// positions. On a window made for a smaller type, reads past its end wrap around.
     ///
     /// A list decodes its items through this method when their type's
-    /// [`Encode::MAX_BITS`] is at most [`WINDOW_MAX_BITS`] and the input has a whole window
+    /// [`Encode::MAX_BITS`] is at most [`limits::WINDOW_MAX_BITS`] and the input has a whole window
     /// left: the window's reads need no bounds checks. Derived impls read their fields through
     /// it; the provided method runs [`Decode::decode`] on a [`BitReader`] at the window's
     /// cursor, which is correct for any impl and only slower.
@@ -221,13 +238,4 @@ pub fn from_bytes<T: Decode>(bytes: &[u8]) -> Result<T> {
 #[inline]
 pub fn encoded_len<T: Encode + ?Sized>(value: &T) -> usize {
     value.encoded_bits().div_ceil(8) as usize
-}
-
-#[doc(hidden)]
-pub mod __private {
-    pub use std::boxed::Box;
-    pub use std::default::Default;
-    pub use std::option::Option::{self, None, Some};
-    pub use std::result::Result::{Err, Ok};
-    pub use std::vec::Vec;
 }

@@ -171,30 +171,59 @@ impl Drop for BitWriter<'_> {
 /// The provided [`Encode::encode_word`](crate::Encode::encode_word): encodes into a scratch
 /// buffer and reads the bits back.
 pub(crate) fn word_by_encoding<T: crate::Encode + ?Sized>(value: &T) -> crate::Result<(u64, u32)> {
+    let (word, bits) = scratch_word(|w| value.encode(w))?;
+    if bits > 64 {
+        return Err(crate::Error::custom(format!(
+            "`{}` set `WORD_BITS` but encoded {bits} bits, more than one word",
+            std::any::type_name::<T>()
+        )));
+    }
+    Ok((word, bits as u32))
+}
+
+/// The provided [`FieldCodec::encode_word`](crate::codec::FieldCodec::encode_word), as
+/// [`word_by_encoding`] for a codec's `encode`.
+pub(crate) fn word_by(
+    encode: impl FnOnce(&mut BitWriter<'_>) -> crate::Result<()>,
+) -> crate::Result<(u64, u32)> {
+    let (word, bits) = scratch_word(encode)?;
+    if bits > 64 {
+        return Err(crate::Error::custom(format!(
+            "a codec set `WORD_BITS` but encoded {bits} bits, more than one word"
+        )));
+    }
+    Ok((word, bits as u32))
+}
+
+/// The first 64 bits `encode` pushes into a scratch buffer, and how many it pushed.
+fn scratch_word(
+    encode: impl FnOnce(&mut BitWriter<'_>) -> crate::Result<()>,
+) -> crate::Result<(u64, u64)> {
     let mut buf = Vec::with_capacity(16);
     let mut w = BitWriter::new(&mut buf);
-    value.encode(&mut w)?;
+    encode(&mut w)?;
     let bits = w.bit_len();
     w.finish();
-    if bits > 64 {
-        return Err(crate::Error::Custom(
-            format!(
-                "`{}` set `WORD_BITS` but encoded {bits} bits, more than one word",
-                std::any::type_name::<T>()
-            )
-            .into(),
-        ));
-    }
     let mut word = [0u8; 8];
-    word[..buf.len()].copy_from_slice(&buf);
-    Ok((u64::from_le_bytes(word), bits as u32))
+    let n = buf.len().min(8);
+    word[..n].copy_from_slice(&buf[..n]);
+    Ok((u64::from_le_bytes(word), bits))
+}
+
+/// The bits `encode` pushes, counted by encoding into a scratch buffer (which allocates): for
+/// encodings that declare no size of their own. An error counts the bits pushed before it.
+pub(crate) fn count_bits(encode: impl FnOnce(&mut BitWriter<'_>) -> crate::Result<()>) -> u64 {
+    let mut scratch = Vec::new();
+    let mut w = BitWriter::new(&mut scratch);
+    let _ = encode(&mut w);
+    w.bit_len()
 }
 
 /// A `bytes`-byte variable-length integer as one word, `(bits, count)`: the byte count less
 /// one, then the bytes. Needs `log2(bytes) + 8 * bytes <= 64` (`bytes <= 4`) to fit for
 /// every value; a value wider than `bytes` keeps only its low `bytes` bytes.
 #[inline(always)]
-pub(crate) fn varint_word(value: u64, bytes: u32) -> (u64, u32) {
+pub(crate) const fn varint_word(value: u64, bytes: u32) -> (u64, u32) {
     let (k, value, m) = varint_fields(value, bytes);
     ((value << k) | (m as u64 - 1), k + 8 * m)
 }
@@ -203,7 +232,7 @@ pub(crate) fn varint_word(value: u64, bytes: u32) -> (u64, u32) {
 /// value cut to the type's bytes (a wider value keeps only its low `bytes` bytes; `bytes` is a
 /// constant at every call site, so the cut folds away) and the bytes it takes.
 #[inline(always)]
-fn varint_fields(value: u64, bytes: u32) -> (u32, u64, u32) {
+const fn varint_fields(value: u64, bytes: u32) -> (u32, u64, u32) {
     let value = if bytes < 8 {
         value & mask(8 * bytes)
     } else {

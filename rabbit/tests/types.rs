@@ -277,7 +277,7 @@ fn encode_into_leaves_the_buffer_as_it_was_on_error() {
             self.0.0.encode(w)?;
             self.0.1.encode(w)?;
             for s in &self.0.2 {
-                rabbit::codec::encode_max_len(s, 64, w)?;
+                <rabbit::codec::MaxLen<64> as rabbit::codec::FieldCodec<String>>::encode(s, w)?;
             }
             Ok(())
         }

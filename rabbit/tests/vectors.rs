@@ -2,24 +2,8 @@
 //! `../shared/vectors`), read at test time.
 
 use rabbit::{BitReader, BitWriter, Decode, Encode};
-use serde_json::Value;
 
-fn vectors(name: &str) -> Vec<Value> {
-    let path = format!("{}/../vectors/{name}", env!("CARGO_MANIFEST_DIR"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {path}: {e}"))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
-        .collect()
-}
+use test_vectors::{bit_string, hex, load as vectors, unhex};
 
 #[test]
 fn bit_stream_cases() {
@@ -54,19 +38,6 @@ fn bit_stream_cases() {
         }
         r.finish().expect("only zero padding left");
     }
-}
-
-/// The bits of an encoding as the vectors write them: first pushed bit first.
-fn bit_string(bytes: &[u8], bits: u64) -> String {
-    (0..bits)
-        .map(|i| {
-            if bytes[(i / 8) as usize] >> (i % 8) & 1 == 1 {
-                '1'
-            } else {
-                '0'
-            }
-        })
-        .collect()
 }
 
 fn check<T: Encode + Decode + PartialEq + std::fmt::Debug>(value: T, bits: &str) {

@@ -96,19 +96,41 @@ struct Big {
 
 #[test]
 fn the_item_types_fit_a_window_and_big_does_not() {
-    let fits = |max: Option<u64>| max.is_some_and(|m| m <= rabbit::WINDOW_MAX_BITS);
+    let fits = |max: Option<u64>| max.is_some_and(|m| m <= rabbit::limits::WINDOW_MAX_BITS);
     assert!(fits(Item::MAX_BITS), "{:?}", Item::MAX_BITS);
     assert!(fits(Sparse::MAX_BITS));
     assert!(!fits(Big::MAX_BITS));
 }
 
+/// A window holds only what a type that fits it can take: reads past its 64th byte would wrap
+/// around. So there is none for a type that does not fit, however long the input; before this
+/// rule, `Big::decode_window` on this input read its last tag from the window's start and
+/// returned a value where `Big::decode` finds an unknown variant.
+#[test]
+fn no_window_for_a_type_that_does_not_fit() {
+    let bytes = [
+        0, 56, 0, 0, 0, 0, 0, 0, 129, 0, 0, 0, 0, 0, 0, 0, 0, 128, 217, 0, 1, 0, 0, 61, 16, 0, 0,
+        80, 0, 97, 0, 1, 9, 124, 0, 0, 0, 0, 0, 0, 65, 0, 0, 0, 0, 0, 0, 0, 0, 64, 92, 44, 0, 0, 0,
+        0, 0, 0, 1, 128, 0, 40, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0,
+    ];
+    let mut r = BitReader::new(&bytes);
+    r.read_bits(10).unwrap();
+    assert!(r.window::<Big>().is_none());
+    assert!(r.window::<Person>().is_some());
+    let err = Big::decode(&mut r).unwrap_err();
+    assert!(format!("{err:?}").contains("UnknownVariant"), "{err:?}");
+}
+
 /// `T::decode` and `T::decode_window` from bit `offset` of `bytes`, with the final cursor;
 /// `None` if the input has no whole window there.
 #[allow(clippy::type_complexity)]
-fn both<T: Decode>(bytes: &[u8], offset: u32) -> Option<((Result<T>, u64), (Result<T>, u64))> {
+fn both<T: Decode + Encode>(
+    bytes: &[u8],
+    offset: u32,
+) -> Option<((Result<T>, u64), (Result<T>, u64))> {
     let mut r = BitReader::new(bytes);
     r.read_bits(offset).ok()?;
-    let mut w = r.window()?;
+    let mut w = r.window::<T>()?;
     let through_window = T::decode_window(&mut w);
     let mut after = r.clone();
     after.resume(&w);
@@ -238,9 +260,6 @@ proptest! {
             prop_assert!(same(&checked, &windowed), "{:?} != {:?}", checked, windowed);
         }
         if let Some((checked, windowed)) = both::<Custom>(&bytes, offset) {
-            prop_assert!(same(&checked, &windowed), "{:?} != {:?}", checked, windowed);
-        }
-        if let Some((checked, windowed)) = both::<Big>(&bytes, offset) {
             prop_assert!(same(&checked, &windowed), "{:?} != {:?}", checked, windowed);
         }
     }

@@ -296,7 +296,8 @@ impl rabbit::Decode for Claimed {
     }
 }
 
-/// One that does not set `WORD_BITS` at all, as every impl written before it existed.
+/// One with only what `Encode` requires: no `WORD_BITS`, as every impl written before it
+/// existed, and the provided `encoded_bits`.
 struct Plain(u16);
 
 impl Encode for Plain {
@@ -305,9 +306,6 @@ impl Encode for Plain {
     fn encode(&self, w: &mut BitWriter<'_>) -> rabbit::Result<()> {
         w.write_bits(self.0 as u64, 12);
         Ok(())
-    }
-    fn encoded_bits(&self) -> u64 {
-        12
     }
 }
 
@@ -361,4 +359,7 @@ fn hand_written_impls_keep_working() {
     // The provided `encode_word` of a type that is not a word refuses rather than truncates.
     assert!(matches!(Liar.encode_word(), Err(Error::Custom(_))));
     assert!(Plain(1).encode_word().is_ok());
+    // The provided `encoded_bits`: the constant width.
+    assert_eq!(Plain(1).encoded_bits(), 12);
+    assert_eq!(v.encoded_bits(), 1 + 12 + 12 + 1);
 }

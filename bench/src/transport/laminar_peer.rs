@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 
 use laminar::{Config, Packet, Socket, SocketEvent};
 
-use super::{Outcome, Params, RttParams, Shared, payload, route, tag_of};
+use super::relay::Relay;
+use super::tick::{Message, Side, TickOutcome, TickPlan, TickShared, run_pair};
+use super::{Outcome, Params, RttParams, Shared, payload, ping_loop, route, tag_of};
 
 /// Messages the sender keeps ahead of the receiver's count.
 const WINDOW: u64 = 32;
@@ -98,12 +100,7 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         }
         Ok(())
     })();
-    shared.stop();
-    srv.join()
-        .map_err(|_| "server thread panicked".to_string())??;
-    drop(relay);
-    client_result?;
-    shared.outcome(count, deadline)
+    shared.finish(srv, relay, client_result, count, deadline)
 }
 
 /// Unreliable echo.
@@ -127,32 +124,129 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
     });
     let result = (|| -> Result<Vec<f64>, String> {
         let mut client = Socket::bind_with_config("127.0.0.1:0", config()).map_err(err)?;
-        let start = Instant::now();
-        let mut rtts = Vec::with_capacity(p.count as usize);
-        for i in 0..p.count {
-            if start.elapsed() > p.deadline {
-                break;
-            }
-            let t0 = Instant::now();
-            client
-                .send(Packet::unreliable(addr, payload(p.size, i)))
-                .map_err(err)?;
-            'wait: while t0.elapsed() < p.timeout {
+        ping_loop(
+            p,
+            &mut client,
+            |client, _, msg| client.send(Packet::unreliable(addr, msg)).map_err(err),
+            |client, i| {
                 client.manual_poll(Instant::now());
                 while let Some(ev) = client.recv() {
-                    if let SocketEvent::Packet(pk) = ev {
-                        if tag_of(pk.payload()) == i {
-                            rtts.push(t0.elapsed().as_nanos() as f64);
-                            break 'wait;
-                        }
+                    if let SocketEvent::Packet(pk) = ev
+                        && tag_of(pk.payload()) == i
+                    {
+                        return Ok(true);
                     }
                 }
                 thread::yield_now();
-            }
-        }
-        Ok(rtts)
+                Ok(false)
+            },
+        )
     })();
     shared.stop();
     let _ = srv.join();
     result
+}
+
+/// What the tick case's client sends until the server answers in kind: laminar has no
+/// handshake, and its server learns the client's address from the first packet.
+const HELLO: &[u8] = b"hello";
+
+fn packet(to: SocketAddr, m: &Message) -> Packet {
+    if m.reliable {
+        Packet::reliable_unordered(to, m.bytes.clone())
+    } else {
+        Packet::unreliable(to, m.bytes.clone())
+    }
+}
+
+/// One turn of a laminar side: queue `out` to `to`, `manual_poll` (which reads, then sends),
+/// then the events. Returns the sender of a hello, if one came.
+fn turn(
+    socket: &mut Socket,
+    to: Option<SocketAddr>,
+    out: &[Message],
+    received: &mut dyn FnMut(&[u8]),
+) -> Result<Option<SocketAddr>, String> {
+    if !out.is_empty() {
+        let to = to.ok_or("no client")?;
+        for m in out {
+            socket.send(packet(to, m)).map_err(err)?;
+        }
+    }
+    socket.manual_poll(Instant::now());
+    let mut hello = None;
+    while let Some(ev) = socket.recv() {
+        match ev {
+            SocketEvent::Packet(pk) if pk.payload() == HELLO => hello = Some(pk.addr()),
+            SocketEvent::Packet(pk) => received(pk.payload()),
+            SocketEvent::Timeout(_) | SocketEvent::Disconnect(_) => {
+                return Err("laminar dropped the connection".into());
+            }
+            SocketEvent::Connect(_) => {}
+        }
+    }
+    Ok(hello)
+}
+
+/// The server side of the tick case: `manual_poll` once per tick.
+struct TickServer {
+    socket: Socket,
+    client: Option<SocketAddr>,
+}
+
+impl Side for TickServer {
+    fn turn(&mut self, out: &[Message], received: &mut dyn FnMut(&[u8])) -> Result<(), String> {
+        if let Some(from) = turn(&mut self.socket, self.client, out, received)? {
+            self.client = Some(from);
+            self.socket
+                .send(Packet::unreliable(from, HELLO.to_vec()))
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+
+    fn ready(&self) -> bool {
+        self.client.is_some()
+    }
+}
+
+/// The client side of the tick case.
+struct TickClient {
+    socket: Socket,
+    server: SocketAddr,
+}
+
+impl Side for TickClient {
+    fn turn(&mut self, out: &[Message], received: &mut dyn FnMut(&[u8])) -> Result<(), String> {
+        turn(&mut self.socket, Some(self.server), out, received).map(|_| ())
+    }
+}
+
+/// Sends hellos until the server answers one.
+fn connect(server: SocketAddr, shared: &TickShared) -> Result<TickClient, String> {
+    let mut socket = Socket::bind_with_config("127.0.0.1:0", config()).map_err(err)?;
+    let give_up = Instant::now() + Duration::from_secs(5);
+    loop {
+        socket
+            .send(Packet::unreliable(server, HELLO.to_vec()))
+            .map_err(err)?;
+        if turn(&mut socket, None, &[], &mut |_| {})?.is_some() {
+            return Ok(TickClient { socket, server });
+        }
+        if shared.failed() || Instant::now() > give_up {
+            return Err("the server did not answer".into());
+        }
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// The tick case.
+pub fn tick(plan: &TickPlan) -> Result<TickOutcome, String> {
+    let socket = Socket::bind_with_config("127.0.0.1:0", config()).map_err(err)?;
+    let relay = Relay::spawn(socket.local_addr().map_err(err)?, 0.0, 0).map_err(err)?;
+    let server = TickServer {
+        socket,
+        client: None,
+    };
+    run_pair(plan, relay, server, connect)
 }

@@ -7,7 +7,10 @@
 //!   time per message (the JSON's `median_ns`), messages/s and MB/s (10^6 bytes of payload);
 //! - at 0 % loss the peers talk directly over loopback; at 5 % loss every UDP peer goes
 //!   through the same seeded loss-injecting relay ([`relay`]); TCP runs at 0 % only;
-//! - unreliable 100-byte messages: a ping-pong echo, one message in flight, RTT p50 and p99.
+//! - unreliable 100-byte messages: a ping-pong echo, one message in flight, RTT p50 and p99;
+//! - `tick-10x100` ([`tick`]): a game's 60 Hz traffic both ways, in wire bytes per tick;
+//! - `fanout-1000` ([`fanout`]): one netproto server sending 30 Hz snapshots to 1,000 clients,
+//!   in server CPU time per second.
 //!
 //! A case is bounded by a deadline; a peer that has not delivered everything by then is
 //! reported with what it delivered, marked incomplete.
@@ -15,12 +18,17 @@
 //! For profiling one case alone (under `strace -c` or `perf`), the environment variable
 //! `BENCH_TRANSPORT_CASES` (comma-separated names, e.g. `reliable-1k,rtt`) limits the cases.
 
+pub mod fanout;
+pub mod fanout_case;
+pub mod fanout_clients;
 pub mod laminar_peer;
 pub mod netproto_peer;
 pub mod quinn_peer;
 pub mod relay;
 pub mod renet_peer;
 pub mod tcp_peer;
+pub mod tick;
+pub mod tick_case;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -28,7 +36,9 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::report::{Row, median, quantile};
+use fanout_case::FanoutCase;
 use relay::Relay;
+use tick_case::TickCase;
 
 /// Options of a run.
 #[derive(Debug, Clone)]
@@ -165,6 +175,26 @@ impl Shared {
         self.started().is_some_and(|s| s.elapsed() > deadline)
     }
 
+    /// Ends a reliable case: stops the server, waits for its thread, closes the relay, and
+    /// reports what arrived, the first error (the client's, then the server's) if any.
+    pub fn finish<R>(
+        &self,
+        server: std::thread::JoinHandle<Result<(), String>>,
+        relay: R,
+        client: Result<(), String>,
+        wanted: u64,
+        deadline: Duration,
+    ) -> Result<Outcome, String> {
+        self.stop();
+        let server = server
+            .join()
+            .map_err(|_| "server thread panicked".to_string())?;
+        drop(relay);
+        client?;
+        server?;
+        self.outcome(wanted, deadline)
+    }
+
     /// The outcome once both threads are done.
     pub fn outcome(&self, wanted: u64, deadline: Duration) -> Result<Outcome, String> {
         let start = self.started().ok_or("never connected")?;
@@ -180,6 +210,35 @@ impl Shared {
             wanted,
         })
     }
+}
+
+/// The ping loop of every synchronous peer's RTT case: one ping in flight, until `p.count`
+/// pings or `p.deadline`. `send(client, i, bytes)` sends ping `i`; `poll(client, i)` turns the
+/// peer's loop once and says whether the echo of ping `i` arrived. A ping without an echo
+/// within `p.timeout` is lost and left out. The payload is built before the clock starts.
+pub fn ping_loop<C>(
+    p: &RttParams,
+    client: &mut C,
+    mut send: impl FnMut(&mut C, u64, Vec<u8>) -> Result<(), String>,
+    mut poll: impl FnMut(&mut C, u64) -> Result<bool, String>,
+) -> Result<Vec<f64>, String> {
+    let start = Instant::now();
+    let mut rtts = Vec::with_capacity(p.count as usize);
+    for i in 0..p.count {
+        if start.elapsed() > p.deadline {
+            break;
+        }
+        let msg = payload(p.size, i);
+        let t0 = Instant::now();
+        send(client, i, msg)?;
+        while t0.elapsed() < p.timeout {
+            if poll(client, i)? {
+                rtts.push(t0.elapsed().as_nanos() as f64);
+                break;
+            }
+        }
+    }
+    Ok(rtts)
 }
 
 /// Where the client should send: the server itself, or a relay in front of it at `loss`.
@@ -201,6 +260,20 @@ pub fn payload(size: usize, tag: u64) -> Vec<u8> {
     let mut v = vec![0xa5u8; size];
     let n = size.min(8);
     v[..n].copy_from_slice(&tag.to_le_bytes()[..n]);
+    v
+}
+
+/// A payload of `size` bytes carrying `tag` in its first eight bytes, then pseudo-random bytes
+/// from the tag: incompressible, so that a compressing transport gains nothing here it would
+/// not on real game data (where it gains less than on a constant fill).
+pub fn noise(size: usize, tag: u64) -> Vec<u8> {
+    let mut v = Vec::with_capacity(size + 8);
+    v.extend_from_slice(&tag.to_le_bytes());
+    let mut rng = relay::Rng::new(tag ^ 0x7e1c_0000);
+    while v.len() < size {
+        v.extend_from_slice(&rng.next_u64().to_le_bytes());
+    }
+    v.truncate(size);
     v
 }
 
@@ -353,6 +426,8 @@ pub fn run(opts: &Options) -> Vec<Row> {
     let mut rtt_samples: Vec<Vec<f64>> = vec![Vec::new(); peers.len()];
     let mut rtt_lost: Vec<u64> = vec![0; peers.len()];
     let mut rtt_errors: Vec<Option<String>> = vec![None; peers.len()];
+    let mut tick = case_selected(tick_case::CASE).then(|| TickCase::new(&opts.only, opts.quick));
+    let mut fanout = case_selected(fanout_case::CASE).then(|| FanoutCase::new(opts.quick));
 
     for round in 0..opts.rounds {
         for (ci, (case, p)) in cases.iter().enumerate() {
@@ -419,6 +494,12 @@ pub fn run(opts: &Options) -> Vec<Row> {
                 }
             }
         }
+        if let Some(tick) = &mut tick {
+            tick.round(round);
+        }
+        if let Some(fanout) = &mut fanout {
+            fanout.round(round);
+        }
     }
 
     let mut rows = Vec::new();
@@ -468,9 +549,13 @@ pub fn run(opts: &Options) -> Vec<Row> {
             bytes: Some(c.bytes),
             ratio: None,
             note,
+            bytes_ratio: false,
         });
     }
     for (pi, peer) in peers.iter().enumerate() {
+        if !case_selected("rtt") {
+            break;
+        }
         let s = &mut rtt_samples[pi];
         let total = rtt.count * opts.rounds as u64;
         let note = match &rtt_errors[pi] {
@@ -488,8 +573,15 @@ pub fn run(opts: &Options) -> Vec<Row> {
                 bytes: Some(rtt.size as u64),
                 ratio: None,
                 note: note.clone(),
+                bytes_ratio: false,
             });
         }
+    }
+    if let Some(tick) = tick {
+        rows.extend(tick.rows(opts.rounds));
+    }
+    if let Some(fanout) = fanout {
+        rows.extend(fanout.rows(opts.rounds));
     }
     rows
 }

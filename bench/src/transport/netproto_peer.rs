@@ -1,12 +1,17 @@
 //! netproto through its blocking driver (`netproto::io::blocking`): `Server` and `Client` over
 //! `std::net::UdpSocket`, polled in a loop as an application would.
+//!
+//! Two rows can come from here: `netproto` (with the extensions a netproto peer negotiates)
+//! and `netproto-spec` (the spec's wire only). [`config`] is the one place they differ.
 
 use std::time::{Duration, Instant};
 
 use netproto::io::blocking::{Client, Server};
-use netproto::{Config, Delivery, Error, Event};
+use netproto::{Config, ConnectionId, Delivery, Error, Event};
 
-use super::{Outcome, Params, RttParams, Shared, payload, route, tag_of};
+use super::relay::Relay;
+use super::tick::{Message, Side, TickOutcome, TickPlan, run_pair};
+use super::{Outcome, Params, RttParams, Shared, payload, ping_loop, route, tag_of};
 
 /// Payload bytes queued between two turns of the client's I/O loop at most (one message at
 /// least).
@@ -16,9 +21,32 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
+/// Which netproto a row measures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    /// The `netproto` rows: every extension this netproto has, switched on.
+    Extended,
+    /// The `netproto-spec` rows: the spec's wire, no extension.
+    Spec,
+}
+
+/// The configuration of both ends of a connection, for every case: the one place where the
+/// `netproto` and `netproto-spec` rows differ.
+pub fn config(flavor: Flavor) -> Result<Config, String> {
+    match flavor {
+        // netproto 2's negotiated extensions (batching, ack ranges and delayed acks, CRC32,
+        // LZ4, the datagram size) are switched on here, through `Config::builder()`, when
+        // they land on main. Until then this is netproto 1 on the spec's wire, and the
+        // `netproto` and `netproto-spec` rows measure the same thing.
+        Flavor::Extended => Ok(Config::default()),
+        // The spec's wire: every extension off.
+        Flavor::Spec => Ok(Config::default()),
+    }
+}
+
 /// Reliable one-way throughput.
 pub fn reliable(p: &Params) -> Result<Outcome, String> {
-    let mut server = Server::bind("127.0.0.1:0", Config::default()).map_err(err)?;
+    let mut server = Server::bind("127.0.0.1:0", config(Flavor::Extended)?).map_err(err)?;
     let addr = server.local_addr().map_err(err)?;
     let (target, relay) = route(addr, p.loss, p.seed)?;
     let shared = Shared::new();
@@ -28,17 +56,17 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         while !sh.is_done() && Instant::now() < give_up {
             server.poll(Duration::from_millis(5)).map_err(err)?;
             while let Some(ev) = server.poll_event() {
-                if let Event::Message { bytes, .. } = ev.event {
-                    if bytes.len() == size {
-                        sh.deliver(count);
-                    }
+                if let Event::Message { bytes, .. } = ev.event
+                    && bytes.len() == size
+                {
+                    sh.deliver(count);
                 }
             }
         }
         Ok(())
     });
     let client_result = (|| -> Result<(), String> {
-        let mut client = Client::connect(target, Config::default()).map_err(err)?;
+        let mut client = Client::connect(target, config(Flavor::Extended)?).map_err(err)?;
         client.wait_connected().map_err(err)?;
         let msg = payload(size, 0);
         shared.start();
@@ -72,19 +100,12 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         }
         Ok(())
     })();
-    shared.stop();
-    let srv_result = srv
-        .join()
-        .map_err(|_| "server thread panicked".to_string())?;
-    drop(relay);
-    client_result?;
-    srv_result?;
-    shared.outcome(count, deadline)
+    shared.finish(srv, relay, client_result, count, deadline)
 }
 
 /// Unreliable echo: one ping in flight.
 pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
-    let mut server = Server::bind("127.0.0.1:0", Config::default()).map_err(err)?;
+    let mut server = Server::bind("127.0.0.1:0", config(Flavor::Extended)?).map_err(err)?;
     let addr = server.local_addr().map_err(err)?;
     let shared = Shared::new();
     let sh = shared.clone();
@@ -101,33 +122,125 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
         Ok(())
     });
     let result = (|| -> Result<Vec<f64>, String> {
-        let mut client = Client::connect(addr, Config::default()).map_err(err)?;
+        let mut client = Client::connect(addr, config(Flavor::Extended)?).map_err(err)?;
         client.wait_connected().map_err(err)?;
-        let start = Instant::now();
-        let mut rtts = Vec::with_capacity(p.count as usize);
-        for i in 0..p.count {
-            if start.elapsed() > p.deadline {
-                break;
-            }
-            let msg = payload(p.size, i);
-            let t0 = Instant::now();
-            client.send(&msg, Delivery::Unreliable).map_err(err)?;
-            'wait: while t0.elapsed() < p.timeout {
+        ping_loop(
+            p,
+            &mut client,
+            |client, _, msg| client.send(&msg, Delivery::Unreliable).map_err(err),
+            |client, i| {
                 client.poll(Duration::from_millis(1)).map_err(err)?;
                 while let Some(ev) = client.poll_event() {
-                    if let Event::Message { bytes, .. } = ev {
-                        if tag_of(&bytes) == i {
-                            rtts.push(t0.elapsed().as_nanos() as f64);
-                            break 'wait;
-                        }
+                    if let Event::Message { bytes, .. } = ev
+                        && tag_of(&bytes) == i
+                    {
+                        return Ok(true);
                     }
                 }
-            }
-        }
-        Ok(rtts)
+                Ok(false)
+            },
+        )
     })();
     shared.stop();
     srv.join()
         .map_err(|_| "server thread panicked".to_string())??;
     result
+}
+
+fn delivery(reliable: bool) -> Delivery {
+    if reliable {
+        Delivery::Reliable
+    } else {
+        Delivery::Unreliable
+    }
+}
+
+/// The server side of the tick case: one round of I/O (`poll(0)`, as a game server calls it
+/// once per tick), the events, then the tick's messages queued and flushed together.
+struct TickServer {
+    server: Server,
+    peer: Option<ConnectionId>,
+}
+
+impl Side for TickServer {
+    fn turn(&mut self, out: &[Message], received: &mut dyn FnMut(&[u8])) -> Result<(), String> {
+        self.server.poll(Duration::ZERO).map_err(err)?;
+        while let Some(ev) = self.server.poll_event() {
+            match ev.event {
+                Event::Connected => self.peer = Some(ev.connection),
+                Event::Message { bytes, .. } => received(&bytes),
+                Event::Disconnected { reason } => {
+                    return Err(format!("the client disconnected: {reason:?}"));
+                }
+            }
+        }
+        if out.is_empty() {
+            return Ok(());
+        }
+        let id = self.peer.ok_or("no client")?;
+        for m in out {
+            self.server
+                .queue(id, &m.bytes, delivery(m.reliable))
+                .map_err(err)?;
+        }
+        self.server.flush().map_err(err)
+    }
+
+    fn ready(&self) -> bool {
+        self.peer.is_some()
+    }
+
+    fn note(&mut self) -> Option<String> {
+        let id = self.peer?;
+        let stats = self.server.endpoint().stats(id)?;
+        Some(format!("{} retransmissions", stats.retransmissions))
+    }
+}
+
+/// The client side of the tick case, as [`TickServer`].
+struct TickClient {
+    client: Client,
+}
+
+impl Side for TickClient {
+    fn turn(&mut self, out: &[Message], received: &mut dyn FnMut(&[u8])) -> Result<(), String> {
+        self.client.poll(Duration::ZERO).map_err(err)?;
+        while let Some(ev) = self.client.poll_event() {
+            match ev {
+                Event::Message { bytes, .. } => received(&bytes),
+                Event::Disconnected { reason } => {
+                    return Err(format!("disconnected: {reason:?}"));
+                }
+                Event::Connected => {}
+            }
+        }
+        if out.is_empty() {
+            return Ok(());
+        }
+        for m in out {
+            self.client
+                .queue(&m.bytes, delivery(m.reliable))
+                .map_err(err)?;
+        }
+        self.client.flush().map_err(err)
+    }
+
+    fn note(&mut self) -> Option<String> {
+        Some(format!(
+            "{} retransmissions",
+            self.client.stats().retransmissions
+        ))
+    }
+}
+
+/// The tick case, both ends configured as `flavor`.
+pub fn tick(plan: &TickPlan, flavor: Flavor) -> Result<TickOutcome, String> {
+    let server = Server::bind("127.0.0.1:0", config(flavor)?).map_err(err)?;
+    let relay = Relay::spawn(server.local_addr().map_err(err)?, 0.0, 0).map_err(err)?;
+    let server = TickServer { server, peer: None };
+    run_pair(plan, relay, server, |addr, _| {
+        let mut client = Client::connect(addr, config(flavor)?).map_err(err)?;
+        client.wait_connected().map_err(err)?;
+        Ok(TickClient { client })
+    })
 }

@@ -12,7 +12,13 @@
 //! made per datagram, in arrival order; a peer that sends one datagram per call is relayed one
 //! datagram per call, as before. Through `quinn-udp`, which falls back to one datagram per
 //! call where the platform has no GSO/GRO.
+//!
+//! It also counts, per direction, the datagrams it receives and their UDP payload bytes
+//! ([`Relay::traffic`]): at 0 % loss it is a counting wire, which is how the `tick-10x100` case
+//! measures every peer's bytes alike. A GRO batch is counted as the datagrams it holds (split
+//! at its stride, as it is forwarded), so what is counted is what the sender put on the wire.
 
+use game_messages::sample::SplitMix64;
 use std::io::{self, IoSliceMut};
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -29,23 +35,19 @@ const MAX_SEGMENTS: usize = 64;
 /// Socket buffers asked for (capped by the OS).
 const SOCKET_BUFFER: usize = 4 << 20;
 
-/// SplitMix64, as in `game_messages::sample`.
+/// The relay's drop decisions: game-messages' SplitMix64, drawn as a probability.
 #[derive(Debug, Clone)]
-pub struct Rng(u64);
+pub struct Rng(SplitMix64);
 
 impl Rng {
     /// A generator from `seed`.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(SplitMix64::new(seed))
     }
 
     /// The next 64 bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// True with probability `p`.
@@ -66,6 +68,58 @@ struct Pump {
     out: Vec<u8>,
     forwarded: Arc<AtomicU64>,
     dropped: Arc<AtomicU64>,
+    /// This direction's counter of [`Relay::traffic`].
+    counted: Arc<Counter>,
+}
+
+/// Datagrams and their UDP payload bytes, one direction, as they arrived at the relay.
+#[derive(Debug, Default)]
+pub struct Counter {
+    datagrams: AtomicU64,
+    bytes: AtomicU64,
+}
+
+impl Counter {
+    fn add(&self, bytes: usize) {
+        self.datagrams.fetch_add(1, Ordering::Relaxed);
+        self.bytes.fetch_add(bytes as u64, Ordering::Relaxed);
+    }
+
+    /// The counts now.
+    pub fn read(&self) -> Count {
+        Count {
+            datagrams: self.datagrams.load(Ordering::Relaxed),
+            bytes: self.bytes.load(Ordering::Relaxed),
+        }
+    }
+}
+
+/// A reading of a [`Counter`], or the difference of two.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Count {
+    /// Datagrams.
+    pub datagrams: u64,
+    /// Their UDP payload bytes (no IP or UDP header).
+    pub bytes: u64,
+}
+
+impl Count {
+    /// What was counted between `earlier` and `self`.
+    pub fn since(self, earlier: Count) -> Count {
+        Count {
+            datagrams: self.datagrams.saturating_sub(earlier.datagrams),
+            bytes: self.bytes.saturating_sub(earlier.bytes),
+        }
+    }
+}
+
+/// Both directions' counters.
+#[derive(Debug, Default)]
+pub struct Traffic {
+    /// From the client to the server.
+    pub to_server: Arc<Counter>,
+    /// From the server to the client.
+    pub to_client: Arc<Counter>,
 }
 
 impl Pump {
@@ -76,6 +130,7 @@ impl Pump {
         loss: f64,
         forwarded: Arc<AtomicU64>,
         dropped: Arc<AtomicU64>,
+        counted: Arc<Counter>,
     ) -> io::Result<Pump> {
         let rx_state = UdpSocketState::new((&rx).into())?;
         let tx_state = UdpSocketState::new((&tx).into())?;
@@ -94,6 +149,7 @@ impl Pump {
             out: Vec::with_capacity(SLOT),
             forwarded,
             dropped,
+            counted,
         })
     }
 
@@ -124,6 +180,7 @@ impl Pump {
         let mut count = 0;
         for i in 0..n {
             let d = &self.buf[(i * stride).min(len)..((i + 1) * stride).min(len)];
+            self.counted.add(d.len());
             if self.rng.chance(self.loss) {
                 self.dropped.fetch_add(1, Ordering::Relaxed);
                 continue;
@@ -181,6 +238,7 @@ pub struct Relay {
     pub forwarded: Arc<AtomicU64>,
     /// Datagrams dropped.
     pub dropped: Arc<AtomicU64>,
+    traffic: Arc<Traffic>,
 }
 
 impl Relay {
@@ -193,6 +251,7 @@ impl Relay {
         let client: Arc<Mutex<Option<SocketAddr>>> = Arc::new(Mutex::new(None));
         let forwarded = Arc::new(AtomicU64::new(0));
         let dropped = Arc::new(AtomicU64::new(0));
+        let traffic: Arc<Traffic> = Arc::default();
         let mut threads = Vec::new();
         let c2s = Pump::new(
             front.try_clone()?,
@@ -201,6 +260,7 @@ impl Relay {
             loss,
             forwarded.clone(),
             dropped.clone(),
+            traffic.to_server.clone(),
         )?;
         let s2c = Pump::new(
             back.try_clone()?,
@@ -209,6 +269,7 @@ impl Relay {
             loss,
             forwarded.clone(),
             dropped.clone(),
+            traffic.to_client.clone(),
         )?;
         // Blocking, with a timeout to see `stop` (quinn-udp made them non-blocking): one slot
         // per receive, so a blocking `recvmmsg` returns as soon as anything (a datagram or a
@@ -261,12 +322,18 @@ impl Relay {
             threads,
             forwarded,
             dropped,
+            traffic,
         })
     }
 
     /// Where the client sends.
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// The datagrams and bytes received from each side so far (dropped ones included).
+    pub fn traffic(&self) -> Arc<Traffic> {
+        self.traffic.clone()
     }
 }
 

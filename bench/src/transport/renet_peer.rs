@@ -15,7 +15,9 @@ use renet_netcode::{
     ServerConfig,
 };
 
-use super::{Outcome, Params, RttParams, Shared, payload, route, tag_of};
+use super::relay::Relay;
+use super::tick::{Message, Side, TickOutcome, TickPlan, run_pair};
+use super::{Outcome, Params, RttParams, Shared, payload, ping_loop, route, tag_of};
 
 const PROTOCOL_ID: u64 = 7;
 
@@ -99,16 +101,16 @@ impl ClientSide {
     }
 }
 
-/// Binds a server whose netcode tokens accept `public` (the relay's address, or its own).
-fn server_for(
-    loss: f64,
-    seed: u64,
-) -> Result<(ServerSide, SocketAddr, Option<super::relay::Relay>), String> {
+/// Binds a server whose netcode tokens accept the address `route` gives for it (a relay's, or
+/// its own), which is where the client sends.
+fn server_for<R>(
+    route: impl FnOnce(SocketAddr) -> Result<(SocketAddr, R), String>,
+) -> Result<(ServerSide, SocketAddr, R), String> {
     // The relay's address must be among the server's public addresses, and the relay needs the
     // server's address: bind the socket first, then build the transport.
     let socket = UdpSocket::bind("127.0.0.1:0").map_err(err)?;
     let addr = socket.local_addr().map_err(err)?;
-    let (target, relay) = route(addr, loss, seed)?;
+    let (target, relay) = route(addr)?;
     let side = ServerSide {
         server: RenetServer::new(ConnectionConfig::default()),
         transport: NetcodeServerTransport::new(
@@ -129,7 +131,7 @@ fn server_for(
 
 /// Reliable one-way throughput.
 pub fn reliable(p: &Params) -> Result<Outcome, String> {
-    let (mut srv_side, target, relay) = server_for(p.loss, p.seed)?;
+    let (mut srv_side, target, relay) = server_for(|a| route(a, p.loss, p.seed))?;
     let shared = Shared::new();
     let (sh, size, count, deadline) = (shared.clone(), p.size, p.count, p.deadline);
     let channel: u8 = DefaultChannel::ReliableUnordered.into();
@@ -175,19 +177,12 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         }
         Ok(())
     })();
-    shared.stop();
-    let srv_result = srv
-        .join()
-        .map_err(|_| "server thread panicked".to_string())?;
-    drop(relay);
-    srv_result?;
-    client_result?;
-    shared.outcome(count, deadline)
+    shared.finish(srv, relay, client_result, count, deadline)
 }
 
 /// Unreliable echo.
 pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
-    let (mut srv_side, addr, _relay) = server_for(0.0, 0)?;
+    let (mut srv_side, addr, _relay) = server_for(|a| route(a, 0.0, 0))?;
     let shared = Shared::new();
     let sh = shared.clone();
     let channel: u8 = DefaultChannel::Unreliable.into();
@@ -214,31 +209,121 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
     let result = (|| -> Result<Vec<f64>, String> {
         let mut c = ClientSide::connect(addr)?;
         c.wait_connected(Duration::from_secs(5))?;
-        let start = Instant::now();
-        let mut rtts = Vec::with_capacity(p.count as usize);
-        for i in 0..p.count {
-            if start.elapsed() > p.deadline {
-                break;
-            }
-            let t0 = Instant::now();
-            c.client.send_message(channel, payload(p.size, i));
-            c.send_packets();
-            'wait: while t0.elapsed() < p.timeout {
+        ping_loop(
+            p,
+            &mut c,
+            |c, _, msg| {
+                c.client.send_message(channel, msg);
+                c.send_packets();
+                Ok(())
+            },
+            |c, i| {
                 c.update()?;
                 while let Some(m) = c.client.receive_message(channel) {
                     if tag_of(&m) == i {
-                        rtts.push(t0.elapsed().as_nanos() as f64);
-                        break 'wait;
+                        return Ok(true);
                     }
                 }
                 c.send_packets();
                 thread::yield_now();
-            }
-        }
-        Ok(rtts)
+                Ok(false)
+            },
+        )
     })();
     shared.stop();
     srv.join()
         .map_err(|_| "server thread panicked".to_string())??;
     result
+}
+
+fn channel(reliable: bool) -> u8 {
+    if reliable {
+        DefaultChannel::ReliableUnordered.into()
+    } else {
+        DefaultChannel::Unreliable.into()
+    }
+}
+
+/// The server side of the tick case: renet's loop once per tick (`update`, the transport's
+/// `update`, read both channels, queue the tick's messages, `send_packets`).
+struct TickServer {
+    side: ServerSide,
+    client: Option<renet::ClientId>,
+}
+
+impl Side for TickServer {
+    fn turn(&mut self, out: &[Message], received: &mut dyn FnMut(&[u8])) -> Result<(), String> {
+        self.side.update()?;
+        while let Some(ev) = self.side.server.get_event() {
+            match ev {
+                ServerEvent::ClientConnected { client_id } => self.client = Some(client_id),
+                ServerEvent::ClientDisconnected { reason, .. } => {
+                    return Err(format!("the client disconnected: {reason:?}"));
+                }
+            }
+        }
+        if let Some(id) = self.client {
+            for reliable in [true, false] {
+                while let Some(m) = self.side.server.receive_message(id, channel(reliable)) {
+                    received(&m);
+                }
+            }
+            for m in out {
+                let bytes = bytes::Bytes::copy_from_slice(&m.bytes);
+                self.side
+                    .server
+                    .send_message(id, channel(m.reliable), bytes);
+            }
+        } else if !out.is_empty() {
+            return Err("no client".into());
+        }
+        self.side.transport.send_packets(&mut self.side.server);
+        Ok(())
+    }
+
+    fn ready(&self) -> bool {
+        self.client.is_some()
+    }
+}
+
+/// The client side of the tick case, as [`TickServer`].
+struct TickClient {
+    side: ClientSide,
+}
+
+impl Side for TickClient {
+    fn turn(&mut self, out: &[Message], received: &mut dyn FnMut(&[u8])) -> Result<(), String> {
+        self.side.update()?;
+        if self.side.client.is_disconnected() {
+            return Err(format!(
+                "disconnected: {:?}",
+                self.side.client.disconnect_reason()
+            ));
+        }
+        for reliable in [true, false] {
+            while let Some(m) = self.side.client.receive_message(channel(reliable)) {
+                received(&m);
+            }
+        }
+        for m in out {
+            let bytes = bytes::Bytes::copy_from_slice(&m.bytes);
+            self.side.client.send_message(channel(m.reliable), bytes);
+        }
+        self.side.send_packets();
+        Ok(())
+    }
+}
+
+/// The tick case.
+pub fn tick(plan: &TickPlan) -> Result<TickOutcome, String> {
+    let (side, _, relay) = server_for(|a| {
+        let relay = Relay::spawn(a, 0.0, 0).map_err(err)?;
+        Ok((relay.addr(), relay))
+    })?;
+    let server = TickServer { side, client: None };
+    run_pair(plan, relay, server, |addr, _| {
+        let mut side = ClientSide::connect(addr)?;
+        side.wait_connected(Duration::from_secs(5))?;
+        Ok(TickClient { side })
+    })
 }

@@ -1,68 +1,39 @@
-//! `Decode::decode`: the tag, then each field in order into a local, then the value; and
-//! `Decode::decode_window`, the same reads from a `BitWindow` (its reads have the reader's names),
-//! the fields through their own `decode_window`.
+//! `Decode::decode` and `Decode::decode_window`: the tag, then each field in order into a
+//! local, then the value. One body serves both methods: every read goes through a codec's
+//! `FieldDecode::decode`, which takes either reader.
 
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{Names, pattern};
-use crate::ast::{Body, Field, Input, Style, Tag};
+use crate::ast::Style;
+use crate::plan::{Body, Field, Plan};
 
-/// Which of the two methods a body is for.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Source {
-    /// `decode`, from a `BitReader`.
-    Reader,
-    /// `decode_window`, from a `BitWindow`.
-    Window,
-}
-
-pub fn body(input: &Input<'_>, n: &Names<'_>, src: Source) -> TokenStream {
-    let k = n.krate;
+pub fn body(input: &Plan<'_>, n: &Names) -> TokenStream {
+    let k = &n.krate;
     let r = &n.r;
-    let p = quote!(#k::__private);
     let type_name = input.ident.to_string();
     match &input.body {
-        Body::Struct(style, fields) => build(&quote!(Self), *style, fields, n, &type_name, src),
-        Body::Enum(e) => {
-            if e.variants.len() == 1 && e.tag == Tag::Bits(0) {
-                let v = &e.variants[0];
-                let vi = v.ident;
-                return build(
-                    &quote!(Self::#vi),
-                    v.style,
-                    &v.fields,
-                    n,
-                    &format!("{type_name}::{vi}"),
-                    src,
-                );
-            }
+        Body::Struct(style, fields) => build(&quote!(Self), *style, fields, n, &type_name),
+        Body::Enum(tag, variants) => {
+            let codec = n.tag_ty(*tag);
             let tag = &n.tag;
-            let read = match e.tag {
-                Tag::Bits(bits) => quote!(#r.read_bits(#bits)?),
-                Tag::Varint => quote!(#r.read_varint(4)?),
-            };
-            let mut arms: Vec<(u64, TokenStream)> = e
-                .variants
+            let mut arms: Vec<(u64, TokenStream)> = variants
                 .iter()
                 .map(|v| {
                     let vi = v.ident;
                     let owner = format!("{type_name}::{vi}");
-                    let body = build(&quote!(Self::#vi), v.style, &v.fields, n, &owner, src);
+                    let body = build(&quote!(Self::#vi), v.style, &v.fields, n, &owner);
                     (v.index, quote!({ #body }))
                 })
                 .collect();
             arms.sort_by_key(|(index, _)| *index);
-            let tags = match e.tag {
-                Tag::Bits(bits) => 1u128 << bits,
-                Tag::Varint => 1u128 << 64,
-            };
             let unknown = quote! {
-                #p::Err(#k::derive_support::unknown_variant(#type_name, #tag, #r.position()))
+                #k::Err(#k::unknown_variant(#type_name, #tag, #r.position()))
             };
-            let dispatch = dispatch(&arms, tags, n, &unknown);
+            let dispatch = dispatch(&arms, &codec, n, &unknown);
             quote! {
-                let #tag: u64 = #read;
+                let #tag: u64 = <#codec as #k::TagCodec>::decode(#r)?;
                 #dispatch
             }
         }
@@ -70,32 +41,31 @@ pub fn body(input: &Input<'_>, n: &Names<'_>, src: Source) -> TokenStream {
 }
 
 /// The variants' arms (sorted by index) as a binary trie of `<` tests on the tag: indices
-/// from `1 << bits` up (`bits` the fewest that hold the last index) fail at once, then each
-/// test halves a range of `2^j` tags, down to single tags.
+/// from `1 << bits` up (`bits` the fewest that hold the last index) fail at once, when the
+/// tag's codec can read them at all, then each test halves a range of `2^j` tags, down to
+/// single tags.
 ///
 /// Not a `match`: LLVM turns a `match` of four or more cases (a two-bit tag of three
 /// variants and the unknown index make four) into an indirect jump through a table, and on
-/// the 1000-entity snapshot, whose entity kinds are shuffled, that jump cost about 15 % of
-/// the decode time against compare-and-branch. A chain of `==` tests (or of `<` tests that
+/// the 1000-entity snapshot, whose entity kinds are shuffled, that jump was mispredicted
+/// and slower than compare-and-branch (BENCHMARKS.md has the numbers). A chain of `==` tests (or of `<` tests that
 /// narrow a range to one value, which LLVM rewrites as `==`) is folded back into a `match`;
 /// the trie's inner tests always leave two or more tags on each side, so they stay tests.
 fn dispatch(
     arms: &[(u64, TokenStream)],
-    tags: u128,
-    n: &Names<'_>,
+    codec: &TokenStream,
+    n: &Names,
     unknown: &TokenStream,
 ) -> TokenStream {
+    let k = &n.krate;
     let tag = &n.tag;
     let last = arms.last().map_or(0, |(index, _)| *index);
     let bits = 64 - last.leading_zeros();
     let size = 1u128 << bits;
     let trie = trie(arms, 0, size, n, unknown);
-    if size >= tags {
-        return trie;
-    }
     let size = Literal::u128_unsuffixed(size);
     quote! {
-        if #tag >= #size {
+        if const { #size < <#codec as #k::TagCodec>::VALUES } && #tag >= #size {
             #unknown
         } else {
             #trie
@@ -108,7 +78,7 @@ fn trie(
     arms: &[(u64, TokenStream)],
     lo: u128,
     size: u128,
-    n: &Names<'_>,
+    n: &Names,
     unknown: &TokenStream,
 ) -> TokenStream {
     let tag = &n.tag;
@@ -131,34 +101,29 @@ fn build(
     path: &TokenStream,
     style: Style,
     fields: &[Field<'_>],
-    n: &Names<'_>,
+    n: &Names,
     owner: &str,
-    src: Source,
 ) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
-    let stmts = fields.iter().map(|f| field(f, n, owner, src));
+    let k = &n.krate;
+    let stmts = fields.iter().map(|f| field(f, n, owner));
     let value = pattern(path, style, fields, |_| true);
     quote! {
         #(#stmts)*
-        #p::Ok(#value)
+        #k::Ok(#value)
     }
 }
 
-fn field(f: &Field<'_>, n: &Names<'_>, owner: &str, src: Source) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
-    let b = &f.binding;
+fn field(f: &Field<'_>, n: &Names, owner: &str) -> TokenStream {
+    let k = &n.krate;
+    let (b, r) = (&f.binding, &n.r);
     let ty = f.ty;
-    if f.plan.skip {
-        return quote!(let #b: #ty = #p::Default::default(););
-    }
-    let dec = match src {
-        Source::Reader => n.decode_value(f),
-        Source::Window => n.decode_value_window(f),
+    let Some(wire) = &f.wire else {
+        return quote!(let #b: #ty = #k::Default::default(););
     };
+    let dec = n.dec(f, wire);
+    let dec = quote!(#dec(#r));
     let in_field = n.in_field(owner, f);
-    match &f.plan.cond {
+    match &wire.cond {
         None => quote!(let #b: #ty = #dec #in_field?;),
         Some(cond) => {
             // The same view as in `encode`: each earlier field the condition names is a
@@ -175,9 +140,9 @@ fn field(f: &Field<'_>, n: &Names<'_>, owner: &str, src: Source) -> TokenStream 
                     #expr
                 };
                 let #b: #ty = if #c {
-                    #p::Some(#dec #in_field?)
+                    #k::Some(#dec #in_field?)
                 } else {
-                    #p::None
+                    #k::None
                 };
             }
         }

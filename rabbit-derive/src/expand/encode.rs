@@ -1,177 +1,113 @@
 //! `Encode::encode`: the tag, then each field on the wire, in order, as straight-line code;
 //! `WORD_BITS` and `encode_word` for types whose encoding fits one 64-bit word.
 //!
-//! Runs of small items (the tag, fields whose type has a `WORD_BITS`) are merged into one
+//! Runs of small items (the tag, fields whose codec has a `WORD_BITS`) are merged into one
 //! write: each item's word is shifted into a local group and the group reaches the writer
 //! once, when it ends. Which items join which group is decided at compile time from the
-//! types' `WORD_BITS` (`derive_support::word_plan`, in an inline `const` block, so generic
-//! fields work too); the branches on the plan fold away, leaving the straight-line code a
+//! codecs' `WORD_BITS` (`__derive::word_plan`, in an inline `const` block, so generic fields
+//! work too); the branches on the plan fold away, leaving the straight-line code a
 //! hand-written encoder would have. The bytes are the same as one write per item.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Names, pattern};
-use crate::ast::{Body, Field, Input, Tag};
+use super::{Names, each_variant};
+use crate::plan::{Body, Field, Plan, Tag, Wire};
 
-/// One thing a struct or variant writes: its tag or a field.
+/// One thing a struct or variant writes: its tag or a field on the wire.
 enum Item<'f, 'a> {
-    /// The enum tag: its value and width.
-    Tag {
-        value: u64,
-        bits: u32,
-        varint: bool,
-    },
-    Field(&'f Field<'a>),
+    /// The enum tag of the variant with this index.
+    Tag(Tag, u64),
+    Field(&'f Field<'a>, &'f Wire<'a>),
 }
 
-pub fn body(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
-    let type_name = input.ident.to_string();
-    match &input.body {
-        Body::Struct(style, fields) => {
-            let items: Vec<Item<'_, '_>> = fields.iter().map(Item::Field).collect();
-            let stmts = items_encode(&items, n, &type_name);
-            let destructure = if fields.iter().any(|f| !f.plan.skip) {
-                let pat = pattern(&quote!(Self), *style, fields, |f| !f.plan.skip);
-                quote!(let #pat = self;)
-            } else {
-                quote!()
-            };
-            quote! {
-                #destructure
-                #stmts
-                #p::Ok(())
-            }
-        }
-        Body::Enum(e) => {
-            let arms = e.variants.iter().map(|v| {
-                let vi = v.ident;
-                let pat = pattern(&quote!(Self::#vi), v.style, &v.fields, |f| !f.plan.skip);
-                let owner = format!("{type_name}::{vi}");
-                let items = variant_items(e.tag, v.index, &v.fields);
-                let stmts = items_encode(&items, n, &owner);
-                quote! {
-                    #pat => {
-                        #stmts
-                    }
-                }
-            });
-            quote! {
-                match self {
-                    #(#arms)*
-                }
-                #p::Ok(())
-            }
-        }
+impl Item<'_, '_> {
+    /// An `if` field: never a word, since its binding is the `Option`, not the codec's type.
+    fn conditional(&self) -> bool {
+        matches!(self, Item::Field(_, w) if w.cond.is_some())
     }
 }
 
-fn variant_items<'f, 'a>(tag: Tag, index: u64, fields: &'f [Field<'a>]) -> Vec<Item<'f, 'a>> {
-    let mut items = Vec::with_capacity(fields.len() + 1);
-    match tag {
-        Tag::Bits(0) => {}
-        Tag::Bits(bits) => items.push(Item::Tag {
-            value: index,
-            bits,
-            varint: false,
-        }),
-        Tag::Varint => items.push(Item::Tag {
-            value: index,
-            bits: super::tag_bits(tag, index) as u32,
-            varint: true,
-        }),
-    }
-    items.extend(fields.iter().map(Item::Field));
-    items
+/// The items a struct's fields or a variant (tag first) write; skipped fields write nothing.
+fn items<'f, 'a>(tag: Option<(Tag, u64)>, fields: &'f [Field<'a>]) -> Vec<Item<'f, 'a>> {
+    let tag = tag.map(|(t, index)| Item::Tag(t, index));
+    let fields = fields
+        .iter()
+        .filter_map(|f| Some(Item::Field(f, f.wire.as_ref()?)));
+    tag.into_iter().chain(fields).collect()
 }
 
-/// The `WORD_BITS` expression of one item (`Option<u32>`); `None` (no tokens) for an item
-/// that writes nothing.
-fn item_word_bits(item: &Item<'_, '_>, n: &Names<'_>) -> Option<TokenStream> {
-    let k = n.krate;
-    let p = quote!(#k::__private);
+/// The code for the struct, or each variant in a `match self`, given its items.
+fn per_variant(
+    input: &Plan<'_>,
+    arm: impl Fn(&[Item<'_, '_>], &str) -> TokenStream,
+) -> TokenStream {
+    each_variant(input, |tag, fields, owner| arm(&items(tag, fields), owner))
+}
+
+pub fn body(input: &Plan<'_>, n: &Names) -> TokenStream {
+    let k = &n.krate;
+    let arms = per_variant(input, |items, owner| items_encode(items, n, owner));
+    quote! {
+        #arms
+        #k::Ok(())
+    }
+}
+
+/// The `WORD_BITS` expression of one item (`Option<u32>`).
+fn item_word_bits(item: &Item<'_, '_>, n: &Names) -> TokenStream {
+    let k = &n.krate;
     match item {
-        Item::Tag { bits, .. } => Some(quote!(#p::Some(#bits))),
-        Item::Field(f) if f.plan.skip => None,
-        Item::Field(f) => Some(n.word_bits(f)),
+        Item::Tag(tag, index) => {
+            let t = n.tag_index(*tag, *index);
+            quote!(#k::Some(#t::BITS))
+        }
+        item if item.conditional() => quote!(#k::None::<u32>),
+        Item::Field(f, w) => n.enc(f, w, "WORD_BITS"),
     }
 }
 
 /// The item's word (`Result<(u64, u32)>`, errors labelled with the field).
-fn item_word(item: &Item<'_, '_>, n: &Names<'_>, owner: &str) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
+fn item_word(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
+    let k = &n.krate;
     match item {
-        Item::Tag {
-            value,
-            bits,
-            varint,
-        } => {
-            // The tag's word is a literal: `(index << 2) | (bytes - 1)` for a varint tag.
-            let word = if *varint {
-                let m = (*bits as u64 - 2) / 8;
-                (value << 2) | (m - 1)
-            } else {
-                *value
-            };
-            let word = Literal::u64_suffixed(word);
-            quote!(#p::Ok::<(u64, u32), #k::Error>((#word, #bits)))
+        Item::Tag(tag, index) => {
+            let t = n.tag_index(*tag, *index);
+            quote!(#k::Ok::<(u64, u32), #k::Error>((#t::WORD, #t::BITS)))
         }
-        Item::Field(f) => {
+        Item::Field(f, w) => {
             let b = &f.binding;
-            let word = n.word_value(f, &quote!(#b));
+            let enc = n.enc(f, w, "encode_word");
             let in_field = n.in_field(owner, f);
-            quote!(#word #in_field)
+            quote!(#enc(#b) #in_field)
         }
     }
 }
 
 /// The item written on its own, as before merging.
-fn item_plain(item: &Item<'_, '_>, n: &Names<'_>, owner: &str) -> TokenStream {
+fn item_plain(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
     let w = &n.w;
     match item {
-        Item::Tag {
-            value,
-            bits,
-            varint,
-        } => {
-            let index = Literal::u64_suffixed(*value);
-            if *varint {
-                quote!(#w.write_varint(#index, 4);)
-            } else {
-                quote!(#w.write_bits(#index, #bits);)
-            }
+        Item::Tag(tag, index) => {
+            let t = n.tag_index(*tag, *index);
+            quote!(#w.write_word(#t::WORD, #t::BITS);)
         }
-        Item::Field(f) => field(f, n, owner),
+        Item::Field(f, w) => field(f, w, n, owner),
     }
 }
 
 /// The statements writing `items` in order, merging runs of words into one write each.
-fn items_encode(items: &[Item<'_, '_>], n: &Names<'_>, owner: &str) -> TokenStream {
-    let k = n.krate;
-    let s = quote!(#k::derive_support);
+fn items_encode(items: &[Item<'_, '_>], n: &Names, owner: &str) -> TokenStream {
+    let k = &n.krate;
     let (w, gv, gn, plan, x, xn) = (&n.w, &n.gv, &n.gn, &n.plan, &n.x, &n.xn);
-    // Items that write something; those that can never be words keep a slot (as `None`) so
-    // that a group ends before them.
-    let live: Vec<&Item<'_, '_>> = items
-        .iter()
-        .filter(|i| item_word_bits(i, n).is_some())
-        .collect();
-    let may_merge = live.iter().any(|i| match i {
-        Item::Tag { .. } => true,
-        Item::Field(f) => !n.never_word(f),
-    });
-    if !may_merge {
-        let stmts = live.iter().map(|i| item_plain(i, n, owner));
+    if items.iter().all(Item::conditional) {
+        let stmts = items.iter().map(|i| item_plain(i, n, owner));
         return quote!(#(#stmts)*);
     }
-    let words = live.iter().map(|i| item_word_bits(i, n));
-    let stmts = live.iter().enumerate().map(|(idx, item)| {
+    let words = items.iter().map(|i| item_word_bits(i, n));
+    let stmts = items.iter().enumerate().map(|(idx, item)| {
         let plain = item_plain(item, n, owner);
-        let never = matches!(item, Item::Field(f) if n.never_word(f));
-        if never {
+        if item.conditional() {
             return plain;
         }
         let word = item_word(item, n, owner);
@@ -194,7 +130,7 @@ fn items_encode(items: &[Item<'_, '_>], n: &Names<'_>, owner: &str) -> TokenStre
         }
     });
     quote! {
-        let #plan = const { #s::word_plan([#(#words),*]) };
+        let #plan = const { #k::word_plan([#(#words),*]) };
         let mut #gv: u64 = 0;
         let mut #gn: u32 = 0;
         #(#stmts)*
@@ -202,39 +138,33 @@ fn items_encode(items: &[Item<'_, '_>], n: &Names<'_>, owner: &str) -> TokenStre
 }
 
 /// The `WORD_BITS` constant of the type.
-pub fn word_bits(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
-    let k = n.krate;
-    let s = quote!(#k::derive_support);
+pub fn word_bits(input: &Plan<'_>, n: &Names) -> TokenStream {
+    let k = &n.krate;
+    let sum = |items: &[Item<'_, '_>]| {
+        let words = items.iter().map(|i| item_word_bits(i, n));
+        quote!(#k::word_sum(&[#(#words),*]))
+    };
     match &input.body {
-        Body::Struct(_, fields) => {
-            let items: Vec<Item<'_, '_>> = fields.iter().map(Item::Field).collect();
-            let words = items.iter().filter_map(|i| item_word_bits(i, n));
-            quote!(#s::word_sum(&[#(#words),*]))
-        }
-        Body::Enum(e) => {
-            let variants = e.variants.iter().map(|v| {
-                let items = variant_items(e.tag, v.index, &v.fields);
-                let words = items.iter().filter_map(|i| item_word_bits(i, n));
-                quote!(#s::word_sum(&[#(#words),*]))
-            });
-            quote!(#s::word_over(&[#(#variants),*]))
+        Body::Struct(_, fields) => sum(&items(None, fields)),
+        Body::Enum(tag, variants) => {
+            let variants = variants
+                .iter()
+                .map(|v| sum(&items(Some((*tag, v.index)), &v.fields)));
+            quote!(#k::word_over(&[#(#variants),*]))
         }
     }
 }
 
 /// The body of `encode_word`: every item's word, shifted together.
-pub fn word_body(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
-    let type_name = input.ident.to_string();
+pub fn word_body(input: &Plan<'_>, n: &Names) -> TokenStream {
+    let k = &n.krate;
     let (gv, gn, x, xn) = (&n.gv, &n.gn, &n.x, &n.xn);
-    let join = |items: &[Item<'_, '_>], owner: &str| {
+    let inner = per_variant(input, |items, owner| {
         let stmts = items
             .iter()
-            // `if` fields never make a word (their type is not the binding's): left out of
-            // code that `WORD_BITS` being `None` never reaches.
-            .filter(|i| item_word_bits(i, n).is_some())
-            .filter(|i| !matches!(i, Item::Field(f) if f.plan.cond.is_some()))
+            // `if` fields never make a word: left out of code that `WORD_BITS` being `None`
+            // never reaches.
+            .filter(|i| !i.conditional())
             .map(|i| {
                 let word = item_word(i, n, owner);
                 quote! {
@@ -247,71 +177,38 @@ pub fn word_body(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
             let mut #gv: u64 = 0;
             let mut #gn: u32 = 0;
             #(#stmts)*
-            #p::Ok((#gv, #gn))
+            #k::Ok((#gv, #gn))
         }
-    };
-    let inner = match &input.body {
-        Body::Struct(style, fields) => {
-            let items: Vec<Item<'_, '_>> = fields.iter().map(Item::Field).collect();
-            let body = join(&items, &type_name);
-            let pat = pattern(&quote!(Self), *style, fields, |f| !f.plan.skip);
-            quote! {
-                let #pat = self;
-                #body
-            }
-        }
-        Body::Enum(e) => {
-            let arms = e.variants.iter().map(|v| {
-                let vi = v.ident;
-                let pat = pattern(&quote!(Self::#vi), v.style, &v.fields, |f| !f.plan.skip);
-                let owner = format!("{type_name}::{vi}");
-                let items = variant_items(e.tag, v.index, &v.fields);
-                let body = join(&items, &owner);
-                quote!(#pat => { #body })
-            });
-            quote! {
-                match self {
-                    #(#arms)*
-                }
-            }
-        }
-    };
+    });
     // Not a word (some field may not fit, or is an `if` field or has its own codec): the
     // encoding read back, as the trait's provided method does. Never the case when derived
     // code calls it.
     quote! {
         if <Self as #k::Encode>::WORD_BITS.is_none() {
-            return #k::derive_support::word_by_encoding(self);
+            return #k::word_by_encoding(self);
         }
         #inner
     }
 }
 
-fn field(f: &Field<'_>, n: &Names<'_>, owner: &str) -> TokenStream {
-    if f.plan.skip {
-        return quote!();
-    }
-    let k = n.krate;
-    let p = quote!(#k::__private);
-    let b = &f.binding;
+fn field(f: &Field<'_>, wire: &Wire<'_>, n: &Names, owner: &str) -> TokenStream {
+    let k = &n.krate;
+    let (b, w) = (&f.binding, &n.w);
+    let enc = n.enc(f, wire, "encode");
     let in_field = n.in_field(owner, f);
-    match &f.plan.cond {
-        None => {
-            let enc = n.encode_value(f, &quote!(#b));
-            quote!(#enc #in_field?;)
-        }
+    match &wire.cond {
+        None => quote!(#enc(#b, #w) #in_field?;),
         Some(cond) => {
             // Earlier fields are already bound as references by the destructuring.
             let expr = &cond.expr;
             let (c, v) = (&n.c, &n.v);
-            let enc = n.encode_value(f, &quote!(#v));
             let label = format!("{owner}.{}", f.name());
             quote! {
                 let #c: bool = #expr;
                 match #b {
-                    #p::Some(#v) if #c => { #enc #in_field?; }
-                    #p::None if !#c => {}
-                    _ => return #p::Err(#k::derive_support::condition_mismatch(#label, #c)),
+                    #k::Some(#v) if #c => { #enc(#v, #w) #in_field?; }
+                    #k::None if !#c => {}
+                    _ => return #k::Err(#k::condition_mismatch(#label, #c)),
                 }
             }
         }

@@ -1,26 +1,37 @@
 //! Code generation: the `Encode`, `Decode` and `Describe` impls.
 //!
-//! Generated code names everything through the crate path (`::rabbit` unless
-//! `#[rabbit(crate = "...")]`) and its `__private` re-exports, never through the user's
-//! imports. Internal locals (`__w`, `__r`, `__c`, `__v`, `__e`, `__tag`) are `mixed_site`
-//! hygienic, so they cannot clash with field names; field bindings keep the fields' own names,
-//! which is what lets `if` conditions name earlier fields.
+//! Generated code names everything through one module of the runtime, `__derive` under the
+//! crate path (`::rabbit` unless `#[rabbit(crate = "...")]`), standard items included, never
+//! through the user's imports. Each field is written by a codec type (`Native`, `Fixed<N>`,
+//! `Range<A, B>`, ..., see [`Names::codec_ty`]) and every field gets the same calls on it:
+//! `<C as FieldCodec<T>>::encode`, `::encode_word`, `::encoded_bits`, its constants, and
+//! `<C as FieldDecode<T>>::decode`. An enum's tag is a codec type too. The impls sit in an
+//! anonymous `const _: () = { ... };` block with the helper types of `with` fields.
+//!
+//! Internal locals (`__w`, `__r`, `__c`, `__v`, `__e`, `__tag`) are `mixed_site` hygienic, so
+//! they cannot clash with field names; field bindings keep the fields' own names, which is
+//! what lets `if` conditions name earlier fields.
 
 mod decode;
 mod encode;
 mod schema;
 mod size;
+mod via;
+mod with;
 
-use proc_macro2::{Literal, Span, TokenStream};
+use proc_macro2::{Group, Literal, Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::Ident;
+use syn::spanned::Spanned;
 
-use crate::ast::{Codec, Field, Input, Style};
+use crate::ast::Style;
 use crate::bound::{self, Which};
+use crate::plan::{Body, Codec, Field, Plan, Tag, Wire};
 
 /// Names shared by the generators.
-pub struct Names<'a> {
-    pub krate: &'a syn::Path,
+pub struct Names {
+    /// The runtime's module for generated code: `<crate path>::__derive`.
+    pub krate: TokenStream,
     pub w: Ident,
     pub r: Ident,
     pub c: Ident,
@@ -30,17 +41,21 @@ pub struct Names<'a> {
     /// The merged-write group of derived `encode`: its bits and their count.
     pub gv: Ident,
     pub gn: Ident,
-    /// The group plan (`derive_support::word_plan`) and one item's word.
+    /// The group plan (`__derive::word_plan`) and one item's word.
     pub plan: Ident,
     pub x: Ident,
     pub xn: Ident,
+    /// The type parameters of the input, as the helper types of `with` fields repeat them.
+    ty_generics: TokenStream,
 }
 
-impl<'a> Names<'a> {
-    fn new(krate: &'a syn::Path) -> Self {
+impl Names {
+    fn new(input: &Plan<'_>) -> Self {
+        let krate = &input.krate;
         let hidden = |s: &str| Ident::new(s, Span::mixed_site());
+        let (_, ty_generics, _) = input.generics.split_for_impl();
         Names {
-            krate,
+            krate: quote!(#krate::__derive),
             w: hidden("__w"),
             r: hidden("__r"),
             c: hidden("__c"),
@@ -52,6 +67,7 @@ impl<'a> Names<'a> {
             plan: hidden("__plan"),
             x: hidden("__x"),
             xn: hidden("__xn"),
+            ty_generics: quote!(#ty_generics),
         }
     }
 
@@ -62,201 +78,93 @@ impl<'a> Names<'a> {
         quote!(.map_err(|#e| #e.in_field(#label)))
     }
 
-    /// Encodes `value` (a `&T`, `T` the field's wire type) with the field's codec.
-    pub fn encode_value(&self, field: &Field<'_>, value: &TokenStream) -> TokenStream {
-        let k = self.krate;
-        let w = &self.w;
-        let ty = field.plan.wire_ty;
-        match &field.plan.codec {
-            Codec::Default => quote!(<#ty as #k::Encode>::encode(#value, #w)),
-            // Through the same helper as the merged write, so that a type without `FixedBits`
-            // gets one error for the encode side, not one per helper.
-            Codec::Bits(n) => {
-                let (x, xn) = (&self.x, &self.xn);
-                quote!(#k::codec::fixed_word::<#ty>(#value, #n)
-                    .map(|(#x, #xn)| #w.write_word(#x, #xn)))
-            }
-            Codec::Varint => quote!(#k::codec::encode_varint::<#ty>(#value, #w)),
-            Codec::ZigZag => quote!(#k::codec::encode_zigzag::<#ty>(#value, #w)),
-            Codec::Range { min, max, .. } => {
+    /// The codec type of a field: the one place that knows which type each encoding
+    /// attribute selects.
+    pub fn codec_ty(&self, field: &Field<'_>, wire: &Wire<'_>) -> TokenStream {
+        let k = &self.krate;
+        match &wire.codec {
+            Codec::Native => quote!(#k::Native),
+            Codec::Fixed(n) => quote!(#k::Fixed<#n>),
+            Codec::Varint => quote!(#k::Varint),
+            Codec::ZigZag => quote!(#k::ZigZag),
+            Codec::Range { min, max } => {
                 let (min, max) = (i128_lit(*min), i128_lit(*max));
-                let (x, xn) = (&self.x, &self.xn);
-                quote!(#k::codec::range_word::<#ty>(#value, #min, #max)
-                    .map(|(#x, #xn)| #w.write_word(#x, #xn)))
+                quote!(#k::Range<#min, #max>)
             }
-            Codec::With(path) => quote!(#path::encode(#value, #w)),
-            Codec::MaxLen(n) => {
-                quote!(#k::codec::encode_max_len::<#ty>(#value, (#n) as u64, #w))
-            }
-        }
-    }
-
-    /// `WORD_BITS` of the field's wire type under its codec (an `Option<u32>` constant
-    /// expression), `None` for codecs that never fit a word and for `if` fields.
-    pub fn word_bits(&self, field: &Field<'_>) -> TokenStream {
-        let k = self.krate;
-        let p = quote!(#k::__private);
-        let ty = field.plan.wire_ty;
-        if field.plan.cond.is_some() {
-            return quote!(#p::None::<u32>);
-        }
-        match &field.plan.codec {
-            Codec::Default => quote!(<#ty as #k::Encode>::WORD_BITS),
-            Codec::Bits(n) => quote!(#p::Some(#n)),
-            Codec::Range { bits, .. } => quote!(#p::Some(#bits)),
-            Codec::Varint => {
-                quote!(#k::codec::varint_word_bits(<#ty as #k::codec::Varint>::BYTES))
-            }
-            Codec::ZigZag => {
-                quote!(#k::codec::varint_word_bits(<#ty as #k::codec::ZigZag>::BYTES))
-            }
-            Codec::With(_) | Codec::MaxLen(_) => quote!(#p::None::<u32>),
-        }
-    }
-
-    /// Whether the field can never be a word, whatever its type.
-    pub fn never_word(&self, field: &Field<'_>) -> bool {
-        field.plan.skip
-            || field.plan.cond.is_some()
-            || matches!(field.plan.codec, Codec::With(_) | Codec::MaxLen(_))
-    }
-
-    /// The field's encoding as one word (`Result<(u64, u32)>`), meaningful when
-    /// [`Names::word_bits`] is `Some`.
-    pub fn word_value(&self, field: &Field<'_>, value: &TokenStream) -> TokenStream {
-        let k = self.krate;
-        let p = quote!(#k::__private);
-        let ty = field.plan.wire_ty;
-        match &field.plan.codec {
-            Codec::Default => quote!(<#ty as #k::Encode>::encode_word(#value)),
-            Codec::Bits(n) => quote!(#k::codec::fixed_word::<#ty>(#value, #n)),
-            Codec::Varint => quote!(#k::codec::varint_word::<#ty>(#value)),
-            Codec::ZigZag => quote!(#k::codec::zigzag_word::<#ty>(#value)),
-            Codec::Range { min, max, .. } => {
-                let (min, max) = (i128_lit(*min), i128_lit(*max));
-                quote!(#k::codec::range_word::<#ty>(#value, #min, #max))
-            }
-            Codec::With(_) | Codec::MaxLen(_) => {
-                quote!(#p::Ok::<(u64, u32), #k::Error>((0u64, 0u32)))
+            Codec::MaxLen(n) => quote!(#k::MaxLen<{ #n as u64 }>),
+            Codec::With(_) => {
+                let helper = with::helper_ident(field);
+                let g = &self.ty_generics;
+                quote!(#helper #g)
             }
         }
     }
 
-    /// Decodes one value of the field's wire type with its codec: an expression of type
-    /// `Result<T>`.
-    pub fn decode_value(&self, field: &Field<'_>) -> TokenStream {
-        let k = self.krate;
-        let r = &self.r;
-        let ty = field.plan.wire_ty;
-        match &field.plan.codec {
-            Codec::Default => quote!(<#ty as #k::Decode>::decode(#r)),
-            Codec::Bits(n) => quote!(#k::codec::decode_fixed::<#ty>(#n, #r)),
-            Codec::Varint => quote!(#k::codec::decode_varint::<#ty>(#r)),
-            Codec::ZigZag => quote!(#k::codec::decode_zigzag::<#ty>(#r)),
-            Codec::Range { min, max, .. } => {
-                let (min, max) = (i128_lit(*min), i128_lit(*max));
-                quote!(#k::codec::decode_range::<#ty>(#min, #max, #r))
+    /// `<C as FieldCodec<T>>::item`: an item of the encoding half of the field's codec, for
+    /// its wire type.
+    ///
+    /// Spanned at the type: a type the codec does not take is reported at the field.
+    pub fn enc(&self, field: &Field<'_>, wire: &Wire<'_>, item: &str) -> TokenStream {
+        let k = &self.krate;
+        let (c, ty) = (self.codec_ty(field, wire), wire.ty);
+        let item = Ident::new(item, ty.span());
+        respan(quote!(<#c as #k::FieldCodec<#ty>>::#item), ty.span())
+    }
+
+    /// `<C as FieldDecode<T>>::decode`: the decoding half.
+    pub fn dec(&self, field: &Field<'_>, wire: &Wire<'_>) -> TokenStream {
+        let k = &self.krate;
+        let (c, ty) = (self.codec_ty(field, wire), wire.ty);
+        respan(quote!(<#c as #k::FieldDecode<#ty>>::decode), ty.span())
+    }
+
+    /// The codec type of an enum's tag.
+    pub fn tag_ty(&self, tag: Tag) -> TokenStream {
+        let k = &self.krate;
+        match tag {
+            Tag::Bits(n) => quote!(#k::Fixed<#n>),
+            Tag::Fewest { max_index } => {
+                let max_index = Literal::u64_suffixed(max_index);
+                quote!(#k::Fixed<{ #k::fewest_tag_bits(#max_index) }>)
             }
-            Codec::With(path) => quote!(#path::decode(#r)),
-            Codec::MaxLen(n) => quote!(#k::codec::decode_max_len::<#ty>((#n) as u64, #r)),
+            Tag::Varint => quote!(#k::Varint),
         }
     }
 
-    /// [`Names::decode_value`] from a `BitWindow`: the type's own `decode_window` for a field
-    /// with its default codec; the codec's decoder on a reader at the window's cursor for the
-    /// others.
-    pub fn decode_value_window(&self, field: &Field<'_>) -> TokenStream {
-        let k = self.krate;
-        let r = &self.r;
-        let ty = field.plan.wire_ty;
-        match &field.plan.codec {
-            Codec::Default => quote!(<#ty as #k::Decode>::decode_window(#r)),
-            _ => {
-                let dec = self.decode_value(field);
-                quote!(#r.with_reader(|#r| #dec))
-            }
-        }
-    }
-
-    /// The bits `value` takes with the field's codec (`u64`), or `None` when the width is a
-    /// constant that does not need the value.
-    pub fn value_bits(&self, field: &Field<'_>, value: &TokenStream) -> Option<TokenStream> {
-        let k = self.krate;
-        let ty = field.plan.wire_ty;
-        Some(match &field.plan.codec {
-            Codec::Default | Codec::MaxLen(_) => {
-                quote!(<#ty as #k::Encode>::encoded_bits(#value))
-            }
-            Codec::Bits(_) | Codec::Range { .. } => return None,
-            Codec::Varint => quote!(#k::codec::varint_bits::<#ty>(#value)),
-            Codec::ZigZag => quote!(#k::codec::zigzag_bits::<#ty>(#value)),
-            Codec::With(path) => {
-                let w = &self.w;
-                quote!(#k::derive_support::custom_bits(|#w| #path::encode(#value, #w)))
-            }
-        })
-    }
-
-    /// The constant width of a fixed codec.
-    pub fn fixed_bits(&self, field: &Field<'_>) -> Option<u64> {
-        match &field.plan.codec {
-            Codec::Bits(n) => Some(*n as u64),
-            Codec::Range { bits, .. } => Some(*bits as u64),
-            _ => None,
-        }
-    }
-
-    /// `MIN_BITS` of the field's wire type under its codec (a `u64` constant expression).
-    pub fn codec_min(&self, field: &Field<'_>) -> TokenStream {
-        let k = self.krate;
-        let ty = field.plan.wire_ty;
-        match &field.plan.codec {
-            Codec::Default | Codec::MaxLen(_) => quote!(<#ty as #k::Encode>::MIN_BITS),
-            Codec::Bits(_) | Codec::Range { .. } => {
-                let n = Literal::u64_suffixed(self.fixed_bits(field).unwrap_or(0));
-                quote!(#n)
-            }
-            Codec::Varint => quote!(#k::varint::min_bits(<#ty as #k::codec::Varint>::BYTES)),
-            Codec::ZigZag => quote!(#k::varint::min_bits(<#ty as #k::codec::ZigZag>::BYTES)),
-            Codec::With(_) => quote!(0u64),
-        }
-    }
-
-    /// `MAX_BITS` of the field's wire type under its codec (an `Option<u64>` constant
-    /// expression).
-    pub fn codec_max(&self, field: &Field<'_>) -> TokenStream {
-        let k = self.krate;
-        let p = quote!(#k::__private);
-        let ty = field.plan.wire_ty;
-        match &field.plan.codec {
-            Codec::Default => quote!(<#ty as #k::Encode>::MAX_BITS),
-            Codec::Bits(_) | Codec::Range { .. } => {
-                let n = Literal::u64_suffixed(self.fixed_bits(field).unwrap_or(0));
-                quote!(#p::Some(#n))
-            }
-            Codec::Varint => {
-                quote!(#p::Some(#k::varint::max_bits(<#ty as #k::codec::Varint>::BYTES)))
-            }
-            Codec::ZigZag => {
-                quote!(#p::Some(#k::varint::max_bits(<#ty as #k::codec::ZigZag>::BYTES)))
-            }
-            Codec::With(_) => quote!(#p::None),
-            Codec::MaxLen(n) => quote!(#k::size::list_max(
-                (#n) as u64,
-                <#ty as #k::derive_support::ListItems>::ITEM_MAX_BITS
-            )),
-        }
+    /// `<C as TagIndex<I>>`: the tag of the variant with index `index`, as constants.
+    pub fn tag_index(&self, tag: Tag, index: u64) -> TokenStream {
+        let k = &self.krate;
+        let c = self.tag_ty(tag);
+        let index = Literal::u64_suffixed(index);
+        quote!(<#c as #k::TagIndex<#index>>)
     }
 }
 
-/// A `(-5i128)`-style literal that survives being an argument.
+/// `tokens` with every span set to `span`, so that errors in them point there.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            if let TokenTree::Group(g) = &tt {
+                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                tt = TokenTree::Group(group);
+            } else {
+                tt.set_span(span);
+            }
+            tt
+        })
+        .collect()
+}
+
+/// A `(-5i128)`-style literal that survives being a generic argument.
 fn i128_lit(v: i128) -> TokenStream {
     let lit = Literal::i128_suffixed(v.unsigned_abs() as i128);
     if v < 0 {
         if v == i128::MIN {
-            return quote!(i128::MIN);
+            return quote!({ i128::MIN });
         }
-        quote!((-#lit))
+        quote!({ -#lit })
     } else {
         quote!(#lit)
     }
@@ -288,13 +196,36 @@ pub fn pattern(
     }
 }
 
-/// The tag's width for an index: a literal number of bits.
-pub fn tag_bits(tag: crate::ast::Tag, index: u64) -> u64 {
-    match tag {
-        crate::ast::Tag::Bits(n) => n as u64,
-        crate::ast::Tag::Varint => {
-            let significant = 64 - (index | 1).leading_zeros() as u64;
-            2 + 8 * significant.div_ceil(8)
+/// The code for the struct (its wire fields bound by a `let`), or for each variant in a
+/// `match self`: `arm` gets the variant's tag and index, its fields and its name for errors.
+pub fn each_variant(
+    input: &Plan<'_>,
+    arm: impl Fn(Option<(Tag, u64)>, &[Field<'_>], &str) -> TokenStream,
+) -> TokenStream {
+    let type_name = input.ident.to_string();
+    let on_wire = |f: &Field<'_>| f.wire.is_some();
+    match &input.body {
+        Body::Struct(style, fields) => {
+            let body = arm(None, fields, &type_name);
+            let pat = pattern(&quote!(Self), *style, fields, on_wire);
+            quote! {
+                let #pat = self;
+                #body
+            }
+        }
+        Body::Enum(tag, variants) => {
+            let arms = variants.iter().map(|v| {
+                let vi = v.ident;
+                let pat = pattern(&quote!(Self::#vi), v.style, &v.fields, on_wire);
+                let owner = format!("{type_name}::{vi}");
+                let body = arm(Some((*tag, v.index)), &v.fields, &owner);
+                quote!(#pat => { #body })
+            });
+            quote! {
+                match self {
+                    #(#arms)*
+                }
+            }
         }
     }
 }
@@ -302,35 +233,17 @@ pub fn tag_bits(tag: crate::ast::Tag, index: u64) -> u64 {
 /// `#[inline(always)]` for the encode and decode of a struct (a run of field writes or reads
 /// that belongs inside its caller's loop, where the writer's accumulator stays in registers);
 /// plain `#[inline]` for an enum, whose variants may be large.
-fn hot_inline(input: &Input<'_>) -> TokenStream {
+fn hot_inline(input: &Plan<'_>) -> TokenStream {
     match input.body {
-        crate::ast::Body::Struct(..) => quote!(#[inline(always)]),
-        crate::ast::Body::Enum(_) => quote!(#[inline]),
+        Body::Struct(..) => quote!(#[inline(always)]),
+        Body::Enum(..) => quote!(#[inline]),
     }
 }
 
-pub fn expand(input: &Input<'_>) -> TokenStream {
-    let names = Names::new(&input.krate);
-    let k = &input.krate;
-    let ident = input.ident;
-    let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
-    let enc_where = bound::where_clause(input, Which::Encode);
-    let dec_where = bound::where_clause(input, Which::Decode);
-
-    let (min, max) = size::consts(input, &names);
-    let encode_body = encode::body(input, &names);
-    let word_bits = encode::word_bits(input, &names);
-    let word_body = encode::word_body(input, &names);
-    let bits_body = size::encoded_bits(input, &names);
-    let decode_body = decode::body(input, &names, decode::Source::Reader);
-    let window_body = decode::body(input, &names, decode::Source::Window);
-    let type_schema = schema::type_schema(input, &names);
-    let hot = hot_inline(input);
-    let name = ident.to_string();
-    let w = &names.w;
-    let r = &names.r;
-
-    let allow = quote! {
+/// The attributes of every generated impl: derived, and quiet about the shapes generated code
+/// takes (unit values, single-arm matches, casts that are no-ops for some types).
+pub fn allow() -> TokenStream {
+    quote! {
         #[automatically_derived]
         #[allow(
             unused_braces,
@@ -349,56 +262,117 @@ pub fn expand(input: &Input<'_>) -> TokenStream {
             unused_assignments,
             unused_variables,
         )]
+    }
+}
+
+/// What the three impls hold, per kind of input: the rest of them is the same for all.
+pub struct Impls {
+    /// Items beside the impls (the codec types of `with` fields).
+    pub helpers: TokenStream,
+    /// `MIN_BITS`, `MAX_BITS`, `WORD_BITS`.
+    pub sizes: [TokenStream; 3],
+    /// The bodies of `encode`, `encode_word`, `encoded_bits`, of `decode` and
+    /// `decode_window` (one body over either reader), and of `type_schema`.
+    pub encode: TokenStream,
+    pub encode_word: TokenStream,
+    pub encoded_bits: TokenStream,
+    pub decode: TokenStream,
+    pub type_schema: TokenStream,
+    /// The inline attribute of `encode`, `decode` and `decode_window`.
+    pub hot: TokenStream,
+}
+
+pub fn expand(input: &Plan<'_>) -> TokenStream {
+    let names = Names::new(input);
+    let impls = match &input.via {
+        Some(via) => via::impls(input, via, &names),
+        None => Impls {
+            helpers: with::helpers(input, &names),
+            sizes: size::consts(input, &names),
+            encode: encode::body(input, &names),
+            encode_word: encode::word_body(input, &names),
+            encoded_bits: size::encoded_bits(input, &names),
+            decode: decode::body(input, &names),
+            type_schema: schema::type_schema(input, &names),
+            hot: hot_inline(input),
+        },
     };
+    assemble(input, &names, impls)
+}
 
+/// The `Encode`, `Decode` and `Describe` impls around their bodies, in an anonymous `const`
+/// block with the helper items.
+fn assemble(input: &Plan<'_>, names: &Names, impls: Impls) -> TokenStream {
+    let k = &names.krate;
+    let ident = input.ident;
+    let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
+    let enc_where = bound::where_clause(input, Which::Encode);
+    let dec_where = bound::where_clause(input, Which::Decode);
+    let Impls {
+        helpers,
+        sizes: [min, max, word_bits],
+        encode,
+        encode_word,
+        encoded_bits,
+        decode,
+        type_schema,
+        hot,
+    } = impls;
+    let name = ident.to_string();
+    let (w, r) = (&names.w, &names.r);
+    let allow = allow();
     quote! {
-        #allow
-        impl #impl_generics #k::Encode for #ident #ty_generics #enc_where {
-            const MIN_BITS: u64 = #min;
-            const MAX_BITS: #k::__private::Option<u64> = #max;
-            const WORD_BITS: #k::__private::Option<u32> = #word_bits;
+        const _: () = {
+            #helpers
 
-            #hot
-            fn encode(&self, #w: &mut #k::BitWriter<'_>) -> #k::Result<()> {
-                #encode_body
+            #allow
+            impl #impl_generics #k::Encode for #ident #ty_generics #enc_where {
+                const MIN_BITS: u64 = #min;
+                const MAX_BITS: #k::Option<u64> = #max;
+                const WORD_BITS: #k::Option<u32> = #word_bits;
+
+                #hot
+                fn encode(&self, #w: &mut #k::BitWriter<'_>) -> #k::Result<()> {
+                    #encode
+                }
+
+                #[inline(always)]
+                fn encode_word(&self) -> #k::Result<(u64, u32)> {
+                    #encode_word
+                }
+
+                #[inline]
+                fn encoded_bits(&self) -> u64 {
+                    #encoded_bits
+                }
+
+                fn schema() -> #k::Encoding {
+                    #k::Encoding::Type(#k::TypeRef {
+                        name: #name,
+                        schema: <Self as #k::Describe>::type_schema,
+                    })
+                }
             }
 
-            #[inline(always)]
-            fn encode_word(&self) -> #k::Result<(u64, u32)> {
-                #word_body
+            #allow
+            impl #impl_generics #k::Decode for #ident #ty_generics #dec_where {
+                #hot
+                fn decode(#r: &mut #k::BitReader<'_>) -> #k::Result<Self> {
+                    #decode
+                }
+
+                #hot
+                fn decode_window(#r: &mut #k::BitWindow<'_>) -> #k::Result<Self> {
+                    #decode
+                }
             }
 
-            #[inline]
-            fn encoded_bits(&self) -> u64 {
-                #bits_body
+            #allow
+            impl #impl_generics #k::Describe for #ident #ty_generics #enc_where {
+                fn type_schema() -> #k::TypeSchema {
+                    #type_schema
+                }
             }
-
-            fn schema() -> #k::schema::Encoding {
-                #k::schema::Encoding::Type(#k::schema::TypeRef {
-                    name: #name,
-                    schema: <Self as #k::schema::Describe>::type_schema,
-                })
-            }
-        }
-
-        #allow
-        impl #impl_generics #k::Decode for #ident #ty_generics #dec_where {
-            #hot
-            fn decode(#r: &mut #k::BitReader<'_>) -> #k::Result<Self> {
-                #decode_body
-            }
-
-            #hot
-            fn decode_window(#r: &mut #k::BitWindow<'_>) -> #k::Result<Self> {
-                #window_body
-            }
-        }
-
-        #allow
-        impl #impl_generics #k::schema::Describe for #ident #ty_generics #enc_where {
-            fn type_schema() -> #k::schema::TypeSchema {
-                #type_schema
-            }
-        }
+        };
     }
 }

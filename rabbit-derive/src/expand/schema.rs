@@ -4,44 +4,40 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::Names;
-use crate::ast::{Body, Codec, Field, Input, Tag};
+use crate::plan::{Body, Field, Plan};
 use crate::valid::ty_string;
 
-pub fn type_schema(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
-    let k = n.krate;
-    let s = quote!(#k::schema);
+pub fn type_schema(input: &Plan<'_>, n: &Names) -> TokenStream {
+    let k = &n.krate;
     let name = input.ident.to_string();
-    let doc = &input.attrs.doc;
+    let doc = input.doc;
     let body = match &input.body {
         Body::Struct(_, fields) => {
             let fields = fields_vec(fields, n);
-            quote!(#s::Body::Struct(#fields))
+            quote!(#k::Body::Struct(#fields))
         }
-        Body::Enum(e) => {
-            let tag = match e.tag {
-                Tag::Bits(bits) => quote!(#s::Tag::Bits(#bits)),
-                Tag::Varint => quote!(#s::Tag::Varint { bytes: 4 }),
-            };
-            let variants = e.variants.iter().map(|v| {
+        Body::Enum(tag, variants) => {
+            let tag = n.tag_ty(*tag);
+            let variants = variants.iter().map(|v| {
                 let name = v.ident.to_string();
-                let doc = &v.attrs.doc;
+                let doc = v.doc;
                 let index = v.index;
                 let fields = fields_vec(&v.fields, n);
-                quote!(#s::VariantSchema {
+                quote!(#k::VariantSchema {
                     name: #name,
                     doc: #doc,
                     index: #index,
                     fields: #fields,
                 })
             });
-            quote!(#s::Body::Enum {
-                tag: #tag,
-                variants: #k::derive_support::list([#(#variants),*]),
+            quote!(#k::Body::Enum {
+                tag: <#tag as #k::TagCodec>::SCHEMA,
+                variants: #k::list([#(#variants),*]),
             })
         }
     };
     quote! {
-        #s::TypeSchema {
+        #k::TypeSchema {
             name: #name,
             doc: #doc,
             body: #body,
@@ -51,64 +47,33 @@ pub fn type_schema(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
     }
 }
 
-fn fields_vec(fields: &[Field<'_>], n: &Names<'_>) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
-    if fields.is_empty() {
-        return quote!(#p::Vec::new());
-    }
+fn fields_vec(fields: &[Field<'_>], n: &Names) -> TokenStream {
+    let k = &n.krate;
     let items = fields.iter().map(|f| field(f, n));
-    quote!(#k::derive_support::list([#(#items),*]))
+    quote!(#k::list::<#k::FieldSchema, _>([#(#items),*]))
 }
 
-fn field(f: &Field<'_>, n: &Names<'_>) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
-    let s = quote!(#k::schema);
+fn field(f: &Field<'_>, n: &Names) -> TokenStream {
+    let k = &n.krate;
     let name = f.name();
     let doc = &f.attrs.doc;
     let ty_str = ty_string(f.ty);
-    let skipped = f.plan.skip;
-    let ty = f.plan.wire_ty;
-    let encoding = if skipped {
-        quote!(#s::Encoding::Empty)
-    } else {
-        match &f.plan.codec {
-            Codec::Default => quote!(<#ty as #k::Encode>::schema()),
-            Codec::Bits(bits) => quote!(#s::Encoding::Fixed {
-                bits: #bits,
-                signed: <#ty as #k::codec::FixedBits>::SIGNED,
-            }),
-            Codec::Varint => quote!(#s::Encoding::Varint {
-                bytes: <#ty as #k::codec::Varint>::BYTES,
-                zigzag: false,
-            }),
-            Codec::ZigZag => quote!(#s::Encoding::Varint {
-                bytes: <#ty as #k::codec::ZigZag>::BYTES,
-                zigzag: true,
-            }),
-            Codec::Range { min, max, bits } => {
-                let (min, max) = (super::i128_lit(*min), super::i128_lit(*max));
-                quote!(#s::Encoding::Range { min: #min, max: #max, bits: #bits })
-            }
-            Codec::With(path) => {
-                let text = quote!(#path).to_string().replace(' ', "");
-                quote!(#s::Encoding::Custom { codec: #text })
-            }
-            Codec::MaxLen(len) => quote!(#k::derive_support::with_max_len(
-                <#ty as #k::Encode>::schema(),
-                (#len) as u64,
-            )),
+    let skipped = f.wire.is_none();
+    let encoding = match &f.wire {
+        None => quote!(#k::Encoding::Empty),
+        Some(w) => {
+            let schema = n.enc(f, w, "schema");
+            quote!(#schema())
         }
     };
-    let condition = match &f.plan.cond {
+    let condition = match f.cond() {
         Some(c) => {
             let text = &c.text;
-            quote!(#p::Some(#text))
+            quote!(#k::Some(#text))
         }
-        None => quote!(#p::None),
+        None => quote!(#k::None),
     };
-    quote!(#s::FieldSchema {
+    quote!(#k::FieldSchema {
         name: #name,
         doc: #doc,
         ty: #ty_str,

@@ -1,122 +1,96 @@
-//! `MIN_BITS`, `MAX_BITS` (constants built from the fields' constants) and `encoded_bits`
+//! `MIN_BITS`, `MAX_BITS` (constants built from the codecs' constants) and `encoded_bits`
 //! (computed from the values without encoding).
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Names, pattern, tag_bits};
-use crate::ast::{Body, Field, Input};
+use super::{Names, each_variant};
+use crate::plan::{Body, Field, Plan, Tag, Wire};
 
-/// `(MIN_BITS, MAX_BITS)` expressions.
-pub fn consts(input: &Input<'_>, n: &Names<'_>) -> (TokenStream, TokenStream) {
-    let k = n.krate;
-    let s = quote!(#k::derive_support);
-    match &input.body {
+/// The `MIN_BITS`, `MAX_BITS` and `WORD_BITS` expressions.
+pub fn consts(input: &Plan<'_>, n: &Names) -> [TokenStream; 3] {
+    let k = &n.krate;
+    let word_bits = super::encode::word_bits(input, n);
+    let (min, max) = match &input.body {
         Body::Struct(_, fields) => {
             let (min, max) = fields_consts(fields, n);
             (
-                quote!(#s::sum_min(&[#(#min),*])),
-                quote!(#s::sum_max(&[#(#max),*])),
+                quote!(#k::sum_min(&[#(#min),*])),
+                quote!(#k::sum_max(&[#(#max),*])),
             )
         }
-        Body::Enum(e) => {
-            let mut mins = Vec::new();
-            let mut maxs = Vec::new();
-            for v in &e.variants {
-                let tag = Literal::u64_suffixed(tag_bits(e.tag, v.index));
-                let (min, max) = fields_consts(&v.fields, n);
-                mins.push(quote!(#s::sum_min(&[#tag, #(#min),*])));
-                maxs.push(quote!(#s::sum_max(&[#k::__private::Some(#tag), #(#max),*])));
-            }
+        Body::Enum(tag, variants) => {
+            let (mins, maxs): (Vec<_>, Vec<_>) = variants
+                .iter()
+                .map(|v| {
+                    let tag = tag_bits(*tag, v.index, n);
+                    let (min, max) = fields_consts(&v.fields, n);
+                    (
+                        quote!(#k::sum_min(&[#tag, #(#min),*])),
+                        quote!(#k::sum_max(&[#k::Some(#tag), #(#max),*])),
+                    )
+                })
+                .unzip();
             (
-                quote!(#s::min_over(&[#(#mins),*])),
-                quote!(#s::max_over(&[#(#maxs),*])),
+                quote!(#k::min_over(&[#(#mins),*])),
+                quote!(#k::max_over(&[#(#maxs),*])),
             )
         }
-    }
+    };
+    [min, max, word_bits]
 }
 
-fn fields_consts(fields: &[Field<'_>], n: &Names<'_>) -> (Vec<TokenStream>, Vec<TokenStream>) {
+/// The bits of a variant's tag (`u64`).
+fn tag_bits(tag: Tag, index: u64, n: &Names) -> TokenStream {
+    let t = n.tag_index(tag, index);
+    quote!((#t::BITS as u64))
+}
+
+fn fields_consts(fields: &[Field<'_>], n: &Names) -> (Vec<TokenStream>, Vec<TokenStream>) {
     let mut min = Vec::new();
     let mut max = Vec::new();
-    for f in fields.iter().filter(|f| !f.plan.skip) {
+    for (f, w) in wire_fields(fields) {
         // An `if` field may be absent (no presence bit): it adds nothing to the minimum.
-        if f.plan.cond.is_none() {
-            min.push(n.codec_min(f));
+        if w.cond.is_none() {
+            min.push(n.enc(f, w, "MIN_BITS"));
         }
-        max.push(n.codec_max(f));
+        max.push(n.enc(f, w, "MAX_BITS"));
     }
     (min, max)
 }
 
 /// The body of `encoded_bits`.
-pub fn encoded_bits(input: &Input<'_>, n: &Names<'_>) -> TokenStream {
-    match &input.body {
-        Body::Struct(style, fields) => {
-            let sum = fields_sum(fields, n, 0);
-            if fields.iter().any(|f| uses_value(f, n)) {
-                let pat = pattern(&quote!(Self), *style, fields, |f| uses_value(f, n));
-                quote! {
-                    let #pat = self;
-                    #sum
-                }
-            } else {
-                sum
-            }
-        }
-        Body::Enum(e) => {
-            let arms = e.variants.iter().map(|v| {
-                let vi = v.ident;
-                let pat = pattern(&quote!(Self::#vi), v.style, &v.fields, |f| uses_value(f, n));
-                let sum = fields_sum(&v.fields, n, tag_bits(e.tag, v.index));
-                quote!(#pat => #sum,)
-            });
-            quote! {
-                match self {
-                    #(#arms)*
-                }
-            }
-        }
-    }
+pub fn encoded_bits(input: &Plan<'_>, n: &Names) -> TokenStream {
+    each_variant(input, |tag, fields, _| {
+        fields_sum(fields, n, tag.map(|(tag, index)| tag_bits(tag, index, n)))
+    })
 }
 
-fn uses_value(f: &Field<'_>, n: &Names<'_>) -> bool {
-    !f.plan.skip && (f.plan.cond.is_some() || n.fixed_bits(f).is_none())
-}
-
-/// `constant + term + term`, the constant gathering the fixed-width fields.
-fn fields_sum(fields: &[Field<'_>], n: &Names<'_>, mut constant: u64) -> TokenStream {
-    let k = n.krate;
-    let p = quote!(#k::__private);
+/// `tag + field + field`, each field's bits from its codec.
+fn fields_sum(fields: &[Field<'_>], n: &Names, tag: Option<TokenStream>) -> TokenStream {
+    let k = &n.krate;
     let v = &n.v;
-    let mut terms = Vec::new();
-    for f in fields.iter().filter(|f| !f.plan.skip) {
+    let terms = wire_fields(fields).map(|(f, w)| {
         let b = &f.binding;
-        match (&f.plan.cond, n.fixed_bits(f)) {
-            (None, Some(bits)) => constant += bits,
-            (None, None) => terms.push(n.value_bits(f, &quote!(#b)).unwrap_or_default()),
-            (Some(_), fixed) => {
-                let inner = match fixed {
-                    Some(bits) => {
-                        let bits = Literal::u64_suffixed(bits);
-                        quote!(#bits)
-                    }
-                    None => n.value_bits(f, &quote!(#v)).unwrap_or_default(),
-                };
-                let pat_v = if fixed.is_some() {
-                    quote!(_)
-                } else {
-                    quote!(#v)
-                };
-                terms.push(quote!(match #b { #p::Some(#pat_v) => #inner, #p::None => 0u64 }));
-            }
+        let bits = n.enc(f, w, "encoded_bits");
+        match &w.cond {
+            None => quote!(#bits(#b)),
+            Some(_) => quote!(match #b {
+                #k::Some(#v) => #bits(#v),
+                #k::None => 0u64,
+            }),
         }
-    }
-    if constant > 0 || terms.is_empty() {
-        terms.insert(0, {
-            let c = Literal::u64_suffixed(constant);
-            quote!(#c)
-        });
+    });
+    let terms: Vec<TokenStream> = tag.into_iter().chain(terms).collect();
+    if terms.is_empty() {
+        return quote!(0u64);
     }
     quote!(#(#terms)+*)
+}
+
+/// The fields on the wire, with how each is written.
+fn wire_fields<'f, 'a>(
+    fields: &'f [Field<'a>],
+) -> impl Iterator<Item = (&'f Field<'a>, &'f Wire<'a>)> {
+    fields.iter().filter_map(|f| Some((f, f.wire.as_ref()?)))
 }

@@ -4,7 +4,7 @@
 //! items; a string is its UTF-8 bytes as a list of `u8`. A fixed-size array has no count.
 
 use crate::schema::Encoding;
-use crate::{BitReader, BitWindow, BitWriter, Decode, Encode, Error, Result, size, varint};
+use crate::{BitRead, BitReader, BitWriter, Decode, Encode, Error, Result, size, varint};
 
 impl<T: Encode> Encode for Option<T> {
     const MIN_BITS: u64 = 1;
@@ -55,31 +55,20 @@ impl<T: Encode> Encode for Option<T> {
 }
 
 impl<T: Decode> Decode for Option<T> {
-    #[inline(always)]
-    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-        if r.read_bool()? {
-            Ok(Some(T::decode(r)?))
-        } else {
-            Ok(None)
-        }
-    }
-    #[inline(always)]
-    fn decode_window(w: &mut BitWindow<'_>) -> Result<Self> {
-        if w.read_bool()? {
-            Ok(Some(T::decode_window(w)?))
-        } else {
-            Ok(None)
-        }
-    }
+    decode_both!(|r| if r.read_bool()? {
+        Ok(Some(BitRead::decode_value(r)?))
+    } else {
+        Ok(None)
+    });
 }
 
 /// Writes a list's `u32` count, refusing lists a `u32` cannot count, and lists of items that
-/// may take no bits longer than the decoder accepts ([`crate::MAX_EMPTY_ITEMS`]), so that
+/// may take no bits longer than the decoder accepts ([`crate::limits::MAX_EMPTY_ITEMS`]), so that
 /// whatever encodes also decodes.
 #[inline(always)]
 fn write_count(len: usize, min_item_bits: u64, w: &mut BitWriter<'_>) -> Result<()> {
     let max = if min_item_bits == 0 {
-        crate::MAX_EMPTY_ITEMS
+        crate::limits::MAX_EMPTY_ITEMS
     } else {
         u32::MAX as u64
     };
@@ -140,28 +129,9 @@ impl<T: Encode> Encode for [T] {
     }
 }
 
-impl<T: Encode> Encode for Vec<T> {
-    const MIN_BITS: u64 = <[T]>::MIN_BITS;
-    const MAX_BITS: Option<u64> = <[T]>::MAX_BITS;
-    #[inline]
-    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        self.as_slice().encode(w)
-    }
-    #[inline]
-    fn encoded_bits(&self) -> u64 {
-        self.as_slice().encoded_bits()
-    }
-    fn schema() -> Encoding {
-        <[T]>::schema()
-    }
-}
-
-/// Whether `T`'s items can be decoded through a [`BitWindow`].
-const fn fits_window<T: Encode>() -> bool {
-    match T::MAX_BITS {
-        Some(max) => max <= crate::WINDOW_MAX_BITS,
-        None => false,
-    }
+deref_encode! {
+    impl[T: Encode] for Vec<T> => [T];
+    impl[] for String => str;
 }
 
 /// An item whose encoding is longer than its type's `MAX_BITS` claims (a hand-written impl
@@ -184,12 +154,9 @@ fn decode_windowed<T: Decode + Encode>(
     count: usize,
     items: &mut Vec<T>,
 ) -> Result<usize> {
-    if !const { fits_window::<T>() } {
-        return Ok(0);
-    }
     let mut done = 0;
     while done < count {
-        let Some(mut w) = r.window() else {
+        let Some(mut w) = r.window::<T>() else {
             break;
         };
         let item = T::decode_window(&mut w);
@@ -286,22 +253,6 @@ impl Encode for str {
     }
     fn schema() -> Encoding {
         Encoding::String { max_len: None }
-    }
-}
-
-impl Encode for String {
-    const MIN_BITS: u64 = size::LIST_MIN;
-    const MAX_BITS: Option<u64> = None;
-    #[inline]
-    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        self.as_str().encode(w)
-    }
-    #[inline]
-    fn encoded_bits(&self) -> u64 {
-        self.as_str().encoded_bits()
-    }
-    fn schema() -> Encoding {
-        str::schema()
     }
 }
 

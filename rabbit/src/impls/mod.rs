@@ -15,6 +15,32 @@ macro_rules! decode_both {
     };
 }
 
+/// `Encode` of a type that is written as what it derefs to (`$target`).
+macro_rules! deref_encode {
+    ($(impl[$($g:tt)*] for $t:ty => $target:ty;)*) => {$(
+        impl<$($g)*> crate::Encode for $t {
+            const MIN_BITS: u64 = <$target>::MIN_BITS;
+            const MAX_BITS: Option<u64> = <$target>::MAX_BITS;
+            const WORD_BITS: Option<u32> = <$target>::WORD_BITS;
+            #[inline(always)]
+            fn encode_word(&self) -> crate::Result<(u64, u32)> {
+                (**self).encode_word()
+            }
+            #[inline(always)]
+            fn encode(&self, w: &mut crate::BitWriter<'_>) -> crate::Result<()> {
+                (**self).encode(w)
+            }
+            #[inline(always)]
+            fn encoded_bits(&self) -> u64 {
+                (**self).encoded_bits()
+            }
+            fn schema() -> crate::schema::Encoding {
+                <$target>::schema()
+            }
+        }
+    )*};
+}
+
 mod collections;
 mod numbers;
 mod pointers;

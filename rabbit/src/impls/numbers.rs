@@ -8,117 +8,84 @@ use crate::schema::Encoding;
 use crate::write::{varint_word, varint_word_bits};
 use crate::{BitReader, BitWriter, Decode, Encode, Error, Result, varint};
 
-impl Encode for bool {
-    const MIN_BITS: u64 = 1;
-    const MAX_BITS: Option<u64> = Some(1);
-    const WORD_BITS: Option<u32> = Some(1);
-    #[inline(always)]
-    fn encode_word(&self) -> Result<(u64, u32)> {
-        Ok((*self as u64, 1))
-    }
-    #[inline(always)]
-    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        w.write_bool(*self);
-        Ok(())
-    }
-    #[inline(always)]
-    fn encoded_bits(&self) -> u64 {
-        1
-    }
-    fn schema() -> Encoding {
-        Encoding::Bool
-    }
-}
-
-impl Decode for bool {
-    decode_both!(|r| r.read_bool());
-}
-
-impl Encode for u8 {
-    const MIN_BITS: u64 = 8;
-    const MAX_BITS: Option<u64> = Some(8);
-    const WORD_BITS: Option<u32> = Some(8);
-    #[inline(always)]
-    fn encode_word(&self) -> Result<(u64, u32)> {
-        Ok((*self as u64, 8))
-    }
-    #[inline(always)]
-    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        w.write_bits(*self as u64, 8);
-        Ok(())
-    }
-    #[inline(always)]
-    fn encoded_bits(&self) -> u64 {
-        8
-    }
-    fn schema() -> Encoding {
-        Encoding::Fixed {
-            bits: 8,
-            signed: false,
+/// Types of a constant width: their bits as one word (`to`), and back (`from`).
+macro_rules! fixed_width {
+    ($($t:ty: $bits:expr, |$v:ident| $to:expr, |$raw:ident| $from:expr, $schema:expr;)*) => {$(
+        impl Encode for $t {
+            const MIN_BITS: u64 = $bits;
+            const MAX_BITS: Option<u64> = Some($bits);
+            const WORD_BITS: Option<u32> = Some($bits);
+            #[inline(always)]
+            fn encode_word(&self) -> Result<(u64, u32)> {
+                let $v = *self;
+                Ok(($to, $bits))
+            }
+            #[inline(always)]
+            fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
+                let (bits, n) = self.encode_word()?;
+                w.write_word(bits, n);
+                Ok(())
+            }
+            #[inline(always)]
+            fn encoded_bits(&self) -> u64 {
+                $bits
+            }
+            fn schema() -> Encoding {
+                $schema
+            }
         }
-    }
-}
 
-impl Decode for u8 {
-    decode_both!(|r| Ok(r.read_bits(8)? as u8));
-}
-
-impl Encode for i8 {
-    const MIN_BITS: u64 = 8;
-    const MAX_BITS: Option<u64> = Some(8);
-    const WORD_BITS: Option<u32> = Some(8);
-    #[inline(always)]
-    fn encode_word(&self) -> Result<(u64, u32)> {
-        Ok((varint::zigzag_encode(*self as i64) & 0xff, 8))
-    }
-    #[inline(always)]
-    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        w.write_bits(varint::zigzag_encode(*self as i64), 8);
-        Ok(())
-    }
-    #[inline(always)]
-    fn encoded_bits(&self) -> u64 {
-        8
-    }
-    fn schema() -> Encoding {
-        Encoding::Varint {
-            bytes: 1,
-            zigzag: true,
+        impl Decode for $t {
+            decode_both!(|r| {
+                let $raw = r.read_bits($bits)?;
+                Ok($from)
+            });
         }
-    }
+    )*};
 }
 
-impl Decode for i8 {
-    decode_both!(|r| Ok(varint::zigzag_decode(r.read_bits(8)?) as i8));
+fixed_width! {
+    bool: 1, |v| v as u64, |raw| raw != 0, Encoding::Bool;
+    u8: 8, |v| v as u64, |raw| raw as u8, Encoding::Fixed { bits: 8, signed: false };
+    i8: 8, |v| varint::zigzag_encode(v as i64) & 0xff, |raw| varint::zigzag_decode(raw) as i8,
+        Encoding::Varint { bytes: 1, zigzag: true };
+    f32: 32, |v| v.to_bits() as u64, |raw| f32::from_bits(raw as u32), Encoding::Float { bits: 32 };
+    f64: 64, |v| v.to_bits(), |raw| f64::from_bits(raw), Encoding::Float { bits: 64 };
 }
 
-macro_rules! unsigned_varint {
-    ($($t:ty => $bytes:expr),*) => {$(
+/// Variable-length integers of `$bytes` bytes: `to` gives the unsigned form written, `from`
+/// the value back from the one read.
+macro_rules! varints {
+    ($($t:ty: $bytes:expr, |$v:ident| $to:expr, |$raw:ident| $from:expr, $zigzag:expr;)*) => {$(
         impl Encode for $t {
             const MIN_BITS: u64 = varint::min_bits($bytes);
             const MAX_BITS: Option<u64> = Some(varint::max_bits($bytes));
             const WORD_BITS: Option<u32> = varint_word_bits($bytes);
             #[inline(always)]
             fn encode_word(&self) -> Result<(u64, u32)> {
-                Ok(varint_word(*self as u64, $bytes))
+                let $v = *self;
+                Ok(varint_word($to, $bytes))
             }
             #[inline(always)]
             fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-                w.write_varint(*self as u64, $bytes);
+                let $v = *self;
+                w.write_varint($to, $bytes);
                 Ok(())
             }
             #[inline(always)]
             fn encoded_bits(&self) -> u64 {
-                varint::encoded_bits(*self as u64, $bytes)
+                let $v = *self;
+                varint::encoded_bits($to, $bytes)
             }
             fn schema() -> Encoding {
-                Encoding::Varint { bytes: $bytes, zigzag: false }
+                Encoding::Varint { bytes: $bytes, zigzag: $zigzag }
             }
         }
 
         impl Decode for $t {
             decode_both!(|r| {
-                let v = r.read_varint($bytes)?;
+                let $raw = r.read_varint($bytes)?;
+                let v = $from;
                 <$t>::try_from(v).map_err(|_| Error::OutOfRange {
                     value: v as i128,
                     expected: stringify!($t).into(),
@@ -127,149 +94,53 @@ macro_rules! unsigned_varint {
         }
     )*};
 }
-unsigned_varint!(u16 => 2, u32 => 4, u64 => 8, usize => 8);
 
-macro_rules! signed_varint {
-    ($($t:ty => $bytes:expr),*) => {$(
+varints! {
+    u16: 2, |v| v as u64, |raw| raw, false;
+    u32: 4, |v| v as u64, |raw| raw, false;
+    u64: 8, |v| v, |raw| raw, false;
+    usize: 8, |v| v as u64, |raw| raw, false;
+    i16: 2, |v| varint::zigzag_encode(v as i64), |raw| varint::zigzag_decode(raw), true;
+    i32: 4, |v| varint::zigzag_encode(v as i64), |raw| varint::zigzag_decode(raw), true;
+    i64: 8, |v| varint::zigzag_encode(v), |raw| varint::zigzag_decode(raw), true;
+    isize: 8, |v| varint::zigzag_encode(v as i64), |raw| varint::zigzag_decode(raw), true;
+}
+
+/// 16-byte integers: a 4-bit length, then up to sixteen bytes, read and written in two parts.
+macro_rules! wide_varints {
+    ($($t:ty: |$v:ident| $to:expr, |$raw:ident| $from:expr, $zigzag:expr;)*) => {$(
         impl Encode for $t {
-            const MIN_BITS: u64 = varint::min_bits($bytes);
-            const MAX_BITS: Option<u64> = Some(varint::max_bits($bytes));
-            const WORD_BITS: Option<u32> = varint_word_bits($bytes);
-            #[inline(always)]
-            fn encode_word(&self) -> Result<(u64, u32)> {
-                Ok(varint_word(varint::zigzag_encode(*self as i64), $bytes))
-            }
-            #[inline(always)]
+            const MIN_BITS: u64 = varint::min_bits(16);
+            const MAX_BITS: Option<u64> = Some(varint::max_bits(16));
+            #[inline]
             fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-                w.write_varint(varint::zigzag_encode(*self as i64), $bytes);
+                let $v = *self;
+                w.write_varint_u128($to);
                 Ok(())
             }
-            #[inline(always)]
+            #[inline]
             fn encoded_bits(&self) -> u64 {
-                varint::encoded_bits(varint::zigzag_encode(*self as i64), $bytes)
+                let $v = *self;
+                varint::encoded_bits_u128($to)
             }
             fn schema() -> Encoding {
-                Encoding::Varint { bytes: $bytes, zigzag: true }
+                Encoding::Varint { bytes: 16, zigzag: $zigzag }
             }
         }
 
         impl Decode for $t {
-            decode_both!(|r| {
-                let v = varint::zigzag_decode(r.read_varint($bytes)?);
-                <$t>::try_from(v).map_err(|_| Error::OutOfRange {
-                    value: v as i128,
-                    expected: stringify!($t).into(),
-                })
-            });
+            #[inline]
+            fn decode(r: &mut BitReader<'_>) -> Result<Self> {
+                let $raw = r.read_varint_u128()?;
+                Ok($from)
+            }
         }
     )*};
 }
-signed_varint!(i16 => 2, i32 => 4, i64 => 8, isize => 8);
 
-impl Encode for u128 {
-    const MIN_BITS: u64 = varint::min_bits(16);
-    const MAX_BITS: Option<u64> = Some(varint::max_bits(16));
-    #[inline]
-    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        w.write_varint_u128(*self);
-        Ok(())
-    }
-    #[inline]
-    fn encoded_bits(&self) -> u64 {
-        varint::encoded_bits_u128(*self)
-    }
-    fn schema() -> Encoding {
-        Encoding::Varint {
-            bytes: 16,
-            zigzag: false,
-        }
-    }
-}
-
-impl Decode for u128 {
-    #[inline]
-    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-        r.read_varint_u128()
-    }
-}
-
-impl Encode for i128 {
-    const MIN_BITS: u64 = varint::min_bits(16);
-    const MAX_BITS: Option<u64> = Some(varint::max_bits(16));
-    #[inline]
-    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        w.write_varint_u128(varint::zigzag_encode_i128(*self));
-        Ok(())
-    }
-    #[inline]
-    fn encoded_bits(&self) -> u64 {
-        varint::encoded_bits_u128(varint::zigzag_encode_i128(*self))
-    }
-    fn schema() -> Encoding {
-        Encoding::Varint {
-            bytes: 16,
-            zigzag: true,
-        }
-    }
-}
-
-impl Decode for i128 {
-    #[inline]
-    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-        Ok(varint::zigzag_decode_i128(r.read_varint_u128()?))
-    }
-}
-
-impl Encode for f32 {
-    const MIN_BITS: u64 = 32;
-    const MAX_BITS: Option<u64> = Some(32);
-    const WORD_BITS: Option<u32> = Some(32);
-    #[inline(always)]
-    fn encode_word(&self) -> Result<(u64, u32)> {
-        Ok((self.to_bits() as u64, 32))
-    }
-    #[inline(always)]
-    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        w.write_bits(self.to_bits() as u64, 32);
-        Ok(())
-    }
-    #[inline(always)]
-    fn encoded_bits(&self) -> u64 {
-        32
-    }
-    fn schema() -> Encoding {
-        Encoding::Float { bits: 32 }
-    }
-}
-
-impl Decode for f32 {
-    decode_both!(|r| Ok(f32::from_bits(r.read_bits(32)? as u32)));
-}
-
-impl Encode for f64 {
-    const MIN_BITS: u64 = 64;
-    const MAX_BITS: Option<u64> = Some(64);
-    const WORD_BITS: Option<u32> = Some(64);
-    #[inline(always)]
-    fn encode_word(&self) -> Result<(u64, u32)> {
-        Ok((self.to_bits(), 64))
-    }
-    #[inline(always)]
-    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        w.write_bits(self.to_bits(), 64);
-        Ok(())
-    }
-    #[inline(always)]
-    fn encoded_bits(&self) -> u64 {
-        64
-    }
-    fn schema() -> Encoding {
-        Encoding::Float { bits: 64 }
-    }
-}
-
-impl Decode for f64 {
-    decode_both!(|r| Ok(f64::from_bits(r.read_bits(64)?)));
+wide_varints! {
+    u128: |v| v, |raw| raw, false;
+    i128: |v| varint::zigzag_encode_i128(v), |raw| varint::zigzag_decode_i128(raw), true;
 }
 
 /// A `char` is its scalar value as a `u32`; decoding rejects surrogates and values past U+10FFFF.

@@ -1,112 +1,38 @@
 //! Smart pointers and references: the pointee's encoding, nothing added.
 
-use crate::schema::Encoding;
-use crate::{BitReader, BitWriter, Decode, Encode, Result};
+use crate::{BitReader, Decode, Encode, Result};
 use std::borrow::{Cow, ToOwned};
 use std::rc::Rc;
 use std::sync::Arc;
 
-macro_rules! deref_encode {
-    ($($ptr:ident),*) => {$(
-        impl<T: Encode + ?Sized> Encode for $ptr<T> {
-            const MIN_BITS: u64 = T::MIN_BITS;
-            const MAX_BITS: Option<u64> = T::MAX_BITS;
-            const WORD_BITS: Option<u32> = T::WORD_BITS;
-            #[inline(always)]
-            fn encode_word(&self) -> Result<(u64, u32)> {
-                (**self).encode_word()
-            }
-            #[inline(always)]
-            fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-                (**self).encode(w)
-            }
-            #[inline(always)]
-            fn encoded_bits(&self) -> u64 {
-                (**self).encoded_bits()
-            }
-            fn schema() -> Encoding {
-                T::schema()
-            }
-        }
+deref_encode! {
+    impl[T: Encode + ?Sized] for Box<T> => T;
+    impl[T: Encode + ?Sized] for Rc<T> => T;
+    impl[T: Encode + ?Sized] for Arc<T> => T;
+    impl[T: Encode + ?Sized] for &T => T;
+    impl[T: Encode + ToOwned + ?Sized] for Cow<'_, T> => T;
+}
 
-        impl<T: Decode> Decode for $ptr<T> {
+/// Decoding builds the pointee, then the pointer from it.
+macro_rules! decode_into {
+    ($(impl[$($g:tt)*] for $t:ty, from $owned:ty;)*) => {$(
+        impl<$($g)*> Decode for $t {
             #[inline(always)]
             fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-                T::decode(r).map($ptr::new)
+                <$owned>::decode(r).map(<$t>::from)
             }
         }
     )*};
 }
-deref_encode!(Box, Rc, Arc);
 
-impl Decode for Arc<str> {
-    #[inline]
-    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-        String::decode(r).map(Arc::from)
-    }
-}
-
-impl Decode for Rc<str> {
-    #[inline]
-    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-        String::decode(r).map(Rc::from)
-    }
-}
-
-impl<T: Decode + crate::Encode> Decode for Arc<[T]> {
-    #[inline]
-    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-        Vec::<T>::decode(r).map(Arc::from)
-    }
-}
-
-impl<T: Decode + crate::Encode> Decode for Rc<[T]> {
-    #[inline]
-    fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-        Vec::<T>::decode(r).map(Rc::from)
-    }
-}
-
-impl<T: Encode + ?Sized> Encode for &T {
-    const MIN_BITS: u64 = T::MIN_BITS;
-    const MAX_BITS: Option<u64> = T::MAX_BITS;
-    const WORD_BITS: Option<u32> = T::WORD_BITS;
-    #[inline(always)]
-    fn encode_word(&self) -> Result<(u64, u32)> {
-        (**self).encode_word()
-    }
-    #[inline(always)]
-    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        (**self).encode(w)
-    }
-    #[inline(always)]
-    fn encoded_bits(&self) -> u64 {
-        (**self).encoded_bits()
-    }
-    fn schema() -> Encoding {
-        T::schema()
-    }
-}
-
-impl<T: Encode + ToOwned + ?Sized> Encode for Cow<'_, T> {
-    const MIN_BITS: u64 = T::MIN_BITS;
-    const MAX_BITS: Option<u64> = T::MAX_BITS;
-    const WORD_BITS: Option<u32> = T::WORD_BITS;
-    #[inline(always)]
-    fn encode_word(&self) -> Result<(u64, u32)> {
-        (**self).encode_word()
-    }
-    #[inline(always)]
-    fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        (**self).encode(w)
-    }
-    #[inline(always)]
-    fn encoded_bits(&self) -> u64 {
-        (**self).encoded_bits()
-    }
-    fn schema() -> Encoding {
-        T::schema()
-    }
+decode_into! {
+    impl[T: Decode] for Box<T>, from T;
+    impl[T: Decode] for Rc<T>, from T;
+    impl[T: Decode] for Arc<T>, from T;
+    impl[] for Arc<str>, from String;
+    impl[] for Rc<str>, from String;
+    impl[T: Decode + Encode] for Arc<[T]>, from Vec<T>;
+    impl[T: Decode + Encode] for Rc<[T]>, from Vec<T>;
 }
 
 /// A `Cow` always decodes to its owned form.

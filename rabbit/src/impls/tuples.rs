@@ -4,60 +4,38 @@ use crate::schema::Encoding;
 use crate::{BitReader, BitWriter, Decode, Encode, Result, size};
 use std::marker::PhantomData;
 
-impl Encode for () {
-    const MIN_BITS: u64 = 0;
-    const MAX_BITS: Option<u64> = Some(0);
-    const WORD_BITS: Option<u32> = Some(0);
-    #[inline(always)]
-    fn encode_word(&self) -> Result<(u64, u32)> {
-        Ok((0, 0))
-    }
-    #[inline(always)]
-    fn encode(&self, _: &mut BitWriter<'_>) -> Result<()> {
-        Ok(())
-    }
-    #[inline(always)]
-    fn encoded_bits(&self) -> u64 {
-        0
-    }
-    fn schema() -> Encoding {
-        Encoding::Empty
-    }
+/// Types with one value, which takes no bits.
+macro_rules! empty {
+    ($(impl[$($g:tt)*] for $t:ty = $value:expr;)*) => {$(
+        impl<$($g)*> Encode for $t {
+            const MIN_BITS: u64 = 0;
+            const MAX_BITS: Option<u64> = Some(0);
+            const WORD_BITS: Option<u32> = Some(0);
+            #[inline(always)]
+            fn encode_word(&self) -> Result<(u64, u32)> {
+                Ok((0, 0))
+            }
+            #[inline(always)]
+            fn encode(&self, _: &mut BitWriter<'_>) -> Result<()> {
+                Ok(())
+            }
+            fn schema() -> Encoding {
+                Encoding::Empty
+            }
+        }
+
+        impl<$($g)*> Decode for $t {
+            #[inline(always)]
+            fn decode(_: &mut BitReader<'_>) -> Result<Self> {
+                Ok($value)
+            }
+        }
+    )*};
 }
 
-impl Decode for () {
-    #[inline(always)]
-    fn decode(_: &mut BitReader<'_>) -> Result<Self> {
-        Ok(())
-    }
-}
-
-impl<T: ?Sized> Encode for PhantomData<T> {
-    const MIN_BITS: u64 = 0;
-    const MAX_BITS: Option<u64> = Some(0);
-    const WORD_BITS: Option<u32> = Some(0);
-    #[inline(always)]
-    fn encode_word(&self) -> Result<(u64, u32)> {
-        Ok((0, 0))
-    }
-    #[inline(always)]
-    fn encode(&self, _: &mut BitWriter<'_>) -> Result<()> {
-        Ok(())
-    }
-    #[inline(always)]
-    fn encoded_bits(&self) -> u64 {
-        0
-    }
-    fn schema() -> Encoding {
-        Encoding::Empty
-    }
-}
-
-impl<T: ?Sized> Decode for PhantomData<T> {
-    #[inline(always)]
-    fn decode(_: &mut BitReader<'_>) -> Result<Self> {
-        Ok(PhantomData)
-    }
+empty! {
+    impl[] for () = ();
+    impl[T: ?Sized] for PhantomData<T> = PhantomData;
 }
 
 macro_rules! tuple {

@@ -1,0 +1,150 @@
+//! The attributes, one row each: where an attribute may stand, which others it excludes, and
+//! how its value is parsed. Placement and combinations are checked from this table
+//! (`valid/place.rs`); adding an attribute is a row here, its parser, and what the plan and the
+//! expansion make of its value.
+
+use syn::meta::ParseNestedMeta;
+
+use super::Value;
+use super::values as parse;
+use crate::ctxt::Ctxt;
+
+/// Where an item stands.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    Struct,
+    Enum,
+    Variant,
+    Field,
+}
+
+const CONTAINER: &[Place] = &[Place::Struct, Place::Enum];
+const FIELD: &[Place] = &[Place::Field];
+
+/// Attributes of one group exclude each other on one item (the first one written wins).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// A field has one encoding.
+    Encoding,
+    /// An enum's tag is a fixed width or a varint.
+    Tag,
+    /// A container converts from its wire type one way.
+    From,
+}
+
+impl Group {
+    /// Why two attributes of the group conflict.
+    pub fn reason(self) -> &'static str {
+        match self {
+            Group::Encoding => "a field has one encoding",
+            Group::Tag => "the tag is either a fixed width or a varint",
+            Group::From => "the value is converted one way",
+        }
+    }
+}
+
+/// A parser of an attribute's value (after its name): `None` when the value was malformed
+/// (the error is recorded and parsing goes on).
+pub type Parser = fn(&Ctxt, &ParseNestedMeta<'_>, &'static str) -> syn::Result<Option<Value>>;
+
+/// One attribute.
+pub struct Rule {
+    pub name: &'static str,
+    /// Where it may stand.
+    pub places: &'static [Place],
+    /// What the error says when it stands elsewhere.
+    pub belongs: &'static str,
+    /// The groups it belongs to, each where it stands in it: the other members of a group
+    /// are excluded on the same item.
+    pub groups: &'static [(Place, Group)],
+    /// If no other attribute may stand beside it (`skip`): what the item then is, for the
+    /// error on the others.
+    pub alone: Option<&'static str>,
+    pub parse: Parser,
+}
+
+const fn row(
+    name: &'static str,
+    places: &'static [Place],
+    belongs: &'static str,
+    parse: Parser,
+) -> Rule {
+    Rule {
+        name,
+        places,
+        belongs,
+        groups: &[],
+        alone: None,
+        parse,
+    }
+}
+
+const fn encoding(name: &'static str, parse: Parser) -> Rule {
+    Rule {
+        groups: &[(Place::Field, Group::Encoding)],
+        ..row(name, FIELD, IN_FIELD, parse)
+    }
+}
+
+const IN_CONTAINER: &str = "it is a container attribute";
+const IN_FIELD: &str = "it is a field attribute";
+
+/// Every attribute, in the order the "unknown attribute" error lists them.
+pub const RULES: &[Rule] = &[
+    row("crate", CONTAINER, IN_CONTAINER, parse::crate_path),
+    row("bound", CONTAINER, IN_CONTAINER, parse::bound),
+    Rule {
+        groups: &[(Place::Struct, Group::From), (Place::Enum, Group::From)],
+        ..row("from", CONTAINER, IN_CONTAINER, parse::ty)
+    },
+    Rule {
+        groups: &[(Place::Struct, Group::From), (Place::Enum, Group::From)],
+        ..row("try_from", CONTAINER, IN_CONTAINER, parse::ty)
+    },
+    row("into", CONTAINER, IN_CONTAINER, parse::ty),
+    Rule {
+        groups: &[(Place::Enum, Group::Tag)],
+        ..row("tag", &[Place::Enum], "it goes on an enum", parse::tag)
+    },
+    row(
+        "index",
+        &[Place::Variant],
+        "it goes on an enum variant",
+        parse::index,
+    ),
+    // `#[bits(N)]`, an attribute of its own: the tag's width on an enum, a field's encoding.
+    Rule {
+        groups: &[(Place::Enum, Group::Tag), (Place::Field, Group::Encoding)],
+        ..row(
+            "bits",
+            &[Place::Enum, Place::Field],
+            "`#[bits(N)]` goes on a field, or on an enum to set its tag width",
+            parse::bits_in_rabbit,
+        )
+    },
+    encoding("varint", parse::varint),
+    encoding("zigzag", parse::zigzag),
+    encoding("range", parse::range),
+    encoding("with", parse::with),
+    row("if", FIELD, IN_FIELD, parse::condition),
+    encoding("max_len", parse::max_len),
+    Rule {
+        alone: Some("a skipped field: `skip` keeps it off the wire"),
+        ..row("skip", FIELD, IN_FIELD, parse::flag)
+    },
+];
+
+/// The rule of the attribute `name`.
+pub fn find(name: &str) -> Option<&'static Rule> {
+    RULES.iter().find(|r| r.name == name)
+}
+
+/// The names, for the "unknown attribute" error.
+pub fn known() -> String {
+    let names: Vec<&str> = RULES
+        .iter()
+        .filter(|r| r.name != "bits")
+        .map(|r| r.name)
+        .collect();
+    format!("{} (and #[bits(N)])", names.join(", "))
+}

@@ -1,0 +1,145 @@
+//! Fields: each one's wire plan (skipped, or its codec, the type the codec writes and its
+//! condition), and the checks of an encoding against the field's type.
+
+use std::collections::HashSet;
+
+use proc_macro2::Span;
+use syn::{Ident, Type};
+
+use super::cond::condition_uses;
+use super::place;
+use super::types::{Kind, classify, is_list, option_inner, ty_string};
+use crate::ast;
+use crate::attr::rules::{Group, Place};
+use crate::attr::{Attr, Value};
+use crate::ctxt::Ctxt;
+use crate::plan::{Codec, Condition, Field, Wire};
+
+/// The plans of a struct's or variant's fields.
+pub fn plan<'a>(cx: &Ctxt, fields: &'a [ast::Field<'a>]) -> Vec<Field<'a>> {
+    let names: Vec<Ident> = fields.iter().map(|f| f.binding.clone()).collect();
+    let skipped: HashSet<String> = fields
+        .iter()
+        .filter(|f| f.attrs.get("skip").is_some())
+        .map(|f| f.binding.to_string())
+        .collect();
+    fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            place::check(cx, &f.attrs, Place::Field);
+            let wire = f.attrs.get("skip").is_none().then(|| {
+                let mut wire = wire(cx, f);
+                if let Some(Value::Cond(expr, lit)) = f.attrs.get("if").map(|a| &a.value) {
+                    let uses =
+                        condition_uses(cx, expr, &names[..i], &names[i..], &skipped, &f.name());
+                    wire.cond = Some(Condition {
+                        expr: expr.clone(),
+                        text: lit.value(),
+                        uses,
+                    });
+                }
+                wire
+            });
+            Field { src: f, wire }
+        })
+        .collect()
+}
+
+/// The codec and the type it writes: `T` of an `if` field's `Option<T>`.
+fn wire<'a>(cx: &Ctxt, f: &'a ast::Field<'a>) -> Wire<'a> {
+    let mut ty = f.ty;
+    if f.attrs.get("if").is_some() {
+        match option_inner(f.ty) {
+            Some(inner) => ty = inner,
+            None => cx.error_spanned(
+                f.ty,
+                format_args!(
+                    "`if` needs an `Option<T>` field: the value is `Some` exactly when the condition is true (`{}` is not an Option)",
+                    ty_string(f.ty)
+                ),
+            ),
+        }
+    }
+    let encoding = f
+        .attrs
+        .list
+        .iter()
+        .find(|a| a.rule.groups.contains(&(Place::Field, Group::Encoding)));
+    let codec = match encoding.map(|a| (a, &a.value)) {
+        Some((a, Value::Int(n, lit))) => {
+            let codec = Codec::Fixed(*n as u32);
+            check(cx, &codec, a, *lit, ty);
+            codec
+        }
+        Some((a, Value::Codec(codec, span))) => {
+            check(cx, codec, a, *span, ty);
+            codec.clone()
+        }
+        _ => Codec::Native,
+    };
+    Wire {
+        codec,
+        ty,
+        cond: None,
+    }
+}
+
+/// Checks an encoding against the type it writes, as far as the type's spelling tells; a type
+/// it cannot judge is left to the codec's trait bounds.
+fn check(cx: &Ctxt, codec: &Codec, attr: &Attr, value_span: Span, ty: &Type) {
+    let name = attr.rule.name;
+    let not_for = |what: &str| cx.error(attr.span, format_args!("{what}, not `{}`", ty_string(ty)));
+    match (codec, classify(ty)) {
+        (_, Kind::Unknown) | (Codec::Native | Codec::With(_), _) => {}
+        (Codec::Fixed(n), Kind::Int { bits, .. }) if *n > bits => cx.error(
+            value_span,
+            format_args!(
+                "`{}` has only {bits} bits; `#[bits({n})]` is wider than the type",
+                ty_string(ty)
+            ),
+        ),
+        (Codec::Fixed(n), Kind::Bool) if *n != 1 => cx.error(
+            value_span,
+            format_args!("a `bool` takes one bit; `#[bits({n})]` must be `#[bits(1)]`"),
+        ),
+        (Codec::Fixed(_), Kind::Int { .. } | Kind::Bool) => {}
+        (Codec::Fixed(_), _) => not_for(
+            "`#[bits(N)]` applies to integer (u8..u64, i8..i64, usize, isize) and bool fields",
+        ),
+        (Codec::Varint, Kind::Int { .. }) => {}
+        (Codec::Varint, _) => {
+            not_for("`varint` applies to integer fields (u8..u64, i8..i64, usize)")
+        }
+        (Codec::ZigZag, Kind::Int { signed: true, .. }) => {}
+        (Codec::ZigZag, Kind::Int { signed: false, .. }) => cx.error(
+            attr.span,
+            format_args!(
+                "`zigzag` is for signed integers; `{}` is unsigned (use `varint`)",
+                ty_string(ty)
+            ),
+        ),
+        (Codec::ZigZag, _) => not_for("`zigzag` applies to signed integer fields (i8..i64, isize)"),
+        (Codec::Range { min, max }, Kind::Int { bits, signed }) => {
+            let (lo, hi) = if signed {
+                (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+            } else {
+                (0, (1i128 << bits) - 1)
+            };
+            if *min < lo || *max > hi {
+                cx.error(
+                    value_span,
+                    format_args!(
+                        "the range {min}..={max} does not fit `{}` ({lo}..={hi})",
+                        ty_string(ty)
+                    ),
+                );
+            }
+        }
+        (Codec::Range { .. }, _) => not_for(&format!("`{name}` applies to integer fields")),
+        (Codec::MaxLen(_), _) if is_list(ty) => {}
+        (Codec::MaxLen(_), _) => not_for(
+            "`max_len` applies to `Vec<T>`, `String`, `str` and slices (also behind `&`, `Box`, `Rc`, `Arc`)",
+        ),
+    }
+}

@@ -1,0 +1,78 @@
+//! The runtime contract of `#[derive(Rabbit)]`: everything generated code names, in one module.
+//!
+//! Generated code reaches the runtime only through `<crate path>::__derive`: the traits it
+//! implements, the codec types it picks per field, the helpers it calls, and the standard items
+//! it uses (re-exported here, so that it relies on no import of the user's, not even the
+//! prelude). Every encoding rule it needs (tag widths, varint tags, range widths, sizes) is a
+//! const fn or a constant here or in [`crate::codec`]; the derive computes none of them.
+//!
+//! Not a public API: names and signatures may change in any release.
+
+mod sizes;
+mod via;
+mod words;
+
+pub use sizes::{max_over, min_over, sum_max, sum_min};
+pub use via::{via_error, via_schema};
+pub use words::{word_over, word_plan, word_sum};
+
+pub use crate::codec::{
+    FieldCodec, FieldDecode, Fixed, MaxLen, Native, Range, TagCodec, TagIndex, Varint, ZigZag,
+};
+pub use crate::schema::{
+    Body, Describe, Encoding, FieldSchema, TypeRef, TypeSchema, VariantSchema,
+};
+pub use crate::{BitRead, BitReader, BitWindow, BitWriter, Decode, Encode, Error, Result};
+
+pub use std::clone::Clone;
+pub use std::convert::{From, Into, TryFrom};
+pub use std::default::Default;
+pub use std::marker::{PhantomData, Sized};
+pub use std::option::Option::{self, None, Some};
+pub use std::result::Result::{Err, Ok};
+pub use std::vec::Vec;
+
+/// The width of an enum tag by default: the fewest bits that hold the largest index (0 for a
+/// single variant, 1 for two, 2 for three or four, …).
+pub const fn fewest_tag_bits(max_index: u64) -> u32 {
+    crate::size::tag_bits(max_index)
+}
+
+/// The provided [`Encode::encode_word`], for derived impls whose `WORD_BITS` is `None`.
+#[inline]
+pub fn word_by_encoding<T: Encode + ?Sized>(value: &T) -> Result<(u64, u32)> {
+    crate::write::word_by_encoding(value)
+}
+
+/// The bits `encode` writes, found by encoding into a scratch buffer: the size of a field with
+/// a custom (`with = "..."`) codec, which declares none. This allocates.
+pub fn count_bits(encode: impl FnOnce(&mut BitWriter<'_>) -> Result<()>) -> u64 {
+    crate::write::count_bits(encode)
+}
+
+/// A `Vec` of the items, without relying on `From` being in scope.
+pub fn list<T, const N: usize>(items: [T; N]) -> Vec<T> {
+    Vec::from(items)
+}
+
+/// The error of an `if` field whose presence disagrees with its condition.
+#[cold]
+#[inline(never)]
+pub fn condition_mismatch(field: &'static str, condition: bool) -> Error {
+    Error::ConditionMismatch {
+        field,
+        condition,
+        present: !condition,
+    }
+}
+
+/// The error of a tag that names no variant.
+#[cold]
+#[inline(never)]
+pub fn unknown_variant(type_name: &'static str, index: u64, position: u64) -> Error {
+    Error::UnknownVariant {
+        type_name,
+        index,
+        position,
+    }
+}
