@@ -213,7 +213,11 @@ impl Core {
         }
     }
 
+    #[inline]
     fn drain_tracked(&mut self, acked: bool) {
+        if self.tracked.is_empty() {
+            return;
+        }
         let ids = std::mem::take(&mut self.tracked);
         for &id in &ids {
             self.report_tracked(id, acked);
@@ -407,13 +411,15 @@ impl Core {
         let mut deadline = self.liveness.idle_deadline();
         if self.data_phase {
             deadline = deadline.min(self.liveness.keepalive_deadline());
-            let others = [
-                self.outbound.deadline(),
-                self.negotiator.deadline(),
-                self.owed.deadline().filter(|_| self.negotiator.sending()),
-            ];
-            for t in others.into_iter().flatten() {
+            if let Some(t) = self.outbound.deadline() {
                 deadline = deadline.min(t);
+            }
+            if self.negotiator.enabled() {
+                let sending = self.negotiator.sending();
+                let owed = self.owed.deadline().filter(|_| sending);
+                for t in [self.negotiator.deadline(), owed].into_iter().flatten() {
+                    deadline = deadline.min(t);
+                }
             }
         }
         if let Some(t) = self.rx.next_expiry() {

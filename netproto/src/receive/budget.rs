@@ -42,6 +42,7 @@ pub(crate) struct Budget {
 
 impl Budget {
     /// Whether a single-chunk payload of `len` bytes fits (it needs no reassembly state).
+    #[inline]
     pub fn fits(self, len: usize) -> bool {
         self.used + len <= self.limit
     }
@@ -55,6 +56,7 @@ impl Budget {
     /// Whether a chunk covering `offset..end` may join `room`; if so, the capacity to reserve
     /// for the chunks to come (`None`: just what this one needs). `oldest_reliable` is asked
     /// only over the budget, as it walks every partial.
+    #[inline]
     pub fn admit(
         self,
         room: Room,

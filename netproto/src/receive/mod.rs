@@ -55,6 +55,7 @@ pub(crate) enum Kind {
 
 impl Kind {
     /// Whether the chunk is acknowledged (`REL`, or a reliable or tracked mode).
+    #[inline]
     pub fn acked(self) -> bool {
         match self {
             Kind::Spec { rel } => rel,
@@ -64,6 +65,7 @@ impl Kind {
 
     /// Whether the sender repeats the chunk until acknowledged. A tracked message is not
     /// repeated, but on the spec's wire it looks like a reliable one.
+    #[inline]
     pub fn retransmitted(self) -> bool {
         match self {
             Kind::Spec { rel } => rel,
@@ -85,6 +87,7 @@ pub(crate) struct Incoming<'a> {
 }
 
 impl<'a> Incoming<'a> {
+    #[inline]
     pub fn spec(header: Header, data: &'a [u8]) -> Incoming<'a> {
         Incoming {
             sequence: header.sequence,
@@ -212,6 +215,7 @@ impl Reassembler {
             .min_by_key(|&s| crate::packet::seq_diff(s, newest))
     }
 
+    #[inline]
     fn is_sequenced(&self, kind: Kind) -> bool {
         match kind {
             Kind::Spec { rel } => !rel && self.sequenced,
@@ -278,17 +282,18 @@ impl Reassembler {
             limit: budget,
         };
         let prefix = self.order.prefix();
-        let room = match self.partials.get_mut(&seq) {
+        let (room, known) = match self.partials.get_mut(&seq) {
             Some(p) => {
                 if let Err(why) = p.check(now, c.chunk, c.fin, c.kind) {
                     return Received::dropped(why, acked);
                 }
                 let (capacity, filled) = p.room();
-                Room {
+                let room = Room {
                     capacity,
                     filled,
                     exists: true,
-                }
+                };
+                (room, p.order)
             }
             None if c.chunk == 0 && c.fin => {
                 // A single-chunk message: no reassembly state at all.
@@ -298,14 +303,11 @@ impl Reassembler {
                 }
                 return self.complete(seq, c.data.to_vec(), c.kind, c.order, out);
             }
-            None => Room::NONE,
+            None => (Room::NONE, None),
         };
         // The message every held one waits for may grow beyond the budget, as the oldest
         // reliable partial may: otherwise held messages could fill the budget for good.
-        let order = c
-            .order
-            .or_else(|| self.partials.get(&seq).and_then(|p| p.order));
-        let next = order.is_some_and(|(i, _)| i == prefix);
+        let next = c.order.or(known).is_some_and(|(i, _)| i == prefix);
         let oldest = || next || self.oldest_reliable() == Some(seq);
         let reliable = c.kind.retransmitted();
         let Some(reserve) = budget.admit(room, offset, end, c.fin, reliable, oldest) else {

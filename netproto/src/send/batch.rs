@@ -14,6 +14,15 @@ use crate::transmit::{FULL_DATAGRAM, Size};
 /// amount per datagram.
 const SIZE_SCAN: usize = 64;
 
+/// How many messages after the first unsent one [`Sender::poll`] looks through for a last
+/// chunk that fits what is left of an extended datagram: a tick's worth of small messages, not
+/// a scan per datagram over a queue of large ones.
+const PACK_SCAN: usize = 8;
+
+/// Below this many bytes left, an extended datagram takes no more chunks: a frame's header
+/// alone is up to 9 bytes.
+const MIN_PACK_ROOM: usize = 32;
+
 /// Where the next chunk goes: a spec datagram of a size a batch allows, or a data frame in
 /// what is left of an extended datagram.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,10 +32,12 @@ pub(crate) enum Fit {
 }
 
 impl Fit {
+    #[inline]
     fn spec(self) -> bool {
         matches!(self, Fit::Spec(_))
     }
 
+    #[inline]
     fn fits(self, len: usize) -> bool {
         match self {
             Fit::Spec(size) => size.fits(len),
@@ -107,17 +118,24 @@ impl Sender {
                 if msg.wire.is_spec() {
                     return None;
                 }
-                // The first unsent chunk, or a later message's that fits what is left of the
-                // datagram (small messages behind a large one share its last datagram).
-                self.messages
-                    .iter_from(first)
-                    .take(SIZE_SCAN)
-                    .find(|(_, m)| {
-                        !m.wire.is_spec()
-                            && m.next_new < m.chunks.len()
-                            && m.encoded_len(m.next_new) <= room
-                    })
-                    .map(|(abs, _)| abs)?
+                if msg.encoded_len(msg.next_new) <= room {
+                    first
+                } else if room < MIN_PACK_ROOM {
+                    return None;
+                } else {
+                    // A later message's last chunk that fits what is left of the datagram:
+                    // small messages behind a large one share its datagrams. Only last
+                    // chunks can be shorter than the one that did not fit.
+                    self.messages
+                        .iter_from(first + 1)
+                        .take(PACK_SCAN)
+                        .find(|(_, m)| {
+                            m.next_new + 1 == m.chunks.len()
+                                && !m.wire.is_spec()
+                                && m.encoded_len(m.next_new) <= room
+                        })
+                        .map(|(abs, _)| abs)?
+                }
             }
         };
         let msg = self.messages.get_mut(abs)?;

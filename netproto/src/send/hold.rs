@@ -19,13 +19,20 @@ use super::wire::Wire;
 use crate::event::Delivery;
 
 /// The ordered messages held, and the live messages they may wait for (each list oldest
-/// first, cleaned lazily: an entry no longer live is dropped when it reaches the front).
+/// first, cleaned lazily: an entry no longer live is dropped when it reaches the front, so a
+/// list holds at most the sequence window's worth).
+///
+/// The lists of spec-framed messages are kept only once the connection sends extended
+/// messages (only those wait for them): a connection on the spec's wire pays nothing for
+/// them.
 #[derive(Debug, Default)]
 pub(crate) struct Held {
     /// Ordered messages not yet released, oldest first.
     waiting: VecDeque<u64>,
     /// Live ordered messages, whatever their framing.
     ordered: VecDeque<u64>,
+    /// Whether extended messages are sent, so that the lists below are kept.
+    extended: bool,
     /// Live reliable messages framed the spec's way.
     spec_reliable: VecDeque<u64>,
     /// Live ordered messages framed the spec's way.
@@ -65,14 +72,34 @@ impl Held {
     }
 
     /// Records a new live reliable message.
-    pub fn note(&mut self, abs: u64, wire: Wire, delivery: Delivery) {
+    pub fn note(&mut self, messages: &Outgoing, abs: u64, wire: Wire, delivery: Delivery) {
         if delivery.is_ordered() {
+            oldest(&mut self.ordered, messages);
             self.ordered.push_back(abs);
         }
-        if wire.is_spec() {
+        if self.extended && wire.is_spec() {
+            oldest(&mut self.spec_reliable, messages);
             self.spec_reliable.push_back(abs);
             if delivery.is_ordered() {
+                oldest(&mut self.spec_ordered, messages);
                 self.spec_ordered.push_back(abs);
+            }
+        }
+    }
+
+    /// The connection starts sending extended messages: from now on the spec-framed ones
+    /// (all those live now) are what extended ordered messages may wait for.
+    pub fn start_extended(&mut self, messages: &Outgoing) {
+        if self.extended {
+            return;
+        }
+        self.extended = true;
+        for (abs, m) in messages.iter_from(0) {
+            if m.wire.is_spec() {
+                self.spec_reliable.push_back(abs);
+                if m.delivery.is_ordered() {
+                    self.spec_ordered.push_back(abs);
+                }
             }
         }
     }

@@ -73,6 +73,7 @@ impl Outbound {
     pub fn use_extensions(&mut self, ext: Extensions) {
         if self.ext.is_none() {
             self.ext = Some(ExtSender::new(ext, self.compression_threshold));
+            self.sender.held.start_extended(&self.sender.messages);
         }
     }
 
@@ -147,7 +148,9 @@ impl Outbound {
         if sender.on_ack(now, sequence, chunk, rtt, cc, stats) {
             return true;
         }
-        if let Some(abs) = self.sender.abs_of(sequence) {
+        if !self.tracker.is_empty()
+            && let Some(abs) = self.sender.abs_of(sequence)
+        {
             self.tracker.on_ack(abs, abs, chunk, chunk, tracked);
         }
         false
@@ -170,6 +173,9 @@ impl Outbound {
                 sender, rtt, cc, ..
             } = self;
             complete += sender.on_ack_range(now, &range, delay, rtt, cc);
+            if self.tracker.is_empty() {
+                continue;
+            }
             if let Some((from, to)) = self.sender.abs_range(&range) {
                 let (first, last) = (range.first_chunk, range.last_chunk);
                 self.tracker.on_ack(from, to, first, last, tracked);
@@ -191,14 +197,14 @@ impl Outbound {
 
     /// When [`on_timeout`](Self::on_timeout) or the pacer next has something to do.
     pub fn deadline(&mut self) -> Option<Instant> {
-        let timer = self.sender.next_timeout(self.rtt.rto());
+        let mut deadline = self.sender.next_timeout(self.rtt.rto());
         let paced = self
             .paced_until
             .filter(|_| self.sender.has_sendable(self.cc.window() as usize));
-        [timer, paced, self.tracker.deadline()]
-            .into_iter()
-            .flatten()
-            .min()
+        for t in [paced, self.tracker.deadline()].into_iter().flatten() {
+            deadline = Some(deadline.map_or(t, |d| d.min(t)));
+        }
+        deadline
     }
 
     /// Whether a reliable chunk could leave now, as far as the window and the pacer say

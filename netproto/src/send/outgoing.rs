@@ -15,6 +15,7 @@ use std::time::Instant;
 use super::wire::Wire;
 use crate::chunk::{MAX_CHUNKS, chunk_of, count_chunks};
 use crate::event::Delivery;
+use crate::packet::HEADER_LEN;
 use crate::payload::{Data, Payload};
 
 /// What the sender knows of one chunk of a reliable message.
@@ -63,19 +64,25 @@ impl OutMessage {
     }
 
     /// Chunks of exactly the wire's chunk size (all but a shorter last one).
+    #[inline]
     pub fn full_chunks(&self) -> usize {
         self.bytes().len() / self.wire.chunk_size()
     }
 
     /// The bytes of chunk `index`.
+    #[inline]
     pub fn chunk(&self, index: usize) -> &[u8] {
         chunk_of(self.bytes(), index, self.wire.chunk_size())
     }
 
     /// The bytes chunk `index` takes on the wire (a datagram, or a frame).
+    #[inline]
     pub fn encoded_len(&self, index: usize) -> usize {
-        let fin = index + 1 == self.chunks.len();
         let len = self.chunk(index).len();
+        if let Wire::Spec { .. } = self.wire {
+            return HEADER_LEN + len;
+        }
+        let fin = index + 1 == self.chunks.len();
         self.wire.encoded_len(self.seq, index as u8, fin, len)
     }
 }

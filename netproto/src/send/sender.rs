@@ -121,7 +121,7 @@ impl Sender {
         if let Some((payload, wire, delivery)) = reliable {
             let wait = self.held.must_wait(&self.messages, wire, delivery);
             let n = self.messages.insert(abs, seq, payload, wire, delivery);
-            self.held.note(abs, wire, delivery);
+            self.held.note(&self.messages, abs, wire, delivery);
             if wait {
                 self.held.push(abs);
                 if let Some(m) = self.messages.get_mut(abs) {
@@ -294,8 +294,9 @@ impl Sender {
             let elapsed = now.saturating_duration_since(sent);
             // The receiver's delay is taken off, but never below the smallest round trip
             // seen (as QUIC does), so that a delay that overstates cannot make one up.
-            let floor = rtt.min().unwrap_or(Duration::ZERO);
-            let elapsed = if elapsed >= floor + delay {
+            let elapsed = if delay.is_zero() {
+                elapsed
+            } else if elapsed >= rtt.min().unwrap_or(Duration::ZERO) + delay {
                 elapsed - delay
             } else {
                 elapsed

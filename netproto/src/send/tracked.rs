@@ -119,7 +119,15 @@ impl Tracker {
 
     /// When the oldest tracked message times out.
     pub fn deadline(&self) -> Option<Instant> {
+        if self.live == 0 {
+            return None;
+        }
         self.entries.iter().find(|e| !e.done).map(|e| e.deadline)
+    }
+
+    /// Whether no tracked message awaits its acknowledgement.
+    pub fn is_empty(&self) -> bool {
+        self.live == 0
     }
 
     pub fn clear(&mut self) {

@@ -37,6 +37,7 @@ pub(crate) struct ExtWire {
 
 impl Wire {
     /// Bytes of payload in every chunk but the last.
+    #[inline]
     pub fn chunk_size(&self) -> usize {
         match self {
             Wire::Spec { .. } => CHUNK_SIZE,
@@ -44,6 +45,7 @@ impl Wire {
         }
     }
 
+    #[inline]
     pub fn is_spec(&self) -> bool {
         matches!(self, Wire::Spec { .. })
     }
@@ -70,6 +72,7 @@ impl Wire {
     }
 
     /// Appends chunk `chunk` of message `seq` to `buf`: a spec datagram, or a data frame.
+    #[inline]
     pub fn write(&self, buf: &mut Vec<u8>, seq: u16, chunk: u8, fin: bool, bytes: &[u8]) {
         match self {
             Wire::Spec { rel } => {
