@@ -1,5 +1,5 @@
-//! The guarantees of every delivery mode, with the extensions on and off and each one alone,
-//! over a simulated link that loses 20 % of datagrams, duplicates and reorders them, for many
+//! The guarantees of every delivery mode, either way, with the extensions on and off and each
+//! one alone, over a simulated link that loses 20 % of datagrams, duplicates and reorders them, for many
 //! seeds: reliable modes exactly once, the others at most once, reliable ordered messages in
 //! the order they were sent, semi-ordered ones after every reliable message sent before them,
 //! sequenced ones never after a newer one, tracked ones reported exactly once each (and an
@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use netproto::sim::{LinkConfig, SimNetwork};
-use netproto::{Config, ConfigBuilder, Delivery, Error, Event, MessageId};
+use netproto::{Config, ConfigBuilder, Delivery, Error, Event, MessageId, Stats};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -73,19 +73,64 @@ struct Run {
     max_waiting: u64,
 }
 
-/// Sends `count` messages of random modes and sizes client → server, and runs until every
-/// reliable one is acknowledged and every tracked one reported.
-fn run(seed: u64, client: Config, server: Config, link: LinkConfig, count: u32) -> Run {
+/// One end of the connection under test: the client, or the server's side of it.
+#[derive(Clone, Copy)]
+enum End {
+    Client,
+    Server,
+}
+
+fn events(net: &mut SimNetwork, end: End) -> Vec<Event> {
+    match end {
+        End::Client => std::iter::from_fn(|| net.client(0).poll_event()).collect(),
+        End::Server => std::iter::from_fn(|| net.server().poll_event().map(|e| e.event)).collect(),
+    }
+}
+
+fn stats(net: &mut SimNetwork, end: End) -> Option<Stats> {
+    match end {
+        End::Client => Some(net.client(0).stats()),
+        End::Server => {
+            let id = net.server().connections().next()?;
+            net.server().stats(id)
+        }
+    }
+}
+
+fn send(net: &mut SimNetwork, from: End, bytes: &[u8], d: Delivery) -> Result<MessageId, Error> {
+    match from {
+        End::Client if d == Delivery::Tracked => net.client(0).send_tracked(bytes),
+        End::Client => net.client(0).send(bytes, d).map(|()| MessageId(u64::MAX)),
+        End::Server => {
+            let id = net.server().connections().next().ok_or(Error::Closed)?;
+            if d == Delivery::Tracked {
+                net.server().send_tracked(id, bytes)
+            } else {
+                net.server()
+                    .send(id, bytes, d)
+                    .map(|()| MessageId(u64::MAX))
+            }
+        }
+    }
+}
+
+/// Sends `count` messages of random modes and sizes from `from` to the other end, and runs
+/// until every reliable one is acknowledged and every tracked one reported.
+fn run(seed: u64, client: Config, server: Config, from: End, count: u32) -> Run {
     let mut rng = SmallRng::seed_from_u64(seed ^ 0xd311);
-    let mut net = SimNetwork::new(seed, server, link);
-    let c = net.add_client(client);
+    let mut net = SimNetwork::new(seed, server, lossy());
+    net.add_client(client);
     assert!(
-        net.run_until(Duration::from_secs(60), |n| n.client(c).is_connected()),
+        net.run_until(Duration::from_secs(60), |n| n.client(0).is_connected()),
         "seed {seed}: no connection"
     );
     // Time for the negotiation (offers are resent for a few seconds).
     net.step(Duration::from_secs(3));
-    let extended = net.client(c).extensions().is_some();
+    let to = match from {
+        End::Client => End::Server,
+        End::Server => End::Client,
+    };
+    let extended = net.client(0).extensions().is_some();
     let mut r = Run {
         order: Vec::new(),
         sent: Vec::new(),
@@ -96,24 +141,22 @@ fn run(seed: u64, client: Config, server: Config, link: LinkConfig, count: u32) 
         max_waiting: 0,
     };
     let collect = |net: &mut SimNetwork, r: &mut Run| {
-        let id = net.server().connections().next();
-        if let Some(s) = id.and_then(|id| net.server().stats(id)) {
+        if let Some(s) = stats(net, to) {
             r.max_held = r.max_held.max(s.held_back);
         }
-        r.max_waiting = r.max_waiting.max(net.client(c).stats().ordered_waiting);
-        while let Some(e) = net.server().poll_event() {
-            if let Event::Message { bytes, .. } = e.event {
+        if let Some(s) = stats(net, from) {
+            r.max_waiting = r.max_waiting.max(s.ordered_waiting);
+        }
+        for e in events(net, to) {
+            if let Event::Message { bytes, .. } = e {
                 let (i, d) = parse(&bytes);
                 let len = r.sent[i as usize].2;
-                assert_eq!(
-                    bytes,
-                    message(i, d, len),
-                    "seed {seed}: message {i} corrupted"
-                );
+                let intact = bytes == message(i, d, len);
+                assert!(intact, "seed {seed}: message {i} corrupted");
                 r.order.push((i, d));
             }
         }
-        while let Some(e) = net.client(c).poll_event() {
+        for e in events(net, from) {
             let (id, acked) = match e {
                 Event::Acknowledged { id } => (id, true),
                 Event::Lost { id } => (id, false),
@@ -133,15 +176,13 @@ fn run(seed: u64, client: Config, server: Config, link: LinkConfig, count: u32) 
         r.sent.push((i, d, len));
         let bytes = message(i, d, len);
         loop {
-            let sent = if d == Delivery::Tracked {
-                net.client(c).send_tracked(&bytes).map(|id| {
-                    r.tracked.insert(id, i);
-                })
-            } else {
-                net.client(c).send(&bytes, d)
-            };
-            match sent {
-                Ok(()) => break,
+            match send(&mut net, from, &bytes, d) {
+                Ok(id) => {
+                    if d == Delivery::Tracked {
+                        r.tracked.insert(id, i);
+                    }
+                    break;
+                }
                 Err(Error::WouldBlock) => {
                     net.step(Duration::from_millis(5));
                     collect(&mut net, &mut r);
@@ -155,8 +196,7 @@ fn run(seed: u64, client: Config, server: Config, link: LinkConfig, count: u32) 
         }
     }
     let done = net.run_until(Duration::from_secs(300), |n| {
-        let s = n.client(c).stats();
-        s.pending_reliable == 0
+        stats(n, from).is_some_and(|s| s.pending_reliable == 0)
     });
     // Tracked reports come within their timeout; stragglers in flight arrive.
     net.step(Duration::from_secs(3));
@@ -235,7 +275,13 @@ fn many_seeds(seeds: std::ops::Range<u64>, count: u32, configs: impl Fn() -> (Co
     for seed in seeds {
         let (client, server) = configs();
         let want_ext = client.extensions().is_some() && server.extensions().is_some();
-        let r = run(seed, client, server, lossy(), count);
+        // Half the seeds send from the server to the client.
+        let from = if seed % 2 == 0 {
+            End::Client
+        } else {
+            End::Server
+        };
+        let r = run(seed, client, server, from, count);
         check(seed, &r);
         assert_eq!(r.extended, want_ext, "seed {seed}: extended");
         held += r.max_held;

@@ -54,7 +54,7 @@ impl Core {
         // A spec peer would take it as an `ACK` of nothing: a sign of life all the same.
         self.count_received(now, datagram.len());
         let sequence = keepalive_sequence(self.rx.newest());
-        match self.negotiator.on_datagram(datagram, sequence) {
+        match self.negotiator.on_datagram(now, datagram, sequence) {
             Outcome::Nothing => {}
             Outcome::Answer(accept) => {
                 if let Some(ext) = self.negotiator.agreed() {
@@ -67,10 +67,18 @@ impl Core {
             Outcome::Accepted(ext) => {
                 self.rx.accept_extended(ext.chunk_size());
                 self.enter_extended(ext);
-                // The server sends extended datagrams once it has one from us: at once.
-                self.queue_frame(PING);
+                // The server sends extended datagrams once it has one from us: at once, and
+                // again until it answers.
+                self.poll_ping(now);
             }
             Outcome::Refused => self.stats.extensions_refused += 1,
+        }
+    }
+
+    /// Queues the client's ping, if one is due (see `negotiation`).
+    pub(super) fn poll_ping(&mut self, now: Instant) {
+        if self.negotiator.poll_ping(now) {
+            self.queue_frame(PING);
         }
     }
 
@@ -98,7 +106,9 @@ impl Core {
         }
         self.liveness.heard(now);
         if self.negotiator.peer_sends_extended() {
+            // A server's switch: its client stops its pings when it hears this one.
             self.enter_extended(ext);
+            self.queue_frame(PING);
         }
         for frame in Frames(frames).flatten() {
             match frame {

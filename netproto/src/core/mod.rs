@@ -389,6 +389,7 @@ impl Core {
                 .on_timeout(now, &mut self.stats, &mut self.tracked);
             self.drain_tracked(false);
             self.poll_offer(now);
+            self.poll_ping(now);
             if self.liveness.keepalive_due(now) && !self.has_output() {
                 if self.negotiator.sending() {
                     self.queue_frame(PING);

@@ -3,7 +3,10 @@
 //! accept comes; the server accepts the first offer with what both support and repeats that
 //! accept for every copy of the offer. Each end then sends extended datagrams: the client at
 //! once (its first one tells the server the accept arrived), the server from the first
-//! extended datagram it receives (PROTOCOL.md, "Negotiation").
+//! extended datagram it receives (PROTOCOL.md, "Negotiation"). Until the client hears an
+//! extended datagram back, it repeats a ping at the offers' intervals, so that a lost ping
+//! does not leave the server on the spec's wire until the client next has something to say;
+//! the server answers its switch with a ping of its own.
 
 use std::time::{Duration, Instant};
 
@@ -17,15 +20,24 @@ enum State {
     /// server has had no offer.
     Idle,
     /// The client sends offers until one is accepted.
-    Offering {
-        next: Instant,
-        interval: Duration,
-        left: u32,
-    },
+    Offering(Retry),
     /// The client gave up: the spec's wire for good.
     Refused,
-    /// Both ends agreed; `sending` once this end sends extended datagrams.
-    Agreed { ext: Extensions, sending: bool },
+    /// Both ends agreed; `sending` once this end sends extended datagrams; `confirm`: the
+    /// client's pings until it hears an extended datagram.
+    Agreed {
+        ext: Extensions,
+        sending: bool,
+        confirm: Option<Retry>,
+    },
+}
+
+/// A datagram repeated at growing intervals, a bounded number of times.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Retry {
+    next: Instant,
+    interval: Duration,
+    left: u32,
 }
 
 /// What came of a datagram shaped like a negotiation.
@@ -80,12 +92,27 @@ impl Negotiator {
     /// A client's handshake was confirmed: it starts offering.
     pub fn start(&mut self, now: Instant) {
         if self.client && self.local.is_some() && self.state == State::Idle {
-            self.state = State::Offering {
-                next: now,
-                interval: self.initial,
-                left: self.max_offers,
-            };
+            self.state = State::Offering(self.retry(now));
         }
+    }
+
+    fn retry(&self, now: Instant) -> Retry {
+        Retry {
+            next: now,
+            interval: self.initial,
+            left: self.max_offers,
+        }
+    }
+
+    /// Whether `retry` is due at `now`; if so, schedules the next time.
+    fn due(retry: &mut Retry, now: Instant, max_interval: Duration) -> bool {
+        if now < retry.next || retry.left == 0 {
+            return false;
+        }
+        retry.left -= 1;
+        retry.next = now + retry.interval;
+        retry.interval = (retry.interval * 2).min(max_interval);
+        true
     }
 
     /// What was agreed, if anything.
@@ -101,14 +128,30 @@ impl Negotiator {
         matches!(self.state, State::Agreed { sending: true, .. })
     }
 
-    /// An extended datagram from the peer passed its checks: the peer has the agreement, so
-    /// this end (a server) may send extended datagrams too. Returns whether that is new.
+    /// An extended datagram from the peer passed its checks: the peer has the agreement. A
+    /// server may now send extended datagrams too (returns `true` when that is new: it
+    /// answers with a ping); a client stops its pings.
     pub fn peer_sends_extended(&mut self) -> bool {
         match &mut self.state {
             State::Agreed { sending, .. } if !*sending => {
                 *sending = true;
                 true
             }
+            State::Agreed { confirm, .. } => {
+                *confirm = None;
+                false
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the client's ping is due at `now` (see the module doc).
+    pub fn poll_ping(&mut self, now: Instant) -> bool {
+        match &mut self.state {
+            State::Agreed {
+                confirm: Some(retry),
+                ..
+            } => Self::due(retry, now, self.max_interval),
             _ => false,
         }
     }
@@ -117,38 +160,38 @@ impl Negotiator {
     /// [`negotiate`]). Past the last offer and its interval, the client settles for the
     /// spec's wire.
     pub fn poll_offer(&mut self, now: Instant, sequence: u16) -> Option<[u8; NEGOTIATION_LEN]> {
-        let State::Offering {
-            next,
-            interval,
-            left,
-        } = &mut self.state
-        else {
+        let State::Offering(retry) = &mut self.state else {
             return None;
         };
-        if now < *next {
+        if retry.left == 0 {
+            if now >= retry.next {
+                self.state = State::Refused;
+            }
             return None;
         }
-        if *left == 0 {
-            self.state = State::Refused;
+        if !Self::due(retry, now, self.max_interval) {
             return None;
         }
-        *left -= 1;
-        *next = now + *interval;
-        *interval = (*interval * 2).min(self.max_interval);
         let local = self.local?;
         Some(negotiate::encode(Kind::Offer, &local, sequence))
     }
 
-    /// When [`poll_offer`](Self::poll_offer) has something to do.
+    /// When [`poll_offer`](Self::poll_offer) or [`poll_ping`](Self::poll_ping) has something
+    /// to do.
     pub fn deadline(&self) -> Option<Instant> {
         match self.state {
-            State::Offering { next, .. } => Some(next),
+            State::Offering(retry) => Some(retry.next),
+            State::Agreed {
+                confirm: Some(retry),
+                ..
+            } if retry.left > 0 => Some(retry.next),
             _ => None,
         }
     }
 
-    /// A datagram shaped like a negotiation arrived (`sequence` for an answer's header).
-    pub fn on_datagram(&mut self, datagram: &[u8], sequence: u16) -> Outcome {
+    /// A datagram shaped like a negotiation arrived at `now` (`sequence` for an answer's
+    /// header).
+    pub fn on_datagram(&mut self, now: Instant, datagram: &[u8], sequence: u16) -> Outcome {
         let Some(local) = self.local else {
             return Outcome::Nothing;
         };
@@ -169,6 +212,7 @@ impl Negotiator {
                 self.state = State::Agreed {
                     ext,
                     sending: false,
+                    confirm: None,
                 };
                 Outcome::Answer(negotiate::encode(Kind::Accept, &ext, sequence))
             }
@@ -176,10 +220,11 @@ impl Negotiator {
                 Outcome::Answer(negotiate::encode(Kind::Accept, &ext, sequence))
             }
             // A client: an accept within what it offered.
-            (Kind::Accept, State::Offering { .. }) if extensions.within(&local) => {
+            (Kind::Accept, State::Offering(_)) if extensions.within(&local) => {
                 self.state = State::Agreed {
                     ext: extensions,
                     sending: true,
+                    confirm: Some(self.retry(now)),
                 };
                 Outcome::Accepted(extensions)
             }
@@ -232,18 +277,18 @@ mod tests {
         let mut s = Negotiator::new(Some(server_ext), false, ms(250), ms(1000), 8);
         c.start(t0);
         let offer = c.poll_offer(t0, 0x8000).unwrap();
-        let Outcome::Answer(accept) = s.on_datagram(&offer, 0x8000) else {
+        let Outcome::Answer(accept) = s.on_datagram(t0, &offer, 0x8000) else {
             panic!()
         };
         let agreed = client_ext.intersect(&server_ext);
         assert_eq!((s.agreed(), s.sending()), (Some(agreed), false));
         // A copy of the offer gets the same accept; another offer is refused.
-        assert_eq!(s.on_datagram(&offer, 0x8000), Outcome::Answer(accept));
+        assert_eq!(s.on_datagram(t0, &offer, 0x8000), Outcome::Answer(accept));
         let other = negotiate::encode(Kind::Offer, &Extensions::NONE, 0);
-        assert_eq!(s.on_datagram(&other, 0), Outcome::Refused);
-        assert_eq!(c.on_datagram(&accept, 1), Outcome::Accepted(agreed));
+        assert_eq!(s.on_datagram(t0, &other, 0), Outcome::Refused);
+        assert_eq!(c.on_datagram(t0, &accept, 1), Outcome::Accepted(agreed));
         assert!(c.sending());
-        assert_eq!(c.on_datagram(&accept, 1), Outcome::Nothing);
+        assert_eq!(c.on_datagram(t0, &accept, 1), Outcome::Nothing);
         assert!(s.peer_sends_extended() && s.sending() && !s.peer_sends_extended());
     }
 
@@ -256,10 +301,14 @@ mod tests {
         };
         let mut c = Negotiator::new(Some(offered), true, ms(250), ms(1000), 8);
         let lie = negotiate::encode(Kind::Accept, &Extensions::ALL, 0);
-        assert_eq!(c.on_datagram(&lie, 0), Outcome::Refused, "before any offer");
+        assert_eq!(
+            c.on_datagram(t0, &lie, 0),
+            Outcome::Refused,
+            "before any offer"
+        );
         c.start(t0);
         assert_eq!(
-            c.on_datagram(&lie, 0),
+            c.on_datagram(t0, &lie, 0),
             Outcome::Refused,
             "CRC never offered"
         );
@@ -270,21 +319,21 @@ mod tests {
         };
         let lie = negotiate::encode(Kind::Accept, &big, 0);
         assert_eq!(
-            c.on_datagram(&lie, 0),
+            c.on_datagram(t0, &lie, 0),
             Outcome::Refused,
             "a larger datagram"
         );
         let mut corrupt = negotiate::encode(Kind::Accept, &offered, 0);
         corrupt[9] ^= 1;
-        assert_eq!(c.on_datagram(&corrupt, 0), Outcome::Refused);
+        assert_eq!(c.on_datagram(t0, &corrupt, 0), Outcome::Refused);
         assert_eq!(c.agreed(), None);
         // A client takes no offer; a server takes no accept.
         let offer = negotiate::encode(Kind::Offer, &offered, 0);
-        assert_eq!(c.on_datagram(&offer, 0), Outcome::Refused);
+        assert_eq!(c.on_datagram(t0, &offer, 0), Outcome::Refused);
         let mut s = Negotiator::new(Some(Extensions::ALL), false, ms(250), ms(1000), 8);
         let accept = negotiate::encode(Kind::Accept, &offered, 0);
-        assert_eq!(s.on_datagram(&accept, 0), Outcome::Refused);
+        assert_eq!(s.on_datagram(t0, &accept, 0), Outcome::Refused);
         let mut off = Negotiator::new(None, false, ms(250), ms(1000), 8);
-        assert_eq!(off.on_datagram(&accept, 0), Outcome::Nothing);
+        assert_eq!(off.on_datagram(t0, &accept, 0), Outcome::Nothing);
     }
 }
