@@ -360,6 +360,134 @@ fn cases() -> Vec<Case> {
             }
         }));
     }
+    out.extend(dogfight_cases());
+    out
+}
+
+/// Dogfight's state (`crate::dogfight`): rabbit's derive, the hand-written codec and deku, all
+/// checked to write and read the same bytes; and the size of the state in Rabbit's packing.
+fn dogfight_cases() -> Vec<Case> {
+    use crate::dogfight::{DState, hand, state};
+    use seed_protocols::dogfight::packed;
+    use seed_protocols::dogfight::State;
+    let s = state();
+    let bytes = rabbit::to_bytes(&s).expect("rabbit encodes");
+    let n = bytes.len();
+    assert_eq!(
+        rabbit::from_bytes::<State>(&bytes).expect("rabbit decodes"),
+        s
+    );
+    let mut hb = Vec::new();
+    hand::encode(&s, &mut hb);
+    assert_eq!(
+        hb, bytes,
+        "the hand-written encoder writes the derive's bytes"
+    );
+    assert_eq!(hand::decode(&bytes).expect("hand decodes"), s);
+    let d = DState::from(&s);
+    assert_eq!(
+        d.to_bytes().unwrap(),
+        bytes,
+        "deku writes the derive's bytes"
+    );
+    assert_eq!(DState::from_bytes((&bytes, 0)).unwrap().1, d);
+    let p = packed::State::from(&s);
+    let packed_bytes = rabbit::to_bytes(&p).unwrap();
+    assert_eq!(
+        rabbit::from_bytes::<packed::State>(&packed_bytes).unwrap(),
+        p
+    );
+
+    let mut out = Vec::new();
+    let v = s.clone();
+    let mut buf = Vec::with_capacity(n);
+    out.push(case(
+        "rabbit",
+        "dogfight-encode",
+        n,
+        "derive, encode_into, reused Vec",
+        move |k| {
+            for _ in 0..k {
+                buf.clear();
+                rabbit::encode_into(black_box(&v), &mut buf).unwrap();
+                black_box(&buf);
+            }
+        },
+    ));
+    let b = bytes.clone();
+    out.push(case(
+        "rabbit",
+        "dogfight-decode",
+        n,
+        "derive, from_bytes",
+        move |k| {
+            for _ in 0..k {
+                black_box(rabbit::from_bytes::<State>(black_box(&b)).unwrap());
+            }
+        },
+    ));
+    let v = s.clone();
+    let mut buf = Vec::with_capacity(n);
+    out.push(case(
+        "hand",
+        "dogfight-encode",
+        n,
+        "hand-written, reused Vec",
+        move |k| {
+            for _ in 0..k {
+                buf.clear();
+                hand::encode(black_box(&v), &mut buf);
+                black_box(&buf);
+            }
+        },
+    ));
+    let b = bytes.clone();
+    out.push(case(
+        "hand",
+        "dogfight-decode",
+        n,
+        "hand-written",
+        move |k| {
+            for _ in 0..k {
+                black_box(hand::decode(black_box(&b)).unwrap());
+            }
+        },
+    ));
+    let v = d.clone();
+    let mut dbuf = vec![0u8; n];
+    out.push(case(
+        "deku",
+        "dogfight-encode",
+        n,
+        "to_slice, reused; same bytes",
+        move |k| {
+            for _ in 0..k {
+                black_box(black_box(&v).to_slice(&mut dbuf).unwrap());
+            }
+        },
+    ));
+    let b = bytes;
+    out.push(case("deku", "dogfight-decode", n, "from_bytes", move |k| {
+        for _ in 0..k {
+            black_box(DState::from_bytes((black_box(&b), 0)).unwrap());
+        }
+    }));
+    let v = p;
+    let pn = packed_bytes.len();
+    let mut buf = Vec::with_capacity(pn);
+    out.push(case(
+        "rabbit",
+        "dogfight-packed-encode",
+        pn,
+        "the same state in Rabbit's bit-packing",
+        move |k| {
+            for _ in 0..k {
+                buf.clear();
+                rabbit::encode_into(black_box(&v), &mut buf).unwrap();
+                black_box(&buf);
+            }
+        },
+    ));
     out
 }
 
@@ -371,6 +499,7 @@ pub fn run(opts: &Options) -> Vec<Row> {
             opts.only.is_empty()
                 || c.peer == "rabbit"
                 || c.peer == "limit"
+                || c.peer == "hand"
                 || opts.only.iter().any(|o| o == c.peer)
         })
         .collect();

@@ -24,6 +24,7 @@ mod attr;
 mod bound;
 mod ctxt;
 mod expand;
+mod layout;
 mod plan;
 mod valid;
 

@@ -5,6 +5,7 @@
 use syn::{Expr, Generics, Ident, Type, WherePredicate};
 
 use crate::ast::{self, Style};
+use crate::layout::{FieldLayout, Layout};
 
 pub struct Plan<'a> {
     pub ident: &'a Ident,
@@ -17,6 +18,8 @@ pub struct Plan<'a> {
     /// `from`/`try_from` and `into`: written as another type. The body is then empty: none of
     /// it is on the wire.
     pub via: Option<Via<'a>>,
+    /// Byte order, bit order, magic bytes.
+    pub layout: Layout,
     pub body: Body<'a>,
 }
 
@@ -52,6 +55,8 @@ pub struct Variant<'a> {
     pub style: Style,
     /// The index written in the tag.
     pub index: u64,
+    /// `magic = b"..."`: bytes after the tag, before the fields.
+    pub magic: Option<Vec<u8>>,
     pub fields: Vec<Field<'a>>,
 }
 
@@ -77,6 +82,8 @@ pub struct Wire<'a> {
     /// The type the codec writes: `T` of an `if` field's `Option<T>`, else the field's.
     pub ty: &'a Type,
     pub cond: Option<Condition>,
+    /// Padding, computed value, byte-length frame.
+    pub layout: FieldLayout,
 }
 
 /// A field encoding: each is one codec type of the runtime (`expand::Names::codec_ty`).
@@ -96,13 +103,24 @@ pub enum Codec {
     MaxLen(Expr),
     /// `with = "path"`.
     With(syn::Path),
+    /// A number in `n` whole bytes (`bytes = N`, `endian`), big-endian when `big`.
+    Bytes {
+        n: u32,
+        big: bool,
+    },
+    /// `bytes = N` on a string or byte list: exactly N bytes.
+    FixedLen(u64),
+    /// `to_end` or `byte_len`: the items with no count, with `max_len` if given.
+    ToEnd(Option<Expr>),
+    /// `transform`: bytes the transform makes, framed by a byte length.
+    Transformed,
 }
 
 impl Codec {
     /// Whether the field's type parameters get inferred bounds: not for a custom codec, which
     /// decides what it needs.
     pub fn infers_bounds(&self) -> bool {
-        !matches!(self, Codec::With(_))
+        !matches!(self, Codec::With(_) | Codec::Transformed)
     }
 }
 

@@ -114,6 +114,35 @@ pub enum Error {
         present: bool,
     },
 
+    /// Bits with a fixed value (a magic number, reserved or padding bits) held another.
+    #[error("expected {expected:#x} in the {bits} bits ending at bit {position}, found {found:#x}")]
+    Constant {
+        /// The value the format fixes.
+        expected: u64,
+        /// The value read.
+        found: u64,
+        /// How many bits.
+        bits: u32,
+        /// Bit offset just after them.
+        position: u64,
+    },
+
+    /// A computed field (a length, a checksum) did not hold what the other fields compute.
+    #[error("`{field}` {values}")]
+    Computed {
+        /// The field, as `Type.field`.
+        field: &'static str,
+        /// The value read and the value computed, as text.
+        values: Cow<'static, str>,
+    },
+
+    /// A field framed by a byte length did not start on a byte boundary.
+    #[error("a field framed by a byte length starts at bit {position}, not on a byte boundary")]
+    Unaligned {
+        /// Bit offset of the field.
+        position: u64,
+    },
+
     /// An error from inside a field, with the field's name.
     #[error("{field}: {source}")]
     InField {

@@ -83,6 +83,7 @@ mod error;
 #[cfg(feature = "derive")]
 pub mod guide;
 mod impls;
+pub mod layout;
 pub mod limits;
 mod read;
 pub mod schema;

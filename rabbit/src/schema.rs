@@ -63,6 +63,60 @@ pub enum Encoding {
     },
     /// The items one after another.
     Tuple(Vec<Encoding>),
+    /// A number in `len` whole bytes (`endian`, `bytes = N`).
+    Bytes {
+        /// How many bytes.
+        len: u32,
+        /// Most significant byte first; least significant first when `false`.
+        big_endian: bool,
+        /// What the bytes hold.
+        number: Number,
+    },
+    /// Exactly `len` bytes, no length on the wire (`bytes = N` on a string or byte list).
+    FixedLen {
+        /// How many bytes.
+        len: u64,
+        /// Whether they are UTF-8 text.
+        text: bool,
+    },
+    /// Items with no count, to the end of the input (`to_end`).
+    ToEnd {
+        /// The encoding of each item.
+        item: Box<Encoding>,
+        /// The most items allowed, if bounded.
+        max_len: Option<u64>,
+    },
+    /// A field whose length in bytes an earlier field holds (`byte_len = "field"`): its
+    /// items, or its transformed bytes, fill exactly that many bytes.
+    ByteLen {
+        /// The earlier field that holds the length.
+        field: &'static str,
+        /// What the bytes hold.
+        inner: Box<Encoding>,
+    },
+    /// Bytes a transform made of the value (`transform = "expr"`).
+    Transformed {
+        /// The transform, as written.
+        transform: &'static str,
+    },
+    /// A field computed from the others (`computed = "expr"`, or the length of the field that
+    /// names it in `byte_len`), checked when decoding.
+    Computed {
+        /// How the value is written.
+        value: Box<Encoding>,
+        /// What it is computed from: the expression as written, or "byte length of `field`".
+        from: String,
+    },
+    /// Bits with a fixed value: a magic number, or reserved bits that are zero.
+    Constant {
+        /// Width in bits.
+        bits: u32,
+        /// The value, as the bits are read (see `msb_first`).
+        value: u64,
+    },
+    /// A field of a `bit_order = "msb"` container: its bits go most significant first, from
+    /// the high bit of each byte.
+    MsbFirst(Box<Encoding>),
     /// A derived type, described by its own schema.
     Type(TypeRef),
     /// A field encoded by a user's codec module.
@@ -75,6 +129,19 @@ pub enum Encoding {
         /// `std::any::type_name` of the type.
         type_name: &'static str,
     },
+}
+
+/// What the bytes of an [`Encoding::Bytes`] hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Number {
+    /// An unsigned integer.
+    Unsigned,
+    /// A two's complement integer.
+    Signed,
+    /// 0 or 1.
+    Bool,
+    /// IEEE-754 bits.
+    Float,
 }
 
 /// A reference to a derived type's schema, built on demand so that recursive types terminate.
@@ -139,6 +206,8 @@ pub enum Body {
 pub enum Tag {
     /// Plain bits (0 for a single-variant enum).
     Bits(u32),
+    /// Plain bits at the top of the first byte, most significant first (`bit_order = "msb"`).
+    MsbBits(u32),
     /// The spec's variable-length integer of a `bytes`-byte type.
     Varint {
         /// 4 for a `u32` tag.

@@ -1,7 +1,8 @@
 //! A small driver for profilers (callgrind, perf): encodes or decodes the 1000-entity
 //! snapshot N times with one codec, nothing else.
 //!
-//! `codec-driver (rabbit|limit|bitcode|bincode) (encode|decode|decode-vec|decode-players) N`
+//! `codec-driver (rabbit|limit|bitcode|bincode) (encode|decode|decode-vec|decode-players) N`;
+//! `codec-driver (rabbit|hand|deku) (dogfight-encode|dogfight-decode) N`: Dogfight's state.
 
 use std::hint::black_box;
 
@@ -73,6 +74,10 @@ fn main() {
                 black_box(limit::decode(black_box(&bytes)).unwrap());
             }
         }
+        (
+            Some(peer @ ("rabbit" | "hand" | "deku")),
+            Some(op @ ("dogfight-encode" | "dogfight-decode")),
+        ) => dogfight(peer, op, n),
         (Some("bitcode"), Some("encode")) => {
             let mut b = bitcode::Buffer::new();
             for _ in 0..n {
@@ -102,9 +107,47 @@ fn main() {
         }
         _ => {
             eprintln!(
-                "usage: codec-driver (rabbit|limit|bitcode|bincode) (encode|decode|decode-vec|decode-players) N"
+                "usage: codec-driver (rabbit|limit|bitcode|bincode) (encode|decode|decode-vec|decode-players) N\n       codec-driver (rabbit|hand|deku) (dogfight-encode|dogfight-decode) N"
             );
             std::process::exit(2);
+        }
+    }
+}
+
+/// Dogfight's state (`bench::dogfight`), `n` times.
+fn dogfight(peer: &str, op: &str, n: u64) {
+    use bench::dogfight::{DState, hand, state};
+    use deku::{DekuContainerRead, DekuContainerWrite};
+    use seed_protocols::dogfight::State;
+    let s = state();
+    let bytes = rabbit::to_bytes(&s).unwrap();
+    let d = DState::from(&s);
+    let mut buf = Vec::with_capacity(bytes.len());
+    let mut slice = vec![0u8; bytes.len()];
+    for _ in 0..n {
+        match (peer, op) {
+            ("rabbit", "dogfight-encode") => {
+                buf.clear();
+                rabbit::encode_into(black_box(&s), &mut buf).unwrap();
+                black_box(&buf);
+            }
+            ("rabbit", _) => {
+                black_box(rabbit::from_bytes::<State>(black_box(&bytes)).unwrap());
+            }
+            ("hand", "dogfight-encode") => {
+                buf.clear();
+                hand::encode(black_box(&s), &mut buf);
+                black_box(&buf);
+            }
+            ("hand", _) => {
+                black_box(hand::decode(black_box(&bytes)).unwrap());
+            }
+            (_, "dogfight-encode") => {
+                black_box(black_box(&d).to_slice(&mut slice).unwrap());
+            }
+            _ => {
+                black_box(DState::from_bytes((black_box(&bytes), 0)).unwrap());
+            }
         }
     }
 }

@@ -13,6 +13,11 @@
 //! Bad input: one line `error: <reason>` on standard error and exit status 1. With `--batch`, a
 //! line that fails gives `error: <reason>` as its output line and the tool goes on.
 //!
+//! Besides the spec's messages, the tool handles the other seeds' formats of the
+//! `seed-protocols` crate, by their module paths: `semi_ordered::Datagram`, `dogfight::State`,
+//! `dogfight::Event`, `woke::Packet`, `rtype::Frame` (their JSON leaves out computed fields,
+//! which hold nothing).
+//!
 //! `--dialect original` encodes and decodes as the spec author's own implementation does: a
 //! 1-bit `ClientMessage` tag instead of the spec's `u32`. Every other type is the same in both
 //! dialects, so for them the flag changes nothing. The default, `spec`, is the contract of
@@ -127,6 +132,32 @@ const CODECS: &[Codec] = codecs![
     "Move" => Move,
 ];
 
+/// The other seeds' top-level types (`seed-protocols`), by module path.
+const SEED_CODECS: &[Codec] = codecs![
+    "semi_ordered::Datagram" => seed_protocols::semi_ordered::Datagram,
+    "dogfight::State" => seed_protocols::dogfight::State,
+    "dogfight::Event" => seed_protocols::dogfight::Event,
+    "woke::Packet" => seed_protocols::woke::Packet,
+    "rtype::Frame" => seed_protocols::rtype::Frame,
+];
+
+/// The schema of a seed type, in the spec's notation.
+fn seed_definition(name: &str) -> Option<notation::Definition> {
+    use rabbit::schema::Describe;
+    use seed_protocols::*;
+    let schema = match name {
+        "semi_ordered::Datagram" => semi_ordered::Datagram::type_schema(),
+        "dogfight::State" => dogfight::State::type_schema(),
+        "dogfight::Event" => dogfight::Event::type_schema(),
+        "woke::Packet" => woke::Packet::type_schema(),
+        "rtype::Frame" => rtype::Frame::type_schema(),
+        _ => return None,
+    };
+    let mut def = notation::Definition::of(&schema);
+    def.name = name.to_string();
+    Some(def)
+}
+
 /// The types whose encoding differs in the original dialect, with their codecs there. Any
 /// other type uses its entry in [`CODECS`] in both dialects.
 const ORIGINAL_CODECS: &[Codec] = &[Codec {
@@ -213,9 +244,9 @@ fn codec(name: &str, dialect: Dialect) -> Result<&'static Codec, String> {
         Dialect::Spec => None,
         Dialect::Original => ORIGINAL_CODECS.iter().find(|c| c.name == name),
     };
-    let same = || CODECS.iter().find(|c| c.name == name);
+    let same = || CODECS.iter().chain(SEED_CODECS).find(|c| c.name == name);
     differs.or_else(same).ok_or_else(|| {
-        let known: Vec<&str> = CODECS.iter().map(|c| c.name).collect();
+        let known: Vec<&str> = CODECS.iter().chain(SEED_CODECS).map(|c| c.name).collect();
         format!(
             "unknown message type `{name}` (known: {})",
             known.join(", ")
@@ -326,15 +357,22 @@ fn run(cli: Cli) -> Result<(), String> {
             print(notation::render(&notation::definitions()).trim_end())
         }
         Command::Schema { ty: Some(name) } => {
-            let def = notation::definition(&name).ok_or_else(|| {
+            let def = notation::definition(&name).or_else(|| seed_definition(&name));
+            let def = def.ok_or_else(|| {
+                let seeds = SEED_CODECS.iter().map(|c| c.name);
+                let known: Vec<&str> = notation::MESSAGES.iter().copied().chain(seeds).collect();
                 format!(
                     "unknown message type `{name}` (known: {})",
-                    notation::MESSAGES.join(", ")
+                    known.join(", ")
                 )
             })?;
             print(def.to_string().trim_end())
         }
-        Command::Types => print(&notation::MESSAGES.join("\n")),
+        Command::Types => {
+            let seeds = SEED_CODECS.iter().map(|c| c.name);
+            let all: Vec<&str> = notation::MESSAGES.iter().copied().chain(seeds).collect();
+            print(&all.join("\n"))
+        }
     }
 }
 

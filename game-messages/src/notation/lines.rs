@@ -1,14 +1,14 @@
 //! A schema's components as lines of the spec's notation: enums as a variant then bodies,
 //! fields one by one, options and lists spelled out as the spec does.
 
-use rabbit::schema::{Encoding, FieldSchema, Tag, VariantSchema};
+use rabbit::schema::{Encoding, FieldSchema, Number, Tag, VariantSchema};
 
 use super::Line;
 use super::text::first_paragraph;
 
 pub(super) fn enum_lines(tag: Tag, variants: &[VariantSchema]) -> Vec<Line> {
     let tag_ty = match tag {
-        Tag::Bits(n) => format!("u{n}"),
+        Tag::Bits(n) | Tag::MsbBits(n) => format!("u{n}"),
         Tag::Varint { bytes } => format!("u{}", bytes * 8),
     };
     if variants.iter().all(|v| v.fields.iter().all(|f| f.skipped)) {
@@ -26,6 +26,7 @@ pub(super) fn enum_lines(tag: Tag, variants: &[VariantSchema]) -> Vec<Line> {
     }
     let tag_doc = match tag {
         Tag::Bits(_) => String::new(),
+        Tag::MsbBits(_) => "the high bits of the first byte".into(),
         Tag::Varint { .. } => "a variable-length integer: 10 bits for an index below 256".into(),
     };
     let mut lines = vec![Line {
@@ -172,6 +173,38 @@ fn type_name(enc: &Encoding) -> String {
         Encoding::Type(r) => format!("`{}`", r.name),
         Encoding::Custom { codec } => format!("custom ({codec})"),
         Encoding::Opaque { type_name } => format!("opaque ({type_name})"),
+        Encoding::Bytes {
+            len,
+            big_endian,
+            number,
+        } => {
+            let order = if *big_endian {
+                "big-endian"
+            } else {
+                "little-endian"
+            };
+            match number {
+                Number::Unsigned => format!("u{} {order}", len * 8),
+                Number::Signed => format!("i{} {order}", len * 8),
+                Number::Float => format!("f{} {order}", len * 8),
+                Number::Bool => format!("u{}, 0 or 1", len * 8),
+            }
+        }
+        Encoding::FixedLen { len, text: true } => format!("{len} * u8, UTF-8 text"),
+        Encoding::FixedLen { len, text: false } => format!("{len} * u8"),
+        Encoding::ToEnd { item, max_len } => match max_len {
+            Some(max) => format!("{} to the end, at most {max}", type_name(item)),
+            None => format!("{} to the end", type_name(item)),
+        },
+        Encoding::ByteLen { field, inner } => {
+            format!("{}, in `{field}` bytes", type_name(inner))
+        }
+        Encoding::Transformed { transform } => format!("the bytes `{transform}` makes"),
+        Encoding::Computed { value, from } => {
+            format!("{}, computed: `{from}`", type_name(value))
+        }
+        Encoding::Constant { bits, value } => format!("u{bits} = {value:#x}"),
+        Encoding::MsbFirst(inner) => format!("{}, high bit first", type_name(inner)),
         _ => "unknown".into(),
     }
 }

@@ -6,6 +6,7 @@
 //! gets a message that says where it belongs instead of "unknown attribute". Malformed values
 //! are recorded in the [`Ctxt`] and parsing goes on, so that one build shows every mistake.
 
+mod layout_values;
 pub mod rules;
 mod values;
 
@@ -40,8 +41,14 @@ pub enum Value {
     Int(u64, Span),
     /// A field encoding, with the span of its value (for errors about the value).
     Codec(Codec, Span),
-    /// `if = "expr"`.
+    /// `if = "expr"`; also `computed` and `transform`: an expression, as written.
     Cond(Expr, LitStr),
+    /// `endian = "big"` (true) or `"little"`.
+    Endian(bool),
+    /// `magic = b"..."`, with the span of the literal.
+    Magic(Vec<u8>),
+    /// `byte_len = "field"`: the field named.
+    Name(syn::Ident),
 }
 
 /// Everything written on one item, in the order written.

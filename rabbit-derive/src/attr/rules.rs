@@ -6,6 +6,7 @@
 use syn::meta::ParseNestedMeta;
 
 use super::Value;
+use super::layout_values as layout;
 use super::values as parse;
 use crate::ctxt::Ctxt;
 
@@ -30,6 +31,10 @@ pub enum Group {
     Tag,
     /// A container converts from its wire type one way.
     From,
+    /// A container sets its byte order or its bit order, not both.
+    Order,
+    /// A list without a count ends at the end of the input or of a byte length.
+    Frame,
 }
 
 impl Group {
@@ -39,6 +44,10 @@ impl Group {
             Group::Encoding => "a field has one encoding",
             Group::Tag => "the tag is either a fixed width or a varint",
             Group::From => "the value is converted one way",
+            Group::Order => {
+                "`bit_order = \"msb\"` writes multi-byte fields as big-endian `#[bits(N)]`, with no byte order of its own"
+            }
+            Group::Frame => "a list ends one way",
         }
     }
 }
@@ -132,6 +141,39 @@ pub const RULES: &[Rule] = &[
         alone: Some("a skipped field: `skip` keeps it off the wire"),
         ..row("skip", FIELD, IN_FIELD, parse::flag)
     },
+    // Byte layouts (`guide::layouts`): their parsers are in `layout_values.rs`, their checks
+    // in `valid/layout.rs`.
+    Rule {
+        groups: &[(Place::Struct, Group::Order), (Place::Enum, Group::Order)],
+        ..row(
+            "endian",
+            &[Place::Struct, Place::Enum, Place::Field],
+            "it goes on a container or a field",
+            layout::endian,
+        )
+    },
+    Rule {
+        groups: &[(Place::Struct, Group::Order), (Place::Enum, Group::Order)],
+        ..row("bit_order", CONTAINER, IN_CONTAINER, layout::bit_order)
+    },
+    row(
+        "magic",
+        &[Place::Struct, Place::Enum, Place::Variant],
+        "it goes on a container or an enum variant",
+        layout::magic,
+    ),
+    encoding("bytes", layout::bytes),
+    Rule {
+        groups: &[(Place::Field, Group::Frame)],
+        ..row("to_end", FIELD, IN_FIELD, parse::flag)
+    },
+    Rule {
+        groups: &[(Place::Field, Group::Frame)],
+        ..row("byte_len", FIELD, IN_FIELD, layout::byte_len)
+    },
+    row("transform", FIELD, IN_FIELD, layout::expression),
+    row("computed", FIELD, IN_FIELD, layout::expression),
+    row("pad_before", FIELD, IN_FIELD, layout::pad_before),
 ];
 
 /// The rule of the attribute `name`.

@@ -199,7 +199,7 @@ pub fn max_len(cx: &Ctxt, meta: &ParseNestedMeta<'_>, _: &'static str) -> Parsed
 
 /// A string literal holding a `T`: the value made of it, or the error `expected` describes
 /// at the literal.
-fn string_of<T: syn::parse::Parse>(
+pub(super) fn string_of<T: syn::parse::Parse>(
     cx: &Ctxt,
     meta: &ParseNestedMeta<'_>,
     name: &str,
@@ -220,7 +220,7 @@ fn string_of<T: syn::parse::Parse>(
 }
 
 /// Reads `= "..."`; a missing `=` or a non-string value is recorded and gives `None`.
-fn string_value(
+pub(super) fn string_value(
     cx: &Ctxt,
     meta: &ParseNestedMeta<'_>,
     name: &str,

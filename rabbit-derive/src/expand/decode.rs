@@ -5,25 +5,37 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::{Names, pattern};
+use super::encode::{Item, items};
+use super::{Names, layout, pattern};
 use crate::ast::Style;
-use crate::plan::{Body, Field, Plan};
+use crate::plan::{Body, Codec, Field, Plan, Tag};
 
 pub fn body(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
     let r = &n.r;
     let type_name = input.ident.to_string();
     match &input.body {
-        Body::Struct(style, fields) => build(&quote!(Self), *style, fields, n, &type_name),
-        Body::Enum(tag, variants) => {
-            let codec = n.tag_ty(*tag);
+        Body::Struct(style, fields) => {
+            build(input, None, &quote!(Self), *style, fields, n, &type_name)
+        }
+        Body::Enum(plan_tag, variants) => {
+            let codec = n.tag_ty(*plan_tag);
             let tag = &n.tag;
             let mut arms: Vec<(u64, TokenStream)> = variants
                 .iter()
                 .map(|v| {
                     let vi = v.ident;
                     let owner = format!("{type_name}::{vi}");
-                    let body = build(&quote!(Self::#vi), v.style, &v.fields, n, &owner);
+                    let item = Some((*plan_tag, v.index));
+                    let body = build(
+                        input,
+                        item,
+                        &quote!(Self::#vi),
+                        v.style,
+                        &v.fields,
+                        n,
+                        &owner,
+                    );
                     (v.index, quote!({ #body }))
                 })
                 .collect();
@@ -32,8 +44,15 @@ pub fn body(input: &Plan<'_>, n: &Names) -> TokenStream {
                 #k::Err(#k::unknown_variant(#type_name, #tag, #r.position()))
             };
             let dispatch = dispatch(&arms, &codec, n, &unknown);
+            let magic = layout::enum_magic_decode(input, n);
+            let read = if input.layout.msb {
+                quote!(#k::msb_peek_tag(#r, <#codec as #k::TagIndex<0>>::BITS)?)
+            } else {
+                quote!(<#codec as #k::TagCodec>::decode(#r)?)
+            };
             quote! {
-                let #tag: u64 = <#codec as #k::TagCodec>::decode(#r)?;
+                #magic
+                let #tag: u64 = #read;
                 #dispatch
             }
         }
@@ -96,19 +115,40 @@ fn trie(
     }
 }
 
-/// Decodes the fields into locals named after them, then builds `path`.
+/// Decodes the fields into locals named after them (checking constant bits on the way, and
+/// computed fields at the end), then builds `path`.
 fn build(
+    input: &Plan<'_>,
+    tag: Option<(Tag, u64)>,
     path: &TokenStream,
     style: Style,
     fields: &[Field<'_>],
     n: &Names,
     owner: &str,
 ) -> TokenStream {
-    let k = &n.krate;
-    let stmts = fields.iter().map(|f| field(f, n, owner));
+    let (k, r) = (&n.krate, &n.r);
+    let skipped = fields
+        .iter()
+        .filter(|f| f.wire.is_none())
+        .map(|f| field(f, n, owner));
+    let items = items(input, tag, fields, n);
+    let reads = if input.layout.msb {
+        layout::msb_decode(&items, n, owner, |f| field(f, n, owner))
+    } else {
+        let reads = items.iter().map(|item| match item {
+            // Read before the variant was chosen.
+            Item::Tag(..) => quote!(),
+            Item::Const(bits, value) => quote!(#k::expect_bits(#r, #bits, #value)?;),
+            Item::Field(f, _) => field(f, n, owner),
+        });
+        quote!(#(#reads)*)
+    };
+    let finish = layout::decode_finish(fields, n, owner);
     let value = pattern(path, style, fields, |_| true);
     quote! {
-        #(#stmts)*
+        #(#skipped)*
+        #reads
+        #finish
         #k::Ok(#value)
     }
 }
@@ -120,9 +160,22 @@ fn field(f: &Field<'_>, n: &Names, owner: &str) -> TokenStream {
     let Some(wire) = &f.wire else {
         return quote!(let #b: #ty = #k::Default::default(););
     };
+    if let Some(read) = layout::decode_field(f, wire, n, owner) {
+        return read;
+    }
     let dec = n.dec(f, wire);
     let dec = quote!(#dec(#r));
     let in_field = n.in_field(owner, f);
+    if wire.cond.is_none()
+        && matches!(wire.codec, Codec::Native)
+        && let Some((item, len)) = short_array(wire.ty)
+    {
+        // `[T; N]` with a short literal length: its items read into the array one after the
+        // other, as the array's own decoder reads them, without building a `Vec` first.
+        let item_dec = quote!(<#k::Native as #k::FieldDecode<#item>>::decode(#r) #in_field?);
+        let items = (0..len).map(|_| item_dec.clone());
+        return quote!(let #b: #ty = [#(#items),*];);
+    }
     match &wire.cond {
         None => quote!(let #b: #ty = #dec #in_field?;),
         Some(cond) => {
@@ -147,4 +200,20 @@ fn field(f: &Field<'_>, n: &Names, owner: &str) -> TokenStream {
             }
         }
     }
+}
+
+/// `T` and `N` of an array type `[T; N]` whose length is an integer literal of at most 32.
+fn short_array(ty: &syn::Type) -> Option<(&syn::Type, usize)> {
+    let syn::Type::Array(array) = ty else {
+        return None;
+    };
+    let syn::Expr::Lit(syn::ExprLit {
+        lit: syn::Lit::Int(len),
+        ..
+    }) = &array.len
+    else {
+        return None;
+    };
+    let len = len.base10_parse::<usize>().ok()?;
+    (len <= 32).then_some((&*array.elem, len))
 }

@@ -11,44 +11,91 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Names, each_variant};
+use super::{Names, each_variant, layout};
 use crate::plan::{Body, Field, Plan, Tag, Wire};
 
-/// One thing a struct or variant writes: its tag or a field on the wire.
-enum Item<'f, 'a> {
+/// One thing a struct or variant writes: its tag, a field on the wire, or constant bits.
+pub(super) enum Item<'f, 'a> {
     /// The enum tag of the variant with this index.
     Tag(Tag, u64),
     Field(&'f Field<'a>, &'f Wire<'a>),
+    /// Magic bytes or zero padding: this many bits, of this value (`u64`).
+    Const(u32, TokenStream),
 }
 
 impl Item<'_, '_> {
     /// An `if` field: never a word, since its binding is the `Option`, not the codec's type.
-    fn conditional(&self) -> bool {
+    pub(super) fn conditional(&self) -> bool {
         matches!(self, Item::Field(_, w) if w.cond.is_some())
     }
 }
 
-/// The items a struct's fields or a variant (tag first) write; skipped fields write nothing.
-fn items<'f, 'a>(tag: Option<(Tag, u64)>, fields: &'f [Field<'a>]) -> Vec<Item<'f, 'a>> {
-    let tag = tag.map(|(t, index)| Item::Tag(t, index));
-    let fields = fields
-        .iter()
-        .filter_map(|f| Some(Item::Field(f, f.wire.as_ref()?)));
-    tag.into_iter().chain(fields).collect()
+/// The items a struct's fields or a variant write: a struct's magic bytes, the tag, a
+/// variant's magic bytes, then each field on the wire after its padding; skipped fields write
+/// nothing. (An enum's own magic bytes come before its tag, outside the variants.)
+pub(super) fn items<'f, 'a>(
+    input: &'f Plan<'a>,
+    tag: Option<(Tag, u64)>,
+    fields: &'f [Field<'a>],
+    n: &Names,
+) -> Vec<Item<'f, 'a>> {
+    let msb = input.layout.msb;
+    let mut out = Vec::new();
+    let magic = match tag {
+        None => input.layout.magic.as_deref(),
+        Some(_) => None,
+    };
+    out.extend(
+        layout::magic_items(magic, msb, n)
+            .into_iter()
+            .map(|(b, v)| Item::Const(b, v)),
+    );
+    if let Some((t, index)) = tag {
+        out.push(Item::Tag(t, index));
+        let magic = layout::variant_magic(input, index);
+        out.extend(
+            layout::magic_items(magic, msb, n)
+                .into_iter()
+                .map(|(b, v)| Item::Const(b, v)),
+        );
+    }
+    for f in fields {
+        let Some(wire) = f.wire.as_ref() else {
+            continue;
+        };
+        if wire.layout.pad_before > 0 {
+            out.push(Item::Const(wire.layout.pad_before, quote!(0u64)));
+        }
+        out.push(Item::Field(f, wire));
+    }
+    out
 }
 
-/// The code for the struct, or each variant in a `match self`, given its items.
+/// The code for the struct, or each variant in a `match self`, given its items and fields.
 fn per_variant(
     input: &Plan<'_>,
-    arm: impl Fn(&[Item<'_, '_>], &str) -> TokenStream,
+    n: &Names,
+    arm: impl Fn(&[Item<'_, '_>], &[Field<'_>], &str) -> TokenStream,
 ) -> TokenStream {
-    each_variant(input, |tag, fields, owner| arm(&items(tag, fields), owner))
+    each_variant(input, |tag, fields, owner| {
+        arm(&items(input, tag, fields, n), fields, owner)
+    })
 }
 
 pub fn body(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
-    let arms = per_variant(input, |items, owner| items_encode(items, n, owner));
+    let msb = input.layout.msb;
+    let arms = per_variant(input, n, |items, fields, owner| {
+        let prepare = layout::encode_prepare(fields, n, owner);
+        let write = items_encode(items, n, owner, msb);
+        quote!(#prepare #write)
+    });
+    let magic = match input.body {
+        Body::Enum(..) => layout::enum_magic_encode(input, n),
+        Body::Struct(..) => quote!(),
+    };
     quote! {
+        #magic
         #arms
         #k::Ok(())
     }
@@ -64,11 +111,33 @@ fn item_word_bits(item: &Item<'_, '_>, n: &Names) -> TokenStream {
         }
         item if item.conditional() => quote!(#k::None::<u32>),
         Item::Field(f, w) => n.enc(f, w, "WORD_BITS"),
+        Item::Const(bits, _) => quote!(#k::Some(#bits)),
+    }
+}
+
+/// The `MIN_BITS`, `MAX_BITS` and `WORD_BITS` of one item, for the msb plan.
+pub(super) fn item_sizes(item: &Item<'_, '_>, n: &Names) -> TokenStream {
+    let k = &n.krate;
+    match item {
+        Item::Tag(tag, index) => {
+            let t = n.tag_index(*tag, *index);
+            quote!((#t::BITS as u64, #k::Some(#t::BITS as u64), #k::Some(#t::BITS)))
+        }
+        item if item.conditional() => quote!((0u64, #k::None, #k::None)),
+        Item::Field(f, w) => {
+            let (min, max, word) = (
+                n.enc(f, w, "MIN_BITS"),
+                n.enc(f, w, "MAX_BITS"),
+                n.enc(f, w, "WORD_BITS"),
+            );
+            quote!((#min, #max, #word))
+        }
+        Item::Const(bits, _) => quote!((#bits as u64, #k::Some(#bits as u64), #k::Some(#bits))),
     }
 }
 
 /// The item's word (`Result<(u64, u32)>`, errors labelled with the field).
-fn item_word(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
+pub(super) fn item_word(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
     let k = &n.krate;
     match item {
         Item::Tag(tag, index) => {
@@ -81,11 +150,12 @@ fn item_word(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
             let in_field = n.in_field(owner, f);
             quote!(#enc(#b) #in_field)
         }
+        Item::Const(bits, value) => quote!(#k::Ok::<(u64, u32), #k::Error>((#value, #bits))),
     }
 }
 
 /// The item written on its own, as before merging.
-fn item_plain(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
+pub(super) fn item_plain(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
     let w = &n.w;
     match item {
         Item::Tag(tag, index) => {
@@ -93,11 +163,16 @@ fn item_plain(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
             quote!(#w.write_word(#t::WORD, #t::BITS);)
         }
         Item::Field(f, w) => field(f, w, n, owner),
+        Item::Const(bits, value) => quote!(#w.write_word(#value, #bits);),
     }
 }
 
-/// The statements writing `items` in order, merging runs of words into one write each.
-fn items_encode(items: &[Item<'_, '_>], n: &Names, owner: &str) -> TokenStream {
+/// The statements writing `items` in order, merging runs of words into one write each (in an
+/// msb container, its groups of whole bytes, most significant bit first).
+fn items_encode(items: &[Item<'_, '_>], n: &Names, owner: &str, msb: bool) -> TokenStream {
+    if msb {
+        return layout::msb_encode(items, n, owner);
+    }
     let k = &n.krate;
     let (w, gv, gn, plan, x, xn) = (&n.w, &n.gv, &n.gn, &n.plan, &n.x, &n.xn);
     if items.iter().all(Item::conditional) {
@@ -140,16 +215,21 @@ fn items_encode(items: &[Item<'_, '_>], n: &Names, owner: &str) -> TokenStream {
 /// The `WORD_BITS` constant of the type.
 pub fn word_bits(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
+    // An msb container is written as bytes of its own, never merged into its parent's words;
+    // so is an enum with magic bytes before its tag.
+    if input.layout.msb || (matches!(input.body, Body::Enum(..)) && input.layout.magic.is_some()) {
+        return quote!(#k::None::<u32>);
+    }
     let sum = |items: &[Item<'_, '_>]| {
         let words = items.iter().map(|i| item_word_bits(i, n));
         quote!(#k::word_sum(&[#(#words),*]))
     };
     match &input.body {
-        Body::Struct(_, fields) => sum(&items(None, fields)),
+        Body::Struct(_, fields) => sum(&items(input, None, fields, n)),
         Body::Enum(tag, variants) => {
             let variants = variants
                 .iter()
-                .map(|v| sum(&items(Some((*tag, v.index)), &v.fields)));
+                .map(|v| sum(&items(input, Some((*tag, v.index)), &v.fields, n)));
             quote!(#k::word_over(&[#(#variants),*]))
         }
     }
@@ -159,7 +239,8 @@ pub fn word_bits(input: &Plan<'_>, n: &Names) -> TokenStream {
 pub fn word_body(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
     let (gv, gn, x, xn) = (&n.gv, &n.gn, &n.x, &n.xn);
-    let inner = per_variant(input, |items, owner| {
+    let inner = per_variant(input, n, |items, fields, owner| {
+        let prepare = layout::encode_prepare(fields, n, owner);
         let stmts = items
             .iter()
             // `if` fields never make a word: left out of code that `WORD_BITS` being `None`
@@ -174,6 +255,7 @@ pub fn word_body(input: &Plan<'_>, n: &Names) -> TokenStream {
                 }
             });
         quote! {
+            #prepare
             let mut #gv: u64 = 0;
             let mut #gn: u32 = 0;
             #(#stmts)*
@@ -192,6 +274,9 @@ pub fn word_body(input: &Plan<'_>, n: &Names) -> TokenStream {
 }
 
 fn field(f: &Field<'_>, wire: &Wire<'_>, n: &Names, owner: &str) -> TokenStream {
+    if let Some(framed) = layout::encode_framed(f, wire, n, owner) {
+        return framed;
+    }
     let k = &n.krate;
     let (b, w) = (&f.binding, &n.w);
     let enc = n.enc(f, wire, "encode");

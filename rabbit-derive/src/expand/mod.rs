@@ -14,6 +14,7 @@
 
 mod decode;
 mod encode;
+mod layout;
 mod schema;
 mod size;
 mod via;
@@ -97,6 +98,17 @@ impl Names {
                 let g = &self.ty_generics;
                 quote!(#helper #g)
             }
+            Codec::Bytes { n, big: true } => quote!(#k::BigEndian<#n>),
+            Codec::Bytes { n, big: false } => quote!(#k::LittleEndian<#n>),
+            Codec::FixedLen(n) => {
+                let n = Literal::u64_suffixed(*n);
+                quote!(#k::FixedLen<#n>)
+            }
+            Codec::ToEnd(None) => quote!(#k::ToEnd),
+            Codec::ToEnd(Some(n)) => quote!(#k::ToEnd<{ #n as u64 }>),
+            // Written through its transform (`layout.rs`); the codec only gives the sizes of
+            // a value of unknown length.
+            Codec::Transformed => quote!(#k::ToEnd),
         }
     }
 
@@ -106,6 +118,9 @@ impl Names {
     /// Spanned at the type: a type the codec does not take is reported at the field.
     pub fn enc(&self, field: &Field<'_>, wire: &Wire<'_>, item: &str) -> TokenStream {
         let k = &self.krate;
+        if let Some(sizes) = layout::transformed_sizes(wire, item, k) {
+            return sizes;
+        }
         let (c, ty) = (self.codec_ty(field, wire), wire.ty);
         let item = Ident::new(item, ty.span());
         respan(quote!(<#c as #k::FieldCodec<#ty>>::#item), ty.span())
@@ -234,8 +249,12 @@ pub fn each_variant(
 /// that belongs inside its caller's loop, where the writer's accumulator stays in registers);
 /// plain `#[inline]` for an enum, whose variants may be large.
 fn hot_inline(input: &Plan<'_>) -> TokenStream {
-    match input.body {
+    match &input.body {
         Body::Struct(..) => quote!(#[inline(always)]),
+        // An enum of unit variants is a tag and nothing else: as small as a field.
+        Body::Enum(_, variants) if variants.iter().all(|v| v.fields.is_empty()) => {
+            quote!(#[inline(always)])
+        }
         Body::Enum(..) => quote!(#[inline]),
     }
 }

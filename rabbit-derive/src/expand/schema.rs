@@ -3,8 +3,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::Names;
-use crate::plan::{Body, Field, Plan};
+use super::{Names, layout};
+use crate::plan::{Body, Field, Plan, Tag};
 use crate::valid::ty_string;
 
 pub fn type_schema(input: &Plan<'_>, n: &Names) -> TokenStream {
@@ -13,16 +13,16 @@ pub fn type_schema(input: &Plan<'_>, n: &Names) -> TokenStream {
     let doc = input.doc;
     let body = match &input.body {
         Body::Struct(_, fields) => {
-            let fields = fields_vec(fields, n);
+            let fields = fields_vec(input, None, fields, n);
             quote!(#k::Body::Struct(#fields))
         }
-        Body::Enum(tag, variants) => {
-            let tag = n.tag_ty(*tag);
+        Body::Enum(plan_tag, variants) => {
+            let codec = n.tag_ty(*plan_tag);
             let variants = variants.iter().map(|v| {
                 let name = v.ident.to_string();
                 let doc = v.doc;
                 let index = v.index;
-                let fields = fields_vec(&v.fields, n);
+                let fields = fields_vec(input, Some((*plan_tag, v.index)), &v.fields, n);
                 quote!(#k::VariantSchema {
                     name: #name,
                     doc: #doc,
@@ -30,8 +30,13 @@ pub fn type_schema(input: &Plan<'_>, n: &Names) -> TokenStream {
                     fields: #fields,
                 })
             });
+            let schema = if input.layout.msb {
+                quote!(#k::msb_tag(<#codec as #k::TagCodec>::SCHEMA))
+            } else {
+                quote!(<#codec as #k::TagCodec>::SCHEMA)
+            };
             quote!(#k::Body::Enum {
-                tag: <#tag as #k::TagCodec>::SCHEMA,
+                tag: #schema,
                 variants: #k::list([#(#variants),*]),
             })
         }
@@ -47,13 +52,28 @@ pub fn type_schema(input: &Plan<'_>, n: &Names) -> TokenStream {
     }
 }
 
-fn fields_vec(fields: &[Field<'_>], n: &Names) -> TokenStream {
+/// The fields in wire order, with magic bytes and padding as fields of their own.
+fn fields_vec(
+    input: &Plan<'_>,
+    tag: Option<(Tag, u64)>,
+    fields: &[Field<'_>],
+    n: &Names,
+) -> TokenStream {
     let k = &n.krate;
-    let items = fields.iter().map(|f| field(f, n));
+    let (first, pads) = layout::constant_schemas(input, tag, fields, n);
+    let mut items = first;
+    for (i, f) in fields.iter().enumerate() {
+        items.extend(
+            pads.iter()
+                .filter(|(at, _)| *at == i)
+                .map(|(_, s)| s.clone()),
+        );
+        items.push(field(input, f, n));
+    }
     quote!(#k::list::<#k::FieldSchema, _>([#(#items),*]))
 }
 
-fn field(f: &Field<'_>, n: &Names) -> TokenStream {
+fn field(input: &Plan<'_>, f: &Field<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
     let name = f.name();
     let doc = &f.attrs.doc;
@@ -63,7 +83,7 @@ fn field(f: &Field<'_>, n: &Names) -> TokenStream {
         None => quote!(#k::Encoding::Empty),
         Some(w) => {
             let schema = n.enc(f, w, "schema");
-            quote!(#schema())
+            layout::field_schema(f, w, quote!(#schema()), input.layout.msb, n)
         }
     };
     let condition = match f.cond() {

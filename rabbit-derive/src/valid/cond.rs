@@ -90,7 +90,21 @@ pub fn condition_uses(
     uses
 }
 
-fn looks_like_field(name: &str) -> bool {
+/// The names an expression may mean as fields: single-segment paths not bound inside it
+/// (`true`), then identifiers inside macro calls (`false`), as [`condition_uses`] reads them.
+pub fn mentioned(expr: &Expr) -> Vec<(Ident, bool)> {
+    let mut finder = Names::default();
+    finder.visit_expr(expr);
+    let paths = finder
+        .paths
+        .iter()
+        .filter(|i| !finder.locals.contains(&i.to_string()))
+        .map(|i| (i.clone(), true));
+    let in_macros = finder.macro_idents.iter().map(|i| (i.clone(), false));
+    paths.chain(in_macros).collect()
+}
+
+pub fn looks_like_field(name: &str) -> bool {
     name.chars()
         .next()
         .is_some_and(|c| c.is_lowercase() || c == '_')

@@ -13,17 +13,18 @@ use crate::ast;
 use crate::attr::rules::{Group, Place};
 use crate::attr::{Attr, Value};
 use crate::ctxt::Ctxt;
+use crate::layout::Layout;
 use crate::plan::{Codec, Condition, Field, Wire};
 
-/// The plans of a struct's or variant's fields.
-pub fn plan<'a>(cx: &Ctxt, fields: &'a [ast::Field<'a>]) -> Vec<Field<'a>> {
+/// The plans of a struct's or variant's fields, in a container laid out as `layout`.
+pub fn plan<'a>(cx: &Ctxt, fields: &'a [ast::Field<'a>], layout: &Layout) -> Vec<Field<'a>> {
     let names: Vec<Ident> = fields.iter().map(|f| f.binding.clone()).collect();
     let skipped: HashSet<String> = fields
         .iter()
         .filter(|f| f.attrs.get("skip").is_some())
         .map(|f| f.binding.to_string())
         .collect();
-    fields
+    let mut planned: Vec<Field<'a>> = fields
         .iter()
         .enumerate()
         .map(|(i, f)| {
@@ -43,7 +44,9 @@ pub fn plan<'a>(cx: &Ctxt, fields: &'a [ast::Field<'a>]) -> Vec<Field<'a>> {
             });
             Field { src: f, wire }
         })
-        .collect()
+        .collect();
+    super::layout::fields(cx, layout, &mut planned);
+    planned
 }
 
 /// The codec and the type it writes: `T` of an `if` field's `Option<T>`.
@@ -65,7 +68,10 @@ fn wire<'a>(cx: &Ctxt, f: &'a ast::Field<'a>) -> Wire<'a> {
         .attrs
         .list
         .iter()
-        .find(|a| a.rule.groups.contains(&(Place::Field, Group::Encoding)));
+        // `bytes` depends on the container's byte order: `valid/layout.rs` resolves it.
+        .find(|a| {
+            a.rule.groups.contains(&(Place::Field, Group::Encoding)) && a.rule.name != "bytes"
+        });
     let codec = match encoding.map(|a| (a, &a.value)) {
         Some((a, Value::Int(n, lit))) => {
             let codec = Codec::Fixed(*n as u32);
@@ -82,6 +88,7 @@ fn wire<'a>(cx: &Ctxt, f: &'a ast::Field<'a>) -> Wire<'a> {
         codec,
         ty,
         cond: None,
+        layout: Default::default(),
     }
 }
 
@@ -141,5 +148,7 @@ fn check(cx: &Ctxt, codec: &Codec, attr: &Attr, value_span: Span, ty: &Type) {
         (Codec::MaxLen(_), _) => not_for(
             "`max_len` applies to `Vec<T>`, `String`, `str` and slices (also behind `&`, `Box`, `Rc`, `Arc`)",
         ),
+        // Chosen and checked by `valid/layout.rs`.
+        (Codec::Bytes { .. } | Codec::FixedLen(_) | Codec::ToEnd(_) | Codec::Transformed, _) => {}
     }
 }

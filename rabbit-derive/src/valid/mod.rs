@@ -4,6 +4,7 @@
 
 mod cond;
 mod field;
+mod layout;
 mod place;
 mod tag;
 mod types;
@@ -26,9 +27,10 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
     };
     place::check(cx, &input.attrs, place);
     let via = via::resolve(cx, input);
+    let layout = layout::container(cx, &input.attrs);
     let body = match &input.body {
         _ if via.is_some() => Body::Struct(ast::Style::Unit, Vec::new()),
-        ast::Body::Struct(style, fields) => Body::Struct(*style, field::plan(cx, fields)),
+        ast::Body::Struct(style, fields) => Body::Struct(*style, field::plan(cx, fields, &layout)),
         ast::Body::Enum(variants) => {
             if variants.is_empty() {
                 cx.error(
@@ -41,7 +43,7 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
                 .iter()
                 .map(|v| {
                     place::check(cx, &v.attrs, Place::Variant);
-                    field::plan(cx, &v.fields)
+                    field::plan(cx, &v.fields, &layout)
                 })
                 .collect();
             let (tag, indices) = tag::resolve(cx, &input.attrs, variants);
@@ -54,6 +56,7 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
                     doc: &v.attrs.doc,
                     style: v.style,
                     index,
+                    magic: layout::magic(&v.attrs),
                     fields,
                 })
                 .collect();
@@ -75,6 +78,7 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
         bound,
         doc: &input.attrs.doc,
         via,
+        layout,
         body,
     })
 }

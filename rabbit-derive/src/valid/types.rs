@@ -10,6 +10,10 @@ pub enum Kind {
         signed: bool,
     },
     Bool,
+    /// `f32`, `f64`.
+    Float {
+        bits: u32,
+    },
     /// `u128` / `i128`: integers, but wider than the fixed-width codecs take.
     Wide,
     NotInt,
@@ -38,10 +42,10 @@ pub fn classify(ty: &Type) -> Kind {
                 "i64" | "isize" => int(64, true),
                 "u128" | "i128" => Kind::Wide,
                 "bool" => Kind::Bool,
-                "f32" | "f64" | "char" | "str" | "String" | "Vec" | "Option" | "Box" | "Rc"
-                | "Arc" | "Cow" | "PhantomData" | "HashMap" | "BTreeMap" | "VecDeque" => {
-                    Kind::NotInt
-                }
+                "f32" => Kind::Float { bits: 32 },
+                "f64" => Kind::Float { bits: 64 },
+                "char" | "str" | "String" | "Vec" | "Option" | "Box" | "Rc" | "Arc" | "Cow"
+                | "PhantomData" | "HashMap" | "BTreeMap" | "VecDeque" => Kind::NotInt,
                 _ => Kind::Unknown,
             }
         }
@@ -72,12 +76,22 @@ pub fn is_list(ty: &Type) -> bool {
 
 /// `T` of `Option<T>` (also `std::option::Option<T>`).
 pub fn option_inner(ty: &Type) -> Option<&Type> {
+    wrapped(ty, "Option")
+}
+
+/// `T` of `Computed<T>` (also `rabbit::layout::Computed<T>`).
+pub fn computed_inner(ty: &Type) -> Option<&Type> {
+    wrapped(ty, "Computed")
+}
+
+/// `T` of `Name<T>`, a path ending in `Name`.
+fn wrapped<'t>(ty: &'t Type, name: &str) -> Option<&'t Type> {
     match ty {
-        Type::Group(g) => option_inner(&g.elem),
-        Type::Paren(p) => option_inner(&p.elem),
+        Type::Group(g) => wrapped(&g.elem, name),
+        Type::Paren(p) => wrapped(&p.elem, name),
         Type::Path(p) if p.qself.is_none() => {
             let last = p.path.segments.last()?;
-            if last.ident != "Option" {
+            if last.ident != name {
                 return None;
             }
             single_type_arg(&last.arguments)

@@ -2,7 +2,8 @@
 //! [`FieldCodec`] (and [`FieldDecode`]).
 //!
 //! `#[derive(Rabbit)]` picks one codec type per field from its attributes ([`Native`] when
-//! there is none, [`Fixed`] for `#[bits(N)]`, [`Varint`], [`ZigZag`], [`Range`], [`MaxLen`]) and
+//! there is none, [`Fixed`] for `#[bits(N)]`, [`Varint`], [`ZigZag`], [`Range`], [`MaxLen`], and for byte layouts
+//! [`BigEndian`], [`LittleEndian`], [`FixedLen`] and [`ToEnd`]) and
 //! emits the same calls for every field: `<C as FieldCodec<T>>::encode(&value, w)`, its
 //! constants for the sizes, `<C as FieldDecode<T>>::decode(r)`. Every rule of an encoding (its
 //! widths, its checks, its schema) lives in its type, so a new encoding is one more type and
@@ -28,16 +29,20 @@
 //! # Ok::<(), rabbit::Error>(())
 //! ```
 
+mod bytes;
 mod fixed;
 mod max_len;
 mod range;
 mod tag;
+mod to_end;
 mod varint;
 
+pub use bytes::{BigEndian, ByteNumber, ByteString, FixedLen, LittleEndian};
 pub use fixed::{Fixed, FixedBits};
 pub use max_len::{Bounded, ListItems, MaxLen};
 pub use range::{Range, RangeInt};
 pub use tag::{TagCodec, TagIndex};
+pub use to_end::{EndList, ToEnd};
 pub use varint::{Varint, VarintInt, ZigZag};
 
 use crate::schema::Encoding;

@@ -8,28 +8,42 @@
 //!
 //! Not a public API: names and signatures may change in any release.
 
+mod layout;
+mod msb;
 mod sizes;
 mod via;
 mod words;
 
+pub use layout::{
+    apply, byte_aligned, byte_len, check_computed, constant_mismatch, expect_bits, framed,
+    framed_revert, magic_word,
+};
+pub use msb::{
+    MsbSlot, msb_decode, msb_peek_tag, msb_plan, msb_push, msb_read, msb_schema, msb_stream,
+    msb_tag, msb_take,
+};
 pub use sizes::{max_over, min_over, sum_max, sum_min};
 pub use via::{via_error, via_schema};
 pub use words::{word_over, word_plan, word_sum};
 
 pub use crate::codec::{
-    FieldCodec, FieldDecode, Fixed, MaxLen, Native, Range, TagCodec, TagIndex, Varint, ZigZag,
+    BigEndian, FieldCodec, FieldDecode, Fixed, FixedLen, LittleEndian, MaxLen, Native, Range,
+    TagCodec, TagIndex, ToEnd, Varint, ZigZag,
 };
+pub use crate::layout::{Computed, Transform};
 pub use crate::schema::{
     Body, Describe, Encoding, FieldSchema, TypeRef, TypeSchema, VariantSchema,
 };
 pub use crate::{BitRead, BitReader, BitWindow, BitWriter, Decode, Encode, Error, Result};
 
+pub use std::boxed::Box;
 pub use std::clone::Clone;
 pub use std::convert::{From, Into, TryFrom};
 pub use std::default::Default;
 pub use std::marker::{PhantomData, Sized};
 pub use std::option::Option::{self, None, Some};
 pub use std::result::Result::{Err, Ok};
+pub use std::string::String;
 pub use std::vec::Vec;
 
 /// The width of an enum tag by default: the fewest bits that hold the largest index (0 for a

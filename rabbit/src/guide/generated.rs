@@ -17,7 +17,9 @@
 //! attributes: [`Native`](crate::codec::Native) without one (the type's own
 //! [`Encode`](crate::Encode) and [`Decode`](crate::Decode)), [`Fixed<N>`](crate::codec::Fixed)
 //! for `#[bits(N)]`, [`Varint`](crate::codec::Varint), [`ZigZag`](crate::codec::ZigZag),
-//! [`Range<A, B>`](crate::codec::Range), [`MaxLen<N>`](crate::codec::MaxLen), and for
+//! [`Range<A, B>`](crate::codec::Range), [`MaxLen<N>`](crate::codec::MaxLen), for byte layouts
+//! [`BigEndian<N>`](crate::codec::BigEndian), [`LittleEndian<N>`](crate::codec::LittleEndian),
+//! [`FixedLen<N>`](crate::codec::FixedLen) and [`ToEnd<MAX>`](crate::codec::ToEnd), and for
 //! `with = "path"` a private type of the generated code that forwards to `path::encode` and
 //! `path::decode`. Every field gets the same calls on its codec `C` and wire type `T`:
 //! `<C as FieldCodec<T>>::encode`, `encode_word`, `encoded_bits`, `schema`, its `MIN_BITS`,
@@ -76,3 +78,16 @@
 //! helpers it calls (size folding, the merged-write plan, its errors) and the standard items
 //! it uses, re-exported so that the code needs no import, not even the prelude. The module is
 //! not public API; what it holds may change in any release, together with the derive.
+//!
+//! # Byte layouts in the contract
+//!
+//! What does not fit "one codec type per field" has helpers of its own in `__derive`, in files
+//! of their own: `contract/layout.rs` (constant bits: `magic_word`, `expect_bits`; fields
+//! framed by a byte length: `byte_len`, `byte_aligned`, `framed`, `framed_revert`, `apply`;
+//! computed fields: `check_computed`) and `contract/msb.rs` (the groups of
+//! `bit_order = "msb"`: `msb_plan`, a constant made from the items' sizes like `word_plan`,
+//! and `msb_push`, `msb_stream`, `msb_read`, `msb_take`, `msb_decode`, `msb_peek_tag`). The
+//! generated code around them lives in `rabbit-derive/src/expand/layout.rs`: computed values
+//! are worked out before the first write (each computed field's binding then refers to its
+//! value), transformed bytes are made when their length field needs them, and decoding checks
+//! computed fields after the last read, before building the value.

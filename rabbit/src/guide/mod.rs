@@ -42,6 +42,11 @@
 //! | container | [`#[rabbit(crate = "path")]`](containers#rabbitcrate--path) | where the `rabbit` crate is |
 //! | container | [`#[rabbit(bound = "...")]`](containers#generics-and-rabbitbound--) | replaces the inferred where-clause |
 //! | container | [`#[rabbit(from = "W", into = "W")]`, `try_from`](containers#rabbitfrom--w-into--w-written-as-another-type) | written as another type, through conversions |
+//! | container, field | [`#[rabbit(endian = "big")]`, `bytes = N`](layouts) | numbers in whole bytes; exact-length strings |
+//! | container | [`#[rabbit(bit_order = "msb")]`](layouts) | fields fill each byte from its high bit |
+//! | container, variant, field | [`magic = b"..."`, `pad_before = N`](layouts) | constant bytes, reserved zero bits |
+//! | field | [`to_end`, `byte_len = "len"`](layouts) | lists with no count: to the end, or framed by a length field |
+//! | field | [`computed = "expr"`, `transform = "expr"`](layouts) | lengths and checksums computed from the others; bytes through a transform |
 //!
 //! Several options can share one attribute: `#[rabbit(range = "0..=9", if = "*on")]`. A field
 //! has at most one encoding (`bits`, `range`, `varint`, `zigzag`, `with`, `max_len`); `if` and
@@ -57,6 +62,8 @@
 //! - [`integers`]: `#[bits(N)]` on a field, `range`, `varint`, `zigzag`;
 //! - [`fields`]: `with`, `if`, `max_len`, `skip`;
 //! - [`containers`]: `crate`, `bound`, `from` / `try_from` / `into`;
+//! - [`layouts`]: other formats byte for byte: `endian`, `bytes`, `bit_order`, `magic`,
+//!   `pad_before`, `to_end`, `byte_len`, `computed`, `transform`;
 //! - [`sizes`]: the size constants, `encoded_bits`, merged writes, hand-written impls;
 //! - [`schema`]: the layout as data;
 //! - [`errors`]: errors at run time, and every compile error;
@@ -67,6 +74,7 @@ pub mod errors;
 pub mod fields;
 pub mod generated;
 pub mod integers;
+pub mod layouts;
 pub mod schema;
 pub mod sizes;
 pub mod tags;

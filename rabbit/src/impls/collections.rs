@@ -91,10 +91,10 @@ fn read_count(r: &mut BitReader<'_>, min_item_bits: u64) -> Result<usize> {
 }
 
 /// The most bytes a decoder reserves ahead of the items it has actually read.
-const PREALLOC_BYTES: usize = 1 << 20;
+pub(crate) const PREALLOC_BYTES: usize = 1 << 20;
 
 #[inline(always)]
-fn prealloc<T>(count: usize) -> usize {
+pub(crate) fn prealloc<T>(count: usize) -> usize {
     count.min(PREALLOC_BYTES / std::mem::size_of::<T>().max(1))
 }
 
@@ -149,7 +149,7 @@ fn decode_overrun<T: Decode>(r: &mut BitReader<'_>) -> Result<T> {
 /// A loop of its own, apart from the checked one for the rest: with both paths in one loop
 /// LLVM kept the cursor in memory across items, on the chain from one item to the next.
 #[inline(always)]
-fn decode_windowed<T: Decode + Encode>(
+pub(crate) fn decode_windowed<T: Decode + Encode>(
     r: &mut BitReader<'_>,
     count: usize,
     items: &mut Vec<T>,

@@ -41,7 +41,7 @@ macro_rules! deref_encode {
     )*};
 }
 
-mod collections;
+pub(crate) mod collections;
 mod numbers;
 mod pointers;
 mod tuples;

@@ -2,6 +2,7 @@
 //! it, and [`BitRead`], the reads they share.
 
 mod reader;
+mod region;
 mod window;
 mod word;
 
@@ -30,6 +31,18 @@ pub trait BitRead: sealed::Sealed {
 
     /// Bit offset of the next read, from the start of the input.
     fn position(&self) -> u64;
+
+    /// The next `n` bits (0 to 64), without moving: an enum whose tag sits in the high bits of
+    /// its first byte (`bit_order = "msb"`) reads it ahead of the fields around it.
+    fn peek_bits(&mut self, n: u32) -> Result<u64> {
+        let start = self.position();
+        let value = self.with_reader(|r| r.read_bits(n));
+        self.with_reader(|r| {
+            r.pos = start;
+            Ok(())
+        })?;
+        value
+    }
 
     /// Decodes a `T` with its [`Decode::decode`] from a reader, its
     /// [`Decode::decode_window`] from a window.

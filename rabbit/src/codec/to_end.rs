@@ -1,0 +1,191 @@
+//! `#[rabbit(to_end)]`: a list with no count, whose items run to the end of the input (of a
+//! datagram, or of the bytes a `byte_len` field gives it).
+
+use super::{FieldCodec, FieldDecode};
+use crate::impls::collections::{decode_windowed, prealloc};
+use crate::schema::Encoding;
+use crate::{BitRead, BitReader, BitWriter, Decode, Encode, Error, Result};
+
+/// Lists and strings that can run to the end of the input.
+#[diagnostic::on_unimplemented(
+    message = "`to_end` and `byte_len` need a `Vec<T>` or a `String`, not `{Self}`",
+    label = "not a list or string"
+)]
+pub trait EndList: Sized {
+    /// The fewest bits an item takes (a byte for strings).
+    const ITEM_MIN_BITS: u64;
+    /// The most bits an item takes.
+    const ITEM_MAX_BITS: Option<u64>;
+    /// How many items (bytes for strings).
+    fn items(&self) -> usize;
+    /// Writes the items, with no count.
+    fn encode_items(&self, w: &mut BitWriter<'_>) -> Result<()>;
+    /// The bits the items take.
+    fn items_bits(&self) -> u64;
+    /// Reads items until fewer than eight bits are left, at most `max` of them (an error past
+    /// that).
+    fn decode_items(r: &mut BitReader<'_>, max: u64) -> Result<Self>;
+    /// The schema of one item.
+    fn item_schema() -> Encoding;
+}
+
+/// More items than the field's `max_len`.
+#[cold]
+fn too_many(max: u64) -> Error {
+    Error::TooLong { len: max + 1, max }
+}
+
+impl<T: Encode + Decode> EndList for Vec<T> {
+    const ITEM_MIN_BITS: u64 = T::MIN_BITS;
+    const ITEM_MAX_BITS: Option<u64> = T::MAX_BITS;
+
+    #[inline]
+    fn items(&self) -> usize {
+        self.len()
+    }
+
+    #[inline]
+    fn encode_items(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        for item in self {
+            item.encode(w)?;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn items_bits(&self) -> u64 {
+        if T::MAX_BITS == Some(T::MIN_BITS) {
+            T::MIN_BITS * self.len() as u64
+        } else {
+            self.iter().map(T::encoded_bits).sum()
+        }
+    }
+
+    #[inline]
+    fn decode_items(r: &mut BitReader<'_>, max: u64) -> Result<Self> {
+        // The fewest bits an item takes bound how many the rest of the input can hold.
+        let room = r.remaining_bits() / T::MIN_BITS.max(1);
+        let mut items = Vec::with_capacity(prealloc::<T>(room.min(max) as usize));
+        let mut local = r.clone();
+        let result = decode_all(&mut local, max, &mut items);
+        *r = local;
+        result.map(|()| items)
+    }
+
+    fn item_schema() -> Encoding {
+        T::schema()
+    }
+}
+
+/// Reads items into `items` while a whole byte is left: through windows while the input has a
+/// whole window left (no check per read), then through the checked reader.
+#[inline(always)]
+fn decode_all<T: Encode + Decode>(
+    r: &mut BitReader<'_>,
+    max: u64,
+    items: &mut Vec<T>,
+) -> Result<()> {
+    if T::MIN_BITS > 0 {
+        // Every item moves the cursor, so the window loop ends.
+        let limit = usize::try_from(max).unwrap_or(usize::MAX);
+        decode_windowed(r, limit, items)?;
+    }
+    while r.remaining_bits() >= 8 {
+        if items.len() as u64 >= max {
+            return Err(too_many(max));
+        }
+        let before = r.position();
+        items.push(T::decode(r)?);
+        if r.position() == before {
+            // An item that takes no bits would never reach the end.
+            return Err(Error::custom(
+                "a list to the end of the input of items that take no bits",
+            ));
+        }
+    }
+    Ok(())
+}
+
+impl EndList for String {
+    const ITEM_MIN_BITS: u64 = 8;
+    const ITEM_MAX_BITS: Option<u64> = Some(8);
+
+    #[inline]
+    fn items(&self) -> usize {
+        self.len()
+    }
+
+    #[inline]
+    fn encode_items(&self, w: &mut BitWriter<'_>) -> Result<()> {
+        w.write_bytes(self.as_bytes());
+        Ok(())
+    }
+
+    #[inline]
+    fn items_bits(&self) -> u64 {
+        8 * self.len() as u64
+    }
+
+    fn decode_items(r: &mut BitReader<'_>, max: u64) -> Result<Self> {
+        let len = r.remaining_bits() / 8;
+        if len > max {
+            return Err(Error::TooLong { len, max });
+        }
+        let mut bytes = vec![0u8; len as usize];
+        r.read_bytes(&mut bytes)?;
+        String::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 {
+            position: r.position(),
+            source: e.utf8_error(),
+        })
+    }
+
+    fn item_schema() -> Encoding {
+        Encoding::Fixed {
+            bits: 8,
+            signed: false,
+        }
+    }
+}
+
+/// The items with no count, to the end of the input, at most `MAX` of them
+/// (`#[rabbit(to_end)]`, with `max_len = MAX` if given). Nothing may follow the field: the
+/// derive accepts it only as the last field of its struct or variant, and a type that ends in
+/// one must itself come last wherever it is used, since its list takes the rest of the input.
+pub struct ToEnd<const MAX: u64 = { u64::MAX }>;
+
+impl<T: EndList, const MAX: u64> FieldCodec<T> for ToEnd<MAX> {
+    const MIN_BITS: u64 = 0;
+    const MAX_BITS: Option<u64> = if MAX == u64::MAX {
+        None
+    } else {
+        crate::size::mul_max(T::ITEM_MAX_BITS, MAX)
+    };
+
+    #[inline]
+    fn encode(value: &T, w: &mut BitWriter<'_>) -> Result<()> {
+        let len = value.items() as u64;
+        if len > MAX {
+            return Err(Error::TooLong { len, max: MAX });
+        }
+        value.encode_items(w)
+    }
+
+    #[inline]
+    fn encoded_bits(value: &T) -> u64 {
+        value.items_bits()
+    }
+
+    fn schema() -> Encoding {
+        Encoding::ToEnd {
+            item: Box::new(T::item_schema()),
+            max_len: (MAX != u64::MAX).then_some(MAX),
+        }
+    }
+}
+
+impl<T: EndList, const MAX: u64> FieldDecode<T> for ToEnd<MAX> {
+    #[inline]
+    fn decode<R: BitRead>(r: &mut R) -> Result<T> {
+        r.with_reader(|r| T::decode_items(r, MAX))
+    }
+}
