@@ -178,7 +178,7 @@ def main():
         write("extended", agreement + x_frames(b"\x00\x01" + data_frame(7, 3, b"x", index=1, after=0)))
         write("extended", agreement + x_frames(data_frame(8, 4, b"y" * 200, index=2) + data_frame(9, 0, b"z")))
         write("extended", agreement + x_frames(data_frame(10, 0, b"\x00\x00\x10\x00\xff", lz4=True)))
-        write("extended", agreement + x_frames(data_frame(11, 2, b"w" * 494, fin=False, index=4)
+        write("extended", agreement + x_frames(data_frame(11, 2, b"w" * 493, fin=False, index=4)
                                                + data_frame(11, 2, b"v", chunk=1)))
         write("extended", agreement + x_raw(b"\xe2\x01\x00\x00\x00") + x_frames(b"\x02"))
     print("corpora written under", os.path.join(HERE, "corpus"))

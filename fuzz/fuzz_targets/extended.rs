@@ -89,6 +89,7 @@ fn check_frames(frames: &[u8]) {
             Frame::Padding => again.push(0x00),
             Frame::Ping => again.push(0x01),
             Frame::Close => again.push(0x02),
+            Frame::AckNow => again.push(0x04),
             Frame::Ack(ack) => {
                 let ranges: Vec<_> = ack.ranges().collect();
                 write_ack(&mut again, ack.delay_micros, &ranges);

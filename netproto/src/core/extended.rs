@@ -23,7 +23,7 @@ fn within_agreement(ext: &Extensions, len: usize, frames: &[u8]) -> bool {
     let mut count = 0;
     for frame in Frames(frames).flatten() {
         let ok = match frame {
-            Frame::Padding => continue,
+            Frame::Padding | Frame::AckNow => continue,
             Frame::Ping | Frame::Close => true,
             Frame::Ack(ack) => {
                 ext.ack_ranges
@@ -113,6 +113,7 @@ impl Core {
         for frame in Frames(frames).flatten() {
             match frame {
                 Frame::Padding | Frame::Ping => {}
+                Frame::AckNow => self.owed.hurry(now),
                 Frame::Close => {
                     self.close_with(DisconnectReason::PeerClosed, false);
                     return;

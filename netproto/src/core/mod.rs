@@ -390,6 +390,9 @@ impl Core {
             self.drain_tracked(false);
             self.poll_offer(now);
             self.poll_ping(now);
+            if self.negotiator.sending() && self.outbound.probe_due(now) {
+                self.queue_frame(crate::ext::frame::ACK_NOW);
+            }
             if self.liveness.keepalive_due(now) && !self.has_output() {
                 if self.negotiator.sending() {
                     self.queue_frame(PING);
@@ -418,7 +421,11 @@ impl Core {
             if self.negotiator.enabled() {
                 let sending = self.negotiator.sending();
                 let owed = self.owed.deadline().filter(|_| sending);
-                for t in [self.negotiator.deadline(), owed].into_iter().flatten() {
+                let probe = sending.then(|| self.outbound.probe_deadline()).flatten();
+                for t in [self.negotiator.deadline(), owed, probe]
+                    .into_iter()
+                    .flatten()
+                {
                     deadline = deadline.min(t);
                 }
             }

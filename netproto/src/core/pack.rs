@@ -1,7 +1,8 @@
 //! Extended datagrams packed with frames: the ACK frames owed (every datagram carries them,
 //! due or not), then ping and close frames and the chunks of messages sent once, then reliable
-//! chunks as the congestion window and the pacer allow; one frame per datagram without the
-//! batching extension.
+//! chunks as the congestion window and the pacer allow, and a request to acknowledge at once
+//! when they fill the window; one frame per datagram without the batching extension (the
+//! request aside).
 //!
 //! A batch (see [`Transmit`](crate::Transmit)) is datagrams of the first one's size: a later
 //! datagram a few bytes shorter (a chunk without chunk 0's order information) is padded to
@@ -12,6 +13,7 @@ use std::time::Instant;
 use super::Core;
 use crate::ext::datagram;
 use crate::ext::features::CRC_LEN;
+use crate::ext::frame::ACK_NOW;
 use crate::transmit::MAX_BATCH_BYTES;
 
 /// The most padding a datagram takes to keep a batch together.
@@ -75,15 +77,7 @@ impl Core {
         let start = buf.len();
         let full = |buf: &Vec<u8>| one && buf.len() > start;
         let rx = &self.rx;
-        while !full(buf)
-            && self.owed.write(
-                now,
-                buf,
-                end - buf.len(),
-                |s| rx.is_complete(s),
-                rx.newest(),
-            )
-        {}
+        while !full(buf) && self.owed.write(now, buf, end - buf.len(), rx, rx.newest()) {}
         if full(buf) {
             return;
         }
@@ -91,11 +85,18 @@ impl Core {
         if !open {
             return;
         }
+        // One byte kept for the request to acknowledge at once, should the window fill.
+        let mut sent = false;
         while !full(buf)
             && self
                 .outbound
-                .poll_ext(now, buf, end - buf.len(), &mut self.stats)
+                .poll_ext(now, buf, end.saturating_sub(buf.len() + 1), &mut self.stats)
                 .is_some()
-        {}
+        {
+            sent = true;
+        }
+        if sent && self.outbound.window_full() {
+            buf.push(ACK_NOW);
+        }
     }
 }

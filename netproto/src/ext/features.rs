@@ -22,6 +22,9 @@ pub(crate) const CRC_LEN: usize = 4;
 /// previous ordered index, on chunk 0 of a reliable ordered message.
 pub(crate) const MAX_DATA_HEADER: usize = 9;
 
+/// The byte kept after a full chunk's frame for an `ACK_NOW` (the sender's window filled).
+pub(crate) const ACK_NOW_LEN: usize = 1;
+
 /// The feature bits of the negotiation (PROTOCOL.md, "Extensions").
 pub(crate) mod bits {
     pub const BATCHING: u16 = 1 << 0;
@@ -112,11 +115,11 @@ impl Extensions {
     }
 
     /// Bytes of payload in every chunk of an extended message but its last: what is left of a
-    /// datagram after the marker, the CRC and the longest data frame header, so that any chunk
-    /// fits one datagram with any header.
+    /// datagram after the marker, the CRC, the longest data frame header and an `ACK_NOW`, so
+    /// that any chunk fits one datagram with any header.
     pub fn chunk_size(&self) -> usize {
         let crc = if self.crc { CRC_LEN } else { 0 };
-        self.datagram_size() - MARKER_LEN - crc - MAX_DATA_HEADER
+        self.datagram_size() - MARKER_LEN - crc - MAX_DATA_HEADER - ACK_NOW_LEN
     }
 
     /// Whether the datagram size is one an agreement may have.
@@ -160,14 +163,14 @@ mod tests {
 
     #[test]
     fn chunk_sizes_leave_room_for_any_header() {
-        // 508 with a CRC: 508 - 1 - 4 - 9.
-        assert_eq!(Extensions::ALL.chunk_size(), 494);
+        // 508 with a CRC: 508 - 1 - 4 - 9 - 1.
+        assert_eq!(Extensions::ALL.chunk_size(), 493);
         let quic = Extensions {
             crc: false,
             max_datagram_size: 1200,
             ..Extensions::ALL
         };
-        assert_eq!(quic.chunk_size(), 1190);
+        assert_eq!(quic.chunk_size(), 1189);
         assert!(Extensions::size_is_valid(508) && Extensions::size_is_valid(1472));
         assert!(!Extensions::size_is_valid(507) && !Extensions::size_is_valid(1473));
     }

@@ -3,6 +3,10 @@
 //!
 //! Every frame starts with a type byte. Data frames carry their length, so that any frame may
 //! follow any other; a frame that does not parse makes the whole datagram malformed.
+//!
+//! `ACK_NOW` is how a sender blocked by its congestion window avoids waiting for the
+//! receiver's delayed acknowledgement: with a small window, a delay of a few milliseconds per
+//! window would bound the rate at a window per delay.
 
 use std::fmt;
 
@@ -16,6 +20,9 @@ pub const PING: u8 = 0x01;
 pub const CLOSE: u8 = 0x02;
 /// Acknowledgements: ranges of chunks of ranges of sequences.
 pub const ACK: u8 = 0x03;
+/// The sender's congestion window is full: acknowledge what is owed at once, without the
+/// usual delay (QUIC's IMMEDIATE_ACK).
+pub const ACK_NOW: u8 = 0x04;
 /// The two top bits of a data frame's type byte.
 pub const DATA: u8 = 0x40;
 const DATA_MASK: u8 = 0xc0;
@@ -252,6 +259,8 @@ pub enum Frame<'a> {
     Ping,
     /// The connection ended.
     Close,
+    /// Acknowledge at once.
+    AckNow,
     /// Acknowledgements.
     Ack(AckFrame<'a>),
     /// A chunk.
@@ -271,6 +280,7 @@ pub fn decode(bytes: &[u8]) -> Result<(Frame<'_>, usize), FrameError> {
         PADDING => Ok((Frame::Padding, 1)),
         PING => Ok((Frame::Ping, 1)),
         CLOSE => Ok((Frame::Close, 1)),
+        ACK_NOW => Ok((Frame::AckNow, 1)),
         ACK => decode_ack(bytes),
         t if t & DATA_MASK == DATA => decode_data(bytes, t),
         t => Err(FrameError::UnknownType(t)),

@@ -205,6 +205,13 @@ impl Reassembler {
         self.delivered.contains(seq)
     }
 
+    /// Appends the runs of chunks of incomplete `seq` received so far to `out`.
+    pub fn received_runs(&self, seq: u16, out: &mut Vec<(u8, u8)>) {
+        if let Some(p) = self.partials.get(&seq) {
+            p.received_runs(out);
+        }
+    }
+
     /// The oldest retransmitted partial (the one the sender most needs completed).
     fn oldest_reliable(&self) -> Option<u16> {
         let newest = self.delivered.newest()?;

@@ -49,6 +49,25 @@ impl Partial {
         self.received[usize::from(chunk / 64)] & (1 << (chunk % 64)) != 0
     }
 
+    /// Appends the runs of chunks received so far to `out`, lowest first.
+    pub fn received_runs(&self, out: &mut Vec<(u8, u8)>) {
+        let mut run: Option<(u8, u8)> = None;
+        for chunk in 0..=255u8 {
+            if !self.has(chunk) {
+                continue;
+            }
+            run = match run {
+                Some((lo, hi)) if hi.wrapping_add(1) == chunk => Some((lo, chunk)),
+                Some(done) => {
+                    out.push(done);
+                    Some((chunk, chunk))
+                }
+                None => Some((chunk, chunk)),
+            };
+        }
+        out.extend(run);
+    }
+
     /// The highest chunk received: the top set bit of the highest non-zero word.
     fn highest(&self) -> Option<u8> {
         let (i, word) = self

@@ -53,6 +53,11 @@ pub(crate) struct Outbound {
     ext: Option<ExtSender>,
     tracker: Tracker,
     compression_threshold: usize,
+    /// The peer's acknowledgement delay, as far as we know it (ours).
+    ack_delay: Duration,
+    /// Probes sent since the last acknowledgement, and when the last one left.
+    probes: u32,
+    probed_at: Option<Instant>,
 }
 
 impl Outbound {
@@ -66,7 +71,36 @@ impl Outbound {
             ext: None,
             tracker: Tracker::new(config.tracked_timeout, config.max_tracked),
             compression_threshold: config.compression_threshold,
+            ack_delay: config.ack_delay,
+            probes: 0,
+            probed_at: None,
         }
+    }
+
+    /// On the extended wire, when to probe for an acknowledgement: a probe timeout after the
+    /// later of the oldest chunk in flight, the last acknowledgement and the last probe.
+    pub fn probe_deadline(&mut self) -> Option<Instant> {
+        self.ext.as_ref()?;
+        let quiet = self.sender.quiet_since()?;
+        if self
+            .sender
+            .last_ack_at
+            .is_some_and(|t| self.probed_at.is_none_or(|p| t > p))
+        {
+            self.probes = 0;
+        }
+        let since = self.probed_at.map_or(quiet, |p| p.max(quiet));
+        Some(since + self.rtt.probe_timeout(self.ack_delay, self.probes))
+    }
+
+    /// Whether a probe is due at `now` (and, if so, it counts as sent).
+    pub fn probe_due(&mut self, now: Instant) -> bool {
+        if self.probe_deadline().is_some_and(|t| t <= now) {
+            self.probes += 1;
+            self.probed_at = Some(now);
+            return true;
+        }
+        false
     }
 
     /// From now on, new messages are framed for the extended wire of `ext`.
@@ -205,6 +239,11 @@ impl Outbound {
             deadline = Some(deadline.map_or(t, |d| d.min(t)));
         }
         deadline
+    }
+
+    /// Whether the congestion window is full: the sender waits for acknowledgements.
+    pub fn window_full(&self) -> bool {
+        self.sender.in_flight() >= self.cc.window() as usize
     }
 
     /// Whether a reliable chunk could leave now, as far as the window and the pacer say

@@ -52,7 +52,7 @@ pub(crate) struct Sender {
     pub(super) largest_acked_tx: u64,
     /// When a chunk in flight was last acknowledged: a timeout with acknowledgements still
     /// arriving is a lost chunk, one after a silence of a whole RTO is a blackout.
-    pub(super) last_ack_at: Option<Instant>,
+    pub(crate) last_ack_at: Option<Instant>,
     /// Ordered messages waiting for the messages they follow (see [`hold`](super::hold)).
     pub(crate) held: Held,
     max_pending: usize,

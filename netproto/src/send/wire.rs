@@ -4,7 +4,7 @@
 //! A message sent before the connection agreed to the extensions keeps the spec's framing to
 //! the end (its retransmissions too), so that a receiver never has to reassemble one message
 //! from chunks of two sizes; so does a message too large for 256 extended chunks (at the
-//! spec's datagram size with a CRC, an extended chunk is 494 bytes, 10 shorter than the
+//! spec's datagram size with a CRC, an extended chunk is 493 bytes, 11 shorter than the
 //! spec's).
 
 use crate::chunk::{CHUNK_SIZE, MAX_CHUNKS};
@@ -166,8 +166,8 @@ mod tests {
             (o2.index, o2.after, o2.compressed),
             (Some(3), Some(2), true)
         );
-        assert_eq!(o2.chunk_size, 494);
-        assert!(s.fits(256 * 494) && !s.fits(256 * 494 + 1));
+        assert_eq!(o2.chunk_size, 493);
+        assert!(s.fits(256 * 493) && !s.fits(256 * 493 + 1));
     }
 
     #[test]
