@@ -67,6 +67,9 @@ impl Core {
             Outcome::Accepted(ext) => {
                 self.rx.accept_extended(ext.chunk_size());
                 self.enter_extended(ext);
+                if let Some(rtt) = self.negotiator.take_sample(now) {
+                    self.outbound.rtt_sample(rtt);
+                }
                 // The server sends extended datagrams once it has one from us: at once, and
                 // again until it answers.
                 self.poll_ping(now);
@@ -109,6 +112,9 @@ impl Core {
             // A server's switch: its client stops its pings when it hears this one.
             self.enter_extended(ext);
             self.queue_frame(PING);
+            if let Some(rtt) = self.negotiator.take_sample(now) {
+                self.outbound.rtt_sample(rtt);
+            }
         }
         for frame in Frames(frames).flatten() {
             match frame {

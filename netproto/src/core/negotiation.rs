@@ -64,6 +64,12 @@ pub(crate) struct Negotiator {
     initial: Duration,
     max_interval: Duration,
     max_offers: u32,
+    /// When the one offer (a client) or accept (a server) so far left: the round trip to its
+    /// answer is the connection's first RTT sample. `None` once a second one left (Karn's
+    /// rule: which one was answered is unknown).
+    timed: Option<Instant>,
+    /// Offers or accepts sent.
+    sent: u32,
 }
 
 impl Negotiator {
@@ -81,6 +87,8 @@ impl Negotiator {
             initial,
             max_interval,
             max_offers,
+            timed: None,
+            sent: 0,
         }
     }
 
@@ -173,7 +181,22 @@ impl Negotiator {
             return None;
         }
         let local = self.local?;
+        self.note_sent(now);
         Some(negotiate::encode(Kind::Offer, &local, sequence))
+    }
+
+    fn note_sent(&mut self, now: Instant) {
+        self.sent += 1;
+        self.timed = (self.sent == 1).then_some(now);
+    }
+
+    /// The round trip from the one offer (or accept) to its answer (the accept, or the
+    /// client's first extended datagram), if it was the only one: taken once. A server's is
+    /// only trusted below the handshake's resend interval, past which the client's first
+    /// ping may have been lost and the answer is a later one.
+    pub fn take_sample(&mut self, now: Instant) -> Option<Duration> {
+        let sample = now.saturating_duration_since(self.timed.take()?);
+        (self.client || sample < self.initial).then_some(sample)
     }
 
     /// When [`poll_offer`](Self::poll_offer) or [`poll_ping`](Self::poll_ping) has something
@@ -214,9 +237,11 @@ impl Negotiator {
                     sending: false,
                     confirm: None,
                 };
+                self.note_sent(now);
                 Outcome::Answer(negotiate::encode(Kind::Accept, &ext, sequence))
             }
             (Kind::Offer, State::Agreed { ext, .. }) if extensions.intersect(&local) == ext => {
+                self.note_sent(now);
                 Outcome::Answer(negotiate::encode(Kind::Accept, &ext, sequence))
             }
             // A client: an accept within what it offered.
@@ -286,8 +311,16 @@ mod tests {
         assert_eq!(s.on_datagram(t0, &offer, 0x8000), Outcome::Answer(accept));
         let other = negotiate::encode(Kind::Offer, &Extensions::NONE, 0);
         assert_eq!(s.on_datagram(t0, &other, 0), Outcome::Refused);
-        assert_eq!(c.on_datagram(t0, &accept, 1), Outcome::Accepted(agreed));
+        let later = t0 + ms(40);
+        assert_eq!(c.on_datagram(later, &accept, 1), Outcome::Accepted(agreed));
         assert!(c.sending());
+        assert_eq!(
+            c.take_sample(later),
+            Some(ms(40)),
+            "one offer, its accept: a sample"
+        );
+        assert_eq!(c.take_sample(later), None, "taken once");
+        assert_eq!(s.take_sample(t0), None, "two accepts left: no sample");
         assert_eq!(c.on_datagram(t0, &accept, 1), Outcome::Nothing);
         assert!(s.peer_sends_extended() && s.sending() && !s.peer_sends_extended());
     }

@@ -97,6 +97,7 @@ impl Core {
         }
         if sent && self.outbound.window_full() {
             buf.push(ACK_NOW);
+            self.outbound.asked(now);
         }
     }
 }

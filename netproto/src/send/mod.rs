@@ -58,6 +58,9 @@ pub(crate) struct Outbound {
     /// Probes sent since the last acknowledgement, and when the last one left.
     probes: u32,
     probed_at: Option<Instant>,
+    /// When this end last asked for an immediate acknowledgement (`ACK_NOW`): an answer to it
+    /// comes without the peer's delay.
+    asked_at: Option<Instant>,
 }
 
 impl Outbound {
@@ -74,7 +77,18 @@ impl Outbound {
             ack_delay: config.ack_delay,
             probes: 0,
             probed_at: None,
+            asked_at: None,
         }
+    }
+
+    /// A round-trip sample from outside the reliable chunks (the negotiation's).
+    pub fn rtt_sample(&mut self, rtt: Duration) {
+        self.rtt.sample(rtt);
+    }
+
+    /// This end asked for an immediate acknowledgement at `now`.
+    pub fn asked(&mut self, now: Instant) {
+        self.asked_at = Some(now);
     }
 
     /// On the extended wire, when to probe for an acknowledgement: a probe timeout after the
@@ -90,7 +104,17 @@ impl Outbound {
             self.probes = 0;
         }
         let since = self.probed_at.map_or(quiet, |p| p.max(quiet));
-        Some(since + self.rtt.probe_timeout(self.ack_delay, self.probes))
+        // Asked since the last acknowledgement: the answer is not delayed.
+        let last_ack = self.sender.last_ack_at;
+        let asked = self
+            .asked_at
+            .is_some_and(|a| last_ack.is_none_or(|t| a >= t));
+        let delay = if asked {
+            Duration::ZERO
+        } else {
+            self.ack_delay
+        };
+        Some(since + self.rtt.probe_timeout(delay, self.probes))
     }
 
     /// Whether a probe is due at `now` (and, if so, it counts as sent).
@@ -98,6 +122,7 @@ impl Outbound {
         if self.probe_deadline().is_some_and(|t| t <= now) {
             self.probes += 1;
             self.probed_at = Some(now);
+            self.asked_at = Some(now);
             return true;
         }
         false
@@ -206,7 +231,7 @@ impl Outbound {
             let Outbound {
                 sender, rtt, cc, ..
             } = self;
-            complete += sender.on_ack_range(now, &range, delay, rtt, cc);
+            complete += sender.on_ack_range(now, &range, rtt, cc);
             if self.tracker.is_empty() {
                 continue;
             }
@@ -215,6 +240,8 @@ impl Outbound {
                 self.tracker.on_ack(from, to, first, last, tracked);
             }
         }
+        self.sender
+            .finish_frame(now, delay, &mut self.rtt, &mut self.cc);
         self.sender.after_acks(&mut self.cc, stats);
         complete
     }

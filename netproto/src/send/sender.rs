@@ -55,6 +55,9 @@ pub(crate) struct Sender {
     pub(crate) last_ack_at: Option<Instant>,
     /// Ordered messages waiting for the messages they follow (see [`hold`](super::hold)).
     pub(crate) held: Held,
+    /// The newest transmission an ACK frame being read acknowledges for the first time: its
+    /// id, when it left, how many times it was sent. The frame's one RTT sample.
+    frame_newest: Option<(u64, Instant, u32)>,
     max_pending: usize,
 }
 
@@ -73,6 +76,7 @@ impl Sender {
             largest_acked_tx: 0,
             last_ack_at: None,
             held: Held::default(),
+            frame_newest: None,
             max_pending,
         }
     }
@@ -219,18 +223,18 @@ impl Sender {
         let Some(abs) = self.abs_of(sequence) else {
             return false;
         };
-        let complete = self.ack_chunk(now, abs, chunk, Duration::ZERO, rtt, cc);
+        let complete = self.ack_chunk(now, abs, chunk, true, rtt, cc);
         self.after_acks(cc, stats);
         complete
     }
 
-    /// An ACK frame's range arrived, sent `delay` after its newest chunk arrived. Returns how
-    /// many messages it completed. Looks only at live messages within the range.
+    /// A range of an ACK frame arrived. Returns how many messages it completed. Looks only at
+    /// live messages within the range. No RTT sample: the frame gives one, see
+    /// [`finish_frame`](Self::finish_frame).
     pub fn on_ack_range(
         &mut self,
         now: Instant,
         range: &AckRange,
-        delay: Duration,
         rtt: &mut RttEstimator,
         cc: &mut Congestion,
     ) -> usize {
@@ -251,7 +255,7 @@ impl Sender {
             };
             let top = usize::from(range.last_chunk).min(n - 1);
             for chunk in usize::from(range.first_chunk)..=top {
-                if self.ack_chunk(now, abs, chunk as u8, delay, rtt, cc) {
+                if self.ack_chunk(now, abs, chunk as u8, false, rtt, cc) {
                     complete += 1;
                     break;
                 }
@@ -259,6 +263,37 @@ impl Sender {
             next = abs + 1;
         }
         complete
+    }
+
+    /// An ACK frame sent `delay` after its newest chunk arrived has been read: its one RTT
+    /// sample, from the newest transmission it acknowledged for the first time, as QUIC takes
+    /// it. A frame acknowledges a window's worth of chunks, many of which waited in the
+    /// receiver while it filled, or are acknowledged only by a repetition of a lost frame: a
+    /// sample from each would read that wait as queueing.
+    pub fn finish_frame(
+        &mut self,
+        now: Instant,
+        delay: Duration,
+        rtt: &mut RttEstimator,
+        cc: &mut Congestion,
+    ) {
+        let Some((_, sent, count)) = self.frame_newest.take() else {
+            return;
+        };
+        let elapsed = now.saturating_duration_since(sent);
+        // The receiver's delay is taken off, but never below the smallest round trip seen
+        // (as QUIC does), so that a delay that overstates cannot make one up.
+        let elapsed = if elapsed >= rtt.min().unwrap_or(Duration::ZERO) + delay {
+            elapsed - delay
+        } else {
+            elapsed
+        };
+        if count == 1 {
+            rtt.sample(elapsed);
+            cc.on_sample(elapsed);
+        } else {
+            rtt.on_prompt_retransmission_ack(elapsed);
+        }
     }
 
     /// What follows a batch of acknowledgements: loss detection by packet threshold, and
@@ -275,7 +310,7 @@ impl Sender {
         now: Instant,
         abs: u64,
         chunk: u8,
-        delay: Duration,
+        sampled: bool,
         rtt: &mut RttEstimator,
         cc: &mut Congestion,
     ) -> bool {
@@ -291,21 +326,16 @@ impl Sender {
         state.acked = true;
         let mut sample = None;
         if let Some(sent) = state.sent_at {
-            let elapsed = now.saturating_duration_since(sent);
-            // The receiver's delay is taken off, but never below the smallest round trip
-            // seen (as QUIC does), so that a delay that overstates cannot make one up.
-            let elapsed = if delay.is_zero() {
-                elapsed
-            } else if elapsed >= rtt.min().unwrap_or(Duration::ZERO) + delay {
-                elapsed - delay
-            } else {
-                elapsed
-            };
-            if state.tx_count == 1 {
+            if !sampled {
+                if self.frame_newest.is_none_or(|(tx, ..)| state.tx_id > tx) {
+                    self.frame_newest = Some((state.tx_id, sent, state.tx_count));
+                }
+            } else if state.tx_count == 1 {
+                let elapsed = now.saturating_duration_since(sent);
                 rtt.sample(elapsed);
                 sample = Some(elapsed);
             } else {
-                rtt.on_prompt_retransmission_ack(elapsed);
+                rtt.on_prompt_retransmission_ack(now.saturating_duration_since(sent));
             }
         }
         if state.in_flight {
