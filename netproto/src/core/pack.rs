@@ -85,17 +85,26 @@ impl Core {
         if !open {
             return;
         }
-        // One byte kept for the request to acknowledge at once, should the window fill.
+        // One byte kept for the request to acknowledge at once, should the window fill;
+        // but not when that byte is all that keeps a chunk out: a batch's later datagrams
+        // are exactly as long as its first, which may have been filled to the last byte.
         let mut sent = false;
-        while !full(buf)
-            && self
+        let mut reserve = 1;
+        while !full(buf) {
+            let room = end.saturating_sub(buf.len() + reserve);
+            if self
                 .outbound
-                .poll_ext(now, buf, end.saturating_sub(buf.len() + 1), &mut self.stats)
+                .poll_ext(now, buf, room, &mut self.stats)
                 .is_some()
-        {
-            sent = true;
+            {
+                sent = true;
+            } else if reserve == 1 && !sent {
+                reserve = 0;
+            } else {
+                break;
+            }
         }
-        if sent && self.outbound.window_full() {
+        if sent && self.outbound.window_full() && buf.len() < end {
             buf.push(ACK_NOW);
             self.outbound.asked(now);
         }
