@@ -213,6 +213,8 @@ impl GameServer {
                     },
                 }
             }
+            // The server sends no tracked messages.
+            Event::Acknowledged { .. } | Event::Lost { .. } => {}
         }
     }
 
