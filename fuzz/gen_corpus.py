@@ -11,6 +11,9 @@ running it twice changes nothing. The vector files themselves are only read.
 - endpoint: small programs in the target's operation format (see fuzz_targets/endpoint.rs):
   a real handshake and exchange, then each header of header.json sent as a chunk from the
   client's address and from a stranger's, and the message vectors as chunk payloads.
+- extended: programs of fuzz_targets/extended.rs for both agreements: traffic of every
+  delivery mode, the message vectors as data frames of every mode, ACK ranges, ordered and
+  semi-ordered frames, a compressed frame, a two-chunk message, a close.
 """
 
 import hashlib
@@ -86,6 +89,49 @@ def close(who):
 HANDSHAKE = pump() + wait(10) + pump() + wait(10) + pump() + poll()
 
 
+# Operations of fuzz_targets/extended.rs (after its first byte, the agreement: 1 every
+# extension, 0 none).
+def x_frames(frames):
+    n = len(frames)
+    return bytes([0, n >> 8, n & 0xFF]) + frames
+
+
+def x_raw(data):
+    n = len(data)
+    return bytes([1, n >> 8, n & 0xFF]) + data
+
+
+def x_wait(ms):
+    return bytes([2, ms >> 8, ms & 0xFF])
+
+
+def x_send(mode, half_len):
+    return bytes([3, mode, half_len >> 8, half_len & 0xFF])
+
+
+def data_frame(seq, mode, data, chunk=0, fin=True, lz4=False, index=None, after=None):
+    ty = 0x40 | (mode << 1) | (0x20 if fin else 0) | (0x10 if lz4 else 0) | (1 if chunk else 0)
+    out = bytes([ty, seq >> 8, seq & 0xFF])
+    if chunk:
+        out += bytes([chunk])
+    n = len(data)
+    out += bytes([n]) if n < 0x80 else bytes([0x80 | (n >> 8), n & 0xFF])
+    if chunk == 0 and mode in (2, 3, 4):
+        i = index or 0
+        out += bytes([i >> 8, i & 0xFF])
+        if mode == 3:
+            a = i if after is None else after
+            out += bytes([a >> 8, a & 0xFF])
+    return out + data
+
+
+def ack_frame(ranges, delay=100):
+    out = bytes([0x03, delay >> 8, delay & 0xFF, len(ranges)])
+    for seq, extra, first, last in ranges:
+        out += bytes([seq >> 8, seq & 0xFF, extra >> 8, extra & 0xFF, first, last])
+    return out
+
+
 def main():
     vectors = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "vectors")
     with open(os.path.join(vectors, "messages.json")) as f:
@@ -121,6 +167,20 @@ def main():
     flood = b"".join(chunk(0, bytes([1, 0, s >> 8, s & 0xFF]), 1) for s in range(0, 600, 3))
     write("endpoint", HANDSHAKE + flood + client_send(True, 20) + pump() + wait(500) + pump()
           + poll())
+    # The extended wire: traffic of every mode both ways, then frames of each type.
+    for agreement in (b"\x01", b"\x00"):
+        traffic = b"".join(x_send(mode, 40 + 300 * mode) for mode in range(6))
+        write("extended", agreement + traffic + x_wait(50) + x_wait(1500))
+        for m in messages[:8]:
+            for mode in range(6):
+                write("extended", agreement + x_frames(data_frame(900, mode, m, index=3)))
+        write("extended", agreement + x_frames(ack_frame([(0, 3, 0, 255), (5, 0, 1, 2)])))
+        write("extended", agreement + x_frames(b"\x00\x01" + data_frame(7, 3, b"x", index=1, after=0)))
+        write("extended", agreement + x_frames(data_frame(8, 4, b"y" * 200, index=2) + data_frame(9, 0, b"z")))
+        write("extended", agreement + x_frames(data_frame(10, 0, b"\x00\x00\x10\x00\xff", lz4=True)))
+        write("extended", agreement + x_frames(data_frame(11, 2, b"w" * 493, fin=False, index=4)
+                                               + data_frame(11, 2, b"v", chunk=1)))
+        write("extended", agreement + x_raw(b"\xe2\x01\x00\x00\x00") + x_frames(b"\x02"))
     print("corpora written under", os.path.join(HERE, "corpus"))
 
 

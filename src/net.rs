@@ -105,6 +105,8 @@ pub fn play_bot(
                     player.handle(client.connection(), &bytes, Instant::now());
                 }
                 Event::Disconnected { reason } => closed = Some(reason),
+                // The game sends no tracked messages.
+                Event::Acknowledged { .. } | Event::Lost { .. } => {}
             }
         }
         player.maintain(client.connection(), Instant::now());

@@ -92,6 +92,7 @@ impl Tui {
                     Event::Disconnected { reason } => {
                         self.closed = Some(format!("disconnected: {reason:?}"))
                     }
+                    Event::Acknowledged { .. } | Event::Lost { .. } => {}
                 }
             }
             if let Some(why) = self.closed.take() {

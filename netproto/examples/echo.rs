@@ -102,6 +102,8 @@ fn server(bind: SocketAddr) -> Result<ExitCode, Error> {
                 }
                 Event::Connected => eprintln!("{} connected", e.peer),
                 Event::Disconnected { reason } => eprintln!("{} disconnected: {reason:?}", e.peer),
+                // Only tracked messages have these; the echo sends none.
+                Event::Acknowledged { .. } | Event::Lost { .. } => {}
             }
         }
     }
@@ -162,7 +164,7 @@ fn client(
                     eprintln!("disconnected: {reason:?}");
                     sent = count;
                 }
-                Event::Connected => {}
+                Event::Connected | Event::Acknowledged { .. } | Event::Lost { .. } => {}
             }
         }
         let done = sent == count && tally.intact + tally.corrupt + tally.duplicate >= count;

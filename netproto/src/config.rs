@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use crate::Error;
 use crate::chunk::MAX_PAYLOAD;
+use crate::ext::Extensions;
+use crate::ext::features::{MAX_DATAGRAM, SPEC_DATAGRAM};
 
 /// Configuration shared by [`Connection`](crate::Connection) and [`Endpoint`](crate::Endpoint).
 #[derive(Clone, Debug)]
@@ -31,6 +33,18 @@ pub struct Config {
     pub(crate) reliable_partial_timeout: Duration,
     pub(crate) sequenced_unreliable: bool,
     pub(crate) pacing: bool,
+    pub(crate) extensions: bool,
+    pub(crate) batching: bool,
+    pub(crate) ack_ranges: bool,
+    pub(crate) crc: bool,
+    pub(crate) compression: bool,
+    pub(crate) compression_threshold: usize,
+    pub(crate) max_datagram_size: usize,
+    pub(crate) ack_delay: Duration,
+    pub(crate) ack_every: usize,
+    pub(crate) max_offers: u32,
+    pub(crate) tracked_timeout: Duration,
+    pub(crate) max_tracked: usize,
 }
 
 impl Default for Config {
@@ -56,6 +70,18 @@ impl Default for Config {
             reliable_partial_timeout: Duration::from_secs(30),
             sequenced_unreliable: false,
             pacing: true,
+            extensions: false,
+            batching: true,
+            ack_ranges: true,
+            crc: true,
+            compression: true,
+            compression_threshold: 128,
+            max_datagram_size: SPEC_DATAGRAM,
+            ack_delay: Duration::from_millis(2),
+            ack_every: 16,
+            max_offers: 8,
+            tracked_timeout: Duration::from_secs(1),
+            max_tracked: 1024,
         }
     }
 }
@@ -82,6 +108,17 @@ impl Config {
     /// The silence after which a connection is closed.
     pub fn idle_timeout(&self) -> Duration {
         self.idle_timeout
+    }
+
+    /// The extensions this end offers (a client) or accepts (a server), if it enables them.
+    pub fn extensions(&self) -> Option<Extensions> {
+        self.extensions.then_some(Extensions {
+            batching: self.batching,
+            ack_ranges: self.ack_ranges,
+            crc: self.crc,
+            compression: self.compression,
+            max_datagram_size: self.max_datagram_size as u16,
+        })
     }
 }
 
@@ -157,6 +194,45 @@ impl ConfigBuilder {
         /// Pace reliable chunks over the round trip (1.25 × window / SRTT chunks per second,
         /// bursts of at most 10) instead of sending a whole window back to back.
         pacing: bool;
+        /// Offer (a client) or accept (a server) netproto's extensions to the spec's wire
+        /// (PROTOCOL.md, "Extensions"); off by default. A peer that does not agree, such as any
+        /// spec-only one, sees only the spec's wire. The switches below choose which
+        /// extensions; with none of them, an agreement still brings the order information that
+        /// lets the receiver, not the sender, keep ordered delivery.
+        extensions: bool;
+        /// With the extensions: several frames (chunks of several messages, acknowledgements)
+        /// in one datagram, up to the datagram size.
+        batching: bool;
+        /// With the extensions: one frame acknowledges ranges of chunks, sent when
+        /// `ack_every` chunks are owed or `ack_delay` after the first, or with any datagram
+        /// that leaves before. Off, every chunk is acknowledged at once, as on the spec's wire.
+        ack_ranges: bool;
+        /// With the extensions: a CRC-32 after every extended datagram; a datagram whose CRC
+        /// does not match is dropped and counted (`Stats::crc_failed`).
+        crc: bool;
+        /// With the extensions: LZ4 for messages of at least `compression_threshold` bytes,
+        /// when that makes them shorter.
+        compression: bool;
+        /// The smallest message that is compressed.
+        compression_threshold: usize;
+        /// With the extensions: the largest datagram this end sends or accepts, from 508 (the
+        /// spec's, the default) to 1,472 bytes (an Ethernet frame's). The two ends use the
+        /// smaller of theirs. Beyond 508, a datagram may not cross a path whose MTU is the
+        /// IPv4 minimum of 576; 1,200 is QUIC's choice, safe on today's Internet.
+        max_datagram_size: usize;
+        /// With `ack_ranges`: the longest an acknowledgement waits for others to join it.
+        ack_delay: Duration;
+        /// With `ack_ranges`: how many owed chunks send an acknowledgement at once.
+        ack_every: usize;
+        /// How many offers a client sends (at the handshake's resend intervals) before it
+        /// settles for the spec's wire.
+        max_offers: u32;
+        /// How long a tracked message may go unacknowledged before
+        /// [`Event::Lost`](crate::Event::Lost) reports it.
+        tracked_timeout: Duration;
+        /// Tracked messages awaiting acknowledgement per connection; beyond it the oldest is
+        /// reported lost.
+        max_tracked: usize;
     }
 
     /// Checks the values and returns the configuration.
@@ -175,6 +251,8 @@ impl ConfigBuilder {
             c.max_rto,
             c.unreliable_timeout,
             c.reliable_partial_timeout,
+            c.ack_delay,
+            c.tracked_timeout,
         ];
         if durations.iter().any(|d| *d > day) {
             return Err(Error::InvalidConfig("durations must be at most one day"));
@@ -218,6 +296,16 @@ impl ConfigBuilder {
         if c.max_pending_reliable == 0 || c.max_connections == 0 || c.max_queued_datagrams < 256 {
             return Err(Error::InvalidConfig(
                 "max_pending_reliable and max_connections must be positive, max_queued_datagrams at least 256",
+            ));
+        }
+        if !(SPEC_DATAGRAM..=MAX_DATAGRAM).contains(&c.max_datagram_size) {
+            return Err(Error::InvalidConfig(
+                "max_datagram_size must be from 508 to 1472 bytes",
+            ));
+        }
+        if c.ack_every == 0 || c.max_tracked == 0 || c.tracked_timeout.is_zero() {
+            return Err(Error::InvalidConfig(
+                "ack_every, max_tracked and tracked_timeout must be positive",
             ));
         }
         Ok(c)

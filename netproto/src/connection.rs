@@ -9,7 +9,8 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 use crate::Error;
 use crate::config::Config;
 use crate::core::Core;
-use crate::event::{Delivery, DisconnectReason, Event};
+use crate::event::{Delivery, DisconnectReason, Event, MessageId};
+use crate::ext::Extensions;
 use crate::handshake::HANDSHAKE_LEN;
 use crate::handshake::client::ClientHandshake;
 use crate::packet::{HEADER_LEN, is_handshake_shaped};
@@ -65,7 +66,7 @@ impl Connection {
                 config.handshake_max_resend,
                 config.connect_timeout,
             ),
-            core: Core::new(server, &config, now, false),
+            core: Core::new(server, &config, now, true, false),
             phase: Phase::AwaitingChallenge,
         }
     }
@@ -90,12 +91,29 @@ impl Connection {
     /// the server has confirmed it ([`Event::Connected`]); unreliable ones sent before that are
     /// dropped, as the delivery mode allows.
     pub fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
-        self.core.send(Data::Borrowed(bytes), delivery)
+        self.core.send(Data::Borrowed(bytes), delivery).map(drop)
     }
 
     /// Queues a message held in shared bytes, without copying them (see [`Payload`]).
     pub fn send_payload(&mut self, payload: &Payload, delivery: Delivery) -> Result<(), Error> {
-        self.core.send(Data::Shared(payload), delivery)
+        self.core.send(Data::Shared(payload), delivery).map(drop)
+    }
+
+    /// Queues a [`Delivery::Tracked`] message; its [`Event::Acknowledged`] or [`Event::Lost`]
+    /// will name the id returned.
+    pub fn send_tracked(&mut self, bytes: &[u8]) -> Result<MessageId, Error> {
+        self.core.send(Data::Borrowed(bytes), Delivery::Tracked)
+    }
+
+    /// Queues a [`Delivery::Tracked`] message held in shared bytes (see [`Payload`]).
+    pub fn send_payload_tracked(&mut self, payload: &Payload) -> Result<MessageId, Error> {
+        self.core.send(Data::Shared(payload), Delivery::Tracked)
+    }
+
+    /// The extensions agreed with the server, once they are (see
+    /// [`ConfigBuilder::extensions`](crate::ConfigBuilder::extensions)).
+    pub fn extensions(&self) -> Option<Extensions> {
+        self.core.extensions()
     }
 
     /// Closes the connection: sends `END` and reports [`Event::Disconnected`].
@@ -120,8 +138,8 @@ impl Connection {
         match self.phase {
             Phase::AwaitingChallenge | Phase::AwaitingConfirmation => match four {
                 Some(v) if self.handshake.responded() && self.handshake.is_confirmation(v) => {
-                    self.confirm();
-                    self.core.handle_packet(now, datagram);
+                    self.confirm(now);
+                    self.core.handle_datagram(now, datagram);
                 }
                 Some(v) => {
                     self.core.count_received(now, HANDSHAKE_LEN);
@@ -132,8 +150,8 @@ impl Connection {
                 None if self.phase == Phase::AwaitingConfirmation
                     && datagram.len() > HEADER_LEN =>
                 {
-                    self.confirm();
-                    self.core.handle_packet(now, datagram);
+                    self.confirm(now);
+                    self.core.handle_datagram(now, datagram);
                     self.sync_phase();
                 }
                 None => self.core.count_malformed(),
@@ -146,7 +164,7 @@ impl Connection {
                 }
                 _ if datagram.len() < HEADER_LEN => self.core.count_malformed(),
                 _ => {
-                    self.core.handle_packet(now, datagram);
+                    self.core.handle_datagram(now, datagram);
                     self.sync_phase();
                 }
             },
@@ -154,11 +172,13 @@ impl Connection {
         }
     }
 
-    /// The server has shown that it accepted us: data may flow.
-    fn confirm(&mut self) {
+    /// The server has shown that it accepted us: data may flow, and the extensions may be
+    /// offered.
+    fn confirm(&mut self, now: Instant) {
         self.phase = Phase::Established;
         self.core.data_phase = true;
         self.core.push_event(Event::Connected);
+        self.core.start_negotiation(now);
     }
 
     fn sync_phase(&mut self) {

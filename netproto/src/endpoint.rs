@@ -9,7 +9,8 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 use crate::Error;
 use crate::config::Config;
 use crate::core::Core;
-use crate::event::{Delivery, DisconnectReason, Event};
+use crate::event::{Delivery, DisconnectReason, Event, MessageId};
+use crate::ext::Extensions;
 use crate::handshake::cookie::CookieJar;
 use crate::packet::{Flags, HEADER_LEN, Header, is_handshake_shaped};
 use crate::payload::{Data, Payload};
@@ -116,7 +117,7 @@ impl Endpoint {
                     peer.core.queue_control(ack.encode());
                 }
                 _ if datagram.len() < HEADER_LEN => peer.core.count_malformed(),
-                _ => peer.core.handle_packet(now, datagram),
+                _ => peer.core.handle_datagram(now, datagram),
             }
             self.after_activity(id);
             return;
@@ -152,7 +153,7 @@ impl Endpoint {
         self.next_id += 1;
         // Like the spec's server, we answer nothing: the client's probe asks for a confirmation
         // (PROTOCOL.md, "The client's handshake").
-        let mut core = Core::new(from, &self.config, now, true);
+        let mut core = Core::new(from, &self.config, now, false, true);
         core.count_received(now, seasoning.len());
         core.push_event(Event::Connected);
         self.peers.insert(
@@ -287,7 +288,9 @@ impl Endpoint {
         bytes: &[u8],
         delivery: Delivery,
     ) -> Result<(), Error> {
-        self.core_mut(id)?.send(Data::Borrowed(bytes), delivery)
+        self.core_mut(id)?
+            .send(Data::Borrowed(bytes), delivery)
+            .map(drop)
     }
 
     /// Queues a message held in shared bytes on a connection, without copying them: sending
@@ -298,7 +301,31 @@ impl Endpoint {
         payload: &Payload,
         delivery: Delivery,
     ) -> Result<(), Error> {
-        self.core_mut(id)?.send(Data::Shared(payload), delivery)
+        self.core_mut(id)?
+            .send(Data::Shared(payload), delivery)
+            .map(drop)
+    }
+
+    /// Queues a [`Delivery::Tracked`] message on a connection; its [`Event::Acknowledged`] or
+    /// [`Event::Lost`] will name the id returned.
+    pub fn send_tracked(&mut self, id: ConnectionId, bytes: &[u8]) -> Result<MessageId, Error> {
+        self.core_mut(id)?
+            .send(Data::Borrowed(bytes), Delivery::Tracked)
+    }
+
+    /// Queues a [`Delivery::Tracked`] message held in shared bytes on a connection.
+    pub fn send_payload_tracked(
+        &mut self,
+        id: ConnectionId,
+        payload: &Payload,
+    ) -> Result<MessageId, Error> {
+        self.core_mut(id)?
+            .send(Data::Shared(payload), Delivery::Tracked)
+    }
+
+    /// The extensions a connection agreed to, if any.
+    pub fn extensions(&self, id: ConnectionId) -> Option<Extensions> {
+        self.peers.get(&id).and_then(|p| p.core.extensions())
     }
 
     fn core_mut(&mut self, id: ConnectionId) -> Result<&mut Core, Error> {

@@ -6,6 +6,14 @@
 //! starts with the `Init` / `Challenge` / `ChallengeResponse` handshake and ends with `END` or
 //! 15 s of silence. PROTOCOL.md ("Transport") records every choice the spec leaves open.
 //!
+//! Each message has its [`Delivery`]: unreliable, sequenced, reliable, reliable ordered,
+//! semi-ordered, or tracked (sent once, its acknowledgement reported). Two ends whose
+//! configurations enable them ([`ConfigBuilder::extensions`], off by default) agree on
+//! netproto's extensions to the spec's wire ([`ext`]): batching, acknowledgement ranges, a
+//! CRC-32, LZ4, a larger datagram, and the order information that lets the receiver, not the
+//! sender, keep ordered delivery. The negotiation is invisible to a peer without them, which
+//! sees only the spec's wire (PROTOCOL.md, "Extensions").
+//!
 //! The protocol is a pair of state machines with no I/O, in the shape of `quinn-proto`:
 //! a client [`Connection`] and a server [`Endpoint`]. Datagrams and the current time go in,
 //! datagrams, events and the next deadline come out. Because they never read a clock or a
@@ -57,18 +65,31 @@
 //! | File | Rule |
 //! |---|---|
 //! | `packet.rs` | the 4-byte header, serial-number arithmetic, the 4-byte handshake shape |
-//! | `chunk.rs` | payloads split into 504-byte chunks, at most 256 |
+//! | `chunk.rs` | payloads split into 504-byte chunks (or an extended message's), at most 256 |
+//! | `event.rs` | delivery modes, events, message ids |
+//! | `ext/features.rs` | the agreed extensions and the chunk size they give |
+//! | `ext/negotiate.rs` | the offer and the accept on the wire |
+//! | `ext/datagram.rs` | the extended datagram: marker, CRC, padding |
+//! | `ext/frame.rs` | the extended wire's frames: ping, close, ACK ranges, data |
+//! | `ext/compress.rs` | LZ4 framing of a message, bounded decompression |
 //! | `handshake/cookie.rs` | the server's stateless challenge cookie |
 //! | `handshake/client.rs` | the client's handshake: probes, and which answers it accepts |
 //! | `connection.rs` | the client: handshake phases, then the data phase |
 //! | `endpoint.rs` | the server: connections by address, challenges, probe acknowledgements |
 //! | `core/mod.rs` | the data phase of one connection: dispatch, timers, close |
-//! | `core/acks.rs` | the ACKs owed, sent first and batched |
-//! | `core/queue.rs` | control datagrams and unreliable messages, sent at once, bounded |
+//! | `core/acks.rs` | the spec's ACKs owed, sent first and batched |
+//! | `core/ack_ranges.rs` | ACK frames owed on the extended wire: ranges, when they leave |
+//! | `core/negotiation.rs` | one connection's offer and accept, when each end switches |
+//! | `core/extended.rs` | what arrives on the extended wire, and what was not agreed |
+//! | `core/pack.rs` | extended datagrams packed with frames, in batches |
+//! | `core/queue.rs` | control datagrams and messages sent once, sent at once, bounded |
 //! | `core/events.rs` | events held for the application, charged to the budget |
 //! | `core/liveness.rs` | the idle timeout and the keepalive |
-//! | `send/sender.rs` | sequence ids, the state of every reliable chunk |
+//! | `send/sender.rs` | sequence ids, the state of every reliable chunk, ACKs and ranges |
+//! | `send/wire.rs` | a message's framing (spec or extended), reliable indexes, compression |
 //! | `send/outgoing.rs` | reliable messages held by sequence, recycled or shared buffers |
+//! | `send/hold.rs` | ordered messages the sender holds toward a peer that cannot order |
+//! | `send/tracked.rs` | tracked messages: acknowledged, or lost after a timeout |
 //! | `send/batch.rs` | which chunk next, in GSO-shaped batches, under window and pacer |
 //! | `send/loss.rs` | loss detection: retransmission timer and packet threshold |
 //! | `send/rtt.rs` | round-trip estimate and retransmission timeout (RFC 6298) |
@@ -79,8 +100,9 @@
 //! | `receive/partial.rs` | a payload being reassembled, and what a chunk must agree with |
 //! | `receive/budget.rs` | the reassembly memory budget and its one exception |
 //! | `receive/expiry.rs` | when an incomplete payload is given up |
+//! | `receive/order.rs` | ordered messages the receiver holds back, by reliable index |
 //! | `transmit.rs` | the shape of a batch of datagrams (UDP GSO's) |
-//! | `payload.rs` | bytes shared between the connections they go to |
+//! | `payload.rs` | bytes shared between the connections they go to, compressed once |
 //! | `machine.rs` | the sans-I/O surface every driver and the simulator call |
 //! | `impairment/` | the loss, delay and jitter draw, and the delay line |
 //! | `io/send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
@@ -98,6 +120,7 @@ mod core;
 mod endpoint;
 mod error;
 mod event;
+pub mod ext;
 pub mod handshake;
 mod impairment;
 pub mod io;
@@ -115,7 +138,8 @@ pub use config::{Config, ConfigBuilder};
 pub use connection::Connection;
 pub use endpoint::{ConnectionId, Endpoint, EndpointEvent};
 pub use error::Error;
-pub use event::{Delivery, DisconnectReason, Event};
+pub use event::{Delivery, DisconnectReason, Event, MessageId};
+pub use ext::Extensions;
 pub use machine::Machine;
 pub use payload::Payload;
 pub use stats::{EndpointStats, Stats};

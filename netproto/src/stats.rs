@@ -52,6 +52,24 @@ pub struct Stats {
     /// Outgoing datagrams dropped because the transmit queue was full (or the handshake had
     /// not yet reached the data phase, for unreliable chunks).
     pub datagrams_dropped: u64,
+    /// Extended datagrams dropped because their CRC-32 did not match (corrupted on the way).
+    pub crc_failed: u64,
+    /// Datagrams of the extended protocol the connection never agreed to (extended datagrams
+    /// without an agreement, an accept that claims what was never offered, a second offer
+    /// that contradicts the first), and corrupt offers or accepts: dropped.
+    pub extensions_refused: u64,
+    /// Messages held back now by the receiver until the messages they follow arrive
+    /// (reliable ordered and semi-ordered delivery on the extended wire).
+    pub held_back: u64,
+    /// Ordered messages the sender holds now until the messages they follow are acknowledged
+    /// (ordered delivery toward a peer without the extensions).
+    pub ordered_waiting: u64,
+    /// Messages sent LZ4-compressed.
+    pub compressed: u64,
+    /// Tracked messages acknowledged by the peer.
+    pub tracked_acked: u64,
+    /// Tracked messages reported lost.
+    pub tracked_lost: u64,
 }
 
 /// Statistics of an [`Endpoint`](crate::Endpoint) as a whole.

@@ -57,6 +57,10 @@ impl Transmit {
 /// chunks that is not a single message's last one.
 pub(crate) const FULL_DATAGRAM: usize = HEADER_LEN + CHUNK_SIZE;
 
+/// The most bytes one batch holds: a GSO send must fit one UDP payload (65,507 bytes over
+/// IPv4), and 128 full spec datagrams are 65,024.
+pub(crate) const MAX_BATCH_BYTES: usize = 128 * FULL_DATAGRAM;
+
 /// Which datagram sizes the next datagram of a batch may have.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Size {

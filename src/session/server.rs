@@ -276,6 +276,8 @@ impl GameServer {
                     }
                 }
             }
+            // The server sends no tracked messages.
+            Event::Acknowledged { .. } | Event::Lost { .. } => {}
         }
     }
 

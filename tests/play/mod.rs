@@ -92,6 +92,7 @@ pub fn events(net: &mut SimNetwork, i: usize, player: &mut impl Player) -> Vec<C
             Event::Connected => player.connected(net.client(i)),
             Event::Message { bytes, .. } => seen.extend(player.message(net.client(i), &bytes, now)),
             Event::Disconnected { reason } => panic!("client {i} disconnected: {reason:?}"),
+            Event::Acknowledged { .. } | Event::Lost { .. } => {}
         }
     }
     seen

@@ -134,6 +134,7 @@ impl Pool {
                 }
                 Event::Message { .. } => self.other += 1,
                 Event::Disconnected { .. } => self.disconnected += 1,
+                Event::Acknowledged { .. } | Event::Lost { .. } => {}
             }
         }
     }

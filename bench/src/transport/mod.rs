@@ -318,6 +318,12 @@ fn peers() -> Vec<PeerImpl> {
             cannot: |_| None,
         },
         PeerImpl {
+            name: "netproto-spec",
+            reliable: netproto_peer::reliable_spec,
+            rtt: netproto_peer::rtt_spec,
+            cannot: |_| None,
+        },
+        PeerImpl {
             name: "laminar",
             reliable: laminar_peer::reliable,
             rtt: laminar_peer::rtt,

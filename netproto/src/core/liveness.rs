@@ -5,16 +5,14 @@
 //! The keepalive is an `ACK` for chunk 255 of the sequence opposite the newest one we have seen
 //! from the peer. A sender never has that chunk in flight (its in-flight messages stay within
 //! 16,384 ids of its newest), so the ACK acknowledges nothing, yet it is a well-formed header
-//! any conforming peer accepts. See PROTOCOL.md.
+//! any conforming peer accepts. See PROTOCOL.md. On the extended wire it is a ping frame.
 
 use std::time::{Duration, Instant};
 
-use crate::packet::{Flags, HEADER_LEN, Header};
-
-/// The keepalive datagram, given the newest sequence seen from the peer.
-pub(crate) fn keepalive(newest_seen: Option<u16>) -> [u8; HEADER_LEN] {
-    let seq = newest_seen.map_or(0x8000, |n| n.wrapping_add(0x8000));
-    Header::new(Flags::ACK, 255, seq).encode()
+/// The sequence of the keepalive's `ACK` (and of an offer's or accept's), given the newest
+/// sequence seen from the peer: the one opposite it.
+pub(crate) fn keepalive_sequence(newest_seen: Option<u16>) -> u16 {
+    newest_seen.map_or(0x8000, |n| n.wrapping_add(0x8000))
 }
 
 /// When the peer was last heard and when we last spoke.

@@ -1,36 +1,48 @@
 //! The data phase of one connection, shared by the client [`Connection`](crate::Connection)
 //! and every connection of the server's [`Endpoint`](crate::Endpoint): messages in and out,
 //! timers, close. Nothing here reads a clock or touches a socket: time comes in as `now`,
-//! datagrams come in through `handle_packet` and leave through `transmit`.
+//! datagrams come in through `handle_datagram` and leave through `transmit`.
 //!
-//! - [`acks`]: the acknowledgements owed to the peer;
+//! - [`acks`]: the spec's ACKs owed to the peer;
+//! - [`ack_ranges`]: the ACK frames owed on the extended wire;
 //! - [`queue`]: control datagrams and unreliable messages, sent at once;
 //! - [`events`]: the events held for the application, charged to the budget;
-//! - [`liveness`]: the idle timeout and the keepalive.
+//! - [`liveness`]: the idle timeout and the keepalive;
+//! - [`negotiation`]: the offer and accept of the extensions;
+//! - [`extended`]: what arrives on the extended wire;
+//! - [`pack`]: extended datagrams packed with frames.
 //!
 //! The send half (reliable chunks, retransmission, congestion) is [`crate::send`], the receive
-//! half (reassembly, exactly-once) [`crate::receive`].
+//! half (reassembly, exactly-once, ordering) [`crate::receive`].
 
+mod ack_ranges;
 mod acks;
 mod events;
+mod extended;
 mod liveness;
+mod negotiation;
+mod pack;
 mod queue;
 
 use std::net::SocketAddr;
 use std::time::Instant;
 
 use crate::Error;
-use crate::chunk::{MAX_PAYLOAD, chunk_count};
+use crate::chunk::{MAX_PAYLOAD, count_chunks};
 use crate::config::Config;
-use crate::event::{Delivery, DisconnectReason, Event};
+use crate::event::{Delivery, DisconnectReason, Event, MessageId};
+use crate::ext::Extensions;
+use crate::ext::frame::{CLOSE, PING};
 use crate::packet::{Flags, HEADER_LEN, Header};
 use crate::payload::Data;
-use crate::receive::{Dropped, Reassembler};
+use crate::receive::{Dropped, Incoming, Reassembler};
 use crate::send::Outbound;
 use crate::stats::Stats;
+use ack_ranges::OwedAcks;
 use acks::AckQueue;
 use events::EventQueue;
-use liveness::{Liveness, keepalive};
+use liveness::{Liveness, keepalive_sequence};
+use negotiation::Negotiator;
 use queue::DatagramQueue;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,16 +60,30 @@ pub(crate) struct Core {
     rx: Reassembler,
     stats: Stats,
     acks: AckQueue,
+    owed: OwedAcks,
     queue: DatagramQueue,
     events: EventQueue,
     liveness: Liveness,
+    negotiator: Negotiator,
     state: State,
+    /// The latest `now` seen: when a tracked message sent between calls was sent.
+    clock: Instant,
+    /// Messages handed up by one chunk, reused.
+    delivered: Vec<(Vec<u8>, bool)>,
+    /// Tracked messages reported by one call, reused.
+    tracked: Vec<MessageId>,
     /// Whether data may be transmitted (false on a client until the server confirms).
     pub data_phase: bool,
 }
 
 impl Core {
-    pub fn new(peer: SocketAddr, config: &Config, now: Instant, data_phase: bool) -> Core {
+    pub fn new(
+        peer: SocketAddr,
+        config: &Config,
+        now: Instant,
+        client: bool,
+        data_phase: bool,
+    ) -> Core {
         Core {
             peer,
             max_reassembly_bytes: config.max_reassembly_bytes,
@@ -69,10 +95,25 @@ impl Core {
             ),
             stats: Stats::default(),
             acks: AckQueue::new(config.max_queued_datagrams),
+            owed: OwedAcks::new(
+                config.max_queued_datagrams,
+                config.ack_delay,
+                config.ack_every,
+            ),
             queue: DatagramQueue::new(config.max_queued_datagrams),
             events: EventQueue::default(),
             liveness: Liveness::new(now, config.idle_timeout, config.keepalive_interval),
+            negotiator: Negotiator::new(
+                config.extensions(),
+                client,
+                config.handshake_initial_resend,
+                config.handshake_max_resend,
+                config.max_offers,
+            ),
             state: State::Open,
+            clock: now,
+            delivered: Vec::new(),
+            tracked: Vec::new(),
             data_phase,
         }
     }
@@ -86,11 +127,16 @@ impl Core {
     }
 
     pub fn has_output(&self) -> bool {
-        !self.acks.is_empty() || !self.queue.is_empty()
+        !self.acks.is_empty() || !self.owed.is_empty() || !self.queue.is_empty()
     }
 
     pub fn push_event(&mut self, event: Event) {
         self.events.push(event);
+    }
+
+    /// What the connection agreed to, if anything.
+    pub fn extensions(&self) -> Option<Extensions> {
+        self.negotiator.agreed()
     }
 
     /// Queues a control datagram (a probe's acknowledgement, keepalive, END). Bounded.
@@ -100,7 +146,29 @@ impl Core {
         }
     }
 
-    pub fn send(&mut self, data: Data<'_>, delivery: Delivery) -> Result<(), Error> {
+    fn queue_frame(&mut self, frame: u8) {
+        if !self.queue.push_frame(frame) {
+            self.stats.datagrams_dropped += 1;
+        }
+    }
+
+    /// A client's handshake was confirmed: it offers the extensions, if it has any.
+    pub fn start_negotiation(&mut self, now: Instant) {
+        self.negotiator.start(now);
+        self.poll_offer(now);
+    }
+
+    fn poll_offer(&mut self, now: Instant) {
+        let sequence = keepalive_sequence(self.rx.newest());
+        if let Some(offer) = self.negotiator.poll_offer(now, sequence)
+            && !self.queue.push_negotiation(offer)
+        {
+            self.stats.datagrams_dropped += 1;
+        }
+    }
+
+    /// Queues a message; returns its id (what a tracked message's events name).
+    pub fn send(&mut self, data: Data<'_>, delivery: Delivery) -> Result<MessageId, Error> {
         if self.state == State::Closed {
             return Err(Error::Closed);
         }
@@ -108,29 +176,87 @@ impl Core {
         if len > MAX_PAYLOAD {
             return Err(Error::PayloadTooLarge { len });
         }
-        let reliable = delivery == Delivery::Reliable;
+        let reliable = delivery.is_reliable();
         self.outbound.check_room(reliable)?;
         self.stats.messages_sent += 1;
+        let (data, wire, compressed) = self.outbound.frame(data, delivery);
+        self.stats.compressed += u64::from(compressed);
         if reliable {
-            self.outbound.allocate(Some(data));
-            return Ok(());
+            self.outbound.allocate(Some((data, wire, delivery)));
+            return Ok(self.outbound.last_id());
         }
-        let seq = self.outbound.allocate(None);
-        let n = chunk_count(len);
+        self.outbound.allocate(None);
+        let id = self.outbound.last_id();
+        let n = count_chunks(data.as_slice().len(), wire.chunk_size());
+        if delivery == Delivery::Tracked
+            && let Some(lost) = self.outbound.track(self.clock, n)
+        {
+            self.report_tracked(lost, false);
+        }
         if !self.data_phase || !self.queue.has_room(n) {
-            // Unreliable means exactly this: it may be dropped, here rather than on the wire.
+            // Sent once means exactly this: it may be dropped, here rather than on the wire.
             self.stats.datagrams_dropped += n as u64;
-            return Ok(());
+            return Ok(id);
         }
-        self.queue.push_unreliable(seq, data.to_payload());
-        Ok(())
+        let seq = self.outbound.next_sequence().wrapping_sub(1);
+        self.queue.push_message(seq, data.into_payload(), wire);
+        Ok(id)
     }
 
-    /// A datagram with a packet header from the peer.
-    pub fn handle_packet(&mut self, now: Instant, datagram: &[u8]) {
+    fn report_tracked(&mut self, id: MessageId, acked: bool) {
+        if acked {
+            self.stats.tracked_acked += 1;
+            self.events.push(Event::Acknowledged { id });
+        } else {
+            self.stats.tracked_lost += 1;
+            self.events.push(Event::Lost { id });
+        }
+    }
+
+    #[inline]
+    fn drain_tracked(&mut self, acked: bool) {
+        if self.tracked.is_empty() {
+            return;
+        }
+        let ids = std::mem::take(&mut self.tracked);
+        for &id in &ids {
+            self.report_tracked(id, acked);
+        }
+        self.tracked = ids;
+        self.tracked.clear();
+    }
+
+    /// A datagram after the handshake from the peer: an extended datagram, an offer or
+    /// accept, or a spec packet.
+    pub fn handle_datagram(&mut self, now: Instant, datagram: &[u8]) {
         if self.state == State::Closed {
             return;
         }
+        self.clock = now;
+        if self.negotiator.enabled() {
+            if crate::ext::datagram::is_extended(datagram) {
+                return self.handle_extended(now, datagram);
+            }
+            if crate::ext::negotiate::is_negotiation(datagram) {
+                return self.handle_negotiation(now, datagram);
+            }
+            if self.negotiator.agreed().is_some()
+                && datagram
+                    .first()
+                    .is_some_and(|f| f & Flags::RESERVED_MASK != 0)
+            {
+                // Our peer sets reserved bits only in offers, accepts and extended datagrams:
+                // this is one of those with its first byte corrupted.
+                self.count_handshake(datagram.len());
+                self.stats.malformed += 1;
+                return;
+            }
+        }
+        self.handle_packet(now, datagram);
+    }
+
+    /// A datagram with a packet header from the peer.
+    fn handle_packet(&mut self, now: Instant, datagram: &[u8]) {
         self.count_received(now, datagram.len());
         let Some((header, data)) = Header::decode(datagram) else {
             self.stats.malformed += 1;
@@ -142,16 +268,36 @@ impl Core {
         }
         if header.flags.contains(Flags::ACK) {
             let (sequence, chunk) = (header.sequence, header.chunk);
-            if self.outbound.on_ack(now, sequence, chunk, &mut self.stats) {
+            let stats = &mut self.stats;
+            if self
+                .outbound
+                .on_ack(now, sequence, chunk, stats, &mut self.tracked)
+            {
                 self.stats.messages_acked += 1;
             }
+            self.drain_tracked(true);
             return;
         }
+        self.on_chunk(now, Incoming::spec(header, data));
+    }
+
+    /// A chunk, from a spec packet or a data frame.
+    fn on_chunk(&mut self, now: Instant, chunk: Incoming<'_>) {
         let outside = self.events.bytes();
         let budget = self.max_reassembly_bytes;
-        let received = self.rx.on_chunk(now, header, data, outside, budget);
-        if received.ack && !self.acks.push(header.chunk, header.sequence) {
-            self.stats.datagrams_dropped += 1;
+        let received = self
+            .rx
+            .on_chunk(now, chunk, outside, budget, &mut self.delivered);
+        if received.ack {
+            let repeated = received.dropped == Some(Dropped::Duplicate);
+            let owed = if self.negotiator.sending() {
+                self.owed.push(now, chunk.sequence, chunk.chunk, repeated)
+            } else {
+                self.acks.push(chunk.chunk, chunk.sequence)
+            };
+            if !owed {
+                self.stats.datagrams_dropped += 1;
+            }
         }
         match received.dropped {
             Some(Dropped::Malformed) => self.stats.malformed += 1,
@@ -160,24 +306,38 @@ impl Core {
             Some(Dropped::Stale) => self.stats.stale += 1,
             None => {}
         }
-        if let Some((bytes, reliable)) = received.message {
+        for (bytes, reliable) in self.delivered.drain(..) {
             self.stats.messages_delivered += 1;
             self.events.push(Event::Message { bytes, reliable });
         }
     }
 
     /// Appends the next datagram, or a batch of up to `max` equal-sized datagrams (the last
-    /// may be shorter), to `buf`; returns the segment size. ACKs first (4 bytes each, so any
-    /// run of them is a batch), then control datagrams and unreliable messages, then reliable
-    /// chunks as the congestion window and the pacer allow.
+    /// may be shorter), to `buf`; returns the segment size. The spec's ACKs first (4 bytes
+    /// each, so any run of them is a batch), then control datagrams and unreliable messages,
+    /// then reliable chunks as the congestion window and the pacer allow; on the extended
+    /// wire, datagrams packed with all of these (see [`pack`]).
     pub fn transmit(&mut self, now: Instant, buf: &mut Vec<u8>, max: usize) -> Option<usize> {
+        self.clock = now;
         let max = max.max(1);
         let start = buf.len();
+        let open = self.data_phase && self.state == State::Open;
         let (count, segment) = if !self.acks.is_empty() {
             (self.acks.write(buf, max), HEADER_LEN)
         } else if let Some(batch) = self.queue.write(buf, max) {
             batch
-        } else if self.data_phase && self.state == State::Open {
+        } else if self.negotiator.sending() {
+            let spec = if open && self.outbound.next_is_spec() {
+                self.outbound.poll_batch(now, buf, max, &mut self.stats)
+            } else {
+                (0, 0)
+            };
+            if spec.0 > 0 {
+                spec
+            } else {
+                self.transmit_extended(now, buf, max, open)
+            }
+        } else if open {
             self.outbound.poll_batch(now, buf, max, &mut self.stats)
         } else {
             (0, 0)
@@ -219,14 +379,27 @@ impl Core {
         if self.state == State::Closed {
             return;
         }
+        self.clock = now;
         if self.liveness.is_dead(now) {
             self.close_with(DisconnectReason::TimedOut, false);
             return;
         }
         if self.data_phase {
-            self.outbound.on_timeout(now, &mut self.stats);
+            self.outbound
+                .on_timeout(now, &mut self.stats, &mut self.tracked);
+            self.drain_tracked(false);
+            self.poll_offer(now);
+            self.poll_ping(now);
+            if self.negotiator.sending() && self.outbound.probe_due(now) {
+                self.queue_frame(crate::ext::frame::ACK_NOW);
+            }
             if self.liveness.keepalive_due(now) && !self.has_output() {
-                self.queue_control(keepalive(self.rx.newest()));
+                if self.negotiator.sending() {
+                    self.queue_frame(PING);
+                } else {
+                    let ka = Header::new(Flags::ACK, 255, keepalive_sequence(self.rx.newest()));
+                    self.queue_control(ka.encode());
+                }
                 self.liveness.spoke(now);
             }
         }
@@ -244,6 +417,17 @@ impl Core {
             deadline = deadline.min(self.liveness.keepalive_deadline());
             if let Some(t) = self.outbound.deadline() {
                 deadline = deadline.min(t);
+            }
+            if self.negotiator.enabled() {
+                let sending = self.negotiator.sending();
+                let owed = self.owed.deadline().filter(|_| sending);
+                let probe = sending.then(|| self.outbound.probe_deadline()).flatten();
+                for t in [self.negotiator.deadline(), owed, probe]
+                    .into_iter()
+                    .flatten()
+                {
+                    deadline = deadline.min(t);
+                }
             }
         }
         if let Some(t) = self.rx.next_expiry() {
@@ -264,10 +448,15 @@ impl Core {
         self.state = State::Closed;
         self.outbound.clear();
         self.acks.clear();
+        self.owed.clear();
         self.queue.clear();
         if send_end && self.data_phase {
-            let end = Header::new(Flags::END, 0, self.outbound.next_sequence());
-            self.queue_control(end.encode());
+            if self.negotiator.sending() {
+                self.queue_frame(CLOSE);
+            } else {
+                let end = Header::new(Flags::END, 0, self.outbound.next_sequence());
+                self.queue_control(end.encode());
+            }
         }
         self.events.push(Event::Disconnected { reason });
     }
@@ -276,6 +465,7 @@ impl Core {
         let mut s = self.stats.clone();
         self.outbound.fill_stats(&mut s);
         s.reassembly_bytes = (self.rx.partial_bytes() + self.events.bytes()) as u64;
+        s.held_back = self.rx.held_back() as u64;
         s
     }
 }

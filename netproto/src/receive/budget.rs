@@ -2,9 +2,12 @@
 //! partial payload reserves ahead, and the one exception that keeps reassembly from
 //! deadlocking.
 //!
-//! Memory counted is the partial payloads' buffers and bookkeeping plus the delivered payloads
-//! the application has not polled yet. Beyond the budget only the oldest reliable partial may
-//! still grow (up to one maximum payload more): the sender's window waits on it.
+//! Memory counted is the partial payloads' buffers and bookkeeping, the complete messages held
+//! back for ordering, and the delivered payloads the application has not polled yet. Beyond
+//! the budget only the oldest reliable partial may still grow (up to one maximum payload
+//! more): the sender's window waits on it. So may, on the extended wire, the message whose
+//! reliable index every held message waits for (the ordering prefix): otherwise held messages
+//! could fill the budget while the one they wait for is refused.
 
 use crate::chunk::{CHUNK_SIZE, MAX_PAYLOAD};
 
@@ -39,13 +42,21 @@ pub(crate) struct Budget {
 
 impl Budget {
     /// Whether a single-chunk payload of `len` bytes fits (it needs no reassembly state).
+    #[inline]
     pub fn fits(self, len: usize) -> bool {
         self.used + len <= self.limit
+    }
+
+    /// Whether `len` more bytes stay within the hard ceiling of a rescued message: the
+    /// budget plus one maximum payload.
+    pub fn rescues(self, len: usize) -> bool {
+        self.used + len <= self.limit + MAX_PAYLOAD + PARTIAL_OVERHEAD
     }
 
     /// Whether a chunk covering `offset..end` may join `room`; if so, the capacity to reserve
     /// for the chunks to come (`None`: just what this one needs). `oldest_reliable` is asked
     /// only over the budget, as it walks every partial.
+    #[inline]
     pub fn admit(
         self,
         room: Room,

@@ -5,15 +5,20 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
-use super::Dropped;
 use super::budget::PARTIAL_OVERHEAD;
+use super::{Dropped, Kind};
 
 /// The partial payloads of a connection, by sequence.
 pub(crate) type Partials = HashMap<u16, Partial, BuildHasherDefault<SeqHasher>>;
 
 #[derive(Debug)]
 pub(crate) struct Partial {
+    /// How its chunks are framed and delivered: every chunk must agree.
+    pub kind: Kind,
+    /// Retransmitted by its sender (so kept for the long timeout, and may be rescued).
     pub reliable: bool,
+    /// The reliable index and predecessor from chunk 0, once it arrived.
+    pub order: Option<(u16, Option<u16>)>,
     buf: Vec<u8>,
     received: [u64; 4],
     count: usize,
@@ -25,9 +30,11 @@ pub(crate) struct Partial {
 }
 
 impl Partial {
-    pub fn new(reliable: bool, now: Instant) -> Partial {
+    pub fn new(kind: Kind, now: Instant) -> Partial {
         Partial {
-            reliable,
+            kind,
+            reliable: kind.retransmitted(),
+            order: None,
             buf: Vec::new(),
             received: [0; 4],
             count: 0,
@@ -40,6 +47,25 @@ impl Partial {
 
     fn has(&self, chunk: u8) -> bool {
         self.received[usize::from(chunk / 64)] & (1 << (chunk % 64)) != 0
+    }
+
+    /// Appends the runs of chunks received so far to `out`, lowest first.
+    pub fn received_runs(&self, out: &mut Vec<(u8, u8)>) {
+        let mut run: Option<(u8, u8)> = None;
+        for chunk in 0..=255u8 {
+            if !self.has(chunk) {
+                continue;
+            }
+            run = match run {
+                Some((lo, hi)) if hi.wrapping_add(1) == chunk => Some((lo, chunk)),
+                Some(done) => {
+                    out.push(done);
+                    Some((chunk, chunk))
+                }
+                None => Some((chunk, chunk)),
+            };
+        }
+        out.extend(run);
     }
 
     /// The highest chunk received: the top set bit of the highest non-zero word.
@@ -63,17 +89,11 @@ impl Partial {
         (self.buf.capacity(), self.buf.len())
     }
 
-    /// Whether chunk `chunk` (`fin` if the last) may join: same delivery, not seen yet, and
-    /// consistent with the last chunk's position. A repeat shows the sender is still working
-    /// on this payload, so it moves `last_at`.
-    pub fn check(
-        &mut self,
-        now: Instant,
-        chunk: u8,
-        fin: bool,
-        reliable: bool,
-    ) -> Result<(), Dropped> {
-        if self.reliable != reliable {
+    /// Whether chunk `chunk` (`fin` if the last) may join: same framing and delivery, not
+    /// seen yet, and consistent with the last chunk's position. A repeat shows the sender is
+    /// still working on this payload, so it moves `last_at`.
+    pub fn check(&mut self, now: Instant, chunk: u8, fin: bool, kind: Kind) -> Result<(), Dropped> {
+        if self.kind != kind {
             return Err(Dropped::Malformed);
         }
         if self.has(chunk) {
@@ -165,7 +185,7 @@ mod tests {
 
     #[test]
     fn highest_is_the_top_received_chunk() {
-        let mut p = Partial::new(true, Instant::now());
+        let mut p = Partial::new(Kind::Spec { rel: true }, Instant::now());
         assert_eq!(p.highest(), None);
         for c in [0u8, 5, 63, 64, 130, 255, 200] {
             p.received[usize::from(c / 64)] |= 1 << (c % 64);

@@ -6,8 +6,6 @@ use std::time::Instant;
 
 use super::Outbound;
 use super::sender::Sender;
-use crate::chunk::chunk_bytes;
-use crate::packet::HEADER_LEN;
 use crate::stats::Stats;
 use crate::transmit::{FULL_DATAGRAM, Size};
 
@@ -16,9 +14,36 @@ use crate::transmit::{FULL_DATAGRAM, Size};
 /// amount per datagram.
 const SIZE_SCAN: usize = 64;
 
-/// The length of the datagram carrying chunk `index` of `payload`.
-fn datagram_len(payload: &[u8], index: usize) -> usize {
-    HEADER_LEN + chunk_bytes(payload, index).len()
+/// How many messages after the first unsent one [`Sender::poll`] looks through for a last
+/// chunk that fits what is left of an extended datagram: a tick's worth of small messages, not
+/// a scan per datagram over a queue of large ones.
+const PACK_SCAN: usize = 8;
+
+/// Below this many bytes left, an extended datagram takes no more chunks: a frame's header
+/// alone is up to 9 bytes.
+const MIN_PACK_ROOM: usize = 32;
+
+/// Where the next chunk goes: a spec datagram of a size a batch allows, or a data frame in
+/// what is left of an extended datagram.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Fit {
+    Spec(Size),
+    Ext { room: usize },
+}
+
+impl Fit {
+    #[inline]
+    fn spec(self) -> bool {
+        matches!(self, Fit::Spec(_))
+    }
+
+    #[inline]
+    fn fits(self, len: usize) -> bool {
+        match self {
+            Fit::Spec(size) => size.fits(len),
+            Fit::Ext { room } => len <= room,
+        }
+    }
 }
 
 impl Sender {
@@ -39,7 +64,7 @@ impl Sender {
         window: usize,
         stats: &mut Stats,
         buf: &mut Vec<u8>,
-        size: Size,
+        fit: Fit,
     ) -> Option<usize> {
         if self.in_flight_count >= window {
             return None;
@@ -49,14 +74,15 @@ impl Sender {
                 self.retransmit.pop_front();
                 continue;
             };
-            let len = datagram_len(msg.bytes(), usize::from(chunk));
+            let len = msg.encoded_len(usize::from(chunk));
+            let spec = msg.wire.is_spec();
             let state = &mut msg.chunks[usize::from(chunk)];
             if state.acked || state.in_flight {
                 state.queued = false;
                 self.retransmit.pop_front();
                 continue;
             }
-            if !size.fits(len) {
+            if spec != fit.spec() || !fit.fits(len) {
                 return None;
             }
             state.queued = false;
@@ -68,22 +94,48 @@ impl Sender {
             return None;
         }
         let first = self.first_unsent()?;
-        let abs = match size {
-            Size::Exactly(FULL_DATAGRAM) => self.next_full()?,
-            Size::Exactly(len) => self
+        let abs = match fit {
+            Fit::Spec(Size::Exactly(FULL_DATAGRAM)) => self.next_full()?,
+            Fit::Spec(Size::Exactly(len)) => self
                 .messages
                 .iter_from(first)
                 .take(SIZE_SCAN)
                 .find(|(_, m)| {
-                    m.next_new < m.chunks.len() && datagram_len(m.bytes(), m.next_new) == len
+                    m.wire.is_spec()
+                        && m.next_new < m.chunks.len()
+                        && m.encoded_len(m.next_new) == len
                 })
                 .map(|(abs, _)| abs)?,
-            Size::Any | Size::AtMost(_) => {
+            Fit::Spec(size) => {
                 let msg = self.messages.get(first)?;
-                if !size.fits(datagram_len(msg.bytes(), msg.next_new)) {
+                if !msg.wire.is_spec() || !size.fits(msg.encoded_len(msg.next_new)) {
                     return None;
                 }
                 first
+            }
+            Fit::Ext { room } => {
+                let msg = self.messages.get(first)?;
+                if msg.wire.is_spec() {
+                    return None;
+                }
+                if msg.encoded_len(msg.next_new) <= room {
+                    first
+                } else if room < MIN_PACK_ROOM {
+                    return None;
+                } else {
+                    // A later message's last chunk that fits what is left of the datagram:
+                    // small messages behind a large one share its datagrams. Only last
+                    // chunks can be shorter than the one that did not fit.
+                    self.messages
+                        .iter_from(first + 1)
+                        .take(PACK_SCAN)
+                        .find(|(_, m)| {
+                            m.next_new + 1 == m.chunks.len()
+                                && !m.wire.is_spec()
+                                && m.encoded_len(m.next_new) <= room
+                        })
+                        .map(|(abs, _)| abs)?
+                }
             }
         };
         let msg = self.messages.get_mut(abs)?;
@@ -91,6 +143,28 @@ impl Sender {
         msg.next_new += 1;
         self.unsent -= 1;
         Some(self.transmit(now, abs, chunk, buf))
+    }
+
+    /// Whether the chunk [`poll`](Self::poll) would take next is framed the spec's way (a
+    /// retransmission first, then the oldest chunk never sent).
+    pub fn next_is_spec(&mut self) -> bool {
+        while let Some(&(abs, chunk)) = self.retransmit.front() {
+            if let Some(m) = self.messages.get(abs) {
+                let s = &m.chunks[usize::from(chunk)];
+                if !s.acked && !s.in_flight {
+                    return m.wire.is_spec();
+                }
+            }
+            if let Some(m) = self.messages.get_mut(abs) {
+                m.chunks[usize::from(chunk)].queued = false;
+            }
+            self.retransmit.pop_front();
+        }
+        self.unsent > 0
+            && self
+                .first_unsent()
+                .and_then(|abs| self.messages.get(abs))
+                .is_some_and(|m| m.wire.is_spec())
     }
 
     /// The oldest message with a chunk never sent, moving `cursor` to it: past the messages
@@ -114,7 +188,7 @@ impl Sender {
         let found = self
             .messages
             .iter_from(start)
-            .find(|(_, m)| m.next_new < m.full_chunks())
+            .find(|(_, m)| m.wire.is_spec() && m.next_new < m.full_chunks())
             .map(|(abs, _)| abs);
         self.full_cursor = found.unwrap_or_else(|| self.messages.end());
         found.filter(|&abs| abs - self.cursor < SIZE_SCAN as u64)
@@ -122,6 +196,39 @@ impl Sender {
 }
 
 impl Outbound {
+    /// Whether the next reliable chunk is framed the spec's way.
+    pub fn next_is_spec(&mut self) -> bool {
+        self.sender.next_is_spec()
+    }
+
+    /// Appends the next reliable chunk framed for the extended wire, if the congestion window
+    /// and the pacer allow one and it fits in `room` bytes; returns its length.
+    pub fn poll_ext(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        room: usize,
+        stats: &mut Stats,
+    ) -> Option<usize> {
+        let window = self.cc.window() as usize;
+        if !self.sender.has_sendable(window) {
+            return None;
+        }
+        if let Some(pacer) = &mut self.pacer {
+            self.paced_until = pacer.check(now, self.cc.window(), self.rtt.smoothed());
+            if self.paced_until.is_some() {
+                return None;
+            }
+        }
+        let sent = self.sender.poll(now, window, stats, buf, Fit::Ext { room });
+        if sent.is_none()
+            && let Some(pacer) = &mut self.pacer
+        {
+            pacer.refund();
+        }
+        sent
+    }
+
     /// Appends a batch of up to `max` reliable datagrams to `buf` as the congestion window and
     /// the pacer allow; returns how many and the size of each but the last.
     pub fn poll_batch(
@@ -144,14 +251,17 @@ impl Outbound {
                     break;
                 }
             }
-            let len = match self
-                .sender
-                .poll(now, window, stats, buf, Size::after(count, segment))
-            {
+            let len = match self.sender.poll(
+                now,
+                window,
+                stats,
+                buf,
+                Fit::Spec(Size::after(count, segment)),
+            ) {
                 Some(len) => len,
                 None if count > 0 => {
                     // The last datagram of the batch, if a shorter one is next.
-                    let last = Size::AtMost(segment);
+                    let last = Fit::Spec(Size::AtMost(segment));
                     match self.sender.poll(now, window, stats, buf, last) {
                         Some(len) => {
                             count += 1;
@@ -167,7 +277,12 @@ impl Outbound {
                         }
                     }
                 }
-                None => break,
+                None => {
+                    if let Some(pacer) = &mut self.pacer {
+                        pacer.refund();
+                    }
+                    break;
+                }
             };
             if count == 0 {
                 segment = len;

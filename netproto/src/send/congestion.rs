@@ -182,6 +182,13 @@ impl Congestion {
         self.window = self.window.saturating_add(1).min(self.max);
     }
 
+    /// An RTT sample not tied to one chunk's acknowledgement (an ACK frame's, on the extended
+    /// wire): it counts toward the round's samples and its smallest.
+    pub fn on_sample(&mut self, r: Duration) {
+        self.round_samples = self.round_samples.saturating_add(1);
+        self.round_min_rtt = Some(self.round_min_rtt.map_or(r, |m| m.min(r)));
+    }
+
     /// Closes the current round trip: estimates the queue from its smallest RTT sample and
     /// moves the window by it.
     fn end_round(&mut self, min_rtt: Option<Duration>, next_tx_id: u64) {

@@ -3,6 +3,11 @@
 //! (a packet threshold, as in QUIC), so that one loss does not cost a whole RTO under random
 //! loss. A lost chunk waits in the retransmission queue and the congestion controller hears of
 //! it.
+//!
+//! On the extended wire one ACK frame answers a window's worth of chunks, so a lost one
+//! leaves the sender without a word: before the retransmission timer, it probes (a bare
+//! `ACK_NOW`, see `core/pack.rs`) after a probe timeout ([`quiet_since`](Sender::quiet_since)
+//! and `RttEstimator::probe_timeout`), and the receiver's answer acknowledges everything it has.
 
 use std::time::{Duration, Instant};
 
@@ -90,6 +95,13 @@ impl Sender {
         if expired {
             rtt.back_off();
         }
+    }
+
+    /// The latest of when the oldest chunk in flight was sent and when a chunk was last
+    /// acknowledged: what a probe timeout counts from. `None` with nothing in flight.
+    pub fn quiet_since(&mut self) -> Option<Instant> {
+        let oldest = self.next_timeout(Duration::ZERO)?;
+        Some(self.last_ack_at.map_or(oldest, |t| t.max(oldest)))
     }
 
     /// When the oldest chunk in flight times out.

@@ -12,7 +12,10 @@
 use std::collections::VecDeque;
 use std::time::Instant;
 
-use crate::chunk::{CHUNK_SIZE, chunk_count};
+use super::wire::Wire;
+use crate::chunk::{MAX_CHUNKS, chunk_of, count_chunks};
+use crate::event::Delivery;
+use crate::packet::HEADER_LEN;
 use crate::payload::{Data, Payload};
 
 /// What the sender knows of one chunk of a reliable message.
@@ -40,7 +43,11 @@ enum Body {
 pub(crate) struct OutMessage {
     pub seq: u16,
     body: Body,
-    /// The first chunk never sent.
+    /// How its chunks are framed.
+    pub wire: Wire,
+    pub delivery: Delivery,
+    /// The first chunk never sent (all of them while an ordered message waits, see
+    /// `Sender::held`).
     pub next_new: usize,
     /// Chunks acknowledged.
     pub acked: usize,
@@ -48,7 +55,7 @@ pub(crate) struct OutMessage {
 }
 
 impl OutMessage {
-    /// The payload.
+    /// The payload (as sent: compressed, if it is).
     pub fn bytes(&self) -> &[u8] {
         match &self.body {
             Body::Copied(bytes) => bytes,
@@ -56,9 +63,27 @@ impl OutMessage {
         }
     }
 
-    /// Chunks of exactly [`CHUNK_SIZE`] bytes (all but a shorter last one).
+    /// Chunks of exactly the wire's chunk size (all but a shorter last one).
+    #[inline]
     pub fn full_chunks(&self) -> usize {
-        self.bytes().len() / CHUNK_SIZE
+        self.bytes().len() / self.wire.chunk_size()
+    }
+
+    /// The bytes of chunk `index`.
+    #[inline]
+    pub fn chunk(&self, index: usize) -> &[u8] {
+        chunk_of(self.bytes(), index, self.wire.chunk_size())
+    }
+
+    /// The bytes chunk `index` takes on the wire (a datagram, or a frame).
+    #[inline]
+    pub fn encoded_len(&self, index: usize) -> usize {
+        let len = self.chunk(index).len();
+        if let Wire::Spec { .. } = self.wire {
+            return HEADER_LEN + len;
+        }
+        let fin = index + 1 == self.chunks.len();
+        self.wire.encoded_len(self.seq, index as u8, fin, len)
     }
 }
 
@@ -97,8 +122,16 @@ impl Outgoing {
 
     /// Keeps `payload` as message `abs` (newer than every live one): a slice is copied into a
     /// recycled buffer where there is one, shared bytes are referenced. Returns its chunk count.
-    pub fn insert(&mut self, abs: u64, seq: u16, payload: Data<'_>) -> usize {
-        let n = chunk_count(payload.as_slice().len());
+    pub fn insert(
+        &mut self,
+        abs: u64,
+        seq: u16,
+        payload: Data<'_>,
+        wire: Wire,
+        delivery: Delivery,
+    ) -> usize {
+        let n = count_chunks(payload.as_slice().len(), wire.chunk_size());
+        debug_assert!(n <= MAX_CHUNKS);
         let body = match payload {
             Data::Borrowed(bytes) => {
                 let mut data = self.spare_data.pop().unwrap_or_default();
@@ -107,6 +140,8 @@ impl Outgoing {
                 Body::Copied(data)
             }
             Data::Shared(payload) => Body::Shared(payload.clone()),
+            Data::Owned(bytes) => Body::Copied(bytes),
+            Data::Payload(payload) => Body::Shared(payload),
         };
         let mut chunks = self.spare_chunks.pop().unwrap_or_default();
         chunks.clear();
@@ -122,6 +157,8 @@ impl Outgoing {
         self.slots.push_back(Some(OutMessage {
             seq,
             body,
+            wire,
+            delivery,
             next_new: 0,
             acked: 0,
             chunks,
@@ -193,13 +230,16 @@ impl Outgoing {
 mod tests {
     use super::*;
 
+    const SPEC: Wire = Wire::Spec { rel: true };
+    const R: Delivery = Delivery::Reliable;
+
     #[test]
     fn slots_follow_sequence_numbers_and_trim_from_the_front() {
         let mut o = Outgoing::default();
-        o.insert(10, 10, Data::Borrowed(&[1; 600]));
+        o.insert(10, 10, Data::Borrowed(&[1; 600]), SPEC, R);
         // 11 and 12 were unreliable.
         let shared = Payload::from(&[2u8; 10][..]);
-        o.insert(13, 13, Data::Shared(&shared));
+        o.insert(13, 13, Data::Shared(&shared), SPEC, R);
         assert_eq!(o.len(), 2);
         assert_eq!(o.oldest(), Some(10));
         assert_eq!(o.get(13).map(|m| m.bytes()), Some(&shared[..]));
@@ -215,7 +255,7 @@ mod tests {
         o.remove(10);
         assert_eq!((o.len(), o.oldest()), (0, None));
         // A later message starts the ring afresh, in a recycled buffer.
-        o.insert(40_000, 40_000u64 as u16, Data::Borrowed(&[3; 5]));
+        o.insert(40_000, 40_000u64 as u16, Data::Borrowed(&[3; 5]), SPEC, R);
         assert_eq!(o.oldest(), Some(40_000));
         assert_eq!(o.get(40_000).map(|m| m.bytes()), Some(&[3u8; 5][..]));
         assert!(o.iter_from(40_001).next().is_none());
@@ -224,11 +264,17 @@ mod tests {
     #[test]
     fn large_buffers_are_not_kept() {
         let mut o = Outgoing::default();
-        o.insert(0, 0, Data::Borrowed(&vec![0; SPARE_DATA_BYTES + 1]));
+        o.insert(
+            0,
+            0,
+            Data::Borrowed(&vec![0; SPARE_DATA_BYTES + 1]),
+            SPEC,
+            R,
+        );
         o.remove(0);
         assert!(o.spare_data.is_empty());
         for abs in 1..=(SPARE_MESSAGES as u64 + 10) {
-            o.insert(abs, abs as u16, Data::Borrowed(&[0; 100]));
+            o.insert(abs, abs as u16, Data::Borrowed(&[0; 100]), SPEC, R);
         }
         for abs in 1..=(SPARE_MESSAGES as u64 + 10) {
             o.remove(abs);

@@ -87,6 +87,17 @@ impl RttEstimator {
         }
     }
 
+    /// How long to wait for an acknowledgement before probing for one, given the peer's
+    /// acknowledgement delay: SRTT + max(4 × RTTVAR, 1 ms) + that delay, without the
+    /// retransmission timeout's floor (QUIC's probe timeout), doubled per probe already sent.
+    pub fn probe_timeout(&self, ack_delay: Duration, probes: u32) -> Duration {
+        let srtt = self.srtt.unwrap_or(self.rttvar * 2);
+        let spread = (self.rttvar * 4).max(GRANULARITY);
+        (srtt + spread + ack_delay)
+            .saturating_mul(1 << probes.min(6))
+            .min(self.max_rto)
+    }
+
     pub fn smoothed(&self) -> Option<Duration> {
         self.srtt
     }

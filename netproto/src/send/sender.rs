@@ -5,14 +5,16 @@
 //! transmission it answers (Karn's rule, loss detection in [`loss`](super::loss)).
 
 use std::collections::VecDeque;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::congestion::Congestion;
+use super::hold::Held;
 use super::outgoing::Outgoing;
 use super::rtt::RttEstimator;
+use super::wire::Wire;
 use crate::Error;
-use crate::chunk::chunk_bytes;
-use crate::packet::{Flags, HEADER_LEN, Header};
+use crate::event::Delivery;
+use crate::ext::frame::AckRange;
 use crate::payload::Data;
 use crate::stats::Stats;
 
@@ -50,7 +52,12 @@ pub(crate) struct Sender {
     pub(super) largest_acked_tx: u64,
     /// When a chunk in flight was last acknowledged: a timeout with acknowledgements still
     /// arriving is a lost chunk, one after a silence of a whole RTO is a blackout.
-    pub(super) last_ack_at: Option<Instant>,
+    pub(crate) last_ack_at: Option<Instant>,
+    /// Ordered messages waiting for the messages they follow (see [`hold`](super::hold)).
+    pub(crate) held: Held,
+    /// The newest transmission an ACK frame being read acknowledges for the first time: its
+    /// id, when it left, how many times it was sent. The frame's one RTT sample.
+    frame_newest: Option<(u64, Instant, u32)>,
     max_pending: usize,
 }
 
@@ -68,6 +75,8 @@ impl Sender {
             next_tx_id: 1,
             largest_acked_tx: 0,
             last_ack_at: None,
+            held: Held::default(),
+            frame_newest: None,
             max_pending,
         }
     }
@@ -87,6 +96,11 @@ impl Sender {
         self.next_abs as u16
     }
 
+    /// The absolute number of the message allocated last.
+    pub fn last_abs(&self) -> u64 {
+        self.next_abs.wrapping_sub(1)
+    }
+
     /// Whether a message may be given a sequence id now.
     pub fn check_room(&self, reliable: bool) -> Result<(), Error> {
         if reliable && self.messages.len() >= self.max_pending {
@@ -100,16 +114,54 @@ impl Sender {
         Ok(())
     }
 
-    /// Gives the next sequence id to a message. A copy of a reliable payload is kept until
-    /// every chunk is acknowledged.
-    pub fn allocate(&mut self, reliable: Option<Data<'_>>) -> u16 {
+    /// Gives the next sequence id to a message. A reliable one (`Some`) is kept until every
+    /// chunk is acknowledged: a copy of its payload, or a reference to shared bytes. An ordered
+    /// one that must wait for others (see [`hold`](super::hold)) is sent once they are
+    /// acknowledged.
+    pub fn allocate(&mut self, reliable: Option<(Data<'_>, Wire, Delivery)>) -> u16 {
         let abs = self.next_abs;
         self.next_abs += 1;
         let seq = abs as u16;
-        if let Some(payload) = reliable {
-            self.unsent += self.messages.insert(abs, seq, payload);
+        if let Some((payload, wire, delivery)) = reliable {
+            let wait = self.held.must_wait(&self.messages, wire, delivery);
+            let n = self.messages.insert(abs, seq, payload, wire, delivery);
+            self.held.note(&self.messages, abs, wire, delivery);
+            if wait {
+                self.held.push(abs);
+                if let Some(m) = self.messages.get_mut(abs) {
+                    m.next_new = n;
+                }
+            } else {
+                self.unsent += n;
+            }
         }
         seq
+    }
+
+    /// The absolute number of the message with sequence id `seq`, if it was allocated within
+    /// the last half of the sequence space.
+    pub fn abs_of(&self, seq: u16) -> Option<u64> {
+        let back = u64::from((self.next_abs as u16).wrapping_sub(seq));
+        (back != 0 && back <= self.next_abs && back <= 0x8000).then(|| self.next_abs - back)
+    }
+
+    /// The absolute numbers of the sequences an ACK range names, within what was allocated.
+    pub fn abs_range(&self, range: &AckRange) -> Option<(u64, u64)> {
+        let next = self.next_abs as u16;
+        let back_first = u64::from(next.wrapping_sub(range.sequence));
+        if back_first == 0 || back_first > 0x8000 {
+            return None;
+        }
+        let back_last = u64::from(next.wrapping_sub(range.last_sequence()));
+        // A range that runs past the newest id ends there.
+        let back_last = if back_last == 0 || back_last > back_first {
+            1
+        } else {
+            back_last
+        };
+        let first = self.next_abs.checked_sub(back_first.min(self.next_abs))?;
+        let last = self.next_abs.checked_sub(back_last)?;
+        (first <= last).then_some((first, last))
     }
 
     /// Whether [`poll`](Self::poll) would produce a datagram under this window.
@@ -151,14 +203,11 @@ impl Sender {
             tx_id,
             sent_at: now,
         });
-        let mut flags = Flags::REL;
-        if usize::from(chunk) == last {
-            flags = flags | Flags::FIN;
-        }
-        let bytes = chunk_bytes(msg.bytes(), usize::from(chunk));
-        buf.extend_from_slice(&Header::new(flags, chunk, msg.seq).encode());
-        buf.extend_from_slice(bytes);
-        HEADER_LEN + bytes.len()
+        let start = buf.len();
+        let fin = usize::from(chunk) == last;
+        msg.wire
+            .write(buf, msg.seq, chunk, fin, msg.chunk(usize::from(chunk)));
+        buf.len() - start
     }
 
     /// An ACK for `(sequence, chunk)` arrived. Returns whether it completed a message.
@@ -171,11 +220,100 @@ impl Sender {
         cc: &mut Congestion,
         stats: &mut Stats,
     ) -> bool {
-        let back = u64::from((self.next_abs as u16).wrapping_sub(sequence));
-        if back == 0 || back > self.next_abs {
+        let Some(abs) = self.abs_of(sequence) else {
             return false;
+        };
+        let complete = self.ack_chunk(now, abs, chunk, true, rtt, cc);
+        self.after_acks(cc, stats);
+        complete
+    }
+
+    /// A range of an ACK frame arrived. Returns how many messages it completed. Looks only at
+    /// live messages within the range. No RTT sample: the frame gives one, see
+    /// [`finish_frame`](Self::finish_frame).
+    pub fn on_ack_range(
+        &mut self,
+        now: Instant,
+        range: &AckRange,
+        rtt: &mut RttEstimator,
+        cc: &mut Congestion,
+    ) -> usize {
+        let Some((first, last)) = self.abs_range(range) else {
+            return 0;
+        };
+        let mut complete = 0;
+        let mut next = first;
+        loop {
+            let found = self
+                .messages
+                .iter_from(next)
+                .next()
+                .filter(|(abs, _)| *abs <= last)
+                .map(|(abs, m)| (abs, m.chunks.len()));
+            let Some((abs, n)) = found else {
+                break;
+            };
+            let top = usize::from(range.last_chunk).min(n - 1);
+            for chunk in usize::from(range.first_chunk)..=top {
+                if self.ack_chunk(now, abs, chunk as u8, false, rtt, cc) {
+                    complete += 1;
+                    break;
+                }
+            }
+            next = abs + 1;
         }
-        let abs = self.next_abs - back;
+        complete
+    }
+
+    /// An ACK frame sent `delay` after its newest chunk arrived has been read: its one RTT
+    /// sample, from the newest transmission it acknowledged for the first time, as QUIC takes
+    /// it. A frame acknowledges a window's worth of chunks, many of which waited in the
+    /// receiver while it filled, or are acknowledged only by a repetition of a lost frame: a
+    /// sample from each would read that wait as queueing.
+    pub fn finish_frame(
+        &mut self,
+        now: Instant,
+        delay: Duration,
+        rtt: &mut RttEstimator,
+        cc: &mut Congestion,
+    ) {
+        let Some((_, sent, count)) = self.frame_newest.take() else {
+            return;
+        };
+        let elapsed = now.saturating_duration_since(sent);
+        // The receiver's delay is taken off, but never below the smallest round trip seen
+        // (as QUIC does), so that a delay that overstates cannot make one up.
+        let elapsed = if elapsed >= rtt.min().unwrap_or(Duration::ZERO) + delay {
+            elapsed - delay
+        } else {
+            elapsed
+        };
+        if count == 1 {
+            rtt.sample(elapsed);
+            cc.on_sample(elapsed);
+        } else {
+            rtt.on_prompt_retransmission_ack(elapsed);
+        }
+    }
+
+    /// What follows a batch of acknowledgements: loss detection by packet threshold, and
+    /// the ordered messages that may now be sent.
+    pub fn after_acks(&mut self, cc: &mut Congestion, stats: &mut Stats) {
+        self.detect_by_threshold(cc, stats);
+        self.release_held();
+    }
+
+    /// Chunk `chunk` of message `abs` was acknowledged. Returns whether that completed the
+    /// message (it is then forgotten).
+    fn ack_chunk(
+        &mut self,
+        now: Instant,
+        abs: u64,
+        chunk: u8,
+        sampled: bool,
+        rtt: &mut RttEstimator,
+        cc: &mut Congestion,
+    ) -> bool {
         let Some(msg) = self.messages.get_mut(abs) else {
             return false;
         };
@@ -188,12 +326,16 @@ impl Sender {
         state.acked = true;
         let mut sample = None;
         if let Some(sent) = state.sent_at {
-            let elapsed = now.saturating_duration_since(sent);
-            if state.tx_count == 1 {
+            if !sampled {
+                if self.frame_newest.is_none_or(|(tx, ..)| state.tx_id > tx) {
+                    self.frame_newest = Some((state.tx_id, sent, state.tx_count));
+                }
+            } else if state.tx_count == 1 {
+                let elapsed = now.saturating_duration_since(sent);
                 rtt.sample(elapsed);
                 sample = Some(elapsed);
             } else {
-                rtt.on_prompt_retransmission_ack(elapsed);
+                rtt.on_prompt_retransmission_ack(now.saturating_duration_since(sent));
             }
         }
         if state.in_flight {
@@ -208,13 +350,13 @@ impl Sender {
         if complete {
             self.messages.remove(abs);
         }
-        self.detect_by_threshold(cc, stats);
         complete
     }
 
     /// Forgets everything (the connection closed).
     pub fn clear(&mut self) {
         self.messages.clear();
+        self.held = Held::default();
         self.in_flight.clear();
         self.retransmit.clear();
         self.in_flight_count = 0;
@@ -227,6 +369,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+    use crate::send::batch::Fit;
     use crate::transmit::Size;
 
     #[test]
@@ -239,16 +382,23 @@ mod tests {
             Duration::from_secs(10),
         );
         let mut cc = Congestion::new(4, 2, 8);
-        let seq = s.allocate(Some(Data::Borrowed(&[0; 2000])));
+        let wire = Wire::Spec { rel: true };
+        let seq = s.allocate(Some((Data::Borrowed(&[0; 2000]), wire, Delivery::Reliable)));
         assert!(!s.on_ack(Instant::now(), seq, 0, &mut rtt, &mut cc, &mut stats));
         assert_eq!(s.pending(), 1);
         let now = Instant::now();
         let mut buf = Vec::new();
         for _ in 0..4 {
-            assert!(s.poll(now, 4, &mut stats, &mut buf, Size::Any).is_some());
+            assert!(
+                s.poll(now, 4, &mut stats, &mut buf, Fit::Spec(Size::Any))
+                    .is_some()
+            );
         }
-        assert!(s.poll(now, 4, &mut stats, &mut buf, Size::Any).is_none());
-        assert_eq!(buf.len(), 4 * HEADER_LEN + 2000);
+        assert!(
+            s.poll(now, 4, &mut stats, &mut buf, Fit::Spec(Size::Any))
+                .is_none()
+        );
+        assert_eq!(buf.len(), 4 * crate::packet::HEADER_LEN + 2000);
         for c in 0..4 {
             s.on_ack(now, seq, c, &mut rtt, &mut cc, &mut stats);
         }

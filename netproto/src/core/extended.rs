@@ -1,0 +1,143 @@
+//! What arrives on the extended wire: offers and accepts, and extended datagrams, opened
+//! (marker, CRC, every frame parsed) before any frame is used, so that a datagram counts
+//! whole or not at all.
+
+use std::time::{Duration, Instant};
+
+use super::Core;
+use super::liveness::keepalive_sequence;
+use super::negotiation::Outcome;
+use crate::event::DisconnectReason;
+use crate::ext::Extensions;
+use crate::ext::datagram::{self, DatagramError, Frames};
+use crate::ext::frame::{Frame, PING};
+use crate::receive::Incoming;
+
+/// Whether an opened datagram uses only what was agreed: no larger than the datagram size,
+/// one frame without batching, one chunk per ACK frame without ranges, nothing compressed
+/// without compression.
+fn within_agreement(ext: &Extensions, len: usize, frames: &[u8]) -> bool {
+    if len > ext.datagram_size() {
+        return false;
+    }
+    let mut count = 0;
+    for frame in Frames(frames).flatten() {
+        let ok = match frame {
+            Frame::Padding | Frame::AckNow => continue,
+            Frame::Ping | Frame::Close => true,
+            Frame::Ack(ack) => {
+                ext.ack_ranges
+                    || ack.ranges().count() == 1
+                        && ack
+                            .ranges()
+                            .all(|r| r.extra == 0 && r.first_chunk == r.last_chunk)
+            }
+            Frame::Data(header, _) => ext.compression || !header.compressed,
+        };
+        count += 1;
+        if !ok || (!ext.batching && count > 1) {
+            return false;
+        }
+    }
+    true
+}
+
+impl Core {
+    /// This end sends on the extended wire from now on.
+    fn enter_extended(&mut self, ext: Extensions) {
+        self.outbound.use_extensions(ext);
+        self.owed.set_ranges(ext.ack_ranges);
+    }
+
+    /// An offer or accept from the peer.
+    pub(super) fn handle_negotiation(&mut self, now: Instant, datagram: &[u8]) {
+        // A spec peer would take it as an `ACK` of nothing: a sign of life all the same.
+        self.count_received(now, datagram.len());
+        let sequence = keepalive_sequence(self.rx.newest());
+        match self.negotiator.on_datagram(now, datagram, sequence) {
+            Outcome::Nothing => {}
+            Outcome::Answer(accept) => {
+                if let Some(ext) = self.negotiator.agreed() {
+                    self.rx.accept_extended(ext.chunk_size());
+                }
+                if !self.queue.push_negotiation(accept) {
+                    self.stats.datagrams_dropped += 1;
+                }
+            }
+            Outcome::Accepted(ext) => {
+                self.rx.accept_extended(ext.chunk_size());
+                self.enter_extended(ext);
+                if let Some(rtt) = self.negotiator.take_sample(now) {
+                    self.outbound.rtt_sample(rtt);
+                }
+                // The server sends extended datagrams once it has one from us: at once, and
+                // again until it answers.
+                self.poll_ping(now);
+            }
+            Outcome::Refused => self.stats.extensions_refused += 1,
+        }
+    }
+
+    /// Queues the client's ping, if one is due (see `negotiation`).
+    pub(super) fn poll_ping(&mut self, now: Instant) {
+        if self.negotiator.poll_ping(now) {
+            self.queue_frame(PING);
+        }
+    }
+
+    /// An extended datagram from the peer.
+    pub(super) fn handle_extended(&mut self, now: Instant, datagram: &[u8]) {
+        self.count_handshake(datagram.len());
+        let Some(ext) = self.negotiator.agreed() else {
+            self.stats.extensions_refused += 1;
+            return;
+        };
+        let frames = match datagram::open(datagram, ext.crc) {
+            Ok(frames) => frames,
+            Err(DatagramError::Crc) => {
+                self.stats.crc_failed += 1;
+                return;
+            }
+            Err(_) => {
+                self.stats.malformed += 1;
+                return;
+            }
+        };
+        if !within_agreement(&ext, datagram.len(), frames) {
+            self.stats.extensions_refused += 1;
+            return;
+        }
+        self.liveness.heard(now);
+        if self.negotiator.peer_sends_extended() {
+            // A server's switch: its client stops its pings when it hears this one.
+            self.enter_extended(ext);
+            self.queue_frame(PING);
+            if let Some(rtt) = self.negotiator.take_sample(now) {
+                self.outbound.rtt_sample(rtt);
+            }
+        }
+        for frame in Frames(frames).flatten() {
+            match frame {
+                Frame::Padding | Frame::Ping => {}
+                Frame::AckNow => self.owed.hurry(now),
+                Frame::Close => {
+                    self.close_with(DisconnectReason::PeerClosed, false);
+                    return;
+                }
+                Frame::Ack(ack) => {
+                    let delay = Duration::from_micros(u64::from(ack.delay_micros));
+                    let done = self.outbound.on_ack_ranges(
+                        now,
+                        ack.ranges(),
+                        delay,
+                        &mut self.stats,
+                        &mut self.tracked,
+                    );
+                    self.stats.messages_acked += done as u64;
+                    self.drain_tracked(true);
+                }
+                Frame::Data(header, data) => self.on_chunk(now, Incoming::ext(&header, data)),
+            }
+        }
+    }
+}
