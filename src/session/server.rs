@@ -276,8 +276,9 @@ impl GameServer {
                     }
                 }
             }
-            // The server sends no tracked messages.
-            Event::Acknowledged { .. } | Event::Lost { .. } => {}
+            // The delta clients' snapshot events: which of them may be baselines.
+            Event::Acknowledged { id } => self.acknowledged(connection, id.0),
+            Event::Lost { id } => self.lost(connection, id.0),
         }
     }
 

@@ -189,9 +189,13 @@ impl SnapshotOut for Endpoint {
     }
 
     fn send_tracked(&mut self, connection: ConnectionId, payload: &Payload) -> Option<u64> {
-        // netproto has no tracked delivery yet: sent as any snapshot, untracked.
-        SnapshotOut::send(self, connection, payload);
-        None
+        match self.send_payload_tracked(connection, payload) {
+            Ok(id) => Some(id.0),
+            Err(e) => {
+                debug!(?connection, error = %e, "send failed");
+                None
+            }
+        }
     }
 }
 
