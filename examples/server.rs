@@ -1,8 +1,9 @@
 //! A game server: accepts players, runs rounds at a fixed tick rate, sends a snapshot to every
-//! player each tick and `GameOver` at the end of a round, then starts the next.
+//! player each tick (or `--snapshot-rate` a second; as deltas to clients that ask) and
+//! `GameOver` at the end of a round, then starts the next.
 //!
 //! ```text
-//! cargo run --release --example server -- --bind 127.0.0.1:7000
+//! cargo run --release --example server -- --bind 127.0.0.1:7000 --snapshot-rate 20
 //! cargo run --release --example client -- --connect 127.0.0.1:7000          # a terminal player
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --bot    # a bot
 //! ```
@@ -25,7 +26,7 @@ struct Args {
     /// Address and port to listen on.
     #[arg(long, default_value = "127.0.0.1:7000")]
     bind: SocketAddr,
-    /// Ticks per second (a snapshot goes to every player each tick).
+    /// Ticks per second.
     #[arg(long, default_value_t = 60)]
     tick_rate: u32,
     /// World seed of the first round (round n uses seed + n).
@@ -40,6 +41,10 @@ struct Args {
     /// Longest a round lasts, in seconds (then the healthiest player wins).
     #[arg(long, default_value_t = 90)]
     round_secs: u32,
+    /// Snapshots a second (default: one every tick); fewer save bandwidth, and a client that
+    /// draws between snapshots still moves smoothly.
+    #[arg(long)]
+    snapshot_rate: Option<u32>,
 }
 
 fn main() {
@@ -55,6 +60,8 @@ fn main() {
         max_players: args.max_players,
         game,
         sample_every: 0,
+        snapshot_rate: args.snapshot_rate,
+        ..ServerConfig::default()
     };
     let mut server = match UdpServer::bind(
         args.bind,

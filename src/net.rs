@@ -84,7 +84,8 @@ impl UdpServer {
 }
 
 /// Plays as a bot over UDP: connects to `server`, sends `Init`, answers every snapshot with the
-/// bot's actions and pings every `player.ping_every`, until `done(&player, &connection)` says so
+/// bot's actions, pings every `player.ping_every` and sends the client's requests
+/// ([`BotPlayer::maintain`]), until `done(&player, &connection)` says so
 /// (checked every few milliseconds) or the connection closes. Then it lingers 100 ms (so the
 /// last acknowledgements get out), closes the connection and returns its statistics.
 pub fn play_bot(
@@ -108,7 +109,7 @@ pub fn play_bot(
                 Event::Acknowledged { .. } | Event::Lost { .. } => {}
             }
         }
-        player.maybe_ping(client.connection(), Instant::now());
+        player.maintain(client.connection(), Instant::now());
         client.poll(Duration::ZERO)?;
     }
     if let Some(reason) = closed {

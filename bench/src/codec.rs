@@ -14,6 +14,7 @@ use game_messages::sample::{DEFAULT_SEED, sample_snapshot};
 use game_messages::{Entity, Snapshot};
 
 use crate::deku_types::DSnapshot;
+use crate::delta;
 use crate::limit;
 use crate::mirror::MSnapshot;
 use crate::report::{Row, median};
@@ -360,6 +361,7 @@ fn cases() -> Vec<Case> {
             }
         }));
     }
+    delta_cases(&mut out);
     out.extend(dogfight_cases());
     out
 }
@@ -491,13 +493,103 @@ fn dogfight_cases() -> Vec<Case> {
     out
 }
 
+/// `delta-10pct`: the snapshot after the suite's one ([`delta::successor`]), encoded against
+/// it by rabbit's delta, and whole by rabbit and bitcode; then the same delta in the other
+/// layout (`per_field`) and with quantized positions, and the quantized snapshot whole.
+fn delta_cases(out: &mut Vec<Case>) {
+    const CASE: &str = "delta-10pct";
+    let prev = delta::predecessor();
+    let next = delta::successor(&prev);
+
+    /// A case encoding `value` against `base`, checked first to decode back exactly.
+    fn against<
+        T: rabbit::DeltaEncode + rabbit::DeltaDecode + PartialEq + std::fmt::Debug + 'static,
+    >(
+        peer: &'static str,
+        note: &str,
+        value: T,
+        base: T,
+    ) -> Case {
+        let bytes = rabbit::delta::to_bytes(&value, &base).expect("encodes");
+        assert_eq!(
+            rabbit::delta::from_bytes(&base, &bytes).expect("decodes"),
+            value
+        );
+        let mut buf = Vec::with_capacity(bytes.len());
+        case(peer, CASE, bytes.len(), note, move |k| {
+            for _ in 0..k {
+                buf.clear();
+                rabbit::delta::encode_into(black_box(&value), black_box(&base), &mut buf).unwrap();
+                black_box(&buf);
+            }
+        })
+    }
+
+    /// A case encoding `value` whole.
+    fn whole<T: rabbit::Encode + 'static>(peer: &'static str, note: &str, value: T) -> Case {
+        let n = rabbit::encoded_len(&value);
+        let mut buf = Vec::with_capacity(n);
+        case(peer, CASE, n, note, move |k| {
+            for _ in 0..k {
+                buf.clear();
+                rabbit::encode_into(black_box(&value), &mut buf).unwrap();
+                black_box(&buf);
+            }
+        })
+    }
+
+    out.push(against(
+        "rabbit",
+        "delta::encode_into against the predecessor, reused Vec",
+        next.clone(),
+        prev.clone(),
+    ));
+    out.push(whole(
+        "rabbit-full",
+        "encode_into, reused Vec",
+        next.clone(),
+    ));
+    let m = MSnapshot::from(&next);
+    let n = bitcode::encode(&m).len();
+    let mut buffer = bitcode::Buffer::new();
+    out.push(case(
+        "bitcode",
+        CASE,
+        n,
+        "Buffer::encode, whole",
+        move |k| {
+            for _ in 0..k {
+                black_box(buffer.encode(black_box(&m)));
+            }
+        },
+    ));
+    out.push(against(
+        "rabbit-per-field",
+        "delta, every struct per_field",
+        delta::per_field::Snapshot::from(&next),
+        delta::per_field::Snapshot::from(&prev),
+    ));
+    let quantized = delta::quantized::Snapshot::from(&next);
+    out.push(against(
+        "rabbit-quantized",
+        "delta, positions quantized to 0.01 in 17 bits",
+        quantized.clone(),
+        delta::quantized::Snapshot::from(&prev),
+    ));
+    out.push(whole(
+        "rabbit-quantized-full",
+        "encode_into, positions quantized",
+        quantized,
+    ));
+}
+
 /// Runs the suite and returns its rows (ratios not yet filled in).
 pub fn run(opts: &Options) -> Vec<Row> {
     let mut cases: Vec<Case> = cases()
         .into_iter()
         .filter(|c| {
             opts.only.is_empty()
-                || c.peer == "rabbit"
+                || c.peer.starts_with("rabbit")
                 || c.peer == "limit"
                 || c.peer == "hand"
                 || opts.only.iter().any(|o| o == c.peer)

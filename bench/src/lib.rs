@@ -4,6 +4,7 @@
 
 pub mod codec;
 pub mod deku_types;
+pub mod delta;
 pub mod dogfight;
 pub mod limit;
 pub mod mirror;

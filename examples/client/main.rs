@@ -5,10 +5,13 @@
 //! cargo run --release --example client -- --connect 127.0.0.1:7000
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --bot
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --dialect original
+//! cargo run --release --example client -- --connect 127.0.0.1:7000 --deltas
 //! ```
 //!
 //! It follows the spec's client diagram: connect, send `Init`, keep a local state from `Connect`
-//! and every newer `Snapshot`, ping once a second, send actions.
+//! and every newer `Snapshot`, ping once a second, send actions. With `--deltas` it asks for its
+//! snapshots as deltas (`game_messages::delta`). The terminal view draws the world between the
+//! last snapshots, 100 ms behind the server, so that it moves smoothly at any snapshot rate.
 //!
 //! `--dialect original` encodes its messages as the spec author's own client does (a 1-bit
 //! `ClientMessage` tag instead of the spec's `u32`), to play on that implementation's server;
@@ -46,7 +49,7 @@ struct Args {
     /// With `--bot`: stop after this many rounds (default: play forever).
     #[arg(long)]
     rounds: Option<usize>,
-    /// The server's tick rate (the bot uses it to lead its throws).
+    /// The server's tick rate (the bot uses it to lead its throws, the view to run its clock).
     #[arg(long, default_value_t = 60)]
     tick_rate: u32,
     /// Seed of the bot's choices.
@@ -56,6 +59,10 @@ struct Args {
     /// author's own implementation, whose server understands only that).
     #[arg(long, default_value_t = Dialect::Spec, value_name = "spec|original")]
     dialect: Dialect,
+    /// Ask for snapshots as deltas against those the client already has (this toolkit's
+    /// extension; the spec dialect only).
+    #[arg(long)]
+    deltas: bool,
 }
 
 fn main() {
@@ -75,6 +82,9 @@ fn run_bot(args: &Args) -> io::Result<()> {
     common::init_logging("info");
     let mut player =
         BotPlayer::new(Config::for_tick_rate(args.tick_rate), args.seed).with_dialect(args.dialect);
+    if args.deltas {
+        player = player.with_deltas();
+    }
     let mut reported = 0;
     let stats = play_bot(
         args.connect,
@@ -115,7 +125,8 @@ fn run_tui(args: &Args) -> io::Result<()> {
     let mut client =
         Client::connect(args.connect, netproto::Config::default()).map_err(io::Error::other)?;
     let mut terminal = ratatui::init();
-    let result = Tui::new(args.connect, args.dialect).run(&mut terminal, &mut client);
+    let result = Tui::new(args.connect, args.dialect, args.tick_rate, args.deltas)
+        .run(&mut terminal, &mut client);
     // Restore the terminal on every way out (a panic is covered by ratatui's hook).
     ratatui::restore();
     let _ = client.close();

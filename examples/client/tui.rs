@@ -1,5 +1,7 @@
 //! The terminal player: the loop that runs the connection, reads the keys and draws, and what
-//! each key does. What a frame shows is in `view`.
+//! each key does. What a frame shows is in `view`: the world between the last snapshots
+//! ([`Interpolation`], 100 ms behind the server), drawn 60 times a second whatever the
+//! snapshot rate.
 
 mod view;
 
@@ -8,7 +10,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use game_messages::Dialect;
-use netgame::session::{ClientEvent, GameClient};
+use netgame::session::{ClientEvent, GameClient, Interpolation};
 use netgame::{Config, Dir, Entity, Input, ObjectState};
 use netproto::Event;
 use netproto::io::blocking::Client;
@@ -19,6 +21,10 @@ use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind,
 pub struct Tui {
     server: SocketAddr,
     game: GameClient,
+    /// The snapshots to draw between.
+    interpolation: Interpolation,
+    /// What the next frame shows.
+    drawn: Vec<Entity>,
     config: Config,
     movement: Dir,
     sent_move: Dir,
@@ -28,11 +34,16 @@ pub struct Tui {
 }
 
 impl Tui {
-    pub fn new(server: SocketAddr, dialect: Dialect) -> Tui {
+    /// A player of the server at `server`, which ticks `tick_rate` times a second; `deltas`:
+    /// it asks for its snapshots as deltas.
+    pub fn new(server: SocketAddr, dialect: Dialect, tick_rate: u32, deltas: bool) -> Tui {
+        let game = GameClient::new().with_dialect(dialect);
         Tui {
             server,
-            game: GameClient::new().with_dialect(dialect),
-            config: Config::default(),
+            game: if deltas { game.with_deltas() } else { game },
+            interpolation: Interpolation::new(tick_rate, Interpolation::DELAY),
+            drawn: Vec::new(),
+            config: Config::for_tick_rate(tick_rate),
             movement: Dir::NONE,
             sent_move: Dir::NONE,
             last_ping: None,
@@ -55,7 +66,13 @@ impl Tui {
                         self.game.send_init(conn);
                     }
                     Event::Message { bytes, .. } => {
-                        match self.game.handle(&bytes, Instant::now()) {
+                        let now = Instant::now();
+                        match self.game.handle(&bytes, now) {
+                            Some(ClientEvent::Snapshot) => {
+                                if let Some(time) = self.game.latest() {
+                                    self.interpolation.push(time, self.game.entities(), now);
+                                }
+                            }
                             Some(ClientEvent::Joined(p)) => {
                                 self.message = format!("joined as player {p}")
                             }
@@ -82,6 +99,7 @@ impl Tui {
                 return Err(io::Error::other(why));
             }
             let now = Instant::now();
+            self.game.send_requests(client.connection(), now);
             // Pings only once joined, as BotPlayer::maybe_ping explains.
             if client.connection().is_connected()
                 && self.game.player().is_some()
@@ -112,8 +130,9 @@ impl Tui {
                     .send_input(client.connection(), Input::Move(self.movement));
             }
             client.poll(Duration::ZERO).map_err(io::Error::other)?;
-            if last_draw.elapsed() >= Duration::from_millis(33) {
+            if last_draw.elapsed() >= Duration::from_millis(16) {
                 last_draw = Instant::now();
+                self.drawn = self.interpolation.view(last_draw);
                 terminal.draw(|frame| self.draw(frame))?;
             }
         }

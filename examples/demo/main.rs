@@ -57,6 +57,12 @@ struct Args {
     /// Hard bound on the whole demo, in seconds.
     #[arg(long, default_value_t = 60)]
     timeout_secs: u64,
+    /// Bots that ask for snapshots as deltas (default: half of them, the odd ones full).
+    #[arg(long)]
+    delta_bots: Option<usize>,
+    /// Snapshots a second (default: one every tick).
+    #[arg(long)]
+    snapshot_rate: Option<u32>,
 }
 
 /// What the server thread shows the progress line.
@@ -111,6 +117,8 @@ fn run(args: &Args) -> bool {
         max_players: bots.max(2),
         game: game.clone(),
         sample_every: 15,
+        snapshot_rate: args.snapshot_rate,
+        ..ServerConfig::default()
     };
     let local: SocketAddr = "127.0.0.1:0".parse().expect("valid address");
     let mut server = match UdpServer::bind(
@@ -140,11 +148,15 @@ fn run(args: &Args) -> bool {
         }
     };
     println!(
-        "demo: server on {server_addr}, {bots} bots through a lossy relay on {} ({:.1}% loss, {} ms delay each way), {} Hz",
+        "demo: server on {server_addr}, {bots} bots ({} asking for deltas) through a lossy relay on {} ({:.1}% loss, {} ms delay each way), {} Hz, {} snapshots a second",
+        args.delta_bots.unwrap_or(bots.div_ceil(2)).min(bots),
         relay.local_addr(),
         args.loss * 100.0,
         args.delay_ms,
-        args.tick_rate
+        args.tick_rate,
+        args.snapshot_rate
+            .unwrap_or(args.tick_rate)
+            .min(args.tick_rate),
     );
 
     let server_thread = {
@@ -188,11 +200,20 @@ fn run(args: &Args) -> bool {
 
     let relay_addr = relay.local_addr();
     let bot_retx: Arc<Vec<AtomicU64>> = Arc::new((0..bots).map(|_| AtomicU64::new(0)).collect());
+    let delta_bots = args.delta_bots.unwrap_or(bots.div_ceil(2)).min(bots);
     let bot_threads: Vec<_> = (0..bots)
         .map(|i| {
             let (stop, game, retx) = (stop.clone(), game.clone(), bot_retx.clone());
             let seed = args.seed * 1000 + i as u64;
-            thread::spawn(move || bot_loop(relay_addr, game, seed, &stop, &retx[i]))
+            // Every other bot first (0, 2, 4, ..., then 1, 3, ...), so that both kinds play
+            // alike.
+            let order = if i % 2 == 0 {
+                i / 2
+            } else {
+                bots.div_ceil(2) + i / 2
+            };
+            let deltas = order < delta_bots;
+            thread::spawn(move || bot_loop(relay_addr, game, seed, deltas, &stop, &retx[i]))
         })
         .collect();
 
@@ -261,15 +282,20 @@ fn run(args: &Args) -> bool {
     )
 }
 
-/// One bot: connect, `Init`, play until `GameOver` (or told to stop), close.
+/// One bot: connect, `Init` (and ask for deltas if `deltas`), play until `GameOver` (or told
+/// to stop), close.
 fn bot_loop(
     server: SocketAddr,
     game: Config,
     seed: u64,
+    deltas: bool,
     stop: &AtomicBool,
     retx: &AtomicU64,
 ) -> BotReport {
     let mut player = BotPlayer::new(game, seed);
+    if deltas {
+        player = player.with_deltas();
+    }
     player.ping_every = Duration::from_millis(250);
     let conn = match play_bot(
         server,

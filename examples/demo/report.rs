@@ -153,17 +153,32 @@ fn snapshot_sizes(server: &ServerReport) {
             s.snapshot_bytes as f64 / s.snapshots_encoded as f64
         }
     );
-    for (name, size) in [
+    let mut rows = vec![
         ("rabbit", rabbit_size),
         ("bincode", bincode_size),
         ("JSON", json_size),
-    ] {
+    ];
+    // Every snapshot event sent to the bots that asked for deltas, over the same play: deltas,
+    // and the full snapshots they got while they had no acknowledged baseline.
+    if s.delta_client_events > 0 {
+        rows.push((
+            "rabbit delta",
+            s.delta_client_bytes as f64 / s.delta_client_events as f64,
+        ));
+    }
+    for (name, size) in rows {
         println!(
-            "  {:<8} {:>8.1} bytes  {:>6.1} bits/entity  {:>5.2}x rabbit",
+            "  {:<13} {:>8.1} bytes  {:>6.1} bits/entity  {:>5.2}x rabbit",
             name,
             size,
             size * 8.0 / entities.max(1.0),
             size / rabbit_size.max(1.0)
+        );
+    }
+    if s.delta_client_events > 0 {
+        println!(
+            "  (rabbit delta: {} events to delta clients, {} of them deltas, the others full; {} requests for deltas)",
+            s.delta_client_events, s.deltas_sent, s.delta_requests
         );
     }
 }

@@ -62,11 +62,16 @@ impl Dialect {
         }
     }
 
-    /// Appends `message`'s encoding in this dialect to `out` (left as it was on error).
+    /// Appends `message`'s encoding in this dialect to `out` (left as it was on error). The
+    /// original dialect has no [`ClientMessage::Deltas`]: that is an error.
     pub fn encode_into(self, message: &ClientMessage, out: &mut Vec<u8>) -> rabbit::Result<()> {
         match self {
             Dialect::Spec => rabbit::encode_into(message, out),
-            Dialect::Original => rabbit::encode_into(&original::ClientMessage::from(message), out),
+            Dialect::Original => {
+                let message = original::ClientMessage::try_from(message)
+                    .map_err(|e| rabbit::Error::custom(e.to_string()))?;
+                rabbit::encode_into(&message, out)
+            }
         }
     }
 

@@ -5,7 +5,7 @@
 //! form a plain number.
 
 use rabbit::schema::Encoding;
-use rabbit::{BitReader, BitWindow, BitWriter, Decode, Encode, Result};
+use rabbit::{BitReader, BitWindow, BitWriter, Decode, DeltaDecode, DeltaEncode, Encode, Result};
 use std::fmt;
 
 macro_rules! id_type {
@@ -67,6 +67,26 @@ macro_rules! id_type {
 
             fn schema() -> Encoding {
                 <u32 as Encode>::schema()
+            }
+        }
+
+        /// A plain `u32` in deltas too: one bit when unchanged.
+        impl DeltaEncode for $name {
+            #[inline(always)]
+            fn unchanged(&self, base: &Self) -> bool {
+                self.0 == base.0
+            }
+
+            #[inline(always)]
+            fn encode_changes(&self, _: &Self, w: &mut BitWriter<'_>) -> Result<()> {
+                self.0.encode(w)
+            }
+        }
+
+        impl DeltaDecode for $name {
+            #[inline(always)]
+            fn decode_changes(_: &Self, r: &mut BitReader<'_>) -> Result<Self> {
+                u32::decode(r).map($name)
             }
         }
 

@@ -144,6 +144,7 @@
 #![warn(missing_docs)]
 
 pub mod client;
+pub mod delta;
 pub mod dialect;
 pub mod ids;
 #[cfg(feature = "serde")]
@@ -155,7 +156,7 @@ pub mod sample;
 pub mod server;
 pub mod world;
 
-pub use client::{Action, Break, ClientMessage, Move, Request, RequestKind, Throw};
+pub use client::{Action, Break, ClientMessage, DeltaRequest, Move, Request, RequestKind, Throw};
 pub use dialect::{DetectError, Dialect, UnknownDialect};
 pub use ids::{ChannelId, EntityId, PlayerId};
 pub use response::{Connect, ErrorMessage, Response, ResponseKind};

@@ -14,7 +14,8 @@ use rabbit::Rabbit;
 /// Everything a client sends, as the original client encodes it: a 1-bit tag, then the spec's
 /// [`Request`] or [`Action`].
 ///
-/// Convert to and from [`crate::ClientMessage`] with `From`; nothing is lost either way.
+/// Convert it to a [`crate::ClientMessage`] with `From`, and back with `TryFrom`: everything
+/// but [`crate::ClientMessage::Deltas`], which the original does not have, converts without loss.
 #[derive(Rabbit, Debug, Clone, Copy, PartialEq)]
 #[bits(1)]
 pub enum ClientMessage {
@@ -24,22 +25,33 @@ pub enum ClientMessage {
     Action(Action),
 }
 
-impl From<crate::ClientMessage> for ClientMessage {
-    fn from(message: crate::ClientMessage) -> Self {
-        match message {
-            crate::ClientMessage::Request(request) => ClientMessage::Request(request),
-            crate::ClientMessage::Action(action) => ClientMessage::Action(action),
+impl TryFrom<crate::ClientMessage> for ClientMessage {
+    type Error = NotInOriginal;
+
+    fn try_from(message: crate::ClientMessage) -> Result<Self, NotInOriginal> {
+        ClientMessage::try_from(&message)
+    }
+}
+
+impl TryFrom<&crate::ClientMessage> for ClientMessage {
+    type Error = NotInOriginal;
+
+    fn try_from(message: &crate::ClientMessage) -> Result<Self, NotInOriginal> {
+        match *message {
+            crate::ClientMessage::Request(request) => Ok(ClientMessage::Request(request)),
+            crate::ClientMessage::Action(action) => Ok(ClientMessage::Action(action)),
+            crate::ClientMessage::Deltas(_) => Err(NotInOriginal::Deltas),
         }
     }
 }
 
-impl From<&crate::ClientMessage> for ClientMessage {
-    fn from(message: &crate::ClientMessage) -> Self {
-        match *message {
-            crate::ClientMessage::Request(request) => ClientMessage::Request(request),
-            crate::ClientMessage::Action(action) => ClientMessage::Action(action),
-        }
-    }
+/// A message of this toolkit that the original has no encoding for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum NotInOriginal {
+    /// [`crate::ClientMessage::Deltas`]: its 1-bit tag has no room, and its server would not
+    /// know it.
+    #[error("the original dialect has no delta request (its tag has room for two kinds)")]
+    Deltas,
 }
 
 impl From<ClientMessage> for crate::ClientMessage {

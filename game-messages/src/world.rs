@@ -14,6 +14,7 @@ use rabbit::Rabbit;
 /// snapshot value between threads or owners, put the whole snapshot (or the message holding
 /// it) behind an [`Arc`](std::sync::Arc).
 #[derive(Rabbit, Debug, Clone, PartialEq, Default)]
+#[rabbit(delta)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
@@ -21,6 +22,7 @@ use rabbit::Rabbit;
 )]
 pub struct Snapshot {
     /// Every entity in the world.
+    #[rabbit(key = "id")]
     pub entities: Vec<Entity>,
 }
 
@@ -72,6 +74,7 @@ impl<'a> IntoIterator for &'a Snapshot {
 
 /// One entity of the world: its id and what it currently is.
 #[derive(Rabbit, Debug, Clone, PartialEq)]
+#[rabbit(delta)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
@@ -96,6 +99,7 @@ impl Entity {
 
 /// What an entity is: a thing lying in the world, a player's avatar, or gone.
 #[derive(Rabbit, Debug, Clone, PartialEq)]
+#[rabbit(delta)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[bits(2)]
 pub enum EntityKind {
@@ -121,6 +125,7 @@ impl From<Player> for EntityKind {
 
 /// A thing in the world that players can break and carry.
 #[derive(Rabbit, Debug, Clone, PartialEq)]
+#[rabbit(delta)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
@@ -142,6 +147,7 @@ pub struct Object {
 
 /// The two kinds of objects (the spec's one-bit `Object.kind`).
 #[derive(Rabbit, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[rabbit(delta)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[bits(1)]
 pub enum ObjectKind {
@@ -153,6 +159,7 @@ pub enum ObjectKind {
 
 /// A player's avatar in the world.
 #[derive(Rabbit, Debug, Clone, PartialEq)]
+#[rabbit(delta)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
@@ -177,6 +184,7 @@ pub struct Player {
 
 /// A position in the world: x from left to right, y from back to front, z from below upwards.
 #[derive(Rabbit, Debug, Clone, Copy, PartialEq, Default)]
+#[rabbit(delta)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
@@ -206,7 +214,7 @@ bitflags::bitflags! {
     /// yet, so a direction from a newer peer survives a round trip through this one: use
     /// [`Direction::from_bits_retain`] to build one from a raw byte.
     #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Rabbit)]
-    #[rabbit(from = "DirectionBits", into = "DirectionBits")]
+    #[rabbit(delta, from = "DirectionBits", into = "DirectionBits")]
     pub struct Direction: u8 {
         /// Towards the positive y axis (bit 0).
         const NORTH = 1;
@@ -232,7 +240,8 @@ impl Default for Direction {
 // comments are the schema's (`rabbit-msg schema Direction`).
 /// Which way something moves, seen from above (north is the positive y axis): one bit per
 /// compass point, none for standing still.
-#[derive(Rabbit)]
+#[derive(Rabbit, Clone)]
+#[rabbit(delta)]
 struct DirectionBits {
     /// a bitfield: bit 0 north, bit 1 west, bit 2 south, bit 3 east; the other bits are kept
     /// as they are.

@@ -222,11 +222,11 @@ proptest! {
         prop_assert!(original[1 + body_bits..].iter().all(|b| !b), "zero padding");
     }
 
-    /// `From` both ways loses nothing, and each dialect decodes its own encoding back.
+    /// `TryFrom` and `From` lose nothing, and each dialect decodes its own encoding back.
     #[test]
     fn conversions_and_round_trips_are_lossless(message in client_message()) {
-        let original = original::ClientMessage::from(&message);
-        prop_assert_eq!(original::ClientMessage::from(message.clone()), original);
+        let original = original::ClientMessage::try_from(&message).unwrap();
+        prop_assert_eq!(original::ClientMessage::try_from(message.clone()).unwrap(), original);
         prop_assert_eq!(ClientMessage::from(original), message.clone());
         for dialect in Dialect::ALL {
             let bytes = dialect.to_bytes(&message).unwrap();

@@ -1,7 +1,7 @@
 //! Growing the schema: adding a variant where the tag has room leaves every old encoding as it
 //! was, so old encodings still decode (to the same variant) with the new type.
 
-use game_messages::{Action, ClientMessage, EntityId, Move, Point, Request};
+use game_messages::{Action, ClientMessage, DeltaRequest, EntityId, Move, Point, Request};
 use rabbit::{Encode, Rabbit};
 
 /// A downstream enum, version 1: two variants, a tag of 3 bits reserved for up to 8.
@@ -36,14 +36,24 @@ enum TightV2 {
     Point { at: Point },
 }
 
-/// A server that understands one more kind of client message than the spec: the spec's `u32`
-/// tag of `ClientMessage` has room for it.
+/// A server that understands one more kind of client message than this crate: the spec's
+/// `u32` tag of `ClientMessage` has room for it (as it had for `Deltas`, this crate's own).
 #[derive(Rabbit, Debug, Clone, PartialEq)]
 #[rabbit(tag = "varint")]
 enum ExtendedClientMessage {
     Request(Request),
     Action(Action),
     Emote(EmoteV2),
+    #[rabbit(index = 4)]
+    Deltas(DeltaRequest),
+}
+
+/// The spec's own `ClientMessage`, as a client that knows nothing else declares it.
+#[derive(Rabbit, Debug, Clone, PartialEq)]
+#[rabbit(tag = "varint")]
+enum SpecClientMessage {
+    Request(Request),
+    Action(Action),
 }
 
 #[test]
@@ -94,13 +104,25 @@ fn client_message_grows_without_breaking_old_clients() {
     for message in messages {
         let bytes = rabbit::to_bytes(&message).unwrap();
         let extended: ExtendedClientMessage = rabbit::from_bytes(&bytes).unwrap();
-        let expected = match message {
-            ClientMessage::Request(r) => ExtendedClientMessage::Request(r),
-            ClientMessage::Action(a) => ExtendedClientMessage::Action(a),
+        let (expected, spec) = match message {
+            ClientMessage::Request(r) => (
+                ExtendedClientMessage::Request(r),
+                SpecClientMessage::Request(r),
+            ),
+            ClientMessage::Action(a) => (
+                ExtendedClientMessage::Action(a),
+                SpecClientMessage::Action(a),
+            ),
+            ClientMessage::Deltas(_) => unreachable!("not among the messages"),
         };
         assert_eq!(extended, expected);
         assert_eq!(rabbit::to_bytes(&expected).unwrap(), bytes);
+        // This crate's `ClientMessage` grew too: the spec's encodings are its own.
+        assert_eq!(rabbit::to_bytes(&spec).unwrap(), bytes);
     }
+    // What the spec's type does not know is an unknown index to it, not another message.
+    let deltas = rabbit::to_bytes(&ClientMessage::deltas(4u32)).unwrap();
+    assert!(rabbit::from_bytes::<SpecClientMessage>(&deltas).is_err());
     // And the vectors of the spec's ClientMessage decode with the extended type too.
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/messages.json");
     let text = std::fs::read_to_string(path).unwrap();

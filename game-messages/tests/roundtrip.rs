@@ -128,6 +128,7 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
     prop_oneof![
         request.prop_map(ClientMessage::Request),
         action.prop_map(ClientMessage::Action),
+        any::<u32>().prop_map(ClientMessage::deltas),
     ]
 }
 
@@ -172,5 +173,39 @@ proptest! {
     fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..64)) {
         let _ = rabbit::from_bytes::<ServerMessage>(&bytes);
         let _ = rabbit::from_bytes::<ClientMessage>(&bytes);
+        let _ = delta::decode(&bytes, &Snapshot::default());
+    }
+
+    /// A snapshot delta against any baseline (an unrelated one, or the same world with some
+    /// entities changed, gone and new) decodes against it to exactly the snapshot.
+    #[test]
+    fn snapshot_deltas_decode_exactly(
+        base in snapshot(),
+        other in snapshot(),
+        changes in proptest::collection::vec((any::<usize>(), 0u8..3), 0..6),
+        header in (any::<u32>(), any::<u32>(), any::<u32>()),
+    ) {
+        let mut next = base.clone();
+        for (at, what) in changes {
+            let n = next.entities.len();
+            let replacement = other.entities.get(at % other.len().max(1)).cloned();
+            match (what, replacement) {
+                (0, Some(e)) if n > 0 => next.entities[at % n].kind = e.kind,
+                (1, _) if n > 0 => {
+                    next.entities.remove(at % n);
+                }
+                (_, Some(e)) => next.entities.push(e),
+                _ => {}
+            }
+        }
+        let header = delta::DeltaHeader { channel: ChannelId(header.0), time: header.1, base: header.2 };
+        for (value, base) in [(&next, &base), (&other, &base), (&base, &other)] {
+            let mut bytes = Vec::new();
+            header.encode(value, base, &mut bytes).unwrap();
+            prop_assert_eq!(delta::DeltaHeader::of(&bytes), Some(header));
+            let (read, back) = delta::decode(&bytes, base).unwrap();
+            prop_assert_eq!(read, header);
+            prop_assert_eq!(rabbit::to_bytes(&back).unwrap(), rabbit::to_bytes(value).unwrap());
+        }
     }
 }

@@ -60,6 +60,11 @@ const KNOWN: &[(&str, &str, &str)] = &[
         "body",
         "Ping and Init have no body: the tag alone says it, printed as one line",
     ),
+    (
+        "ClientMessage",
+        "body",
+        "variant 4, Deltas(DeltaRequest), is this toolkit's: the u32 tag has room for it",
+    ),
 ];
 
 /// The spec's messages, from our table.

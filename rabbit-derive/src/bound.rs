@@ -19,6 +19,8 @@ use crate::plan::Plan;
 pub enum Which {
     Encode,
     Decode,
+    DeltaEncode,
+    DeltaDecode,
 }
 
 pub fn where_clause(input: &Plan<'_>, which: Which) -> Option<WhereClause> {
@@ -65,6 +67,17 @@ pub fn where_clause(input: &Plan<'_>, which: Which) -> Option<WhereClause> {
                 }
                 Which::Decode if on_wire => preds.push(quote!(#p: #krate::Encode + #krate::Decode)),
                 Which::Decode if in_skip => preds.push(quote!(#p: #krate::Default)),
+                // Deltas: the parameter's own deltas; a skipped field is the baseline's, or
+                // `Default` in a value decoded whole.
+                Which::DeltaEncode if on_wire => preds.push(quote!(#p: #krate::DeltaEncode)),
+                Which::DeltaDecode if on_wire && in_skip => preds
+                    .push(quote!(#p: #krate::DeltaEncode + #krate::DeltaDecode + #krate::Default)),
+                Which::DeltaDecode if on_wire => {
+                    preds.push(quote!(#p: #krate::DeltaEncode + #krate::DeltaDecode))
+                }
+                Which::DeltaDecode if in_skip => {
+                    preds.push(quote!(#p: #krate::Default + #krate::Clone))
+                }
                 _ => {}
             }
         }

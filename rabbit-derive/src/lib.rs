@@ -1,5 +1,5 @@
 //! `#[derive(Rabbit)]`: `Encode`, `Decode` and `schema::Describe` impls in the Rabbit
-//! bit-packed encoding.
+//! bit-packed encoding, and with `#[rabbit(delta)]` the delta impls.
 //!
 //! Use it through the `rabbit` crate, which re-exports it as `rabbit::Rabbit` (feature
 //! `derive`, on by default). The attributes are documented, with an example each, in the
@@ -9,9 +9,9 @@
 //! carrying the attributes parsed by `attr/` (one row per attribute in `attr/rules.rs`: where it
 //! may stand, what it excludes, how its value parses); `valid/` checks everything that can be
 //! wrong, collecting every error at its token so that a build reports all of them, and returns
-//! the resolved plan (`plan.rs`: each field's codec, the tag, the indices); `bound.rs` infers the
-//! where-clauses; `expand/` writes the impls from the plan (`encode`, `decode`, `size`,
-//! `schema`, and the codec types of `with` fields).
+//! the resolved plan (`plan.rs`: each field's codec, the tag, the indices, the delta layout);
+//! `bound.rs` infers the where-clauses; `expand/` writes the impls from the plan (`encode`,
+//! `decode`, `size`, `schema`, `delta`, and the codec types of `with` fields).
 //!
 //! Generated code names the runtime only through `rabbit::__derive`, and asks it every
 //! encoding rule: each field is written by a codec type of `rabbit::codec` chosen from its
@@ -31,7 +31,8 @@ mod valid;
 use proc_macro::TokenStream;
 use syn::{DeriveInput, parse_macro_input};
 
-/// Derives `rabbit::Encode`, `rabbit::Decode` and `rabbit::schema::Describe`.
+/// Derives `rabbit::Encode`, `rabbit::Decode` and `rabbit::schema::Describe`; with
+/// `#[rabbit(delta)]`, also `rabbit::DeltaEncode` and `rabbit::DeltaDecode`.
 ///
 /// A struct (named, tuple or unit) is its fields in declaration order; an enum is a variant
 /// index (the tag) followed by the variant's fields. Each field uses its type's own encoding
@@ -81,6 +82,9 @@ use syn::{DeriveInput, parse_macro_input};
 /// | field | `#[rabbit(if = "expr")]` | on `Option<T>`: no presence bit; present exactly when `expr` is true. `expr` sees the earlier fields as references named after them (`_0`, `_1` in tuples) |
 /// | field | `#[rabbit(max_len = N)]` | on a list or string: longer is an error on both sides; bounds `MAX_BITS` |
 /// | field | `#[rabbit(skip)]` | not on the wire; `Default::default()` on decode |
+/// | field | `#[rabbit(quantize(range = "A..=B", precision = P))]` | on `f32` / `f64`: the index of the nearest point of the grid `A, A + P, ...` up to `B`, in the fewest bits that hold the last |
+/// | container | `#[rabbit(delta)]` | also `DeltaEncode` and `DeltaDecode` (the type must be `Clone`): one changed bit, then each field's delta; `delta = "per_field"`: only the fields' |
+/// | field | `#[rabbit(key = "id")]` | with `delta`, on a `Vec<T>`: a keyed list, its items paired with the baseline's by `T`'s field `id` |
 ///
 /// Every misuse is a compile error at the offending token, and all of a type's errors are
 /// reported at once.
@@ -140,6 +144,32 @@ mod tests {
             "< :: rabbit :: __derive :: Varint as :: rabbit :: __derive :: TagIndex < 4u64 >>"
         ));
         assert!(out.contains(":: rabbit :: __derive :: Fixed < 3u32 >"));
+    }
+
+    #[test]
+    fn delta_impls_name_the_runtime_through_its_module_only() {
+        let input: syn::DeriveInput = parse_quote! {
+            #[rabbit(delta)]
+            enum E<T> {
+                A,
+                B(T, #[rabbit(if = "*_0 > 1")] Option<u8>),
+                C {
+                    #[bits(3)] x: u8,
+                    #[rabbit(key = "id")] v: Vec<T>,
+                    #[rabbit(quantize(range = "0..=1", precision = 0.5))] f: f32,
+                },
+            }
+        };
+        let out = derive(&input).expect("expands").to_string();
+        assert!(out.contains(":: rabbit :: __derive :: DeltaEncode for E < T >"));
+        assert!(out.contains(":: rabbit :: __derive :: DeltaDecode for E < T >"));
+        assert!(out.contains(
+            "T : :: rabbit :: __derive :: DeltaEncode + :: rabbit :: __derive :: DeltaDecode"
+        ));
+        assert_eq!(
+            out.matches(":: rabbit ::").count(),
+            out.matches(":: rabbit :: __derive ::").count()
+        );
     }
 
     #[test]

@@ -21,6 +21,8 @@ pub struct Plan<'a> {
     /// Byte order, bit order, magic bytes.
     pub layout: Layout,
     pub body: Body<'a>,
+    /// `delta`: the delta impls are generated too.
+    pub delta: Option<Delta>,
 }
 
 pub enum Body<'a> {
@@ -114,6 +116,12 @@ pub enum Codec {
     ToEnd(Option<Expr>),
     /// `transform`: bytes the transform makes, framed by a byte length.
     Transformed,
+    /// `quantize(range = "A..=B", precision = P)`.
+    Quantize {
+        min: f64,
+        max: f64,
+        step: f64,
+    },
 }
 
 impl Codec {
@@ -147,4 +155,30 @@ impl Field<'_> {
     pub fn cond(&self) -> Option<&Condition> {
         self.wire.as_ref().and_then(|w| w.cond.as_ref())
     }
+}
+
+/// `#[rabbit(delta)]`: how the value's deltas are laid out, and its keyed lists.
+pub struct Delta {
+    pub mode: DeltaMode,
+    /// `key = "..."` fields, by `uid`: the path of their items' key.
+    pub keys: Vec<(usize, Vec<syn::Member>)>,
+}
+
+impl Delta {
+    /// The key path of a keyed list field.
+    pub fn key(&self, field: &Field<'_>) -> Option<&[syn::Member]> {
+        self.keys
+            .iter()
+            .find(|(uid, _)| *uid == field.uid)
+            .map(|(_, path)| path.as_slice())
+    }
+}
+
+/// Whether a struct (or an enum) writes a changed bit of its own before its fields' deltas.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum DeltaMode {
+    /// The default: one bit for the whole value, then (if it changed) each field's delta.
+    PerStruct,
+    /// `delta = "per_field"`: each field's delta, nothing of its own.
+    PerField,
 }

@@ -114,6 +114,17 @@ pub enum Error {
         present: bool,
     },
 
+    /// A delta that does not fit its baseline: it removes or changes an item the baseline
+    /// does not have, or places an item where the new list has no room. Either the delta is
+    /// forged, or it was made against another baseline than the one it is decoded with.
+    #[error("a delta that does not fit its baseline at bit {position}: {what}")]
+    BadDelta {
+        /// What did not fit.
+        what: &'static str,
+        /// Bit offset just after what was read.
+        position: u64,
+    },
+
     /// Bits with a fixed value (a magic number, reserved or padding bits) held another.
     #[error("expected {expected:#x} in the {bits} bits ending at bit {position}, found {found:#x}")]
     Constant {

@@ -58,6 +58,13 @@
 //! assert_eq!(<(bool, Option<u32>, Option<u32>) as rabbit::Encode>::MAX_BITS, Some(71));
 //! ```
 //!
+//! # Deltas
+//!
+//! A value can also be written against a baseline the receiver holds, where what did not
+//! change costs a bit or nothing ([`DeltaEncode`], [`DeltaDecode`], [`delta`]):
+//! `#[rabbit(delta)]` derives them, `#[rabbit(key = "id")]` makes a list of entities a keyed
+//! one, and `#[rabbit(quantize(...))]` puts floats on a grid (see `guide::delta`).
+//!
 //! # Decoding untrusted input
 //!
 //! Decoders never panic and never allocate more than the input could justify: a length prefix is
@@ -79,6 +86,7 @@
 #[path = "contract/mod.rs"]
 pub mod __derive;
 pub mod codec;
+pub mod delta;
 mod error;
 #[cfg(feature = "derive")]
 pub mod guide;
@@ -91,6 +99,7 @@ pub mod size;
 pub mod varint;
 mod write;
 
+pub use delta::{DeltaDecode, DeltaEncode};
 pub use error::{Error, Result};
 pub use read::{BitRead, BitReader, BitWindow};
 pub use write::BitWriter;

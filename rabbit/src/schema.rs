@@ -35,6 +35,17 @@ pub enum Encoding {
         /// Bits used.
         bits: u32,
     },
+    /// A float's index on the grid `min, min + step, ...` up to `max`, in `bits` bits.
+    Quantized {
+        /// The grid's first point.
+        min: f64,
+        /// The grid's end.
+        max: f64,
+        /// The distance between grid points.
+        step: f64,
+        /// Bits used.
+        bits: u32,
+    },
     /// IEEE-754 bits, least significant first.
     Float {
         /// 32 or 64.

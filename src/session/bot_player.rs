@@ -44,6 +44,19 @@ impl BotPlayer {
         self
     }
 
+    /// The same bot, asking for snapshots as deltas (see [`GameClient::with_deltas`]).
+    pub fn with_deltas(mut self) -> BotPlayer {
+        self.client = std::mem::take(&mut self.client).with_deltas();
+        self
+    }
+
+    /// What the bot does between messages; call it often: pings ([`BotPlayer::maybe_ping`])
+    /// and the client's pending requests ([`GameClient::send_requests`]).
+    pub fn maintain(&mut self, conn: &mut Connection, now: Instant) {
+        self.client.send_requests(conn, now);
+        self.maybe_ping(conn, now);
+    }
+
     /// Call once the connection is up: sends `Init`.
     pub fn start(&mut self, conn: &mut Connection) {
         self.client.send_init(conn);

@@ -1,5 +1,7 @@
 //! The spec's client: `Init`, a local state kept from `Connect` and every newer `Snapshot`,
-//! pings, and actions.
+//! pings, and actions; and, if it asks ([`GameClient::with_deltas`]), snapshots as deltas.
+
+mod deltas;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -8,6 +10,8 @@ use game_messages as wire;
 use game_messages::Dialect;
 use netproto::{Connection, Delivery};
 use tracing::{debug, warn};
+
+use deltas::Deltas;
 
 use crate::rules::Input;
 use crate::snapshot::{from_snapshot, to_action};
@@ -20,6 +24,9 @@ pub enum ClientEvent {
     Joined(PlayerId),
     /// A newer snapshot replaced the local state.
     Snapshot,
+    /// A delta named a baseline (its tick) that the client does not hold: it was dropped, and
+    /// the client will ask for deltas again, which brings a full snapshot.
+    BaselineMissing(u32),
     /// The round ended; `true` if we won.
     GameOver(bool),
     /// A ping came back after this long.
@@ -35,7 +42,7 @@ pub struct ClientStats {
     pub connects: u32,
     /// Snapshots applied.
     pub snapshots: u64,
-    /// Snapshot events that never arrived (gaps in their times).
+    /// Snapshot events that never arrived (gaps in their times larger than the smallest).
     pub snapshots_lost: u64,
     /// Snapshot events that arrived after a newer one (ignored).
     pub snapshots_stale: u64,
@@ -51,6 +58,17 @@ pub struct ClientStats {
     pub pings: u32,
     /// Round-trip times of the pings answered.
     pub rtts: Vec<Duration>,
+    /// Snapshot events received (full or deltas), and their bytes.
+    pub snapshot_events: u64,
+    pub snapshot_event_bytes: u64,
+    /// Deltas decoded.
+    pub deltas: u64,
+    /// Deltas whose baseline the client did not hold (dropped, and reported).
+    pub baselines_missing: u64,
+    /// Deltas that did not decode against their baseline.
+    pub deltas_undecodable: u64,
+    /// Requests for deltas sent: the first, and one after each missing baseline.
+    pub delta_requests: u32,
 }
 
 impl ClientStats {
@@ -83,6 +101,12 @@ pub struct GameClient {
     player: Option<PlayerId>,
     entities: Vec<Entity>,
     latest: Option<u32>,
+    /// The smallest gap between the times of two snapshots applied one after the other.
+    step: Option<u32>,
+    /// The newest snapshot applied, as it came.
+    current: Option<wire::Snapshot>,
+    /// Set by [`GameClient::with_deltas`].
+    deltas: Option<Deltas>,
     next_channel: u32,
     pings: HashMap<u32, Instant>,
     stats: ClientStats,
@@ -108,6 +132,24 @@ impl GameClient {
         self.dialect
     }
 
+    /// How many of the snapshots it received a client that asked for deltas keeps as
+    /// baselines (the newest ones). A server's `delta_window` of at most this many ticks never
+    /// writes a delta against one it dropped.
+    pub const BASELINES: usize = 64;
+
+    /// The same client, asking for snapshots as deltas right after its `Init`
+    /// ([`game_messages::delta`]). The original dialect has no such request: a client of it
+    /// asks for nothing and gets full snapshots.
+    pub fn with_deltas(mut self) -> GameClient {
+        self.deltas = Some(Deltas::new(GameClient::BASELINES));
+        self
+    }
+
+    /// Whether it asked for deltas.
+    pub fn wants_deltas(&self) -> bool {
+        self.deltas.is_some()
+    }
+
     /// Our player id, once joined.
     pub fn player(&self) -> Option<PlayerId> {
         self.player
@@ -121,6 +163,12 @@ impl GameClient {
     /// The `time` of the newest snapshot.
     pub fn latest(&self) -> Option<u32> {
         self.latest
+    }
+
+    /// The newest snapshot, as it came (decoded against its baseline, for a delta), with its
+    /// time.
+    pub fn snapshot(&self) -> Option<(u32, &wire::Snapshot)> {
+        Some((self.latest?, self.current.as_ref()?))
     }
 
     /// Our living player, if any.
@@ -151,10 +199,45 @@ impl GameClient {
         }
     }
 
-    /// Sends the `Init` request (reliable).
+    /// Sends the `Init` request (reliable), and the request for deltas if it asks for them.
     pub fn send_init(&mut self, conn: &mut Connection) {
         let ch = self.channel();
         self.send(conn, &wire::ClientMessage::init(ch), Delivery::Reliable);
+        if let Some(request) = self.delta_request(None) {
+            self.send(conn, &request, Delivery::Reliable);
+        }
+    }
+
+    /// The request for deltas (again) on a new channel, unless the client does not ask for
+    /// them or its dialect cannot.
+    fn delta_request(&mut self, now: Option<Instant>) -> Option<wire::ClientMessage> {
+        if self.dialect == Dialect::Original || self.deltas.is_none() {
+            return None;
+        }
+        let ch = self.channel();
+        let deltas = self.deltas.as_mut()?;
+        deltas.requested(now);
+        self.stats.delta_requests += 1;
+        Some(wire::ClientMessage::deltas(ch))
+    }
+
+    /// What the client owes the server besides its actions, to send reliably: after a delta
+    /// named a baseline it does not hold, the request for deltas again (at most every 250 ms,
+    /// since deltas already on their way name it too). [`GameClient::send_requests`] sends
+    /// it.
+    pub fn pending_request(&mut self, now: Instant) -> Option<wire::ClientMessage> {
+        if self.deltas.as_ref().is_some_and(|d| d.request_due(now)) {
+            self.delta_request(Some(now))
+        } else {
+            None
+        }
+    }
+
+    /// Sends [`GameClient::pending_request`], if any. Call it often.
+    pub fn send_requests(&mut self, conn: &mut Connection, now: Instant) {
+        if let Some(request) = self.pending_request(now) {
+            self.send(conn, &request, Delivery::Reliable);
+        }
     }
 
     /// Sends a `Ping` (unreliable; a lost one is just a missing sample).
@@ -175,6 +258,11 @@ impl GameClient {
 
     /// Handles one message from the server.
     pub fn handle(&mut self, bytes: &[u8], now: Instant) -> Option<ClientEvent> {
+        if self.deltas.is_some()
+            && let Some(header) = wire::delta::DeltaHeader::of(bytes)
+        {
+            return self.delta(header, bytes);
+        }
         let msg = match rabbit::from_bytes::<wire::ServerMessage>(bytes) {
             Ok(m) => m,
             Err(e) => {
@@ -186,23 +274,12 @@ impl GameClient {
         match msg {
             wire::ServerMessage::Event(wire::Event { time, kind }) => match kind {
                 wire::EventKind::Snapshot(s) => {
-                    // The state starts from `Connect`; a snapshot that overtook it is dropped.
-                    if self.player.is_none() {
-                        self.stats.snapshots_stale += 1;
-                        return None;
+                    self.stats.snapshot_events += 1;
+                    self.stats.snapshot_event_bytes += bytes.len() as u64;
+                    if let Some(deltas) = &mut self.deltas {
+                        deltas.keep(time, &s);
                     }
-                    if let Some(latest) = self.latest {
-                        let ahead = time.wrapping_sub(latest);
-                        if ahead == 0 || ahead > u32::MAX / 2 {
-                            self.stats.snapshots_stale += 1;
-                            return None;
-                        }
-                        self.stats.snapshots_lost += (ahead - 1) as u64;
-                    }
-                    self.latest = Some(time);
-                    self.stats.snapshots += 1;
-                    self.entities = from_snapshot(&s);
-                    Some(ClientEvent::Snapshot)
+                    self.apply(time, s)
                 }
                 wire::EventKind::GameOver(result) => {
                     let won = result == wire::GameOver::Won;
@@ -234,5 +311,63 @@ impl GameClient {
                 }
             },
         }
+    }
+}
+
+impl GameClient {
+    /// A snapshot delta: decoded against the baseline it names, kept as a baseline in turn,
+    /// and applied if it is the newest.
+    fn delta(&mut self, header: wire::delta::DeltaHeader, bytes: &[u8]) -> Option<ClientEvent> {
+        let deltas = self.deltas.as_mut()?;
+        self.stats.snapshot_events += 1;
+        self.stats.snapshot_event_bytes += bytes.len() as u64;
+        let Some(base) = deltas.baseline(header.base) else {
+            self.stats.baselines_missing += 1;
+            deltas.missing();
+            warn!(
+                time = header.time,
+                base = header.base,
+                "a delta against a snapshot this client does not hold: dropped, deltas asked for again"
+            );
+            return Some(ClientEvent::BaselineMissing(header.base));
+        };
+        let snapshot = match wire::delta::decode(bytes, base) {
+            Ok((_, snapshot)) => snapshot,
+            Err(error) => {
+                self.stats.deltas_undecodable += 1;
+                deltas.missing();
+                warn!(%error, time = header.time, base = header.base, "undecodable delta dropped");
+                return None;
+            }
+        };
+        self.stats.deltas += 1;
+        deltas.keep(header.time, &snapshot);
+        self.apply(header.time, snapshot)
+    }
+
+    /// Makes `snapshot`, of tick `time`, the local state if it is newer than the state.
+    fn apply(&mut self, time: u32, snapshot: wire::Snapshot) -> Option<ClientEvent> {
+        // The state starts from `Connect`; a snapshot that overtook it is dropped.
+        if self.player.is_none() {
+            self.stats.snapshots_stale += 1;
+            return None;
+        }
+        if let Some(latest) = self.latest {
+            let ahead = time.wrapping_sub(latest);
+            if ahead == 0 || ahead > u32::MAX / 2 {
+                self.stats.snapshots_stale += 1;
+                return None;
+            }
+            // Snapshots come every `step` ticks (the server's snapshot rate), the smallest
+            // gap seen: a larger one is the snapshots lost in between.
+            let step = self.step.map_or(ahead, |s| s.min(ahead));
+            self.step = Some(step);
+            self.stats.snapshots_lost += u64::from(ahead / step - 1);
+        }
+        self.latest = Some(time);
+        self.stats.snapshots += 1;
+        self.entities = from_snapshot(&snapshot);
+        self.current = Some(snapshot);
+        Some(ClientEvent::Snapshot)
     }
 }

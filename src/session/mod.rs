@@ -23,12 +23,15 @@
 //! - `server`: [`GameServer`], with its requests, its snapshots and its rounds in files of their
 //!   own;
 //! - `client`: [`GameClient`], the spec's client;
-//! - `bot_player`: [`BotPlayer`], a [`GameClient`] that a [`Bot`](crate::bot::Bot) plays.
+//! - `bot_player`: [`BotPlayer`], a [`GameClient`] that a [`Bot`](crate::bot::Bot) plays;
+//! - `interpolation`: [`Interpolation`], a client's view drawn between snapshots.
 
 mod bot_player;
 mod client;
+mod interpolation;
 mod server;
 
 pub use bot_player::BotPlayer;
 pub use client::{ClientEvent, ClientStats, GameClient};
+pub use interpolation::Interpolation;
 pub use server::{GameServer, ServerConfig, ServerStats};

@@ -2,11 +2,15 @@
 //! what happened. What it answers to requests, how it sends snapshots and how a round ends and
 //! the next begins live in files of their own (`requests`, `snapshots`, `rounds`).
 
+mod baselines;
+#[cfg(test)]
+mod delta_link;
 mod requests;
 mod rounds;
 mod snapshots;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use game_messages as wire;
 use game_messages::Dialect;
@@ -28,6 +32,15 @@ pub struct ServerConfig {
     pub game: Config,
     /// Keep every this many snapshots as a sample for size statistics (0: none).
     pub sample_every: u32,
+    /// Snapshots a second; `None`, or as many as the game's tick rate or more: every tick.
+    /// Fewer save bandwidth, and a client that interpolates still moves smoothly.
+    pub snapshot_rate: Option<u32>,
+    /// How many ticks back a delta's baseline may be: the server keeps the snapshots of that
+    /// many ticks, and a client whose newest acknowledged one is older gets a full snapshot.
+    /// [`GameClient`](crate::session::GameClient) keeps the last
+    /// [`GameClient::BASELINES`](crate::session::GameClient::BASELINES) snapshots it received,
+    /// which covers a window of up to that many ticks.
+    pub delta_window: u32,
 }
 
 impl Default for ServerConfig {
@@ -37,6 +50,8 @@ impl Default for ServerConfig {
             max_players: 8,
             game: Config::default(),
             sample_every: 60,
+            snapshot_rate: None,
+            delta_window: 64,
         }
     }
 }
@@ -62,15 +77,33 @@ pub struct ServerStats {
     pub refused: u64,
     /// Rounds that ended.
     pub rounds: u32,
+    /// Snapshot events sent to clients that asked for deltas: deltas and full snapshots.
+    pub delta_client_events: u64,
+    /// Their bytes.
+    pub delta_client_bytes: u64,
+    /// Of those events, the deltas (the others were full snapshots: no baseline yet, or one
+    /// out of the window).
+    pub deltas_sent: u64,
+    /// Requests for deltas, the first of each client's and the restarts after it.
+    pub delta_requests: u64,
 }
 
 /// A client connection as the server sees it.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 struct Client {
     /// Set once it sent `Init`.
     player: Option<PlayerId>,
     /// Set by its first message that decodes, in either dialect; fixed from then on.
     dialect: Option<Dialect>,
+    /// Set once it asked for deltas.
+    deltas: Option<DeltaClient>,
+}
+
+/// A client that asked for deltas: the channel they answer on, and what it holds.
+#[derive(Debug, Default)]
+struct DeltaClient {
+    channel: wire::ChannelId,
+    baselines: baselines::Baselines,
 }
 
 /// A game server's state: the round's world and who plays in it.
@@ -85,6 +118,10 @@ pub struct GameServer {
     stats: ServerStats,
     outcomes: Vec<Outcome>,
     samples: Vec<wire::ServerMessage>,
+    /// The snapshots delta clients may hold, for their deltas' baselines.
+    history: baselines::History,
+    /// The last snapshot sent, and its tick.
+    last_snapshot: Option<(u32, Arc<wire::Snapshot>)>,
 }
 
 impl GameServer {
@@ -92,6 +129,8 @@ impl GameServer {
     pub fn new(config: ServerConfig) -> GameServer {
         let world = World::new(config.seed, config.game.clone());
         GameServer {
+            history: baselines::History::new(config.delta_window),
+            last_snapshot: None,
             config,
             round: 0,
             world,
@@ -128,6 +167,19 @@ impl GameServer {
     /// Every `sample_every`-th snapshot event sent, for size statistics.
     pub fn samples(&self) -> &[wire::ServerMessage] {
         &self.samples
+    }
+
+    /// The last snapshot sent to the players, and its tick: what a client that applied the
+    /// snapshot of that tick must hold.
+    pub fn last_snapshot(&self) -> Option<(u32, &wire::Snapshot)> {
+        self.last_snapshot.as_ref().map(|(t, s)| (*t, &**s))
+    }
+
+    /// Whether a connection asked for deltas.
+    pub fn wants_deltas(&self, connection: ConnectionId) -> bool {
+        self.clients
+            .get(&connection)
+            .is_some_and(|c| c.deltas.is_some())
     }
 
     /// Every connection with the player it plays, if it joined.
@@ -211,10 +263,22 @@ impl GameServer {
                             }
                         }
                     },
+                    Ok(wire::ClientMessage::Deltas(request)) => {
+                        self.stats.delta_requests += 1;
+                        let deltas = client.deltas.get_or_insert_with(DeltaClient::default);
+                        if deltas.channel != request.channel {
+                            info!(%peer, channel = %request.channel, "client asked for deltas");
+                        } else {
+                            debug!(%peer, "client asked for deltas again: a full snapshot next");
+                        }
+                        deltas.channel = request.channel;
+                        deltas.baselines.restart();
+                    }
                 }
             }
-            // The server sends no tracked messages.
-            Event::Acknowledged { .. } | Event::Lost { .. } => {}
+            // The delta clients' snapshot events: which of them may be baselines.
+            Event::Acknowledged { id } => self.acknowledged(connection, id.0),
+            Event::Lost { id } => self.lost(connection, id.0),
         }
     }
 
@@ -240,8 +304,8 @@ impl GameServer {
         }
     }
 
-    /// Runs one tick: the rules, a snapshot to every player, and at the end of a round
-    /// `GameOver` to every player and a new round.
+    /// Runs one tick: the rules, a snapshot to every player (on the ticks the snapshot rate
+    /// picks), and at the end of a round `GameOver` to every player and a new round.
     pub fn tick(&mut self, endpoint: &mut Endpoint) {
         self.time = self.time.wrapping_add(1);
         self.stats.ticks += 1;
@@ -252,7 +316,7 @@ impl GameServer {
             .iter()
             .filter_map(|(c, cl)| cl.player.map(|p| (*c, p)))
             .collect();
-        if !players.is_empty() {
+        if !players.is_empty() && self.snapshot_due() {
             self.send_snapshots(endpoint, &players);
         }
         if let Some(outcome) = self.world.outcome() {

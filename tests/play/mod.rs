@@ -21,6 +21,7 @@ pub fn server(seed: u64, max_players: usize) -> GameServer {
         max_players,
         game: Config::for_tick_rate(TICK_RATE),
         sample_every: 0,
+        ..ServerConfig::default()
     })
 }
 

@@ -2,7 +2,8 @@
 //! snapshot N times with one codec, nothing else.
 //!
 //! `codec-driver (rabbit|limit|bitcode|bincode) (encode|decode|decode-vec|decode-players) N`;
-//! `codec-driver (rabbit|hand|deku) (dogfight-encode|dogfight-decode) N`: Dogfight's state.
+//! `codec-driver (rabbit|hand|deku) (dogfight-encode|dogfight-decode) N`: Dogfight's state;
+//! `codec-driver rabbit (delta|delta-decode) N`: the `delta-10pct` case.
 
 use std::hint::black_box;
 
@@ -72,6 +73,22 @@ fn main() {
         (Some("limit"), Some("decode")) => {
             for _ in 0..n {
                 black_box(limit::decode(black_box(&bytes)).unwrap());
+            }
+        }
+        (Some("rabbit"), Some("delta")) => {
+            // `delta-10pct`: the successor against the suite's snapshot.
+            let next = bench::delta::successor(&snap);
+            for _ in 0..n {
+                buf.clear();
+                rabbit::delta::encode_into(black_box(&next), black_box(&snap), &mut buf).unwrap();
+                black_box(&buf);
+            }
+        }
+        (Some("rabbit"), Some("delta-decode")) => {
+            let next = bench::delta::successor(&snap);
+            let bytes = rabbit::delta::to_bytes(&next, &snap).unwrap();
+            for _ in 0..n {
+                black_box(rabbit::delta::from_bytes(black_box(&snap), black_box(&bytes)).unwrap());
             }
         }
         (

@@ -49,8 +49,8 @@ impl Tui {
             grid[row][col] = (c, style);
         };
         let me = self.game.player();
-        // Objects first, players on top.
-        for e in self.game.entities() {
+        // Objects first, players on top; as the view shows them, between snapshots.
+        for e in &self.drawn {
             if let EntityKind::Object(o) = &e.kind {
                 let (c, color) = match (o.state, o.kind, o.breakable) {
                     (ObjectState::Held { .. }, _, _) => continue,
@@ -62,7 +62,7 @@ impl Tui {
                 put(o.pos.x, o.pos.y, c, Style::default().fg(color));
             }
         }
-        for p in self.game.entities().iter().filter_map(Entity::player) {
+        for p in self.drawn.iter().filter_map(Entity::player) {
             let low = p.health * 3 < p.max_health;
             let (c, mut style) = if Some(p.owner) == me {
                 (
@@ -128,6 +128,9 @@ impl Tui {
             None => "RTT -".into(),
         });
         parts.push(format!("loss {:.1}%", s.loss() * 100.0));
+        if self.game.wants_deltas() {
+            parts.push(format!("{} deltas", s.deltas));
+        }
         parts.push(format!("won {} lost {}", s.won, s.lost));
         parts.push(self.message.clone());
         Line::from(parts.join(" | ")).style(Style::default().add_modifier(Modifier::REVERSED))

@@ -165,6 +165,12 @@ fn type_name(enc: &Encoding) -> String {
         }
         Encoding::Range { min, max, bits } => format!("u{bits} ({min}..={max}, minus {min})"),
         Encoding::Float { bits } => format!("f{bits}"),
+        Encoding::Quantized {
+            min,
+            max,
+            step,
+            bits,
+        } => format!("u{bits} (a float from {min} to {max} in steps of {step})"),
         Encoding::Option(inner) => format!("optional {}", type_name(inner)),
         Encoding::List { item, .. } => format!("`count` * {}", type_name(item)),
         Encoding::String { .. } => "`length` * u8".into(),

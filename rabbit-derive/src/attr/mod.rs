@@ -6,6 +6,7 @@
 //! gets a message that says where it belongs instead of "unknown attribute". Malformed values
 //! are recorded in the [`Ctxt`] and parsing goes on, so that one build shows every mistake.
 
+mod delta;
 mod layout_values;
 pub mod rules;
 mod values;
@@ -16,7 +17,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, Expr, ExprLit, Lit, LitStr, WherePredicate};
 
 use crate::ctxt::Ctxt;
-use crate::plan::Codec;
+use crate::plan::{Codec, DeltaMode};
 use rules::Rule;
 
 /// One option as written.
@@ -43,6 +44,10 @@ pub enum Value {
     Codec(Codec, Span),
     /// `if = "expr"`; also `computed` and `transform`: an expression, as written.
     Cond(Expr, LitStr),
+    /// `delta`, `delta = "per_field"`.
+    Delta(DeltaMode),
+    /// `key = "id"`: the path of the items' key field, with the span of the value.
+    Key(Vec<syn::Member>, Span),
     /// `endian = "big"` (true) or `"little"`.
     Endian(bool),
     /// `magic = b"..."`, with the span of the literal.

@@ -6,6 +6,7 @@
 use syn::meta::ParseNestedMeta;
 
 use super::Value;
+use super::delta as parse_delta;
 use super::layout_values as layout;
 use super::values as parse;
 use crate::ctxt::Ctxt;
@@ -174,6 +175,15 @@ pub const RULES: &[Rule] = &[
     row("transform", FIELD, IN_FIELD, layout::expression),
     row("computed", FIELD, IN_FIELD, layout::expression),
     row("pad_before", FIELD, IN_FIELD, layout::pad_before),
+    // Delta encoding (`guide::delta`), and the float grid it goes with.
+    row("delta", CONTAINER, IN_CONTAINER, parse_delta::delta),
+    row(
+        "key",
+        FIELD,
+        "it goes on a list field, naming its items' key",
+        parse_delta::key,
+    ),
+    encoding("quantize", parse_delta::quantize),
 ];
 
 /// The rule of the attribute `name`.

@@ -13,6 +13,7 @@
 //! what lets `if` conditions name earlier fields.
 
 mod decode;
+mod delta;
 mod encode;
 mod layout;
 mod schema;
@@ -109,6 +110,11 @@ impl Names {
             // Written through its transform (`layout.rs`); the codec only gives the sizes of
             // a value of unknown length.
             Codec::Transformed => quote!(#k::ToEnd),
+            Codec::Quantize { min, max, step } => {
+                // Floats cannot be const generic arguments: their bits are.
+                let [min, max, step] = [min, max, step].map(|v| Literal::u64_suffixed(v.to_bits()));
+                quote!(#k::Quantize<#min, #max, #step>)
+            }
         }
     }
 
@@ -316,12 +322,18 @@ pub fn expand(input: &Plan<'_>) -> TokenStream {
             hot: hot_inline(input),
         },
     };
-    assemble(input, &names, impls)
+    let delta = input.delta.as_ref().map(|d| delta::impls(input, d, &names));
+    assemble(input, &names, impls, delta)
 }
 
 /// The `Encode`, `Decode` and `Describe` impls around their bodies, in an anonymous `const`
-/// block with the helper items.
-fn assemble(input: &Plan<'_>, names: &Names, impls: Impls) -> TokenStream {
+/// block with the helper items and the delta impls, if any.
+fn assemble(
+    input: &Plan<'_>,
+    names: &Names,
+    impls: Impls,
+    delta: Option<TokenStream>,
+) -> TokenStream {
     let k = &names.krate;
     let ident = input.ident;
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
@@ -392,6 +404,8 @@ fn assemble(input: &Plan<'_>, names: &Names, impls: Impls) -> TokenStream {
                     #type_schema
                 }
             }
+
+            #delta
         };
     }
 }

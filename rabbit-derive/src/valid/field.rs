@@ -98,7 +98,8 @@ fn check(cx: &Ctxt, codec: &Codec, attr: &Attr, value_span: Span, ty: &Type) {
     let name = attr.rule.name;
     let not_for = |what: &str| cx.error(attr.span, format_args!("{what}, not `{}`", ty_string(ty)));
     match (codec, classify(ty)) {
-        (_, Kind::Unknown) | (Codec::Native | Codec::With(_), _) => {}
+        // `quantize` is checked with the delta attributes (`valid/delta.rs`).
+        (_, Kind::Unknown) | (Codec::Native | Codec::With(_) | Codec::Quantize { .. }, _) => {}
         (Codec::Fixed(n), Kind::Int { bits, .. }) if *n > bits => cx.error(
             value_span,
             format_args!(

@@ -3,6 +3,7 @@
 //! the [`Plan`] that expansion consumes: validation reads the input, it never writes to it.
 
 mod cond;
+mod delta;
 mod field;
 mod layout;
 mod place;
@@ -71,6 +72,7 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
         Some(Value::Bound(preds)) => Some(preds.as_slice()),
         _ => None,
     };
+    let delta = delta::resolve(cx, input, &body);
     Some(Plan {
         ident: input.ident,
         generics: input.generics,
@@ -80,5 +82,6 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
         via,
         layout,
         body,
+        delta,
     })
 }

@@ -32,6 +32,7 @@
 mod bytes;
 mod fixed;
 mod max_len;
+mod quantize;
 mod range;
 mod tag;
 mod to_end;
@@ -40,6 +41,7 @@ mod varint;
 pub use bytes::{BigEndian, ByteNumber, ByteString, FixedLen, LittleEndian};
 pub use fixed::{Fixed, FixedBits};
 pub use max_len::{Bounded, ListItems, MaxLen};
+pub use quantize::{Quantize, QuantizeFloat};
 pub use range::{Range, RangeInt};
 pub use tag::{TagCodec, TagIndex};
 pub use to_end::{EndList, ToEnd};
@@ -84,6 +86,16 @@ pub trait FieldCodec<T: ?Sized> {
 
     /// How a value is laid out on the wire.
     fn schema() -> Encoding;
+
+    /// Whether `a` and `b` encode to the same bits: what a delta calls unchanged. A value the
+    /// codec refuses is never the same as another, so that encoding it reports the error.
+    ///
+    /// The provided method compares the words when [`FieldCodec::WORD_BITS`] is `Some`, and
+    /// otherwise encodes both into scratch buffers (which allocates).
+    #[inline]
+    fn same_encoding(a: &T, b: &T) -> bool {
+        crate::delta::encodings_equal::<Self, T>(a, b)
+    }
 }
 
 /// How values of type `T` are read back: the decoding half of a codec type.

@@ -8,12 +8,17 @@
 //!
 //! Not a public API: names and signatures may change in any release.
 
+mod delta;
 mod layout;
 mod msb;
 mod sizes;
 mod via;
 mod words;
 
+pub use delta::{
+    DeltaDecode, DeltaEncode, coded_decode_delta, cond_check, cond_decode_changes,
+    cond_decode_delta, cond_encode_changes, cond_unchanged, keyed,
+};
 pub use layout::{
     apply, byte_aligned, byte_len, check_computed, constant_mismatch, expect_bits, framed,
     framed_revert, magic_word,
@@ -27,9 +32,10 @@ pub use via::{via_error, via_schema};
 pub use words::{word_over, word_plan, word_sum};
 
 pub use crate::codec::{
-    BigEndian, FieldCodec, FieldDecode, Fixed, FixedLen, LittleEndian, MaxLen, Native, Range,
-    TagCodec, TagIndex, ToEnd, Varint, ZigZag,
+    BigEndian, FieldCodec, FieldDecode, Fixed, FixedLen, LittleEndian, MaxLen, Native, Quantize,
+    Range, TagCodec, TagIndex, ToEnd, Varint, ZigZag,
 };
+pub use crate::delta::{coded_decode_changes, coded_encode_changes, coded_unchanged};
 pub use crate::layout::{Computed, Transform};
 pub use crate::schema::{
     Body, Describe, Encoding, FieldSchema, TypeRef, TypeSchema, VariantSchema,

@@ -71,6 +71,19 @@
 //! # Ok::<(), rabbit::Error>(())
 //! ```
 //!
+//! # Delta impls
+//!
+//! With `#[rabbit(delta)]` the same plan gives `DeltaEncode` and `DeltaDecode` (see
+//! [`delta`](super::delta)). `unchanged` compares the fields on the wire, stopping at the first
+//! difference. `encode_delta` compares each field once into a local flag; a `per_struct`
+//! struct writes its own bit from them, then each field's part: for a field of a type whose
+//! delta is one bit then its changes (`DeltaEncode::DELTA_BIT`, a constant, so the branch folds
+//! away), the bit from the flag and `encode_changes` if it changed, so that the field is not
+//! compared a second time; for any other, its `encode_delta`. Fields with a codec go through
+//! `coded_unchanged` (`FieldCodec::same_encoding`) and `coded_encode_changes`, `if` fields
+//! through `cond_*`, keyed lists through `delta::keyed`. Decoding mirrors it, and copies what did
+//! not change from the baseline.
+//!
 //! # The runtime contract
 //!
 //! Generated code names the runtime only through one hidden module, `rabbit::__derive` (under

@@ -1,8 +1,9 @@
 //! A guide to `#[derive(Rabbit)]`: every attribute, with an example.
 //!
 //! `#[derive(Rabbit)]` implements [`Encode`](crate::Encode), [`Decode`](crate::Decode) and
-//! [`schema::Describe`](crate::schema::Describe) for a struct (named, tuple or unit) or an enum
-//! (unit, tuple and struct variants), generic or not. A struct is its fields, in declaration
+//! [`schema::Describe`](crate::schema::Describe) (and, with `#[rabbit(delta)]`,
+//! [`DeltaEncode`](crate::DeltaEncode) and [`DeltaDecode`](crate::DeltaDecode)) for a struct
+//! (named, tuple or unit) or an enum (unit, tuple and struct variants), generic or not. A struct is its fields, in declaration
 //! order, with nothing between them; an enum is a variant index (the *tag*), then the fields of
 //! that variant. Each field is written with its type's own encoding unless an attribute says
 //! otherwise. Every example below asserts the exact bytes or size.
@@ -47,6 +48,9 @@
 //! | container, variant, field | [`magic = b"..."`, `pad_before = N`](layouts) | constant bytes, reserved zero bits |
 //! | field | [`to_end`, `byte_len = "len"`](layouts) | lists with no count: to the end, or framed by a length field |
 //! | field | [`computed = "expr"`, `transform = "expr"`](layouts) | lengths and checksums computed from the others; bytes through a transform |
+//! | container | [`#[rabbit(delta)]`, `delta = "per_field"`](delta) | also `DeltaEncode` / `DeltaDecode`: the value against a baseline |
+//! | field | [`#[rabbit(key = "id")]`](delta#rabbitkey--field-lists-of-things-with-an-identity) | with `delta`, a `Vec<T>` keyed by its items' `id` |
+//! | field | [`#[rabbit(quantize(range = "A..=B", precision = P))]`](delta#rabbitquantizerange--ab-precision--p-floats-on-a-grid) | a float as the index of its point on a grid |
 //!
 //! Several options can share one attribute: `#[rabbit(range = "0..=9", if = "*on")]`. A field
 //! has at most one encoding (`bits`, `range`, `varint`, `zigzag`, `with`, `max_len`); `if` and
@@ -64,12 +68,14 @@
 //! - [`containers`]: `crate`, `bound`, `from` / `try_from` / `into`;
 //! - [`layouts`]: other formats byte for byte: `endian`, `bytes`, `bit_order`, `magic`,
 //!   `pad_before`, `to_end`, `byte_len`, `computed`, `transform`;
+//! - [`delta`]: deltas against a baseline: `delta`, `key`, `quantize`;
 //! - [`sizes`]: the size constants, `encoded_bits`, merged writes, hand-written impls;
 //! - [`schema`]: the layout as data;
 //! - [`errors`]: errors at run time, and every compile error;
 //! - [`generated`]: the generated code and the runtime contract it relies on.
 
 pub mod containers;
+pub mod delta;
 pub mod errors;
 pub mod fields;
 pub mod generated;

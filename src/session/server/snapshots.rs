@@ -1,8 +1,14 @@
-//! Every tick's snapshot: the world encoded once as a `Snapshot` event and the same bytes sent
-//! unreliably to every player (a lost snapshot is made good by the next tick's); every
-//! `sample_every`-th one is kept for size statistics.
+//! The snapshots, on the ticks the snapshot rate picks. A client that did not ask for deltas
+//! (every spec client, the original's) gets the spec's `Snapshot` event: encoded once, the
+//! same bytes sent unreliably to all of them (a lost snapshot is made good by the next one).
+//! A client that asked gets, tracked so that the server learns which arrived, a delta against
+//! the newest snapshot it acknowledged ([`game_messages::delta`]), or the full event when it
+//! has none in the window. Every `sample_every`-th snapshot event is kept for size statistics.
+
+use std::sync::Arc;
 
 use game_messages as wire;
+use game_messages::delta::DeltaHeader;
 use netproto::{ConnectionId, Delivery, Endpoint, Payload};
 use tracing::{debug, warn};
 
@@ -11,51 +17,184 @@ use crate::snapshot::to_snapshot;
 use crate::world::PlayerId;
 
 impl GameServer {
+    /// Whether this tick sends a snapshot: every tick, or as many a second as the snapshot
+    /// rate says, spread evenly over the ticks.
+    pub(super) fn snapshot_due(&self) -> bool {
+        let tick_rate = u64::from(self.config.game.tick_rate.max(1));
+        match self.config.snapshot_rate.map(u64::from) {
+            Some(rate) if rate < tick_rate => {
+                let t = u64::from(self.time);
+                (t * rate) / tick_rate != (t.saturating_sub(1) * rate) / tick_rate
+            }
+            _ => true,
+        }
+    }
+
     /// Sends the world as it is now to `players`.
     pub(super) fn send_snapshots(
         &mut self,
-        endpoint: &mut Endpoint,
+        out: &mut impl SnapshotOut,
         players: &[(ConnectionId, PlayerId)],
     ) {
-        let snapshot = to_snapshot(&self.world);
+        let snapshot = Arc::new(to_snapshot(&self.world));
         let entities = snapshot.len() as u64;
-        let msg = wire::ServerMessage::snapshot(self.time, snapshot);
+        let msg = wire::ServerMessage::snapshot(self.time, (*snapshot).clone());
         self.buf.clear();
         let encoded = rabbit::encode_into(&msg, &mut self.buf);
-        self.broadcast(endpoint, players, msg, entities, encoded);
+        let (full, deltas): (Vec<_>, Vec<_>) = players
+            .iter()
+            .map(|(c, _)| *c)
+            .partition(|c| !self.wants_deltas(*c));
+        let Some(payload) = self.count_full(msg, entities, encoded) else {
+            return;
+        };
+        for c in full {
+            if out.send(c, &payload) {
+                self.stats.messages_out += 1;
+            }
+            self.stats.snapshots_sent += 1;
+        }
+        if !deltas.is_empty() {
+            self.send_deltas(out, &deltas, &snapshot, &payload);
+            self.history.push(self.time, snapshot.clone());
+        }
+        self.last_snapshot = Some((self.time, snapshot));
     }
 
-    /// Sends the snapshot event `msg`, whose encoding into `self.buf` gave `encoded`, and counts
-    /// it. Apart from [`GameServer::send_snapshots`] so that a test can hand it an encoding that
-    /// failed: only a world of more than `u32::MAX` entities could make one fail.
-    fn broadcast(
+    /// Counts the snapshot event `msg`, whose encoding into `self.buf` gave `encoded`, and
+    /// returns its bytes to send. Apart from [`GameServer::send_snapshots`] so that a test can
+    /// hand it an encoding that failed: only a world of more than `u32::MAX` entities could
+    /// make one fail.
+    fn count_full(
         &mut self,
-        endpoint: &mut Endpoint,
-        players: &[(ConnectionId, PlayerId)],
         msg: wire::ServerMessage,
         entities: u64,
         encoded: rabbit::Result<()>,
-    ) {
+    ) -> Option<Payload> {
         if let Err(error) = encoded {
             warn!(%error, "cannot encode a snapshot: not sent");
-            return;
+            return None;
         }
         let every = u64::from(self.config.sample_every);
         let sample = every > 0 && self.stats.snapshots_encoded.is_multiple_of(every);
         self.stats.snapshots_encoded += 1;
         self.stats.snapshot_bytes += self.buf.len() as u64;
         self.stats.snapshot_entities += entities;
-        // Encoded once, shared: every connection's queue holds the same bytes, not a copy.
-        let payload = Payload::from(&self.buf[..]);
-        for (c, _) in players {
-            match endpoint.send_payload(*c, &payload, Delivery::Unreliable) {
-                Ok(()) => self.stats.messages_out += 1,
-                Err(e) => debug!(connection = ?c, error = %e, "send failed"),
-            }
-            self.stats.snapshots_sent += 1;
-        }
         if sample {
             self.samples.push(msg);
+        }
+        // Encoded once, shared: every connection's queue holds the same bytes, not a copy.
+        Some(Payload::from(&self.buf[..]))
+    }
+
+    /// To each delta client, tracked: the snapshot against its newest acknowledged one, or
+    /// `full` (the spec's event) when it has none in the window.
+    fn send_deltas(
+        &mut self,
+        out: &mut impl SnapshotOut,
+        clients: &[ConnectionId],
+        snapshot: &wire::Snapshot,
+        full: &Payload,
+    ) {
+        for &c in clients {
+            let Some(client) = self.clients.get(&c) else {
+                continue;
+            };
+            let Some(deltas) = &client.deltas else {
+                continue;
+            };
+            let against = deltas
+                .baselines
+                .base(self.time, &self.history)
+                .and_then(|base| Some((base, self.history.get(base)?.clone())));
+            let payload = match against {
+                Some((base, base_snapshot)) => {
+                    let header = DeltaHeader {
+                        channel: deltas.channel,
+                        time: self.time,
+                        base,
+                    };
+                    self.buf.clear();
+                    match header.encode(snapshot, &base_snapshot, &mut self.buf) {
+                        Ok(()) => {
+                            self.stats.deltas_sent += 1;
+                            Payload::from(&self.buf[..])
+                        }
+                        Err(error) => {
+                            warn!(%error, "cannot encode a delta: the full snapshot instead");
+                            full.clone()
+                        }
+                    }
+                }
+                None => full.clone(),
+            };
+            self.stats.delta_client_events += 1;
+            self.stats.delta_client_bytes += payload.len() as u64;
+            self.stats.snapshots_sent += 1;
+            if let Some(id) = out.send_tracked(c, &payload) {
+                self.stats.messages_out += 1;
+                if let Some(d) = self.clients.get_mut(&c).and_then(|cl| cl.deltas.as_mut()) {
+                    d.baselines.sent(id, self.time);
+                }
+            }
+        }
+    }
+
+    /// The transport says tracked message `id` on `connection` arrived: its snapshot may be
+    /// a baseline.
+    pub fn acknowledged(&mut self, connection: ConnectionId, id: u64) {
+        if let Some(d) = self
+            .clients
+            .get_mut(&connection)
+            .and_then(|c| c.deltas.as_mut())
+        {
+            d.baselines.acknowledged(id);
+        }
+    }
+
+    /// The transport gave up waiting for the acknowledgement of tracked message `id`.
+    pub fn lost(&mut self, connection: ConnectionId, id: u64) {
+        if let Some(d) = self
+            .clients
+            .get_mut(&connection)
+            .and_then(|c| c.deltas.as_mut())
+        {
+            d.baselines.lost(id);
+        }
+    }
+}
+
+/// The transport as the snapshots need it: the endpoint, or a test's network.
+pub(crate) trait SnapshotOut {
+    /// Sends a full snapshot event to a client that keeps none as a baseline, unreliably.
+    /// Returns whether it was queued.
+    fn send(&mut self, connection: ConnectionId, payload: &Payload) -> bool;
+
+    /// Sends a snapshot event a delta client may keep as a baseline, tracked, and returns the
+    /// id its acknowledgement will name; `None` when it was not sent, or when the transport
+    /// cannot track it (then the client never has an acknowledged baseline, and gets full
+    /// snapshots).
+    fn send_tracked(&mut self, connection: ConnectionId, payload: &Payload) -> Option<u64>;
+}
+
+impl SnapshotOut for Endpoint {
+    fn send(&mut self, connection: ConnectionId, payload: &Payload) -> bool {
+        match self.send_payload(connection, payload, Delivery::Unreliable) {
+            Ok(()) => true,
+            Err(e) => {
+                debug!(?connection, error = %e, "send failed");
+                false
+            }
+        }
+    }
+
+    fn send_tracked(&mut self, connection: ConnectionId, payload: &Payload) -> Option<u64> {
+        match self.send_payload_tracked(connection, payload) {
+            Ok(id) => Some(id.0),
+            Err(e) => {
+                debug!(?connection, error = %e, "send failed");
+                None
+            }
         }
     }
 }
@@ -65,15 +204,12 @@ mod tests {
     use super::*;
     use crate::session::ServerConfig;
 
-    /// A server that keeps every snapshot event as a sample, one client that plays, and the
-    /// endpoint it sends through.
-    fn server() -> (GameServer, Endpoint, [(ConnectionId, PlayerId); 1]) {
-        let server = GameServer::new(ServerConfig {
+    /// A server that keeps every snapshot event as a sample.
+    fn server() -> GameServer {
+        GameServer::new(ServerConfig {
             sample_every: 1,
             ..ServerConfig::default()
-        });
-        let endpoint = Endpoint::new(netproto::Config::default());
-        (server, endpoint, [(ConnectionId(1), 1)])
+        })
     }
 
     /// The tick's snapshot event, encoded into the server's buffer.
@@ -86,36 +222,47 @@ mod tests {
 
     #[test]
     fn a_snapshot_that_failed_to_encode_is_neither_sent_nor_counted_nor_sampled() {
-        let (mut server, mut endpoint, players) = server();
+        let mut server = server();
         // The first snapshot of all fails: nothing was encoded before it.
         let (msg, _) = encode(&mut server, 1);
         let failed = Err(rabbit::Error::custom("cannot encode"));
-        server.broadcast(&mut endpoint, &players, msg, 10, failed);
+        assert!(server.count_full(msg, 10, failed).is_none());
         let stats = server.stats();
-        assert_eq!(
-            (
-                stats.snapshots_encoded,
-                stats.snapshots_sent,
-                stats.snapshot_bytes
-            ),
-            (0, 0, 0)
-        );
+        assert_eq!((stats.snapshots_encoded, stats.snapshot_bytes), (0, 0));
         assert!(server.samples().is_empty(), "a sample is a snapshot sent");
 
         // The next one encodes: it is counted, and it is the first sample.
         let (msg, encoded) = encode(&mut server, 2);
         assert!(encoded.is_ok());
-        let bytes = server.buf.len() as u64;
-        server.broadcast(&mut endpoint, &players, msg.clone(), 10, encoded);
+        let bytes = server.buf.clone();
+        let payload = server.count_full(msg.clone(), 10, encoded).unwrap();
+        assert_eq!(&payload[..], &bytes[..]);
         let stats = server.stats();
         assert_eq!(
-            (
-                stats.snapshots_encoded,
-                stats.snapshots_sent,
-                stats.snapshot_bytes
-            ),
-            (1, 1, bytes)
+            (stats.snapshots_encoded, stats.snapshot_bytes),
+            (1, bytes.len() as u64)
         );
         assert_eq!(server.samples(), &[msg]);
+    }
+
+    #[test]
+    fn the_snapshot_rate_spreads_snapshots_over_the_ticks() {
+        let mut server = GameServer::new(ServerConfig {
+            snapshot_rate: Some(20),
+            game: crate::Config::for_tick_rate(60),
+            ..ServerConfig::default()
+        });
+        let mut due = Vec::new();
+        for t in 1..=12 {
+            server.time = t;
+            due.push(server.snapshot_due());
+        }
+        // Every third tick.
+        assert_eq!(due.iter().filter(|d| **d).count(), 4);
+        assert!(due.chunks(3).all(|c| c.iter().filter(|d| **d).count() == 1));
+        server.config.snapshot_rate = Some(60);
+        assert!(server.snapshot_due());
+        server.config.snapshot_rate = None;
+        assert!(server.snapshot_due());
     }
 }

@@ -12,7 +12,8 @@ type Result = ();
 #[allow(dead_code)]
 struct Vec;
 
-#[derive(::rabbit::Rabbit)]
+#[derive(::rabbit::Rabbit, ::std::clone::Clone)]
+#[rabbit(delta)]
 /// Every attribute at once.
 struct Everything {
     #[bits(3)]
@@ -32,14 +33,20 @@ struct Everything {
     cache: u64,
     #[rabbit(with = "codec")]
     custom: u8,
+    #[rabbit(quantize(range = "-1.0..=1.0", precision = 0.5))]
+    grid: f32,
+    #[rabbit(key = "0")]
+    keyed: ::std::vec::Vec<Single>,
     __w: u8,
+    __base: u8,
+    __e: u8,
     __r: u8,
     r: u8,
     w: u8,
 }
 
-#[derive(::rabbit::Rabbit)]
-#[rabbit(tag = "varint")]
+#[derive(::rabbit::Rabbit, ::std::clone::Clone)]
+#[rabbit(tag = "varint", delta = "per_field")]
 enum Kinds<T> {
     Unit,
     Tuple(u8, T, #[rabbit(if = "*_0 == 0")] ::std::option::Option<u8>),
@@ -50,10 +57,12 @@ enum Kinds<T> {
     },
 }
 
-#[derive(::rabbit::Rabbit)]
+#[derive(::rabbit::Rabbit, ::std::clone::Clone)]
+#[rabbit(delta)]
 struct Single(u8);
 
-#[derive(::rabbit::Rabbit)]
+#[derive(::rabbit::Rabbit, ::std::clone::Clone)]
+#[rabbit(delta)]
 enum OnlyOne {
     It,
 }
@@ -78,4 +87,7 @@ fn main() {
     let _ = ::rabbit::to_bytes(&Single(1));
     let _ = ::rabbit::to_bytes(&OnlyOne::It);
     let _ = ::rabbit::to_bytes(&Kinds::<u8>::Unit);
+    let _ = ::rabbit::delta::to_bytes(&Single(2), &Single(1));
+    let _ = ::rabbit::delta::to_bytes(&OnlyOne::It, &OnlyOne::It);
+    let _ = ::rabbit::delta::to_bytes(&Kinds::<u8>::Unit, &Kinds::<u8>::Unit);
 }

@@ -1,0 +1,187 @@
+//! Delta encoding: `delta` on the container, `key` on its list fields, and the float grid of
+//! `quantize`, checked against the types as far as their spelling tells.
+
+use syn::Type;
+
+use super::types::{Kind, classify, ty_string};
+use crate::ast::Input;
+use crate::attr::Value;
+use crate::ctxt::Ctxt;
+use crate::plan::{Body, Codec, Delta, Field};
+
+/// The delta plan, if the container asks for one; reports every misplaced `key` and every
+/// grid its float type cannot hold.
+pub fn resolve(cx: &Ctxt, input: &Input<'_>, body: &Body<'_>) -> Option<Delta> {
+    let mode = match input.attrs.get("delta").map(|a| &a.value) {
+        Some(Value::Delta(mode)) => Some(*mode),
+        _ => None,
+    };
+    if let (Some(attr), Some(into), Some(from)) = (
+        input.attrs.get("delta"),
+        input.attrs.get("into"),
+        input
+            .attrs
+            .get("from")
+            .or_else(|| input.attrs.get("try_from")),
+    ) && let (Value::Type(into), Value::Type(from)) = (&into.value, &from.value)
+        && ty_string(into) != ty_string(from)
+    {
+        cx.error(
+            attr.span,
+            format_args!(
+                "the deltas of a value written as another type are that type's: `into` and `{}` must name the same type",
+                input.attrs.get("from").map_or("try_from", |_| "from")
+            ),
+        );
+    }
+    if mode.is_some() {
+        refuse_layouts(cx, input);
+    }
+    let fields: Vec<&Field<'_>> = match body {
+        Body::Struct(_, fields) => fields.iter().collect(),
+        Body::Enum(_, variants) => variants.iter().flat_map(|v| &v.fields).collect(),
+    };
+    let mut keys = Vec::new();
+    for field in fields {
+        if let Some(wire) = &field.wire
+            && let Codec::Quantize { min, max, step } = wire.codec
+        {
+            check_grid(cx, field, wire.ty, min, max, step);
+        }
+        let Some(attr) = field.attrs.get("key") else {
+            continue;
+        };
+        let Value::Key(path, span) = &attr.value else {
+            continue;
+        };
+        if mode.is_none() {
+            cx.error(
+                attr.span,
+                "`key` is for delta encoding: the container needs `#[rabbit(delta)]`",
+            );
+        } else if !is_vec(field.ty) {
+            cx.error(
+                *span,
+                format_args!(
+                    "`key` applies to a `Vec<T>` field, not `{}`",
+                    ty_string(field.ty)
+                ),
+            );
+        } else if let Some(other) = field
+            .attrs
+            .list
+            .iter()
+            .find(|a| a.rule.name != "key" && a.rule.name != "skip")
+        {
+            cx.error(
+                other.span,
+                format_args!(
+                    "`{}` cannot stand beside `key`: a keyed list is written as its own type, a `u32` count and the items",
+                    other.rule.name
+                ),
+            );
+        } else {
+            keys.push((field.uid, path.clone()));
+        }
+    }
+    mode.map(|mode| Delta { mode, keys })
+}
+
+fn is_vec(ty: &Type) -> bool {
+    match ty {
+        Type::Group(g) => is_vec(&g.elem),
+        Type::Paren(p) => is_vec(&p.elem),
+        Type::Path(p) if p.qself.is_none() => {
+            p.path.segments.last().is_some_and(|s| s.ident == "Vec")
+        }
+        _ => false,
+    }
+}
+
+/// Significand bits of `f32` and `f64`, `Some(None)` for a type that is surely not a float,
+/// `None` for one we cannot judge.
+fn significand(ty: &Type) -> Option<Option<u32>> {
+    match ty {
+        Type::Group(g) => significand(&g.elem),
+        Type::Paren(p) => significand(&p.elem),
+        Type::Path(p) if p.qself.is_none() => {
+            let last = p.path.segments.last()?;
+            match last.ident.to_string().as_str() {
+                "f32" => Some(Some(f32::MANTISSA_DIGITS)),
+                "f64" => Some(Some(f64::MANTISSA_DIGITS)),
+                _ if !matches!(classify(ty), Kind::Unknown) => Some(None),
+                _ => None,
+            }
+        }
+        _ => Some(None),
+    }
+}
+
+/// A grid the field's float type can hold: a grid point, rounded to the type, must re-encode
+/// as itself (the runtime's rule, `Quantize::fits`, reported here at the attribute).
+fn check_grid(cx: &Ctxt, field: &Field<'_>, ty: &Type, min: f64, max: f64, step: f64) {
+    let Some(attr) = field.attrs.get("quantize") else {
+        return;
+    };
+    match significand(ty) {
+        None => {}
+        Some(None) => cx.error(
+            attr.span,
+            format_args!(
+                "`quantize` applies to `f32` and `f64` fields, not `{}`",
+                ty_string(ty)
+            ),
+        ),
+        Some(Some(bits)) => {
+            let largest = min.abs().max(max.abs());
+            let finest = largest / (1u64 << (bits - 2)) as f64;
+            if step < finest {
+                cx.error(
+                    attr.span,
+                    format_args!(
+                        "precision {step} is too fine for `{}` at {largest}: its values there are about {:.2e} apart; use at least {finest:.2e}",
+                        ty_string(ty),
+                        largest / (1u64 << (bits - 1)) as f64,
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// The byte-layout options a delta cannot carry: its bits are its own format, read in order
+/// against a baseline, so nothing in it may be framed by a length, run to the end of the
+/// input, be computed from the rest, or be read most significant bit first.
+const NOT_WITH_DELTA: &[&str] = &[
+    "bit_order",
+    "magic",
+    "to_end",
+    "byte_len",
+    "transform",
+    "computed",
+    "pad_before",
+];
+
+fn refuse_layouts(cx: &Ctxt, input: &Input<'_>) {
+    let mut items: Vec<&crate::attr::Attrs> = vec![&input.attrs];
+    match &input.body {
+        crate::ast::Body::Struct(_, fields) => items.extend(fields.iter().map(|f| &f.attrs)),
+        crate::ast::Body::Enum(variants) => {
+            for v in variants {
+                items.push(&v.attrs);
+                items.extend(v.fields.iter().map(|f| &f.attrs));
+            }
+        }
+    }
+    for attr in items.iter().flat_map(|a| &a.list) {
+        if NOT_WITH_DELTA.contains(&attr.rule.name) {
+            cx.error(
+                attr.span,
+                format_args!(
+                    "`{}` does not go with `delta`: a delta is read bit by bit against its baseline, so its fields are neither framed, computed, padded nor read most significant bit first",
+                    attr.rule.name
+                ),
+            );
+        }
+    }
+}
