@@ -105,7 +105,7 @@ pub fn play_bot(
                     player.handle(client.connection(), &bytes, Instant::now());
                 }
                 Event::Disconnected { reason } => closed = Some(reason),
-                // The game sends no tracked messages.
+                // A client sends no tracked messages (the server sends its delta clients theirs).
                 Event::Acknowledged { .. } | Event::Lost { .. } => {}
             }
         }
