@@ -370,8 +370,8 @@ fn cases() -> Vec<Case> {
 /// checked to write and read the same bytes; and the size of the state in Rabbit's packing.
 fn dogfight_cases() -> Vec<Case> {
     use crate::dogfight::{DState, hand, state};
-    use seed_protocols::dogfight::packed;
     use seed_protocols::dogfight::State;
+    use seed_protocols::dogfight::packed;
     let s = state();
     let bytes = rabbit::to_bytes(&s).expect("rabbit encodes");
     let n = bytes.len();
