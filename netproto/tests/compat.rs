@@ -228,12 +228,7 @@ fn client_without_extensions_against_an_extended_endpoint() {
 #[test]
 fn an_extended_server_speaks_extended_only_after_its_client_did() {
     for seed in 0..16 {
-        let lossy = LinkConfig {
-            loss: 0.2,
-            reorder: 0.2,
-            duplicate: 0.05,
-            ..LinkConfig::default()
-        };
+        let lossy = common::lossy(0.2, 0.2, 0.05);
         let mut net = SimNetwork::new(seed, extended(), lossy);
         net.record_batches(true);
         echo_all_modes(&mut net, extended(), echo);
