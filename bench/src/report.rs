@@ -154,6 +154,26 @@ pub fn machine() -> String {
 }
 
 /// The median of some samples (sorted in place).
+/// Keeps a round's outcome or its error, and says which on standard error (`describe` gives
+/// the outcome's line).
+pub fn keep<T>(
+    result: Result<T, String>,
+    outcomes: &mut Vec<T>,
+    errors: &mut Vec<String>,
+    describe: impl FnOnce(&T) -> String,
+) {
+    match result {
+        Ok(o) => {
+            eprintln!("{}", describe(&o));
+            outcomes.push(o);
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            errors.push(e);
+        }
+    }
+}
+
 pub fn median(samples: &mut [f64]) -> Option<f64> {
     quantile(samples, 0.5)
 }

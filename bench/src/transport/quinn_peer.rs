@@ -14,7 +14,9 @@ use quinn::{ClientConfig, Endpoint, ServerConfig};
 use rustls::pki_types::{CertificateDer, PrivatePkcs8KeyDer};
 
 use super::relay::Relay;
-use super::tick::{Role, Tally, TickOutcome, TickPlan, TickShared, finish, join_run, spawn_sampler};
+use super::tick::{
+    Role, Tally, TickOutcome, TickPlan, TickShared, finish, join_run, spawn_sampler,
+};
 use super::{Outcome, Params, RttParams, Shared, payload, route, tag_of};
 
 fn err(e: impl std::fmt::Display) -> String {
