@@ -174,6 +174,20 @@ pub fn keep<T>(
     }
 }
 
+/// The note of the rounds that failed, each distinct error once, if any did.
+pub fn failures(errors: &[String], rounds: usize) -> Option<String> {
+    if errors.is_empty() {
+        return None;
+    }
+    let mut distinct = errors.to_vec();
+    distinct.dedup();
+    Some(format!(
+        "failed in {} of {rounds} rounds: {}",
+        errors.len(),
+        distinct.join("; ")
+    ))
+}
+
 pub fn median(samples: &mut [f64]) -> Option<f64> {
     quantile(samples, 0.5)
 }

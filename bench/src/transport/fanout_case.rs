@@ -2,7 +2,7 @@
 //! measures is in [`fanout`](super::fanout).
 
 use super::fanout::{FanoutOutcome, FanoutPlan, run_once};
-use crate::report::{Row, keep, median};
+use crate::report::{Row, failures, keep, median};
 
 /// The case's name.
 pub const CASE: &str = "fanout-1000";
@@ -91,15 +91,7 @@ impl FanoutCase {
                 ));
             }
         }
-        if !self.errors.is_empty() {
-            let mut distinct = self.errors.clone();
-            distinct.dedup();
-            notes.push(format!(
-                "failed in {} of {rounds} rounds: {}",
-                self.errors.len(),
-                distinct.join("; ")
-            ));
-        }
+        notes.extend(failures(&self.errors, rounds));
         vec![Row {
             suite: "transport",
             peer: "netproto".to_string(),

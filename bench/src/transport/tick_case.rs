@@ -4,7 +4,7 @@
 use super::netproto_peer::{self, Flavor};
 use super::tick::{IP_UDP_HEADER, TickOutcome, TickPlan};
 use super::{laminar_peer, quinn_peer, renet_peer};
-use crate::report::{Row, keep, median};
+use crate::report::{Row, failures, keep, median};
 
 /// The case's name.
 pub const CASE: &str = "tick-10x100";
@@ -181,15 +181,7 @@ impl TickCase {
                         incomplete.join(", ")
                     ));
                 }
-                if !c.errors.is_empty() {
-                    let mut distinct = c.errors.clone();
-                    distinct.dedup();
-                    notes.push(format!(
-                        "failed in {} of {rounds} rounds: {}",
-                        c.errors.len(),
-                        distinct.join("; ")
-                    ));
-                }
+                notes.extend(failures(&c.errors, rounds));
                 Row {
                     suite: "transport",
                     peer: c.peer.to_string(),
