@@ -49,14 +49,18 @@ fn case(
     case: &'static str,
     bytes: usize,
     note: impl Into<String>,
-    run: impl FnMut(u64) + 'static,
+    mut op: impl FnMut() + 'static,
 ) -> Case {
     Case {
         peer,
         case,
         bytes: Some(bytes as u64),
         note: note.into(),
-        run: Box::new(run),
+        run: Box::new(move |k| {
+            for _ in 0..k {
+                op();
+            }
+        }),
         iters: 1,
         samples: Vec::new(),
     }
@@ -92,19 +96,15 @@ fn cases() -> Vec<Case> {
             "encode",
             n,
             "encode_into, reused Vec",
-            move |k| {
-                for _ in 0..k {
-                    buf.clear();
-                    rabbit::encode_into(black_box(&s), &mut buf).unwrap();
-                    black_box(&buf);
-                }
+            move || {
+                buf.clear();
+                rabbit::encode_into(black_box(&s), &mut buf).unwrap();
+                black_box(&buf);
             },
         ));
         let s = snap.clone();
-        out.push(case("rabbit", "encode-fresh", n, "to_bytes", move |k| {
-            for _ in 0..k {
-                black_box(rabbit::to_bytes(black_box(&s)).unwrap());
-            }
+        out.push(case("rabbit", "encode-fresh", n, "to_bytes", move || {
+            black_box(rabbit::to_bytes(black_box(&s)).unwrap());
         }));
         // The snapshot's bytes are its entity list's: decoding them as a `Vec<Entity>` builds
         // what the peers build (a `Vec`); a `Snapshot` is that `Vec` in a struct.
@@ -114,18 +114,14 @@ fn cases() -> Vec<Case> {
             "decode",
             n,
             "from_bytes::<Vec<Entity>>",
-            move |k| {
-                for _ in 0..k {
-                    black_box(rabbit::from_bytes::<Vec<Entity>>(black_box(&b)).unwrap());
-                }
+            move || {
+                black_box(rabbit::from_bytes::<Vec<Entity>>(black_box(&b)).unwrap());
             },
         ));
         let b = rabbit_bytes.clone();
         let note = "from_bytes::<Snapshot> (its Vec<Entity>)";
-        out.push(case("rabbit", "decode-snapshot", n, note, move |k| {
-            for _ in 0..k {
-                black_box(rabbit::from_bytes::<Snapshot>(black_box(&b)).unwrap());
-            }
+        out.push(case("rabbit", "decode-snapshot", n, note, move || {
+            black_box(rabbit::from_bytes::<Snapshot>(black_box(&b)).unwrap());
         }));
     }
 
@@ -142,12 +138,10 @@ fn cases() -> Vec<Case> {
             "encode",
             n,
             "hand-written, reused Vec",
-            move |k| {
-                for _ in 0..k {
-                    buf.clear();
-                    limit::encode(black_box(&s), &mut buf);
-                    black_box(&buf);
-                }
+            move || {
+                buf.clear();
+                limit::encode(black_box(&s), &mut buf);
+                black_box(&buf);
             },
         ));
         let b = rabbit_bytes.clone();
@@ -156,18 +150,14 @@ fn cases() -> Vec<Case> {
             "decode",
             n,
             "hand-written, into Vec<Entity>",
-            move |k| {
-                for _ in 0..k {
-                    black_box(limit::decode_vec(black_box(&b)).unwrap());
-                }
+            move || {
+                black_box(limit::decode_vec(black_box(&b)).unwrap());
             },
         ));
         let b = rabbit_bytes.clone();
         let note = "hand-written, into Snapshot";
-        out.push(case("limit", "decode-snapshot", n, note, move |k| {
-            for _ in 0..k {
-                black_box(limit::decode(black_box(&b)).unwrap());
-            }
+        out.push(case("limit", "decode-snapshot", n, note, move || {
+            black_box(limit::decode(black_box(&b)).unwrap());
         }));
     }
 
@@ -185,10 +175,8 @@ fn cases() -> Vec<Case> {
             "encode",
             n,
             "Buffer::encode, reused",
-            move |k| {
-                for _ in 0..k {
-                    black_box(buffer.encode(black_box(&v)));
-                }
+            move || {
+                black_box(buffer.encode(black_box(&v)));
             },
         ));
         let v = m.clone();
@@ -197,10 +185,8 @@ fn cases() -> Vec<Case> {
             "encode-fresh",
             n,
             "bitcode::encode",
-            move |k| {
-                for _ in 0..k {
-                    black_box(bitcode::encode(black_box(&v)));
-                }
+            move || {
+                black_box(bitcode::encode(black_box(&v)));
             },
         ));
         let b = bytes.clone();
@@ -209,10 +195,8 @@ fn cases() -> Vec<Case> {
             "decode",
             n,
             "bitcode::decode into Vec",
-            move |k| {
-                for _ in 0..k {
-                    black_box(bitcode::decode::<MSnapshot>(black_box(&b)).unwrap());
-                }
+            move || {
+                black_box(bitcode::decode::<MSnapshot>(black_box(&b)).unwrap());
             },
         ));
         let b = bytes;
@@ -222,10 +206,8 @@ fn cases() -> Vec<Case> {
             "decode-reused",
             n,
             "Buffer::decode into Vec",
-            move |k| {
-                for _ in 0..k {
-                    black_box(buffer.decode::<MSnapshot>(black_box(&b)).unwrap());
-                }
+            move || {
+                black_box(buffer.decode::<MSnapshot>(black_box(&b)).unwrap());
             },
         ));
     }
@@ -244,10 +226,8 @@ fn cases() -> Vec<Case> {
             "encode",
             n,
             "encode_into_slice, reused",
-            move |k| {
-                for _ in 0..k {
-                    black_box(bincode::encode_into_slice(black_box(&v), &mut buf, cfg).unwrap());
-                }
+            move || {
+                black_box(bincode::encode_into_slice(black_box(&v), &mut buf, cfg).unwrap());
             },
         ));
         let v = m.clone();
@@ -256,10 +236,8 @@ fn cases() -> Vec<Case> {
             "encode-fresh",
             n,
             "encode_to_vec",
-            move |k| {
-                for _ in 0..k {
-                    black_box(bincode::encode_to_vec(black_box(&v), cfg).unwrap());
-                }
+            move || {
+                black_box(bincode::encode_to_vec(black_box(&v), cfg).unwrap());
             },
         ));
         let b = bytes;
@@ -268,12 +246,9 @@ fn cases() -> Vec<Case> {
             "decode",
             n,
             "decode_from_slice into Vec",
-            move |k| {
-                for _ in 0..k {
-                    let r: (MSnapshot, usize) =
-                        bincode::decode_from_slice(black_box(&b), cfg).unwrap();
-                    black_box(r);
-                }
+            move || {
+                let r: (MSnapshot, usize) = bincode::decode_from_slice(black_box(&b), cfg).unwrap();
+                black_box(r);
             },
         ));
     }
@@ -290,10 +265,8 @@ fn cases() -> Vec<Case> {
             "encode",
             n,
             "to_slice, reused",
-            move |k| {
-                for _ in 0..k {
-                    black_box(postcard::to_slice(black_box(&v), &mut buf).unwrap().len());
-                }
+            move || {
+                black_box(postcard::to_slice(black_box(&v), &mut buf).unwrap().len());
             },
         ));
         let v = m.clone();
@@ -302,10 +275,8 @@ fn cases() -> Vec<Case> {
             "encode-fresh",
             n,
             "to_allocvec",
-            move |k| {
-                for _ in 0..k {
-                    black_box(postcard::to_allocvec(black_box(&v)).unwrap());
-                }
+            move || {
+                black_box(postcard::to_allocvec(black_box(&v)).unwrap());
             },
         ));
         let b = bytes;
@@ -314,10 +285,8 @@ fn cases() -> Vec<Case> {
             "decode",
             n,
             "from_bytes into Vec",
-            move |k| {
-                for _ in 0..k {
-                    black_box(postcard::from_bytes::<MSnapshot>(black_box(&b)).unwrap());
-                }
+            move || {
+                black_box(postcard::from_bytes::<MSnapshot>(black_box(&b)).unwrap());
             },
         ));
     }
@@ -342,24 +311,24 @@ fn cases() -> Vec<Case> {
             "encode",
             n,
             format!("to_slice, reused; {layout}"),
-            move |k| {
-                for _ in 0..k {
-                    black_box(black_box(&v).to_slice(&mut buf).unwrap());
-                }
+            move || {
+                black_box(black_box(&v).to_slice(&mut buf).unwrap());
             },
         ));
         let v = d.clone();
-        out.push(case("deku", "encode-fresh", n, "to_bytes", move |k| {
-            for _ in 0..k {
-                black_box(black_box(&v).to_bytes().unwrap());
-            }
+        out.push(case("deku", "encode-fresh", n, "to_bytes", move || {
+            black_box(black_box(&v).to_bytes().unwrap());
         }));
         let b = bytes;
-        out.push(case("deku", "decode", n, "from_bytes into Vec", move |k| {
-            for _ in 0..k {
+        out.push(case(
+            "deku",
+            "decode",
+            n,
+            "from_bytes into Vec",
+            move || {
                 black_box(DSnapshot::from_bytes((black_box(&b), 0)).unwrap());
-            }
-        }));
+            },
+        ));
     }
     delta_cases(&mut out);
     out.extend(dogfight_cases());
@@ -370,8 +339,8 @@ fn cases() -> Vec<Case> {
 /// checked to write and read the same bytes; and the size of the state in Rabbit's packing.
 fn dogfight_cases() -> Vec<Case> {
     use crate::dogfight::{DState, hand, state};
-    use seed_protocols::dogfight::packed;
     use seed_protocols::dogfight::State;
+    use seed_protocols::dogfight::packed;
     let s = state();
     let bytes = rabbit::to_bytes(&s).expect("rabbit encodes");
     let n = bytes.len();
@@ -408,12 +377,10 @@ fn dogfight_cases() -> Vec<Case> {
         "dogfight-encode",
         n,
         "derive, encode_into, reused Vec",
-        move |k| {
-            for _ in 0..k {
-                buf.clear();
-                rabbit::encode_into(black_box(&v), &mut buf).unwrap();
-                black_box(&buf);
-            }
+        move || {
+            buf.clear();
+            rabbit::encode_into(black_box(&v), &mut buf).unwrap();
+            black_box(&buf);
         },
     ));
     let b = bytes.clone();
@@ -422,10 +389,8 @@ fn dogfight_cases() -> Vec<Case> {
         "dogfight-decode",
         n,
         "derive, from_bytes",
-        move |k| {
-            for _ in 0..k {
-                black_box(rabbit::from_bytes::<State>(black_box(&b)).unwrap());
-            }
+        move || {
+            black_box(rabbit::from_bytes::<State>(black_box(&b)).unwrap());
         },
     ));
     let v = s.clone();
@@ -435,12 +400,10 @@ fn dogfight_cases() -> Vec<Case> {
         "dogfight-encode",
         n,
         "hand-written, reused Vec",
-        move |k| {
-            for _ in 0..k {
-                buf.clear();
-                hand::encode(black_box(&v), &mut buf);
-                black_box(&buf);
-            }
+        move || {
+            buf.clear();
+            hand::encode(black_box(&v), &mut buf);
+            black_box(&buf);
         },
     ));
     let b = bytes.clone();
@@ -449,10 +412,8 @@ fn dogfight_cases() -> Vec<Case> {
         "dogfight-decode",
         n,
         "hand-written",
-        move |k| {
-            for _ in 0..k {
-                black_box(hand::decode(black_box(&b)).unwrap());
-            }
+        move || {
+            black_box(hand::decode(black_box(&b)).unwrap());
         },
     ));
     let v = d.clone();
@@ -462,18 +423,20 @@ fn dogfight_cases() -> Vec<Case> {
         "dogfight-encode",
         n,
         "to_slice, reused; same bytes",
-        move |k| {
-            for _ in 0..k {
-                black_box(black_box(&v).to_slice(&mut dbuf).unwrap());
-            }
+        move || {
+            black_box(black_box(&v).to_slice(&mut dbuf).unwrap());
         },
     ));
     let b = bytes;
-    out.push(case("deku", "dogfight-decode", n, "from_bytes", move |k| {
-        for _ in 0..k {
+    out.push(case(
+        "deku",
+        "dogfight-decode",
+        n,
+        "from_bytes",
+        move || {
             black_box(DState::from_bytes((black_box(&b), 0)).unwrap());
-        }
-    }));
+        },
+    ));
     let v = p;
     let pn = packed_bytes.len();
     let mut buf = Vec::with_capacity(pn);
@@ -482,12 +445,10 @@ fn dogfight_cases() -> Vec<Case> {
         "dogfight-packed-encode",
         pn,
         "the same state in Rabbit's bit-packing",
-        move |k| {
-            for _ in 0..k {
-                buf.clear();
-                rabbit::encode_into(black_box(&v), &mut buf).unwrap();
-                black_box(&buf);
-            }
+        move || {
+            buf.clear();
+            rabbit::encode_into(black_box(&v), &mut buf).unwrap();
+            black_box(&buf);
         },
     ));
     out
@@ -516,12 +477,10 @@ fn delta_cases(out: &mut Vec<Case>) {
             value
         );
         let mut buf = Vec::with_capacity(bytes.len());
-        case(peer, CASE, bytes.len(), note, move |k| {
-            for _ in 0..k {
-                buf.clear();
-                rabbit::delta::encode_into(black_box(&value), black_box(&base), &mut buf).unwrap();
-                black_box(&buf);
-            }
+        case(peer, CASE, bytes.len(), note, move || {
+            buf.clear();
+            rabbit::delta::encode_into(black_box(&value), black_box(&base), &mut buf).unwrap();
+            black_box(&buf);
         })
     }
 
@@ -529,12 +488,10 @@ fn delta_cases(out: &mut Vec<Case>) {
     fn whole<T: rabbit::Encode + 'static>(peer: &'static str, note: &str, value: T) -> Case {
         let n = rabbit::encoded_len(&value);
         let mut buf = Vec::with_capacity(n);
-        case(peer, CASE, n, note, move |k| {
-            for _ in 0..k {
-                buf.clear();
-                rabbit::encode_into(black_box(&value), &mut buf).unwrap();
-                black_box(&buf);
-            }
+        case(peer, CASE, n, note, move || {
+            buf.clear();
+            rabbit::encode_into(black_box(&value), &mut buf).unwrap();
+            black_box(&buf);
         })
     }
 
@@ -557,10 +514,8 @@ fn delta_cases(out: &mut Vec<Case>) {
         CASE,
         n,
         "Buffer::encode, whole",
-        move |k| {
-            for _ in 0..k {
-                black_box(buffer.encode(black_box(&m)));
-            }
+        move || {
+            black_box(buffer.encode(black_box(&m)));
         },
     ));
     out.push(against(

@@ -58,67 +58,71 @@ pub fn successor(prev: &Snapshot) -> Snapshot {
     next
 }
 
-/// The world's types with every struct and enum `delta = "per_field"`: no changed bit of
-/// their own, each field's instead (the other layout of the question).
-pub mod per_field {
-    use super::*;
-    use rabbit::Rabbit;
+/// Declares the world's types again, every struct and enum with the delta layout `layout`
+/// and each coordinate with the attributes `coord`, and `convert`, from the world's own; the
+/// layouts the sizes compare differ in nothing else.
+macro_rules! world_types {
+    (layout: [$($layout:tt)*], coord: [$($coord:tt)*]) => {
+        use super::*;
+        use rabbit::Rabbit;
 
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    #[rabbit(delta = "per_field")]
-    pub struct Snapshot {
-        #[rabbit(key = "id")]
-        pub entities: Vec<Entity>,
-    }
+        #[derive(Rabbit, Debug, Clone, PartialEq)]
+        #[rabbit($($layout)*)]
+        pub struct Snapshot {
+            #[rabbit(key = "id")]
+            pub entities: Vec<Entity>,
+        }
 
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    #[rabbit(delta = "per_field")]
-    pub struct Entity {
-        pub id: EntityId,
-        pub kind: Kind,
-    }
+        #[derive(Rabbit, Debug, Clone, PartialEq)]
+        #[rabbit($($layout)*)]
+        pub struct Entity {
+            pub id: EntityId,
+            pub kind: Kind,
+        }
 
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    #[rabbit(delta = "per_field")]
-    #[bits(2)]
-    pub enum Kind {
-        Object(Object),
-        Player(Player),
-        Dead,
-    }
+        #[derive(Rabbit, Debug, Clone, PartialEq)]
+        #[rabbit($($layout)*)]
+        #[bits(2)]
+        pub enum Kind {
+            Object(Object),
+            Player(Player),
+            Dead,
+        }
 
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    #[rabbit(delta = "per_field")]
-    pub struct Object {
-        pub position: Point,
-        pub kind: ObjectKind,
-        pub durability: Option<f32>,
-        pub health: u32,
-        pub max_health: u32,
-    }
+        #[derive(Rabbit, Debug, Clone, PartialEq)]
+        #[rabbit($($layout)*)]
+        pub struct Object {
+            pub position: Point,
+            pub kind: ObjectKind,
+            pub durability: Option<f32>,
+            pub health: u32,
+            pub max_health: u32,
+        }
 
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    #[rabbit(delta = "per_field")]
-    pub struct Player {
-        pub position: Point,
-        pub movement: Direction,
-        pub holding: Option<EntityId>,
-        pub breaking: Option<EntityId>,
-        pub owner: PlayerId,
-        pub health: u32,
-        pub max_health: u32,
-    }
+        #[derive(Rabbit, Debug, Clone, PartialEq)]
+        #[rabbit($($layout)*)]
+        pub struct Player {
+            pub position: Point,
+            pub movement: Direction,
+            pub holding: Option<EntityId>,
+            pub breaking: Option<EntityId>,
+            pub owner: PlayerId,
+            pub health: u32,
+            pub max_health: u32,
+        }
 
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    #[rabbit(delta = "per_field")]
-    pub struct Point {
-        pub x: f32,
-        pub y: f32,
-        pub z: f32,
-    }
+        #[derive(Rabbit, Debug, Clone, PartialEq)]
+        #[rabbit($($layout)*)]
+        pub struct Point {
+            $($coord)*
+            pub x: f32,
+            $($coord)*
+            pub y: f32,
+            $($coord)*
+            pub z: f32,
+        }
 
-    impl From<&super::Snapshot> for Snapshot {
-        fn from(s: &super::Snapshot) -> Self {
+        fn convert(s: &super::Snapshot) -> Snapshot {
             let point = |p: &game_messages::Point| Point {
                 x: p.x,
                 y: p.y,
@@ -153,108 +157,33 @@ pub mod per_field {
                     .collect(),
             }
         }
+    };
+}
+
+/// The world's types with every struct and enum `delta = "per_field"`: no changed bit of
+/// their own, each field's instead (the other layout of the question).
+pub mod per_field {
+    world_types!(layout: [delta = "per_field"], coord: []);
+
+    impl From<&super::Snapshot> for Snapshot {
+        fn from(s: &super::Snapshot) -> Self {
+            convert(s)
+        }
     }
 }
 
 /// The world's types (the default layout) with positions quantized to the centimetre over
 /// `-512..=512`: 17 bits a coordinate where an `f32` takes 32.
 pub mod quantized {
-    use super::*;
-    use rabbit::Rabbit;
-
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    #[rabbit(delta)]
-    pub struct Snapshot {
-        #[rabbit(key = "id")]
-        pub entities: Vec<Entity>,
-    }
-
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    #[rabbit(delta)]
-    pub struct Entity {
-        pub id: EntityId,
-        pub kind: Kind,
-    }
-
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    #[rabbit(delta)]
-    #[bits(2)]
-    pub enum Kind {
-        Object(Object),
-        Player(Player),
-        Dead,
-    }
-
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    #[rabbit(delta)]
-    pub struct Object {
-        pub position: Point,
-        pub kind: ObjectKind,
-        pub durability: Option<f32>,
-        pub health: u32,
-        pub max_health: u32,
-    }
-
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    #[rabbit(delta)]
-    pub struct Player {
-        pub position: Point,
-        pub movement: Direction,
-        pub holding: Option<EntityId>,
-        pub breaking: Option<EntityId>,
-        pub owner: PlayerId,
-        pub health: u32,
-        pub max_health: u32,
-    }
-
-    #[derive(Rabbit, Debug, Clone, PartialEq)]
-    #[rabbit(delta)]
-    pub struct Point {
-        #[rabbit(quantize(range = "-512.0..=512.0", precision = 0.01))]
-        pub x: f32,
-        #[rabbit(quantize(range = "-512.0..=512.0", precision = 0.01))]
-        pub y: f32,
-        #[rabbit(quantize(range = "-512.0..=512.0", precision = 0.01))]
-        pub z: f32,
-    }
+    world_types!(
+        layout: [delta],
+        coord: [#[rabbit(quantize(range = "-512.0..=512.0", precision = 0.01))]]
+    );
 
     impl From<&super::Snapshot> for Snapshot {
         fn from(s: &super::Snapshot) -> Self {
-            let point = |p: &game_messages::Point| Point {
-                x: p.x,
-                y: p.y,
-                z: p.z,
-            };
-            let kind = |k: &EntityKind| match k {
-                EntityKind::Object(o) => Kind::Object(Object {
-                    position: point(&o.position),
-                    kind: o.kind,
-                    durability: o.durability,
-                    health: o.health,
-                    max_health: o.max_health,
-                }),
-                EntityKind::Player(p) => Kind::Player(Player {
-                    position: point(&p.position),
-                    movement: p.movement,
-                    holding: p.holding,
-                    breaking: p.breaking,
-                    owner: p.owner,
-                    health: p.health,
-                    max_health: p.max_health,
-                }),
-                EntityKind::Dead => Kind::Dead,
-            };
-            let snapshot = Snapshot {
-                entities: s
-                    .iter()
-                    .map(|e| Entity {
-                        id: e.id,
-                        kind: kind(&e.kind),
-                    })
-                    .collect(),
-            };
             // What a receiver holds: every position on its grid point.
-            rabbit::from_bytes(&rabbit::to_bytes(&snapshot).expect("positions in range"))
+            rabbit::from_bytes(&rabbit::to_bytes(&convert(s)).expect("positions in range"))
                 .expect("decodes")
         }
     }

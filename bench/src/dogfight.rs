@@ -151,7 +151,7 @@ pub mod hand {
             _ => return None,
         };
         let pu = u16::from_be_bytes(c.take()?) as usize;
-        if pu % 9 != 0 || pu > c.0.len() {
+        if !pu.is_multiple_of(9) || pu > c.0.len() {
             return None;
         }
         let mut power_ups = Vec::with_capacity(pu / 9);

@@ -211,6 +211,24 @@ impl Bits<'_> {
         Ok(v)
     }
 
+    /// A varint after a refill.
+    #[inline(always)]
+    fn next_varint(&mut self) -> Result<u32, DecodeError> {
+        self.refill();
+        self.varint()
+    }
+
+    /// A position: three `f32`s, each after a refill.
+    #[inline(always)]
+    fn point(&mut self) -> Point {
+        self.refill();
+        let x = self.f32();
+        self.refill();
+        let y = self.f32();
+        self.refill();
+        Point::new(x, y, self.f32())
+    }
+
     /// An `f32` (`avail >= 32` required).
     #[inline(always)]
     fn f32(&mut self) -> f32 {
@@ -244,21 +262,14 @@ pub fn decode_vec(data: &[u8]) -> Result<Vec<Entity>, DecodeError> {
         let id = EntityId(r.varint()?);
         let kind = match r.take(2) {
             0 => {
-                r.refill();
-                let x = r.f32();
-                r.refill();
-                let y = r.f32();
-                r.refill();
-                let z = r.f32();
+                let position = r.point();
                 let flags = r.take(2);
                 r.refill();
                 let durability = if flags & 2 != 0 { Some(r.f32()) } else { None };
-                r.refill();
-                let health = r.varint()?;
-                r.refill();
-                let max_health = r.varint()?;
+                let health = r.next_varint()?;
+                let max_health = r.next_varint()?;
                 EntityKind::Object(Object {
-                    position: Point::new(x, y, z),
+                    position,
                     kind: if flags & 1 != 0 {
                         ObjectKind::Mushroom
                     } else {
@@ -270,12 +281,7 @@ pub fn decode_vec(data: &[u8]) -> Result<Vec<Entity>, DecodeError> {
                 })
             }
             1 => {
-                r.refill();
-                let x = r.f32();
-                r.refill();
-                let y = r.f32();
-                r.refill();
-                let z = r.f32();
+                let position = r.point();
                 let movement = Direction::from_bits_retain(r.take(8) as u8);
                 r.refill();
                 let holding = if r.take(1) != 0 {
@@ -291,12 +297,10 @@ pub fn decode_vec(data: &[u8]) -> Result<Vec<Entity>, DecodeError> {
                 };
                 r.refill();
                 let owner = PlayerId(r.varint()?);
-                r.refill();
-                let health = r.varint()?;
-                r.refill();
-                let max_health = r.varint()?;
+                let health = r.next_varint()?;
+                let max_health = r.next_varint()?;
                 EntityKind::Player(Player {
-                    position: Point::new(x, y, z),
+                    position,
                     movement,
                     holding,
                     breaking,

@@ -154,6 +154,40 @@ pub fn machine() -> String {
 }
 
 /// The median of some samples (sorted in place).
+/// Keeps a round's outcome or its error, and says which on standard error (`describe` gives
+/// the outcome's line).
+pub fn keep<T>(
+    result: Result<T, String>,
+    outcomes: &mut Vec<T>,
+    errors: &mut Vec<String>,
+    describe: impl FnOnce(&T) -> String,
+) {
+    match result {
+        Ok(o) => {
+            eprintln!("{}", describe(&o));
+            outcomes.push(o);
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            errors.push(e);
+        }
+    }
+}
+
+/// The note of the rounds that failed, each distinct error once, if any did.
+pub fn failures(errors: &[String], rounds: usize) -> Option<String> {
+    if errors.is_empty() {
+        return None;
+    }
+    let mut distinct = errors.to_vec();
+    distinct.dedup();
+    Some(format!(
+        "failed in {} of {rounds} rounds: {}",
+        errors.len(),
+        distinct.join("; ")
+    ))
+}
+
 pub fn median(samples: &mut [f64]) -> Option<f64> {
     quantile(samples, 0.5)
 }

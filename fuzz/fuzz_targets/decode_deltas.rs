@@ -46,11 +46,16 @@ fuzz_target!(|data: &[u8]| {
         if let Ok((header, snapshot)) = decoded {
             assert_eq!(DeltaHeader::of(data), Some(header));
             let mut again = Vec::new();
-            header.encode(&snapshot, base, &mut again).expect("re-encodes");
+            header
+                .encode(&snapshot, base, &mut again)
+                .expect("re-encodes");
             let (header_again, snapshot_again) = delta::decode(&again, base).expect("decodes");
             // Floats by their bits: a forged delta may hold NaNs.
             assert_eq!(header_again, header);
-            assert_eq!(rabbit::to_bytes(&snapshot_again), rabbit::to_bytes(&snapshot));
+            assert_eq!(
+                rabbit::to_bytes(&snapshot_again),
+                rabbit::to_bytes(&snapshot)
+            );
         }
     }
 });

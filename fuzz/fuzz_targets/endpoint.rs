@@ -28,6 +28,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
+use netgame_fuzz::input::Input;
 use netproto::packet::is_handshake_shaped;
 use netproto::sim::{LinkConfig, SimNetwork};
 use netproto::{Config, Delivery, EndpointEvent, Event, MAX_PAYLOAD};
@@ -67,32 +68,6 @@ fn trace(f: impl FnOnce() -> String) {
 }
 
 static FIRST_CONNECTED: AtomicBool = AtomicBool::new(false);
-
-struct Input<'a>(&'a [u8]);
-
-impl Input<'_> {
-    fn byte(&mut self) -> u8 {
-        match self.0.split_first() {
-            Some((&b, rest)) => {
-                self.0 = rest;
-                b
-            }
-            None => 0,
-        }
-    }
-    fn u16(&mut self) -> u16 {
-        u16::from_be_bytes([self.byte(), self.byte()])
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        let n = n.min(self.0.len());
-        let (head, rest) = self.0.split_at(n);
-        self.0 = rest;
-        head.to_vec()
-    }
-    fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
 
 /// The harness: netproto's simulated network with the server and the real client, whose links
 /// lose everything. The harness carries every datagram itself, from what the network records,

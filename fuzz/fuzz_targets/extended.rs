@@ -19,6 +19,7 @@
 use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
+use netgame_fuzz::input::Input;
 use netproto::ext::compress::decompress;
 use netproto::ext::datagram::{Frames, begin, seal};
 use netproto::ext::frame::{Frame, write_ack};
@@ -29,15 +30,6 @@ use netproto::{Config, Delivery, MAX_PAYLOAD};
 const BUDGET: usize = MAX_PAYLOAD;
 const CEILING: u64 = (BUDGET + 2 * MAX_PAYLOAD + 4096) as u64;
 const MAX_PENDING: usize = 8;
-
-const MODES: [Delivery; 6] = [
-    Delivery::Unreliable,
-    Delivery::Sequenced,
-    Delivery::Reliable,
-    Delivery::ReliableOrdered,
-    Delivery::SemiOrdered,
-    Delivery::Tracked,
-];
 
 fn config(all: bool) -> Config {
     let b = Config::builder()
@@ -53,29 +45,6 @@ fn config(all: bool) -> Config {
             .compression(false)
     };
     b.build().expect("valid config")
-}
-
-struct Input<'a>(&'a [u8]);
-
-impl Input<'_> {
-    fn byte(&mut self) -> u8 {
-        match self.0.split_first() {
-            Some((&b, rest)) => {
-                self.0 = rest;
-                b
-            }
-            None => 0,
-        }
-    }
-    fn u16(&mut self) -> u16 {
-        u16::from_be_bytes([self.byte(), self.byte()])
-    }
-    fn bytes(&mut self, n: usize) -> Vec<u8> {
-        let n = n.min(self.0.len());
-        let (head, rest) = self.0.split_at(n);
-        self.0 = rest;
-        head.to_vec()
-    }
 }
 
 /// Every frame that parses encodes back to its own bytes; a compressed data frame's body
@@ -122,7 +91,7 @@ fuzz_target!(|data: &[u8]| {
     let id = pair.id();
     let (client, server) = (pair.client_addr(), pair.server_addr());
     let mut ops = 0;
-    while !input.0.is_empty() && ops < 2000 {
+    while !input.is_empty() && ops < 2000 {
         ops += 1;
         match input.byte() % 6 {
             0 => {
@@ -144,7 +113,7 @@ fuzz_target!(|data: &[u8]| {
             }
             2 => pair.step(Duration::from_millis(u64::from(input.u16() % 2000))),
             3 => {
-                let mode = MODES[usize::from(input.byte()) % MODES.len()];
+                let mode = Delivery::ALL[usize::from(input.byte()) % Delivery::ALL.len()];
                 let len = usize::from(input.u16()) * 2;
                 let _ = pair.client().send(&vec![0x5a; len], mode);
             }

@@ -1,6 +1,9 @@
 //! Helpers shared by the fuzz targets: bit-exact equality, builders of arbitrary game messages,
-//! and a "kitchen sink" of derived types that uses every attribute of `#[derive(Rabbit)]`. (The
-//! counting allocator is the `alloc-counter` crate's, shared with the tests.)
+//! the transport targets' input reader, and a "kitchen sink" of derived types that uses every
+//! attribute of `#[derive(Rabbit)]`. (The counting allocator is the `alloc-counter` crate's,
+//! shared with the tests.)
+
+pub mod input;
 
 use std::sync::Arc;
 

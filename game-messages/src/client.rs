@@ -70,17 +70,7 @@ pub struct DeltaRequest {
     pub channel: ChannelId,
 }
 
-impl From<Request> for ClientMessage {
-    fn from(request: Request) -> Self {
-        ClientMessage::Request(request)
-    }
-}
-
-impl From<Action> for ClientMessage {
-    fn from(action: Action) -> Self {
-        ClientMessage::Action(action)
-    }
-}
+from_variants!(ClientMessage: Request, Action);
 
 /// A request from the client; the server answers it with a `Response` on `channel`.
 #[derive(Rabbit, Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -120,23 +110,7 @@ pub enum Action {
     Move(Move),
 }
 
-impl From<Break> for Action {
-    fn from(action: Break) -> Self {
-        Action::Break(action)
-    }
-}
-
-impl From<Throw> for Action {
-    fn from(action: Throw) -> Self {
-        Action::Throw(action)
-    }
-}
-
-impl From<Move> for Action {
-    fn from(action: Move) -> Self {
-        Action::Move(action)
-    }
-}
+from_variants!(Action: Break, Throw, Move);
 
 /// The player wants to break an entity, or to stop breaking.
 #[derive(Rabbit, Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -143,6 +143,18 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+/// `From` each variant's payload type for an enum whose variants are named after their
+/// payload types: a message is built from its part (`ClientMessage::from(request)`).
+macro_rules! from_variants {
+    ($enum:ident: $($variant:ident),+ $(,)?) => {$(
+        impl From<$variant> for $enum {
+            fn from(value: $variant) -> Self {
+                $enum::$variant(value)
+            }
+        }
+    )+};
+}
+
 pub mod client;
 pub mod delta;
 pub mod dialect;

@@ -45,17 +45,7 @@ impl ServerMessage {
     }
 }
 
-impl From<Event> for ServerMessage {
-    fn from(event: Event) -> Self {
-        ServerMessage::Event(event)
-    }
-}
-
-impl From<Response> for ServerMessage {
-    fn from(response: Response) -> Self {
-        ServerMessage::Response(response)
-    }
-}
+from_variants!(ServerMessage: Event, Response);
 
 /// Something that happened in the game, stamped with the tick it happened at.
 #[derive(Rabbit, Debug, Clone, PartialEq)]

@@ -111,17 +111,7 @@ pub enum EntityKind {
     Dead,
 }
 
-impl From<Object> for EntityKind {
-    fn from(object: Object) -> Self {
-        EntityKind::Object(object)
-    }
-}
-
-impl From<Player> for EntityKind {
-    fn from(player: Player) -> Self {
-        EntityKind::Player(player)
-    }
-}
+from_variants!(EntityKind: Object, Player);
 
 /// A thing in the world that players can break and carry.
 #[derive(Rabbit, Debug, Clone, PartialEq)]

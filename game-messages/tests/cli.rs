@@ -1,34 +1,17 @@
 //! The `rabbit-msg` binary, run as a user would: the contract of `vectors/README.md`.
 
-use game_messages::{ClientMessage, ServerMessage};
-use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_rabbit-msg");
+use common::{run, stderr, stdout};
+use game_messages::{ClientMessage, ServerMessage};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::fmt::Debug;
+use std::process::Output;
+
 const MESSAGES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/messages.json");
 const INVALID: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../vectors/invalid.json");
-
-fn run(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run rabbit-msg");
-    // The tool may exit before reading its input (a bad argument): ignore a broken pipe.
-    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
-    child.wait_with_output().unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("UTF-8 output")
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).expect("UTF-8 errors")
-}
 
 /// A failure as the contract says: exit status 1, nothing on standard output, and exactly one
 /// line on standard error, starting with `error: `.
@@ -63,41 +46,33 @@ fn batch_encode_matches_vectors() {
     }
 }
 
-/// Decodes every vector in one batch run per type; each output line reads back as the value.
-#[test]
-fn batch_decode_matches_vectors() {
-    let server = cases(MESSAGES, "ServerMessage");
-    let input: String = server
+/// Decodes every vector of type `T` (named `ty`) in one batch run; each output line reads
+/// back as the value, and writes as the vector's value does.
+fn batch_decode<T: DeserializeOwned + Serialize + PartialEq + Debug>(ty: &str) {
+    let cases = cases(MESSAGES, ty);
+    let input: String = cases
         .iter()
         .map(|c| format!("{}\n", c["hex"].as_str().unwrap()))
         .collect();
-    let out = run(&["decode", "ServerMessage", "--batch"], &input);
+    let out = run(&["decode", ty, "--batch"], &input);
     assert!(out.status.success(), "{}", stderr(&out));
     let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
-    assert_eq!(lines.len(), server.len());
-    for (line, case) in lines.iter().zip(&server) {
-        let got: ServerMessage = serde_json::from_str(line).expect(line);
-        let want: ServerMessage = serde_json::from_value(case["json"].clone()).unwrap();
+    assert_eq!(lines.len(), cases.len());
+    for (line, case) in lines.iter().zip(&cases) {
+        let got: T = serde_json::from_str(line).expect(line);
+        let want: T = serde_json::from_value(case["json"].clone()).unwrap();
         assert_eq!(got, want);
         assert_eq!(
             serde_json::to_string(&got).unwrap(),
             serde_json::to_string(&want).unwrap()
         );
     }
+}
 
-    let client = cases(MESSAGES, "ClientMessage");
-    let input: String = client
-        .iter()
-        .map(|c| format!("{}\n", c["hex"].as_str().unwrap()))
-        .collect();
-    let out = run(&["decode", "ClientMessage", "--batch"], &input);
-    let lines: Vec<String> = stdout(&out).lines().map(str::to_string).collect();
-    assert_eq!(lines.len(), client.len());
-    for (line, case) in lines.iter().zip(&client) {
-        let got: ClientMessage = serde_json::from_str(line).expect(line);
-        let want: ClientMessage = serde_json::from_value(case["json"].clone()).unwrap();
-        assert_eq!(got, want);
-    }
+#[test]
+fn batch_decode_matches_vectors() {
+    batch_decode::<ServerMessage>("ServerMessage");
+    batch_decode::<ClientMessage>("ClientMessage");
 }
 
 #[test]

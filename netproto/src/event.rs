@@ -37,6 +37,17 @@ pub enum Delivery {
 }
 
 impl Delivery {
+    /// Every mode, in declaration order: for tests, fuzzers and tools that cover them all or
+    /// name one by its index.
+    pub const ALL: [Delivery; 6] = [
+        Delivery::Unreliable,
+        Delivery::Sequenced,
+        Delivery::Reliable,
+        Delivery::ReliableOrdered,
+        Delivery::SemiOrdered,
+        Delivery::Tracked,
+    ];
+
     /// Whether the message is retransmitted until acknowledged.
     pub fn is_reliable(self) -> bool {
         matches!(

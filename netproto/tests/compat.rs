@@ -17,15 +17,6 @@ use netproto::packet::{Flags, Header, is_handshake_shaped};
 use netproto::sim::{Batch, LinkConfig, SimNetwork};
 use netproto::{Config, Delivery, Endpoint, Event, Machine};
 
-const MODES: [Delivery; 6] = [
-    Delivery::Unreliable,
-    Delivery::Sequenced,
-    Delivery::Reliable,
-    Delivery::ReliableOrdered,
-    Delivery::SemiOrdered,
-    Delivery::Tracked,
-];
-
 fn extended() -> Config {
     Config::builder()
         .extensions(true)
@@ -87,7 +78,7 @@ fn echo_all_modes<S: Machine>(
     let c = net.add_client(config);
     assert!(net.run_until(Duration::from_secs(60), |n| n.client(c).is_connected()));
     for i in 0..60u32 {
-        let d = MODES[i as usize % MODES.len()];
+        let d = Delivery::ALL[i as usize % Delivery::ALL.len()];
         net.client(c)
             .send(&payload(i, 300 + 97 * i as usize), d)
             .unwrap();
@@ -101,7 +92,7 @@ fn echo_all_modes<S: Machine>(
                 echoed[index_of(&bytes).expect("intact echo") as usize] += 1;
             }
         }
-        let reliable = |i: &usize| MODES[i % MODES.len()].is_reliable();
+        let reliable = |i: &usize| Delivery::ALL[i % Delivery::ALL.len()].is_reliable();
         (0..60).filter(reliable).all(|i| echoed[i] > 0)
     });
     // Stragglers, then the state of things.
@@ -109,7 +100,7 @@ fn echo_all_modes<S: Machine>(
     serve(net.server());
     assert!(echoed.iter().all(|&n| n <= 1), "an echo twice: {echoed:?}");
     for (i, &n) in echoed.iter().enumerate() {
-        if MODES[i % MODES.len()].is_reliable() {
+        if Delivery::ALL[i % Delivery::ALL.len()].is_reliable() {
             assert_eq!(n, 1, "reliable message {i} not echoed");
         }
     }
@@ -237,12 +228,7 @@ fn client_without_extensions_against_an_extended_endpoint() {
 #[test]
 fn an_extended_server_speaks_extended_only_after_its_client_did() {
     for seed in 0..16 {
-        let lossy = LinkConfig {
-            loss: 0.2,
-            reorder: 0.2,
-            duplicate: 0.05,
-            ..LinkConfig::default()
-        };
+        let lossy = common::lossy(0.2, 0.2, 0.05);
         let mut net = SimNetwork::new(seed, extended(), lossy);
         net.record_batches(true);
         echo_all_modes(&mut net, extended(), echo);

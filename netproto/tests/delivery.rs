@@ -15,17 +15,8 @@ use netproto::{Config, ConfigBuilder, Delivery, Error, Event, MessageId, Stats};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-const MODES: [Delivery; 6] = [
-    Delivery::Unreliable,
-    Delivery::Sequenced,
-    Delivery::Reliable,
-    Delivery::ReliableOrdered,
-    Delivery::SemiOrdered,
-    Delivery::Tracked,
-];
-
 fn code(d: Delivery) -> u8 {
-    MODES.iter().position(|&m| m == d).unwrap() as u8
+    Delivery::ALL.iter().position(|&m| m == d).unwrap() as u8
 }
 
 /// Message `i` of mode `d`, `len` bytes: index, mode, then a pattern.
@@ -40,7 +31,7 @@ fn message(i: u32, d: Delivery, len: usize) -> Vec<u8> {
 
 fn parse(b: &[u8]) -> (u32, Delivery) {
     let i = u32::from_le_bytes(b[..4].try_into().unwrap());
-    (i, MODES[usize::from(b[4])])
+    (i, Delivery::ALL[usize::from(b[4])])
 }
 
 fn lossy() -> LinkConfig {
@@ -167,7 +158,7 @@ fn run(seed: u64, client: Config, server: Config, from: End, count: u32) -> Run 
         }
     };
     for i in 0..count {
-        let d = MODES[rng.random_range(0..MODES.len())];
+        let d = Delivery::ALL[rng.random_range(0..Delivery::ALL.len())];
         let len = match rng.random_range(0..10) {
             0 => rng.random_range(505..3000),
             1 => 5,

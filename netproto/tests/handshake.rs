@@ -178,12 +178,7 @@ fn our_server_sees_init_response_and_one_probe() {
 #[test]
 fn our_server_under_heavy_loss_and_duplication() {
     for seed in 0..32 {
-        let lossy = LinkConfig {
-            loss: 0.3,
-            duplicate: 0.1,
-            reorder: 0.1,
-            ..LinkConfig::default()
-        };
+        let lossy = common::lossy(0.3, 0.1, 0.1);
         let mut net = SimNetwork::new(seed, Config::default(), lossy);
         connect_and_echo_with(&mut net, echo).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     }

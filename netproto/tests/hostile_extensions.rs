@@ -66,6 +66,22 @@ fn data(delivery: Delivery, sequence: u16, index: Option<u16>, bytes: &[u8]) -> 
     buf
 }
 
+/// A one-chunk unreliable data frame whose body `packed` is marked LZ4-compressed.
+fn compressed(sequence: u16, packed: &[u8]) -> Vec<u8> {
+    let h = DataHeader {
+        sequence,
+        chunk: 0,
+        fin: true,
+        compressed: true,
+        delivery: Delivery::Unreliable,
+        index: None,
+        after: None,
+    };
+    let mut buf = Vec::new();
+    h.write(&mut buf, packed);
+    buf
+}
+
 fn server_stats(pair: &mut Pair) -> Stats {
     let id = pair.id();
     pair.server().stats(id).unwrap()
@@ -82,10 +98,8 @@ fn to_server(pair: &mut Pair, d: Vec<u8>) {
 fn corrupted_datagrams_are_dropped_under_the_crc() {
     for seed in 0..8 {
         let link = LinkConfig {
-            loss: 0.05,
             corrupt: 0.1,
-            reorder: 0.05,
-            ..LinkConfig::default()
+            ..common::lossy(0.05, 0.05, 0.0)
         };
         let config = extended().max_datagram_size(1200).build().unwrap();
         let mut net = SimNetwork::new(seed, config.clone(), link);
@@ -203,17 +217,7 @@ fn frames_of_extensions_not_agreed_are_refused() {
     let mut batch = one.clone();
     batch.extend_from_slice(&two);
     let packed = compress::compress(&[b'x'; 300]).unwrap();
-    let compressed = DataHeader {
-        sequence: 902,
-        chunk: 0,
-        fin: true,
-        compressed: true,
-        delivery: Delivery::Unreliable,
-        index: None,
-        after: None,
-    };
-    let mut lz4 = Vec::new();
-    compressed.write(&mut lz4, &packed);
+    let lz4 = compressed(902, &packed);
     let mut ranges = Vec::new();
     let r = |sequence, first_chunk, last_chunk| AckRange {
         sequence,
@@ -280,17 +284,7 @@ fn lz4_bombs_are_errors_before_allocation() {
     short[..4].copy_from_slice(&8000u32.to_be_bytes());
     let mut peak = 0;
     for (k, body) in [huge, short].into_iter().enumerate() {
-        let h = DataHeader {
-            sequence: 300 + k as u16,
-            chunk: 0,
-            fin: true,
-            compressed: true,
-            delivery: Delivery::Unreliable,
-            index: None,
-            after: None,
-        };
-        let mut frames = Vec::new();
-        h.write(&mut frames, &body);
+        let frames = compressed(300 + k as u16, &body);
         to_server(&mut pair, datagram(&frames, true));
     }
     assert_eq!(server_stats(&mut pair).malformed, 2);
@@ -299,17 +293,7 @@ fn lz4_bombs_are_errors_before_allocation() {
     let packed = compress::compress(&vec![0u8; MAX_PAYLOAD]).unwrap();
     assert!(packed.len() < 1000);
     for k in 0..64u16 {
-        let h = DataHeader {
-            sequence: 400 + k,
-            chunk: 0,
-            fin: true,
-            compressed: true,
-            delivery: Delivery::Unreliable,
-            index: None,
-            after: None,
-        };
-        let mut frames = Vec::new();
-        h.write(&mut frames, &packed);
+        let frames = compressed(400 + k, &packed);
         to_server(&mut pair, datagram(&frames, true));
         peak = peak.max(server_stats(&mut pair).reassembly_bytes);
     }

@@ -11,6 +11,22 @@ fn extended() -> ConfigBuilder {
     Config::builder().extensions(true)
 }
 
+/// A network and its one client, connected with `client` to a server of `server`.
+fn connected(seed: u64, server: Config, client: Config) -> (SimNetwork, usize) {
+    let mut net = SimNetwork::new(seed, server, LinkConfig::default());
+    let c = net.add_client(client);
+    assert!(net.run_until(Duration::from_secs(2), |n| n.client(c).is_connected()));
+    (net, c)
+}
+
+/// A link that loses everything: what is sent over it is never acknowledged.
+fn cut() -> LinkConfig {
+    LinkConfig {
+        loss: 1.0,
+        ..LinkConfig::default()
+    }
+}
+
 fn outcomes(pair: &mut Pair) -> (Vec<MessageId>, Vec<MessageId>) {
     let (mut acked, mut lost) = (Vec::new(), Vec::new());
     while let Some(e) = pair.client().poll_event() {
@@ -43,15 +59,10 @@ fn tracked_messages_are_acknowledged_on_both_wires() {
 #[test]
 fn unacknowledged_tracked_messages_are_lost_and_never_sent_again() {
     for config in [Config::default(), extended().build().unwrap()] {
-        let mut net = SimNetwork::new(1, config.clone(), LinkConfig::default());
-        let c = net.add_client(config);
-        assert!(net.run_until(Duration::from_secs(2), |n| n.client(c).is_connected()));
+        let (mut net, c) = connected(1, config.clone(), config);
         net.step(Duration::from_millis(100));
         // Acknowledgements never come back.
-        net.set_downlink(LinkConfig {
-            loss: 1.0,
-            ..LinkConfig::default()
-        });
+        net.set_downlink(cut());
         let id = net.client(c).send_tracked(b"snapshot").unwrap();
         net.step(Duration::from_millis(999));
         assert!(
@@ -73,15 +84,10 @@ fn unacknowledged_tracked_messages_are_lost_and_never_sent_again() {
 
 #[test]
 fn tracked_messages_beyond_the_limit_evict_the_oldest() {
-    let mut net = SimNetwork::new(2, Config::default(), LinkConfig::default());
     let config = Config::builder().max_tracked(4).build().unwrap();
-    let c = net.add_client(config);
-    assert!(net.run_until(Duration::from_secs(2), |n| n.client(c).is_connected()));
+    let (mut net, c) = connected(2, Config::default(), config);
     net.client(c).poll_event();
-    net.set_downlink(LinkConfig {
-        loss: 1.0,
-        ..LinkConfig::default()
-    });
+    net.set_downlink(cut());
     let ids: Vec<MessageId> = (0..6)
         .map(|_| net.client(c).send_tracked(b"x").unwrap())
         .collect();
@@ -147,14 +153,9 @@ fn toward_a_spec_receiver_an_incomplete_tracked_message_waits_as_a_reliable_one(
 
 #[test]
 fn ordered_messages_toward_a_spec_peer_wait_in_the_sender_within_its_limit() {
-    let mut net = SimNetwork::new(4, Config::default(), LinkConfig::default());
     let config = Config::builder().max_pending_reliable(16).build().unwrap();
-    let c = net.add_client(config);
-    assert!(net.run_until(Duration::from_secs(2), |n| n.client(c).is_connected()));
-    net.set_downlink(LinkConfig {
-        loss: 1.0,
-        ..LinkConfig::default()
-    });
+    let (mut net, c) = connected(4, Config::default(), config);
+    net.set_downlink(cut());
     for i in 0..16u8 {
         let d = if i % 2 == 0 {
             Delivery::SemiOrdered

@@ -82,6 +82,21 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+/// Invokes the macro `$m` once per tuple arity the crate implements its traits for (1 to 8),
+/// with the type parameters and their indices: `$m!(A.0, B.1)`.
+macro_rules! for_each_tuple {
+    ($m:ident) => {
+        $m!(A.0);
+        $m!(A.0, B.1);
+        $m!(A.0, B.1, C.2);
+        $m!(A.0, B.1, C.2, D.3);
+        $m!(A.0, B.1, C.2, D.3, E.4);
+        $m!(A.0, B.1, C.2, D.3, E.4, F.5);
+        $m!(A.0, B.1, C.2, D.3, E.4, F.5, G.6);
+        $m!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7);
+    };
+}
+
 #[doc(hidden)]
 #[path = "contract/mod.rs"]
 pub mod __derive;

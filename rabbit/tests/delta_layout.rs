@@ -35,13 +35,13 @@ where
 
 const ONE: f32 = 1.0;
 
+fn point(x: f32, y: f32, z: f32) -> Point {
+    Point { x, y, z }
+}
+
 #[test]
 fn a_struct_has_one_bit_then_its_fields() {
-    let base = Point {
-        x: ONE,
-        y: ONE,
-        z: ONE,
-    };
+    let base = point(ONE, ONE, ONE);
     assert_delta(&base, &base, &[(0, 1)]);
     let moved = Point {
         y: 2.5,
@@ -60,11 +60,7 @@ fn a_struct_has_one_bit_then_its_fields() {
 
 #[test]
 fn a_float_that_moved_a_little_is_its_low_bits() {
-    let base = Point {
-        x: 100.0,
-        y: ONE,
-        z: ONE,
-    };
+    let base = point(100.0, ONE, ONE);
     let moved = Point {
         x: 100.25,
         ..base.clone()
@@ -82,11 +78,7 @@ fn a_float_that_moved_a_little_is_its_low_bits() {
 
 #[test]
 fn a_float_changes_by_its_bits() {
-    let base = Point {
-        x: 0.0,
-        y: f32::NAN,
-        z: ONE,
-    };
+    let base = point(0.0, f32::NAN, ONE);
     let signed = Point {
         x: -0.0,
         ..base.clone()
@@ -195,11 +187,7 @@ fn keyed_lists_remove_add_and_change() {
         id,
         shape: Shape::Circle {
             radius,
-            centre: Point {
-                x: ONE,
-                y: ONE,
-                z: ONE,
-            },
+            centre: point(ONE, ONE, ONE),
         },
     };
     let base = World {

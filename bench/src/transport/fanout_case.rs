@@ -2,7 +2,7 @@
 //! measures is in [`fanout`](super::fanout).
 
 use super::fanout::{FanoutOutcome, FanoutPlan, run_once};
-use crate::report::{Row, median};
+use crate::report::{Row, failures, keep, median};
 
 /// The case's name.
 pub const CASE: &str = "fanout-1000";
@@ -27,22 +27,20 @@ impl FanoutCase {
     /// One run.
     pub fn round(&mut self, round: usize) {
         eprint!("round {} {CASE} netproto ... ", round + 1);
-        match run_once(&self.plan) {
-            Ok(o) => {
-                eprintln!(
+        keep(
+            run_once(&self.plan),
+            &mut self.outcomes,
+            &mut self.errors,
+            |o| {
+                format!(
                     "server CPU {:.1} % of a core, {} snapshots left queued, {}/{} arrived",
                     o.cpu_per_second() / 1e7,
                     o.server.left,
                     o.arrived,
                     o.expected
-                );
-                self.outcomes.push(o);
-            }
-            Err(e) => {
-                eprintln!("error: {e}");
-                self.errors.push(e);
-            }
-        }
+                )
+            },
+        );
     }
 
     /// The row: the median round's CPU per second; the note says what the rounds saw.
@@ -93,15 +91,7 @@ impl FanoutCase {
                 ));
             }
         }
-        if !self.errors.is_empty() {
-            let mut distinct = self.errors.clone();
-            distinct.dedup();
-            notes.push(format!(
-                "failed in {} of {rounds} rounds: {}",
-                self.errors.len(),
-                distinct.join("; ")
-            ));
-        }
+        notes.extend(failures(&self.errors, rounds));
         vec![Row {
             suite: "transport",
             peer: "netproto".to_string(),

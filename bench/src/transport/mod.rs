@@ -175,6 +175,20 @@ impl Shared {
         self.started().is_some_and(|s| s.elapsed() > deadline)
     }
 
+    /// Ends a case whose client measured `client`: stops the server and waits for its thread;
+    /// the server's error if it had one, else the client's result.
+    pub fn end<T>(
+        &self,
+        server: std::thread::JoinHandle<Result<(), String>>,
+        client: Result<T, String>,
+    ) -> Result<T, String> {
+        self.stop();
+        server
+            .join()
+            .map_err(|_| "server thread panicked".to_string())??;
+        client
+    }
+
     /// Ends a reliable case: stops the server, waits for its thread, closes the relay, and
     /// reports what arrived, the first error (the client's, then the server's) if any.
     pub fn finish<R>(

@@ -185,10 +185,7 @@ fn rtt_as(p: &RttParams, flavor: Flavor) -> Result<Vec<f64>, String> {
             },
         )
     })();
-    shared.stop();
-    srv.join()
-        .map_err(|_| "server thread panicked".to_string())??;
-    result
+    shared.end(srv, result)
 }
 
 fn delivery(reliable: bool) -> Delivery {

@@ -14,7 +14,9 @@ use quinn::{ClientConfig, Endpoint, ServerConfig};
 use rustls::pki_types::{CertificateDer, PrivatePkcs8KeyDer};
 
 use super::relay::Relay;
-use super::tick::{Role, Tally, TickOutcome, TickPlan, TickShared, finish, spawn_sampler};
+use super::tick::{
+    Role, Tally, TickOutcome, TickPlan, TickShared, finish, join_run, spawn_sampler,
+};
 use super::{Outcome, Params, RttParams, Shared, payload, route, tag_of};
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -31,6 +33,21 @@ fn configs() -> Result<(ServerConfig, ClientConfig), String> {
     roots.add(cert).map_err(err)?;
     let client = ClientConfig::with_root_certificates(Arc::new(roots)).map_err(err)?;
     Ok((server, client))
+}
+
+/// A client endpoint on an ephemeral port, and its connection to `server`.
+async fn connect(
+    config: ClientConfig,
+    server: SocketAddr,
+) -> Result<(Endpoint, quinn::Connection), String> {
+    let mut endpoint = Endpoint::client("127.0.0.1:0".parse().unwrap()).map_err(err)?;
+    endpoint.set_default_client_config(config);
+    let conn = endpoint
+        .connect(server, "localhost")
+        .map_err(err)?
+        .await
+        .map_err(err)?;
+    Ok((endpoint, conn))
 }
 
 fn runtime() -> Result<tokio::runtime::Runtime, String> {
@@ -107,13 +124,7 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
     let (target, relay) = route(addr, p.loss, p.seed)?;
     let sh = shared.clone();
     let client_result = runtime()?.block_on(async move {
-        let mut endpoint = Endpoint::client("127.0.0.1:0".parse().unwrap()).map_err(err)?;
-        endpoint.set_default_client_config(client_config);
-        let conn = endpoint
-            .connect(target, "localhost")
-            .map_err(err)?
-            .await
-            .map_err(err)?;
+        let (endpoint, conn) = connect(client_config, target).await?;
         let mut send = conn.open_uni().await.map_err(err)?;
         let mut frame = (size as u32).to_le_bytes().to_vec();
         frame.extend_from_slice(&payload(size, 0));
@@ -152,13 +163,7 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
     })?;
     let p = p.clone();
     let result = runtime()?.block_on(async move {
-        let mut endpoint = Endpoint::client("127.0.0.1:0".parse().unwrap()).map_err(err)?;
-        endpoint.set_default_client_config(client_config);
-        let conn = endpoint
-            .connect(addr, "localhost")
-            .map_err(err)?
-            .await
-            .map_err(err)?;
+        let (endpoint, conn) = connect(client_config, addr).await?;
         let start = Instant::now();
         let mut rtts = Vec::with_capacity(p.count as usize);
         for i in 0..p.count {
@@ -184,10 +189,7 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
         endpoint.wait_idle().await;
         Ok::<_, String>(rtts)
     });
-    shared.stop();
-    srv.join()
-        .map_err(|_| "server thread panicked".to_string())??;
-    result
+    shared.end(srv, result)
 }
 
 /// Waits until a side has failed, or for `limit`.
@@ -316,27 +318,12 @@ pub fn tick(plan: &TickPlan) -> Result<TickOutcome, String> {
     let sampler = spawn_sampler(relay.traffic(), shared.clone(), plan.clone());
     let target = relay.addr();
     let client = runtime()?.block_on(async {
-        let mut endpoint = Endpoint::client("127.0.0.1:0".parse().unwrap()).map_err(err)?;
-        endpoint.set_default_client_config(client_config);
-        let conn = endpoint
-            .connect(target, "localhost")
-            .map_err(err)?
-            .await
-            .map_err(err)?;
+        let (endpoint, conn) = connect(client_config, target).await?;
         let result = tick_side(&conn, plan, Role::Client, &shared).await;
         conn.close(0u32.into(), b"done");
         endpoint.wait_idle().await;
         result
     });
-    if client.is_err() {
-        shared.fail();
-    }
-    let server = srv
-        .join()
-        .unwrap_or_else(|_| Err("server thread panicked".into()));
-    let window = sampler.join().ok().flatten();
-    drop(relay);
-    client.map_err(|e| format!("client: {e}"))?;
-    server.map_err(|e| format!("server: {e}"))?;
+    let ((), (), window) = join_run(client, srv, sampler, relay, &shared)?;
     finish(window, &shared, [None, None])
 }

@@ -39,12 +39,18 @@ struct ServerSide {
 
 impl ServerSide {
     fn update(&mut self) -> Result<(), String> {
-        let now = Instant::now();
-        let dt = now - self.last;
-        self.last = now;
+        let dt = since(&mut self.last);
         self.server.update(dt);
         self.transport.update(dt, &mut self.server).map_err(err)
     }
+}
+
+/// The time since `last`, which becomes now: renet's update takes the step.
+fn since(last: &mut Instant) -> Duration {
+    let now = Instant::now();
+    let dt = now - *last;
+    *last = now;
+    dt
 }
 
 struct ClientSide {
@@ -75,9 +81,7 @@ impl ClientSide {
     }
 
     fn update(&mut self) -> Result<(), String> {
-        let now = Instant::now();
-        let dt = now - self.last;
-        self.last = now;
+        let dt = since(&mut self.last);
         self.client.update(dt);
         self.transport.update(dt, &mut self.client).map_err(err)
     }
@@ -230,10 +234,7 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
             },
         )
     })();
-    shared.stop();
-    srv.join()
-        .map_err(|_| "server thread panicked".to_string())??;
-    result
+    shared.end(srv, result)
 }
 
 fn channel(reliable: bool) -> u8 {

@@ -69,10 +69,7 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         }
         Ok(())
     })();
-    shared.stop();
-    srv.join()
-        .map_err(|_| "server thread panicked".to_string())??;
-    client_result?;
+    shared.end(srv, client_result)?;
     shared.outcome(count, p.deadline)
 }
 

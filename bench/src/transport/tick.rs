@@ -378,7 +378,7 @@ pub fn spawn_sampler(
     traffic: Arc<Traffic>,
     shared: Arc<TickShared>,
     plan: TickPlan,
-) -> JoinHandle<Option<([Count; 2], Duration)>> {
+) -> JoinHandle<Option<Window>> {
     thread::spawn(move || {
         let give_up = Instant::now() + plan.setup + Duration::from_secs(1);
         let start = loop {
@@ -391,7 +391,7 @@ pub fn spawn_sampler(
             thread::sleep(Duration::from_millis(1));
         };
         let (a, b) = plan.window(start);
-        let read = |t: Instant| -> Option<([Count; 2], Duration)> {
+        let read = |t: Instant| -> Option<Window> {
             // In steps, so that a failed run does not keep this thread for the whole window.
             while Instant::now() < t {
                 if shared.failed() {
@@ -434,16 +434,7 @@ where
     };
     let client = connect(relay.addr(), &shared)
         .and_then(|mut c| run_side(&mut c, plan, Role::Client, &shared));
-    if client.is_err() {
-        shared.fail();
-    }
-    let server = srv
-        .join()
-        .unwrap_or_else(|_| Err("server thread panicked".into()));
-    let window = sampler.join().ok().flatten();
-    drop(relay);
-    let client_note = client.map_err(|e| format!("client: {e}"))?;
-    let server_note = server.map_err(|e| format!("server: {e}"))?;
+    let (client_note, server_note, window) = join_run(client, srv, sampler, relay, &shared)?;
     finish(
         window,
         &shared,
@@ -454,9 +445,35 @@ where
     )
 }
 
+/// The counts of the window's edges and how late the later read was.
+pub type Window = ([Count; 2], Duration);
+
+/// Ends a run once the client side returned: a failed client fails the run (so that the
+/// server stops waiting), then the server and the sampler are joined and the relay closed.
+/// The sides' results, the client's first, and the window.
+pub fn join_run<C, S>(
+    client: Result<C, String>,
+    server: JoinHandle<Result<S, String>>,
+    sampler: JoinHandle<Option<Window>>,
+    relay: Relay,
+    shared: &TickShared,
+) -> Result<(C, S, Option<Window>), String> {
+    if client.is_err() {
+        shared.fail();
+    }
+    let server = server
+        .join()
+        .unwrap_or_else(|_| Err("server thread panicked".into()));
+    let window = sampler.join().ok().flatten();
+    drop(relay);
+    let client = client.map_err(|e| format!("client: {e}"))?;
+    let server = server.map_err(|e| format!("server: {e}"))?;
+    Ok((client, server, window))
+}
+
 /// The outcome from the window's counts and the shared state.
 pub fn finish(
-    window: Option<([Count; 2], Duration)>,
+    window: Option<Window>,
     shared: &TickShared,
     notes: [Option<String>; 2],
 ) -> Result<TickOutcome, String> {

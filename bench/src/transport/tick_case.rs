@@ -4,7 +4,7 @@
 use super::netproto_peer::{self, Flavor};
 use super::tick::{IP_UDP_HEADER, TickOutcome, TickPlan};
 use super::{laminar_peer, quinn_peer, renet_peer};
-use crate::report::{Row, median};
+use crate::report::{Row, failures, keep, median};
 
 /// The case's name.
 pub const CASE: &str = "tick-10x100";
@@ -101,22 +101,21 @@ impl TickCase {
         for k in 0..n {
             let cell = &mut self.cells[(k + round) % n];
             eprint!("round {} {CASE} {} ... ", round + 1, cell.peer);
-            match (cell.run)(&self.plan) {
-                Ok(o) => {
-                    let (b0, d0) = per_tick(&self.plan, o.window[0]);
-                    let (b1, d1) = per_tick(&self.plan, o.window[1]);
-                    eprintln!(
+            let plan = &self.plan;
+            keep(
+                (cell.run)(plan),
+                &mut cell.outcomes,
+                &mut cell.errors,
+                |o| {
+                    let (b0, d0) = per_tick(plan, o.window[0]);
+                    let (b1, d1) = per_tick(plan, o.window[1]);
+                    format!(
                         "per tick c→s {d0:.2} datagrams {b0:.1} B, s→c {d1:.2} datagrams \
-                         {b1:.1} B; {}",
-                        delivery_note(&self.plan, &o)
-                    );
-                    cell.outcomes.push(o);
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    cell.errors.push(e);
-                }
-            }
+                     {b1:.1} B; {}",
+                        delivery_note(plan, o)
+                    )
+                },
+            );
         }
     }
 
@@ -182,15 +181,7 @@ impl TickCase {
                         incomplete.join(", ")
                     ));
                 }
-                if !c.errors.is_empty() {
-                    let mut distinct = c.errors.clone();
-                    distinct.dedup();
-                    notes.push(format!(
-                        "failed in {} of {rounds} rounds: {}",
-                        c.errors.len(),
-                        distinct.join("; ")
-                    ));
-                }
+                notes.extend(failures(&c.errors, rounds));
                 Row {
                     suite: "transport",
                     peer: c.peer.to_string(),

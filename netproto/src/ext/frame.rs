@@ -391,14 +391,7 @@ mod tests {
 
     #[test]
     fn data_frames_roundtrip_with_their_exact_length() {
-        for delivery in [
-            Delivery::Unreliable,
-            Delivery::Sequenced,
-            Delivery::Reliable,
-            Delivery::ReliableOrdered,
-            Delivery::SemiOrdered,
-            Delivery::Tracked,
-        ] {
+        for delivery in Delivery::ALL {
             for chunk in [0u8, 1, 200] {
                 for len in [0usize, 1, 127, 128, 1190] {
                     let h = header(delivery, chunk);

@@ -9,6 +9,14 @@ fn h(flags: Flags, chunk: u8, seq: u16) -> Header {
     Header::new(flags, chunk, seq)
 }
 
+/// A reliable message's last chunk.
+const LAST: Flags = Flags::REL.union(Flags::FIN);
+
+/// [`on`] with nothing else held and a budget no test reaches.
+fn chunk(r: &mut Reassembler, now: Instant, h: Header, data: &[u8]) -> Got {
+    on(r, now, h, data, 0, 1 << 20)
+}
+
 /// What one spec chunk did: the `Received`, and the message it completed.
 struct Got {
     ack: bool,
@@ -39,51 +47,16 @@ fn reassembles_out_of_order_once() {
     let now = Instant::now();
     let mut r = Reassembler::new(false, Duration::from_secs(1), Duration::from_secs(30));
     let payload: Vec<u8> = (0..1200u32).map(|i| i as u8).collect();
-    let c2 = on(
-        &mut r,
-        now,
-        h(Flags::REL | Flags::FIN, 2, 7),
-        &payload[1008..],
-        0,
-        1 << 20,
-    );
+    let c2 = chunk(&mut r, now, h(LAST, 2, 7), &payload[1008..]);
     assert!(c2.ack && c2.message.is_none());
-    let c0 = on(
-        &mut r,
-        now,
-        h(Flags::REL, 0, 7),
-        &payload[..504],
-        0,
-        1 << 20,
-    );
+    let c0 = chunk(&mut r, now, h(Flags::REL, 0, 7), &payload[..504]);
     assert!(c0.message.is_none());
-    let again = on(
-        &mut r,
-        now,
-        h(Flags::REL, 0, 7),
-        &payload[..504],
-        0,
-        1 << 20,
-    );
+    let again = chunk(&mut r, now, h(Flags::REL, 0, 7), &payload[..504]);
     assert_eq!(again.dropped, Some(Dropped::Duplicate));
-    let c1 = on(
-        &mut r,
-        now,
-        h(Flags::REL, 1, 7),
-        &payload[504..1008],
-        0,
-        1 << 20,
-    );
+    let c1 = chunk(&mut r, now, h(Flags::REL, 1, 7), &payload[504..1008]);
     assert_eq!(c1.message.unwrap().0, payload);
     assert_eq!(r.partial_bytes(), 0);
-    let late = on(
-        &mut r,
-        now,
-        h(Flags::REL, 1, 7),
-        &payload[504..1008],
-        0,
-        1 << 20,
-    );
+    let late = chunk(&mut r, now, h(Flags::REL, 1, 7), &payload[504..1008]);
     assert!(late.ack && late.message.is_none());
 }
 
@@ -92,9 +65,7 @@ fn delivered_bits_clear_as_the_window_moves() {
     let now = Instant::now();
     let mut r = Reassembler::new(false, Duration::from_secs(1), Duration::from_secs(30));
     let one = |r: &mut Reassembler, seq: u16| {
-        on(r, now, h(Flags::FIN, 0, seq), &[1], 0, 1 << 20)
-            .message
-            .is_some()
+        chunk(r, now, h(Flags::FIN, 0, seq), &[1]).message.is_some()
     };
     for seq in (0..=65535u16)
         .step_by(1000)
@@ -117,7 +88,7 @@ fn sequenced_unreliable_drops_older() {
     let now = Instant::now();
     let mut r = Reassembler::new(true, Duration::from_secs(1), Duration::from_secs(30));
     let got = |r: &mut Reassembler, flags: Flags, seq: u16| {
-        on(r, now, h(flags | Flags::FIN, 0, seq), &[1], 0, 1 << 20)
+        chunk(r, now, h(flags | Flags::FIN, 0, seq), &[1])
     };
     assert!(got(&mut r, Flags::NONE, 65534).message.is_some());
     assert!(got(&mut r, Flags::NONE, 2).message.is_some());
@@ -140,14 +111,7 @@ fn in_order_chunks_reserve_ahead_while_memory_is_plentiful() {
     assert_eq!(r.partial_bytes(), 3 * CHUNK_SIZE + PARTIAL_OVERHEAD);
     on(&mut r, now, h(Flags::REL, 1, 1), &[2; 504], 0, budget);
     assert_eq!(r.partial_bytes(), 3 * CHUNK_SIZE + PARTIAL_OVERHEAD);
-    let done = on(
-        &mut r,
-        now,
-        h(Flags::REL | Flags::FIN, 2, 1),
-        &[3; 16],
-        0,
-        budget,
-    );
+    let done = on(&mut r, now, h(LAST, 2, 1), &[3; 16], 0, budget);
     let (bytes, _) = done.message.expect("complete");
     assert_eq!(bytes.len(), 1024);
     assert!(bytes[..504].iter().all(|&b| b == 1) && bytes[1008..].iter().all(|&b| b == 3));
@@ -161,14 +125,7 @@ fn in_order_chunks_reserve_ahead_while_memory_is_plentiful() {
         on(&mut r, now, h(Flags::REL, chunk, 3), &[4; 504], 0, budget);
     }
     assert_eq!(r.partial_bytes(), 12 * CHUNK_SIZE + PARTIAL_OVERHEAD);
-    let done = on(
-        &mut r,
-        now,
-        h(Flags::REL | Flags::FIN, 7, 3),
-        &[5; 1],
-        0,
-        budget,
-    );
+    let done = on(&mut r, now, h(LAST, 7, 3), &[5; 1], 0, budget);
     assert_eq!(done.message.map(|(m, _)| m.len()), Some(7 * CHUNK_SIZE + 1));
     assert_eq!(r.partial_bytes(), 0);
     // With the partials near half the budget, the reservation is exact again.
@@ -195,14 +152,7 @@ fn over_budget_reliable_chunks_are_not_acknowledged() {
     // The newer one may not.
     let e = on(&mut r, now, h(Flags::REL, 1, 2), &[0; 504], 0, budget);
     assert_eq!(e.dropped, Some(Dropped::OverBudget));
-    let f = on(
-        &mut r,
-        now,
-        h(Flags::REL | Flags::FIN, 2, 1),
-        &[0; 10],
-        0,
-        budget,
-    );
+    let f = on(&mut r, now, h(LAST, 2, 1), &[0; 10], 0, budget);
     assert_eq!(f.message.map(|m| m.0.len()), Some(1018));
 }
 
@@ -210,10 +160,10 @@ fn over_budget_reliable_chunks_are_not_acknowledged() {
 fn rejects_malformed() {
     let now = Instant::now();
     let mut r = Reassembler::new(false, Duration::from_secs(1), Duration::from_secs(30));
-    let short = on(&mut r, now, h(Flags::REL, 0, 1), &[0; 10], 0, 1 << 20);
+    let short = chunk(&mut r, now, h(Flags::REL, 0, 1), &[0; 10]);
     assert_eq!(short.dropped, Some(Dropped::Malformed));
     assert!(!short.ack);
-    let long = on(&mut r, now, h(Flags::FIN, 0, 2), &[0; 505], 0, 1 << 20);
+    let long = chunk(&mut r, now, h(Flags::FIN, 0, 2), &[0; 505]);
     assert_eq!(long.dropped, Some(Dropped::Malformed));
 }
 
@@ -221,7 +171,7 @@ fn rejects_malformed() {
 fn unreliable_partials_expire() {
     let now = Instant::now();
     let mut r = Reassembler::new(false, Duration::from_secs(1), Duration::from_secs(30));
-    on(&mut r, now, h(Flags::NONE, 0, 9), &[0; 504], 0, 1 << 20);
+    chunk(&mut r, now, h(Flags::NONE, 0, 9), &[0; 504]);
     assert!(r.partial_bytes() > 0);
     assert_eq!(r.next_expiry(), Some(now + Duration::from_secs(1)));
     assert_eq!(
@@ -238,32 +188,18 @@ fn silent_reliable_partials_are_abandoned_and_repeats_keep_them() {
     let now = Instant::now();
     let secs = Duration::from_secs;
     let mut r = Reassembler::new(false, secs(1), secs(30));
-    on(&mut r, now, h(Flags::REL, 0, 5), &[1; 504], 0, 1 << 20);
-    on(&mut r, now, h(Flags::REL, 0, 6), &[2; 504], 0, 1 << 20);
+    chunk(&mut r, now, h(Flags::REL, 0, 5), &[1; 504]);
+    chunk(&mut r, now, h(Flags::REL, 0, 6), &[2; 504]);
     assert_eq!(r.next_expiry(), Some(now + secs(30)));
     // A repeated chunk of sequence 5 at 20 s: its sender is alive, its deadline moves.
-    let again = on(
-        &mut r,
-        now + secs(20),
-        h(Flags::REL, 0, 5),
-        &[1; 504],
-        0,
-        1 << 20,
-    );
+    let again = chunk(&mut r, now + secs(20), h(Flags::REL, 0, 5), &[1; 504]);
     assert!(again.ack);
     assert_eq!(r.expire(now + secs(29)), Expired::default());
     let expired = r.expire(now + secs(30));
     assert_eq!((expired.unreliable, expired.reliable), (0, 1));
     assert_eq!(r.next_expiry(), Some(now + secs(50)));
     // Sequence 5 still completes.
-    let done = on(
-        &mut r,
-        now + secs(40),
-        h(Flags::REL | Flags::FIN, 1, 5),
-        &[3; 10],
-        0,
-        1 << 20,
-    );
+    let done = chunk(&mut r, now + secs(40), h(LAST, 1, 5), &[3; 10]);
     assert_eq!(done.message.map(|(m, _)| m.len()), Some(514));
     assert_eq!(r.partial_bytes(), 0);
 }

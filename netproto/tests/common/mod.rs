@@ -11,9 +11,20 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use netproto::Machine;
+use netproto::sim::LinkConfig;
 use original_server::{OriginalServer, OriginalStats};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+
+/// A simulated link that loses, reorders and duplicates these fractions of the datagrams.
+pub fn lossy(loss: f64, reorder: f64, duplicate: f64) -> LinkConfig {
+    LinkConfig {
+        loss,
+        reorder,
+        duplicate,
+        ..LinkConfig::default()
+    }
+}
 
 /// The [`OriginalServer`] model on a real loopback socket, in a thread of its own, dropping a
 /// `loss` fraction of what it sends.

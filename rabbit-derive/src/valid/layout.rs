@@ -104,7 +104,9 @@ pub fn fields(cx: &Ctxt, layout: &Layout, fields: &mut [Field<'_>]) {
                     );
                     None
                 }
-                (Some(a), None) => expression(cx, a, &names, &computed, i, true),
+                (Some(a), None) => {
+                    expression(cx, a, &names, &computed, i, true).map(ComputedBy::Expr)
+                }
                 (None, Some((_, framed))) => Some(ComputedBy::LengthOf(names[*framed].clone())),
                 (None, None) => {
                     cx.error_spanned(
@@ -214,7 +216,7 @@ pub fn fields(cx: &Ctxt, layout: &Layout, fields: &mut [Field<'_>]) {
         if let Some((len, _)) = frames.iter().find(|(_, framed)| *framed == i) {
             let transform = attrs
                 .get("transform")
-                .and_then(|a| expression_cond(cx, a, &names, &computed, i, false));
+                .and_then(|a| expression(cx, a, &names, &computed, i, false));
             if transform.is_some() {
                 codec = Codec::Transformed;
             }
@@ -360,17 +362,6 @@ fn number_width(cx: &Ctxt, ty: &Type, field_endian: bool, attrs: &Attrs) -> Opti
 /// computes them in order; the decoder checks them once everything is read). A transform is
 /// evaluated before its field is read, so it may use earlier fields only.
 fn expression(
-    cx: &Ctxt,
-    attr: &Attr,
-    names: &[Ident],
-    computed: &[bool],
-    at: usize,
-    computed_field: bool,
-) -> Option<ComputedBy> {
-    expression_cond(cx, attr, names, computed, at, computed_field).map(ComputedBy::Expr)
-}
-
-fn expression_cond(
     cx: &Ctxt,
     attr: &Attr,
     names: &[Ident],

@@ -70,11 +70,4 @@ macro_rules! tuple {
     };
 }
 
-tuple!(A.0);
-tuple!(A.0, B.1);
-tuple!(A.0, B.1, C.2);
-tuple!(A.0, B.1, C.2, D.3);
-tuple!(A.0, B.1, C.2, D.3, E.4);
-tuple!(A.0, B.1, C.2, D.3, E.4, F.5);
-tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6);
-tuple!(A.0, B.1, C.2, D.3, E.4, F.5, G.6, H.7);
+for_each_tuple!(tuple);

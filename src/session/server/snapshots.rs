@@ -140,25 +140,24 @@ impl GameServer {
         }
     }
 
+    /// The delta state of the client on `connection`, if it asked for deltas.
+    fn deltas_of(&mut self, connection: ConnectionId) -> Option<&mut super::DeltaClient> {
+        self.clients
+            .get_mut(&connection)
+            .and_then(|c| c.deltas.as_mut())
+    }
+
     /// The transport says tracked message `id` on `connection` arrived: its snapshot may be
     /// a baseline.
     pub fn acknowledged(&mut self, connection: ConnectionId, id: u64) {
-        if let Some(d) = self
-            .clients
-            .get_mut(&connection)
-            .and_then(|c| c.deltas.as_mut())
-        {
+        if let Some(d) = self.deltas_of(connection) {
             d.baselines.acknowledged(id);
         }
     }
 
     /// The transport gave up waiting for the acknowledgement of tracked message `id`.
     pub fn lost(&mut self, connection: ConnectionId, id: u64) {
-        if let Some(d) = self
-            .clients
-            .get_mut(&connection)
-            .and_then(|c| c.deltas.as_mut())
-        {
+        if let Some(d) = self.deltas_of(connection) {
             d.baselines.lost(id);
         }
     }
