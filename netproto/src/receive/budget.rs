@@ -4,8 +4,9 @@
 //!
 //! Memory counted is the partial payloads' buffers and bookkeeping, the complete messages held
 //! back for ordering, and the delivered payloads the application has not polled yet. Beyond
-//! the budget only the oldest reliable partial may still grow (up to one maximum payload
-//! more): the sender's window waits on it. So may, on the extended wire, the message whose
+//! the budget only the oldest reliable message may still grow, or start if none of it arrived
+//! yet (up to one maximum payload more): the sender's window waits on it, and the sender
+//! retransmits the oldest message's chunks first. So may, on the extended wire, the message whose
 //! reliable index every held message waits for (the ordering prefix): otherwise held messages
 //! could fill the budget while the one they wait for is refused.
 
@@ -94,8 +95,7 @@ impl Budget {
         };
         let within = self.used + need <= self.limit;
         let rescue = || {
-            exists
-                && reliable
+            reliable
                 && self.used + need <= self.limit + MAX_PAYLOAD + PARTIAL_OVERHEAD
                 && oldest_reliable()
         };

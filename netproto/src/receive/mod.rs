@@ -222,6 +222,23 @@ impl Reassembler {
             .min_by_key(|&s| crate::packet::seq_diff(s, newest))
     }
 
+    /// Whether a message none of which is here yet is older than every retransmitted partial
+    /// and behind the newest sequence seen: then it is the one the sender most needs
+    /// completed (it retransmits the oldest message first), though no chunk of it arrived
+    /// before. The newest sequence itself never is: a flood of new sequences is not.
+    fn starts_oldest(&self, seq: u16) -> bool {
+        let Some(newest) = self.delivered.newest() else {
+            return false;
+        };
+        let age = crate::packet::seq_diff(seq, newest);
+        age < 0
+            && self
+                .partials
+                .iter()
+                .filter(|(_, p)| p.reliable)
+                .all(|(&s, _)| crate::packet::seq_diff(s, newest) > age)
+    }
+
     #[inline]
     fn is_sequenced(&self, kind: Kind) -> bool {
         match kind {
@@ -315,7 +332,13 @@ impl Reassembler {
         // The message every held one waits for may grow beyond the budget, as the oldest
         // reliable partial may: otherwise held messages could fill the budget for good.
         let next = c.order.or(known).is_some_and(|(i, _)| i == prefix);
-        let oldest = || next || self.oldest_reliable() == Some(seq);
+        let oldest = || {
+            next || if room.exists {
+                self.oldest_reliable() == Some(seq)
+            } else {
+                self.starts_oldest(seq)
+            }
+        };
         let reliable = c.kind.retransmitted();
         let Some(reserve) = budget.admit(room, offset, end, c.fin, reliable, oldest) else {
             return Received::dropped(Dropped::OverBudget, acked);

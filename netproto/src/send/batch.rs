@@ -69,9 +69,12 @@ impl Sender {
         if self.in_flight_count >= window {
             return None;
         }
-        while let Some(&(abs, chunk)) = self.retransmit.front() {
+        while let Some(&(abs, chunk)) = self.retransmit.first() {
+            if self.older_unsent(abs) {
+                break;
+            }
             let Some(msg) = self.messages.get_mut(abs) else {
-                self.retransmit.pop_front();
+                self.retransmit.pop_first();
                 continue;
             };
             let len = msg.encoded_len(usize::from(chunk));
@@ -79,14 +82,14 @@ impl Sender {
             let state = &mut msg.chunks[usize::from(chunk)];
             if state.acked || state.in_flight {
                 state.queued = false;
-                self.retransmit.pop_front();
+                self.retransmit.pop_first();
                 continue;
             }
             if spec != fit.spec() || !fit.fits(len) {
                 return None;
             }
             state.queued = false;
-            self.retransmit.pop_front();
+            self.retransmit.pop_first();
             stats.retransmissions += 1;
             return Some(self.transmit(now, abs, chunk, buf));
         }
@@ -148,23 +151,36 @@ impl Sender {
     /// Whether the chunk [`poll`](Self::poll) would take next is framed the spec's way (a
     /// retransmission first, then the oldest chunk never sent).
     pub fn next_is_spec(&mut self) -> bool {
-        while let Some(&(abs, chunk)) = self.retransmit.front() {
+        while let Some(&(abs, chunk)) = self.retransmit.first() {
             if let Some(m) = self.messages.get(abs) {
                 let s = &m.chunks[usize::from(chunk)];
                 if !s.acked && !s.in_flight {
-                    return m.wire.is_spec();
+                    let spec = m.wire.is_spec();
+                    if self.older_unsent(abs) {
+                        break;
+                    }
+                    return spec;
                 }
             }
             if let Some(m) = self.messages.get_mut(abs) {
                 m.chunks[usize::from(chunk)].queued = false;
             }
-            self.retransmit.pop_front();
+            self.retransmit.pop_first();
         }
         self.unsent > 0
             && self
                 .first_unsent()
                 .and_then(|abs| self.messages.get(abs))
                 .is_some_and(|m| m.wire.is_spec())
+    }
+
+    /// Whether a message older than `abs` has a chunk never sent: that chunk goes before a
+    /// retransmission of `abs`. A receiver whose reassembly budget is full takes chunks only
+    /// for its oldest reliable message; with the window cut to a few chunks by a timeout,
+    /// retransmissions of later messages first would be refused, timeout after timeout, while
+    /// the oldest message's last chunk (shorter, so left for a batch of its own) waits.
+    fn older_unsent(&mut self, abs: u64) -> bool {
+        self.unsent > 0 && self.first_unsent().is_some_and(|first| first < abs)
     }
 
     /// The oldest message with a chunk never sent, moving `cursor` to it: past the messages

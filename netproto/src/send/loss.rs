@@ -45,7 +45,7 @@ impl Sender {
         self.in_flight_count -= 1;
         if !state.queued {
             state.queued = true;
-            self.retransmit.push_back((t.abs, t.chunk));
+            self.retransmit.insert((t.abs, t.chunk));
         }
         stats.chunks_lost += 1;
         cc.on_loss(t.tx_id, self.next_tx_id, blackout);

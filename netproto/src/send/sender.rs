@@ -4,7 +4,7 @@
 //! Each transmission of a chunk gets a transmission id, so that an acknowledgement tells which
 //! transmission it answers (Karn's rule, loss detection in [`loss`](super::loss)).
 
-use std::collections::VecDeque;
+use std::collections::{BTreeSet, VecDeque};
 use std::time::{Duration, Instant};
 
 use super::congestion::Congestion;
@@ -47,7 +47,12 @@ pub(crate) struct Sender {
     pub(super) full_cursor: u64,
     pub(super) in_flight: VecDeque<Transmission>,
     pub(super) in_flight_count: usize,
-    pub(super) retransmit: VecDeque<(u64, u8)>,
+    /// Chunks declared lost, to send again: the oldest message's first, whatever order they
+    /// were lost in. A receiver whose reassembly budget is full takes chunks only for its
+    /// oldest reliable partial (`receive::budget`); after a timeout the window is a few
+    /// chunks, and a queue in the order of loss could spend it, timeout after timeout, on
+    /// chunks of later messages the receiver refuses.
+    pub(super) retransmit: BTreeSet<(u64, u8)>,
     pub(super) next_tx_id: u64,
     pub(super) largest_acked_tx: u64,
     /// When a chunk in flight was last acknowledged: a timeout with acknowledgements still
@@ -71,7 +76,7 @@ impl Sender {
             full_cursor: 0,
             in_flight: VecDeque::new(),
             in_flight_count: 0,
-            retransmit: VecDeque::new(),
+            retransmit: BTreeSet::new(),
             next_tx_id: 1,
             largest_acked_tx: 0,
             last_ack_at: None,
