@@ -174,13 +174,22 @@ impl Sender {
                 .is_some_and(|m| m.wire.is_spec())
     }
 
-    /// Whether a message older than `abs` has a chunk never sent: that chunk goes before a
-    /// retransmission of `abs`. A receiver whose reassembly budget is full takes chunks only
-    /// for its oldest reliable message; with the window cut to a few chunks by a timeout,
-    /// retransmissions of later messages first would be refused, timeout after timeout, while
-    /// the oldest message's last chunk (shorter, so left for a batch of its own) waits.
-    fn older_unsent(&mut self, abs: u64) -> bool {
-        self.unsent > 0 && self.first_unsent().is_some_and(|first| first < abs)
+    /// Whether the oldest message, older than `abs`, has a chunk never sent: that chunk goes
+    /// before a retransmission of `abs`. A receiver whose reassembly budget is full takes
+    /// chunks only for its oldest reliable message; with the window cut to a few chunks by a
+    /// timeout, retransmissions of later messages first would be refused, timeout after
+    /// timeout, while the oldest message's last chunk (shorter, so left for a batch of its
+    /// own) waits. Only the oldest: holding retransmissions behind every older unsent chunk
+    /// would starve them behind the short last chunks of a stream of small messages.
+    fn older_unsent(&self, abs: u64) -> bool {
+        self.unsent > 0
+            && self.messages.oldest().is_some_and(|oldest| {
+                oldest < abs
+                    && self
+                        .messages
+                        .get(oldest)
+                        .is_some_and(|m| m.next_new < m.chunks.len())
+            })
     }
 
     /// The oldest message with a chunk never sent, moving `cursor` to it: past the messages
