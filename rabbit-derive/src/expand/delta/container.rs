@@ -9,6 +9,7 @@ use syn::spanned::Spanned;
 
 use super::{Bodies, Gen, Inner, Kind};
 use crate::ast::Style;
+use crate::expand::via::{from_wire, to_wire};
 use crate::expand::{pattern, respan};
 use crate::plan::{DeltaMode, Field, Variant, Via};
 
@@ -197,9 +198,10 @@ impl Gen<'_> {
         let (w, r, v) = (&self.n.w, &self.n.r, &self.n.v);
         let base = &self.base;
         let into = via.into;
-        let to_wire = respan(quote!(<Self as #k::Into<#into>>::into), into.span());
-        let wire = |of: TokenStream| quote!(#to_wire(<Self as #k::Clone>::clone(#of)));
-        let (this, that) = (wire(quote!(self)), wire(quote!(#base)));
+        let (this, that) = (
+            to_wire(self.n, into, quote!(self)),
+            to_wire(self.n, into, quote!(#base)),
+        );
         let call = |method: &str| {
             let method = Ident::new(method, into.span());
             respan(quote!(<#into as #k::DeltaEncode>::#method), into.span())
@@ -208,13 +210,7 @@ impl Gen<'_> {
             let method = Ident::new(method, into.span());
             respan(quote!(<#into as #k::DeltaDecode>::#method), into.span())
         };
-        let back = if via.fallible {
-            let back = respan(quote!(<Self as #k::TryFrom<#into>>::try_from), into.span());
-            quote!(#back(#v).map_err(#k::via_error))
-        } else {
-            let back = respan(quote!(<Self as #k::From<#into>>::from), into.span());
-            quote!(#k::Ok(#back(#v)))
-        };
+        let back = from_wire(self.n, into, via.fallible);
         let (unchanged, encode_delta, encode_changes) = (
             call("unchanged"),
             call("encode_delta"),
