@@ -6,6 +6,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::{Gen, Inner, Kind};
+use crate::expand::earlier_fields;
 use crate::plan::{Field, Wire};
 
 impl Gen<'_> {
@@ -146,10 +147,7 @@ impl Gen<'_> {
             Kind::Cond => {
                 let cond = wire.cond.as_ref().expect("an `if` field has a condition");
                 let expr = &cond.expr;
-                let binds = cond
-                    .uses
-                    .iter()
-                    .map(|u| quote!(#[allow(unused_variables)] let #u = &#u;));
+                let binds = earlier_fields(&cond.uses);
                 let call = if deltas {
                     let call = self.coded(f, wire, "cond_decode_delta");
                     quote!(#call(#b, #c, #label, #r))
@@ -160,7 +158,7 @@ impl Gen<'_> {
                 // The same view of the earlier fields as in `decode`.
                 return quote! {
                     let #c: bool = {
-                        #(#binds)*
+                        #binds
                         #expr
                     };
                     let #a: #ty = #call #in_field?;
