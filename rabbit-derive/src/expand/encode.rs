@@ -170,27 +170,23 @@ fn item_plain(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
 /// The statements writing `items` in order, merging runs of words into one write each (in an
 /// msb container, its groups of whole bytes, most significant bit first).
 fn items_encode(items: &[Item<'_, '_>], n: &Names, owner: &str, msb: bool) -> TokenStream {
-    if msb {
-        return layout::msb_encode(items, n, owner);
-    }
-    let k = &n.krate;
-    let (w, gv, gn, x) = (&n.w, &n.gv, &n.gn, &n.x);
-    if items.iter().all(Item::conditional) {
-        let stmts = items.iter().map(|i| item_plain(i, n, owner));
-        return quote!(#(#stmts)*);
-    }
-    let words = items.iter().map(|i| item_word_bits(i, n));
-    merged(
-        items,
-        n,
-        owner,
-        &Merge {
+    let how = if msb {
+        layout::msb_merge(items, n)
+    } else {
+        if items.iter().all(Item::conditional) {
+            let stmts = items.iter().map(|i| item_plain(i, n, owner));
+            return quote!(#(#stmts)*);
+        }
+        let (k, w, gv, gn, x) = (&n.krate, &n.w, &n.gv, &n.gn, &n.x);
+        let words = items.iter().map(|i| item_word_bits(i, n));
+        Merge {
             plan: quote!(#k::word_plan([#(#words),*])),
             entry: quote!(),
             join: quote!(#gv |= #x.wrapping_shl(#gn);),
             write: quote!(#w.write_word(#gv, #gn);),
-        },
-    )
+        }
+    };
+    merged(items, n, owner, &how)
 }
 
 /// The two bit orders' merged writes differ only in their plan, how an item's word joins its
@@ -208,7 +204,7 @@ pub(super) struct Merge {
 
 /// The statements writing `items` in order, each run of words that `how.plan` groups written
 /// as one.
-pub(super) fn merged(items: &[Item<'_, '_>], n: &Names, owner: &str, how: &Merge) -> TokenStream {
+fn merged(items: &[Item<'_, '_>], n: &Names, owner: &str, how: &Merge) -> TokenStream {
     let (gv, gn, plan, x, xn) = (&n.gv, &n.gn, &n.plan, &n.x, &n.xn);
     let Merge {
         plan: plan_value,

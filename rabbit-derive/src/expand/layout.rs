@@ -5,7 +5,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::encode::{Item, Merge, item_sizes, merged};
+use super::encode::{Item, Merge, item_sizes};
 use super::{Names, earlier_fields};
 use crate::layout::ComputedBy;
 use crate::plan::{Body, Codec, Field, Plan, Tag, Wire};
@@ -335,23 +335,17 @@ pub fn constant_schemas(
     (first, pads)
 }
 
-/// The items of an msb container written in their groups: each group's items shifted in
-/// below each other, most significant first, and the group written as its bytes.
-pub fn msb_encode(items: &[Item<'_, '_>], n: &Names, owner: &str) -> TokenStream {
-    let k = &n.krate;
-    let (w, gv, gn, x, xn) = (&n.w, &n.gv, &n.gn, &n.x, &n.xn);
+/// How the items of an msb container are written in their groups: each group's items shifted
+/// in below each other, most significant first, and the group written as its bytes.
+pub fn msb_merge(items: &[Item<'_, '_>], n: &Names) -> Merge {
+    let (k, w, gv, gn, x, xn) = (&n.krate, &n.w, &n.gv, &n.gn, &n.x, &n.xn);
     let sizes = items.iter().map(|i| item_sizes(i, n));
-    merged(
-        items,
-        n,
-        owner,
-        &Merge {
-            plan: quote!(#k::msb_plan([#(#sizes),*])),
-            entry: quote!(.plan),
-            join: quote!(#gv = #k::msb_push(#gv, #x, #xn);),
-            write: quote!(#w.write_word(#k::msb_stream(#gv, #gn), #gn);),
-        },
-    )
+    Merge {
+        plan: quote!(#k::msb_plan([#(#sizes),*])),
+        entry: quote!(.plan),
+        join: quote!(#gv = #k::msb_push(#gv, #x, #xn);),
+        write: quote!(#w.write_word(#k::msb_stream(#gv, #gn), #gn);),
+    }
 }
 
 /// Whether a field is read on its own in an msb container whatever its sizes: a conditional,
