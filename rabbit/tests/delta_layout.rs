@@ -39,6 +39,13 @@ fn point(x: f32, y: f32, z: f32) -> Point {
     Point { x, y, z }
 }
 
+/// The bits of `a` and `b` that differ, checked to have `leading` zeros of 32 before them.
+fn bits_difference(a: f32, b: f32, leading: u32) -> u64 {
+    let xor = u64::from(a.to_bits() ^ b.to_bits());
+    assert_eq!(xor.leading_zeros(), 32 + leading);
+    xor
+}
+
 #[test]
 fn a_struct_has_one_bit_then_its_fields() {
     let base = point(ONE, ONE, ONE);
@@ -49,8 +56,7 @@ fn a_struct_has_one_bit_then_its_fields() {
     };
     // y as its bits' difference from 1.0's: one leading zero, then the 30 bits below the
     // highest set bit.
-    let xor = u64::from(2.5f32.to_bits() ^ 1.0f32.to_bits());
-    assert_eq!(xor.leading_zeros(), 32 + 1);
+    let xor = bits_difference(2.5, ONE, 1);
     assert_delta(
         &moved,
         &base,
@@ -67,8 +73,7 @@ fn a_float_that_moved_a_little_is_its_low_bits() {
     };
     // 100 and 100.25 share their sign, exponent and high mantissa bits: 16 leading zeros of
     // 32, then the 15 bits below the highest set one.
-    let xor = u64::from(100.25f32.to_bits() ^ 100.0f32.to_bits());
-    assert_eq!(xor.leading_zeros(), 32 + 16);
+    let xor = bits_difference(100.25, 100.0, 16);
     assert_delta(
         &moved,
         &base,
