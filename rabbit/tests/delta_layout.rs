@@ -12,15 +12,23 @@ use rabbit::delta::{self, keyed};
 use rabbit::{BitReader, BitWriter, DeltaEncode};
 use types::*;
 
+/// The bytes `write` writes.
+fn written(write: impl FnOnce(&mut BitWriter<'_>) -> rabbit::Result<()>) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut w = BitWriter::new(&mut bytes);
+    write(&mut w).unwrap();
+    w.finish();
+    bytes
+}
+
 /// The bytes of these `(value, bits)` fields, written in order.
 fn bits(fields: &[(u64, u32)]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut w = BitWriter::new(&mut out);
-    for &(v, n) in fields {
-        w.write_bits(v, n);
-    }
-    w.finish();
-    out
+    written(|w| {
+        for &(v, n) in fields {
+            w.write_bits(v, n);
+        }
+        Ok(())
+    })
 }
 
 /// The delta of `value` against `base` is `expected`, and decodes back to `value`.
@@ -228,10 +236,7 @@ fn keyed_lists_remove_add_and_change() {
 fn keyed_lists_in_any_order_pair_equal_keys() {
     let base: Vec<(u32, u8)> = vec![(9, 0), (3, 0), (7, 0)];
     let value: Vec<(u32, u8)> = vec![(3, 0), (7, 1), (8, 0)];
-    let mut bytes = Vec::new();
-    let mut w = BitWriter::new(&mut bytes);
-    keyed::encode_changes(&value, &base, |item| &item.0, &mut w).unwrap();
-    w.finish();
+    let bytes = written(|w| keyed::encode_changes(&value, &base, |item| &item.0, w));
     let mut r = BitReader::new(&bytes);
     assert!(r.read_bool().unwrap(), "items came and went");
     // 9 is gone (position 0); 3 and 7 are kept, 8 is new (position 2).
@@ -247,10 +252,7 @@ fn keyed_lists_in_any_order_pair_equal_keys() {
 fn a_keyed_list_where_nothing_came_or_went_says_so_in_a_bit() {
     let base: Vec<(u32, u8)> = vec![(1, 0), (2, 0), (3, 0)];
     let value: Vec<(u32, u8)> = vec![(1, 0), (2, 5), (3, 0)];
-    let mut bytes = Vec::new();
-    let mut w = BitWriter::new(&mut bytes);
-    keyed::encode_delta(&value, &base, |item| &item.0, &mut w).unwrap();
-    w.finish();
+    let bytes = written(|w| keyed::encode_delta(&value, &base, |item| &item.0, w));
     // Changed, no edits, then the three items: unchanged, (changed: the tuple's bit, its
     // first item's, its second's and 8 bits), unchanged.
     assert_eq!(
