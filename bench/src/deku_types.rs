@@ -1,8 +1,9 @@
 //! The snapshot for deku: the closest layout it can express, which here is the exact Rabbit
 //! layout. Bits go LSB first (`bit_order = "lsb"`), enum tags are `bits = 2` / `bits = 1`, an
-//! `Option` is a presence bit followed by a `cond` field, and the spec's varints are custom
-//! `reader` / `writer` functions built on deku's own bit reader and writer (deku has no
-//! variable-length integer of this shape), as are floats (see [`read_le`] for why). The harness checks that the bytes equal rabbit's.
+//! `Option` is a presence bit followed by a `cond` field, and the spec's varints are a newtype
+//! with its own `DekuReader` / `DekuWriter` built on deku's bit reader and writer (deku has no
+//! variable-length integer of this shape), as are floats (see [`read_le`] for why). The
+//! harness checks that the bytes equal rabbit's.
 
 use deku::ctx::{BitSize, Endian, Order};
 use deku::no_std_io::{Read, Seek, Write};
@@ -32,220 +33,157 @@ fn write_le<W: Write + Seek>(writer: &mut Writer<W>, v: u32, n: usize) -> Result
     Ok(())
 }
 
-/// Reads the spec's `u32` varint: `m - 1` in 2 bits, then `8m` bits.
-pub fn read_varint<R: Read + Seek>(reader: &mut Reader<R>) -> Result<u32, DekuError> {
-    let m = u8::from_reader_with_ctx(reader, (LE, BitSize(2), LSB))? as usize + 1;
-    let v = read_le(reader, m)?;
-    if m > 1 && (32 - v.leading_zeros()).div_ceil(8) as usize != m {
-        return Err(DekuError::Parse("non-canonical varint".into()));
+/// The spec's `u32` varint: `m - 1` in 2 bits, then `8m` bits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Varint(pub u32);
+
+impl<'a, Ctx> DekuReader<'a, Ctx> for Varint {
+    fn from_reader_with_ctx<R: Read + Seek>(
+        reader: &mut Reader<R>,
+        _: Ctx,
+    ) -> Result<Self, DekuError> {
+        let m = u8::from_reader_with_ctx(reader, (LE, BitSize(2), LSB))? as usize + 1;
+        let v = read_le(reader, m)?;
+        if m > 1 && (32 - v.leading_zeros()).div_ceil(8) as usize != m {
+            return Err(DekuError::Parse("non-canonical varint".into()));
+        }
+        Ok(Varint(v))
     }
-    Ok(v)
 }
 
-/// Writes the spec's `u32` varint.
-pub fn write_varint<W: Write + Seek>(writer: &mut Writer<W>, v: u32) -> Result<(), DekuError> {
-    let m = (32 - (v | 1).leading_zeros()).div_ceil(8) as usize;
-    ((m - 1) as u8).to_writer(writer, (LE, BitSize(2), LSB))?;
-    write_le(writer, v, m)
+impl<Ctx> DekuWriter<Ctx> for Varint {
+    fn to_writer<W: Write + Seek>(&self, writer: &mut Writer<W>, _: Ctx) -> Result<(), DekuError> {
+        let m = (32 - (self.0 | 1).leading_zeros()).div_ceil(8) as usize;
+        ((m - 1) as u8).to_writer(writer, (LE, BitSize(2), LSB))?;
+        write_le(writer, self.0, m)
+    }
 }
 
-/// Reads an `f32` (its 32 bits, LSB first).
-pub fn read_f32<R: Read + Seek>(reader: &mut Reader<R>) -> Result<f32, DekuError> {
-    read_le(reader, 4).map(f32::from_bits)
+/// An `f32`: its 32 bits, LSB first.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct F32(pub f32);
+
+impl<'a, Ctx> DekuReader<'a, Ctx> for F32 {
+    fn from_reader_with_ctx<R: Read + Seek>(
+        reader: &mut Reader<R>,
+        _: Ctx,
+    ) -> Result<Self, DekuError> {
+        read_le(reader, 4).map(|bits| F32(f32::from_bits(bits)))
+    }
 }
 
-/// Writes an `f32`.
-pub fn write_f32<W: Write + Seek>(writer: &mut Writer<W>, v: f32) -> Result<(), DekuError> {
-    write_le(writer, v.to_bits(), 4)
-}
-
-/// Writes an optional varint: nothing for `None` (its presence bit is written before).
-pub fn write_opt_varint<W: Write + Seek>(
-    writer: &mut Writer<W>,
-    v: Option<u32>,
-) -> Result<(), DekuError> {
-    match v {
-        Some(v) => write_varint(writer, v),
-        None => Ok(()),
+impl<Ctx> DekuWriter<Ctx> for F32 {
+    fn to_writer<W: Write + Seek>(&self, writer: &mut Writer<W>, _: Ctx) -> Result<(), DekuError> {
+        write_le(writer, self.0.to_bits(), 4)
     }
 }
 
 #[derive(Debug, Clone, PartialEq, DekuRead, DekuWrite)]
 #[deku(endian = "little", bit_order = "lsb")]
 pub struct DSnapshot {
-    #[deku(
-        reader = "read_varint(deku::reader)",
-        writer = "write_varint(deku::writer, *count)"
-    )]
-    pub count: u32,
-    #[deku(count = "*count")]
+    pub count: Varint,
+    #[deku(count = "count.0")]
     pub entities: Vec<DEntity>,
 }
 
-#[derive(Debug, Clone, PartialEq, DekuRead, DekuWrite)]
-#[deku(
-    endian = "endian",
-    bit_order = "order",
-    ctx = "endian: deku::ctx::Endian, order: deku::ctx::Order"
-)]
-pub struct DEntity {
-    #[deku(
-        reader = "read_varint(deku::reader)",
-        writer = "write_varint(deku::writer, *id)"
-    )]
-    pub id: u32,
-    pub kind: DEntityKind,
-}
+// The nested types take the snapshot's byte and bit order from it.
+each_with! {
+    [
+        #[derive(Debug, Clone, PartialEq, DekuRead, DekuWrite)]
+        #[deku(
+            endian = "endian",
+            bit_order = "order",
+            ctx = "endian: deku::ctx::Endian, order: deku::ctx::Order"
+        )]
+    ]
 
-#[derive(Debug, Clone, PartialEq, DekuRead, DekuWrite)]
-#[deku(
-    id_type = "u8",
-    bits = "2",
-    endian = "endian",
-    bit_order = "order",
-    ctx = "endian: deku::ctx::Endian, order: deku::ctx::Order"
-)]
-pub enum DEntityKind {
-    #[deku(id = "0")]
-    Object(DObject),
-    #[deku(id = "1")]
-    Player(DPlayer),
-    #[deku(id = "2")]
-    Dead,
-}
+    pub struct DEntity {
+        pub id: Varint,
+        pub kind: DEntityKind,
+    }
 
-#[derive(Debug, Clone, Copy, PartialEq, DekuRead, DekuWrite)]
-#[deku(
-    endian = "endian",
-    bit_order = "order",
-    ctx = "endian: deku::ctx::Endian, order: deku::ctx::Order"
-)]
-pub struct DPoint {
-    #[deku(
-        reader = "read_f32(deku::reader)",
-        writer = "write_f32(deku::writer, *x)"
-    )]
-    pub x: f32,
-    #[deku(
-        reader = "read_f32(deku::reader)",
-        writer = "write_f32(deku::writer, *y)"
-    )]
-    pub y: f32,
-    #[deku(
-        reader = "read_f32(deku::reader)",
-        writer = "write_f32(deku::writer, *z)"
-    )]
-    pub z: f32,
-}
+    #[deku(id_type = "u8", bits = "2")]
+    pub enum DEntityKind {
+        #[deku(id = "0")]
+        Object(DObject),
+        #[deku(id = "1")]
+        Player(DPlayer),
+        #[deku(id = "2")]
+        Dead,
+    }
 
-#[derive(Debug, Clone, PartialEq, DekuRead, DekuWrite)]
-#[deku(
-    endian = "endian",
-    bit_order = "order",
-    ctx = "endian: deku::ctx::Endian, order: deku::ctx::Order"
-)]
-pub struct DObject {
-    pub position: DPoint,
-    #[deku(bits = 1)]
-    pub mushroom: bool,
-    #[deku(bits = 1)]
-    pub has_durability: bool,
-    #[deku(
-        cond = "*has_durability",
-        reader = "read_f32(deku::reader).map(Some)",
-        writer = "match durability { Some(d) => write_f32(deku::writer, *d), None => Ok(()) }"
-    )]
-    pub durability: Option<f32>,
-    #[deku(
-        reader = "read_varint(deku::reader)",
-        writer = "write_varint(deku::writer, *health)"
-    )]
-    pub health: u32,
-    #[deku(
-        reader = "read_varint(deku::reader)",
-        writer = "write_varint(deku::writer, *max_health)"
-    )]
-    pub max_health: u32,
-}
+    pub struct DPoint {
+        pub x: F32,
+        pub y: F32,
+        pub z: F32,
+    }
 
-#[derive(Debug, Clone, PartialEq, DekuRead, DekuWrite)]
-#[deku(
-    endian = "endian",
-    bit_order = "order",
-    ctx = "endian: deku::ctx::Endian, order: deku::ctx::Order"
-)]
-pub struct DPlayer {
-    pub position: DPoint,
-    #[deku(bits = 8)]
-    pub movement: u8,
-    #[deku(bits = 1)]
-    pub has_holding: bool,
-    #[deku(
-        cond = "*has_holding",
-        reader = "read_varint(deku::reader).map(Some)",
-        writer = "write_opt_varint(deku::writer, *holding)"
-    )]
-    pub holding: Option<u32>,
-    #[deku(bits = 1)]
-    pub has_breaking: bool,
-    #[deku(
-        cond = "*has_breaking",
-        reader = "read_varint(deku::reader).map(Some)",
-        writer = "write_opt_varint(deku::writer, *breaking)"
-    )]
-    pub breaking: Option<u32>,
-    #[deku(
-        reader = "read_varint(deku::reader)",
-        writer = "write_varint(deku::writer, *owner)"
-    )]
-    pub owner: u32,
-    #[deku(
-        reader = "read_varint(deku::reader)",
-        writer = "write_varint(deku::writer, *health)"
-    )]
-    pub health: u32,
-    #[deku(
-        reader = "read_varint(deku::reader)",
-        writer = "write_varint(deku::writer, *max_health)"
-    )]
-    pub max_health: u32,
+    pub struct DObject {
+        pub position: DPoint,
+        #[deku(bits = 1)]
+        pub mushroom: bool,
+        #[deku(bits = 1)]
+        pub has_durability: bool,
+        #[deku(cond = "*has_durability")]
+        pub durability: Option<F32>,
+        pub health: Varint,
+        pub max_health: Varint,
+    }
+
+    pub struct DPlayer {
+        pub position: DPoint,
+        #[deku(bits = 8)]
+        pub movement: u8,
+        #[deku(bits = 1)]
+        pub has_holding: bool,
+        #[deku(cond = "*has_holding")]
+        pub holding: Option<Varint>,
+        #[deku(bits = 1)]
+        pub has_breaking: bool,
+        #[deku(cond = "*has_breaking")]
+        pub breaking: Option<Varint>,
+        pub owner: Varint,
+        pub health: Varint,
+        pub max_health: Varint,
+    }
 }
 
 impl From<&Snapshot> for DSnapshot {
     fn from(s: &Snapshot) -> Self {
         let point = |p: &game_messages::Point| DPoint {
-            x: p.x,
-            y: p.y,
-            z: p.z,
+            x: F32(p.x),
+            y: F32(p.y),
+            z: F32(p.z),
+        };
+        let kind = |kind: &EntityKind| match kind {
+            EntityKind::Object(o) => DEntityKind::Object(DObject {
+                position: point(&o.position),
+                mushroom: o.kind == ObjectKind::Mushroom,
+                has_durability: o.durability.is_some(),
+                durability: o.durability.map(F32),
+                health: Varint(o.health),
+                max_health: Varint(o.max_health),
+            }),
+            EntityKind::Player(p) => DEntityKind::Player(DPlayer {
+                position: point(&p.position),
+                movement: p.movement.bits(),
+                has_holding: p.holding.is_some(),
+                holding: p.holding.map(|h| Varint(h.0)),
+                has_breaking: p.breaking.is_some(),
+                breaking: p.breaking.map(|b| Varint(b.0)),
+                owner: Varint(p.owner.0),
+                health: Varint(p.health),
+                max_health: Varint(p.max_health),
+            }),
+            EntityKind::Dead => DEntityKind::Dead,
         };
         DSnapshot {
-            count: s.len() as u32,
+            count: Varint(s.len() as u32),
             entities: s
                 .iter()
                 .map(|e| DEntity {
-                    id: e.id.0,
-                    kind: match &e.kind {
-                        EntityKind::Object(o) => DEntityKind::Object(DObject {
-                            position: point(&o.position),
-                            mushroom: o.kind == ObjectKind::Mushroom,
-                            has_durability: o.durability.is_some(),
-                            durability: o.durability,
-                            health: o.health,
-                            max_health: o.max_health,
-                        }),
-                        EntityKind::Player(p) => DEntityKind::Player(DPlayer {
-                            position: point(&p.position),
-                            movement: p.movement.bits(),
-                            has_holding: p.holding.is_some(),
-                            holding: p.holding.map(|h| h.0),
-                            has_breaking: p.breaking.is_some(),
-                            breaking: p.breaking.map(|b| b.0),
-                            owner: p.owner.0,
-                            health: p.health,
-                            max_health: p.max_health,
-                        }),
-                        EntityKind::Dead => DEntityKind::Dead,
-                    },
+                    id: Varint(e.id.0),
+                    kind: kind(&e.kind),
                 })
                 .collect(),
         }

@@ -226,45 +226,39 @@ pub struct DState {
     pub players: Vec<DPlayer>,
 }
 
-#[derive(Debug, Clone, PartialEq, DekuRead, DekuWrite)]
-#[deku(
-    endian = "endian",
-    ctx = "endian: deku::ctx::Endian",
-    ctx_default = "deku::ctx::Endian::Big"
-)]
-pub struct DPowerUp {
-    pub x: i32,
-    pub y: i32,
-    pub kind: u8,
-}
+// The nested types take the state's byte order from it.
+each_with! {
+    [
+        #[derive(Debug, Clone, PartialEq, DekuRead, DekuWrite)]
+        #[deku(
+            endian = "endian",
+            ctx = "endian: deku::ctx::Endian",
+            ctx_default = "deku::ctx::Endian::Big"
+        )]
+    ]
 
-#[derive(Debug, Clone, PartialEq, DekuRead, DekuWrite)]
-#[deku(
-    endian = "endian",
-    ctx = "endian: deku::ctx::Endian",
-    ctx_default = "deku::ctx::Endian::Big"
-)]
-pub struct DBullet {
-    pub x: i32,
-    pub y: i32,
-    pub active: u8,
-    pub direction: u8,
-}
+    pub struct DPowerUp {
+        pub x: i32,
+        pub y: i32,
+        pub kind: u8,
+    }
 
-#[derive(Debug, Clone, PartialEq, DekuRead, DekuWrite)]
-#[deku(
-    endian = "endian",
-    ctx = "endian: deku::ctx::Endian",
-    ctx_default = "deku::ctx::Endian::Big"
-)]
-pub struct DPlayer {
-    pub x: i32,
-    pub y: i32,
-    pub hp: i8,
-    pub alive: u8,
-    pub direction: u8,
-    pub id: [u8; 36],
-    pub bullets: [DBullet; 5],
+    pub struct DBullet {
+        pub x: i32,
+        pub y: i32,
+        pub active: u8,
+        pub direction: u8,
+    }
+
+    pub struct DPlayer {
+        pub x: i32,
+        pub y: i32,
+        pub hp: i8,
+        pub alive: u8,
+        pub direction: u8,
+        pub id: [u8; 36],
+        pub bullets: [DBullet; 5],
+    }
 }
 
 impl From<&State> for DState {

@@ -4,32 +4,22 @@
 use game_messages::{EntityKind, ObjectKind, Snapshot};
 use serde::{Deserialize, Serialize};
 
-/// Gives every item the one attribute written first: the derives of all three peers (serde
-/// for JSON and bincode 1, bitcode, bincode 2), written once.
-///
-/// The attribute is written at the call site and the items are matched as token trees: derives
-/// expanded from tokens of the macro's own body lose their generated names to its hygiene
-/// (bincode's `field_0`).
-macro_rules! mirrored {
-    (#[$derives:meta] $($(#[$attr:meta])* pub $kind:ident $name:ident { $($body:tt)* })*) => {$(
-        #[$derives]
-        $(#[$attr])*
-        pub $kind $name { $($body)* }
-    )*};
-}
+// The derives of all three peers (serde for JSON and bincode 1, bitcode, bincode 2).
+each_with! {
+    [
+        #[derive(
+            Debug,
+            Clone,
+            PartialEq,
+            Serialize,
+            Deserialize,
+            bitcode::Encode,
+            bitcode::Decode,
+            bincode::Encode,
+            bincode::Decode,
+        )]
+    ]
 
-mirrored! {
-    #[derive(
-        Debug,
-        Clone,
-        PartialEq,
-        Serialize,
-        Deserialize,
-        bitcode::Encode,
-        bitcode::Decode,
-        bincode::Encode,
-        bincode::Decode,
-    )]
     /// `ServerMessage::Event { time, Snapshot }` reduced to what the snapshot benchmark sends.
     pub struct MSnapshot {
         pub entities: Vec<MEntity>,

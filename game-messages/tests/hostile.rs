@@ -33,6 +33,14 @@ fn server_message_bound(len: usize) -> usize {
     2 * size_of::<Entity>() * len + ERROR_SLACK
 }
 
+/// The start of a forged `ServerMessage::Response` on channel 0: its variant, the channel,
+/// and the `ResponseKind` of index `kind`.
+fn response(w: &mut BitWriter<'_>, kind: u64) {
+    w.write_bits(1, 1); // ServerMessage::Response
+    w.write_varint(0, 4); // channel
+    w.write_bits(kind, 2);
+}
+
 fn bits(f: impl FnOnce(&mut BitWriter<'_>)) -> Vec<u8> {
     let mut out = Vec::new();
     let mut w = BitWriter::new(&mut out);
@@ -56,9 +64,7 @@ fn count_prefix_of_four_billion_in_six_bytes() {
 
     // The same inside a Connect response, and for the std containers.
     let forged = bits(|w| {
-        w.write_bits(1, 1); // ServerMessage::Response
-        w.write_varint(0, 4); // channel
-        w.write_bits(2, 2); // ResponseKind::Connect
+        response(w, 2); // ResponseKind::Connect
         w.write_varint(0, 4); // player
         w.write_varint(u64::from(u32::MAX), 4);
     });
@@ -94,9 +100,7 @@ fn refused_cheaply<T: rabbit::Decode>(bytes: &[u8]) {
 #[test]
 fn error_text_claiming_four_gib() {
     let forged = bits(|w| {
-        w.write_bits(1, 1); // ServerMessage::Response
-        w.write_varint(0, 4); // channel
-        w.write_bits(0, 2); // ResponseKind::Error
+        response(w, 0); // ResponseKind::Error
         w.write_varint(u64::from(u32::MAX), 4); // the text's length
         w.write_bytes(b"hi");
     });

@@ -87,14 +87,20 @@ fn same_json(a: &Value, b: &Value) -> bool {
     }
 }
 
-#[test]
-fn messages_encode_and_decode_exactly() {
-    let cases = load(MESSAGES);
+/// The cases of the vector file `name`, checked to be the whole file (at least `min`).
+fn load_whole(name: &str, min: usize) -> Vec<Value> {
+    let cases = load(name);
     assert!(
-        cases.len() >= 40,
+        cases.len() >= min,
         "expected the whole file, got {}",
         cases.len()
     );
+    cases
+}
+
+#[test]
+fn messages_encode_and_decode_exactly() {
+    let cases = load_whole(MESSAGES, 40);
     for (i, case) in cases.iter().enumerate() {
         let json = &case["json"];
         let hex_text = case["hex"].as_str().expect("hex");
@@ -116,12 +122,7 @@ fn decode_any(ty: &str, bytes: &[u8]) -> Result<(), rabbit::Error> {
 
 #[test]
 fn invalid_inputs_are_errors() {
-    let cases = load(INVALID);
-    assert!(
-        cases.len() >= 25,
-        "expected the whole file, got {}",
-        cases.len()
-    );
+    let cases = load_whole(INVALID, 25);
     for (i, case) in cases.iter().enumerate() {
         let ty = case["type"].as_str().expect("type");
         let hex_text = case["hex"].as_str().expect("hex");

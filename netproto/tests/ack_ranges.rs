@@ -2,6 +2,7 @@
 //! frame repeats it), a sender that hears nothing probes before its retransmission timer, and
 //! a sender whose window is full gets its acknowledgement at once.
 
+use std::ops::Range;
 use std::time::Duration;
 
 use netproto::ext::datagram::{Frames, open};
@@ -40,6 +41,29 @@ fn agreed(config: Config) -> Pair {
     pair
 }
 
+/// Messages `ids` (300 bytes each) reach the server and their acknowledgement (after
+/// ack_delay, 2 ms) is lost: every one of them still pending.
+fn send_with_ack_lost(pair: &mut Pair, ids: Range<u8>) {
+    downlink(pair, true);
+    let n = ids.len();
+    for i in ids {
+        pair.client().send(&[i; 300], Delivery::Reliable).unwrap();
+    }
+    pair.step(Duration::from_micros(2500));
+    assert_eq!(pair.server_messages().len(), n);
+    assert_eq!(pair.client().stats().pending_reliable, n as u64);
+}
+
+/// Nothing pending, nothing retransmitted.
+fn assert_all_acknowledged(pair: &mut Pair) {
+    let stats = pair.client().stats();
+    assert_eq!(
+        (stats.pending_reliable, stats.retransmissions),
+        (0, 0),
+        "{stats:?}"
+    );
+}
+
 /// The frames of every datagram in `batches` from `from`.
 fn frames_from(batches: &[Batch], from: std::net::SocketAddr) -> Vec<Vec<String>> {
     let mut out = Vec::new();
@@ -76,41 +100,22 @@ fn a_lost_ack_frame_is_repeated_by_the_next() {
     pair.client().send(b"warm", Delivery::Reliable).unwrap();
     pair.step(Duration::from_millis(10));
     assert_eq!(pair.server_messages().len(), 1);
-    // Ten messages reach the server; their acknowledgement (after ack_delay, 2 ms) is lost.
-    downlink(&mut pair, true);
-    for i in 0..10u8 {
-        pair.client().send(&[i; 300], Delivery::Reliable).unwrap();
-    }
-    pair.step(Duration::from_micros(2500));
-    assert_eq!(pair.server_messages().len(), 10);
-    assert_eq!(pair.client().stats().pending_reliable, 10);
+    send_with_ack_lost(&mut pair, 0..10);
     // Five more: their acknowledgement covers the first ten too.
     downlink(&mut pair, false);
     for i in 10..15u8 {
         pair.client().send(&[i; 300], Delivery::Reliable).unwrap();
     }
     pair.step(Duration::from_micros(2500));
-    let stats = pair.client().stats();
-    assert_eq!(
-        (stats.pending_reliable, stats.retransmissions),
-        (0, 0),
-        "{stats:?}"
-    );
+    assert_all_acknowledged(&mut pair);
     assert_eq!(pair.server_messages().len(), 5);
 }
 
 #[test]
 fn a_sender_that_hears_nothing_probes_before_resending() {
     let mut pair = agreed(extended().build().unwrap());
-    // Eight messages; their only acknowledgement (after ack_delay, 2 ms) is lost, and nothing
-    // more is sent.
-    downlink(&mut pair, true);
-    for i in 0..8u8 {
-        pair.client().send(&[i; 300], Delivery::Reliable).unwrap();
-    }
-    pair.step(Duration::from_micros(2500));
-    assert_eq!(pair.server_messages().len(), 8);
-    assert_eq!(pair.client().stats().pending_reliable, 8);
+    // Eight messages whose only acknowledgement is lost, and nothing more is sent.
+    send_with_ack_lost(&mut pair, 0..8);
     downlink(&mut pair, false);
     pair.network().record_batches(true);
     // Well before the retransmission timeout (30 ms at least): a probe, its answer.
@@ -121,12 +126,7 @@ fn a_sender_that_hears_nothing_probes_before_resending() {
         from_client.iter().any(|d| d == &["ack-now".to_string()]),
         "{from_client:?}"
     );
-    let stats = pair.client().stats();
-    assert_eq!(
-        (stats.pending_reliable, stats.retransmissions),
-        (0, 0),
-        "{stats:?}"
-    );
+    assert_all_acknowledged(&mut pair);
 }
 
 #[test]

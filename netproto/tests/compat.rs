@@ -42,6 +42,18 @@ fn links() -> [LinkConfig; 3] {
     [LinkConfig::default(), lossy(0.1), lossy(0.2)]
 }
 
+/// A recording network over every link and seed, its server configured `server`, and the
+/// case's name.
+fn networks(server: fn() -> Config) -> impl Iterator<Item = (SimNetwork, String)> {
+    links().into_iter().enumerate().flat_map(move |(l, link)| {
+        (0..8).map(move |seed| {
+            let mut net = SimNetwork::new(seed, server(), link.clone());
+            net.record_batches(true);
+            (net, format!("link {l} seed {seed}"))
+        })
+    })
+}
+
 /// The datagrams of `batches` sent from `from`.
 fn sent_by(batches: &[Batch], from: SocketAddr) -> Vec<Vec<u8>> {
     batches
@@ -153,29 +165,24 @@ fn extended_client_against_the_original_server() {
 
 #[test]
 fn extended_client_against_an_endpoint_without_extensions() {
-    for (l, link) in links().into_iter().enumerate() {
-        for seed in 0..8 {
-            let mut net = SimNetwork::new(seed, spec(), link.clone());
-            net.record_batches(true);
-            echo_all_modes(&mut net, extended(), echo);
-            let context = format!("link {l} seed {seed}");
-            assert_eq!(net.client(0).extensions(), None, "{context}");
-            let id = net.server().connections().next().unwrap();
-            let stats = net.server().stats(id).unwrap();
-            assert_eq!(
-                (stats.malformed, stats.extensions_refused),
-                (0, 0),
-                "{context}"
-            );
-            let batches = net.take_batches();
-            let (client, server) = (net.client_addr(0), net.server_addr());
-            let from_client = sent_by(&batches, client);
-            let after: Vec<_> = from_client.iter().skip_while(|d| d.len() == 4).collect();
-            assert!(after.iter().all(|d| spec_shaped(d, true)), "{context}");
-            let from_server = sent_by(&batches, server);
-            let packets = from_server.iter().filter(|d| !is_handshake_shaped4(d));
-            assert!(packets.clone().all(|d| spec_shaped(d, false)), "{context}");
-        }
+    for (mut net, context) in networks(spec) {
+        echo_all_modes(&mut net, extended(), echo);
+        assert_eq!(net.client(0).extensions(), None, "{context}");
+        let id = net.server().connections().next().unwrap();
+        let stats = net.server().stats(id).unwrap();
+        assert_eq!(
+            (stats.malformed, stats.extensions_refused),
+            (0, 0),
+            "{context}"
+        );
+        let batches = net.take_batches();
+        let (client, server) = (net.client_addr(0), net.server_addr());
+        let from_client = sent_by(&batches, client);
+        let after: Vec<_> = from_client.iter().skip_while(|d| d.len() == 4).collect();
+        assert!(after.iter().all(|d| spec_shaped(d, true)), "{context}");
+        let from_server = sent_by(&batches, server);
+        let packets = from_server.iter().filter(|d| !is_handshake_shaped4(d));
+        assert!(packets.clone().all(|d| spec_shaped(d, false)), "{context}");
     }
 }
 
@@ -186,42 +193,37 @@ fn is_handshake_shaped4(d: &[u8]) -> bool {
 
 #[test]
 fn client_without_extensions_against_an_extended_endpoint() {
-    for (l, link) in links().into_iter().enumerate() {
-        for seed in 0..8 {
-            let mut net = SimNetwork::new(seed, extended(), link.clone());
-            net.record_batches(true);
-            // The server echoes in every mode, ordered ones included: toward a peer that did
-            // not agree, it holds them itself.
-            let mut k = 0;
-            echo_all_modes(&mut net, spec(), |e: &mut Endpoint| {
-                while let Some(ev) = e.poll_event() {
-                    if let Event::Message { bytes, .. } = ev.event {
-                        let d = [
-                            Delivery::Reliable,
-                            Delivery::ReliableOrdered,
-                            Delivery::SemiOrdered,
-                        ][k % 3];
-                        k += 1;
-                        let _ = e.send(ev.connection, &bytes, d);
-                    }
+    for (mut net, context) in networks(extended) {
+        // The server echoes in every mode, ordered ones included: toward a peer that did
+        // not agree, it holds them itself.
+        let mut k = 0;
+        echo_all_modes(&mut net, spec(), |e: &mut Endpoint| {
+            while let Some(ev) = e.poll_event() {
+                if let Event::Message { bytes, .. } = ev.event {
+                    let d = [
+                        Delivery::Reliable,
+                        Delivery::ReliableOrdered,
+                        Delivery::SemiOrdered,
+                    ][k % 3];
+                    k += 1;
+                    let _ = e.send(ev.connection, &bytes, d);
                 }
-            });
-            let context = format!("link {l} seed {seed}");
-            let id = net.server().connections().next().unwrap();
-            assert_eq!(net.server().extensions(id), None, "{context}");
-            let batches = net.take_batches();
-            let server = net.server_addr();
-            let from_server = sent_by(&batches, server);
-            let packets: Vec<_> = from_server
-                .iter()
-                .filter(|d| !is_handshake_shaped4(d))
-                .collect();
-            assert!(!packets.is_empty());
-            assert!(packets.iter().all(|d| spec_shaped(d, false)), "{context}");
-            let from_client = sent_by(&batches, net.client_addr(0));
-            let after: Vec<_> = from_client.iter().skip_while(|d| d.len() == 4).collect();
-            assert!(after.iter().all(|d| spec_shaped(d, false)), "{context}");
-        }
+            }
+        });
+        let id = net.server().connections().next().unwrap();
+        assert_eq!(net.server().extensions(id), None, "{context}");
+        let batches = net.take_batches();
+        let server = net.server_addr();
+        let from_server = sent_by(&batches, server);
+        let packets: Vec<_> = from_server
+            .iter()
+            .filter(|d| !is_handshake_shaped4(d))
+            .collect();
+        assert!(!packets.is_empty());
+        assert!(packets.iter().all(|d| spec_shaped(d, false)), "{context}");
+        let from_client = sent_by(&batches, net.client_addr(0));
+        let after: Vec<_> = from_client.iter().skip_while(|d| d.len() == 4).collect();
+        assert!(after.iter().all(|d| spec_shaped(d, false)), "{context}");
     }
 }
 

@@ -12,15 +12,23 @@ use rabbit::delta::{self, keyed};
 use rabbit::{BitReader, BitWriter, DeltaEncode};
 use types::*;
 
+/// The bytes `write` writes.
+fn written(write: impl FnOnce(&mut BitWriter<'_>) -> rabbit::Result<()>) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let mut w = BitWriter::new(&mut bytes);
+    write(&mut w).unwrap();
+    w.finish();
+    bytes
+}
+
 /// The bytes of these `(value, bits)` fields, written in order.
 fn bits(fields: &[(u64, u32)]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut w = BitWriter::new(&mut out);
-    for &(v, n) in fields {
-        w.write_bits(v, n);
-    }
-    w.finish();
-    out
+    written(|w| {
+        for &(v, n) in fields {
+            w.write_bits(v, n);
+        }
+        Ok(())
+    })
 }
 
 /// The delta of `value` against `base` is `expected`, and decodes back to `value`.
@@ -39,6 +47,13 @@ fn point(x: f32, y: f32, z: f32) -> Point {
     Point { x, y, z }
 }
 
+/// The bits of `a` and `b` that differ, checked to have `leading` zeros of 32 before them.
+fn bits_difference(a: f32, b: f32, leading: u32) -> u64 {
+    let xor = u64::from(a.to_bits() ^ b.to_bits());
+    assert_eq!(xor.leading_zeros(), 32 + leading);
+    xor
+}
+
 #[test]
 fn a_struct_has_one_bit_then_its_fields() {
     let base = point(ONE, ONE, ONE);
@@ -49,8 +64,7 @@ fn a_struct_has_one_bit_then_its_fields() {
     };
     // y as its bits' difference from 1.0's: one leading zero, then the 30 bits below the
     // highest set bit.
-    let xor = u64::from(2.5f32.to_bits() ^ 1.0f32.to_bits());
-    assert_eq!(xor.leading_zeros(), 32 + 1);
+    let xor = bits_difference(2.5, ONE, 1);
     assert_delta(
         &moved,
         &base,
@@ -67,8 +81,7 @@ fn a_float_that_moved_a_little_is_its_low_bits() {
     };
     // 100 and 100.25 share their sign, exponent and high mantissa bits: 16 leading zeros of
     // 32, then the 15 bits below the highest set one.
-    let xor = u64::from(100.25f32.to_bits() ^ 100.0f32.to_bits());
-    assert_eq!(xor.leading_zeros(), 32 + 16);
+    let xor = bits_difference(100.25, 100.0, 16);
     assert_delta(
         &moved,
         &base,
@@ -223,10 +236,7 @@ fn keyed_lists_remove_add_and_change() {
 fn keyed_lists_in_any_order_pair_equal_keys() {
     let base: Vec<(u32, u8)> = vec![(9, 0), (3, 0), (7, 0)];
     let value: Vec<(u32, u8)> = vec![(3, 0), (7, 1), (8, 0)];
-    let mut bytes = Vec::new();
-    let mut w = BitWriter::new(&mut bytes);
-    keyed::encode_changes(&value, &base, |item| &item.0, &mut w).unwrap();
-    w.finish();
+    let bytes = written(|w| keyed::encode_changes(&value, &base, |item| &item.0, w));
     let mut r = BitReader::new(&bytes);
     assert!(r.read_bool().unwrap(), "items came and went");
     // 9 is gone (position 0); 3 and 7 are kept, 8 is new (position 2).
@@ -242,10 +252,7 @@ fn keyed_lists_in_any_order_pair_equal_keys() {
 fn a_keyed_list_where_nothing_came_or_went_says_so_in_a_bit() {
     let base: Vec<(u32, u8)> = vec![(1, 0), (2, 0), (3, 0)];
     let value: Vec<(u32, u8)> = vec![(1, 0), (2, 5), (3, 0)];
-    let mut bytes = Vec::new();
-    let mut w = BitWriter::new(&mut bytes);
-    keyed::encode_delta(&value, &base, |item| &item.0, &mut w).unwrap();
-    w.finish();
+    let bytes = written(|w| keyed::encode_delta(&value, &base, |item| &item.0, w));
     // Changed, no edits, then the three items: unchanged, (changed: the tuple's bit, its
     // first item's, its second's and 8 bits), unchanged.
     assert_eq!(

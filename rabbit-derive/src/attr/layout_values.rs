@@ -5,7 +5,7 @@ use syn::meta::ParseNestedMeta;
 use syn::{Expr, ExprLit, Lit, LitStr};
 
 use super::Value;
-use super::values::{string_of, string_value};
+use super::values::{only_word, string_of, string_value};
 use crate::ctxt::Ctxt;
 
 type Parsed = syn::Result<Option<Value>>;
@@ -30,17 +30,13 @@ pub fn endian(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Pars
 
 /// `bit_order = "msb"`: the only order besides the default (least significant bit first).
 pub fn bit_order(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    let Some(lit) = string_value(cx, meta, name, "bit_order = \"msb\"")? else {
-        return Ok(None);
-    };
-    if lit.value() == "msb" {
-        return Ok(Some(Value::Flag));
-    }
-    cx.error(
-        lit.span(),
+    only_word(
+        cx,
+        meta,
+        name,
+        "msb",
         "unknown bit order: the only one to ask for is `bit_order = \"msb\"` (most significant bit first); least significant first is the default",
-    );
-    Ok(None)
+    )
 }
 
 /// `magic = b"..."`: one or more bytes.

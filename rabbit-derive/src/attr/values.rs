@@ -78,17 +78,13 @@ pub fn ty(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
 }
 
 pub fn tag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    let Some(lit) = string_value(cx, meta, name, "tag = \"varint\"")? else {
-        return Ok(None);
-    };
-    if lit.value() == "varint" {
-        return Ok(Some(Value::Flag));
-    }
-    cx.error(
-        lit.span(),
+    only_word(
+        cx,
+        meta,
+        name,
+        "varint",
         "unknown tag encoding: the only one is `tag = \"varint\"` (a `u32` variable-length integer); use `#[bits(N)]` for a fixed width",
-    );
-    Ok(None)
+    )
 }
 
 pub fn index(cx: &Ctxt, meta: &ParseNestedMeta<'_>, _: &'static str) -> Parsed {
@@ -277,4 +273,23 @@ fn parse_range(lit: &LitStr) -> Result<(i128, i128), String> {
             .map_err(|_| format!("`{s}` is not an integer; expected `A..=B`"))
     };
     Ok((num(a)?, num(b)?))
+}
+
+/// `name = "word"`, a string with one accepted value: a flag, or `unknown` reported at the
+/// string.
+pub(super) fn only_word(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    name: &'static str,
+    word: &str,
+    unknown: &str,
+) -> Parsed {
+    let Some(lit) = string_value(cx, meta, name, &format!("{name} = \"{word}\""))? else {
+        return Ok(None);
+    };
+    if lit.value() == word {
+        return Ok(Some(Value::Flag));
+    }
+    cx.error(lit.span(), unknown);
+    Ok(None)
 }

@@ -6,7 +6,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::encode::{Item, items};
-use super::{Names, layout, pattern};
+use super::{Names, earlier_fields, layout, pattern};
 use crate::ast::Style;
 use crate::plan::{Body, Codec, Field, Plan, Tag};
 
@@ -183,13 +183,10 @@ fn field(f: &Field<'_>, n: &Names, owner: &str) -> TokenStream {
             // reference.
             let expr = &cond.expr;
             let c = &n.c;
-            let binds = cond
-                .uses
-                .iter()
-                .map(|u| quote!(#[allow(unused_variables)] let #u = &#u;));
+            let binds = earlier_fields(&cond.uses);
             quote! {
                 let #c: bool = {
-                    #(#binds)*
+                    #binds
                     #expr
                 };
                 let #b: #ty = if #c {

@@ -137,7 +137,7 @@ pub(super) fn item_sizes(item: &Item<'_, '_>, n: &Names) -> TokenStream {
 }
 
 /// The item's word (`Result<(u64, u32)>`, errors labelled with the field).
-pub(super) fn item_word(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
+fn item_word(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
     let k = &n.krate;
     match item {
         Item::Tag(tag, index) => {
@@ -155,7 +155,7 @@ pub(super) fn item_word(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStr
 }
 
 /// The item written on its own, as before merging.
-pub(super) fn item_plain(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
+fn item_plain(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenStream {
     let w = &n.w;
     match item {
         Item::Tag(tag, index) => {
@@ -170,16 +170,48 @@ pub(super) fn item_plain(item: &Item<'_, '_>, n: &Names, owner: &str) -> TokenSt
 /// The statements writing `items` in order, merging runs of words into one write each (in an
 /// msb container, its groups of whole bytes, most significant bit first).
 fn items_encode(items: &[Item<'_, '_>], n: &Names, owner: &str, msb: bool) -> TokenStream {
-    if msb {
-        return layout::msb_encode(items, n, owner);
-    }
-    let k = &n.krate;
-    let (w, gv, gn, plan, x, xn) = (&n.w, &n.gv, &n.gn, &n.plan, &n.x, &n.xn);
-    if items.iter().all(Item::conditional) {
-        let stmts = items.iter().map(|i| item_plain(i, n, owner));
-        return quote!(#(#stmts)*);
-    }
-    let words = items.iter().map(|i| item_word_bits(i, n));
+    let how = if msb {
+        layout::msb_merge(items, n)
+    } else {
+        if items.iter().all(Item::conditional) {
+            let stmts = items.iter().map(|i| item_plain(i, n, owner));
+            return quote!(#(#stmts)*);
+        }
+        let (k, w, gv, gn, x) = (&n.krate, &n.w, &n.gv, &n.gn, &n.x);
+        let words = items.iter().map(|i| item_word_bits(i, n));
+        Merge {
+            plan: quote!(#k::word_plan([#(#words),*])),
+            entry: quote!(),
+            join: quote!(#gv |= #x.wrapping_shl(#gn);),
+            write: quote!(#w.write_word(#gv, #gn);),
+        }
+    };
+    merged(items, n, owner, &how)
+}
+
+/// The two bit orders' merged writes differ only in their plan, how an item's word joins its
+/// group and how a group is written.
+pub(super) struct Merge {
+    /// The `const` plan of the items' groups.
+    pub(super) plan: TokenStream,
+    /// What follows `__plan[i]` to name its group bits (`.plan` in an msb plan).
+    pub(super) entry: TokenStream,
+    /// The statement adding `__x` (of `__xn` bits) to a group already begun.
+    pub(super) join: TokenStream,
+    /// The statement writing a finished group.
+    pub(super) write: TokenStream,
+}
+
+/// The statements writing `items` in order, each run of words that `how.plan` groups written
+/// as one.
+fn merged(items: &[Item<'_, '_>], n: &Names, owner: &str, how: &Merge) -> TokenStream {
+    let (gv, gn, plan, x, xn) = (&n.gv, &n.gn, &n.plan, &n.x, &n.xn);
+    let Merge {
+        plan: plan_value,
+        entry,
+        join,
+        write,
+    } = how;
     let stmts = items.iter().enumerate().map(|(idx, item)| {
         let plain = item_plain(item, n, owner);
         if item.conditional() {
@@ -187,25 +219,25 @@ fn items_encode(items: &[Item<'_, '_>], n: &Names, owner: &str, msb: bool) -> To
         }
         let word = item_word(item, n, owner);
         quote! {
-            if #plan[#idx] & 3 == 0 {
+            if #plan[#idx] #entry & 3 == 0 {
                 #plain
             } else {
                 let (#x, #xn) = #word?;
-                if #plan[#idx] & 3 == 1 {
+                if #plan[#idx] #entry & 3 == 1 {
                     #gv = #x;
                     #gn = #xn;
                 } else {
-                    #gv |= #x.wrapping_shl(#gn);
+                    #join
                     #gn += #xn;
                 }
-                if #plan[#idx] & 4 != 0 {
-                    #w.write_word(#gv, #gn);
+                if #plan[#idx] #entry & 4 != 0 {
+                    #write
                 }
             }
         }
     });
     quote! {
-        let #plan = const { #k::word_plan([#(#words),*]) };
+        let #plan = const { #plan_value };
         let mut #gv: u64 = 0;
         let mut #gn: u32 = 0;
         #(#stmts)*

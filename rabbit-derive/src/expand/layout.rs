@@ -5,8 +5,8 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 
-use super::Names;
-use super::encode::{Item, item_plain, item_sizes, item_word};
+use super::encode::{Item, Merge, item_sizes};
+use super::{Names, earlier_fields};
 use crate::layout::ComputedBy;
 use crate::plan::{Body, Codec, Field, Plan, Tag, Wire};
 
@@ -199,13 +199,10 @@ pub fn decode_field(f: &Field<'_>, wire: &Wire<'_>, n: &Names, owner: &str) -> O
     Some(match &framed.transform {
         Some(transform) => {
             let expr = &transform.expr;
-            let binds = transform
-                .uses
-                .iter()
-                .map(|u| quote!(#[allow(unused_variables)] let #u = &#u;));
+            let binds = earlier_fields(&transform.uses);
             quote! {
                 let #b: #ty = {
-                    #(#binds)*
+                    #binds
                     #k::framed_revert(#r, &#len, &(#expr))
                 } #in_field?;
             }
@@ -233,14 +230,11 @@ pub fn decode_finish(fields: &[Field<'_>], n: &Names, owner: &str) -> TokenStrea
         if let ComputedBy::Expr(cond) = by {
             let expr = &cond.expr;
             let label = format!("{owner}.{}", f.name());
-            let binds = cond
-                .uses
-                .iter()
-                .map(|u| quote!(#[allow(unused_variables)] let #u = &#u;));
+            let binds = earlier_fields(&cond.uses);
             out.extend(quote! {
                 {
                     let __rabbit_expected = {
-                        #(#binds)*
+                        #binds
                         #expr
                     };
                     #k::check_computed(#label, &#b, __rabbit_expected)?;
@@ -341,41 +335,16 @@ pub fn constant_schemas(
     (first, pads)
 }
 
-/// The items of an msb container written in their groups: each group's items shifted in
-/// below each other, most significant first, and the group written as its bytes.
-pub fn msb_encode(items: &[Item<'_, '_>], n: &Names, owner: &str) -> TokenStream {
-    let k = &n.krate;
-    let (w, gv, gn, plan, x, xn) = (&n.w, &n.gv, &n.gn, &n.plan, &n.x, &n.xn);
+/// How the items of an msb container are written in their groups: each group's items shifted
+/// in below each other, most significant first, and the group written as its bytes.
+pub fn msb_merge(items: &[Item<'_, '_>], n: &Names) -> Merge {
+    let (k, w, gv, gn, x, xn) = (&n.krate, &n.w, &n.gv, &n.gn, &n.x, &n.xn);
     let sizes = items.iter().map(|i| item_sizes(i, n));
-    let stmts = items.iter().enumerate().map(|(idx, item)| {
-        let plain = item_plain(item, n, owner);
-        if item.conditional() {
-            return plain;
-        }
-        let word = item_word(item, n, owner);
-        quote! {
-            if #plan[#idx].plan & 3 == 0 {
-                #plain
-            } else {
-                let (#x, #xn) = #word?;
-                if #plan[#idx].plan & 3 == 1 {
-                    #gv = #x;
-                    #gn = #xn;
-                } else {
-                    #gv = #k::msb_push(#gv, #x, #xn);
-                    #gn += #xn;
-                }
-                if #plan[#idx].plan & 4 != 0 {
-                    #w.write_word(#k::msb_stream(#gv, #gn), #gn);
-                }
-            }
-        }
-    });
-    quote! {
-        let #plan = const { #k::msb_plan([#(#sizes),*]) };
-        let mut #gv: u64 = 0;
-        let mut #gn: u32 = 0;
-        #(#stmts)*
+    Merge {
+        plan: quote!(#k::msb_plan([#(#sizes),*])),
+        entry: quote!(.plan),
+        join: quote!(#gv = #k::msb_push(#gv, #x, #xn);),
+        write: quote!(#w.write_word(#k::msb_stream(#gv, #gn), #gn);),
     }
 }
 

@@ -178,6 +178,13 @@ fn respan(tokens: TokenStream, span: Span) -> TokenStream {
         .collect()
 }
 
+/// `let a = &a;` for each earlier field an expression names: the view of them that a
+/// condition, a computed field's expression or a transform sees when decoding, the same as
+/// when encoding (where the fields are references already).
+fn earlier_fields(uses: &[Ident]) -> TokenStream {
+    quote!(#(#[allow(unused_variables)] let #uses = &#uses;)*)
+}
+
 /// A `(-5i128)`-style literal that survives being a generic argument.
 fn i128_lit(v: i128) -> TokenStream {
     let lit = Literal::i128_suffixed(v.unsigned_abs() as i128);

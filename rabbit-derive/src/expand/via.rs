@@ -2,7 +2,9 @@
 //! method converts and hands over to the wire type's, through the `Native` codec like any
 //! field, so that the wire type's word merging and window decoding carry over.
 
+use proc_macro2::TokenStream;
 use quote::quote;
+use syn::Type;
 use syn::spanned::Spanned;
 
 use super::{Impls, Names, respan};
@@ -15,16 +17,8 @@ pub fn impls(input: &Plan<'_>, via: &Via<'_>, n: &Names) -> Impls {
     let (w, r, v) = (&n.w, &n.r, &n.v);
     let (into, from) = (via.into, via.from);
     let enc = quote!(<#k::Native as #k::FieldCodec<#into>>);
-    // The conversions are spanned at the types named: a missing impl is reported there.
-    let to_wire = respan(quote!(<Self as #k::Into<#into>>::into), into.span());
-    let wire = quote!(#to_wire(<Self as #k::Clone>::clone(self)));
-    let back = if via.fallible {
-        let back = respan(quote!(<Self as #k::TryFrom<#from>>::try_from), from.span());
-        quote!(#back(#v).map_err(#k::via_error))
-    } else {
-        let back = respan(quote!(<Self as #k::From<#from>>::from), from.span());
-        quote!(#k::Ok(#back(#v)))
-    };
+    let wire = to_wire(n, into, quote!(self));
+    let back = from_wire(n, from, via.fallible);
     let (name, doc, wire_ty) = (input.ident.to_string(), input.doc, ty_string(into));
     Impls {
         helpers: quote!(),
@@ -49,5 +43,26 @@ pub fn impls(input: &Plan<'_>, via: &Via<'_>, n: &Names) -> Impls {
             )
         },
         hot: quote!(#[inline(always)]),
+    }
+}
+
+/// `of` converted to the wire type `into` (through a clone). The conversions are spanned at
+/// the types named: a missing impl is reported there.
+pub fn to_wire(n: &Names, into: &Type, of: TokenStream) -> TokenStream {
+    let k = &n.krate;
+    let to_wire = respan(quote!(<Self as #k::Into<#into>>::into), into.span());
+    quote!(#to_wire(<Self as #k::Clone>::clone(#of)))
+}
+
+/// The value back from `__v` of the wire type `from`, as a `Result`: `try_from`'s refusal is
+/// a decode error.
+pub fn from_wire(n: &Names, from: &Type, fallible: bool) -> TokenStream {
+    let (k, v) = (&n.krate, &n.v);
+    if fallible {
+        let back = respan(quote!(<Self as #k::TryFrom<#from>>::try_from), from.span());
+        quote!(#back(#v).map_err(#k::via_error))
+    } else {
+        let back = respan(quote!(<Self as #k::From<#from>>::from), from.span());
+        quote!(#k::Ok(#back(#v)))
     }
 }
