@@ -66,6 +66,36 @@ fn case(
     }
 }
 
+/// A case that encodes `value` with `encode` into one buffer, cleared before each operation.
+fn encode_case<T: 'static>(
+    peer: &'static str,
+    name: &'static str,
+    bytes: usize,
+    note: &'static str,
+    value: T,
+    mut encode: impl FnMut(&T, &mut Vec<u8>) + 'static,
+) -> Case {
+    let mut buf = Vec::with_capacity(bytes + 64);
+    case(peer, name, bytes, note, move || {
+        buf.clear();
+        encode(black_box(&value), &mut buf);
+        black_box(&buf);
+    })
+}
+
+/// A case that decodes `input` with `decode`.
+fn decode_case<T>(
+    peer: &'static str,
+    name: &'static str,
+    note: &'static str,
+    input: Vec<u8>,
+    decode: impl Fn(&[u8]) -> T + 'static,
+) -> Case {
+    case(peer, name, input.len(), note, move || {
+        black_box(decode(black_box(&input)));
+    })
+}
+
 /// The snapshot every peer encodes.
 pub fn snapshot() -> Snapshot {
     sample_snapshot(ENTITIES, DEFAULT_SEED)
@@ -89,17 +119,14 @@ fn cases() -> Vec<Case> {
         snap.iter().cloned().collect::<Vec<_>>()
     );
     {
-        let s = snap.clone();
-        let mut buf = Vec::with_capacity(n);
-        out.push(case(
+        out.push(encode_case(
             "rabbit",
             "encode",
             n,
             "encode_into, reused Vec",
-            move || {
-                buf.clear();
-                rabbit::encode_into(black_box(&s), &mut buf).unwrap();
-                black_box(&buf);
+            snap.clone(),
+            |v, buf| {
+                rabbit::encode_into(v, buf).unwrap();
             },
         ));
         let s = snap.clone();
@@ -108,15 +135,12 @@ fn cases() -> Vec<Case> {
         }));
         // The snapshot's bytes are its entity list's: decoding them as a `Vec<Entity>` builds
         // what the peers build (a `Vec`); a `Snapshot` is that `Vec` in a struct.
-        let b = rabbit_bytes.clone();
-        out.push(case(
+        out.push(decode_case(
             "rabbit",
             "decode",
-            n,
             "from_bytes::<Vec<Entity>>",
-            move || {
-                black_box(rabbit::from_bytes::<Vec<Entity>>(black_box(&b)).unwrap());
-            },
+            rabbit_bytes.clone(),
+            |b| rabbit::from_bytes::<Vec<Entity>>(b).unwrap(),
         ));
         let b = rabbit_bytes.clone();
         let note = "from_bytes::<Snapshot> (its Vec<Entity>)";
@@ -131,28 +155,22 @@ fn cases() -> Vec<Case> {
         limit::encode(&snap, &mut lb);
         assert_eq!(lb, rabbit_bytes, "the limit writes rabbit's bytes");
         assert_eq!(limit::decode(&lb).expect("limit decodes"), snap);
-        let s = snap.clone();
-        let mut buf = Vec::with_capacity(n + 64);
-        out.push(case(
+        out.push(encode_case(
             "limit",
             "encode",
             n,
             "hand-written, reused Vec",
-            move || {
-                buf.clear();
-                limit::encode(black_box(&s), &mut buf);
-                black_box(&buf);
+            snap.clone(),
+            |v, buf| {
+                limit::encode(v, buf);
             },
         ));
-        let b = rabbit_bytes.clone();
-        out.push(case(
+        out.push(decode_case(
             "limit",
             "decode",
-            n,
             "hand-written, into Vec<Entity>",
-            move || {
-                black_box(limit::decode_vec(black_box(&b)).unwrap());
-            },
+            rabbit_bytes.clone(),
+            |b| limit::decode_vec(b).unwrap(),
         ));
         let b = rabbit_bytes.clone();
         let note = "hand-written, into Snapshot";
@@ -189,15 +207,12 @@ fn cases() -> Vec<Case> {
                 black_box(bitcode::encode(black_box(&v)));
             },
         ));
-        let b = bytes.clone();
-        out.push(case(
+        out.push(decode_case(
             "bitcode",
             "decode",
-            n,
             "bitcode::decode into Vec",
-            move || {
-                black_box(bitcode::decode::<MSnapshot>(black_box(&b)).unwrap());
-            },
+            bytes.clone(),
+            |b| bitcode::decode::<MSnapshot>(b).unwrap(),
         ));
         let b = bytes;
         let mut buffer = bitcode::Buffer::new();
@@ -370,51 +385,39 @@ fn dogfight_cases() -> Vec<Case> {
     );
 
     let mut out = Vec::new();
-    let v = s.clone();
-    let mut buf = Vec::with_capacity(n);
-    out.push(case(
+    out.push(encode_case(
         "rabbit",
         "dogfight-encode",
         n,
         "derive, encode_into, reused Vec",
-        move || {
-            buf.clear();
-            rabbit::encode_into(black_box(&v), &mut buf).unwrap();
-            black_box(&buf);
+        s.clone(),
+        |v, buf| {
+            rabbit::encode_into(v, buf).unwrap();
         },
     ));
-    let b = bytes.clone();
-    out.push(case(
+    out.push(decode_case(
         "rabbit",
         "dogfight-decode",
-        n,
         "derive, from_bytes",
-        move || {
-            black_box(rabbit::from_bytes::<State>(black_box(&b)).unwrap());
-        },
+        bytes.clone(),
+        |b| rabbit::from_bytes::<State>(b).unwrap(),
     ));
-    let v = s.clone();
-    let mut buf = Vec::with_capacity(n);
-    out.push(case(
+    out.push(encode_case(
         "hand",
         "dogfight-encode",
         n,
         "hand-written, reused Vec",
-        move || {
-            buf.clear();
-            hand::encode(black_box(&v), &mut buf);
-            black_box(&buf);
+        s.clone(),
+        |v, buf| {
+            hand::encode(v, buf);
         },
     ));
-    let b = bytes.clone();
-    out.push(case(
+    out.push(decode_case(
         "hand",
         "dogfight-decode",
-        n,
         "hand-written",
-        move || {
-            black_box(hand::decode(black_box(&b)).unwrap());
-        },
+        bytes.clone(),
+        |b| hand::decode(b).unwrap(),
     ));
     let v = d.clone();
     let mut dbuf = vec![0u8; n];

@@ -202,33 +202,32 @@ fn check<T: Encode + Decode + PartialEq + std::fmt::Debug>(
     Ok(())
 }
 
+/// One property test per declared type: `name: strategy => how its end is found`.
+macro_rules! every_type_round_trips {
+    ($($name:ident: $strategy:expr => $end:expr;)*) => {
+        proptest! {
+            #![proptest_config(ProptestConfig::with_cases(200))]
+            $(
+                #[test]
+                fn $name(value in $strategy) {
+                    check(&value, $end)?;
+                }
+            )*
+        }
+    };
+}
+
+every_type_round_trips! {
+    datagrams: datagram() => End::ToTheEnd;
+    states: state() => End::Marked;
+    events: event() => End::Marked;
+    packets: packet() => End::ToTheEnd;
+    frames: frame() => End::Marked;
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
-    #[test]
-    fn datagrams(d in datagram()) {
-        check(&d, End::ToTheEnd)?;
-    }
-
-    #[test]
-    fn states(s in state()) {
-        check(&s, End::Marked)?;
-    }
-
-    #[test]
-    fn events(e in event()) {
-        check(&e, End::Marked)?;
-    }
-
-    #[test]
-    fn packets(p in packet()) {
-        check(&p, End::ToTheEnd)?;
-    }
-
-    #[test]
-    fn frames(f in frame()) {
-        check(&f, End::Marked)?;
-    }
 
     #[test]
     fn random_bytes_never_panic(bytes in vec(any::<u8>(), 0..400)) {

@@ -353,11 +353,18 @@ mod tests {
         }
     }
 
+    /// Acknowledgements owed with ranges on: a delay of 1,000 µs written in the frame, sent
+    /// after 2 ms or 16 owed.
+    fn with_ranges() -> OwedAcks {
+        let mut a = OwedAcks::new(1000, Duration::from_millis(2), 16);
+        a.set_ranges(true);
+        a
+    }
+
     #[test]
     fn whole_messages_merge_and_partials_give_their_runs() {
         let t0 = Instant::now();
-        let mut a = OwedAcks::new(1000, Duration::from_millis(2), 16);
-        a.set_ranges(true);
+        let mut a = with_ranges();
         // 65534..=2 complete except 0 (unreliable, never seen); 5 has chunks 0, 1, 3 so far.
         let have = Have {
             complete: |s| matches!(s, 65534 | 65535 | 1 | 2),
@@ -401,8 +408,7 @@ mod tests {
     #[test]
     fn each_acknowledgement_is_repeated_by_the_next_two_frames() {
         let t0 = Instant::now();
-        let mut a = OwedAcks::new(1000, Duration::from_millis(2), 16);
-        a.set_ranges(true);
+        let mut a = with_ranges();
         let have = Have {
             complete: |_| true,
             chunks: Vec::new(),
@@ -425,8 +431,7 @@ mod tests {
     #[test]
     fn a_full_datagram_carries_the_rest_over_and_without_ranges_one_each() {
         let t0 = Instant::now();
-        let mut a = OwedAcks::new(1000, Duration::from_millis(2), 16);
-        a.set_ranges(true);
+        let mut a = with_ranges();
         // Every other sequence incomplete, with its chunk 0: 20 ranges.
         let have = Have {
             complete: |_| false,

@@ -289,15 +289,7 @@ mod tests {
     #[test]
     fn server_accepts_what_both_support_and_the_client_checks_it() {
         let t0 = Instant::now();
-        let client_ext = Extensions {
-            max_datagram_size: 1200,
-            ..Extensions::ALL
-        };
-        let server_ext = Extensions {
-            crc: false,
-            max_datagram_size: 1472,
-            ..Extensions::ALL
-        };
+        let (client_ext, server_ext) = crate::ext::features::differing();
         let mut c = Negotiator::new(Some(client_ext), true, ms(250), ms(1000), 8);
         let mut s = Negotiator::new(Some(server_ext), false, ms(250), ms(1000), 8);
         c.start(t0);

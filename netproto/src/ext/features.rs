@@ -128,21 +128,29 @@ impl Extensions {
     }
 }
 
+/// An offer and a server's extensions that differ both ways (the client wants a CRC, the
+/// server larger datagrams), for the tests of agreement here and in the negotiation.
+#[cfg(test)]
+pub(crate) fn differing() -> (Extensions, Extensions) {
+    let offer = Extensions {
+        max_datagram_size: 1200,
+        ..Extensions::ALL
+    };
+    let server = Extensions {
+        crc: false,
+        max_datagram_size: 1472,
+        ..Extensions::ALL
+    };
+    (offer, server)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn intersection_and_truthful_accepts() {
-        let offer = Extensions {
-            max_datagram_size: 1200,
-            ..Extensions::ALL
-        };
-        let server = Extensions {
-            crc: false,
-            max_datagram_size: 1472,
-            ..Extensions::ALL
-        };
+        let (offer, server) = differing();
         let agreed = offer.intersect(&server);
         assert_eq!(
             agreed,
