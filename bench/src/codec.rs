@@ -83,6 +83,45 @@ fn encode_case<T: 'static>(
     })
 }
 
+/// The three cases of a codec that writes into a caller's slice: `encode` into one 64 KiB
+/// slice, reused; `fresh` into a new allocation each time; `decode` of `bytes`. `notes` name
+/// the calls, in that order.
+fn slice_codec_cases<T: Clone + 'static, R, F, D>(
+    peer: &'static str,
+    value: &T,
+    bytes: Vec<u8>,
+    notes: [&str; 3],
+    mut encode: impl FnMut(&T, &mut [u8]) -> R + 'static,
+    fresh: impl Fn(&T) -> F + 'static,
+    decode: impl Fn(&[u8]) -> D + 'static,
+) -> [Case; 3] {
+    let n = bytes.len();
+    let v = value.clone();
+    let mut buf = vec![0u8; 1 << 16];
+    [
+        case(peer, "encode", n, notes[0], move || {
+            black_box(encode(black_box(&v), &mut buf));
+        }),
+        fresh_case(peer, n, notes[1], value.clone(), fresh),
+        case(peer, "decode", n, notes[2], move || {
+            black_box(decode(black_box(&bytes)));
+        }),
+    ]
+}
+
+/// A case that encodes `value` with `encode` into a fresh allocation each time.
+fn fresh_case<T: 'static, R>(
+    peer: &'static str,
+    bytes: usize,
+    note: impl Into<String>,
+    value: T,
+    encode: impl Fn(&T) -> R + 'static,
+) -> Case {
+    case(peer, "encode-fresh", bytes, note, move || {
+        black_box(encode(black_box(&value)));
+    })
+}
+
 /// A case that decodes `input` with `decode`.
 fn decode_case<T>(
     peer: &'static str,
@@ -129,9 +168,8 @@ fn cases() -> Vec<Case> {
                 rabbit::encode_into(v, buf).unwrap();
             },
         ));
-        let s = snap.clone();
-        out.push(case("rabbit", "encode-fresh", n, "to_bytes", move || {
-            black_box(rabbit::to_bytes(black_box(&s)).unwrap());
+        out.push(fresh_case("rabbit", n, "to_bytes", snap.clone(), |v| {
+            rabbit::to_bytes(v).unwrap()
         }));
         // The snapshot's bytes are its entity list's: decoding them as a `Vec<Entity>` builds
         // what the peers build (a `Vec`); a `Snapshot` is that `Vec` in a struct.
@@ -197,15 +235,12 @@ fn cases() -> Vec<Case> {
                 black_box(buffer.encode(black_box(&v)));
             },
         ));
-        let v = m.clone();
-        out.push(case(
+        out.push(fresh_case(
             "bitcode",
-            "encode-fresh",
             n,
             "bitcode::encode",
-            move || {
-                black_box(bitcode::encode(black_box(&v)));
-            },
+            m.clone(),
+            bitcode::encode,
         ));
         out.push(decode_case(
             "bitcode",
@@ -233,38 +268,18 @@ fn cases() -> Vec<Case> {
         let bytes = bincode::encode_to_vec(&m, cfg).unwrap();
         let (back, _): (MSnapshot, usize) = bincode::decode_from_slice(&bytes, cfg).unwrap();
         assert_eq!(back, m);
-        let n = bytes.len();
-        let v = m.clone();
-        let mut buf = vec![0u8; 1 << 16];
-        out.push(case(
+        out.extend(slice_codec_cases(
             "bincode",
-            "encode",
-            n,
-            "encode_into_slice, reused",
-            move || {
-                black_box(bincode::encode_into_slice(black_box(&v), &mut buf, cfg).unwrap());
-            },
-        ));
-        let v = m.clone();
-        out.push(case(
-            "bincode",
-            "encode-fresh",
-            n,
-            "encode_to_vec",
-            move || {
-                black_box(bincode::encode_to_vec(black_box(&v), cfg).unwrap());
-            },
-        ));
-        let b = bytes;
-        out.push(case(
-            "bincode",
-            "decode",
-            n,
-            "decode_from_slice into Vec",
-            move || {
-                let r: (MSnapshot, usize) = bincode::decode_from_slice(black_box(&b), cfg).unwrap();
-                black_box(r);
-            },
+            &m,
+            bytes,
+            [
+                "encode_into_slice, reused",
+                "encode_to_vec",
+                "decode_from_slice into Vec",
+            ],
+            move |v, buf| bincode::encode_into_slice(v, buf, cfg).unwrap(),
+            move |v| bincode::encode_to_vec(v, cfg).unwrap(),
+            move |b| -> (MSnapshot, usize) { bincode::decode_from_slice(b, cfg).unwrap() },
         ));
     }
 
@@ -272,37 +287,14 @@ fn cases() -> Vec<Case> {
     {
         let bytes = postcard::to_allocvec(&m).unwrap();
         assert_eq!(postcard::from_bytes::<MSnapshot>(&bytes).unwrap(), m);
-        let n = bytes.len();
-        let v = m.clone();
-        let mut buf = vec![0u8; 1 << 16];
-        out.push(case(
+        out.extend(slice_codec_cases(
             "postcard",
-            "encode",
-            n,
-            "to_slice, reused",
-            move || {
-                black_box(postcard::to_slice(black_box(&v), &mut buf).unwrap().len());
-            },
-        ));
-        let v = m.clone();
-        out.push(case(
-            "postcard",
-            "encode-fresh",
-            n,
-            "to_allocvec",
-            move || {
-                black_box(postcard::to_allocvec(black_box(&v)).unwrap());
-            },
-        ));
-        let b = bytes;
-        out.push(case(
-            "postcard",
-            "decode",
-            n,
-            "from_bytes into Vec",
-            move || {
-                black_box(postcard::from_bytes::<MSnapshot>(black_box(&b)).unwrap());
-            },
+            &m,
+            bytes,
+            ["to_slice, reused", "to_allocvec", "from_bytes into Vec"],
+            |v, buf| postcard::to_slice(v, buf).unwrap().len(),
+            |v| postcard::to_allocvec(v).unwrap(),
+            |b| postcard::from_bytes::<MSnapshot>(b).unwrap(),
         ));
     }
 
@@ -313,36 +305,23 @@ fn cases() -> Vec<Case> {
         let same = bytes == rabbit_bytes;
         let (_, back) = DSnapshot::from_bytes((&bytes, 0)).unwrap();
         assert_eq!(back, d);
-        let n = bytes.len();
         let layout = if same {
             "same bytes as rabbit"
         } else {
             "layout differs from rabbit"
         };
-        let v = d.clone();
-        let mut buf = vec![0u8; 1 << 16];
-        out.push(case(
+        out.extend(slice_codec_cases(
             "deku",
-            "encode",
-            n,
-            format!("to_slice, reused; {layout}"),
-            move || {
-                black_box(black_box(&v).to_slice(&mut buf).unwrap());
-            },
-        ));
-        let v = d.clone();
-        out.push(case("deku", "encode-fresh", n, "to_bytes", move || {
-            black_box(black_box(&v).to_bytes().unwrap());
-        }));
-        let b = bytes;
-        out.push(case(
-            "deku",
-            "decode",
-            n,
-            "from_bytes into Vec",
-            move || {
-                black_box(DSnapshot::from_bytes((black_box(&b), 0)).unwrap());
-            },
+            &d,
+            bytes,
+            [
+                &format!("to_slice, reused; {layout}"),
+                "to_bytes",
+                "from_bytes into Vec",
+            ],
+            |v, buf| v.to_slice(buf).unwrap(),
+            |v| v.to_bytes().unwrap(),
+            |b| DSnapshot::from_bytes((b, 0)).unwrap().1,
         ));
     }
     delta_cases(&mut out);
