@@ -83,6 +83,23 @@ fn encode_case<T: 'static>(
     })
 }
 
+/// The two cases of a codec that writes into a `Vec`: `encode` of `value` into one buffer,
+/// reused, and `decode` of `bytes` (its encoding). `names` and `notes` go in that order.
+fn vec_codec_cases<T: 'static, D>(
+    peer: &'static str,
+    names: [&'static str; 2],
+    notes: [&'static str; 2],
+    value: T,
+    bytes: Vec<u8>,
+    encode: impl FnMut(&T, &mut Vec<u8>) + 'static,
+    decode: impl Fn(&[u8]) -> D + 'static,
+) -> [Case; 2] {
+    [
+        encode_case(peer, names[0], bytes.len(), notes[0], value, encode),
+        decode_case(peer, names[1], notes[1], bytes, decode),
+    ]
+}
+
 /// The three cases of a codec that writes into a caller's slice: `encode` into one 64 KiB
 /// slice, reused; `fresh` into a new allocation each time; `decode` of `bytes`. `notes` name
 /// the calls, in that order.
@@ -158,33 +175,27 @@ fn cases() -> Vec<Case> {
         snap.iter().cloned().collect::<Vec<_>>()
     );
     {
-        out.push(encode_case(
+        // The snapshot's bytes are its entity list's: decoding them as a `Vec<Entity>` builds
+        // what the peers build (a `Vec`); a `Snapshot` is that `Vec` in a struct.
+        out.extend(vec_codec_cases(
             "rabbit",
-            "encode",
-            n,
-            "encode_into, reused Vec",
+            ["encode", "decode"],
+            ["encode_into, reused Vec", "from_bytes::<Vec<Entity>>"],
             snap.clone(),
-            |v, buf| {
-                rabbit::encode_into(v, buf).unwrap();
-            },
+            rabbit_bytes.clone(),
+            |v, buf| rabbit::encode_into(v, buf).unwrap(),
+            |b| rabbit::from_bytes::<Vec<Entity>>(b).unwrap(),
         ));
         out.push(fresh_case("rabbit", n, "to_bytes", snap.clone(), |v| {
             rabbit::to_bytes(v).unwrap()
         }));
-        // The snapshot's bytes are its entity list's: decoding them as a `Vec<Entity>` builds
-        // what the peers build (a `Vec`); a `Snapshot` is that `Vec` in a struct.
         out.push(decode_case(
             "rabbit",
-            "decode",
-            "from_bytes::<Vec<Entity>>",
+            "decode-snapshot",
+            "from_bytes::<Snapshot> (its Vec<Entity>)",
             rabbit_bytes.clone(),
-            |b| rabbit::from_bytes::<Vec<Entity>>(b).unwrap(),
+            |b| rabbit::from_bytes::<Snapshot>(b).unwrap(),
         ));
-        let b = rabbit_bytes.clone();
-        let note = "from_bytes::<Snapshot> (its Vec<Entity>)";
-        out.push(case("rabbit", "decode-snapshot", n, note, move || {
-            black_box(rabbit::from_bytes::<Snapshot>(black_box(&b)).unwrap());
-        }));
     }
 
     // The hand-written limit for exactly this layout.
@@ -193,28 +204,22 @@ fn cases() -> Vec<Case> {
         limit::encode(&snap, &mut lb);
         assert_eq!(lb, rabbit_bytes, "the limit writes rabbit's bytes");
         assert_eq!(limit::decode(&lb).expect("limit decodes"), snap);
-        out.push(encode_case(
+        out.extend(vec_codec_cases(
             "limit",
-            "encode",
-            n,
-            "hand-written, reused Vec",
+            ["encode", "decode"],
+            ["hand-written, reused Vec", "hand-written, into Vec<Entity>"],
             snap.clone(),
-            |v, buf| {
-                limit::encode(v, buf);
-            },
+            rabbit_bytes.clone(),
+            limit::encode,
+            |b| limit::decode_vec(b).unwrap(),
         ));
         out.push(decode_case(
             "limit",
-            "decode",
-            "hand-written, into Vec<Entity>",
+            "decode-snapshot",
+            "hand-written, into Snapshot",
             rabbit_bytes.clone(),
-            |b| limit::decode_vec(b).unwrap(),
+            |b| limit::decode(b).unwrap(),
         ));
-        let b = rabbit_bytes.clone();
-        let note = "hand-written, into Snapshot";
-        out.push(case("limit", "decode-snapshot", n, note, move || {
-            black_box(limit::decode(black_box(&b)).unwrap());
-        }));
     }
 
     let m = MSnapshot::from(&snap);
@@ -364,38 +369,23 @@ fn dogfight_cases() -> Vec<Case> {
     );
 
     let mut out = Vec::new();
-    out.push(encode_case(
+    let names = ["dogfight-encode", "dogfight-decode"];
+    out.extend(vec_codec_cases(
         "rabbit",
-        "dogfight-encode",
-        n,
-        "derive, encode_into, reused Vec",
+        names,
+        ["derive, encode_into, reused Vec", "derive, from_bytes"],
         s.clone(),
-        |v, buf| {
-            rabbit::encode_into(v, buf).unwrap();
-        },
-    ));
-    out.push(decode_case(
-        "rabbit",
-        "dogfight-decode",
-        "derive, from_bytes",
         bytes.clone(),
+        |v, buf| rabbit::encode_into(v, buf).unwrap(),
         |b| rabbit::from_bytes::<State>(b).unwrap(),
     ));
-    out.push(encode_case(
+    out.extend(vec_codec_cases(
         "hand",
-        "dogfight-encode",
-        n,
-        "hand-written, reused Vec",
+        names,
+        ["hand-written, reused Vec", "hand-written"],
         s.clone(),
-        |v, buf| {
-            hand::encode(v, buf);
-        },
-    ));
-    out.push(decode_case(
-        "hand",
-        "dogfight-decode",
-        "hand-written",
         bytes.clone(),
+        hand::encode,
         |b| hand::decode(b).unwrap(),
     ));
     let v = d.clone();
@@ -419,19 +409,13 @@ fn dogfight_cases() -> Vec<Case> {
             black_box(DState::from_bytes((black_box(&b), 0)).unwrap());
         },
     ));
-    let v = p;
-    let pn = packed_bytes.len();
-    let mut buf = Vec::with_capacity(pn);
-    out.push(case(
+    out.push(encode_case(
         "rabbit",
         "dogfight-packed-encode",
-        pn,
+        packed_bytes.len(),
         "the same state in Rabbit's bit-packing",
-        move || {
-            buf.clear();
-            rabbit::encode_into(black_box(&v), &mut buf).unwrap();
-            black_box(&buf);
-        },
+        p,
+        |v, buf| rabbit::encode_into(v, buf).unwrap(),
     ));
     out
 }
