@@ -83,6 +83,62 @@ fn encode_case<T: 'static>(
     })
 }
 
+/// The two cases of a codec that writes into a `Vec`: `encode` of `value` into one buffer,
+/// reused, and `decode` of `bytes` (its encoding). `names` and `notes` go in that order.
+fn vec_codec_cases<T: 'static, D>(
+    peer: &'static str,
+    names: [&'static str; 2],
+    notes: [&'static str; 2],
+    value: T,
+    bytes: Vec<u8>,
+    encode: impl FnMut(&T, &mut Vec<u8>) + 'static,
+    decode: impl Fn(&[u8]) -> D + 'static,
+) -> [Case; 2] {
+    [
+        encode_case(peer, names[0], bytes.len(), notes[0], value, encode),
+        decode_case(peer, names[1], notes[1], bytes, decode),
+    ]
+}
+
+/// The three cases of a codec that writes into a caller's slice: `encode` into one 64 KiB
+/// slice, reused; `fresh` into a new allocation each time; `decode` of `bytes`. `notes` name
+/// the calls, in that order.
+fn slice_codec_cases<T: Clone + 'static, R, F, D>(
+    peer: &'static str,
+    value: &T,
+    bytes: Vec<u8>,
+    notes: [&str; 3],
+    mut encode: impl FnMut(&T, &mut [u8]) -> R + 'static,
+    fresh: impl Fn(&T) -> F + 'static,
+    decode: impl Fn(&[u8]) -> D + 'static,
+) -> [Case; 3] {
+    let n = bytes.len();
+    let v = value.clone();
+    let mut buf = vec![0u8; 1 << 16];
+    [
+        case(peer, "encode", n, notes[0], move || {
+            black_box(encode(black_box(&v), &mut buf));
+        }),
+        fresh_case(peer, n, notes[1], value.clone(), fresh),
+        case(peer, "decode", n, notes[2], move || {
+            black_box(decode(black_box(&bytes)));
+        }),
+    ]
+}
+
+/// A case that encodes `value` with `encode` into a fresh allocation each time.
+fn fresh_case<T: 'static, R>(
+    peer: &'static str,
+    bytes: usize,
+    note: impl Into<String>,
+    value: T,
+    encode: impl Fn(&T) -> R + 'static,
+) -> Case {
+    case(peer, "encode-fresh", bytes, note, move || {
+        black_box(encode(black_box(&value)));
+    })
+}
+
 /// A case that decodes `input` with `decode`.
 fn decode_case<T>(
     peer: &'static str,
@@ -119,34 +175,27 @@ fn cases() -> Vec<Case> {
         snap.iter().cloned().collect::<Vec<_>>()
     );
     {
-        out.push(encode_case(
-            "rabbit",
-            "encode",
-            n,
-            "encode_into, reused Vec",
-            snap.clone(),
-            |v, buf| {
-                rabbit::encode_into(v, buf).unwrap();
-            },
-        ));
-        let s = snap.clone();
-        out.push(case("rabbit", "encode-fresh", n, "to_bytes", move || {
-            black_box(rabbit::to_bytes(black_box(&s)).unwrap());
-        }));
         // The snapshot's bytes are its entity list's: decoding them as a `Vec<Entity>` builds
         // what the peers build (a `Vec`); a `Snapshot` is that `Vec` in a struct.
-        out.push(decode_case(
+        out.extend(vec_codec_cases(
             "rabbit",
-            "decode",
-            "from_bytes::<Vec<Entity>>",
+            ["encode", "decode"],
+            ["encode_into, reused Vec", "from_bytes::<Vec<Entity>>"],
+            snap.clone(),
             rabbit_bytes.clone(),
+            |v, buf| rabbit::encode_into(v, buf).unwrap(),
             |b| rabbit::from_bytes::<Vec<Entity>>(b).unwrap(),
         ));
-        let b = rabbit_bytes.clone();
-        let note = "from_bytes::<Snapshot> (its Vec<Entity>)";
-        out.push(case("rabbit", "decode-snapshot", n, note, move || {
-            black_box(rabbit::from_bytes::<Snapshot>(black_box(&b)).unwrap());
+        out.push(fresh_case("rabbit", n, "to_bytes", snap.clone(), |v| {
+            rabbit::to_bytes(v).unwrap()
         }));
+        out.push(decode_case(
+            "rabbit",
+            "decode-snapshot",
+            "from_bytes::<Snapshot> (its Vec<Entity>)",
+            rabbit_bytes.clone(),
+            |b| rabbit::from_bytes::<Snapshot>(b).unwrap(),
+        ));
     }
 
     // The hand-written limit for exactly this layout.
@@ -155,28 +204,22 @@ fn cases() -> Vec<Case> {
         limit::encode(&snap, &mut lb);
         assert_eq!(lb, rabbit_bytes, "the limit writes rabbit's bytes");
         assert_eq!(limit::decode(&lb).expect("limit decodes"), snap);
-        out.push(encode_case(
+        out.extend(vec_codec_cases(
             "limit",
-            "encode",
-            n,
-            "hand-written, reused Vec",
+            ["encode", "decode"],
+            ["hand-written, reused Vec", "hand-written, into Vec<Entity>"],
             snap.clone(),
-            |v, buf| {
-                limit::encode(v, buf);
-            },
+            rabbit_bytes.clone(),
+            limit::encode,
+            |b| limit::decode_vec(b).unwrap(),
         ));
         out.push(decode_case(
             "limit",
-            "decode",
-            "hand-written, into Vec<Entity>",
+            "decode-snapshot",
+            "hand-written, into Snapshot",
             rabbit_bytes.clone(),
-            |b| limit::decode_vec(b).unwrap(),
+            |b| limit::decode(b).unwrap(),
         ));
-        let b = rabbit_bytes.clone();
-        let note = "hand-written, into Snapshot";
-        out.push(case("limit", "decode-snapshot", n, note, move || {
-            black_box(limit::decode(black_box(&b)).unwrap());
-        }));
     }
 
     let m = MSnapshot::from(&snap);
@@ -197,15 +240,12 @@ fn cases() -> Vec<Case> {
                 black_box(buffer.encode(black_box(&v)));
             },
         ));
-        let v = m.clone();
-        out.push(case(
+        out.push(fresh_case(
             "bitcode",
-            "encode-fresh",
             n,
             "bitcode::encode",
-            move || {
-                black_box(bitcode::encode(black_box(&v)));
-            },
+            m.clone(),
+            bitcode::encode,
         ));
         out.push(decode_case(
             "bitcode",
@@ -233,38 +273,18 @@ fn cases() -> Vec<Case> {
         let bytes = bincode::encode_to_vec(&m, cfg).unwrap();
         let (back, _): (MSnapshot, usize) = bincode::decode_from_slice(&bytes, cfg).unwrap();
         assert_eq!(back, m);
-        let n = bytes.len();
-        let v = m.clone();
-        let mut buf = vec![0u8; 1 << 16];
-        out.push(case(
+        out.extend(slice_codec_cases(
             "bincode",
-            "encode",
-            n,
-            "encode_into_slice, reused",
-            move || {
-                black_box(bincode::encode_into_slice(black_box(&v), &mut buf, cfg).unwrap());
-            },
-        ));
-        let v = m.clone();
-        out.push(case(
-            "bincode",
-            "encode-fresh",
-            n,
-            "encode_to_vec",
-            move || {
-                black_box(bincode::encode_to_vec(black_box(&v), cfg).unwrap());
-            },
-        ));
-        let b = bytes;
-        out.push(case(
-            "bincode",
-            "decode",
-            n,
-            "decode_from_slice into Vec",
-            move || {
-                let r: (MSnapshot, usize) = bincode::decode_from_slice(black_box(&b), cfg).unwrap();
-                black_box(r);
-            },
+            &m,
+            bytes,
+            [
+                "encode_into_slice, reused",
+                "encode_to_vec",
+                "decode_from_slice into Vec",
+            ],
+            move |v, buf| bincode::encode_into_slice(v, buf, cfg).unwrap(),
+            move |v| bincode::encode_to_vec(v, cfg).unwrap(),
+            move |b| -> (MSnapshot, usize) { bincode::decode_from_slice(b, cfg).unwrap() },
         ));
     }
 
@@ -272,37 +292,14 @@ fn cases() -> Vec<Case> {
     {
         let bytes = postcard::to_allocvec(&m).unwrap();
         assert_eq!(postcard::from_bytes::<MSnapshot>(&bytes).unwrap(), m);
-        let n = bytes.len();
-        let v = m.clone();
-        let mut buf = vec![0u8; 1 << 16];
-        out.push(case(
+        out.extend(slice_codec_cases(
             "postcard",
-            "encode",
-            n,
-            "to_slice, reused",
-            move || {
-                black_box(postcard::to_slice(black_box(&v), &mut buf).unwrap().len());
-            },
-        ));
-        let v = m.clone();
-        out.push(case(
-            "postcard",
-            "encode-fresh",
-            n,
-            "to_allocvec",
-            move || {
-                black_box(postcard::to_allocvec(black_box(&v)).unwrap());
-            },
-        ));
-        let b = bytes;
-        out.push(case(
-            "postcard",
-            "decode",
-            n,
-            "from_bytes into Vec",
-            move || {
-                black_box(postcard::from_bytes::<MSnapshot>(black_box(&b)).unwrap());
-            },
+            &m,
+            bytes,
+            ["to_slice, reused", "to_allocvec", "from_bytes into Vec"],
+            |v, buf| postcard::to_slice(v, buf).unwrap().len(),
+            |v| postcard::to_allocvec(v).unwrap(),
+            |b| postcard::from_bytes::<MSnapshot>(b).unwrap(),
         ));
     }
 
@@ -313,36 +310,23 @@ fn cases() -> Vec<Case> {
         let same = bytes == rabbit_bytes;
         let (_, back) = DSnapshot::from_bytes((&bytes, 0)).unwrap();
         assert_eq!(back, d);
-        let n = bytes.len();
         let layout = if same {
             "same bytes as rabbit"
         } else {
             "layout differs from rabbit"
         };
-        let v = d.clone();
-        let mut buf = vec![0u8; 1 << 16];
-        out.push(case(
+        out.extend(slice_codec_cases(
             "deku",
-            "encode",
-            n,
-            format!("to_slice, reused; {layout}"),
-            move || {
-                black_box(black_box(&v).to_slice(&mut buf).unwrap());
-            },
-        ));
-        let v = d.clone();
-        out.push(case("deku", "encode-fresh", n, "to_bytes", move || {
-            black_box(black_box(&v).to_bytes().unwrap());
-        }));
-        let b = bytes;
-        out.push(case(
-            "deku",
-            "decode",
-            n,
-            "from_bytes into Vec",
-            move || {
-                black_box(DSnapshot::from_bytes((black_box(&b), 0)).unwrap());
-            },
+            &d,
+            bytes,
+            [
+                &format!("to_slice, reused; {layout}"),
+                "to_bytes",
+                "from_bytes into Vec",
+            ],
+            |v, buf| v.to_slice(buf).unwrap(),
+            |v| v.to_bytes().unwrap(),
+            |b| DSnapshot::from_bytes((b, 0)).unwrap().1,
         ));
     }
     delta_cases(&mut out);
@@ -385,38 +369,23 @@ fn dogfight_cases() -> Vec<Case> {
     );
 
     let mut out = Vec::new();
-    out.push(encode_case(
+    let names = ["dogfight-encode", "dogfight-decode"];
+    out.extend(vec_codec_cases(
         "rabbit",
-        "dogfight-encode",
-        n,
-        "derive, encode_into, reused Vec",
+        names,
+        ["derive, encode_into, reused Vec", "derive, from_bytes"],
         s.clone(),
-        |v, buf| {
-            rabbit::encode_into(v, buf).unwrap();
-        },
-    ));
-    out.push(decode_case(
-        "rabbit",
-        "dogfight-decode",
-        "derive, from_bytes",
         bytes.clone(),
+        |v, buf| rabbit::encode_into(v, buf).unwrap(),
         |b| rabbit::from_bytes::<State>(b).unwrap(),
     ));
-    out.push(encode_case(
+    out.extend(vec_codec_cases(
         "hand",
-        "dogfight-encode",
-        n,
-        "hand-written, reused Vec",
+        names,
+        ["hand-written, reused Vec", "hand-written"],
         s.clone(),
-        |v, buf| {
-            hand::encode(v, buf);
-        },
-    ));
-    out.push(decode_case(
-        "hand",
-        "dogfight-decode",
-        "hand-written",
         bytes.clone(),
+        hand::encode,
         |b| hand::decode(b).unwrap(),
     ));
     let v = d.clone();
@@ -440,19 +409,13 @@ fn dogfight_cases() -> Vec<Case> {
             black_box(DState::from_bytes((black_box(&b), 0)).unwrap());
         },
     ));
-    let v = p;
-    let pn = packed_bytes.len();
-    let mut buf = Vec::with_capacity(pn);
-    out.push(case(
+    out.push(encode_case(
         "rabbit",
         "dogfight-packed-encode",
-        pn,
+        packed_bytes.len(),
         "the same state in Rabbit's bit-packing",
-        move || {
-            buf.clear();
-            rabbit::encode_into(black_box(&v), &mut buf).unwrap();
-            black_box(&buf);
-        },
+        p,
+        |v, buf| rabbit::encode_into(v, buf).unwrap(),
     ));
     out
 }

@@ -18,7 +18,7 @@ use laminar::{Config, Packet, Socket, SocketEvent};
 
 use super::relay::Relay;
 use super::tick::{Message, Side, TickOutcome, TickPlan, TickShared, run_pair};
-use super::{Outcome, Params, RttParams, Shared, payload, ping_loop, route, tag_of};
+use super::{Outcome, Params, RttParams, Shared, payload, ping_loop, start_reliable, tag_of};
 
 /// Messages the sender keeps ahead of the receiver's count.
 const WINDOW: u64 = 32;
@@ -45,11 +45,8 @@ fn config() -> Config {
 pub fn reliable(p: &Params) -> Result<Outcome, String> {
     let mut server = Socket::bind_with_config("127.0.0.1:0", config()).map_err(err)?;
     let addr = server.local_addr().map_err(err)?;
-    let (target, relay) = route(addr, p.loss, p.seed)?;
-    let shared = Shared::new();
-    let (sh, size, count, deadline) = (shared.clone(), p.size, p.count, p.deadline);
-    let srv = super::spawn_server(move || -> Result<(), String> {
-        let give_up = Instant::now() + deadline + Duration::from_secs(5);
+    let (size, count, deadline) = (p.size, p.count, p.deadline);
+    let case = start_reliable(addr, p, move |sh, give_up| {
         let mut delivered = 0u64;
         while !sh.is_done() && Instant::now() < give_up {
             server.manual_poll(Instant::now());
@@ -73,16 +70,16 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
             thread::yield_now();
         }
         Ok(())
-    });
+    })?;
     let client_result = (|| -> Result<(), String> {
         let mut client = Socket::bind_with_config("127.0.0.1:0", config()).map_err(err)?;
         let msg = payload(size, 0);
-        shared.start();
+        case.shared.start();
         let (mut sent, mut acked) = (0u64, 0u64);
-        while !shared.is_done() && !shared.past(deadline) {
+        while !case.shared.is_done() && !case.shared.past(deadline) {
             while sent < count && sent < acked + WINDOW {
                 client
-                    .send(Packet::reliable_unordered(target, msg.clone()))
+                    .send(Packet::reliable_unordered(case.target, msg.clone()))
                     .map_err(err)?;
                 sent += 1;
             }
@@ -100,7 +97,7 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         }
         Ok(())
     })();
-    shared.finish(srv, relay, client_result, count, deadline)
+    case.finish(client_result, p)
 }
 
 /// Unreliable echo.

@@ -96,6 +96,47 @@ where
     })
 }
 
+/// A reliable case's server thread, running, and what its client needs.
+pub struct ReliableServer {
+    /// The state both threads share.
+    pub shared: Arc<Shared>,
+    /// Where the client sends: the server, or the relay in front of it.
+    pub target: SocketAddr,
+    /// The lossy relay, when there is one; dropped when the case ends.
+    pub relay: Option<Relay>,
+    /// The server thread.
+    pub thread: std::thread::JoinHandle<Result<(), String>>,
+}
+
+/// Starts the server thread of a reliable case, whose socket is bound at `addr`: routes the
+/// client through the relay when `p.loss` asks for one, and runs `serve(shared, give_up)`,
+/// where `give_up` leaves a few seconds past the deadline for the last deliveries.
+pub fn start_reliable(
+    addr: SocketAddr,
+    p: &Params,
+    serve: impl FnOnce(&Shared, Instant) -> Result<(), String> + Send + 'static,
+) -> Result<ReliableServer, String> {
+    let (target, relay) = route(addr, p.loss, p.seed)?;
+    let shared = Shared::new();
+    let sh = shared.clone();
+    let grace = p.deadline + Duration::from_secs(5);
+    let thread = spawn_server(move || serve(&sh, Instant::now() + grace));
+    Ok(ReliableServer {
+        shared,
+        target,
+        relay,
+        thread,
+    })
+}
+
+impl ReliableServer {
+    /// Ends the case once its client is done with `client`: see [`Shared::finish`].
+    pub fn finish(self, client: Result<(), String>, p: &Params) -> Result<Outcome, String> {
+        self.shared
+            .finish(self.thread, self.relay, client, p.count, p.deadline)
+    }
+}
+
 /// One reliable-throughput case.
 #[derive(Debug, Clone)]
 pub struct Params {

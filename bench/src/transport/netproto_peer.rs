@@ -11,7 +11,7 @@ use netproto::{Config, ConnectionId, Delivery, Error, Event};
 
 use super::relay::Relay;
 use super::tick::{Message, Side, TickOutcome, TickPlan, run_pair};
-use super::{Outcome, Params, RttParams, Shared, payload, ping_loop, route, tag_of};
+use super::{Outcome, Params, RttParams, Shared, payload, ping_loop, start_reliable, tag_of};
 
 /// Payload bytes queued between two turns of the client's I/O loop at most (one message at
 /// least).
@@ -86,11 +86,8 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
 fn reliable_as(p: &Params, flavor: Flavor) -> Result<Outcome, String> {
     let mut server = Server::bind("127.0.0.1:0", config(flavor)?).map_err(err)?;
     let addr = server.local_addr().map_err(err)?;
-    let (target, relay) = route(addr, p.loss, p.seed)?;
-    let shared = Shared::new();
-    let (sh, size, count, deadline) = (shared.clone(), p.size, p.count, p.deadline);
-    let srv = super::spawn_server(move || -> Result<(), String> {
-        let give_up = Instant::now() + deadline + Duration::from_secs(5);
+    let (size, count, deadline) = (p.size, p.count, p.deadline);
+    let case = start_reliable(addr, p, move |sh, give_up| {
         while !sh.is_done() && Instant::now() < give_up {
             server.poll(Duration::from_millis(5)).map_err(err)?;
             while let Some(ev) = server.poll_event() {
@@ -102,15 +99,15 @@ fn reliable_as(p: &Params, flavor: Flavor) -> Result<Outcome, String> {
             }
         }
         Ok(())
-    });
+    })?;
     let client_result = (|| -> Result<(), String> {
-        let mut client = Client::connect(target, config(flavor)?).map_err(err)?;
+        let mut client = Client::connect(case.target, config(flavor)?).map_err(err)?;
         client.wait_connected().map_err(err)?;
         wait_agreed(&mut client, flavor)?;
         let msg = payload(size, 0);
-        shared.start();
+        case.shared.start();
         let mut sent = 0u64;
-        while !shared.is_done() && !shared.past(deadline) {
+        while !case.shared.is_done() && !case.shared.past(deadline) {
             if sent < count {
                 // Queue as many messages as the API accepts (at most a burst), then turn the
                 // I/O loop once (which sends them), as renet's peer does with
@@ -139,7 +136,7 @@ fn reliable_as(p: &Params, flavor: Flavor) -> Result<Outcome, String> {
         }
         Ok(())
     })();
-    shared.finish(srv, relay, client_result, count, deadline)
+    case.finish(client_result, p)
 }
 
 /// Unreliable echo: one ping in flight.

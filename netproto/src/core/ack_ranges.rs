@@ -316,6 +316,24 @@ mod tests {
         chunks: Vec<(u16, u8)>,
     }
 
+    impl Have {
+        /// A receiver holding every message whole.
+        fn whole() -> Have {
+            Have {
+                complete: |_| true,
+                chunks: Vec::new(),
+            }
+        }
+
+        /// A receiver holding no message whole, only `chunks`.
+        fn partial(chunks: Vec<(u16, u8)>) -> Have {
+            Have {
+                complete: |_| false,
+                chunks,
+            }
+        }
+    }
+
     impl Received for Have {
         fn is_complete(&self, seq: u16) -> bool {
             (self.complete)(seq)
@@ -342,6 +360,19 @@ mod tests {
             Frame::Ack(a) => a.ranges().collect(),
             other => panic!("{other:?}"),
         }
+    }
+
+    /// The ranges of the frame that `a` must write at `now` into `room` bytes.
+    fn frame(
+        a: &mut OwedAcks,
+        now: Instant,
+        room: usize,
+        have: &Have,
+        newest: Option<u16>,
+    ) -> Vec<AckRange> {
+        let mut buf = Vec::new();
+        assert!(a.write(now, &mut buf, room, have, newest));
+        ranges_of(&buf)
     }
 
     fn r(sequence: u16, extra: u16, first_chunk: u8, last_chunk: u8) -> AckRange {
@@ -409,18 +440,13 @@ mod tests {
     fn each_acknowledgement_is_repeated_by_the_next_two_frames() {
         let t0 = Instant::now();
         let mut a = with_ranges();
-        let have = Have {
-            complete: |_| true,
-            chunks: Vec::new(),
-        };
+        let have = Have::whole();
         let mut frames = Vec::new();
         for first in [10u16, 20, 30, 40] {
             for s in first..first + 5 {
                 a.push(t0, s, 0, false);
             }
-            let mut buf = Vec::new();
-            assert!(a.write(t0, &mut buf, 1200, &have, Some(first + 4)));
-            frames.push(ranges_of(&buf));
+            frames.push(frame(&mut a, t0, 1200, &have, Some(first + 4)));
         }
         assert_eq!(frames[0], [r(10, 4, 0, 255)]);
         assert_eq!(frames[1], [r(10, 14, 0, 255)]);
@@ -433,30 +459,21 @@ mod tests {
         let t0 = Instant::now();
         let mut a = with_ranges();
         // Every other sequence incomplete, with its chunk 0: 20 ranges.
-        let have = Have {
-            complete: |_| false,
-            chunks: (0..20u16).map(|s| (s * 2, 0)).collect(),
-        };
+        let have = Have::partial((0..20u16).map(|s| (s * 2, 0)).collect());
         for s in 0..20u16 {
             a.push(t0, s * 2, 0, false);
         }
         assert!(a.due(t0), "16 owed");
-        let mut buf = Vec::new();
         let room = ACK_HEADER + 5 * ACK_ENTRY;
-        assert!(a.write(t0, &mut buf, room, &have, Some(40)));
-        assert_eq!(ranges_of(&buf).len(), 5);
+        assert_eq!(frame(&mut a, t0, room, &have, Some(40)).len(), 5);
         assert!(a.due(t0), "the rest is due at once");
-        buf.clear();
-        assert!(a.write(t0, &mut buf, 1200, &have, Some(40)));
-        assert_eq!(ranges_of(&buf).len(), 15);
+        assert_eq!(frame(&mut a, t0, 1200, &have, Some(40)).len(), 15);
         assert!(a.is_empty());
         let mut plain = OwedAcks::new(1000, Duration::from_millis(2), 16);
         plain.push(t0, 7, 1, false);
         plain.push(t0, 7, 2, false);
         assert!(plain.due(t0));
-        buf.clear();
-        assert!(plain.write(t0, &mut buf, 1200, &have, Some(7)));
-        assert_eq!(ranges_of(&buf), [r(7, 0, 1, 1)]);
+        assert_eq!(frame(&mut plain, t0, 1200, &have, Some(7)), [r(7, 0, 1, 1)]);
         assert!(!plain.is_empty());
         // A repeated chunk is answered at once.
         let mut urgent = OwedAcks::new(1000, Duration::from_millis(2), 16);

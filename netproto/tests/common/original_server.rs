@@ -24,14 +24,11 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use netproto::packet::Flags;
 use netproto::{Machine, Transmit};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-const REL: u8 = 0x01;
-const ACK: u8 = 0x02;
-const FIN: u8 = 0x04;
-const END: u8 = 0x08;
 const CHUNK: usize = 504;
 const WINDOW: u16 = 1024;
 const RETRANSMIT: Duration = Duration::from_millis(100);
@@ -209,7 +206,7 @@ impl Machine for OriginalServer {
             self.send(addr, datagram);
         }
         for addr in idle {
-            self.send(addr, vec![END | FIN, 0, 0, 0]);
+            self.send(addr, vec![(Flags::END | Flags::FIN).bits(), 0, 0, 0]);
             self.peers.insert(addr, Peer::Gone);
         }
     }
@@ -231,17 +228,20 @@ impl OriginalServer {
         let Some((head, body)) = datagram.split_first_chunk::<4>() else {
             return Ok(());
         };
-        let flags = head[0] & 0x0f;
+        let flags = Flags::from_bits_truncate(head[0]);
         let chunk = head[1];
         let sequence = u16::from_be_bytes([head[2], head[3]]);
-        if flags & END != 0 {
+        if flags.contains(Flags::END) {
             return Err(Ended::ByEnd);
         }
         open.last_recv = now;
-        if flags & REL != 0 {
-            self.send(from, vec![ACK | FIN, chunk, head[2], head[3]]);
+        if flags.contains(Flags::REL) {
+            self.send(
+                from,
+                vec![(Flags::ACK | Flags::FIN).bits(), chunk, head[2], head[3]],
+            );
         }
-        if flags & ACK != 0 {
+        if flags.contains(Flags::ACK) {
             open.pending.remove(&(sequence, chunk));
             return Ok(());
         }
@@ -262,9 +262,13 @@ impl OriginalServer {
         };
         let last = chunks.len() - 1;
         for (i, part) in chunks.into_iter().enumerate() {
-            let flags = if i == last { REL | FIN } else { REL };
+            let flags = if i == last {
+                Flags::REL | Flags::FIN
+            } else {
+                Flags::REL
+            };
             let [hi, lo] = sequence.to_be_bytes();
-            let mut datagram = vec![flags, i as u8, hi, lo];
+            let mut datagram = vec![flags.bits(), i as u8, hi, lo];
             datagram.extend_from_slice(part);
             open.pending
                 .insert((sequence, i as u8), (now + RETRANSMIT, datagram.clone()));
@@ -277,7 +281,7 @@ impl OriginalServer {
 /// connection task.
 fn insert_chunk(
     open: &mut Open,
-    flags: u8,
+    flags: Flags,
     chunk: u8,
     sequence: u16,
     body: &[u8],
@@ -293,7 +297,7 @@ fn insert_chunk(
     if body.len() > CHUNK {
         return Err(Ended::Broken);
     }
-    if flags & FIN != 0 {
+    if flags.contains(Flags::FIN) {
         slot.last = Some(chunk);
     } else if body.len() != CHUNK || chunk == u8::MAX {
         return Err(Ended::Broken);

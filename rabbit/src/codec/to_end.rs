@@ -2,7 +2,7 @@
 //! datagram, or of the bytes a `byte_len` field gives it).
 
 use super::{FieldCodec, FieldDecode};
-use crate::impls::collections::{decode_windowed, prealloc};
+use crate::impls::collections::{self, decode_windowed, prealloc};
 use crate::schema::Encoding;
 use crate::{BitRead, BitReader, BitWriter, Decode, Encode, Error, Result};
 
@@ -46,19 +46,12 @@ impl<T: Encode + Decode> EndList for Vec<T> {
 
     #[inline]
     fn encode_items(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        for item in self {
-            item.encode(w)?;
-        }
-        Ok(())
+        collections::encode_items(self, w)
     }
 
     #[inline]
     fn items_bits(&self) -> u64 {
-        if T::MAX_BITS == Some(T::MIN_BITS) {
-            T::MIN_BITS * self.len() as u64
-        } else {
-            self.iter().map(T::encoded_bits).sum()
-        }
+        collections::items_bits(self)
     }
 
     #[inline]

@@ -98,6 +98,26 @@ pub(crate) fn prealloc<T>(count: usize) -> usize {
     count.min(PREALLOC_BYTES / std::mem::size_of::<T>().max(1))
 }
 
+/// Writes every item, in order, with no count: the body of a list, an array and a `to_end`
+/// list alike.
+#[inline]
+pub(crate) fn encode_items<T: Encode>(items: &[T], w: &mut BitWriter<'_>) -> Result<()> {
+    for item in items {
+        item.encode(w)?;
+    }
+    Ok(())
+}
+
+/// The bits the items take: a multiplication when every item takes the same bits.
+#[inline]
+pub(crate) fn items_bits<T: Encode>(items: &[T]) -> u64 {
+    if T::MAX_BITS == Some(T::MIN_BITS) {
+        T::MIN_BITS * items.len() as u64
+    } else {
+        items.iter().map(T::encoded_bits).sum()
+    }
+}
+
 impl<T: Encode> Encode for [T] {
     const MIN_BITS: u64 = size::LIST_MIN;
     const MAX_BITS: Option<u64> = match T::MAX_BITS {
@@ -107,19 +127,11 @@ impl<T: Encode> Encode for [T] {
     #[inline]
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
         write_count(self.len(), T::MIN_BITS, w)?;
-        for item in self {
-            item.encode(w)?;
-        }
-        Ok(())
+        encode_items(self, w)
     }
     #[inline]
     fn encoded_bits(&self) -> u64 {
-        let count = varint::encoded_bits(self.len() as u64, 4);
-        if T::MAX_BITS == Some(T::MIN_BITS) {
-            count + T::MIN_BITS * self.len() as u64
-        } else {
-            count + self.iter().map(T::encoded_bits).sum::<u64>()
-        }
+        varint::encoded_bits(self.len() as u64, 4) + items_bits(self)
     }
     fn schema() -> Encoding {
         Encoding::List {
@@ -203,18 +215,11 @@ impl<T: Encode, const N: usize> Encode for [T; N] {
     const MAX_BITS: Option<u64> = size::mul_max(T::MAX_BITS, N as u64);
     #[inline]
     fn encode(&self, w: &mut BitWriter<'_>) -> Result<()> {
-        for item in self {
-            item.encode(w)?;
-        }
-        Ok(())
+        encode_items(self, w)
     }
     #[inline]
     fn encoded_bits(&self) -> u64 {
-        if T::MAX_BITS == Some(T::MIN_BITS) {
-            T::MIN_BITS * N as u64
-        } else {
-            self.iter().map(T::encoded_bits).sum()
-        }
+        items_bits(self)
     }
     fn schema() -> Encoding {
         Encoding::Array {
