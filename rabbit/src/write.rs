@@ -123,7 +123,11 @@ impl<'a> BitWriter<'a> {
     /// Pushes raw bytes, eight bits each.
     #[inline]
     pub fn write_bytes(&mut self, bytes: &[u8]) {
-        if self.pending == 0 {
+        // On a byte boundary (always, in a byte layout) the pending bits are whole bytes: they
+        // go out as they are, and the bytes after them, with no shifting through the
+        // accumulator.
+        if self.pending % 8 == 0 {
+            self.flush();
             self.out.extend_from_slice(bytes);
             return;
         }
@@ -250,4 +254,38 @@ pub(crate) const fn varint_word_bits(bytes: u32) -> Option<u32> {
 #[inline(always)]
 const fn mask(n: u32) -> u64 {
     if n >= 64 { u64::MAX } else { (1u64 << n) - 1 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BitWriter;
+
+    /// `write_bytes` writes what eight-bit writes of each byte would, whatever is pending before
+    /// it: nothing, whole bytes (its fast path) or a part of one, across a full word.
+    #[test]
+    fn raw_bytes_equal_their_bits_at_any_offset() {
+        let data: Vec<u8> = (0..45u8).map(|i| i.wrapping_mul(37) ^ 0xa5).collect();
+        for lead in 0..=72u32 {
+            let lead_bits = |w: &mut BitWriter<'_>| {
+                for i in 0..lead {
+                    w.write_bits(u64::from((i * 7 + 3) % 5 < 2), 1);
+                }
+            };
+            let mut fast = Vec::new();
+            let mut w = BitWriter::new(&mut fast);
+            lead_bits(&mut w);
+            w.write_bytes(&data);
+            w.write_bits(0b101, 3);
+            w.finish();
+            let mut slow = Vec::new();
+            let mut w = BitWriter::new(&mut slow);
+            lead_bits(&mut w);
+            for &b in &data {
+                w.write_bits(u64::from(b), 8);
+            }
+            w.write_bits(0b101, 3);
+            w.finish();
+            assert_eq!(fast, slow, "{lead} bits before the bytes");
+        }
+    }
 }
