@@ -126,7 +126,7 @@ impl<'a> BitWriter<'a> {
         // On a byte boundary (always, in a byte layout) the pending bits are whole bytes: they
         // go out as they are, and the bytes after them, with no shifting through the
         // accumulator.
-        if self.pending % 8 == 0 {
+        if self.pending.is_multiple_of(8) {
             self.flush();
             self.out.extend_from_slice(bytes);
             return;
