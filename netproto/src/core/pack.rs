@@ -86,8 +86,11 @@ impl Core {
             return;
         }
         // One byte kept for the request to acknowledge at once, should the window fill;
-        // but not when that byte is all that keeps a chunk out: a batch's later datagrams
-        // are exactly as long as its first, which may have been filled to the last byte.
+        // but not when that byte is all that keeps a chunk out (a batch's later datagrams
+        // are exactly as long as its first, which may have been filled to the last byte)
+        // and the chunk leaves the window open. A chunk that fills it waits for a datagram
+        // with room for the request: without it the receiver would delay its answer, and the
+        // sender, its window full, would wait for a probe timeout.
         let mut sent = false;
         let mut reserve = 1;
         while !full(buf) {
@@ -98,7 +101,7 @@ impl Core {
                 .is_some()
             {
                 sent = true;
-            } else if reserve == 1 && !sent {
+            } else if reserve == 1 && !sent && !self.outbound.one_fills_window() {
                 reserve = 0;
             } else {
                 break;

@@ -273,6 +273,11 @@ impl Outbound {
         self.sender.in_flight() >= self.cc.window() as usize
     }
 
+    /// Whether one more chunk in flight would fill the window.
+    pub fn one_fills_window(&self) -> bool {
+        self.sender.in_flight() + 1 >= self.cc.window() as usize
+    }
+
     /// Whether a reliable chunk could leave now, as far as the window and the pacer say
     /// (without taking the pacer's token).
     pub fn may_send(&self, now: Instant) -> bool {
