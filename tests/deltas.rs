@@ -103,7 +103,6 @@ fn check(transport: impl Fn() -> netproto::Config) {
         total.deltas += s.deltas;
         total.missing += s.missing;
     }
-    eprintln!("{total:?}");
     // The comparisons ran, most of the delta clients' snapshots were deltas.
     assert!(total.applied > 6 * 1000, "{total:?}");
     assert!(total.deltas > total.applied / 3, "{total:?}");

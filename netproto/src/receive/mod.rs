@@ -212,30 +212,21 @@ impl Reassembler {
         }
     }
 
-    /// The oldest retransmitted partial (the one the sender most needs completed).
-    fn oldest_reliable(&self) -> Option<u16> {
-        let newest = self.delivered.newest()?;
-        self.partials
-            .iter()
-            .filter(|(_, p)| p.reliable)
-            .map(|(&s, _)| s)
-            .min_by_key(|&s| crate::packet::seq_diff(s, newest))
-    }
-
-    /// Whether a message none of which is here yet is older than every retransmitted partial
-    /// and behind the newest sequence seen: then it is the one the sender most needs
-    /// completed (it retransmits the oldest message first), though no chunk of it arrived
-    /// before. The newest sequence itself never is: a flood of new sequences is not.
-    fn starts_oldest(&self, seq: u16) -> bool {
+    /// Whether `seq` is the oldest reliable message here: older than every other
+    /// retransmitted partial. It is the one the sender most needs completed (it retransmits the
+    /// oldest first), whether a chunk of it arrived before (`exists`) or not; one that has none
+    /// here yet must also be behind the newest sequence seen, so that a flood of new sequences
+    /// never counts.
+    fn is_oldest_reliable(&self, seq: u16, exists: bool) -> bool {
         let Some(newest) = self.delivered.newest() else {
             return false;
         };
         let age = crate::packet::seq_diff(seq, newest);
-        age < 0
+        (exists || age < 0)
             && self
                 .partials
                 .iter()
-                .filter(|(_, p)| p.reliable)
+                .filter(|&(&s, p)| p.reliable && s != seq)
                 .all(|(&s, _)| crate::packet::seq_diff(s, newest) > age)
     }
 
@@ -332,13 +323,7 @@ impl Reassembler {
         // The message every held one waits for may grow beyond the budget, as the oldest
         // reliable partial may: otherwise held messages could fill the budget for good.
         let next = c.order.or(known).is_some_and(|(i, _)| i == prefix);
-        let oldest = || {
-            next || if room.exists {
-                self.oldest_reliable() == Some(seq)
-            } else {
-                self.starts_oldest(seq)
-            }
-        };
+        let oldest = || next || self.is_oldest_reliable(seq, room.exists);
         let reliable = c.kind.retransmitted();
         let Some(reserve) = budget.admit(room, offset, end, c.fin, reliable, oldest) else {
             return Received::dropped(Dropped::OverBudget, acked);
