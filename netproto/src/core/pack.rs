@@ -85,27 +85,23 @@ impl Core {
         if !open {
             return;
         }
-        // One byte kept for the request to acknowledge at once, should the window fill;
-        // but not when that byte is all that keeps a chunk out (a batch's later datagrams
-        // are exactly as long as its first, which may have been filled to the last byte)
-        // and the chunk leaves the window open. A chunk that fills it waits for a datagram
-        // with room for the request: without it the receiver would delay its answer, and the
-        // sender, its window full, would wait for a probe timeout.
+        // A chunk that fills the window leaves with the request to acknowledge at once after
+        // it (one byte kept for it): without the request the receiver would delay its answer,
+        // and the sender, its window full, would wait for a probe timeout. Other chunks may
+        // fill the datagram to its last byte, as a batch's later datagrams, exactly as long as
+        // its first, may need.
         let mut sent = false;
-        let mut reserve = 1;
         while !full(buf) {
+            let reserve = usize::from(self.outbound.one_fills_window());
             let room = end.saturating_sub(buf.len() + reserve);
             if self
                 .outbound
                 .poll_ext(now, buf, room, &mut self.stats)
-                .is_some()
+                .is_none()
             {
-                sent = true;
-            } else if reserve == 1 && !sent && !self.outbound.one_fills_window() {
-                reserve = 0;
-            } else {
                 break;
             }
+            sent = true;
         }
         if sent && self.outbound.window_full() && buf.len() < end {
             buf.push(ACK_NOW);

@@ -93,12 +93,8 @@ impl Budget {
         } else {
             None
         };
-        let within = self.used + need <= self.limit;
-        let rescue = || {
-            reliable
-                && self.used + need <= self.limit + MAX_PAYLOAD + PARTIAL_OVERHEAD
-                && oldest_reliable()
-        };
+        let within = self.fits(need);
+        let rescue = || reliable && self.rescues(need) && oldest_reliable();
         (within || rescue()).then_some(ahead)
     }
 }

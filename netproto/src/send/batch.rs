@@ -69,26 +69,12 @@ impl Sender {
         if self.in_flight_count >= window {
             return None;
         }
-        while let Some(&(abs, chunk)) = self.retransmit.first() {
-            if self.older_unsent(abs) {
-                break;
-            }
-            let Some(msg) = self.messages.get_mut(abs) else {
-                self.retransmit.pop_first();
-                continue;
-            };
+        if let Some((abs, chunk)) = self.retransmit_front() {
+            let msg = self.messages.get(abs)?;
             let len = msg.encoded_len(usize::from(chunk));
-            let spec = msg.wire.is_spec();
-            let state = &mut msg.chunks[usize::from(chunk)];
-            if state.acked || state.in_flight {
-                state.queued = false;
-                self.retransmit.pop_first();
-                continue;
-            }
-            if spec != fit.spec() || !fit.fits(len) {
+            if msg.wire.is_spec() != fit.spec() || !fit.fits(len) {
                 return None;
             }
-            state.queued = false;
             self.retransmit.pop_first();
             stats.retransmissions += 1;
             return Some(self.transmit(now, abs, chunk, buf));
@@ -151,27 +137,30 @@ impl Sender {
     /// Whether the chunk [`poll`](Self::poll) would take next is framed the spec's way (a
     /// retransmission first, then the oldest chunk never sent).
     pub fn next_is_spec(&mut self) -> bool {
-        while let Some(&(abs, chunk)) = self.retransmit.first() {
-            if let Some(m) = self.messages.get(abs) {
-                let s = &m.chunks[usize::from(chunk)];
-                if !s.acked && !s.in_flight {
-                    let spec = m.wire.is_spec();
-                    if self.older_unsent(abs) {
-                        break;
-                    }
-                    return spec;
-                }
-            }
-            if let Some(m) = self.messages.get_mut(abs) {
-                m.chunks[usize::from(chunk)].queued = false;
-            }
-            self.retransmit.pop_first();
+        if let Some((abs, _)) = self.retransmit_front() {
+            return self.messages.get(abs).is_some_and(|m| m.wire.is_spec());
         }
         self.unsent > 0
             && self
                 .first_unsent()
                 .and_then(|abs| self.messages.get(abs))
                 .is_some_and(|m| m.wire.is_spec())
+    }
+
+    /// The retransmission [`poll`](Self::poll) would send next, if one goes before the chunks
+    /// never sent: the front of the queue, once the chunks acknowledged or sent again since
+    /// they were declared lost are dropped from it.
+    fn retransmit_front(&mut self) -> Option<(u64, u8)> {
+        while let Some(&(abs, chunk)) = self.retransmit.first() {
+            let waiting = self.messages.get(abs).is_some_and(|m| {
+                !m.chunks[usize::from(chunk)].acked && !m.chunks[usize::from(chunk)].in_flight
+            });
+            if waiting {
+                return (!self.older_unsent(abs)).then_some((abs, chunk));
+            }
+            self.retransmit.pop_first();
+        }
+        None
     }
 
     /// Whether the oldest message, older than `abs`, has a chunk never sent: that chunk goes

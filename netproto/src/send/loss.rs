@@ -43,10 +43,8 @@ impl Sender {
         };
         state.in_flight = false;
         self.in_flight_count -= 1;
-        if !state.queued {
-            state.queued = true;
-            self.retransmit.insert((t.abs, t.chunk));
-        }
+        // A set: a chunk declared lost twice before it was sent again waits once.
+        self.retransmit.insert((t.abs, t.chunk));
         stats.chunks_lost += 1;
         cc.on_loss(t.tx_id, self.next_tx_id, blackout);
     }

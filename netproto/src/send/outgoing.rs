@@ -26,7 +26,6 @@ pub(crate) struct ChunkState {
     pub tx_count: u32,
     pub acked: bool,
     pub in_flight: bool,
-    pub queued: bool,
 }
 
 /// How a reliable message's bytes are held.
