@@ -3,7 +3,7 @@
 
 use crate::codec::{FieldCodec, FieldDecode};
 use crate::delta::{coded_decode_changes, coded_unchanged};
-use crate::{BitReader, BitWriter, Error, Result};
+use crate::{BitReader, BitWriter, Result};
 
 pub use crate::delta::keyed;
 pub use crate::delta::{DeltaDecode, DeltaEncode};
@@ -68,14 +68,8 @@ pub fn cond_decode_delta<C: FieldDecode<T>, T: Clone>(
 ) -> Result<Option<T>> {
     if r.read_bool()? {
         cond_decode_changes::<C, T>(condition, r)
-    } else if base.is_some() == condition {
-        Ok(base.clone())
     } else {
-        Err(Error::ConditionMismatch {
-            field,
-            condition,
-            present: base.is_some(),
-        })
+        cond_check(base, condition, field).map(|()| base.clone())
     }
 }
 

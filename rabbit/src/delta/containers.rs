@@ -10,6 +10,7 @@
 //! - `Box<T>`: the `T`'s.
 
 use super::{DeltaDecode, DeltaEncode};
+use crate::impls::collections::{prealloc, try_array};
 use crate::limits::MAX_EMPTY_ITEMS;
 use crate::{BitReader, BitWriter, Encode, Error, Result};
 
@@ -102,10 +103,10 @@ impl<T: DeltaDecode + Encode> DeltaDecode for Vec<T> {
     }
 }
 
-/// How many new items a decoder reserves room for before reading them: at most 1 MiB.
+/// How many of `count` new items a decoder reserves room for before reading them
+/// ([`prealloc`]'s bound).
 pub(super) fn preallocated<T>(count: u64) -> usize {
-    const BYTES: u64 = 1 << 20;
-    count.min(BYTES / std::mem::size_of::<T>().max(1) as u64) as usize
+    prealloc::<T>(usize::try_from(count).unwrap_or(usize::MAX))
 }
 
 impl<T: DeltaEncode, const N: usize> DeltaEncode for [T; N] {
@@ -125,14 +126,7 @@ impl<T: DeltaEncode, const N: usize> DeltaEncode for [T; N] {
 
 impl<T: DeltaDecode, const N: usize> DeltaDecode for [T; N] {
     fn decode_changes(base: &Self, r: &mut BitReader<'_>) -> Result<Self> {
-        let mut items = Vec::with_capacity(N);
-        for b in base {
-            items.push(T::decode_delta(b, r)?);
-        }
-        // One item per item of the baseline: exactly N.
-        items
-            .try_into()
-            .map_err(|_| Error::custom("array length mismatch"))
+        try_array(|i| T::decode_delta(&base[i], r))
     }
 }
 

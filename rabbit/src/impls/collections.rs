@@ -229,17 +229,25 @@ impl<T: Encode, const N: usize> Encode for [T; N] {
     }
 }
 
+/// An array of the `N` items `item(0)`, `item(1)`... read in order, or the first error.
+#[inline]
+pub(crate) fn try_array<T, const N: usize>(
+    mut item: impl FnMut(usize) -> Result<T>,
+) -> Result<[T; N]> {
+    let mut items = Vec::with_capacity(N);
+    for i in 0..N {
+        items.push(item(i)?);
+    }
+    // The vector holds exactly N items, so the conversion cannot fail.
+    items
+        .try_into()
+        .map_err(|_| Error::custom("array length mismatch"))
+}
+
 impl<T: Decode, const N: usize> Decode for [T; N] {
     #[inline]
     fn decode(r: &mut BitReader<'_>) -> Result<Self> {
-        let mut items = Vec::with_capacity(N);
-        for _ in 0..N {
-            items.push(T::decode(r)?);
-        }
-        // The vector holds exactly N items, so the conversion cannot fail.
-        items
-            .try_into()
-            .map_err(|_| Error::custom("array length mismatch"))
+        try_array(|_| T::decode(r))
     }
 }
 
