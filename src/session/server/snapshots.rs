@@ -141,8 +141,9 @@ impl GameServer {
             self.stats.snapshots_sent += 1;
             if let Some(id) = out.send_tracked(c, &payload) {
                 self.stats.messages_out += 1;
-                if let Some(d) = self.clients.get_mut(&c).and_then(|cl| cl.deltas.as_mut()) {
-                    d.baselines.sent(id, self.time);
+                let time = self.time;
+                if let Some(d) = self.deltas_of(c) {
+                    d.baselines.sent(id, time);
                 }
             }
         }
