@@ -14,6 +14,7 @@ use tracing::{debug, warn};
 use deltas::Deltas;
 
 use crate::rules::Input;
+use crate::session::tick_newer;
 use crate::snapshot::{from_snapshot, to_action};
 use crate::world::{Entity, PlayerId};
 
@@ -353,11 +354,11 @@ impl GameClient {
             return None;
         }
         if let Some(latest) = self.latest {
-            let ahead = time.wrapping_sub(latest);
-            if ahead == 0 || ahead > u32::MAX / 2 {
+            if !tick_newer(time, latest) {
                 self.stats.snapshots_stale += 1;
                 return None;
             }
+            let ahead = time.wrapping_sub(latest);
             // Snapshots come every `step` ticks (the server's snapshot rate), the smallest
             // gap seen: a larger one is the snapshots lost in between.
             let step = self.step.map_or(ahead, |s| s.min(ahead));

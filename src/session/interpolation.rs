@@ -14,6 +14,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
+use crate::session::tick_newer;
 use crate::world::{Entity, EntityKind, Vec2};
 
 /// The snapshots to draw between, and the estimate of the server's clock.
@@ -68,10 +69,13 @@ impl Interpolation {
     /// The snapshot of tick `time`, which arrived at `now`.
     pub fn push(&mut self, time: u32, entities: &[Entity], now: Instant) {
         let epoch = *self.epoch.get_or_insert(now);
-        // Ticks counted on from the first snapshot: wrapping differences, as the server's
-        // time wraps.
+        // Ticks counted on from the first snapshot, as the server's time wraps: forward to a
+        // newer tick, back to an older one.
         let counted = match self.last {
-            Some((raw, counted)) => counted + f64::from(time.wrapping_sub(raw) as i32),
+            Some((raw, counted)) if time == raw || tick_newer(time, raw) => {
+                counted + f64::from(time.wrapping_sub(raw))
+            }
+            Some((raw, counted)) => counted - f64::from(raw.wrapping_sub(time)),
             None => 0.0,
         };
         self.last = Some((time, counted));
