@@ -212,12 +212,11 @@ impl GameClient {
     /// The request for deltas (again) on a new channel, unless the client does not ask for
     /// them or its dialect cannot.
     fn delta_request(&mut self, now: Option<Instant>) -> Option<wire::ClientMessage> {
-        if self.dialect == Dialect::Original || self.deltas.is_none() {
+        if self.dialect == Dialect::Original {
             return None;
         }
+        self.deltas.as_mut()?.requested(now);
         let ch = self.channel();
-        let deltas = self.deltas.as_mut()?;
-        deltas.requested(now);
         self.stats.delta_requests += 1;
         Some(wire::ClientMessage::deltas(ch))
     }
