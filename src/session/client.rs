@@ -14,6 +14,7 @@ use tracing::{debug, warn};
 use deltas::Deltas;
 
 use crate::rules::Input;
+use crate::session::tick_newer;
 use crate::snapshot::{from_snapshot, to_action};
 use crate::world::{Entity, PlayerId};
 
@@ -211,12 +212,11 @@ impl GameClient {
     /// The request for deltas (again) on a new channel, unless the client does not ask for
     /// them or its dialect cannot.
     fn delta_request(&mut self, now: Option<Instant>) -> Option<wire::ClientMessage> {
-        if self.dialect == Dialect::Original || self.deltas.is_none() {
+        if self.dialect == Dialect::Original {
             return None;
         }
+        self.deltas.as_mut()?.requested(now);
         let ch = self.channel();
-        let deltas = self.deltas.as_mut()?;
-        deltas.requested(now);
         self.stats.delta_requests += 1;
         Some(wire::ClientMessage::deltas(ch))
     }
@@ -353,11 +353,11 @@ impl GameClient {
             return None;
         }
         if let Some(latest) = self.latest {
-            let ahead = time.wrapping_sub(latest);
-            if ahead == 0 || ahead > u32::MAX / 2 {
+            if !tick_newer(time, latest) {
                 self.stats.snapshots_stale += 1;
                 return None;
             }
+            let ahead = time.wrapping_sub(latest);
             // Snapshots come every `step` ticks (the server's snapshot rate), the smallest
             // gap seen: a larger one is the snapshots lost in between.
             let step = self.step.map_or(ahead, |s| s.min(ahead));

@@ -14,6 +14,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
+use crate::session::tick_newer;
 use crate::world::{Entity, EntityKind, Vec2};
 
 /// The snapshots to draw between, and the estimate of the server's clock.
@@ -68,10 +69,13 @@ impl Interpolation {
     /// The snapshot of tick `time`, which arrived at `now`.
     pub fn push(&mut self, time: u32, entities: &[Entity], now: Instant) {
         let epoch = *self.epoch.get_or_insert(now);
-        // Ticks counted on from the first snapshot: wrapping differences, as the server's
-        // time wraps.
+        // Ticks counted on from the first snapshot, as the server's time wraps: forward to a
+        // newer tick, back to an older one.
         let counted = match self.last {
-            Some((raw, counted)) => counted + f64::from(time.wrapping_sub(raw) as i32),
+            Some((raw, counted)) if time == raw || tick_newer(time, raw) => {
+                counted + f64::from(time.wrapping_sub(raw))
+            }
+            Some((raw, counted)) => counted - f64::from(raw.wrapping_sub(time)),
             None => 0.0,
         };
         self.last = Some((time, counted));
@@ -81,16 +85,28 @@ impl Interpolation {
         }
         self.offsets.push_back(counted - arrived);
         let at = self.frames.partition_point(|f| f.time < counted);
-        if self.frames.get(at).is_some_and(|f| f.time == counted) {
-            return;
+        if !self.frames.get(at).is_some_and(|f| f.time == counted) {
+            self.frames.insert(
+                at,
+                Frame {
+                    time: counted,
+                    entities: entities.to_vec(),
+                },
+            );
         }
-        self.frames.insert(
-            at,
-            Frame {
-                time: counted,
-                entities: entities.to_vec(),
-            },
-        );
+        // The frames the next view would drop, dropped now, so that a caller that pushes
+        // without viewing keeps a bounded number. From this snapshot on, the clock estimate
+        // is at least its tick, the view at most `delay` and `SNAP_TICKS` behind that.
+        let horizon = counted - self.ticks(self.delay) - SNAP_TICKS;
+        self.prune(horizon);
+    }
+
+    /// Drops the snapshots older than the one before tick `at` (counted as the frames are):
+    /// a view at `at` or later draws between newer ones.
+    fn prune(&mut self, at: f64) {
+        while self.frames.len() > 2 && self.frames[1].time <= at {
+            self.frames.pop_front();
+        }
     }
 
     /// The world as the view shows it at `now`; empty before the first snapshot.
@@ -98,10 +114,7 @@ impl Interpolation {
         let Some(at) = self.render_time(now) else {
             return Vec::new();
         };
-        // Snapshots older than the one before the view time are of no more use.
-        while self.frames.len() > 2 && self.frames[1].time <= at {
-            self.frames.pop_front();
-        }
+        self.prune(at);
         let (Some(a), b) = (self.frames.front(), self.frames.get(1)) else {
             return Vec::new();
         };
@@ -159,7 +172,7 @@ fn between(a: &[Entity], b: &[Entity], alpha: f32) -> Vec<Entity> {
                 .ok()
                 .and_then(|i| b[i].pos());
             if let Some(to) = to {
-                let lerp = |from: Vec2| from + (to + from * -1.0) * alpha;
+                let lerp = |from: Vec2| from + (to - from) * alpha;
                 match &mut e.kind {
                     EntityKind::Object(o) => o.pos = lerp(o.pos),
                     EntityKind::Player(p) => p.pos = lerp(p.pos),
@@ -261,6 +274,28 @@ mod tests {
         interp.push(13, &world(13.0), t0 + Duration::from_millis(50));
         // Long after the last snapshot: the newest, not beyond it.
         assert_eq!(x(&interp.view(t0 + Duration::from_secs(5))), 13.0);
+    }
+
+    #[test]
+    fn snapshots_pushed_without_a_view_are_not_all_kept() {
+        let mut interp = Interpolation::new(RATE, Interpolation::DELAY);
+        let t0 = Instant::now();
+        let tick = Duration::from_secs(1) / RATE;
+        for t in 0..10 * RATE {
+            interp.push(t, &world(t as f32), t0 + tick * t);
+        }
+        // The snapshots of the delay and of the view's leeway, the newest and the one
+        // before: no more.
+        let delay = interp.ticks(Interpolation::DELAY).round();
+        let most = (delay + SNAP_TICKS) as usize + 2;
+        assert!(interp.frames.len() <= most, "{} kept", interp.frames.len());
+        // And the view is what it would have been: the delay behind the newest.
+        let newest = 10 * RATE - 1;
+        let shown = x(&interp.view(t0 + tick * newest));
+        assert!(
+            (shown - (newest as f32 - delay as f32)).abs() < 0.01,
+            "{shown}"
+        );
     }
 
     #[test]

@@ -35,3 +35,34 @@ pub use bot_player::BotPlayer;
 pub use client::{ClientEvent, ClientStats, GameClient};
 pub use interpolation::Interpolation;
 pub use server::{GameServer, ServerConfig, ServerStats};
+
+/// Whether tick `a` is newer than tick `b`, as the server's time wraps: serial-number
+/// arithmetic, `a` less than half the range ahead of `b`. Exactly half-way, neither is newer.
+/// One rule, so that the server's baselines and the client's snapshots agree on the order.
+pub(crate) fn tick_newer(a: u32, b: u32) -> bool {
+    a != b && a.wrapping_sub(b) < 1 << 31
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tick_newer;
+
+    #[test]
+    fn a_tick_is_newer_than_those_less_than_half_the_range_behind_it() {
+        assert!(tick_newer(2, 1));
+        assert!(!tick_newer(1, 2));
+        assert!(!tick_newer(7, 7), "a tick is not newer than itself");
+        // Across the wrap.
+        assert!(tick_newer(0, u32::MAX));
+        assert!(tick_newer(5, u32::MAX - 5));
+        assert!(!tick_newer(u32::MAX, 0));
+        // Just short of half-way ahead is newer; half-way is newer in neither direction.
+        let half = 1u32 << 31;
+        assert!(tick_newer(half - 1, 0));
+        assert!(!tick_newer(0, half - 1));
+        assert!(!tick_newer(half, 0));
+        assert!(!tick_newer(0, half));
+        assert!(tick_newer(half + 10, 11));
+        assert!(!tick_newer(half + 10, 10));
+    }
+}

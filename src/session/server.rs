@@ -265,8 +265,11 @@ impl GameServer {
                     },
                     Ok(wire::ClientMessage::Deltas(request)) => {
                         self.stats.delta_requests += 1;
+                        // A client takes a fresh channel for each request, so a repeat is
+                        // told by the state it already has, not by its channel.
+                        let first = client.deltas.is_none();
                         let deltas = client.deltas.get_or_insert_with(DeltaClient::default);
-                        if deltas.channel != request.channel {
+                        if first {
                             info!(%peer, channel = %request.channel, "client asked for deltas");
                         } else {
                             debug!(%peer, "client asked for deltas again: a full snapshot next");

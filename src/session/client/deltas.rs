@@ -12,6 +12,8 @@ use std::time::{Duration, Instant};
 
 use game_messages as wire;
 
+use crate::session::tick_newer;
+
 /// How long after a request for deltas another may follow: deltas already on their way name
 /// the same missing baseline.
 const REQUEST_AGAIN_AFTER: Duration = Duration::from_millis(250);
@@ -42,11 +44,12 @@ impl Deltas {
         if self.kept.iter().any(|(t, _)| *t == time) {
             return;
         }
-        // By tick, as ticks wrap: it goes after every kept tick it is newer than.
+        // By tick, as ticks wrap: it goes after every kept tick it is newer than (none is
+        // the same tick: that returned above).
         let at = self
             .kept
             .iter()
-            .rposition(|(t, _)| time.wrapping_sub(*t) < u32::MAX / 2)
+            .rposition(|(t, _)| tick_newer(time, *t))
             .map_or(0, |i| i + 1);
         self.kept.insert(at, (time, snapshot.clone()));
         while self.kept.len() > self.capacity {

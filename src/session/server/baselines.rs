@@ -14,6 +14,8 @@ use std::sync::Arc;
 
 use game_messages::Snapshot;
 
+use crate::session::tick_newer;
+
 /// The snapshots sent lately, by tick: those not older than `window` ticks.
 #[derive(Debug, Default)]
 pub struct History {
@@ -92,10 +94,7 @@ impl Baselines {
             return;
         };
         let (_, time) = self.in_flight.remove(at).expect("found");
-        // "Newer" as ticks wrap: less than half the range ahead.
-        let newer = self
-            .newest
-            .is_none_or(|n| time != n && time.wrapping_sub(n) < u32::MAX / 2);
+        let newer = self.newest.is_none_or(|n| tick_newer(time, n));
         if newer {
             self.newest = Some(time);
         }

@@ -36,17 +36,25 @@ impl GameServer {
         out: &mut impl SnapshotOut,
         players: &[(ConnectionId, PlayerId)],
     ) {
-        let snapshot = Arc::new(to_snapshot(&self.world));
+        let snapshot = to_snapshot(&self.world);
         let entities = snapshot.len() as u64;
-        let msg = wire::ServerMessage::snapshot(self.time, (*snapshot).clone());
+        let msg = wire::ServerMessage::snapshot(self.time, snapshot);
         self.buf.clear();
         let encoded = rabbit::encode_into(&msg, &mut self.buf);
         let (full, deltas): (Vec<_>, Vec<_>) = players
             .iter()
             .map(|(c, _)| *c)
             .partition(|c| !self.wants_deltas(*c));
-        let Some(payload) = self.count_full(msg, entities, encoded) else {
+        let Some(payload) = self.count_full(&msg, entities, encoded) else {
             return;
+        };
+        // Taken back out of the message, not cloned into it: a snapshot is the whole world.
+        let snapshot = match msg {
+            wire::ServerMessage::Event(wire::Event {
+                kind: wire::EventKind::Snapshot(snapshot),
+                ..
+            }) => Arc::new(snapshot),
+            _ => unreachable!("built as a snapshot event above"),
         };
         for c in full {
             if out.send(c, &payload) {
@@ -64,10 +72,10 @@ impl GameServer {
     /// Counts the snapshot event `msg`, whose encoding into `self.buf` gave `encoded`, and
     /// returns its bytes to send. Apart from [`GameServer::send_snapshots`] so that a test can
     /// hand it an encoding that failed: only a world of more than `u32::MAX` entities could
-    /// make one fail.
+    /// make one fail. `msg` is borrowed so that only a kept sample costs a copy of the world.
     fn count_full(
         &mut self,
-        msg: wire::ServerMessage,
+        msg: &wire::ServerMessage,
         entities: u64,
         encoded: rabbit::Result<()>,
     ) -> Option<Payload> {
@@ -81,7 +89,7 @@ impl GameServer {
         self.stats.snapshot_bytes += self.buf.len() as u64;
         self.stats.snapshot_entities += entities;
         if sample {
-            self.samples.push(msg);
+            self.samples.push(msg.clone());
         }
         // Encoded once, shared: every connection's queue holds the same bytes, not a copy.
         Some(Payload::from(&self.buf[..]))
@@ -133,8 +141,9 @@ impl GameServer {
             self.stats.snapshots_sent += 1;
             if let Some(id) = out.send_tracked(c, &payload) {
                 self.stats.messages_out += 1;
-                if let Some(d) = self.clients.get_mut(&c).and_then(|cl| cl.deltas.as_mut()) {
-                    d.baselines.sent(id, self.time);
+                let time = self.time;
+                if let Some(d) = self.deltas_of(c) {
+                    d.baselines.sent(id, time);
                 }
             }
         }
@@ -225,7 +234,7 @@ mod tests {
         // The first snapshot of all fails: nothing was encoded before it.
         let (msg, _) = encode(&mut server, 1);
         let failed = Err(rabbit::Error::custom("cannot encode"));
-        assert!(server.count_full(msg, 10, failed).is_none());
+        assert!(server.count_full(&msg, 10, failed).is_none());
         let stats = server.stats();
         assert_eq!((stats.snapshots_encoded, stats.snapshot_bytes), (0, 0));
         assert!(server.samples().is_empty(), "a sample is a snapshot sent");
@@ -234,7 +243,7 @@ mod tests {
         let (msg, encoded) = encode(&mut server, 2);
         assert!(encoded.is_ok());
         let bytes = server.buf.clone();
-        let payload = server.count_full(msg.clone(), 10, encoded).unwrap();
+        let payload = server.count_full(&msg, 10, encoded).unwrap();
         assert_eq!(&payload[..], &bytes[..]);
         let stats = server.stats();
         assert_eq!(
