@@ -49,13 +49,14 @@ impl GameServer {
             return;
         };
         // Taken back out of the message, not cloned into it: a snapshot is the whole world.
-        let snapshot = match msg {
-            wire::ServerMessage::Event(wire::Event {
-                kind: wire::EventKind::Snapshot(snapshot),
-                ..
-            }) => Arc::new(snapshot),
-            _ => unreachable!("built as a snapshot event above"),
+        let wire::ServerMessage::Event(wire::Event {
+            kind: wire::EventKind::Snapshot(snapshot),
+            ..
+        }) = msg
+        else {
+            return;
         };
+        let snapshot = Arc::new(snapshot);
         for c in full {
             if out.send(c, &payload) {
                 self.stats.messages_out += 1;
