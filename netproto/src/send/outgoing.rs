@@ -10,6 +10,7 @@
 //! (see `Sender::check_room`), so the ring never holds more slots than that.
 
 use std::collections::VecDeque;
+use std::ops::{Deref, DerefMut};
 use std::time::Instant;
 
 use super::wire::Wire;
@@ -26,6 +27,36 @@ pub(crate) struct ChunkState {
     pub tx_count: u32,
     pub acked: bool,
     pub in_flight: bool,
+}
+
+/// A message's chunk states. A message of one chunk (most of a game's, and every message up
+/// to a datagram's payload) keeps its state inline, so that sending it allocates nothing for
+/// it; a longer one uses a recycled vector.
+#[derive(Debug)]
+pub(crate) enum ChunkStates {
+    One([ChunkState; 1]),
+    Many(Vec<ChunkState>),
+}
+
+impl Deref for ChunkStates {
+    type Target = [ChunkState];
+    #[inline]
+    fn deref(&self) -> &[ChunkState] {
+        match self {
+            ChunkStates::One(one) => one,
+            ChunkStates::Many(many) => many,
+        }
+    }
+}
+
+impl DerefMut for ChunkStates {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [ChunkState] {
+        match self {
+            ChunkStates::One(one) => one,
+            ChunkStates::Many(many) => many,
+        }
+    }
 }
 
 /// How a reliable message's bytes are held.
@@ -50,7 +81,7 @@ pub(crate) struct OutMessage {
     pub next_new: usize,
     /// Chunks acknowledged.
     pub acked: usize,
-    pub chunks: Vec<ChunkState>,
+    pub chunks: ChunkStates,
 }
 
 impl OutMessage {
@@ -86,11 +117,17 @@ impl OutMessage {
     }
 }
 
-/// Spare buffers kept for the next messages: enough for the messages of a busy tick, few
-/// enough that the memory they hold stays small next to the send window.
-const SPARE_MESSAGES: usize = 64;
+/// Spare buffers kept for the next messages while messages are in flight: as many as the
+/// default pending queue holds (`max_pending_reliable`), so that a sender streaming small
+/// messages reuses the buffers its acknowledgements free however many one ACK frees at once
+/// (with fewer, every message past the spares paid an allocation and its free). The spares
+/// never outnumber the messages the queue held at once.
+const SPARE_MESSAGES: usize = 1024;
+/// Spares kept once nothing is in flight: enough for the messages of a busy tick, few enough
+/// that an idle connection holds little (a server may have thousands).
+const SPARE_IDLE: usize = 64;
 /// A payload buffer larger than this is freed rather than kept, so the spares hold at most
-/// `SPARE_MESSAGES × SPARE_DATA_BYTES` (256 KiB).
+/// `SPARE_MESSAGES × SPARE_DATA_BYTES` (4 MiB) in flight and a sixteenth of that idle.
 const SPARE_DATA_BYTES: usize = 4096;
 
 /// The live reliable messages, in sequence order.
@@ -142,9 +179,14 @@ impl Outgoing {
             Data::Owned(bytes) => Body::Copied(bytes),
             Data::Payload(payload) => Body::Shared(payload),
         };
-        let mut chunks = self.spare_chunks.pop().unwrap_or_default();
-        chunks.clear();
-        chunks.resize(n, ChunkState::default());
+        let chunks = if n == 1 {
+            ChunkStates::One([ChunkState::default()])
+        } else {
+            let mut many = self.spare_chunks.pop().unwrap_or_default();
+            many.clear();
+            many.resize(n, ChunkState::default());
+            ChunkStates::Many(many)
+        };
         if self.slots.is_empty() {
             self.base = abs;
         }
@@ -189,8 +231,10 @@ impl Outgoing {
             return;
         };
         self.live -= 1;
-        if self.spare_chunks.len() < SPARE_MESSAGES {
-            self.spare_chunks.push(msg.chunks);
+        if let ChunkStates::Many(many) = msg.chunks
+            && self.spare_chunks.len() < SPARE_MESSAGES
+        {
+            self.spare_chunks.push(many);
         }
         if let Body::Copied(data) = msg.body
             && self.spare_data.len() < SPARE_MESSAGES
@@ -201,6 +245,10 @@ impl Outgoing {
         while matches!(self.slots.front(), Some(None)) {
             self.slots.pop_front();
             self.base += 1;
+        }
+        if self.live == 0 {
+            self.spare_data.truncate(SPARE_IDLE);
+            self.spare_chunks.truncate(SPARE_IDLE);
         }
     }
 
@@ -272,13 +320,38 @@ mod tests {
         );
         o.remove(0);
         assert!(o.spare_data.is_empty());
-        for abs in 1..=(SPARE_MESSAGES as u64 + 10) {
-            o.insert(abs, abs as u16, Data::Borrowed(&[0; 100]), SPEC, R);
+        // Two chunks each, so that their chunk states are vectors too.
+        let last = SPARE_MESSAGES as u64 + 10;
+        for abs in 1..=last {
+            o.insert(abs, abs as u16, Data::Borrowed(&[0; 600]), SPEC, R);
         }
-        for abs in 1..=(SPARE_MESSAGES as u64 + 10) {
+        for abs in 1..last {
             o.remove(abs);
         }
         assert_eq!(o.spare_data.len(), SPARE_MESSAGES);
         assert_eq!(o.spare_chunks.len(), SPARE_MESSAGES);
+        // Once nothing is in flight, a few are kept.
+        o.remove(last);
+        assert_eq!(o.spare_data.len(), SPARE_IDLE);
+        assert_eq!(o.spare_chunks.len(), SPARE_IDLE);
+    }
+
+    #[test]
+    fn a_one_chunk_message_keeps_its_state_inline() {
+        let mut o = Outgoing::default();
+        o.insert(0, 0, Data::Borrowed(&[1; 600]), SPEC, R);
+        o.insert(1, 1, Data::Borrowed(&[2; 100]), SPEC, R);
+        assert!(matches!(o.get(0).map(|m| &m.chunks), Some(ChunkStates::Many(v)) if v.len() == 2));
+        assert!(matches!(
+            o.get(1).map(|m| &m.chunks),
+            Some(ChunkStates::One(_))
+        ));
+        o.get_mut(1).unwrap().chunks[0].acked = true;
+        assert!(o.get(1).unwrap().chunks.iter().all(|c| c.acked));
+        o.remove(1);
+        assert!(
+            o.spare_chunks.is_empty(),
+            "nothing to recycle of an inline state"
+        );
     }
 }
