@@ -16,7 +16,9 @@
 //! reported with what it delivered, marked incomplete.
 //!
 //! For profiling one case alone (under `strace -c` or `perf`), the environment variable
-//! `BENCH_TRANSPORT_CASES` (comma-separated names, e.g. `reliable-1k,rtt`) limits the cases.
+//! `BENCH_TRANSPORT_CASES` (comma-separated names, e.g. `reliable-1k,rtt`) limits the cases, and
+//! `BENCH_RELIABLE_SCALE` (a whole number) multiplies the reliable cases' message counts, for a
+//! transfer long enough to measure the steady state.
 
 pub mod fanout;
 pub mod fanout_case;
@@ -425,6 +427,18 @@ fn case_selected(name: &str) -> bool {
     }
 }
 
+/// How many times the reliable cases' message counts are multiplied: 1 unless the environment
+/// variable `BENCH_RELIABLE_SCALE` says otherwise. A longer transfer measures the steady state
+/// (and gives a profiler more samples) where the default one, a few milliseconds at 1 KiB,
+/// includes the congestion window's growth.
+fn reliable_scale() -> u64 {
+    std::env::var("BENCH_RELIABLE_SCALE")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or(1)
+}
+
 /// Runs the suite.
 pub fn run(opts: &Options) -> Vec<Row> {
     PIN.store(opts.pin, Ordering::Relaxed);
@@ -452,7 +466,7 @@ pub fn run(opts: &Options) -> Vec<Row> {
                     name,
                     Params {
                         size,
-                        count: count / scale,
+                        count: count * reliable_scale() / scale,
                         loss,
                         seed: 0x5eed,
                         deadline,
