@@ -56,7 +56,7 @@ impl Budget {
 
     /// Whether a chunk covering `offset..end` may join `room`; if so, the capacity to reserve
     /// for the chunks to come (`None`: just what this one needs). `oldest_reliable` is asked
-    /// only over the budget, as it walks every partial.
+    /// only over the budget.
     #[inline]
     pub fn admit(
         self,

@@ -58,11 +58,13 @@ impl Reassembler {
         }
         let mut freed = 0;
         let timeouts = self.timeouts;
+        let ages = &mut self.ages;
         self.partials.retain(|_, p| {
             if now < timeouts.deadline(p) {
                 return true;
             }
             if p.reliable {
+                ages.remove(p.line);
                 expired.reliable += 1;
             } else {
                 expired.unreliable += 1;

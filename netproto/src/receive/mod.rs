@@ -11,6 +11,7 @@
 mod budget;
 mod delivered;
 mod expiry;
+mod oldest;
 mod order;
 mod partial;
 
@@ -24,6 +25,7 @@ use crate::packet::{Flags, Header, seq_newer};
 use budget::{Budget, Room};
 use delivered::Delivered;
 use expiry::Timeouts;
+use oldest::Ages;
 use order::Orderer;
 use partial::{Partial, Partials};
 
@@ -141,6 +143,8 @@ impl Received {
 pub(crate) struct Reassembler {
     delivered: Delivered,
     partials: Partials,
+    /// The reliable partials in order of age.
+    ages: Ages,
     partial_bytes: usize,
     newest_sequenced: Option<u16>,
     /// Unreliable messages on the spec's wire (and unreliable ones on the extended wire) are
@@ -166,6 +170,7 @@ impl Reassembler {
         Reassembler {
             delivered: Delivered::new(),
             partials: Partials::default(),
+            ages: Ages::default(),
             partial_bytes: 0,
             newest_sequenced: None,
             sequenced,
@@ -216,18 +221,19 @@ impl Reassembler {
     /// retransmitted partial. It is the one the sender most needs completed (it retransmits the
     /// oldest first), whether a chunk of it arrived before (`exists`) or not; one that has none
     /// here yet must also be behind the newest sequence seen, so that a flood of new sequences
-    /// never counts.
+    /// never counts. Answered from the ordered [`Ages`], not by a walk over the partials.
     fn is_oldest_reliable(&self, seq: u16, exists: bool) -> bool {
         let Some(newest) = self.delivered.newest() else {
             return false;
         };
-        let age = crate::packet::seq_diff(seq, newest);
-        (exists || age < 0)
-            && self
-                .partials
-                .iter()
-                .filter(|&(&s, p)| p.reliable && s != seq)
-                .all(|(&s, _)| crate::packet::seq_diff(s, newest) > age)
+        if !exists && crate::packet::seq_diff(seq, newest) >= 0 {
+            return false;
+        }
+        let line = match self.partials.get(&seq) {
+            Some(p) => p.line,
+            None => self.ages.unwrap(seq),
+        };
+        self.ages.is_oldest(line)
     }
 
     #[inline]
@@ -289,6 +295,9 @@ impl Reassembler {
             return Received::dropped(Dropped::Malformed, acked);
         }
         self.delivered.observe(seq);
+        if let Some(newest) = self.delivered.newest() {
+            self.ages.observe(newest);
+        }
         if self.is_sequenced(c.kind) && self.newest_sequenced.is_some_and(|n| !seq_newer(seq, n)) {
             return Received::dropped(Dropped::Stale, acked);
         }
@@ -331,10 +340,16 @@ impl Reassembler {
         if !room.exists {
             self.note_deadline(now, reliable);
         }
-        let partial = self
-            .partials
-            .entry(seq)
-            .or_insert_with(|| Partial::new(c.kind, now));
+        if !room.exists {
+            let line = self.ages.unwrap(seq);
+            if reliable {
+                self.ages.insert(line);
+            }
+            self.partials.insert(seq, Partial::new(c.kind, now, line));
+        }
+        let Some(partial) = self.partials.get_mut(&seq) else {
+            return Received::default();
+        };
         if c.order.is_some() {
             partial.order = c.order;
         }
@@ -350,6 +365,9 @@ impl Reassembler {
         let Some(p) = self.partials.remove(&seq) else {
             return Received::default();
         };
+        if p.reliable {
+            self.ages.remove(p.line);
+        }
         self.partial_bytes -= p.charge();
         let order = p.order;
         self.complete(seq, p.into_payload(), c.kind, order, out)

@@ -19,6 +19,9 @@ pub(crate) struct Partial {
     pub reliable: bool,
     /// The reliable index and predecessor from chunk 0, once it arrived.
     pub order: Option<(u16, Option<u16>)>,
+    /// Its sequence number unwrapped (`oldest::Ages`), which keeps a reliable one in order of
+    /// age.
+    pub line: u64,
     buf: Vec<u8>,
     received: [u64; 4],
     count: usize,
@@ -30,11 +33,12 @@ pub(crate) struct Partial {
 }
 
 impl Partial {
-    pub fn new(kind: Kind, now: Instant) -> Partial {
+    pub fn new(kind: Kind, now: Instant, line: u64) -> Partial {
         Partial {
             kind,
             reliable: kind.retransmitted(),
             order: None,
+            line,
             buf: Vec::new(),
             received: [0; 4],
             count: 0,
@@ -185,7 +189,7 @@ mod tests {
 
     #[test]
     fn highest_is_the_top_received_chunk() {
-        let mut p = Partial::new(Kind::Spec { rel: true }, Instant::now());
+        let mut p = Partial::new(Kind::Spec { rel: true }, Instant::now(), 0);
         assert_eq!(p.highest(), None);
         for c in [0u8, 5, 63, 64, 130, 255, 200] {
             p.received[usize::from(c / 64)] |= 1 << (c % 64);
