@@ -27,6 +27,7 @@ pub struct Config {
     pub(crate) max_window: u32,
     pub(crate) max_reassembly_bytes: usize,
     pub(crate) max_pending_reliable: usize,
+    pub(crate) max_pending_bytes: usize,
     pub(crate) max_connections: usize,
     pub(crate) max_queued_datagrams: usize,
     pub(crate) unreliable_timeout: Duration,
@@ -64,6 +65,7 @@ impl Default for Config {
             max_window: 1024,
             max_reassembly_bytes: 4 << 20,
             max_pending_reliable: 1024,
+            max_pending_bytes: 2 << 20,
             max_connections: 1024,
             max_queued_datagrams: 4096,
             unreliable_timeout: Duration::from_secs(1),
@@ -175,6 +177,12 @@ impl ConfigBuilder {
         /// Reliable messages that may await acknowledgement per connection before `send`
         /// returns [`Error::WouldBlock`].
         max_pending_reliable: usize;
+        /// Payload bytes of the reliable messages awaiting acknowledgement per connection
+        /// before `send` returns [`Error::WouldBlock`]; a message is always taken when none is
+        /// pending, whatever its size. Past a few windows' worth, a deeper queue only adds
+        /// latency, and once it outgrows the caches every copy into it and out of it slows
+        /// the sender (BENCHMARKS.md, "A backlog bounded in bytes").
+        max_pending_bytes: usize;
         /// Connections an endpoint accepts; further handshakes are ignored.
         max_connections: usize;
         /// Datagrams that may wait in a connection's (or endpoint's) transmit queue before
@@ -293,9 +301,13 @@ impl ConfigBuilder {
                 "max_reassembly_bytes must hold at least one maximum payload",
             ));
         }
-        if c.max_pending_reliable == 0 || c.max_connections == 0 || c.max_queued_datagrams < 256 {
+        if c.max_pending_reliable == 0
+            || c.max_pending_bytes == 0
+            || c.max_connections == 0
+            || c.max_queued_datagrams < 256
+        {
             return Err(Error::InvalidConfig(
-                "max_pending_reliable and max_connections must be positive, max_queued_datagrams at least 256",
+                "max_pending_reliable, max_pending_bytes and max_connections must be positive, max_queued_datagrams at least 256",
             ));
         }
         if !(SPEC_DATAGRAM..=MAX_DATAGRAM).contains(&c.max_datagram_size) {

@@ -177,7 +177,7 @@ impl Core {
             return Err(Error::PayloadTooLarge { len });
         }
         let reliable = delivery.is_reliable();
-        self.outbound.check_room(reliable)?;
+        self.outbound.check_room(reliable, len)?;
         self.stats.messages_sent += 1;
         let (data, wire, compressed) = self.outbound.frame(data, delivery);
         self.stats.compressed += u64::from(compressed);

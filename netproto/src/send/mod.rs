@@ -66,7 +66,7 @@ pub(crate) struct Outbound {
 impl Outbound {
     pub fn new(config: &Config) -> Outbound {
         Outbound {
-            sender: Sender::new(config.max_pending_reliable),
+            sender: Sender::new(config.max_pending_reliable, config.max_pending_bytes),
             rtt: RttEstimator::new(config.initial_rtt, config.min_rto, config.max_rto),
             cc: Congestion::new(config.initial_window, config.min_window, config.max_window),
             pacer: config.pacing.then(Pacer::new),
@@ -137,8 +137,8 @@ impl Outbound {
     }
 
     /// Whether a message may be given a sequence id now.
-    pub fn check_room(&self, reliable: bool) -> Result<(), Error> {
-        self.sender.check_room(reliable)
+    pub fn check_room(&self, reliable: bool, len: usize) -> Result<(), Error> {
+        self.sender.check_room(reliable, len)
     }
 
     /// Frames a new message: compresses it where that is agreed and shortens it, and picks

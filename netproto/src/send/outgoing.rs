@@ -126,9 +126,14 @@ const SPARE_MESSAGES: usize = 1024;
 /// Spares kept once nothing is in flight: enough for the messages of a busy tick, few enough
 /// that an idle connection holds little (a server may have thousands).
 const SPARE_IDLE: usize = 64;
-/// A payload buffer larger than this is freed rather than kept, so the spares hold at most
+/// A payload buffer up to this size is a small spare: the small spares hold at most
 /// `SPARE_MESSAGES × SPARE_DATA_BYTES` (4 MiB) in flight and a sixteenth of that idle.
 const SPARE_DATA_BYTES: usize = 4096;
+/// Larger buffers kept for the next large messages, in bytes of capacity: a few 64 KiB
+/// messages queued together. Freed instead, each such buffer went back to the allocator,
+/// which returned the memory to the OS, and the next message of that size paid a page fault
+/// per 4 KiB it copied. None are kept once nothing is in flight.
+const SPARE_LARGE_BYTES: usize = 2 << 20;
 
 /// The live reliable messages, in sequence order.
 #[derive(Debug, Default)]
@@ -139,8 +144,13 @@ pub(crate) struct Outgoing {
     /// the front.
     slots: VecDeque<Option<OutMessage>>,
     live: usize,
-    /// Payload buffers of acknowledged copied messages, for the next ones.
+    /// Payload bytes of the live messages.
+    bytes: usize,
+    /// Payload buffers of acknowledged copied messages, for the next ones: up to
+    /// `SPARE_DATA_BYTES` each, and larger ones with their total capacity.
     spare_data: Vec<Vec<u8>>,
+    spare_large: Vec<Vec<u8>>,
+    spare_large_bytes: usize,
     /// Chunk state vectors of acknowledged messages.
     spare_chunks: Vec<Vec<ChunkState>>,
 }
@@ -149,6 +159,11 @@ impl Outgoing {
     /// Live messages.
     pub fn len(&self) -> usize {
         self.live
+    }
+
+    /// Payload bytes of the live messages.
+    pub fn bytes(&self) -> usize {
+        self.bytes
     }
 
     /// The absolute sequence number of the oldest live message.
@@ -166,11 +181,12 @@ impl Outgoing {
         wire: Wire,
         delivery: Delivery,
     ) -> usize {
-        let n = count_chunks(payload.as_slice().len(), wire.chunk_size());
+        let len = payload.as_slice().len();
+        let n = count_chunks(len, wire.chunk_size());
         debug_assert!(n <= MAX_CHUNKS);
         let body = match payload {
             Data::Borrowed(bytes) => {
-                let mut data = self.spare_data.pop().unwrap_or_default();
+                let mut data = self.spare(bytes.len());
                 data.clear();
                 data.extend_from_slice(bytes);
                 Body::Copied(data)
@@ -205,6 +221,7 @@ impl Outgoing {
             chunks,
         }));
         self.live += 1;
+        self.bytes += len;
         n
     }
 
@@ -231,16 +248,14 @@ impl Outgoing {
             return;
         };
         self.live -= 1;
+        self.bytes -= msg.bytes().len();
         if let ChunkStates::Many(many) = msg.chunks
             && self.spare_chunks.len() < SPARE_MESSAGES
         {
             self.spare_chunks.push(many);
         }
-        if let Body::Copied(data) = msg.body
-            && self.spare_data.len() < SPARE_MESSAGES
-            && data.capacity() <= SPARE_DATA_BYTES
-        {
-            self.spare_data.push(data);
+        if let Body::Copied(data) = msg.body {
+            self.keep_spare(data);
         }
         while matches!(self.slots.front(), Some(None)) {
             self.slots.pop_front();
@@ -249,6 +264,35 @@ impl Outgoing {
         if self.live == 0 {
             self.spare_data.truncate(SPARE_IDLE);
             self.spare_chunks.truncate(SPARE_IDLE);
+            self.spare_large.clear();
+            self.spare_large_bytes = 0;
+        }
+    }
+
+    /// A buffer for a copy of `len` bytes: a spare of its class, if there is one.
+    fn spare(&mut self, len: usize) -> Vec<u8> {
+        if len <= SPARE_DATA_BYTES {
+            return self.spare_data.pop().unwrap_or_default();
+        }
+        match self.spare_large.pop() {
+            Some(data) => {
+                self.spare_large_bytes -= data.capacity();
+                data
+            }
+            None => Vec::new(),
+        }
+    }
+
+    /// Keeps an acknowledged message's buffer for a later one, within the spares' bounds.
+    fn keep_spare(&mut self, data: Vec<u8>) {
+        let capacity = data.capacity();
+        if capacity <= SPARE_DATA_BYTES {
+            if self.spare_data.len() < SPARE_MESSAGES {
+                self.spare_data.push(data);
+            }
+        } else if self.spare_large_bytes + capacity <= SPARE_LARGE_BYTES {
+            self.spare_large_bytes += capacity;
+            self.spare_large.push(data);
         }
     }
 
@@ -270,6 +314,7 @@ impl Outgoing {
     pub fn clear(&mut self) {
         self.slots.clear();
         self.live = 0;
+        self.bytes = 0;
     }
 }
 
@@ -309,7 +354,7 @@ mod tests {
     }
 
     #[test]
-    fn large_buffers_are_not_kept() {
+    fn spares_are_bounded_and_none_large_kept_when_idle() {
         let mut o = Outgoing::default();
         o.insert(
             0,
@@ -320,6 +365,10 @@ mod tests {
         );
         o.remove(0);
         assert!(o.spare_data.is_empty());
+        assert!(
+            o.spare_large.is_empty(),
+            "none kept once nothing is in flight"
+        );
         // Two chunks each, so that their chunk states are vectors too.
         let last = SPARE_MESSAGES as u64 + 10;
         for abs in 1..=last {
@@ -334,6 +383,32 @@ mod tests {
         o.remove(last);
         assert_eq!(o.spare_data.len(), SPARE_IDLE);
         assert_eq!(o.spare_chunks.len(), SPARE_IDLE);
+    }
+
+    #[test]
+    fn large_buffers_are_kept_within_their_byte_bound_while_in_flight() {
+        let mut o = Outgoing::default();
+        let large = vec![7u8; 64 * 1024];
+        let count = SPARE_LARGE_BYTES / large.len() + 4;
+        for abs in 0..=count as u64 {
+            o.insert(abs, abs as u16, Data::Borrowed(&large), SPEC, R);
+        }
+        for abs in 0..count as u64 {
+            o.remove(abs);
+        }
+        assert!(o.spare_large_bytes <= SPARE_LARGE_BYTES);
+        assert_eq!(
+            o.spare_large_bytes,
+            o.spare_large.iter().map(Vec::capacity).sum()
+        );
+        assert!(o.spare_large.len() >= SPARE_LARGE_BYTES / (128 * 1024));
+        // A small message takes a small spare, a large one a large spare.
+        let kept = o.spare_large.len();
+        o.insert(count as u64 + 1, 0, Data::Borrowed(&[1; 10]), SPEC, R);
+        assert_eq!(o.spare_large.len(), kept);
+        o.insert(count as u64 + 2, 1, Data::Borrowed(&large[..5000]), SPEC, R);
+        assert_eq!(o.spare_large.len(), kept - 1);
+        assert_eq!(o.get(count as u64 + 2).map(|m| m.bytes().len()), Some(5000));
     }
 
     #[test]

@@ -64,10 +64,11 @@ pub(crate) struct Sender {
     /// id, when it left, how many times it was sent. The frame's one RTT sample.
     frame_newest: Option<(u64, Instant, u32)>,
     max_pending: usize,
+    max_pending_bytes: usize,
 }
 
 impl Sender {
-    pub fn new(max_pending: usize) -> Sender {
+    pub fn new(max_pending: usize, max_pending_bytes: usize) -> Sender {
         Sender {
             next_abs: 0,
             messages: Outgoing::default(),
@@ -83,6 +84,7 @@ impl Sender {
             held: Held::default(),
             frame_newest: None,
             max_pending,
+            max_pending_bytes,
         }
     }
 
@@ -106,9 +108,12 @@ impl Sender {
         self.next_abs.wrapping_sub(1)
     }
 
-    /// Whether a message may be given a sequence id now.
-    pub fn check_room(&self, reliable: bool) -> Result<(), Error> {
-        if reliable && self.messages.len() >= self.max_pending {
+    /// Whether a message of `len` bytes may be given a sequence id now.
+    pub fn check_room(&self, reliable: bool, len: usize) -> Result<(), Error> {
+        if reliable
+            && (self.messages.len() >= self.max_pending
+                || self.messages.len() > 0 && self.messages.bytes() + len > self.max_pending_bytes)
+        {
             return Err(Error::WouldBlock);
         }
         if let Some(oldest) = self.messages.oldest()
@@ -378,8 +383,25 @@ mod tests {
     use crate::transmit::Size;
 
     #[test]
+    fn the_pending_queue_is_bounded_in_bytes_but_always_takes_one_message() {
+        let mut s = Sender::new(8, 3000);
+        let wire = Wire::Spec { rel: true };
+        // A message larger than the bound is taken when nothing is pending.
+        assert!(s.check_room(true, 5000).is_ok());
+        s.allocate(Some((Data::Borrowed(&[0; 5000]), wire, Delivery::Reliable)));
+        assert!(matches!(s.check_room(true, 1), Err(Error::WouldBlock)));
+        // Unreliable messages do not wait in it.
+        assert!(s.check_room(false, 1).is_ok());
+        s.messages.remove(0);
+        s.allocate(Some((Data::Borrowed(&[0; 1000]), wire, Delivery::Reliable)));
+        assert_eq!(s.messages.bytes(), 1000);
+        assert!(s.check_room(true, 2000).is_ok());
+        assert!(matches!(s.check_room(true, 2001), Err(Error::WouldBlock)));
+    }
+
+    #[test]
     fn ack_of_unsent_chunk_is_ignored() {
-        let mut s = Sender::new(8);
+        let mut s = Sender::new(8, usize::MAX);
         let mut stats = Stats::default();
         let mut rtt = RttEstimator::new(
             Duration::from_millis(100),
