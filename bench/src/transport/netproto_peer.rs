@@ -13,10 +13,6 @@ use super::relay::Relay;
 use super::tick::{Message, Side, TickOutcome, TickPlan, run_pair};
 use super::{Outcome, Params, RttParams, Shared, payload, ping_loop, start_reliable, tag_of};
 
-/// Payload bytes queued between two turns of the client's I/O loop at most (one message at
-/// least).
-const BURST_BYTES: usize = 64 * 1024;
-
 fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
@@ -109,12 +105,12 @@ fn reliable_as(p: &Params, flavor: Flavor) -> Result<Outcome, String> {
         let mut sent = 0u64;
         while !case.shared.is_done() && !case.shared.past(deadline) {
             if sent < count {
-                // Queue as many messages as the API accepts (at most a burst), then turn the
-                // I/O loop once (which sends them), as renet's peer does with
-                // `can_send_message` and `send_packets`.
-                let burst = (BURST_BYTES / size).max(1);
+                // Queue as many messages as the API accepts, then turn the I/O loop once
+                // (which sends them), as renet's peer does with `can_send_message` and
+                // `send_packets`. The API's own bounds (`max_pending_reliable`,
+                // `max_pending_bytes`) decide how many.
                 let mut queued = 0;
-                while sent < count && queued < burst {
+                while sent < count {
                     match client.queue(&msg, Delivery::Reliable) {
                         Ok(()) => {
                             sent += 1;
