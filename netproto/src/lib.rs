@@ -99,6 +99,7 @@
 //! | `receive/delivered.rs` | exactly-once hand-up across the sequence wrap |
 //! | `receive/partial.rs` | a payload being reassembled, and what a chunk must agree with |
 //! | `receive/budget.rs` | the reassembly memory budget and its one exception |
+//! | `receive/oldest.rs` | which reliable partial is the oldest (the exception's test), in one lookup |
 //! | `receive/expiry.rs` | when an incomplete payload is given up |
 //! | `receive/order.rs` | ordered messages the receiver holds back, by reliable index |
 //! | `transmit.rs` | the shape of a batch of datagrams (UDP GSO's) |

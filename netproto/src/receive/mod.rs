@@ -5,6 +5,7 @@
 //! - [`partial`]: a payload being reassembled, and what a chunk must agree with;
 //! - [`budget`]: what a chunk may add to the connection's memory;
 //! - [`expiry`]: when an incomplete payload is given up;
+//! - [`oldest`]: which reliable partial is the oldest, the one the budget lets grow;
 //! - [`order`]: ordered messages held back until those they follow are handed up (extended
 //!   wire).
 
