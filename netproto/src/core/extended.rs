@@ -1,6 +1,6 @@
-//! What arrives on the extended wire: offers and accepts, and extended datagrams, opened
-//! (marker, CRC, every frame parsed) before any frame is used, so that a datagram counts
-//! whole or not at all.
+//! What arrives on the extended wire: offers and accepts, and extended datagrams, checked
+//! (marker, CRC, then every frame parsed and held to the agreement, in one pass) before any
+//! frame is used, so that a datagram counts whole or not at all.
 
 use std::time::{Duration, Instant};
 
@@ -13,15 +13,27 @@ use crate::ext::datagram::{self, DatagramError, Frames};
 use crate::ext::frame::{Frame, PING};
 use crate::receive::Incoming;
 
-/// Whether an opened datagram uses only what was agreed: no larger than the datagram size,
-/// one frame without batching, one chunk per ACK frame without ranges, nothing compressed
-/// without compression.
-fn within_agreement(ext: &Extensions, len: usize, frames: &[u8]) -> bool {
-    if len > ext.datagram_size() {
-        return false;
-    }
+/// What a datagram's frames break, if anything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Breach {
+    /// A frame does not parse.
+    Malformed,
+    /// Every frame parses, but the datagram uses what was not agreed.
+    Refused,
+}
+
+/// Checks an unsealed datagram's frames in one pass: that every frame parses (a datagram is
+/// used whole or not at all), and that the datagram uses only what was agreed: no larger than
+/// the datagram size, one frame without batching, one chunk per ACK frame without ranges,
+/// nothing compressed without compression. A frame that does not parse makes the datagram
+/// malformed even after one that breaks the agreement.
+fn check_frames(ext: &Extensions, len: usize, frames: &[u8]) -> Result<(), Breach> {
+    let mut refused = len > ext.datagram_size();
     let mut count = 0;
-    for frame in Frames(frames).flatten() {
+    for frame in Frames(frames) {
+        let Ok(frame) = frame else {
+            return Err(Breach::Malformed);
+        };
         let ok = match frame {
             Frame::Padding | Frame::AckNow => continue,
             Frame::Ping | Frame::Close => true,
@@ -35,11 +47,12 @@ fn within_agreement(ext: &Extensions, len: usize, frames: &[u8]) -> bool {
             Frame::Data(header, _) => ext.compression || !header.compressed,
         };
         count += 1;
-        if !ok || (!ext.batching && count > 1) {
-            return false;
-        }
+        refused |= !ok || (!ext.batching && count > 1);
     }
-    true
+    if refused {
+        return Err(Breach::Refused);
+    }
+    Ok(())
 }
 
 impl Core {
@@ -92,7 +105,7 @@ impl Core {
             self.stats.extensions_refused += 1;
             return;
         };
-        let frames = match datagram::open(datagram, ext.crc) {
+        let frames = match datagram::unseal(datagram, ext.crc) {
             Ok(frames) => frames,
             Err(DatagramError::Crc) => {
                 self.stats.crc_failed += 1;
@@ -103,9 +116,16 @@ impl Core {
                 return;
             }
         };
-        if !within_agreement(&ext, datagram.len(), frames) {
-            self.stats.extensions_refused += 1;
-            return;
+        match check_frames(&ext, datagram.len(), frames) {
+            Ok(()) => {}
+            Err(Breach::Malformed) => {
+                self.stats.malformed += 1;
+                return;
+            }
+            Err(Breach::Refused) => {
+                self.stats.extensions_refused += 1;
+                return;
+            }
         }
         self.liveness.heard(now);
         if self.negotiator.peer_sends_extended() {
@@ -139,5 +159,37 @@ impl Core {
                 Frame::Data(header, data) => self.on_chunk(now, Incoming::ext(&header, data)),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ext::frame::{ACK_NOW, PADDING};
+
+    /// A type byte no frame has.
+    const UNKNOWN: u8 = 0x3f;
+
+    #[test]
+    fn one_pass_tells_a_malformed_datagram_from_one_beyond_the_agreement() {
+        let one = Extensions::NONE;
+        let all = Extensions::ALL;
+        assert_eq!(check_frames(&one, 10, &[PING]), Ok(()));
+        assert_eq!(check_frames(&one, 10, &[PADDING, ACK_NOW, PING]), Ok(()));
+        // Two frames without batching, or a datagram over the agreed size: refused.
+        assert_eq!(check_frames(&one, 10, &[PING, PING]), Err(Breach::Refused));
+        assert_eq!(check_frames(&all, 10, &[PING, PING]), Ok(()));
+        let too_long = one.datagram_size() + 1;
+        assert_eq!(check_frames(&one, too_long, &[PING]), Err(Breach::Refused));
+        // A frame that does not parse wins, wherever it is.
+        assert_eq!(check_frames(&one, 10, &[UNKNOWN]), Err(Breach::Malformed));
+        assert_eq!(
+            check_frames(&one, 10, &[PING, PING, UNKNOWN]),
+            Err(Breach::Malformed)
+        );
+        assert_eq!(
+            check_frames(&one, too_long, &[UNKNOWN]),
+            Err(Breach::Malformed)
+        );
     }
 }

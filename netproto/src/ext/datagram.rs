@@ -46,6 +46,16 @@ pub fn is_extended(datagram: &[u8]) -> bool {
 /// Checks the marker, the length and (if `crc`) the CRC; returns the frames' bytes, every
 /// frame checked to parse, so that a datagram is used whole or not at all.
 pub fn open(datagram: &[u8], crc: bool) -> Result<&[u8], DatagramError> {
+    let frames = unseal(datagram, crc)?;
+    for f in Frames(frames) {
+        f?;
+    }
+    Ok(frames)
+}
+
+/// [`open`] without the frames checked: for a caller that checks them in a pass of its own
+/// before using any (the connection, which checks them against the agreement in the same pass).
+pub(crate) fn unseal(datagram: &[u8], crc: bool) -> Result<&[u8], DatagramError> {
     if datagram.len() < MIN_LEN || !is_extended(datagram) {
         return Err(DatagramError::NotExtended);
     }
@@ -60,11 +70,7 @@ pub fn open(datagram: &[u8], crc: bool) -> Result<&[u8], DatagramError> {
     } else {
         datagram
     };
-    let frames = &body[1..];
-    for f in Frames(frames) {
-        f?;
-    }
-    Ok(frames)
+    Ok(&body[1..])
 }
 
 /// The frames of an opened datagram, in order.
