@@ -5,13 +5,21 @@
 //! advances, the bits it passes over are cleared, because they belonged to messages 65,536 ids
 //! ago.
 
-use crate::packet::seq_newer;
+use crate::packet::{seq_diff, seq_newer};
+
+/// Where the unwrapped line starts: far enough from zero that no sequence seen behind the
+/// first one goes below it.
+const LINE_START: u64 = 1 << 32;
 
 /// Which sequences were handed up, within half the sequence space behind the newest seen.
 #[derive(Debug)]
 pub(crate) struct Delivered {
     bits: Vec<u64>,
     newest: Option<u16>,
+    /// The newest sequence's place on a line that never wraps: it moves with the newest, by
+    /// less than half the sequence space at a time, so it counts every step (see
+    /// [`line_of`](Self::line_of)).
+    line: u64,
 }
 
 impl Delivered {
@@ -19,12 +27,26 @@ impl Delivered {
         Delivered {
             bits: vec![0; 65536 / 64],
             newest: None,
+            line: LINE_START,
         }
     }
 
     /// The newest sequence seen from the peer.
     pub fn newest(&self) -> Option<u16> {
         self.newest
+    }
+
+    /// `seq`'s place on the line: behind (or ahead of) the newest by their 16-bit distance.
+    /// Unlike 16-bit comparisons, places keep their order however far the newest moves on,
+    /// which orders messages by age (`oldest.rs`).
+    #[inline]
+    pub fn line_of(&self, seq: u16) -> u64 {
+        match self.newest {
+            None => LINE_START,
+            Some(newest) => self
+                .line
+                .saturating_add_signed(i64::from(seq_diff(seq, newest))),
+        }
     }
 
     pub fn contains(&self, seq: u16) -> bool {
@@ -60,6 +82,7 @@ impl Delivered {
                     s = s.wrapping_add(take as u16);
                     count -= take;
                 }
+                self.line += u64::from(seq.wrapping_sub(n));
                 self.newest = Some(seq);
             }
             Some(_) => {}

@@ -232,7 +232,7 @@ impl Reassembler {
         }
         let line = match self.partials.get(&seq) {
             Some(p) => p.line,
-            None => self.ages.unwrap(seq),
+            None => self.delivered.line_of(seq),
         };
         self.ages.is_oldest(line)
     }
@@ -296,9 +296,6 @@ impl Reassembler {
             return Received::dropped(Dropped::Malformed, acked);
         }
         self.delivered.observe(seq);
-        if let Some(newest) = self.delivered.newest() {
-            self.ages.observe(newest);
-        }
         if self.is_sequenced(c.kind) && self.newest_sequenced.is_some_and(|n| !seq_newer(seq, n)) {
             return Received::dropped(Dropped::Stale, acked);
         }
@@ -342,7 +339,7 @@ impl Reassembler {
             self.note_deadline(now, reliable);
         }
         if !room.exists {
-            let line = self.ages.unwrap(seq);
+            let line = self.delivered.line_of(seq);
             if reliable {
                 self.ages.insert(line);
             }

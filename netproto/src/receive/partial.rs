@@ -19,8 +19,8 @@ pub(crate) struct Partial {
     pub reliable: bool,
     /// The reliable index and predecessor from chunk 0, once it arrived.
     pub order: Option<(u16, Option<u16>)>,
-    /// Its sequence number unwrapped (`oldest::Ages`), which keeps a reliable one in order of
-    /// age.
+    /// Its place on the line of `Delivered::line_of`, which orders reliable ones by age
+    /// (`oldest::Ages`).
     pub line: u64,
     buf: Vec<u8>,
     received: [u64; 4],

@@ -117,23 +117,12 @@ impl OutMessage {
     }
 }
 
-/// Spare buffers kept for the next messages while messages are in flight: as many as the
-/// default pending queue holds (`max_pending_reliable`), so that a sender streaming small
-/// messages reuses the buffers its acknowledgements free however many one ACK frees at once
-/// (with fewer, every message past the spares paid an allocation and its free). The spares
-/// never outnumber the messages the queue held at once.
-const SPARE_MESSAGES: usize = 1024;
 /// Spares kept once nothing is in flight: enough for the messages of a busy tick, few enough
 /// that an idle connection holds little (a server may have thousands).
 const SPARE_IDLE: usize = 64;
-/// A payload buffer up to this size is a small spare: the small spares hold at most
-/// `SPARE_MESSAGES × SPARE_DATA_BYTES` (4 MiB) in flight and a sixteenth of that idle.
+/// A payload buffer larger than this is freed rather than kept: keeping 64 KiB buffers (up
+/// to 2 MiB of them) measured no faster than the allocator (BENCHMARKS.md, "Stop 20").
 const SPARE_DATA_BYTES: usize = 4096;
-/// Larger buffers kept for the next large messages, in bytes of capacity: a few 64 KiB
-/// messages queued together. Freed instead, each such buffer went back to the allocator,
-/// which returned the memory to the OS, and the next message of that size paid a page fault
-/// per 4 KiB it copied. None are kept once nothing is in flight.
-const SPARE_LARGE_BYTES: usize = 2 << 20;
 
 /// The live reliable messages, in sequence order.
 #[derive(Debug, Default)]
@@ -146,16 +135,27 @@ pub(crate) struct Outgoing {
     live: usize,
     /// Payload bytes of the live messages.
     bytes: usize,
-    /// Payload buffers of acknowledged copied messages, for the next ones: up to
-    /// `SPARE_DATA_BYTES` each, and larger ones with their total capacity.
+    /// Spare buffers kept while messages are in flight: as many as the pending queue may hold
+    /// (`max_pending_reliable`), so that a sender streaming small messages reuses the buffers
+    /// its acknowledgements free however many one ACK frees at once (with 64, every message
+    /// past the spares paid an allocation and its free). Spares never outnumber the messages
+    /// live at once, so their bytes stay within what the queue held (`max_pending_bytes`).
+    spare_limit: usize,
+    /// Payload buffers of acknowledged copied messages, for the next ones.
     spare_data: Vec<Vec<u8>>,
-    spare_large: Vec<Vec<u8>>,
-    spare_large_bytes: usize,
     /// Chunk state vectors of acknowledged messages.
     spare_chunks: Vec<Vec<ChunkState>>,
 }
 
 impl Outgoing {
+    /// An empty queue that keeps up to `spare_limit` spares of each kind.
+    pub fn new(spare_limit: usize) -> Outgoing {
+        Outgoing {
+            spare_limit,
+            ..Outgoing::default()
+        }
+    }
+
     /// Live messages.
     pub fn len(&self) -> usize {
         self.live
@@ -186,7 +186,7 @@ impl Outgoing {
         debug_assert!(n <= MAX_CHUNKS);
         let body = match payload {
             Data::Borrowed(bytes) => {
-                let mut data = self.spare(bytes.len());
+                let mut data = self.spare_data.pop().unwrap_or_default();
                 data.clear();
                 data.extend_from_slice(bytes);
                 Body::Copied(data)
@@ -250,12 +250,15 @@ impl Outgoing {
         self.live -= 1;
         self.bytes -= msg.bytes().len();
         if let ChunkStates::Many(many) = msg.chunks
-            && self.spare_chunks.len() < SPARE_MESSAGES
+            && self.spare_chunks.len() < self.spare_limit
         {
             self.spare_chunks.push(many);
         }
-        if let Body::Copied(data) = msg.body {
-            self.keep_spare(data);
+        if let Body::Copied(data) = msg.body
+            && self.spare_data.len() < self.spare_limit
+            && data.capacity() <= SPARE_DATA_BYTES
+        {
+            self.spare_data.push(data);
         }
         while matches!(self.slots.front(), Some(None)) {
             self.slots.pop_front();
@@ -264,35 +267,6 @@ impl Outgoing {
         if self.live == 0 {
             self.spare_data.truncate(SPARE_IDLE);
             self.spare_chunks.truncate(SPARE_IDLE);
-            self.spare_large.clear();
-            self.spare_large_bytes = 0;
-        }
-    }
-
-    /// A buffer for a copy of `len` bytes: a spare of its class, if there is one.
-    fn spare(&mut self, len: usize) -> Vec<u8> {
-        if len <= SPARE_DATA_BYTES {
-            return self.spare_data.pop().unwrap_or_default();
-        }
-        match self.spare_large.pop() {
-            Some(data) => {
-                self.spare_large_bytes -= data.capacity();
-                data
-            }
-            None => Vec::new(),
-        }
-    }
-
-    /// Keeps an acknowledged message's buffer for a later one, within the spares' bounds.
-    fn keep_spare(&mut self, data: Vec<u8>) {
-        let capacity = data.capacity();
-        if capacity <= SPARE_DATA_BYTES {
-            if self.spare_data.len() < SPARE_MESSAGES {
-                self.spare_data.push(data);
-            }
-        } else if self.spare_large_bytes + capacity <= SPARE_LARGE_BYTES {
-            self.spare_large_bytes += capacity;
-            self.spare_large.push(data);
         }
     }
 
@@ -324,15 +298,17 @@ mod tests {
 
     const SPEC: Wire = Wire::Spec { rel: true };
     const R: Delivery = Delivery::Reliable;
+    /// Spares kept in flight, as the default `max_pending_reliable`.
+    const SPARES: usize = 1024;
 
     #[test]
     fn slots_follow_sequence_numbers_and_trim_from_the_front() {
-        let mut o = Outgoing::default();
+        let mut o = Outgoing::new(SPARES);
         o.insert(10, 10, Data::Borrowed(&[1; 600]), SPEC, R);
         // 11 and 12 were unreliable.
         let shared = Payload::from(&[2u8; 10][..]);
         o.insert(13, 13, Data::Shared(&shared), SPEC, R);
-        assert_eq!(o.len(), 2);
+        assert_eq!((o.len(), o.bytes()), (2, 610));
         assert_eq!(o.oldest(), Some(10));
         assert_eq!(o.get(13).map(|m| m.bytes()), Some(&shared[..]));
         assert!(o.get(11).is_none() && o.get(9).is_none() && o.get(14).is_none());
@@ -344,8 +320,9 @@ mod tests {
         assert_eq!(live, [10, 13]);
         o.remove(13);
         assert_eq!(o.oldest(), Some(10), "a hole behind the front stays");
+        assert_eq!(o.bytes(), 600);
         o.remove(10);
-        assert_eq!((o.len(), o.oldest()), (0, None));
+        assert_eq!((o.len(), o.oldest(), o.bytes()), (0, None, 0));
         // A later message starts the ring afresh, in a recycled buffer.
         o.insert(40_000, 40_000u64 as u16, Data::Borrowed(&[3; 5]), SPEC, R);
         assert_eq!(o.oldest(), Some(40_000));
@@ -354,8 +331,8 @@ mod tests {
     }
 
     #[test]
-    fn spares_are_bounded_and_none_large_kept_when_idle() {
-        let mut o = Outgoing::default();
+    fn spares_are_bounded_and_trimmed_when_idle() {
+        let mut o = Outgoing::new(SPARES);
         o.insert(
             0,
             0,
@@ -365,20 +342,16 @@ mod tests {
         );
         o.remove(0);
         assert!(o.spare_data.is_empty());
-        assert!(
-            o.spare_large.is_empty(),
-            "none kept once nothing is in flight"
-        );
         // Two chunks each, so that their chunk states are vectors too.
-        let last = SPARE_MESSAGES as u64 + 10;
+        let last = SPARES as u64 + 10;
         for abs in 1..=last {
             o.insert(abs, abs as u16, Data::Borrowed(&[0; 600]), SPEC, R);
         }
         for abs in 1..last {
             o.remove(abs);
         }
-        assert_eq!(o.spare_data.len(), SPARE_MESSAGES);
-        assert_eq!(o.spare_chunks.len(), SPARE_MESSAGES);
+        assert_eq!(o.spare_data.len(), SPARES);
+        assert_eq!(o.spare_chunks.len(), SPARES);
         // Once nothing is in flight, a few are kept.
         o.remove(last);
         assert_eq!(o.spare_data.len(), SPARE_IDLE);
@@ -386,34 +359,8 @@ mod tests {
     }
 
     #[test]
-    fn large_buffers_are_kept_within_their_byte_bound_while_in_flight() {
-        let mut o = Outgoing::default();
-        let large = vec![7u8; 64 * 1024];
-        let count = SPARE_LARGE_BYTES / large.len() + 4;
-        for abs in 0..=count as u64 {
-            o.insert(abs, abs as u16, Data::Borrowed(&large), SPEC, R);
-        }
-        for abs in 0..count as u64 {
-            o.remove(abs);
-        }
-        assert!(o.spare_large_bytes <= SPARE_LARGE_BYTES);
-        assert_eq!(
-            o.spare_large_bytes,
-            o.spare_large.iter().map(Vec::capacity).sum()
-        );
-        assert!(o.spare_large.len() >= SPARE_LARGE_BYTES / (128 * 1024));
-        // A small message takes a small spare, a large one a large spare.
-        let kept = o.spare_large.len();
-        o.insert(count as u64 + 1, 0, Data::Borrowed(&[1; 10]), SPEC, R);
-        assert_eq!(o.spare_large.len(), kept);
-        o.insert(count as u64 + 2, 1, Data::Borrowed(&large[..5000]), SPEC, R);
-        assert_eq!(o.spare_large.len(), kept - 1);
-        assert_eq!(o.get(count as u64 + 2).map(|m| m.bytes().len()), Some(5000));
-    }
-
-    #[test]
     fn a_one_chunk_message_keeps_its_state_inline() {
-        let mut o = Outgoing::default();
+        let mut o = Outgoing::new(SPARES);
         o.insert(0, 0, Data::Borrowed(&[1; 600]), SPEC, R);
         o.insert(1, 1, Data::Borrowed(&[2; 100]), SPEC, R);
         assert!(matches!(o.get(0).map(|m| &m.chunks), Some(ChunkStates::Many(v)) if v.len() == 2));
