@@ -54,9 +54,10 @@
 //! says it is full (poll, then retry). Unreliable messages are sent at once or dropped.
 //!
 //! Memory is bounded everywhere a peer could grow it: reassembly per connection
-//! ([`ConfigBuilder::max_reassembly_bytes`]), reliable messages awaiting acknowledgement
-//! ([`Error::WouldBlock`] from `send`), queued datagrams, and connections per endpoint. The
-//! server keeps no state at all for a half-open handshake (see [`handshake`]).
+//! ([`ConfigBuilder::max_reassembly_bytes`]), reliable messages awaiting acknowledgement, in
+//! count and in bytes ([`ConfigBuilder::max_pending_bytes`]; [`Error::WouldBlock`] from `send`),
+//! queued datagrams, and connections per endpoint. The server keeps no state at all for a
+//! half-open handshake (see [`handshake`]).
 //!
 //! # Where each rule lives
 //!
