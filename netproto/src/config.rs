@@ -200,7 +200,8 @@ impl ConfigBuilder {
         /// message already delivered is dropped (snapshots).
         sequenced_unreliable: bool;
         /// Pace reliable chunks over the round trip (1.25 × window / SRTT chunks per second,
-        /// bursts of at most 10) instead of sending a whole window back to back.
+        /// in bursts of 2 ms of sending, at least 10 and at most 256 chunks) instead of
+        /// sending a whole window back to back.
         pacing: bool;
         /// Offer (a client) or accept (a server) netproto's extensions to the spec's wire
         /// (PROTOCOL.md, "Extensions"); off by default. A peer that does not agree, such as any
