@@ -20,11 +20,10 @@ pub(crate) struct Pacer {
 const PACING_INTERVAL: f64 = 0.002;
 /// The fewest chunks that may leave back to back, however slow the path.
 const MIN_BURST: f64 = 10.0;
-/// The most chunks that may leave back to back: two full GSO batches of the drivers
-/// (`io::MAX_BATCH`), as many as quinn allows. A cap of one batch split a fast sender's
-/// flushes: one that found the bucket short of a batch sent part of it and came back for the
-/// rest microseconds later, so the pacer, not the window, set the number of system calls
-/// (BENCHMARKS.md, "Stop 21").
+/// The most chunks that may leave back to back, quinn's cap too. A fast path's bucket is always
+/// at this cap; at 128 (a driver's largest GSO batch, `io::MAX_BATCH`) a fast sender's flushes
+/// ran the bucket dry and left in more, smaller sends, each with its read and yield, so the
+/// pacer and not the window set the number of system calls (BENCHMARKS.md, "Stop 21").
 const MAX_BURST: f64 = 256.0;
 
 impl Pacer {
@@ -113,8 +112,7 @@ mod tests {
         assert_eq!(burst(80, Duration::from_millis(20)), 10);
         // 1.25 × 200 per 10 ms = 50 in 2 ms.
         assert_eq!(burst(200, Duration::from_millis(10)), 50);
-        // Loopback: 1024 chunks per 50 µs would be thousands in 2 ms; capped at two GSO
-        // batches.
+        // Loopback: 1024 chunks per 50 µs would be thousands in 2 ms; capped.
         assert_eq!(burst(1024, Duration::from_micros(50)), 256);
     }
 }
