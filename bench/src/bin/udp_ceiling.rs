@@ -6,8 +6,8 @@
 //!
 //! `cargo run --release --bin udp-ceiling -- [datagram bytes] [datagrams] [copy]`: with
 //! `copy`, the sender copies each payload into its send buffer and the receiver copies each
-//! out, as a transport that owns its buffers must. The client runs on core 0 and the server
-//! on core 1, as in the transport suite; the sender stays at most 4,096 datagrams ahead of
+//! out, as a transport that owns its buffers must. It pins its threads as the transport suite
+//! does (`pin_as_the_suite`); the sender stays at most 4,096 datagrams ahead of
 //! what the receiver counted, so the kernel drops nothing.
 
 use std::io::IoSliceMut;
@@ -16,6 +16,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use bench::transport::{pin_as_the_suite, spawn_server};
 use quinn_udp::{RecvMeta, Transmit, UdpSocketState};
 
 /// Receive slots per `recvmmsg`, each large enough for a GRO batch.
@@ -50,14 +51,10 @@ fn main() -> std::io::Result<()> {
 
     let counted = Arc::new(AtomicU64::new(0));
     let done = Arc::new(AtomicBool::new(false));
-    let cores = core_affinity::get_core_ids().unwrap_or_default();
-    let server_core = cores.get(1).copied();
+    pin_as_the_suite();
     let receiver = {
         let (counted, done) = (counted.clone(), done.clone());
-        std::thread::spawn(move || {
-            if let Some(core) = server_core {
-                core_affinity::set_for_current(core);
-            }
+        spawn_server(move || {
             let mut slots: Vec<Vec<u8>> = (0..SLOTS).map(|_| vec![0; 1 << 16]).collect();
             let mut metas = [RecvMeta::default(); SLOTS];
             let mut out = vec![0u8; datagram];
@@ -88,9 +85,6 @@ fn main() -> std::io::Result<()> {
         })
     };
 
-    if let Some(core) = cores.first() {
-        core_affinity::set_for_current(*core);
-    }
     let per_send = tx_state.max_gso_segments().clamp(1, 65_507 / datagram);
     let mut batch = vec![7u8; per_send * datagram];
     let payload = vec![9u8; datagram];

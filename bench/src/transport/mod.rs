@@ -439,11 +439,18 @@ fn reliable_scale() -> u64 {
         .unwrap_or(1)
 }
 
+/// Pins as the suite does: the calling thread (every client) on [`CLIENT_CORE`], and every
+/// later [`spawn_server`] thread on [`SERVER_CORE`].
+pub fn pin_as_the_suite() {
+    PIN.store(true, Ordering::Relaxed);
+    pin(CLIENT_CORE);
+}
+
 /// Runs the suite.
 pub fn run(opts: &Options) -> Vec<Row> {
-    PIN.store(opts.pin, Ordering::Relaxed);
+    PIN.store(false, Ordering::Relaxed);
     if opts.pin {
-        pin(CLIENT_CORE);
+        pin_as_the_suite();
     }
     let peers: Vec<PeerImpl> = peers()
         .into_iter()
