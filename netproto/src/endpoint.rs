@@ -14,6 +14,7 @@ use crate::ext::Extensions;
 use crate::handshake::cookie::CookieJar;
 use crate::packet::{Flags, HEADER_LEN, Header, is_handshake_shaped};
 use crate::payload::{Data, Payload};
+use crate::receive::Spares;
 use crate::stats::{EndpointStats, Stats};
 use crate::transmit::Transmit;
 
@@ -56,6 +57,8 @@ pub struct Endpoint {
     ready: VecDeque<ConnectionId>,
     cursor: u64,
     stats: EndpointStats,
+    /// Buffers handed back with [`recycle`](Endpoint::recycle), for every connection.
+    spares: Spares,
 }
 
 impl Endpoint {
@@ -81,6 +84,7 @@ impl Endpoint {
             ready: VecDeque::new(),
             cursor: 0,
             stats: EndpointStats::default(),
+            spares: Spares::default(),
         }
     }
 
@@ -117,7 +121,7 @@ impl Endpoint {
                     peer.core.queue_control(ack.encode());
                 }
                 _ if datagram.len() < HEADER_LEN => peer.core.count_malformed(),
-                _ => peer.core.handle_datagram(now, datagram),
+                _ => peer.core.handle_datagram(now, datagram, &mut self.spares),
             }
             self.after_activity(id);
             return;
@@ -279,6 +283,29 @@ impl Endpoint {
             });
         }
         None
+    }
+
+    /// Hands back the buffer of a message the application has read (the `bytes` of an
+    /// [`Event::Message`]), so that a later message, on any connection, is copied into it
+    /// rather than into a new allocation. Optional, and bounded: see
+    /// [`Connection::recycle`](crate::Connection::recycle).
+    ///
+    /// ```
+    /// use netproto::sim::Pair;
+    /// use netproto::{Config, Delivery, Event};
+    ///
+    /// let mut pair = Pair::new(Config::default());
+    /// pair.client().send(b"ping", Delivery::Reliable).unwrap();
+    /// pair.drive();
+    /// while let Some(ev) = pair.server().poll_event() {
+    ///     if let Event::Message { bytes, .. } = ev.event {
+    ///         assert_eq!(bytes, b"ping");
+    ///         pair.server().recycle(bytes);
+    ///     }
+    /// }
+    /// ```
+    pub fn recycle(&mut self, bytes: Vec<u8>) {
+        self.spares.give(bytes);
     }
 
     /// Queues a message on a connection.

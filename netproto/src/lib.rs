@@ -103,6 +103,7 @@
 //! | `receive/oldest.rs` | which reliable partial is the oldest (the exception's test), in one lookup |
 //! | `receive/expiry.rs` | when an incomplete payload is given up |
 //! | `receive/order.rs` | ordered messages the receiver holds back, by reliable index |
+//! | `receive/spares.rs` | buffers the application handed back (`recycle`), for the next messages of one datagram |
 //! | `transmit.rs` | the shape of a batch of datagrams (UDP GSO's) |
 //! | `payload.rs` | bytes shared between the connections they go to, compressed once |
 //! | `machine.rs` | the sans-I/O surface every driver and the simulator call |

@@ -1,7 +1,8 @@
 //! The events a connection holds for the application, charged to the reassembly budget: a
-//! delivered payload not yet polled costs its bytes and [`EVENT_OVERHEAD`] more (the event,
-//! its queue slot, the allocation), so that empty messages cannot pile up for free while the
-//! application is busy.
+//! delivered payload not yet polled costs its buffer's capacity (more than its length when it
+//! went into a recycled buffer) and [`EVENT_OVERHEAD`] more (the event, its queue slot, the
+//! allocation), so that empty messages cannot pile up for free while the application is
+//! busy.
 
 use std::collections::VecDeque;
 
@@ -19,7 +20,7 @@ pub(crate) struct EventQueue {
 
 fn charge(event: &Event) -> usize {
     match event {
-        Event::Message { bytes, .. } => bytes.len() + EVENT_OVERHEAD,
+        Event::Message { bytes, .. } => bytes.capacity() + EVENT_OVERHEAD,
         _ => 0,
     }
 }

@@ -11,7 +11,7 @@ use crate::event::DisconnectReason;
 use crate::ext::Extensions;
 use crate::ext::datagram::{self, DatagramError, Frames};
 use crate::ext::frame::{Frame, PING};
-use crate::receive::Incoming;
+use crate::receive::{Incoming, Spares};
 
 /// What a datagram's frames break, if anything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,7 +99,7 @@ impl Core {
     }
 
     /// An extended datagram from the peer.
-    pub(super) fn handle_extended(&mut self, now: Instant, datagram: &[u8]) {
+    pub(super) fn handle_extended(&mut self, now: Instant, datagram: &[u8], spares: &mut Spares) {
         self.count_handshake(datagram.len());
         let Some(ext) = self.negotiator.agreed() else {
             self.stats.extensions_refused += 1;
@@ -156,7 +156,9 @@ impl Core {
                     self.stats.messages_acked += done as u64;
                     self.drain_tracked(true);
                 }
-                Frame::Data(header, data) => self.on_chunk(now, Incoming::ext(&header, data)),
+                Frame::Data(header, data) => {
+                    self.on_chunk(now, Incoming::ext(&header, data), spares)
+                }
             }
         }
     }

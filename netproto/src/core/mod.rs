@@ -35,7 +35,7 @@ use crate::ext::Extensions;
 use crate::ext::frame::{CLOSE, PING};
 use crate::packet::{Flags, HEADER_LEN, Header};
 use crate::payload::Data;
-use crate::receive::{Dropped, Incoming, Reassembler};
+use crate::receive::{Dropped, Incoming, Reassembler, Spares};
 use crate::send::Outbound;
 use crate::stats::Stats;
 use ack_ranges::OwedAcks;
@@ -228,14 +228,17 @@ impl Core {
 
     /// A datagram after the handshake from the peer: an extended datagram, an offer or
     /// accept, or a spec packet.
-    pub fn handle_datagram(&mut self, now: Instant, datagram: &[u8]) {
+    ///
+    /// A message of one chunk is copied into one of `spares` (buffers the application handed
+    /// back) if there is one.
+    pub fn handle_datagram(&mut self, now: Instant, datagram: &[u8], spares: &mut Spares) {
         if self.state == State::Closed {
             return;
         }
         self.clock = now;
         if self.negotiator.enabled() {
             if crate::ext::datagram::is_extended(datagram) {
-                return self.handle_extended(now, datagram);
+                return self.handle_extended(now, datagram, spares);
             }
             if crate::ext::negotiate::is_negotiation(datagram) {
                 return self.handle_negotiation(now, datagram);
@@ -252,11 +255,11 @@ impl Core {
                 return;
             }
         }
-        self.handle_packet(now, datagram);
+        self.handle_packet(now, datagram, spares);
     }
 
     /// A datagram with a packet header from the peer.
-    fn handle_packet(&mut self, now: Instant, datagram: &[u8]) {
+    fn handle_packet(&mut self, now: Instant, datagram: &[u8], spares: &mut Spares) {
         self.count_received(now, datagram.len());
         let Some((header, data)) = Header::decode(datagram) else {
             self.stats.malformed += 1;
@@ -278,16 +281,16 @@ impl Core {
             self.drain_tracked(true);
             return;
         }
-        self.on_chunk(now, Incoming::spec(header, data));
+        self.on_chunk(now, Incoming::spec(header, data), spares);
     }
 
     /// A chunk, from a spec packet or a data frame.
-    fn on_chunk(&mut self, now: Instant, chunk: Incoming<'_>) {
+    fn on_chunk(&mut self, now: Instant, chunk: Incoming<'_>, spares: &mut Spares) {
         let outside = self.events.bytes();
         let budget = self.max_reassembly_bytes;
         let received = self
             .rx
-            .on_chunk(now, chunk, outside, budget, &mut self.delivered);
+            .on_chunk(now, chunk, outside, budget, spares, &mut self.delivered);
         if received.ack {
             let repeated = received.dropped == Some(Dropped::Duplicate);
             let owed = if self.negotiator.sending() {

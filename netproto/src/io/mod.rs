@@ -68,6 +68,12 @@ macro_rules! server_methods {
             self.endpoint().send(id, bytes, delivery)
         }
 
+        /// Hands back a message's buffer once read, for a later message to be copied into
+        /// (see [`Endpoint::recycle`](crate::Endpoint::recycle)).
+        pub fn recycle(&mut self, bytes: Vec<u8>) {
+            self.endpoint().recycle(bytes)
+        }
+
         /// The state machine, for everything else: statistics, the connection list, and
         /// [`send_payload`](crate::Endpoint::send_payload) to send one shared payload to many
         /// connections without a copy.
@@ -108,6 +114,12 @@ macro_rules! client_methods {
             delivery: crate::Delivery,
         ) -> Result<(), crate::Error> {
             self.connection().send(bytes, delivery)
+        }
+
+        /// Hands back a message's buffer once read, for a later message to be copied into
+        /// (see [`Connection::recycle`](crate::Connection::recycle)).
+        pub fn recycle(&mut self, bytes: Vec<u8>) {
+            self.connection().recycle(bytes)
         }
 
         /// The state machine.

@@ -7,7 +7,8 @@
 //! - [`expiry`]: when an incomplete payload is given up;
 //! - [`oldest`]: which reliable partial is the oldest, the one the budget lets grow;
 //! - [`order`]: ordered messages held back until those they follow are handed up (extended
-//!   wire).
+//!   wire);
+//! - [`spares`]: buffers the application handed back, for the next messages of one datagram.
 
 mod budget;
 mod delivered;
@@ -15,6 +16,7 @@ mod expiry;
 mod oldest;
 mod order;
 mod partial;
+mod spares;
 
 use std::time::{Duration, Instant};
 
@@ -29,6 +31,7 @@ use expiry::Timeouts;
 use oldest::Ages;
 use order::Orderer;
 use partial::{Partial, Partials};
+pub(crate) use spares::Spares;
 
 /// Why an incoming chunk was not used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -264,13 +267,15 @@ impl Reassembler {
     /// Takes one chunk. `outside` is memory already charged elsewhere (delivered payloads not
     /// yet polled); `budget` the configured limit (see [`budget`]). Messages handed up (the
     /// one this chunk completed, and those it released from ordering) go to `out` with
-    /// whether they were sent reliably.
+    /// whether they were sent reliably; a message of one chunk is copied into one of
+    /// `spares` if there is one.
     pub fn on_chunk(
         &mut self,
         now: Instant,
         c: Incoming<'_>,
         outside: usize,
         budget: usize,
+        spares: &mut Spares,
         out: &mut Vec<(Vec<u8>, bool)>,
     ) -> Received {
         let acked = c.kind.acked();
@@ -323,7 +328,7 @@ impl Reassembler {
                 if !(budget.fits(c.data.len()) || next && budget.rescues(c.data.len())) {
                     return Received::dropped(Dropped::OverBudget, acked);
                 }
-                return self.complete(seq, c.data.to_vec(), c.kind, c.order, out);
+                return self.complete(seq, spares.copy_of(c.data), c.kind, c.order, out);
             }
             None => (Room::NONE, None),
         };

@@ -109,7 +109,7 @@ impl Orderer {
             _ => true,
         };
         if !ready {
-            self.bytes += bytes.len() + HELD_OVERHEAD;
+            self.bytes += bytes.capacity() + HELD_OVERHEAD;
             let semi = delivery == Delivery::SemiOrdered;
             self.held.insert(index, HeldMessage { bytes, semi });
             if let (Some(a), false) = (after, semi) {
@@ -154,7 +154,7 @@ impl Orderer {
 
     fn release(&mut self, index: u16, out: &mut Vec<(Vec<u8>, bool)>) {
         if let Some(h) = self.held.remove(&index) {
-            self.bytes -= h.bytes.len() + HELD_OVERHEAD;
+            self.bytes -= h.bytes.capacity() + HELD_OVERHEAD;
             out.push((h.bytes, true));
         }
     }

@@ -33,7 +33,15 @@ fn on(
     budget: usize,
 ) -> Got {
     let mut out = Vec::new();
-    let got = r.on_chunk(now, Incoming::spec(h, data), outside, budget, &mut out);
+    let mut spares = Spares::default();
+    let got = r.on_chunk(
+        now,
+        Incoming::spec(h, data),
+        outside,
+        budget,
+        &mut spares,
+        &mut out,
+    );
     assert!(out.len() <= 1);
     Got {
         ack: got.ack,
