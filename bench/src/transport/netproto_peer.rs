@@ -87,10 +87,12 @@ fn reliable_as(p: &Params, flavor: Flavor) -> Result<Outcome, String> {
         while !sh.is_done() && Instant::now() < give_up {
             server.poll(Duration::from_millis(5)).map_err(err)?;
             while let Some(ev) = server.poll_event() {
-                if let Event::Message { bytes, .. } = ev.event
-                    && bytes.len() == size
-                {
-                    sh.deliver(count);
+                if let Event::Message { bytes, .. } = ev.event {
+                    if bytes.len() == size {
+                        sh.deliver(count);
+                    }
+                    // Read: its buffer takes a later message.
+                    server.recycle(bytes);
                 }
             }
         }
@@ -152,6 +154,7 @@ fn rtt_as(p: &RttParams, flavor: Flavor) -> Result<Vec<f64>, String> {
             while let Some(ev) = server.poll_event() {
                 if let Event::Message { bytes, .. } = ev.event {
                     let _ = server.send(ev.connection, &bytes, Delivery::Unreliable);
+                    server.recycle(bytes);
                 }
             }
         }
