@@ -259,7 +259,7 @@ impl Connection {
     ///
     /// Optional: a buffer not handed back is freed when dropped, as any `Vec`. It pays where
     /// many messages arrive per poll: dropped together, their buffers overflow the
-    /// allocator's per-thread cache, and every free takes its slow path. Messages that
+    /// allocator's per-thread cache, and most frees take its slow path. Messages that
     /// arrived in one datagram use the buffers; small ones are kept (up to 4 KiB of capacity
     /// each, 1,024 of them and 1 MiB in all), anything else is freed at once. Any `Vec<u8>`
     /// will do, not only one this connection delivered.
