@@ -15,7 +15,7 @@ use crate::handshake::HANDSHAKE_LEN;
 use crate::handshake::client::ClientHandshake;
 use crate::packet::{HEADER_LEN, is_handshake_shaped};
 use crate::payload::{Data, Payload};
-use crate::receive::Spares;
+use crate::spares::Spares;
 use crate::stats::Stats;
 use crate::transmit::Transmit;
 
@@ -71,7 +71,7 @@ impl Connection {
             ),
             core: Core::new(server, &config, now, true, false),
             phase: Phase::AwaitingChallenge,
-            spares: Spares::default(),
+            spares: Spares::received(),
         }
     }
 

@@ -14,7 +14,7 @@ use crate::ext::Extensions;
 use crate::handshake::cookie::CookieJar;
 use crate::packet::{Flags, HEADER_LEN, Header, is_handshake_shaped};
 use crate::payload::{Data, Payload};
-use crate::receive::Spares;
+use crate::spares::Spares;
 use crate::stats::{EndpointStats, Stats};
 use crate::transmit::Transmit;
 
@@ -84,7 +84,7 @@ impl Endpoint {
             ready: VecDeque::new(),
             cursor: 0,
             stats: EndpointStats::default(),
-            spares: Spares::default(),
+            spares: Spares::received(),
         }
     }
 

@@ -103,9 +103,9 @@
 //! | `receive/oldest.rs` | which reliable partial is the oldest (the exception's test), in one lookup |
 //! | `receive/expiry.rs` | when an incomplete payload is given up |
 //! | `receive/order.rs` | ordered messages the receiver holds back, by reliable index |
-//! | `receive/spares.rs` | buffers the application handed back (`recycle`), for the next messages of one datagram |
 //! | `transmit.rs` | the shape of a batch of datagrams (UDP GSO's) |
 //! | `payload.rs` | bytes shared between the connections they go to, compressed once |
+//! | `spares.rs` | spare payload buffers, bounded: the sender's, and those the application hands back (`recycle`) |
 //! | `machine.rs` | the sans-I/O surface every driver and the simulator call |
 //! | `impairment/` | the loss, delay and jitter draw, and the delay line |
 //! | `io/send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
@@ -133,6 +133,7 @@ mod payload;
 mod receive;
 mod send;
 pub mod sim;
+mod spares;
 mod stats;
 mod transmit;
 

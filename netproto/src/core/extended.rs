@@ -11,7 +11,8 @@ use crate::event::DisconnectReason;
 use crate::ext::Extensions;
 use crate::ext::datagram::{self, DatagramError, Frames};
 use crate::ext::frame::{Frame, PING};
-use crate::receive::{Incoming, Spares};
+use crate::receive::Incoming;
+use crate::spares::Spares;
 
 /// What a datagram's frames break, if anything.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

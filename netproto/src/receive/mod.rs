@@ -7,8 +7,7 @@
 //! - [`expiry`]: when an incomplete payload is given up;
 //! - [`oldest`]: which reliable partial is the oldest, the one the budget lets grow;
 //! - [`order`]: ordered messages held back until those they follow are handed up (extended
-//!   wire);
-//! - [`spares`]: buffers the application handed back, for the next messages of one datagram.
+//!   wire).
 
 mod budget;
 mod delivered;
@@ -16,7 +15,6 @@ mod expiry;
 mod oldest;
 mod order;
 mod partial;
-mod spares;
 
 use std::time::{Duration, Instant};
 
@@ -25,13 +23,13 @@ use crate::event::Delivery;
 use crate::ext::compress;
 use crate::ext::frame::DataHeader;
 use crate::packet::{Flags, Header, seq_newer};
+use crate::spares::Spares;
 use budget::{Budget, Room};
 use delivered::Delivered;
 use expiry::Timeouts;
 use oldest::Ages;
 use order::Orderer;
 use partial::{Partial, Partials};
-pub(crate) use spares::Spares;
 
 /// Why an incoming chunk was not used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

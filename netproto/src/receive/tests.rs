@@ -33,7 +33,7 @@ fn on(
     budget: usize,
 ) -> Got {
     let mut out = Vec::new();
-    let mut spares = Spares::default();
+    let mut spares = Spares::received();
     let got = r.on_chunk(
         now,
         Incoming::spec(h, data),

@@ -18,6 +18,7 @@ use crate::chunk::{MAX_CHUNKS, chunk_of, count_chunks};
 use crate::event::Delivery;
 use crate::packet::HEADER_LEN;
 use crate::payload::{Data, Payload};
+use crate::spares::{MAX_SPARE_CAPACITY, Spares};
 
 /// What the sender knows of one chunk of a reliable message.
 #[derive(Debug, Clone, Copy, Default)]
@@ -120,12 +121,9 @@ impl OutMessage {
 /// Spares kept once nothing is in flight: enough for the messages of a busy tick, few enough
 /// that an idle connection holds little (a server may have thousands).
 const SPARE_IDLE: usize = 64;
-/// A payload buffer larger than this is freed rather than kept: keeping 64 KiB buffers (up
-/// to 2 MiB of them) measured no faster than the allocator (BENCHMARKS.md, "Stop 20").
-const SPARE_DATA_BYTES: usize = 4096;
 
 /// The live reliable messages, in sequence order.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Outgoing {
     /// The absolute sequence number of `slots[0]`.
     base: u64,
@@ -141,8 +139,9 @@ pub(crate) struct Outgoing {
     /// past the spares paid an allocation and its free). Spares never outnumber the messages
     /// live at once, so their bytes stay within what the queue held (`max_pending_bytes`).
     spare_limit: usize,
-    /// Payload buffers of acknowledged copied messages, for the next ones.
-    spare_data: Vec<Vec<u8>>,
+    /// Payload buffers of acknowledged copied messages, for the next ones: up to
+    /// `spare_limit` of them, each small (see [`Spares`]).
+    spare_data: Spares,
     /// Chunk state vectors of acknowledged messages.
     spare_chunks: Vec<Vec<ChunkState>>,
 }
@@ -151,8 +150,13 @@ impl Outgoing {
     /// An empty queue that keeps up to `spare_limit` spares of each kind.
     pub fn new(spare_limit: usize) -> Outgoing {
         Outgoing {
+            base: 0,
+            slots: VecDeque::new(),
+            live: 0,
+            bytes: 0,
             spare_limit,
-            ..Outgoing::default()
+            spare_data: Spares::new(spare_limit, spare_limit.saturating_mul(MAX_SPARE_CAPACITY)),
+            spare_chunks: Vec::new(),
         }
     }
 
@@ -185,12 +189,7 @@ impl Outgoing {
         let n = count_chunks(len, wire.chunk_size());
         debug_assert!(n <= MAX_CHUNKS);
         let body = match payload {
-            Data::Borrowed(bytes) => {
-                let mut data = self.spare_data.pop().unwrap_or_default();
-                data.clear();
-                data.extend_from_slice(bytes);
-                Body::Copied(data)
-            }
+            Data::Borrowed(bytes) => Body::Copied(self.spare_data.copy_of(bytes)),
             Data::Shared(payload) => Body::Shared(payload.clone()),
             Data::Owned(bytes) => Body::Copied(bytes),
             Data::Payload(payload) => Body::Shared(payload),
@@ -254,11 +253,8 @@ impl Outgoing {
         {
             self.spare_chunks.push(many);
         }
-        if let Body::Copied(data) = msg.body
-            && self.spare_data.len() < self.spare_limit
-            && data.capacity() <= SPARE_DATA_BYTES
-        {
-            self.spare_data.push(data);
+        if let Body::Copied(data) = msg.body {
+            self.spare_data.give(data);
         }
         while matches!(self.slots.front(), Some(None)) {
             self.slots.pop_front();
@@ -336,12 +332,12 @@ mod tests {
         o.insert(
             0,
             0,
-            Data::Borrowed(&vec![0; SPARE_DATA_BYTES + 1]),
+            Data::Borrowed(&vec![0; MAX_SPARE_CAPACITY + 1]),
             SPEC,
             R,
         );
         o.remove(0);
-        assert!(o.spare_data.is_empty());
+        assert_eq!(o.spare_data.len(), 0);
         // Two chunks each, so that their chunk states are vectors too.
         let last = SPARES as u64 + 10;
         for abs in 1..=last {
