@@ -40,43 +40,57 @@ fn message(len: usize, salt: u8) -> Vec<u8> {
     (0..len).map(|i| (i as u8).wrapping_mul(salt)).collect()
 }
 
+/// One direction of a connection: how a message is sent, how the receiver's messages are
+/// taken, how the receiver hands a buffer back.
+struct Direction {
+    name: &'static str,
+    send: fn(&mut Pair, &[u8]),
+    take: fn(&mut Pair) -> Vec<Vec<u8>>,
+    recycle: fn(&mut Pair, Vec<u8>),
+}
+
+const DIRECTIONS: [Direction; 2] = [
+    Direction {
+        name: "server to client",
+        send: |p, m| {
+            let id = p.id();
+            p.server().send(id, m, Delivery::Reliable).unwrap()
+        },
+        take: Pair::client_messages,
+        recycle: |p, bytes| p.client().recycle(bytes),
+    },
+    Direction {
+        name: "client to server",
+        send: |p, m| p.client().send(m, Delivery::Reliable).unwrap(),
+        take: Pair::server_messages,
+        recycle: |p, bytes| p.server().recycle(bytes),
+    },
+];
+
 #[test]
 fn a_buffer_handed_back_carries_the_next_message_both_ways() {
-    for (name, config, len) in cases() {
+    for (wire, config, len) in cases() {
         let mut pair = connected(config);
-        let id = pair.id();
-
-        // Server to client.
-        let first = message(len, 3);
-        pair.server().send(id, &first, Delivery::Reliable).unwrap();
-        pair.drive();
-        let got = pair.client_messages().pop().unwrap();
-        assert_eq!(got, first, "{name}");
-        let at = got.as_ptr();
-        pair.client().recycle(got);
-        let second = message(len, 5);
-        pair.server()
-            .send(id, &second, Delivery::Unreliable)
-            .unwrap();
-        pair.drive();
-        let got = pair.client_messages();
-        assert_eq!(got, [second], "{name}");
-        assert_eq!(got[0].as_ptr(), at, "{name}: the buffer handed back");
-
-        // Client to server.
-        let first = message(len, 7);
-        pair.client().send(&first, Delivery::Reliable).unwrap();
-        pair.drive();
-        let got = pair.server_messages().pop().unwrap();
-        assert_eq!(got, first, "{name}");
-        let at = got.as_ptr();
-        pair.server().recycle(got);
-        let second = message(len, 9);
-        pair.client().send(&second, Delivery::Reliable).unwrap();
-        pair.drive();
-        let got = pair.server_messages();
-        assert_eq!(got, [second], "{name}");
-        assert_eq!(got[0].as_ptr(), at, "{name}: the buffer handed back");
+        for d in &DIRECTIONS {
+            let first = message(len, 3);
+            (d.send)(&mut pair, &first);
+            pair.drive();
+            let got = (d.take)(&mut pair).pop().unwrap();
+            assert_eq!(got, first, "{wire}, {}", d.name);
+            let at = got.as_ptr();
+            (d.recycle)(&mut pair, got);
+            let second = message(len, 5);
+            (d.send)(&mut pair, &second);
+            pair.drive();
+            let got = (d.take)(&mut pair);
+            assert_eq!(got, [second], "{wire}, {}", d.name);
+            assert_eq!(
+                got[0].as_ptr(),
+                at,
+                "{wire}, {}: the buffer handed back",
+                d.name
+            );
+        }
     }
 }
 
