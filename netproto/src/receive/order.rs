@@ -133,13 +133,17 @@ impl Orderer {
 
     /// Marks `index` handed up and hands up what that releases.
     fn mark_done(&mut self, index: u16, out: &mut Vec<(Vec<u8>, bool)>) {
+        if self.held.is_empty() && self.waiting_on.is_empty() {
+            // Nothing held back, so nothing to release: the common case of a stream of
+            // plain reliable messages, which should cost no allocation and no hashing.
+            self.set(index, true);
+            self.advance_prefix();
+            return;
+        }
         let mut work = vec![index];
         while let Some(i) = work.pop() {
             self.set(i, true);
-            while self.bit(self.prefix) {
-                self.set(self.prefix, false);
-                self.prefix = self.prefix.wrapping_add(1);
-            }
+            self.advance_prefix();
             if self.held.get(&self.prefix).is_some_and(|h| h.semi) {
                 let p = self.prefix;
                 self.release(p, out);
@@ -149,6 +153,14 @@ impl Orderer {
                 self.release(next, out);
                 work.push(next);
             }
+        }
+    }
+
+    /// Moves the prefix past the indexes handed up, clearing their bits for reuse.
+    fn advance_prefix(&mut self) {
+        while self.bit(self.prefix) {
+            self.set(self.prefix, false);
+            self.prefix = self.prefix.wrapping_add(1);
         }
     }
 
