@@ -16,6 +16,8 @@
 //! is never shorter than [`MIN_LEN`] bytes, so it is never taken for a 4-byte handshake
 //! datagram (PROTOCOL.md, "The 4-byte rule"): a shorter one is padded.
 
+use std::sync::OnceLock;
+
 use super::frame::{self, Frame, FrameError, PADDING};
 use crate::ext::features::CRC_LEN;
 
@@ -63,7 +65,7 @@ pub(crate) fn unseal(datagram: &[u8], crc: bool) -> Result<&[u8], DatagramError>
         let (body, sum) = datagram
             .split_last_chunk::<CRC_LEN>()
             .ok_or(DatagramError::NotExtended)?;
-        if crc32fast::hash(body) != u32::from_be_bytes(*sum) {
+        if checksum(body) != u32::from_be_bytes(*sum) {
             return Err(DatagramError::Crc);
         }
         body
@@ -97,6 +99,16 @@ impl<'a> Iterator for Frames<'a> {
     }
 }
 
+/// The CRC-32 of `bytes`, as `crc32fast::hash` computes it. A new hasher asks which CPU
+/// features there are on every call; a clone of one made once does not, and datagrams are
+/// checked by the hundred thousand a second.
+pub(crate) fn checksum(bytes: &[u8]) -> u32 {
+    static HASHER: OnceLock<crc32fast::Hasher> = OnceLock::new();
+    let mut hasher = HASHER.get_or_init(crc32fast::Hasher::new).clone();
+    hasher.update(bytes);
+    hasher.finalize()
+}
+
 /// Starts a datagram at the end of `buf`; returns where it starts.
 pub fn begin(buf: &mut Vec<u8>) -> usize {
     let start = buf.len();
@@ -114,7 +126,7 @@ pub fn seal(buf: &mut Vec<u8>, start: usize, crc: bool, pad_to: usize) {
         buf.resize(start + want, PADDING);
     }
     if crc {
-        let sum = crc32fast::hash(&buf[start..]);
+        let sum = checksum(&buf[start..]);
         buf.extend_from_slice(&sum.to_be_bytes());
     }
 }
@@ -123,6 +135,18 @@ pub fn seal(buf: &mut Vec<u8>, start: usize, crc: bool, pad_to: usize) {
 mod tests {
     use super::*;
     use crate::ext::frame::{CLOSE, PING};
+
+    #[test]
+    fn the_checksum_is_crc32fast_s() {
+        let bytes: Vec<u8> = (0..3000u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        for len in [0, 1, 15, 16, 63, 64, 65, 1036, 1195, 3000] {
+            assert_eq!(
+                checksum(&bytes[..len]),
+                crc32fast::hash(&bytes[..len]),
+                "{len}"
+            );
+        }
+    }
 
     #[test]
     fn sealed_datagrams_open_and_corruption_is_caught() {
