@@ -83,6 +83,10 @@ pub(crate) struct OutMessage {
     /// Chunks acknowledged.
     pub acked: usize,
     pub chunks: ChunkStates,
+    /// What the last chunk takes on the wire ([`encoded_len`](Self::encoded_len) of it), kept
+    /// so that a datagram's leftover room is matched against the queue's small messages
+    /// without framing each one again.
+    pub last_len: usize,
 }
 
 impl OutMessage {
@@ -109,6 +113,9 @@ impl OutMessage {
     /// The bytes chunk `index` takes on the wire (a datagram, or a frame).
     #[inline]
     pub fn encoded_len(&self, index: usize) -> usize {
+        if index + 1 == self.chunks.len() && self.last_len != 0 {
+            return self.last_len;
+        }
         let len = self.chunk(index).len();
         if let Wire::Spec { .. } = self.wire {
             return HEADER_LEN + len;
@@ -210,7 +217,7 @@ impl Outgoing {
         while self.slots.len() < index {
             self.slots.push_back(None);
         }
-        self.slots.push_back(Some(OutMessage {
+        let mut msg = OutMessage {
             seq,
             body,
             wire,
@@ -218,7 +225,10 @@ impl Outgoing {
             next_new: 0,
             acked: 0,
             chunks,
-        }));
+            last_len: 0,
+        };
+        msg.last_len = msg.encoded_len(n - 1);
+        self.slots.push_back(Some(msg));
         self.live += 1;
         self.bytes += len;
         n
@@ -352,6 +362,48 @@ mod tests {
         o.remove(last);
         assert_eq!(o.spare_data.len(), SPARE_IDLE);
         assert_eq!(o.spare_chunks.len(), SPARE_IDLE);
+    }
+
+    #[test]
+    fn the_kept_length_of_the_last_chunk_is_what_framing_it_takes() {
+        use crate::ext::Extensions;
+        use crate::send::wire::ExtSender;
+        let mut ext = ExtSender::new(Extensions::ALL, 128);
+        let mut o = Outgoing::new(SPARES);
+        let deliveries = [
+            Delivery::Reliable,
+            Delivery::ReliableOrdered,
+            Delivery::Tracked,
+        ];
+        let lens = [0, 1, 127, 128, 492, 493, 494, 1024, 5000];
+        let mut abs = 0;
+        for len in lens {
+            for (i, delivery) in deliveries.into_iter().enumerate() {
+                let wire = if i == 0 {
+                    SPEC
+                } else {
+                    Wire::Ext(ext.frame(delivery, false))
+                };
+                o.insert(
+                    abs,
+                    abs as u16,
+                    Data::Borrowed(&vec![7; len]),
+                    wire,
+                    delivery,
+                );
+                let m = o.get(abs).unwrap();
+                let last = m.chunks.len() - 1;
+                let framed = m
+                    .wire
+                    .encoded_len(m.seq, last as u8, true, m.chunk(last).len());
+                assert_eq!(m.encoded_len(last), framed, "{len} bytes, {delivery:?}");
+                let mut buf = Vec::new();
+                m.wire
+                    .write(&mut buf, m.seq, last as u8, true, m.chunk(last));
+                assert_eq!(buf.len(), framed, "{len} bytes, {delivery:?}");
+                abs += 1;
+            }
+        }
     }
 
     #[test]
