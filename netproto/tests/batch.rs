@@ -145,3 +145,70 @@ fn full_chunks_of_queued_messages_share_a_batch() {
     let want: Vec<Vec<u8>> = (0..10u8).map(|i| vec![i; 1024]).collect();
     assert_eq!(got, want);
 }
+
+/// The lengths of the data frames in each extended datagram of `batches` from `from`.
+fn data_frames(batches: &[Batch], from: std::net::SocketAddr) -> Vec<Vec<usize>> {
+    use netproto::ext::datagram::{Frames, open};
+    use netproto::ext::frame::Frame;
+    let mut out = Vec::new();
+    for batch in batches.iter().filter(|b| b.from == from) {
+        for d in batch.datagrams() {
+            let frames = open(d, true).expect("an extended datagram with a CRC");
+            let lens: Vec<usize> = Frames(frames)
+                .filter_map(|f| match f.expect("a frame") {
+                    Frame::Data(_, bytes) => Some(bytes.len()),
+                    _ => None,
+                })
+                .collect();
+            if !lens.is_empty() {
+                out.push(lens);
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn small_messages_fill_the_room_large_ones_leave() {
+    // 1,200-byte datagrams: a 1,000-byte message's frame leaves 188 bytes, room for one
+    // 100-byte message (a 107-byte frame) but not two.
+    let config = Config::builder()
+        .extensions(true)
+        .compression(false)
+        .max_datagram_size(1200)
+        .initial_window(256)
+        .pacing(false)
+        .build()
+        .unwrap();
+    let mut pair = Pair::with_seed(3, config.clone(), config);
+    pair.drive();
+    assert!(pair.client().extensions().is_some());
+    let lens = [1000, 100, 100, 100, 1000, 100, 100, 100];
+    for (i, &n) in lens.iter().enumerate() {
+        pair.client()
+            .send(&vec![i as u8; n], Delivery::Reliable)
+            .unwrap();
+    }
+    let batches = pair.take_outgoing();
+    let sent = data_frames(&batches, pair.client_addr());
+    // In sequence order as long as the next one fits; then the later small messages that
+    // fit what the large one left, and the large one alone.
+    assert_eq!(
+        sent,
+        [vec![1000, 100], vec![100, 100, 100, 100, 100], vec![1000]]
+    );
+    for batch in &batches {
+        for d in batch.datagrams() {
+            pair.network()
+                .inject(batch.from, batch.transmit.destination, d.to_vec());
+        }
+    }
+    let mut got = pair.server_messages();
+    pair.run_until(Duration::from_secs(1), |p| {
+        got.extend(p.server_messages());
+        got.len() == lens.len()
+    });
+    let mut sizes: Vec<usize> = got.iter().map(Vec::len).collect();
+    sizes.sort_unstable();
+    assert_eq!(sizes, [100, 100, 100, 100, 100, 100, 1000, 1000]);
+}

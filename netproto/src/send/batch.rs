@@ -14,14 +14,22 @@ use crate::transmit::{FULL_DATAGRAM, Size};
 /// amount per datagram.
 const SIZE_SCAN: usize = 64;
 
-/// How many messages after the first unsent one [`Sender::poll`] looks through for a last
-/// chunk that fits what is left of an extended datagram: a tick's worth of small messages, not
-/// a scan per datagram over a queue of large ones.
-const PACK_SCAN: usize = 8;
+/// How many sequence numbers after the first unsent message [`Sender::poll`] looks through
+/// for a last chunk that fits what is left of an extended datagram: a tick's worth of small
+/// messages (reliable and unreliable ones take numbers alike), not a scan per datagram over a
+/// queue of large ones.
+const PACK_SCAN: u64 = 16;
 
 /// Below this many bytes left, an extended datagram takes no more chunks: a frame's header
 /// alone is up to 9 bytes.
 const MIN_PACK_ROOM: usize = 32;
+
+/// What [`Sender::choose`] chose: a retransmission, or the next new chunk of a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Choice {
+    Retransmit(u64, u8),
+    New(u64),
+}
 
 /// Where the next chunk goes: a spec datagram of a size a batch allows, or a data frame in
 /// what is left of an extended datagram.
@@ -66,6 +74,13 @@ impl Sender {
         buf: &mut Vec<u8>,
         fit: Fit,
     ) -> Option<usize> {
+        let choice = self.choose(window, fit)?;
+        Some(self.send_choice(now, choice, stats, buf))
+    }
+
+    /// The chunk [`poll`](Self::poll) sends next, without sending it: a caller may still
+    /// decide not to (the pacer), and nothing is lost by asking.
+    pub fn choose(&mut self, window: usize, fit: Fit) -> Option<Choice> {
         if self.in_flight_count >= window {
             return None;
         }
@@ -75,9 +90,7 @@ impl Sender {
             if msg.wire.is_spec() != fit.spec() || !fit.fits(len) {
                 return None;
             }
-            self.retransmit.pop_first();
-            stats.retransmissions += 1;
-            return Some(self.transmit(now, abs, chunk, buf));
+            return Some(Choice::Retransmit(abs, chunk));
         }
         if self.unsent == 0 {
             return None;
@@ -112,26 +125,67 @@ impl Sender {
                 } else if room < MIN_PACK_ROOM {
                     return None;
                 } else {
-                    // A later message's last chunk that fits what is left of the datagram:
-                    // small messages behind a large one share its datagrams. Only last
-                    // chunks can be shorter than the one that did not fit.
-                    self.messages
-                        .iter_from(first + 1)
-                        .take(PACK_SCAN)
-                        .find(|(_, m)| {
-                            m.next_new + 1 == m.chunks.len()
-                                && !m.wire.is_spec()
-                                && m.encoded_len(m.next_new) <= room
-                        })
-                        .map(|(abs, _)| abs)?
+                    self.packable(first, room)?
                 }
             }
         };
-        let msg = self.messages.get_mut(abs)?;
-        let chunk = msg.next_new as u8;
-        msg.next_new += 1;
-        self.unsent -= 1;
-        Some(self.transmit(now, abs, chunk, buf))
+        Some(Choice::New(abs))
+    }
+
+    /// Sends what [`choose`](Self::choose) chose, if it was asked with the same state.
+    pub fn send_choice(
+        &mut self,
+        now: Instant,
+        choice: Choice,
+        stats: &mut Stats,
+        buf: &mut Vec<u8>,
+    ) -> usize {
+        match choice {
+            Choice::Retransmit(abs, chunk) => {
+                self.retransmit.pop_first();
+                stats.retransmissions += 1;
+                self.transmit(now, abs, chunk, buf)
+            }
+            Choice::New(abs) => {
+                let Some(msg) = self.messages.get_mut(abs) else {
+                    return 0;
+                };
+                let chunk = msg.next_new as u8;
+                msg.next_new += 1;
+                self.unsent -= 1;
+                self.transmit(now, abs, chunk, buf)
+            }
+        }
+    }
+
+    /// A later message's last chunk that fits the `room` left in an extended datagram whose
+    /// next chunk (of message `first`) does not: small messages behind a large one share its
+    /// datagrams. Only last chunks can be shorter than the one that did not fit.
+    ///
+    /// A flush asks once per datagram, each time from one message further on, so a scan that
+    /// finds nothing is remembered (`pack_miss`): the next one with no more room starts past
+    /// what it covered. Within a flush nothing covered can come to fit: a message's next chunk
+    /// changes only when it is first, or when held ordered messages are released; that, and a
+    /// new message, forgets the memory.
+    fn packable(&mut self, first: u64, room: usize) -> Option<u64> {
+        // Only numbers already given out: a message sent later is not covered.
+        let end = (first + 1 + PACK_SCAN).min(self.next_abs);
+        let from = match self.pack_miss {
+            Some((covered, had)) if room <= had && covered > first => covered,
+            _ => first + 1,
+        };
+        let found = self
+            .messages
+            .iter_from(from)
+            .take_while(|&(abs, _)| abs < end)
+            .find(|(_, m)| {
+                m.next_new + 1 == m.chunks.len() && !m.wire.is_spec() && m.last_len <= room
+            })
+            .map(|(abs, _)| abs);
+        if found.is_none() {
+            self.pack_miss = Some((end, room));
+        }
+        found
     }
 
     /// Whether the chunk [`poll`](Self::poll) would take next is framed the spec's way (a
@@ -225,22 +279,16 @@ impl Outbound {
         stats: &mut Stats,
     ) -> Option<usize> {
         let window = self.cc.window() as usize;
-        if !self.sender.has_sendable(window) {
-            return None;
-        }
+        // The chunk first, then the pacer's token: a datagram with no room for any chunk
+        // (every flush ends with one) takes no token and gives none back.
+        let choice = self.sender.choose(window, Fit::Ext { room })?;
         if let Some(pacer) = &mut self.pacer {
             self.paced_until = pacer.check(now, self.cc.window(), self.rtt.smoothed());
             if self.paced_until.is_some() {
                 return None;
             }
         }
-        let sent = self.sender.poll(now, window, stats, buf, Fit::Ext { room });
-        if sent.is_none()
-            && let Some(pacer) = &mut self.pacer
-        {
-            pacer.refund();
-        }
-        sent
+        Some(self.sender.send_choice(now, choice, stats, buf))
     }
 
     /// Appends a batch of up to `max` reliable datagrams to `buf` as the congestion window and

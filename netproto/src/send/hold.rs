@@ -139,6 +139,8 @@ impl Sender {
                 self.unsent += m.next_new;
                 m.next_new = 0;
             }
+            // Its chunks are new again: a remembered scan may have passed over it.
+            self.pack_miss = None;
             self.cursor = self.cursor.min(abs);
             self.full_cursor = self.full_cursor.min(abs);
         }

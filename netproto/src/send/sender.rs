@@ -63,6 +63,9 @@ pub(crate) struct Sender {
     /// The newest transmission an ACK frame being read acknowledges for the first time: its
     /// id, when it left, how many times it was sent. The frame's one RTT sample.
     frame_newest: Option<(u64, Instant, u32)>,
+    /// The end (exclusive) of the last scan for a packable chunk that found none, and the
+    /// room it looked for (see `Sender::packable`).
+    pub(super) pack_miss: Option<(u64, usize)>,
     max_pending: usize,
     max_pending_bytes: usize,
 }
@@ -83,6 +86,7 @@ impl Sender {
             last_ack_at: None,
             held: Held::default(),
             frame_newest: None,
+            pack_miss: None,
             max_pending,
             max_pending_bytes,
         }
@@ -131,6 +135,7 @@ impl Sender {
     pub fn allocate(&mut self, reliable: Option<(Data<'_>, Wire, Delivery)>) -> u16 {
         let abs = self.next_abs;
         self.next_abs += 1;
+        self.pack_miss = None;
         let seq = abs as u16;
         if let Some((payload, wire, delivery)) = reliable {
             let wait = self.held.must_wait(&self.messages, wire, delivery);
@@ -371,6 +376,7 @@ impl Sender {
         self.retransmit.clear();
         self.in_flight_count = 0;
         self.unsent = 0;
+        self.pack_miss = None;
     }
 }
 
