@@ -1,7 +1,7 @@
 //! Throughput of the transport: reliable 1 KiB and 64 KiB messages and unreliable 100-byte
 //! messages, through the simulated link (no I/O: the cost of the protocol itself) and over
-//! loopback UDP with the std driver (the cost of the syscalls too); and the receive path
-//! alone, with the delivered buffers dropped or handed back (`recycle`).
+//! loopback UDP with the std driver (the cost of the syscalls too); the receive path alone,
+//! with the delivered buffers dropped or handed back (`recycle`); and the send path alone.
 //!
 //! `cargo bench -p netproto --bench throughput`
 
@@ -210,5 +210,103 @@ fn receive(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, sim, udp, receive);
+/// The send path alone, as `receive` is the receive path: a client queues a burst of 64
+/// reliable 1 KiB messages, writes them in GSO-shaped batches (one 1,200-byte extended
+/// datagram each), and reads the acknowledgements that answer them. Only the client's `send`,
+/// `poll_transmit` and its `handle` of the acknowledgements are timed; the server's receiving
+/// and its acknowledging are not. Time is the bench's own virtual clock, moved on by 2 ms a
+/// burst, so that the delayed acknowledgements leave and the pacer refills.
+fn send(c: &mut Criterion) {
+    const BURST: usize = 64;
+    const LEN: usize = 1024;
+    let mut group = c.benchmark_group("send");
+    group.throughput(Throughput::Bytes((BURST * LEN) as u64));
+    let config = Config::builder()
+        .extensions(true)
+        .compression(false)
+        .max_datagram_size(1200)
+        .build()
+        .expect("valid config");
+    let mut pair = Pair::new(config);
+    pair.drive();
+    assert!(pair.client().extensions().is_some());
+    let (client, server) = (pair.client_addr(), pair.server_addr());
+    let payload = vec![0x5a; LEN];
+    let mut now = pair.now();
+    let mut out = vec![0u8; 0];
+    let mut batches: Vec<(Vec<u8>, netproto::Transmit)> = Vec::new();
+    let mut acks: Vec<Vec<u8>> = Vec::new();
+    group.bench_function(BenchmarkId::from_parameter("1KiB"), |b| {
+        b.iter_custom(|iters| {
+            let mut timed = Duration::ZERO;
+            for _ in 0..iters {
+                let start = Instant::now();
+                for _ in 0..BURST {
+                    pair.client()
+                        .send(&payload, Delivery::Reliable)
+                        .expect("room for a burst");
+                }
+                timed += start.elapsed();
+                // Until the server has the burst: a fresh connection's window and pacer let
+                // only part of it go at first.
+                let mut got = 0;
+                for _ in 0..1000 {
+                    if got == BURST {
+                        break;
+                    }
+                    let start = Instant::now();
+                    let mut used = 0;
+                    loop {
+                        if used == batches.len() {
+                            batches.push((
+                                Vec::new(),
+                                netproto::Transmit {
+                                    destination: server,
+                                    size: 0,
+                                    segment_size: 0,
+                                },
+                            ));
+                        }
+                        let (buf, transmit) = &mut batches[used];
+                        match pair.client().poll_transmit(now, buf, 64) {
+                            Some(t) => *transmit = t,
+                            None => break,
+                        }
+                        used += 1;
+                    }
+                    timed += start.elapsed();
+                    // The server reads and acknowledges (not timed).
+                    for (buf, transmit) in &batches[..used] {
+                        for datagram in transmit.split(buf) {
+                            pair.server().handle(now, client, datagram);
+                        }
+                    }
+                    while let Some(e) = pair.server().poll_event() {
+                        if let Event::Message { bytes, .. } = e.event {
+                            got += 1;
+                            pair.server().recycle(bytes);
+                        }
+                    }
+                    now += Duration::from_millis(2);
+                    pair.server().handle_timeout(now);
+                    acks.clear();
+                    while let Some(t) = pair.server().poll_transmit(now, &mut out, 64) {
+                        acks.extend(t.split(&out).map(<[u8]>::to_vec));
+                    }
+                    let start = Instant::now();
+                    for datagram in &acks {
+                        pair.client().handle(now, server, datagram);
+                    }
+                    timed += start.elapsed();
+                    pair.client().handle_timeout(now);
+                }
+                assert_eq!(got, BURST, "the server has the burst");
+            }
+            timed
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, sim, udp, receive, send);
 criterion_main!(benches);
