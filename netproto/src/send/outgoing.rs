@@ -277,13 +277,14 @@ impl Outgoing {
     }
 
     /// The live messages from `abs` on, oldest first, with their numbers.
+    ///
+    /// By index rather than through `VecDeque::range`: callers mostly take the first one or
+    /// two (the next unsent message, the next one an acknowledgement names), and a range's
+    /// set-up over the ring's two halves cost more than the lookups.
     pub fn iter_from(&self, abs: u64) -> impl Iterator<Item = (u64, &OutMessage)> + '_ {
-        let first = abs.max(self.base);
-        let skip = ((first - self.base) as usize).min(self.slots.len());
-        self.slots
-            .range(skip..)
-            .zip(first..)
-            .filter_map(|(m, abs)| Some((abs, m.as_ref()?)))
+        let base = self.base;
+        (abs.max(base)..self.end())
+            .filter_map(move |abs| Some((abs, self.slots.get((abs - base) as usize)?.as_ref()?)))
     }
 
     /// The number one past the newest slot: where a scan from a cursor can stop.
