@@ -143,6 +143,15 @@ fn udp(c: &mut Criterion) {
     group.finish();
 }
 
+/// The configuration of the transport suite's `netproto` rows: the extensions, QUIC's
+/// 1,200-byte datagram, no LZ4 (the payloads are one byte repeated).
+fn extended_1200() -> netproto::ConfigBuilder {
+    Config::builder()
+        .extensions(true)
+        .compression(false)
+        .max_datagram_size(1200)
+}
+
 /// The receive path alone, timed from the datagrams to the application done with the
 /// messages: a client takes a burst of 64 reliable 1 KiB messages, each in one 1,200-byte
 /// extended datagram, and drops or recycles each message once read. Only the client's
@@ -153,10 +162,7 @@ fn receive(c: &mut Criterion) {
     const LEN: usize = 1024;
     let mut group = c.benchmark_group("receive");
     group.throughput(Throughput::Bytes((BURST * LEN) as u64));
-    let config = Config::builder()
-        .extensions(true)
-        .compression(false)
-        .max_datagram_size(1200)
+    let config = extended_1200()
         .initial_window(BURST as u32)
         .pacing(false)
         .build()
@@ -221,12 +227,7 @@ fn send(c: &mut Criterion) {
     const LEN: usize = 1024;
     let mut group = c.benchmark_group("send");
     group.throughput(Throughput::Bytes((BURST * LEN) as u64));
-    let config = Config::builder()
-        .extensions(true)
-        .compression(false)
-        .max_datagram_size(1200)
-        .build()
-        .expect("valid config");
+    let config = extended_1200().build().expect("valid config");
     let mut pair = Pair::new(config);
     pair.drive();
     assert!(pair.client().extensions().is_some());
