@@ -164,11 +164,11 @@ impl Sender {
     ///
     /// A flush asks once per datagram, each time from one message further on, so a scan that
     /// finds nothing is remembered (`pack_miss`): the next one with no more room starts past
-    /// what it covered. Within a flush nothing covered can come to fit: a message's next chunk
-    /// changes only when it is first, or when held ordered messages are released; that, and a
-    /// new message, forgets the memory.
+    /// what it covered. Nothing covered can come to fit: a message's next chunk changes only
+    /// when it is first, or when held ordered messages are released (which forgets the
+    /// memory), and a scan covers only numbers already given out, so a message queued later
+    /// is never taken as covered.
     fn packable(&mut self, first: u64, room: usize) -> Option<u64> {
-        // Only numbers already given out: a message sent later is not covered.
         let end = (first + 1 + PACK_SCAN).min(self.next_abs);
         let from = match self.pack_miss {
             Some((covered, had)) if room <= had && covered > first => covered,

@@ -113,7 +113,7 @@ impl OutMessage {
     /// The bytes chunk `index` takes on the wire (a datagram, or a frame).
     #[inline]
     pub fn encoded_len(&self, index: usize) -> usize {
-        if index + 1 == self.chunks.len() && self.last_len != 0 {
+        if index + 1 == self.chunks.len() {
             return self.last_len;
         }
         let len = self.chunk(index).len();
@@ -217,7 +217,8 @@ impl Outgoing {
         while self.slots.len() < index {
             self.slots.push_back(None);
         }
-        let mut msg = OutMessage {
+        let last = len - (n - 1) * wire.chunk_size();
+        self.slots.push_back(Some(OutMessage {
             seq,
             body,
             wire,
@@ -225,10 +226,8 @@ impl Outgoing {
             next_new: 0,
             acked: 0,
             chunks,
-            last_len: 0,
-        };
-        msg.last_len = msg.encoded_len(n - 1);
-        self.slots.push_back(Some(msg));
+            last_len: wire.encoded_len(seq, (n - 1) as u8, true, last),
+        }));
         self.live += 1;
         self.bytes += len;
         n

@@ -135,7 +135,6 @@ impl Sender {
     pub fn allocate(&mut self, reliable: Option<(Data<'_>, Wire, Delivery)>) -> u16 {
         let abs = self.next_abs;
         self.next_abs += 1;
-        self.pack_miss = None;
         let seq = abs as u16;
         if let Some((payload, wire, delivery)) = reliable {
             let wait = self.held.must_wait(&self.messages, wire, delivery);
@@ -385,8 +384,46 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::send::batch::Fit;
+    use crate::send::batch::{Choice, Fit};
     use crate::transmit::Size;
+
+    #[test]
+    fn a_fruitless_packing_scan_is_remembered_and_hides_no_message_queued_after_it() {
+        use crate::ext::Extensions;
+        use crate::send::wire::ExtSender;
+        let ext = Extensions {
+            max_datagram_size: 1200,
+            ..Extensions::ALL
+        };
+        let mut framing = ExtSender::new(ext, 128);
+        let mut queue = |s: &mut Sender, len: usize| {
+            let wire = Wire::Ext(framing.frame(Delivery::Reliable, false));
+            let data = vec![1; len];
+            s.allocate(Some((Data::Borrowed(&data), wire, Delivery::Reliable)));
+        };
+        let mut s = Sender::new(64, usize::MAX);
+        let (mut stats, mut buf) = (Stats::default(), Vec::new());
+        // 0: 1,000 bytes; 1: 100 bytes (a 106-byte frame); 2: 50 bytes (56).
+        for len in [1000, 100, 50] {
+            queue(&mut s, len);
+        }
+        let ext_fit = |room| Fit::Ext { room };
+        let first = s.choose(64, ext_fit(1200)).unwrap();
+        assert_eq!(first, Choice::New(0));
+        s.send_choice(Instant::now(), first, &mut stats, &mut buf);
+        // 50 bytes left: message 1 does not fit, and the scan past it finds nothing.
+        assert_eq!(s.choose(64, ext_fit(50)), None);
+        assert_eq!(s.pack_miss, Some((3, 50)));
+        // With less room, the scan starts where the last one ended.
+        assert_eq!(s.choose(64, ext_fit(40)), None);
+        assert_eq!(s.pack_miss, Some((3, 40)));
+        // With more room than it had, the memory does not apply: message 2 fits 60 bytes.
+        assert_eq!(s.choose(64, ext_fit(60)), Some(Choice::New(2)));
+        // A message queued after the scan is looked at, though the scan's memory applies:
+        // a 10-byte one (16 on the wire) fits 40 bytes.
+        queue(&mut s, 10);
+        assert_eq!(s.choose(64, ext_fit(40)), Some(Choice::New(3)));
+    }
 
     #[test]
     fn the_pending_queue_is_bounded_in_bytes_but_always_takes_one_message() {
