@@ -234,7 +234,7 @@ fn send(c: &mut Criterion) {
     let (client, server) = (pair.client_addr(), pair.server_addr());
     let payload = vec![0x5a; LEN];
     let mut now = pair.now();
-    let mut out = vec![0u8; 0];
+    let mut out = Vec::new();
     let mut batches: Vec<(Vec<u8>, netproto::Transmit)> = Vec::new();
     let mut acks: Vec<Vec<u8>> = Vec::new();
     group.bench_function(BenchmarkId::from_parameter("1KiB"), |b| {
