@@ -34,7 +34,7 @@ pub mod tick_case;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use crate::report::{Row, median, quantile};
@@ -166,14 +166,31 @@ pub struct Outcome {
 }
 
 /// The state a server and a client thread share during a reliable case.
+///
+/// The receiver counts every message, so its counter has a cache line of its own: on the line
+/// the sender reads (`done`, the start time), each count would take the line from the sender's
+/// core, and the harness would slow the peer it measures (BENCHMARKS.md, "Stop 23").
 #[derive(Debug, Default)]
 pub struct Shared {
     /// Messages delivered to the receiver.
-    pub delivered: AtomicU64,
+    pub delivered: OwnLine<AtomicU64>,
     /// Set when every message arrived, or the case is over.
     pub done: AtomicBool,
-    started: Mutex<Option<Instant>>,
+    /// Set once, before the first send; read without a lock by the sender's deadline check.
+    started: OnceLock<Instant>,
     finished: Mutex<Option<Instant>>,
+}
+
+/// A value alone on its cache line (128 bytes: two lines, for the adjacent-line prefetcher).
+#[derive(Debug, Default)]
+#[repr(align(128))]
+pub struct OwnLine<T>(pub T);
+
+impl<T> std::ops::Deref for OwnLine<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
 }
 
 impl Shared {
@@ -184,12 +201,12 @@ impl Shared {
 
     /// The client is connected and sends its first message now.
     pub fn start(&self) {
-        *self.started.lock().unwrap() = Some(Instant::now());
+        let _ = self.started.set(Instant::now());
     }
 
     /// When the timed phase began.
     pub fn started(&self) -> Option<Instant> {
-        *self.started.lock().unwrap()
+        self.started.get().copied()
     }
 
     /// The receiver got one more message; returns whether that was the last one.
