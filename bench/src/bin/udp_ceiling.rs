@@ -4,9 +4,13 @@
 //! copy into a queue. If this could not beat TCP, no UDP protocol could; it can, so the gap
 //! between netproto and TCP at 1 KiB is netproto's own work (BENCHMARKS.md, "Stop 21").
 //!
-//! `cargo run --release --bin udp-ceiling -- [datagram bytes] [datagrams] [copy]`: with
+//! `cargo run --release --bin udp-ceiling -- [datagram bytes] [datagrams] [copy] [crc]`: with
 //! `copy`, the sender copies each payload into its send buffer and the receiver copies each
-//! out, as a transport that owns its buffers must. It pins its threads as the transport suite
+//! out, as a transport that owns its buffers must; with `crc` as well, the sender writes a
+//! CRC-32 of each datagram into its last four bytes and the receiver checks it, as netproto's
+//! `crc` extension does (crc32fast, as netproto). That is the least any UDP transport with a
+//! checksum of its own does per message, with nothing else of a protocol (BENCHMARKS.md,
+//! "Stop 23"). It pins its threads as the transport suite
 //! does (`pin_as_the_suite`); the sender stays at most 4,096 datagrams ahead of
 //! what the receiver counted, so the kernel drops nothing.
 
@@ -35,6 +39,7 @@ fn main() -> std::io::Result<()> {
     let datagram: usize = arg(1, 1036);
     let total: u64 = arg(2, 2_000_000);
     let copy = std::env::args().nth(3).as_deref() == Some("copy");
+    let crc = copy && std::env::args().nth(4).as_deref() == Some("crc");
     if !(1..=65_507).contains(&datagram) {
         eprintln!("the datagram size must be 1 to 65,507 bytes");
         std::process::exit(2);
@@ -73,6 +78,13 @@ fn main() -> std::io::Result<()> {
                         meta.stride
                     };
                     for one in slot[..meta.len].chunks(stride.max(1)) {
+                        if crc {
+                            let (body, sum) = one.split_at(one.len().saturating_sub(4));
+                            if sum != crc32fast::hash(body).to_be_bytes() {
+                                // Not counted: the total falls short, and the run says so.
+                                continue;
+                            }
+                        }
                         if copy {
                             out[..one.len()].copy_from_slice(one);
                             std::hint::black_box(&out);
@@ -98,6 +110,11 @@ fn main() -> std::io::Result<()> {
         if copy {
             for one in batch.chunks_mut(datagram) {
                 one.copy_from_slice(&payload);
+                if crc && one.len() > 4 {
+                    let at = one.len() - 4;
+                    let sum = crc32fast::hash(&one[..at]);
+                    one[at..].copy_from_slice(&sum.to_be_bytes());
+                }
             }
         }
         let transmit = Transmit {
@@ -123,7 +140,7 @@ fn main() -> std::io::Result<()> {
         .join()
         .map_err(|_| std::io::Error::other("the receiver panicked"))?;
     println!(
-        "{datagram}-byte datagrams, {per_send} per send, copy {copy}: {got} of {sent} in \
+        "{datagram}-byte datagrams, {per_send} per send, copy {copy}, crc {crc}: {got} of {sent} in \
          {elapsed:.3} s, {:.0} MB/s of 1 KiB payload, {:.0} MB/s of datagrams",
         got as f64 * 1024.0 / elapsed / 1e6,
         got as f64 * datagram as f64 / elapsed / 1e6
