@@ -309,5 +309,78 @@ fn send(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, sim, udp, receive, send);
+/// One unreliable 100-byte echo, client → server → client, with each side called as the std
+/// driver calls it on a round of I/O: its timers, its datagrams, the application's events and
+/// answer, everything it has to send, and when it next needs a call. No sockets: the cost of the
+/// protocol on a round trip's way, for the spec's wire and the extended one side by side.
+fn echo(c: &mut Criterion) {
+    let mut group = c.benchmark_group("echo");
+    let configs = [
+        ("100B_spec", Config::default()),
+        (
+            "100B_extended",
+            extended_1200().build().expect("valid config"),
+        ),
+    ];
+    for (name, config) in configs {
+        let extended = config.extensions().is_some();
+        let mut pair = Pair::new(config);
+        pair.drive();
+        assert_eq!(pair.client().extensions().is_some(), extended);
+        let (id, client, server) = (pair.id(), pair.client_addr(), pair.server_addr());
+        let ping = vec![0x5a; 100];
+        let mut now = pair.now();
+        let mut out = Vec::new();
+        let mut carried: Vec<Vec<u8>> = Vec::new();
+        group.bench_function(BenchmarkId::from_parameter(name), |b| {
+            b.iter(|| {
+                now += Duration::from_micros(10);
+                // The client sends (its `send`: queue, then flush).
+                pair.client()
+                    .send(&ping, Delivery::Unreliable)
+                    .expect("unreliable send");
+                carried.clear();
+                while let Some(t) = pair.client().poll_transmit(now, &mut out, 64) {
+                    carried.extend(t.split(&out).map(<[u8]>::to_vec));
+                }
+                // The server's round: timers, datagrams, the echo, its flush, its next timer.
+                pair.server().handle_timeout(now);
+                for datagram in &carried {
+                    pair.server().handle(now, client, datagram);
+                }
+                while let Some(e) = pair.server().poll_event() {
+                    if let Event::Message { bytes, .. } = e.event {
+                        pair.server()
+                            .send(id, &bytes, Delivery::Unreliable)
+                            .expect("unreliable send");
+                        pair.server().recycle(bytes);
+                    }
+                }
+                carried.clear();
+                while let Some(t) = pair.server().poll_transmit(now, &mut out, 64) {
+                    carried.extend(t.split(&out).map(<[u8]>::to_vec));
+                }
+                std::hint::black_box(pair.server().poll_timeout());
+                // The client's round.
+                pair.client().handle_timeout(now);
+                for datagram in &carried {
+                    pair.client().handle(now, server, datagram);
+                }
+                let mut got = 0;
+                while let Some(e) = pair.client().poll_event() {
+                    if let Event::Message { bytes, .. } = e {
+                        got += 1;
+                        pair.client().recycle(bytes);
+                    }
+                }
+                while pair.client().poll_transmit(now, &mut out, 64).is_some() {}
+                std::hint::black_box(pair.client().poll_timeout());
+                assert_eq!(got, 1, "the echo came back");
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, sim, udp, receive, send, echo);
 criterion_main!(benches);
