@@ -190,7 +190,16 @@ impl Sender {
 
     /// Whether the chunk [`poll`](Self::poll) would take next is framed the spec's way (a
     /// retransmission first, then the oldest chunk never sent).
+    #[inline]
     pub fn next_is_spec(&mut self) -> bool {
+        // Every flush asks, most of the time with nothing to send: answered here, not in a call.
+        if self.unsent == 0 && self.retransmit.is_empty() {
+            return false;
+        }
+        self.next_is_spec_slow()
+    }
+
+    fn next_is_spec_slow(&mut self) -> bool {
         if let Some((abs, _)) = self.retransmit_front() {
             return self.messages.get(abs).is_some_and(|m| m.wire.is_spec());
         }
@@ -205,6 +214,9 @@ impl Sender {
     /// never sent: the front of the queue, once the chunks acknowledged or sent again since
     /// they were declared lost are dropped from it.
     fn retransmit_front(&mut self) -> Option<(u64, u8)> {
+        if self.retransmit.is_empty() {
+            return None;
+        }
         while let Some(&(abs, chunk)) = self.retransmit.first() {
             let waiting = self.messages.get(abs).is_some_and(|m| {
                 !m.chunks[usize::from(chunk)].acked && !m.chunks[usize::from(chunk)].in_flight
@@ -265,6 +277,7 @@ impl Sender {
 
 impl Outbound {
     /// Whether the next reliable chunk is framed the spec's way.
+    #[inline]
     pub fn next_is_spec(&mut self) -> bool {
         self.sender.next_is_spec()
     }

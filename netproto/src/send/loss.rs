@@ -72,6 +72,9 @@ impl Sender {
         cc: &mut Congestion,
         stats: &mut Stats,
     ) {
+        if self.in_flight.is_empty() {
+            return;
+        }
         let rto = rtt.rto();
         let blackout = self
             .last_ack_at

@@ -95,6 +95,9 @@ impl Outbound {
     /// later of the oldest chunk in flight, the last acknowledgement and the last probe.
     pub fn probe_deadline(&mut self) -> Option<Instant> {
         self.ext.as_ref()?;
+        if self.sender.in_flight() == 0 {
+            return None;
+        }
         let quiet = self.sender.quiet_since()?;
         if self
             .sender

@@ -183,13 +183,15 @@ impl Sender {
         if self.in_flight_count >= window {
             return false;
         }
+        // (The emptiness test first: walking even an empty `BTreeSet` costs a search.)
         self.unsent > 0
-            || self.retransmit.iter().any(|&(abs, chunk)| {
-                self.messages
-                    .get(abs)
-                    .and_then(|m| m.chunks.get(usize::from(chunk)))
-                    .is_some_and(|s| !s.acked && !s.in_flight)
-            })
+            || !self.retransmit.is_empty()
+                && self.retransmit.iter().any(|&(abs, chunk)| {
+                    self.messages
+                        .get(abs)
+                        .and_then(|m| m.chunks.get(usize::from(chunk)))
+                        .is_some_and(|s| !s.acked && !s.in_flight)
+                })
     }
 
     pub(super) fn transmit(

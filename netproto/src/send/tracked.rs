@@ -104,6 +104,9 @@ impl Tracker {
 
     /// Reports lost the messages whose timeout has passed.
     pub fn expire(&mut self, now: Instant, out: &mut Vec<MessageId>) {
+        if self.entries.is_empty() {
+            return;
+        }
         for e in self.entries.iter_mut() {
             if e.deadline > now {
                 break;
