@@ -59,6 +59,9 @@ pub struct Endpoint {
     stats: EndpointStats,
     /// Buffers handed back with [`recycle`](Endpoint::recycle), for every connection.
     spares: Spares,
+    /// The connections' ids for a pass over all of them that may remove some (the timers),
+    /// kept between passes so that a pass allocates nothing.
+    pass: Vec<ConnectionId>,
 }
 
 impl Endpoint {
@@ -84,6 +87,7 @@ impl Endpoint {
             ready: VecDeque::new(),
             cursor: 0,
             stats: EndpointStats::default(),
+            pass: Vec::new(),
             spares: Spares::received(),
         }
     }
@@ -200,13 +204,16 @@ impl Endpoint {
 
     /// Runs the timers that have expired at `now` on every connection.
     pub fn handle_timeout(&mut self, now: Instant) {
-        let ids: Vec<ConnectionId> = self.peers.keys().copied().collect();
-        for id in ids {
+        let mut ids = std::mem::take(&mut self.pass);
+        ids.clear();
+        ids.extend(self.peers.keys().copied());
+        for &id in &ids {
             if let Some(peer) = self.peers.get_mut(&id) {
                 peer.core.handle_timeout(now);
             }
             self.after_activity(id);
         }
+        self.pass = ids;
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called.
