@@ -1,7 +1,7 @@
 //! A message's bytes, encoded once and shared between the connections it goes to.
 //!
-//! [`send`](crate::Endpoint::send) takes a slice and copies it (into a recycled buffer for a
-//! reliable message, into a fresh one for an unreliable message, which waits in a queue);
+//! [`send`](crate::Endpoint::send) takes a slice and copies it into a recycled buffer (a
+//! reliable message's waits for its acknowledgement, an unreliable one's for its datagram);
 //! [`send_payload`](crate::Endpoint::send_payload) takes a [`Payload`] and keeps a reference
 //! instead. A server broadcasting one snapshot to every client builds one `Payload` and sends
 //! clones of it: the bytes are never copied, whatever the number of clients, and are freed
@@ -125,16 +125,6 @@ impl Data<'_> {
             Data::Borrowed(bytes) => bytes,
             Data::Shared(payload) => payload,
             Data::Owned(bytes) => bytes,
-            Data::Payload(payload) => payload,
-        }
-    }
-
-    /// Shared bytes to keep: a reference, or a copy of a slice.
-    pub fn into_payload(self) -> Payload {
-        match self {
-            Data::Borrowed(bytes) => Payload::from(bytes),
-            Data::Shared(payload) => payload.clone(),
-            Data::Owned(bytes) => Payload::from(bytes),
             Data::Payload(payload) => payload,
         }
     }

@@ -200,7 +200,7 @@ impl Core {
             return Ok(id);
         }
         let seq = self.outbound.next_sequence().wrapping_sub(1);
-        self.queue.push_message(seq, data.into_payload(), wire);
+        self.queue.push_message(seq, data, wire);
         Ok(id)
     }
 

@@ -11,8 +11,9 @@ use std::collections::VecDeque;
 use crate::chunk::count_chunks;
 use crate::ext::negotiate::NEGOTIATION_LEN;
 use crate::packet::HEADER_LEN;
-use crate::payload::Payload;
+use crate::payload::{Data, Payload};
 use crate::send::wire::Wire;
+use crate::spares::Spares;
 use crate::transmit::FULL_DATAGRAM;
 
 #[derive(Debug)]
@@ -26,10 +27,30 @@ enum Queued {
     /// A message sent once: its chunks are written straight from the payload when sent.
     Message {
         seq: u16,
-        bytes: Payload,
+        bytes: Bytes,
         next: usize,
         wire: Wire,
     },
+}
+
+/// An unreliable message's bytes while it waits.
+#[derive(Debug)]
+enum Bytes {
+    /// A copy of a slice, in a recycled buffer: the queue's messages come and go every tick,
+    /// and a shared payload would cost two allocations and two frees per message.
+    Copied(Vec<u8>),
+    /// A payload shared with other connections (`send_payload`), or compressed.
+    Shared(Payload),
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Copied(v) => v,
+            Bytes::Shared(p) => p,
+        }
+    }
 }
 
 impl Queued {
@@ -49,7 +70,13 @@ pub(crate) struct DatagramQueue {
     /// Datagrams waiting (a message counts each chunk not yet sent).
     datagrams: usize,
     max: usize,
+    /// Buffers of messages sent, for the next messages queued.
+    spares: Spares,
 }
+
+/// The spare buffers a queue keeps: a tick's worth of unreliable messages.
+const SPARES: usize = 64;
+const SPARE_BYTES: usize = 64 << 10;
 
 impl DatagramQueue {
     pub fn new(max: usize) -> DatagramQueue {
@@ -57,6 +84,7 @@ impl DatagramQueue {
             queue: VecDeque::new(),
             datagrams: 0,
             max,
+            spares: Spares::new(SPARES, SPARE_BYTES),
         }
     }
 
@@ -104,7 +132,13 @@ impl DatagramQueue {
     }
 
     /// Queues message `seq` (the caller checked [`has_room`](Self::has_room)).
-    pub fn push_message(&mut self, seq: u16, bytes: Payload, wire: Wire) {
+    pub fn push_message(&mut self, seq: u16, data: Data<'_>, wire: Wire) {
+        let bytes = match data {
+            Data::Borrowed(bytes) => Bytes::Copied(self.spares.copy_of(bytes)),
+            Data::Owned(bytes) => Bytes::Copied(bytes),
+            Data::Shared(payload) => Bytes::Shared(payload.clone()),
+            Data::Payload(payload) => Bytes::Shared(payload),
+        };
         self.datagrams += count_chunks(bytes.len(), wire.chunk_size());
         self.queue.push_back(Queued::Message {
             seq,
@@ -156,13 +190,24 @@ impl DatagramQueue {
                     }
                 }
                 if *next >= n {
-                    self.queue.pop_front();
+                    self.pop_message();
                 }
                 (count, segment)
             }
         };
         self.datagrams = self.datagrams.saturating_sub(count);
         Some((count, segment))
+    }
+
+    /// Removes the front item, a message sent whole, keeping its buffer for a later one.
+    fn pop_message(&mut self) {
+        if let Some(Queued::Message {
+            bytes: Bytes::Copied(buf),
+            ..
+        }) = self.queue.pop_front()
+        {
+            self.spares.give(buf);
+        }
     }
 
     /// Appends frames of the extended wire from the front of the queue to `buf` while they fit
@@ -201,12 +246,81 @@ impl DatagramQueue {
                     *next += 1;
                     self.datagrams = self.datagrams.saturating_sub(1);
                     if *next >= n {
-                        self.queue.pop_front();
+                        self.pop_message();
                     }
                 }
                 _ => break,
             }
         }
         buf.len() - start
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const UNRELIABLE: Wire = Wire::Spec { rel: false };
+
+    /// Sends the front message whole; returns its datagram.
+    fn send_one(queue: &mut DatagramQueue) -> Vec<u8> {
+        let mut buf = Vec::new();
+        assert_eq!(queue.write(&mut buf, 1).map(|(n, _)| n), Some(1));
+        buf
+    }
+
+    fn copied_ptr(queue: &DatagramQueue) -> *const u8 {
+        match queue.queue.front() {
+            Some(Queued::Message {
+                bytes: Bytes::Copied(v),
+                ..
+            }) => v.as_ptr(),
+            other => panic!("not a copied message: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_sent_message_leaves_its_buffer_to_the_next() {
+        let mut queue = DatagramQueue::new(16);
+        queue.push_message(1, Data::Borrowed(b"first message"), UNRELIABLE);
+        let first = copied_ptr(&queue);
+        let datagram = send_one(&mut queue);
+        assert!(datagram.ends_with(b"first message"));
+        assert!(queue.is_empty());
+
+        queue.push_message(2, Data::Borrowed(b"second"), UNRELIABLE);
+        assert_eq!(copied_ptr(&queue), first, "the same allocation");
+        let datagram = send_one(&mut queue);
+        assert!(datagram.ends_with(b"second"), "only the new bytes");
+        assert_eq!(datagram.len(), HEADER_LEN + b"second".len());
+    }
+
+    #[test]
+    fn a_shared_payload_is_kept_by_reference() {
+        let mut queue = DatagramQueue::new(16);
+        let payload = Payload::from(&b"snapshot"[..]);
+        queue.push_message(1, Data::Shared(&payload), UNRELIABLE);
+        match queue.queue.front() {
+            Some(Queued::Message {
+                bytes: Bytes::Shared(p),
+                ..
+            }) => assert_eq!(p.as_ptr(), payload.as_ptr(), "not copied"),
+            other => panic!("not a shared message: {other:?}"),
+        }
+        assert!(send_one(&mut queue).ends_with(b"snapshot"));
+        // A shared payload's bytes are not the queue's to keep.
+        assert_eq!(queue.spares.len(), 0);
+    }
+
+    #[test]
+    fn the_kept_buffers_are_bounded() {
+        let mut queue = DatagramQueue::new(1024);
+        for seq in 0..(SPARES as u16 + 10) {
+            queue.push_message(seq, Data::Borrowed(&[7; 100]), UNRELIABLE);
+        }
+        while !queue.is_empty() {
+            send_one(&mut queue);
+        }
+        assert_eq!(queue.spares.len(), SPARES);
     }
 }
