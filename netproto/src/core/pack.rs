@@ -91,7 +91,7 @@ impl Core {
         // fill the datagram to its last byte, as a batch's later datagrams, exactly as long as
         // its first, may need.
         let mut sent = false;
-        while !full(buf) {
+        while !full(buf) && self.outbound.has_reliable_waiting() {
             let reserve = usize::from(self.outbound.one_fills_window());
             let room = end.saturating_sub(buf.len() + reserve);
             if self

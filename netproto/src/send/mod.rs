@@ -281,6 +281,13 @@ impl Outbound {
         self.sender.in_flight() + 1 >= self.cc.window() as usize
     }
 
+    /// Whether any reliable chunk waits to be sent, new or again (whatever the window and the
+    /// pacer say): a quick test before asking for one.
+    #[inline]
+    pub fn has_reliable_waiting(&self) -> bool {
+        self.sender.unsent > 0 || !self.sender.retransmit.is_empty()
+    }
+
     /// Whether a reliable chunk could leave now, as far as the window and the pacer say
     /// (without taking the pacer's token).
     pub fn may_send(&self, now: Instant) -> bool {
