@@ -28,13 +28,22 @@ enum Breach {
 /// the datagram size, one frame without batching, one chunk per ACK frame without ranges,
 /// nothing compressed without compression. A frame that does not parse makes the datagram
 /// malformed even after one that breaks the agreement.
-fn check_frames(ext: &Extensions, len: usize, frames: &[u8]) -> Result<(), Breach> {
+///
+/// A datagram of one frame, as a latency-bound message usually is, gives its frame back, so
+/// that it is not parsed twice.
+fn check_frames<'a>(
+    ext: &Extensions,
+    len: usize,
+    frames: &'a [u8],
+) -> Result<Option<Frame<'a>>, Breach> {
     let mut refused = len > ext.datagram_size();
     let mut count = 0;
-    for frame in Frames(frames) {
+    let mut only = None;
+    for (i, frame) in Frames(frames).enumerate() {
         let Ok(frame) = frame else {
             return Err(Breach::Malformed);
         };
+        only = (i == 0).then_some(frame);
         let ok = match frame {
             Frame::Padding | Frame::AckNow => continue,
             Frame::Ping | Frame::Close => true,
@@ -53,7 +62,7 @@ fn check_frames(ext: &Extensions, len: usize, frames: &[u8]) -> Result<(), Breac
     if refused {
         return Err(Breach::Refused);
     }
-    Ok(())
+    Ok(only)
 }
 
 impl Core {
@@ -117,8 +126,8 @@ impl Core {
                 return;
             }
         };
-        match check_frames(&ext, datagram.len(), frames) {
-            Ok(()) => {}
+        let only = match check_frames(&ext, datagram.len(), frames) {
+            Ok(only) => only,
             Err(Breach::Malformed) => {
                 self.stats.malformed += 1;
                 return;
@@ -127,7 +136,7 @@ impl Core {
                 self.stats.extensions_refused += 1;
                 return;
             }
-        }
+        };
         self.liveness.heard(now);
         if self.negotiator.peer_sends_extended() {
             // A server's switch: its client stops its pings when it hears this one.
@@ -137,31 +146,41 @@ impl Core {
                 self.outbound.rtt_sample(rtt);
             }
         }
+        if let Some(frame) = only {
+            self.handle_frame(now, frame, spares);
+            return;
+        }
         for frame in Frames(frames).flatten() {
-            match frame {
-                Frame::Padding | Frame::Ping => {}
-                Frame::AckNow => self.owed.hurry(now),
-                Frame::Close => {
-                    self.close_with(DisconnectReason::PeerClosed, false);
-                    return;
-                }
-                Frame::Ack(ack) => {
-                    let delay = Duration::from_micros(u64::from(ack.delay_micros));
-                    let done = self.outbound.on_ack_ranges(
-                        now,
-                        ack.ranges(),
-                        delay,
-                        &mut self.stats,
-                        &mut self.tracked,
-                    );
-                    self.stats.messages_acked += done as u64;
-                    self.drain_tracked(true);
-                }
-                Frame::Data(header, data) => {
-                    self.on_chunk(now, Incoming::ext(&header, data), spares)
-                }
+            if !self.handle_frame(now, frame, spares) {
+                return;
             }
         }
+    }
+
+    /// One frame of a datagram that passed its checks; `false` once the connection closed.
+    fn handle_frame(&mut self, now: Instant, frame: Frame<'_>, spares: &mut Spares) -> bool {
+        match frame {
+            Frame::Padding | Frame::Ping => {}
+            Frame::AckNow => self.owed.hurry(now),
+            Frame::Close => {
+                self.close_with(DisconnectReason::PeerClosed, false);
+                return false;
+            }
+            Frame::Ack(ack) => {
+                let delay = Duration::from_micros(u64::from(ack.delay_micros));
+                let done = self.outbound.on_ack_ranges(
+                    now,
+                    ack.ranges(),
+                    delay,
+                    &mut self.stats,
+                    &mut self.tracked,
+                );
+                self.stats.messages_acked += done as u64;
+                self.drain_tracked(true);
+            }
+            Frame::Data(header, data) => self.on_chunk(now, Incoming::ext(&header, data), spares),
+        }
+        true
     }
 }
 
@@ -177,11 +196,11 @@ mod tests {
     fn one_pass_tells_a_malformed_datagram_from_one_beyond_the_agreement() {
         let one = Extensions::NONE;
         let all = Extensions::ALL;
-        assert_eq!(check_frames(&one, 10, &[PING]), Ok(()));
-        assert_eq!(check_frames(&one, 10, &[PADDING, ACK_NOW, PING]), Ok(()));
+        assert_eq!(check_frames(&one, 10, &[PING]), Ok(Some(Frame::Ping)));
+        assert_eq!(check_frames(&one, 10, &[PADDING, ACK_NOW, PING]), Ok(None));
         // Two frames without batching, or a datagram over the agreed size: refused.
         assert_eq!(check_frames(&one, 10, &[PING, PING]), Err(Breach::Refused));
-        assert_eq!(check_frames(&all, 10, &[PING, PING]), Ok(()));
+        assert_eq!(check_frames(&all, 10, &[PING, PING]), Ok(None));
         let too_long = one.datagram_size() + 1;
         assert_eq!(check_frames(&one, too_long, &[PING]), Err(Breach::Refused));
         // A frame that does not parse wins, wherever it is.
