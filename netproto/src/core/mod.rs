@@ -328,7 +328,7 @@ impl Core {
         let open = self.data_phase && self.state == State::Open;
         let (count, segment) = if !self.acks.is_empty() {
             (self.acks.write(buf, max), HEADER_LEN)
-        } else if let Some(batch) = self.queue.write(buf, max) {
+        } else if let Some(batch) = self.write_queued(now, buf, max) {
             batch
         } else if self.negotiator.sending() {
             let spec = if open && self.outbound.next_is_spec() {
@@ -353,6 +353,22 @@ impl Core {
         self.stats.bytes_sent += (buf.len() - start) as u64;
         self.liveness.spoke(now);
         Some(segment)
+    }
+
+    /// The next spec-framed datagrams of the queue, if it has any; an offer or accept among
+    /// them starts its round trip now.
+    fn write_queued(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max: usize,
+    ) -> Option<(usize, usize)> {
+        let negotiation = self.queue.front_is_negotiation();
+        let batch = self.queue.write(buf, max)?;
+        if negotiation {
+            self.negotiator.left(now);
+        }
+        Some(batch)
     }
 
     /// Counts a datagram sent outside `transmit` (the client's handshake).

@@ -190,6 +190,14 @@ impl Negotiator {
         self.timed = (self.sent == 1).then_some(now);
     }
 
+    /// An offer or accept left at `now`: the one timed counts from here, not from when it was
+    /// queued (an application may poll for datagrams to send a tick later).
+    pub fn left(&mut self, now: Instant) {
+        if let Some(t) = &mut self.timed {
+            *t = (*t).max(now);
+        }
+    }
+
     /// The round trip from the one offer (or accept) to its answer (the accept, or the
     /// client's first extended datagram), if it was the only one: taken once. A server's is
     /// only trusted below the handshake's resend interval, past which the client's first
@@ -284,6 +292,25 @@ mod tests {
         assert!(c.poll_offer(t0 + ms(750), 1).is_some());
         assert_eq!(c.poll_offer(t0 + ms(1750), 1), None);
         assert_eq!((c.deadline(), c.agreed()), (None, None));
+    }
+
+    #[test]
+    fn the_sample_counts_from_when_the_one_offer_left() {
+        let t0 = Instant::now();
+        let mut c = Negotiator::new(Some(Extensions::ALL), true, ms(250), ms(1000), 3);
+        c.start(t0);
+        assert!(c.poll_offer(t0, 1).is_some(), "queued at t0");
+        c.left(t0 + ms(16));
+        assert_eq!(c.take_sample(t0 + ms(20)), Some(ms(4)));
+        assert_eq!(c.take_sample(t0 + ms(30)), None, "taken once");
+
+        // A second offer: which one the answer is for is unknown, and leaving changes nothing.
+        let mut c = Negotiator::new(Some(Extensions::ALL), true, ms(250), ms(1000), 3);
+        c.start(t0);
+        assert!(c.poll_offer(t0, 1).is_some());
+        assert!(c.poll_offer(t0 + ms(250), 1).is_some());
+        c.left(t0 + ms(251));
+        assert_eq!(c.take_sample(t0 + ms(260)), None);
     }
 
     #[test]

@@ -92,6 +92,11 @@ impl DatagramQueue {
         self.queue.is_empty()
     }
 
+    /// Whether the next item is an offer or accept.
+    pub fn front_is_negotiation(&self) -> bool {
+        matches!(self.queue.front(), Some(Queued::Negotiation(_)))
+    }
+
     /// Whether the next item is framed the spec's way.
     pub fn front_is_spec(&self) -> bool {
         self.queue.front().is_some_and(Queued::is_spec)
