@@ -27,7 +27,7 @@ enum Queued {
     /// A message sent once: its chunks are written straight from the payload when sent.
     Message {
         seq: u16,
-        bytes: Bytes,
+        bytes: MessageBytes,
         next: usize,
         wire: Wire,
     },
@@ -35,7 +35,7 @@ enum Queued {
 
 /// An unreliable message's bytes while it waits.
 #[derive(Debug)]
-enum Bytes {
+enum MessageBytes {
     /// A copy of a slice, in a recycled buffer: the queue's messages come and go every tick,
     /// and a shared payload would cost two allocations and two frees per message.
     Copied(Vec<u8>),
@@ -43,12 +43,12 @@ enum Bytes {
     Shared(Payload),
 }
 
-impl std::ops::Deref for Bytes {
+impl std::ops::Deref for MessageBytes {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
         match self {
-            Bytes::Copied(v) => v,
-            Bytes::Shared(p) => p,
+            MessageBytes::Copied(v) => v,
+            MessageBytes::Shared(p) => p,
         }
     }
 }
@@ -139,10 +139,10 @@ impl DatagramQueue {
     /// Queues message `seq` (the caller checked [`has_room`](Self::has_room)).
     pub fn push_message(&mut self, seq: u16, data: Data<'_>, wire: Wire) {
         let bytes = match data {
-            Data::Borrowed(bytes) => Bytes::Copied(self.spares.copy_of(bytes)),
-            Data::Owned(bytes) => Bytes::Copied(bytes),
-            Data::Shared(payload) => Bytes::Shared(payload.clone()),
-            Data::Payload(payload) => Bytes::Shared(payload),
+            Data::Borrowed(bytes) => MessageBytes::Copied(self.spares.copy_of(bytes)),
+            Data::Owned(bytes) => MessageBytes::Copied(bytes),
+            Data::Shared(payload) => MessageBytes::Shared(payload.clone()),
+            Data::Payload(payload) => MessageBytes::Shared(payload),
         };
         self.datagrams += count_chunks(bytes.len(), wire.chunk_size());
         self.queue.push_back(Queued::Message {
@@ -207,7 +207,7 @@ impl DatagramQueue {
     /// Removes the front item, a message sent whole, keeping its buffer for a later one.
     fn pop_message(&mut self) {
         if let Some(Queued::Message {
-            bytes: Bytes::Copied(buf),
+            bytes: MessageBytes::Copied(buf),
             ..
         }) = self.queue.pop_front()
         {
@@ -277,7 +277,7 @@ mod tests {
     fn copied_ptr(queue: &DatagramQueue) -> *const u8 {
         match queue.queue.front() {
             Some(Queued::Message {
-                bytes: Bytes::Copied(v),
+                bytes: MessageBytes::Copied(v),
                 ..
             }) => v.as_ptr(),
             other => panic!("not a copied message: {other:?}"),
@@ -307,7 +307,7 @@ mod tests {
         queue.push_message(1, Data::Shared(&payload), UNRELIABLE);
         match queue.queue.front() {
             Some(Queued::Message {
-                bytes: Bytes::Shared(p),
+                bytes: MessageBytes::Shared(p),
                 ..
             }) => assert_eq!(p.as_ptr(), payload.as_ptr(), "not copied"),
             other => panic!("not a shared message: {other:?}"),
