@@ -193,10 +193,7 @@ impl Sender {
     #[inline]
     pub fn next_is_spec(&mut self) -> bool {
         // Every flush asks, most of the time with nothing to send: answered here, not in a call.
-        if self.unsent == 0 && self.retransmit.is_empty() {
-            return false;
-        }
-        self.next_is_spec_slow()
+        self.has_waiting() && self.next_is_spec_slow()
     }
 
     fn next_is_spec_slow(&mut self) -> bool {

@@ -95,9 +95,6 @@ impl Outbound {
     /// later of the oldest chunk in flight, the last acknowledgement and the last probe.
     pub fn probe_deadline(&mut self) -> Option<Instant> {
         self.ext.as_ref()?;
-        if self.sender.in_flight() == 0 {
-            return None;
-        }
         let quiet = self.sender.quiet_since()?;
         if self
             .sender
@@ -285,7 +282,7 @@ impl Outbound {
     /// pacer say): a quick test before asking for one.
     #[inline]
     pub fn has_reliable_waiting(&self) -> bool {
-        self.sender.unsent > 0 || !self.sender.retransmit.is_empty()
+        self.sender.has_waiting()
     }
 
     /// Whether a reliable chunk could leave now, as far as the window and the pacer say

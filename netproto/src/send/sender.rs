@@ -178,20 +178,26 @@ impl Sender {
         (first <= last).then_some((first, last))
     }
 
+    /// Whether any chunk waits to be sent, new or again, whatever the window says: the quick
+    /// test every flush and timer query makes first, since most find nothing (even an empty
+    /// `BTreeSet` costs a search to walk).
+    #[inline]
+    pub fn has_waiting(&self) -> bool {
+        self.unsent > 0 || !self.retransmit.is_empty()
+    }
+
     /// Whether [`poll`](Self::poll) would produce a datagram under this window.
     pub fn has_sendable(&self, window: usize) -> bool {
-        if self.in_flight_count >= window {
+        if self.in_flight_count >= window || !self.has_waiting() {
             return false;
         }
-        // (The emptiness test first: walking even an empty `BTreeSet` costs a search.)
         self.unsent > 0
-            || !self.retransmit.is_empty()
-                && self.retransmit.iter().any(|&(abs, chunk)| {
-                    self.messages
-                        .get(abs)
-                        .and_then(|m| m.chunks.get(usize::from(chunk)))
-                        .is_some_and(|s| !s.acked && !s.in_flight)
-                })
+            || self.retransmit.iter().any(|&(abs, chunk)| {
+                self.messages
+                    .get(abs)
+                    .and_then(|m| m.chunks.get(usize::from(chunk)))
+                    .is_some_and(|s| !s.acked && !s.in_flight)
+            })
     }
 
     pub(super) fn transmit(
