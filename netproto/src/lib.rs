@@ -131,6 +131,7 @@ mod machine;
 pub mod packet;
 mod payload;
 mod receive;
+pub mod secure;
 mod send;
 pub mod sim;
 mod spares;
