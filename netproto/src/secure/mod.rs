@@ -14,6 +14,12 @@
 //! hold bounded memory, never panic on input, and count every datagram they drop in
 //! [`SecureStats`], by [`DropReason`].
 //!
+//! Above them, [`SecureEndpoint`] and [`SecureConnection`] run netproto's server and client
+//! over netcode: each netproto datagram (at most 1,200 bytes) travels as one payload packet,
+//! netcode's handshake replaces the spec's `Init` / `Challenge`, and both implement
+//! [`Machine`](crate::Machine), so that the simulator and a driver loop run them as they run
+//! the plain ones.
+//!
 //! What it promises and what it does not (PROTOCOL.md, "Secure mode"): only holders of a
 //! token from the backend connect; nobody without a connection's keys can read its packets,
 //! forge one, replay one, or close it; a token read off the wire is useless from another
@@ -41,6 +47,8 @@
 //! | `server.rs` | the server: requests, slots, denial when full, global sequence, timeouts |
 //! | `client.rs` | the client's states and transitions |
 //! | `stats.rs` | every drop counted by reason |
+//! | `endpoint.rs` | the secure server: an `Endpoint` whose datagrams travel as payload packets |
+//! | `connection.rs` | the secure client: a `Connection` opened once netcode has connected |
 
 mod address;
 mod aead;
@@ -48,6 +56,8 @@ mod challenge_token;
 mod client;
 mod clock;
 mod connect_token;
+mod connection;
+mod endpoint;
 mod handshakes;
 mod issue;
 mod key;
@@ -68,6 +78,8 @@ pub use aead::MAC_BYTES;
 pub use challenge_token::CHALLENGE_TOKEN_BYTES;
 pub use client::{ClientState, NetcodeClient};
 pub use connect_token::{CONNECT_TOKEN_BYTES, ConnectToken, TokenError};
+pub use connection::SecureConnection;
+pub use endpoint::SecureEndpoint;
 pub use issue::ConnectTokenBuilder;
 pub use key::{KEY_BYTES, Key, KeyFileError};
 pub use packet::{MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, REQUEST_PACKET_BYTES};
