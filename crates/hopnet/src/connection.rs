@@ -290,3 +290,23 @@ impl Connection {
         self.core.stats()
     }
 }
+
+/// Entry points for secure mode (`crate::secure`), whose netcode handshake authenticates the
+/// server before this connection exists and replaces the spec's `Init` / `Challenge`.
+impl Connection {
+    /// A connection to `server`, already authenticated below: it starts in the data phase,
+    /// reports [`Event::Connected`], and sends no handshake.
+    pub(crate) fn authenticated(config: Config, server: SocketAddr, now: Instant) -> Connection {
+        let mut connection = Connection::new(config, server, now);
+        connection.confirm(now);
+        connection
+    }
+
+    /// Ends the connection because the layer below has ended, sending nothing.
+    pub(crate) fn end_authenticated(&mut self, reason: DisconnectReason) {
+        if self.phase != Phase::Closed {
+            self.phase = Phase::Closed;
+            self.core.close_with(reason, false);
+        }
+    }
+}

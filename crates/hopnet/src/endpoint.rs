@@ -411,3 +411,46 @@ impl Endpoint {
         self.out.len()
     }
 }
+
+/// Entry points for secure mode (`crate::secure`), whose netcode handshake authenticates a peer
+/// before the endpoint sees it and replaces the spec's `Init` / `Challenge`.
+impl Endpoint {
+    /// Opens a connection to `peer`, already authenticated below: it starts in the data phase
+    /// and reports [`Event::Connected`]. `None` when the endpoint is full or `peer` already has
+    /// a connection.
+    pub(crate) fn open_authenticated(
+        &mut self,
+        now: Instant,
+        peer: SocketAddr,
+    ) -> Option<ConnectionId> {
+        if self.by_addr.contains_key(&peer) || self.peers.len() >= self.config.max_connections {
+            self.stats.refused_full += 1;
+            return None;
+        }
+        let id = ConnectionId(self.next_id);
+        self.next_id += 1;
+        let mut core = Core::new(peer, &self.config, now, false, true);
+        core.push_event(Event::Connected);
+        self.peers.insert(
+            id,
+            Peer {
+                core,
+                in_ready: false,
+            },
+        );
+        self.by_addr.insert(peer, id);
+        self.last_peer = None;
+        self.stats.connections_accepted += 1;
+        self.after_activity(id);
+        Some(id)
+    }
+
+    /// Ends a connection whose layer below has ended (its peer closed, timed out, or was
+    /// disconnected there), sending nothing: nothing could reach the peer any more.
+    pub(crate) fn end_authenticated(&mut self, id: ConnectionId, reason: DisconnectReason) {
+        if let Some(peer) = self.peers.get_mut(&id) {
+            peer.core.close_with(reason, false);
+        }
+        self.after_activity(id);
+    }
+}

@@ -107,6 +107,7 @@
 //! | `payload.rs` | bytes shared between the connections they go to, compressed once |
 //! | `spares.rs` | spare payload buffers, bounded: the sender's, and those the application hands back (`recycle`) |
 //! | `machine.rs` | the sans-I/O surface every driver and the simulator call |
+//! | `secure/` | secure mode: the netcode 1.02 standard, one file per rule (see [`secure`]) |
 //! | `impairment/` | the loss, delay and jitter draw, and the delay line |
 //! | `io/send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
 //! | `io/recv.rs`, `io/socket.rs` | batched receive; socket setup and the GSO probe |
@@ -131,6 +132,7 @@ mod machine;
 pub mod packet;
 mod payload;
 mod receive;
+pub mod secure;
 mod send;
 pub mod sim;
 mod spares;
