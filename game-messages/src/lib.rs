@@ -73,9 +73,11 @@
 //!
 //! - `serde`: `Serialize` / `Deserialize` in the canonical JSON form of the conformance vectors
 //!   (see the `json` module when the feature is on).
+//! - `codegen`: the `codegen` module, which generates TypeScript codecs of the messages from
+//!   their schema.
 //! - `cli`: the `rabbit-msg` tool, which encodes and decodes any message between that JSON form
-//!   and hex, and prints the schema in the spec's notation. Without it the crate pulls in no
-//!   command-line dependencies.
+//!   and hex, prints the schema in the spec's notation, and generates the TypeScript codecs.
+//!   Without it the crate pulls in no command-line dependencies.
 //!
 //! # Sizes
 //!
@@ -156,6 +158,8 @@ macro_rules! from_variants {
 }
 
 pub mod client;
+#[cfg(feature = "codegen")]
+pub mod codegen;
 pub mod delta;
 pub mod dialect;
 pub mod ids;

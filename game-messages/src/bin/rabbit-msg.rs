@@ -8,6 +8,7 @@
 //! rabbit-msg decode ClientMessage --batch < lines   # one hex string a line in, one JSON out
 //! rabbit-msg decode ClientMessage --dialect original 0008   # the original implementation's
 //! rabbit-msg schema [TYPE]                          # the spec's notation
+//! rabbit-msg codegen typescript [TYPE...] [--out F] # TypeScript codecs (all messages without TYPE)
 //! ```
 //!
 //! Bad input: one line `error: <reason>` on standard error and exit status 1. With `--batch`, a
@@ -80,6 +81,24 @@ enum Command {
     },
     /// Lists the message types that encode, decode and schema accept.
     Types,
+    /// Generates codecs of the messages in another language.
+    Codegen {
+        #[command(subcommand)]
+        language: Language,
+    },
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Language {
+    /// A TypeScript module: a type, an encoder and a decoder per message (game_messages::codegen).
+    Typescript {
+        /// The message types, by name (all of the spec's messages when absent).
+        #[arg(value_name = "TYPE")]
+        types: Vec<String>,
+        /// The file to write; standard output when absent.
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+    },
 }
 
 /// Turns one input into one output line, or a one-line reason.
@@ -368,6 +387,18 @@ fn run(cli: Cli) -> Result<(), String> {
             })?;
             print(def.to_string().trim_end())
         }
+        Command::Codegen {
+            language: Language::Typescript { types, out },
+        } => {
+            let module = game_messages::codegen::typescript_for(&types)?
+                .generate()
+                .map_err(|e| e.to_string())?;
+            match out {
+                Some(path) => std::fs::write(&path, module)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display())),
+                None => print(module.trim_end()),
+            }
+        }
         Command::Types => {
             let seeds = SEED_CODECS.iter().map(|c| c.name);
             let all: Vec<&str> = notation::MESSAGES.iter().copied().chain(seeds).collect();
@@ -386,7 +417,9 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                eprintln!("error: missing command: encode, decode, schema or types (see --help)");
+                eprintln!(
+                    "error: missing command: encode, decode, schema, types or codegen (see --help)"
+                );
                 return ExitCode::FAILURE;
             }
             let rendered = e.render().to_string();
