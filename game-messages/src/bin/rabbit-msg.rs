@@ -81,17 +81,11 @@ enum Command {
     },
     /// Lists the message types that encode, decode and schema accept.
     Types,
-    /// Generates codecs of the messages in another language.
+    /// Generates codecs of the messages in another language (game_messages::codegen).
     Codegen {
-        #[command(subcommand)]
+        /// `typescript`: a module with a type, an encoder and a decoder per message.
+        #[arg(value_enum, value_name = "LANGUAGE")]
         language: Language,
-    },
-}
-
-#[derive(clap::Subcommand, Debug)]
-enum Language {
-    /// A TypeScript module: a type, an encoder and a decoder per message (game_messages::codegen).
-    Typescript {
         /// The message types, by name (all of the spec's messages when absent).
         #[arg(value_name = "TYPE")]
         types: Vec<String>,
@@ -99,6 +93,11 @@ enum Language {
         #[arg(long, value_name = "FILE")]
         out: Option<std::path::PathBuf>,
     },
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum Language {
+    Typescript,
 }
 
 /// Turns one input into one output line, or a one-line reason.
@@ -388,7 +387,9 @@ fn run(cli: Cli) -> Result<(), String> {
             print(def.to_string().trim_end())
         }
         Command::Codegen {
-            language: Language::Typescript { types, out },
+            language: Language::Typescript,
+            types,
+            out,
         } => {
             let module = game_messages::codegen::typescript_for(&types)?
                 .generate()
@@ -417,9 +418,7 @@ fn main() -> ExitCode {
                 return ExitCode::SUCCESS;
             }
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
-                eprintln!(
-                    "error: missing command: encode, decode, schema, types or codegen (see --help)"
-                );
+                eprintln!("error: missing command: encode, decode, schema or types (see --help)");
                 return ExitCode::FAILURE;
             }
             let rendered = e.render().to_string();

@@ -249,8 +249,10 @@ impl Token {
     }
 }
 
+/// The punctuation conditions are made of (`,` only so that a macro's or a function's arguments
+/// reach the parser, which says what they are).
 const PUNCTS: &[&str] = &[
-    "&&", "||", "==", "!=", "<=", ">=", "<", ">", "!", "*", "-", "(", ")", ".",
+    "&&", "||", "==", "!=", "<=", ">=", "<", ">", "!", "*", "-", "(", ")", ".", ",",
 ];
 
 const INT_SUFFIXES: &[&str] = &[

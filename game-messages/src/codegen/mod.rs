@@ -24,7 +24,9 @@
 //! codecs, quantized floats, skipped fields, and conditions that call Rust code.
 //!
 //! The JSON shape of each type is serde's for a derive without renaming: named fields are an
-//! object, a newtype is its one field, other tuples are arrays, a unit struct is `null`. A type
+//! object, a newtype is its one field, other tuples are arrays, a unit struct is `null`; a
+//! missing optional field is `null`, and an unknown field is refused (as this crate's types do
+//! with `#[serde(deny_unknown_fields)]`). A type
 //! whose JSON form is its one field (`#[serde(transparent)]`) is named with
 //! [`TypeScript::transparent`], since the schema does not know serde's attributes.
 

@@ -84,6 +84,8 @@ pub(crate) struct FieldDef {
     pub name: String,
     /// The local variable that holds it in readers and writers.
     pub local: String,
+    /// Its name in conditions: the name, or `_0`, `_1`, … in tuples.
+    pub condition_name: String,
     pub doc: String,
     pub wire: Wire,
     /// `#[rabbit(if = "...")]`: present exactly when this holds; `null` otherwise.
@@ -105,12 +107,13 @@ impl FieldDef {
         }
     }
 
-    /// The scope its condition sees: the fields before it.
+    /// The scope its condition sees: the fields before it, by the names conditions give them
+    /// (`_0`, `_1`, … in tuples).
     pub(crate) fn scope(before: &[FieldDef]) -> Vec<Scope<'_>> {
         before
             .iter()
             .map(|f| Scope {
-                name: &f.name,
+                name: &f.condition_name,
                 operand: f.operand,
             })
             .collect()
@@ -176,6 +179,13 @@ fn type_def(
             let tag = match *tag {
                 Tag::Bits(bits) if bits <= 32 => TagWire::Bits(bits),
                 Tag::Varint { bytes: 4 } => TagWire::Varint,
+                Tag::MsbBits(_) => {
+                    return Err(CodegenError::new(
+                        name,
+                        "its tag goes most significant bit first (`bit_order = \"msb\"`), which \
+                         has no TypeScript codec",
+                    ));
+                }
                 other => {
                     return Err(CodegenError::new(
                         name,
@@ -244,6 +254,7 @@ fn fields_def(
         fields.push(FieldDef {
             name: f.name.to_string(),
             local: local(f.name),
+            condition_name: condition_name(f.name),
             doc: f.doc.to_string(),
             wire,
             condition,
@@ -257,7 +268,12 @@ fn fields_def(
         .all(|f| f.name.bytes().all(|b| b.is_ascii_digit()));
     Ok(match fields.len() {
         0 => Fields::Unit,
-        1 if unnamed || transparent => Fields::Inline(fields.pop().expect("one field")),
+        1 if unnamed || transparent => {
+            let mut field = fields.pop().expect("one field");
+            // Its value is the whole's: errors name the whole.
+            field.path = label.to_string();
+            Fields::Inline(field)
+        }
         n if transparent => {
             return Err(CodegenError::new(
                 label,
@@ -267,6 +283,15 @@ fn fields_def(
         _ if unnamed => Fields::Tuple(fields),
         _ => Fields::Named(fields),
     })
+}
+
+/// A field's name in the conditions of later fields: `_0`, `_1`, … for tuple fields.
+fn condition_name(name: &str) -> String {
+    if name.bytes().all(|b| b.is_ascii_digit()) {
+        format!("_{name}")
+    } else {
+        name.to_string()
+    }
 }
 
 fn mark_referenced(cond: &Cond, fields: &mut [FieldDef]) {

@@ -22,8 +22,9 @@ const HEADER: &str = "\
 //
 // Integers of up to 53 bits are numbers; wider ones (u64, i64) are numbers when they are safe
 // integers and bigints otherwise, and encoding takes either. A float is a number (an `f32` is
-// rounded to the nearest `f32`). An option is the value or `null`. An enum is its variant's
-// name when the variant has no body, else `{ Variant: body }`.
+// rounded to the nearest `f32`; a signaling NaN comes back quiet, as JavaScript keeps it). An
+// option is the value or `null`. An enum is its variant's name when the variant has no body,
+// else `{ Variant: body }`.
 //
 // Bad bytes and bad values fail with a `RabbitError` that says why, never with another error:
 // decoding rejects what the Rust decoder rejects (a truncated message, a varint longer than it
@@ -46,8 +47,13 @@ pub(crate) fn module(model: &Model) -> String {
              // ---------------------------------------------------------------------------------------------\n\n"
         ));
         out.push_str(&declarations::declaration(t));
+        let a = if name.starts_with(['A', 'E', 'I', 'O', 'U']) {
+            "an"
+        } else {
+            "a"
+        };
         out.push_str(&format!(
-            "\n/** The Rabbit bytes of a `{name}`; a `RabbitError` if the value does not fit its schema. */\n\
+            "\n/** The Rabbit bytes of {a} `{name}`; a `RabbitError` if the value does not fit its schema. */\n\
              export function encode{name}(value: {name}): Uint8Array {{\n  \
                const w = new BitWriter();\n  write{name}(w, value);\n  return w.finish();\n}}\n\n\
              /** The `{name}` these bytes hold, all of them; a `RabbitError` if they hold none. */\n\

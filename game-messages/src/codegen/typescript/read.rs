@@ -82,11 +82,7 @@ pub(super) fn item_fn(item: &Wire) -> String {
         item => {
             let body = expr(item);
             // An item that reads nothing (`()`) leaves the reader unused.
-            let r = if body.contains("r.") || body.contains("(r)") {
-                "r"
-            } else {
-                "_r"
-            };
+            let r = if uses(&body, 'r') { "r" } else { "_r" };
             format!("({r}: BitReader): {} => {body}", item.ts_type())
         }
     }
@@ -95,7 +91,7 @@ pub(super) fn item_fn(item: &Wire) -> String {
 /// `readX`: the reader of a type.
 pub(super) fn reader(t: &TypeDef) -> String {
     let name = &t.name;
-    let mut out = format!("function read{name}(r: BitReader): {name} {{\n");
+    let mut out = String::new();
     match &t.body {
         TypeBody::Struct(fields) => {
             let (statements, result) = read_fields(fields);
@@ -116,11 +112,15 @@ pub(super) fn reader(t: &TypeDef) -> String {
                     Fields::Unit => string_literal(&v.name),
                     _ => format!("{{ {}: {result} }}", property(&v.name)),
                 };
-                out.push_str(&format!("    case {}: {{\n", v.index));
-                for s in statements {
-                    out.push_str(&format!("      {s}\n"));
+                if statements.is_empty() {
+                    out.push_str(&format!("    case {}:\n      return {value};\n", v.index));
+                } else {
+                    out.push_str(&format!("    case {}: {{\n", v.index));
+                    for s in statements {
+                        out.push_str(&format!("      {s}\n"));
+                    }
+                    out.push_str(&format!("      return {value};\n    }}\n"));
                 }
-                out.push_str(&format!("      return {value};\n    }}\n"));
             }
             out.push_str(&format!(
                 "    default:\n      throw r.unknownVariant({}, index);\n  }}\n",
@@ -128,8 +128,22 @@ pub(super) fn reader(t: &TypeDef) -> String {
             ));
         }
     }
-    out.push_str("}\n");
-    out
+    // A type that reads nothing (a unit struct) leaves its reader unused.
+    let r = if uses(&out, 'r') { "r" } else { "_r" };
+    format!("function read{name}({r}: BitReader): {name} {{\n{out}}}\n")
+}
+
+/// Whether generated code uses the parameter `name` (`r` or `w`): calls a method of it or
+/// passes it on.
+pub(super) fn uses(code: &str, name: char) -> bool {
+    [
+        format!("{name}."),
+        format!("({name})"),
+        format!("({name},"),
+        format!(" {name})"),
+    ]
+    .iter()
+    .any(|pattern| code.contains(pattern.as_str()))
 }
 
 /// The statements that read the fields into locals, and the expression of the value.
@@ -177,7 +191,21 @@ fn read_field(f: &FieldDef, before: &[FieldDef]) -> String {
         None => value,
         Some(cond) => format!("{} ? {value} : null", condition(cond, before)),
     };
-    format!("const {}: {} = {value};", f.local, f.ts_type())
+    if needs_type(&f.wire) {
+        format!("const {}: {} = {value};", f.local, f.ts_type())
+    } else {
+        format!("const {} = {value};", f.local)
+    }
+}
+
+/// Whether a local needs its type written: an array literal is a tuple only where its type
+/// says so.
+fn needs_type(wire: &Wire) -> bool {
+    match wire {
+        Wire::Tuple(_) => true,
+        Wire::Option(inner) => needs_type(inner),
+        _ => false,
+    }
 }
 
 /// A condition over the locals already read.

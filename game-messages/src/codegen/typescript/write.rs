@@ -5,6 +5,7 @@ use super::super::condition::Operand;
 use super::super::model::{FieldDef, Fields, TagWire, TypeBody, TypeDef};
 use super::super::names::string_literal;
 use super::super::wire::Wire;
+use super::read::uses;
 
 /// The expression that checks `value` and gives it typed, for the wires a condition can read
 /// (booleans and numbers); `None` for the others.
@@ -54,34 +55,35 @@ fn put(wire: &Wire, value: &str) -> String {
     }
 }
 
-/// The values an integer wire holds: its Rust type's, or its range.
-fn bounds(wire: &Wire) -> (i128, i128) {
+/// The values an integer wire holds (its Rust type's, or its range), as literals.
+fn bounds(wire: &Wire) -> (String, String) {
+    let signed = |bits: u32| (i128::MIN >> (128 - bits), i128::MAX >> (128 - bits));
+    let unsigned = |bits: u32| (0, u128::MAX >> (128 - bits));
     match *wire {
+        Wire::Bits { bits: 0, .. } => ("0".into(), "0".into()),
         Wire::Bits {
             bits,
             signed: false,
             ..
-        } => (0, (1i128 << bits) - 1),
-        Wire::Bits {
-            bits: 0,
-            signed: true,
-            ..
-        } => (0, 0),
+        } => text(unsigned(bits)),
         Wire::Bits {
             bits, signed: true, ..
-        } => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
-        Wire::Varint { bytes, zigzag } => {
-            let bits = 8 * bytes;
-            match (zigzag, bits) {
-                (false, 128) => (0, i128::MAX),
-                (false, _) => (0, (1i128 << bits) - 1),
-                (true, 128) => (i128::MIN, i128::MAX),
-                (true, _) => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
-            }
-        }
-        Wire::Range { min, max, .. } => (min, max),
+        } => text(signed(bits)),
+        Wire::Varint {
+            bytes,
+            zigzag: false,
+        } => text(unsigned(8 * bytes)),
+        Wire::Varint {
+            bytes,
+            zigzag: true,
+        } => text(signed(8 * bytes)),
+        Wire::Range { min, max, .. } => text((min, max)),
         _ => unreachable!("bounds of a wire that is not an integer"),
     }
+}
+
+fn text(bounds: (impl ToString, impl ToString)) -> (String, String) {
+    (bounds.0.to_string(), bounds.1.to_string())
 }
 
 /// The statements that check and write `value` (an expression read once) as `wire`.
@@ -168,10 +170,7 @@ pub(super) fn item_fn(item: &Wire, path: &str) -> String {
     write(item, "item", path, "", &mut body);
     let body: Vec<&str> = body.iter().map(|line| line.trim()).collect();
     // An item that writes nothing (`()`) leaves the writer unused.
-    let w = if body
-        .iter()
-        .any(|line| line.contains("w.") || line.contains("(w,"))
-    {
+    let w = if body.iter().any(|line| uses(line, 'w')) {
         "w"
     } else {
         "_w"
@@ -186,7 +185,7 @@ pub(super) fn item_fn(item: &Wire, path: &str) -> String {
 /// `writeX`: the writer of a type.
 pub(super) fn writer(t: &TypeDef) -> String {
     let name = &t.name;
-    let mut out = format!("function write{name}(w: BitWriter, value: unknown): void {{\n");
+    let mut out = String::new();
     match &t.body {
         TypeBody::Struct(fields) => {
             let mut lines = Vec::new();
@@ -229,27 +228,27 @@ pub(super) fn writer(t: &TypeDef) -> String {
             ));
         }
     }
-    out.push_str("}\n");
-    out
+    // A type that writes nothing (a unit struct) leaves its writer unused.
+    let w = if uses(&out, 'w') { "w" } else { "_w" };
+    format!("function write{name}({w}: BitWriter, value: unknown): void {{\n{out}}}\n")
 }
 
 /// The statements that check and write the fields of the struct or variant `label`, whose
 /// value is `value`.
 fn write_fields(fields: &Fields, value: &str, label: &str, indent: &str, out: &mut Vec<String>) {
     let quoted = string_literal(label);
-    let list = fields.list();
-    let access: Box<dyn Fn(usize, &FieldDef) -> String> = match fields {
-        Fields::Unit => {
-            out.push(format!("{indent}Expect.null({value}, {quoted});"));
-            return;
-        }
-        Fields::Inline(_) => Box::new(|_, _| value.to_string()),
+    // How each field's value is reached from the whole's.
+    match fields {
+        Fields::Unit => out.push(format!("{indent}Expect.null({value}, {quoted});")),
+        Fields::Inline(f) => write_field(f, value, &[], indent, out),
         Fields::Tuple(fs) => {
             out.push(format!(
                 "{indent}const fields = Expect.tuple({value}, {}, {quoted});",
                 fs.len()
             ));
-            Box::new(|i, _| format!("fields[{i}]"))
+            for (i, f) in fs.iter().enumerate() {
+                write_field(f, &format!("fields[{i}]"), &fs[..i], indent, out);
+            }
         }
         Fields::Named(fs) => {
             let names: Vec<String> = fs.iter().map(|f| string_literal(&f.name)).collect();
@@ -257,12 +256,11 @@ fn write_fields(fields: &Fields, value: &str, label: &str, indent: &str, out: &m
                 "{indent}const fields = Expect.record({value}, {quoted}, [{}]);",
                 names.join(", ")
             ));
-            Box::new(|_, f| format!("fields[{}]", string_literal(&f.name)))
+            for (i, f) in fs.iter().enumerate() {
+                let value = format!("fields[{}]", string_literal(&f.name));
+                write_field(f, &value, &fs[..i], indent, out);
+            }
         }
-    };
-    for (i, f) in list.iter().enumerate() {
-        let value = access(i, f);
-        write_field(f, &value, &list[..i], indent, out);
     }
 }
 
