@@ -101,6 +101,7 @@ const TAKEN: &[&str] = &[
     "ReadonlyArray",
     "Expect",
     "JSON",
+    "Codec",
 ];
 
 /// Names the generated code gives its own local variables.
