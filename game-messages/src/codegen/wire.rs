@@ -156,7 +156,8 @@ impl Wire {
             Wire::Option(inner) => format!("{} | null", inner.ts_type()),
             Wire::List { item, .. } | Wire::Array { item, .. } => {
                 let item = item.ts_type();
-                if item.contains(' ') {
+                // A union needs parentheses before `[]`; a tuple does not.
+                if item.contains(" | ") && !item.starts_with('[') {
                     format!("({item})[]")
                 } else {
                     format!("{item}[]")
