@@ -8,6 +8,7 @@
 //! rabbit-msg decode ClientMessage --batch < lines   # one hex string a line in, one JSON out
 //! rabbit-msg decode ClientMessage --dialect original 0008   # the original implementation's
 //! rabbit-msg schema [TYPE]                          # the spec's notation
+//! rabbit-msg codegen typescript [TYPE...] [--out F] # TypeScript codecs (all messages without TYPE)
 //! ```
 //!
 //! Bad input: one line `error: <reason>` on standard error and exit status 1. With `--batch`, a
@@ -80,6 +81,23 @@ enum Command {
     },
     /// Lists the message types that encode, decode and schema accept.
     Types,
+    /// Generates codecs of the messages in another language (hopnet_msg::codegen).
+    Codegen {
+        /// `typescript`: a module with a type, an encoder and a decoder per message.
+        #[arg(value_enum, value_name = "LANGUAGE")]
+        language: Language,
+        /// The message types, by name (all of the spec's messages when absent).
+        #[arg(value_name = "TYPE")]
+        types: Vec<String>,
+        /// The file to write; standard output when absent.
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+    },
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum Language {
+    Typescript,
 }
 
 /// Turns one input into one output line, or a one-line reason.
@@ -367,6 +385,20 @@ fn run(cli: Cli) -> Result<(), String> {
                 )
             })?;
             print(def.to_string().trim_end())
+        }
+        Command::Codegen {
+            language: Language::Typescript,
+            types,
+            out,
+        } => {
+            let module = hopnet_msg::codegen::typescript_for(&types)?
+                .generate()
+                .map_err(|e| e.to_string())?;
+            match out {
+                Some(path) => std::fs::write(&path, module)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display())),
+                None => print(module.trim_end()),
+            }
         }
         Command::Types => {
             let seeds = SEED_CODECS.iter().map(|c| c.name);

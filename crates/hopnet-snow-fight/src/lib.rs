@@ -73,9 +73,10 @@
 //!
 //! - `serde`: `Serialize` / `Deserialize` in the canonical JSON form of the conformance vectors
 //!   (see the `json` module when the feature is on).
-//! - `cli`: the `rabbit-msg` tool, which encodes and decodes any message between that JSON form
-//!   and hex, and prints the schema in the spec's notation. Without it the crate pulls in no
-//!   command-line dependencies.
+//!
+//! The `rabbit-msg` tool, which encodes and decodes any message between that JSON form and hex,
+//! prints the schema in the spec's notation and generates TypeScript codecs, is the `hopnet-msg`
+//! crate.
 //!
 //! # Sizes
 //!
