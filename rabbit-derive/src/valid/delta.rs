@@ -7,13 +7,14 @@ use super::types::{Kind, classify, ty_string};
 use crate::ast::Input;
 use crate::attr::Value;
 use crate::ctxt::Ctxt;
-use crate::plan::{Body, Codec, Delta, Field};
+use crate::plan::{Body, Codec, Delta, DeltaMode, Field};
 
 /// The delta plan, if the container asks for one; reports every misplaced `key` and every
 /// grid its float type cannot hold.
 pub fn resolve(cx: &Ctxt, input: &Input<'_>, body: &Body<'_>) -> Option<Delta> {
     let mode = match input.attrs.get("delta").map(|a| &a.value) {
-        Some(Value::Delta(mode)) => Some(*mode),
+        Some(Value::Delta { per_field: true }) => Some(DeltaMode::PerField),
+        Some(Value::Delta { per_field: false }) => Some(DeltaMode::PerStruct),
         _ => None,
     };
     if let (Some(attr), Some(into), Some(from)) = (

@@ -11,7 +11,7 @@ use super::place;
 use super::types::{Kind, classify, is_list, option_inner, ty_string};
 use crate::ast;
 use crate::attr::rules::{Group, Place};
-use crate::attr::{Attr, Value};
+use crate::attr::{Attr, Encoding, Value};
 use crate::ctxt::Ctxt;
 use crate::layout::Layout;
 use crate::plan::{Codec, Condition, Field, Wire};
@@ -78,9 +78,10 @@ fn wire<'a>(cx: &Ctxt, f: &'a ast::Field<'a>) -> Wire<'a> {
             check(cx, &codec, a, *lit, ty);
             codec
         }
-        Some((a, Value::Codec(codec, span))) => {
-            check(cx, codec, a, *span, ty);
-            codec.clone()
+        Some((a, Value::Encoding(encoding, span))) => {
+            let codec = codec(encoding);
+            check(cx, &codec, a, *span, ty);
+            codec
         }
         _ => Codec::Native,
     };
@@ -89,6 +90,25 @@ fn wire<'a>(cx: &Ctxt, f: &'a ast::Field<'a>) -> Wire<'a> {
         ty,
         cond: None,
         layout: Default::default(),
+    }
+}
+
+/// The codec an encoding option selects.
+fn codec(encoding: &Encoding) -> Codec {
+    match encoding {
+        Encoding::Varint => Codec::Varint,
+        Encoding::ZigZag => Codec::ZigZag,
+        Encoding::Range { min, max } => Codec::Range {
+            min: *min,
+            max: *max,
+        },
+        Encoding::MaxLen(n) => Codec::MaxLen(n.clone()),
+        Encoding::With(path) => Codec::With(path.clone()),
+        Encoding::Quantize { min, max, step } => Codec::Quantize {
+            min: *min,
+            max: *max,
+            step: *step,
+        },
     }
 }
 
