@@ -24,7 +24,6 @@ mod attr;
 mod bound;
 mod ctxt;
 mod expand;
-mod layout;
 mod plan;
 mod valid;
 
@@ -206,21 +205,5 @@ mod tests {
             }
         };
         assert_eq!(errors(input), Vec::<String>::new());
-    }
-
-    #[test]
-    fn type_strings_are_compact() {
-        let cases: [(syn::Type, &str); 4] = [
-            (parse_quote!(Vec<u8>), "Vec<u8>"),
-            (parse_quote!(Option<&'a str>), "Option<&'a str>"),
-            (parse_quote!([u8; 4]), "[u8; 4]"),
-            (
-                parse_quote!(std::collections::HashMap<u8, Vec<(u8, bool)>>),
-                "std::collections::HashMap<u8, Vec<(u8, bool)>>",
-            ),
-        ];
-        for (ty, expected) in cases {
-            assert_eq!(crate::valid::ty_string(&ty), expected);
-        }
     }
 }

@@ -50,8 +50,8 @@ pub fn impls(input: &Plan<'_>, delta: &Delta, n: &Names) -> TokenStream {
     } = match &input.via {
         Some(via) => d.via(via),
         None => match &input.body {
-            Body::Struct(style, fields) => d.structure(*style, fields),
-            Body::Enum(_, variants) => d.enumeration(variants),
+            Body::Struct(fields) => d.structure(fields.style, &fields.list),
+            Body::Enum { variants, .. } => d.enumeration(variants),
         },
     };
     let (w, r, base) = (&n.w, &n.r, &d.base);
@@ -181,6 +181,6 @@ impl Gen<'_> {
     }
 
     fn label(&self, owner: &str, f: &Field<'_>) -> String {
-        format!("{owner}.{}", f.name())
+        format!("{owner}.{}", f.name)
     }
 }

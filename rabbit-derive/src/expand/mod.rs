@@ -15,6 +15,7 @@
 mod decode;
 mod delta;
 mod encode;
+mod items;
 mod layout;
 mod schema;
 mod size;
@@ -26,9 +27,8 @@ use quote::quote;
 use syn::Ident;
 use syn::spanned::Spanned;
 
-use crate::ast::Style;
 use crate::bound::{self, Which};
-use crate::plan::{Body, Codec, Field, Plan, Tag, Wire};
+use crate::plan::{Body, Codec, Field, Fields, Plan, Style, Tag, Wire};
 
 /// Names shared by the generators.
 pub struct Names {
@@ -76,7 +76,7 @@ impl Names {
     /// `.map_err(|e| e.in_field("Type.field"))`.
     pub fn in_field(&self, owner: &str, field: &Field<'_>) -> TokenStream {
         let e = &self.e;
-        let label = format!("{owner}.{}", field.name());
+        let label = format!("{owner}.{}", field.name);
         quote!(.map_err(|#e| #e.in_field(#label)))
     }
 
@@ -225,28 +225,28 @@ pub fn pattern(
 }
 
 /// The code for the struct (its wire fields bound by a `let`), or for each variant in a
-/// `match self`: `arm` gets the variant's tag and index, its fields and its name for errors.
+/// `match self`: `arm` gets the variant's fields and its name for errors.
 pub fn each_variant(
     input: &Plan<'_>,
-    arm: impl Fn(Option<(Tag, u64)>, &[Field<'_>], &str) -> TokenStream,
+    arm: impl Fn(&Fields<'_>, &str) -> TokenStream,
 ) -> TokenStream {
     let type_name = input.ident.to_string();
     let on_wire = |f: &Field<'_>| f.wire.is_some();
     match &input.body {
-        Body::Struct(style, fields) => {
-            let body = arm(None, fields, &type_name);
-            let pat = pattern(&quote!(Self), *style, fields, on_wire);
+        Body::Struct(fields) => {
+            let body = arm(fields, &type_name);
+            let pat = pattern(&quote!(Self), fields.style, &fields.list, on_wire);
             quote! {
                 let #pat = self;
                 #body
             }
         }
-        Body::Enum(tag, variants) => {
+        Body::Enum { variants, .. } => {
             let arms = variants.iter().map(|v| {
                 let vi = v.ident;
-                let pat = pattern(&quote!(Self::#vi), v.style, &v.fields, on_wire);
+                let pat = pattern(&quote!(Self::#vi), v.fields.style, &v.fields.list, on_wire);
                 let owner = format!("{type_name}::{vi}");
-                let body = arm(Some((*tag, v.index)), &v.fields, &owner);
+                let body = arm(&v.fields, &owner);
                 quote!(#pat => { #body })
             });
             quote! {
@@ -265,10 +265,10 @@ fn hot_inline(input: &Plan<'_>) -> TokenStream {
     match &input.body {
         Body::Struct(..) => quote!(#[inline(always)]),
         // An enum of unit variants is a tag and nothing else: as small as a field.
-        Body::Enum(_, variants) if variants.iter().all(|v| v.fields.is_empty()) => {
+        Body::Enum { variants, .. } if variants.iter().all(|v| v.fields.list.is_empty()) => {
             quote!(#[inline(always)])
         }
-        Body::Enum(..) => quote!(#[inline]),
+        Body::Enum { .. } => quote!(#[inline]),
     }
 }
 
