@@ -9,20 +9,6 @@ use super::items::{self, Part};
 use super::{Names, earlier_fields};
 use crate::plan::{Body, Codec, ComputedBy, Field, Plan, Wire};
 
-/// `MIN_BITS`, `MAX_BITS`, `WORD_BITS` of a transformed field: its length is only known once
-/// the transform ran.
-pub fn transformed_sizes(wire: &Wire<'_>, item: &str, k: &TokenStream) -> Option<TokenStream> {
-    if !matches!(wire.codec, Codec::Transformed) {
-        return None;
-    }
-    match item {
-        "MIN_BITS" => Some(quote!(0u64)),
-        "MAX_BITS" => Some(quote!(#k::None::<u64>)),
-        "WORD_BITS" => Some(quote!(#k::None::<u32>)),
-        _ => None,
-    }
-}
-
 /// An enum's own magic bytes as `(bits, value)`.
 fn enum_magic(input: &Plan<'_>, n: &Names) -> Vec<(u32, TokenStream)> {
     match &input.body {

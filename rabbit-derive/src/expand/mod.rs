@@ -107,9 +107,8 @@ impl Names {
             }
             Codec::ToEnd(None) => quote!(#k::ToEnd),
             Codec::ToEnd(Some(n)) => quote!(#k::ToEnd<{ #n as u64 }>),
-            // Written through its transform (`layout.rs`); the codec only gives the sizes of
-            // a value of unknown length.
-            Codec::Transformed => quote!(#k::ToEnd),
+            // Written through its transform (`layout.rs`); the codec gives its sizes.
+            Codec::Transformed => quote!(#k::Transformed),
             Codec::Quantize { min, max, step } => {
                 // Floats cannot be const generic arguments: their bits are.
                 let [min, max, step] = [min, max, step].map(|v| Literal::u64_suffixed(v.to_bits()));
@@ -124,9 +123,6 @@ impl Names {
     /// Spanned at the type: a type the codec does not take is reported at the field.
     pub fn enc(&self, field: &Field<'_>, wire: &Wire<'_>, item: &str) -> TokenStream {
         let k = &self.krate;
-        if let Some(sizes) = layout::transformed_sizes(wire, item, k) {
-            return sizes;
-        }
         let (c, ty) = (self.codec_ty(field, wire), wire.ty);
         let item = Ident::new(item, ty.span());
         respan(quote!(<#c as #k::FieldCodec<#ty>>::#item), ty.span())

@@ -20,8 +20,8 @@ pub use delta::{
     cond_decode_delta, cond_encode_changes, cond_unchanged, keyed,
 };
 pub use layout::{
-    apply, byte_aligned, byte_len, check_computed, constant_mismatch, expect_bits, framed,
-    framed_revert, magic_word,
+    Transformed, apply, byte_aligned, byte_len, check_computed, constant_mismatch, expect_bits,
+    framed, framed_revert, magic_word,
 };
 pub use msb::{
     MsbSlot, msb_decode, msb_peek_tag, msb_plan, msb_push, msb_read, msb_schema, msb_stream,
