@@ -32,8 +32,8 @@ pub fn impls(input: &Plan<'_>, delta: &Delta, n: &Names) -> TokenStream {
     let k = &n.krate;
     let ident = input.ident;
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
-    let enc_where = bound::where_clause(input, Which::DeltaEncode);
-    let dec_where = bound::where_clause(input, Which::DeltaDecode);
+    let enc_where = bound::where_clause(input, Which::DeltaEncode, k);
+    let dec_where = bound::where_clause(input, Which::DeltaDecode, k);
     let d = Gen {
         n,
         delta,
@@ -166,7 +166,7 @@ impl Gen<'_> {
         respan(quote!(<#ty as #k::#tr>::#item), ty.span())
     }
 
-    /// `__derive::helper::<C, T>`.
+    /// `<contract>::helper::<C, T>`.
     fn coded(&self, f: &Field<'_>, wire: &Wire<'_>, helper: &str) -> TokenStream {
         let k = &self.n.krate;
         let (c, ty) = (self.n.codec_ty(f, wire), wire.ty);

@@ -4,7 +4,7 @@
 //! Runs of small items (the tag, fields whose codec has a `WORD_BITS`) are merged into one
 //! write: each item's word is shifted into a local group and the group reaches the writer
 //! once, when it ends. Which items join which group is decided at compile time from the
-//! codecs' `WORD_BITS` (`__derive::word_plan`, in an inline `const` block, so generic fields
+//! codecs' `WORD_BITS` (the contract's `word_plan`, in an inline `const` block, so generic fields
 //! work too); the branches on the plan fold away, leaving the straight-line code a
 //! hand-written encoder would have. The bytes are the same as one write per item.
 

@@ -1,8 +1,8 @@
 //! Code generation: the `Encode`, `Decode` and `Describe` impls.
 //!
-//! Generated code names everything through one module of the runtime, `__derive` under the
-//! crate path (`::rabbit` unless `#[rabbit(crate = "...")]`), standard items included, never
-//! through the user's imports. Each field is written by a codec type (`Native`, `Fixed<N>`,
+//! Generated code names everything through one module of the runtime, `__derive_v0_1_0` (for
+//! release 0.1.0, see [`contract`]) under the crate path (`::rabbit` unless
+//! `#[rabbit(crate = "...")]`), standard items included, never through the user's imports. Each field is written by a codec type (`Native`, `Fixed<N>`,
 //! `Range<A, B>`, ..., see [`Names::codec_ty`]) and every field gets the same calls on it:
 //! `<C as FieldCodec<T>>::encode`, `::encode_word`, `::encoded_bits`, its constants, and
 //! `<C as FieldDecode<T>>::decode`. An enum's tag is a codec type too. The impls sit in an
@@ -30,9 +30,21 @@ use syn::spanned::Spanned;
 use crate::bound::{self, Which};
 use crate::plan::{Body, Codec, Field, Fields, Plan, Style, Tag, Wire};
 
+/// The runtime's module for generated code, named after this crate's version
+/// (`__derive_v0_1_0`). The runtime's build script names it after the runtime's version the
+/// same way, and the runtime pins this crate with `=`: a derive and a runtime from different
+/// releases fail to compile instead of disagreeing about the contract.
+pub fn contract() -> Ident {
+    let version: String = env!("CARGO_PKG_VERSION")
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    Ident::new(&format!("__derive_v{version}"), Span::call_site())
+}
+
 /// Names shared by the generators.
 pub struct Names {
-    /// The runtime's module for generated code: `<crate path>::__derive`.
+    /// The runtime's module for generated code: `<crate path>::__derive_v0_1_0`.
     pub krate: TokenStream,
     pub w: Ident,
     pub r: Ident,
@@ -43,7 +55,7 @@ pub struct Names {
     /// The merged-write group of derived `encode`: its bits and their count.
     pub gv: Ident,
     pub gn: Ident,
-    /// The group plan (`__derive::word_plan`) and one item's word.
+    /// The group plan (the contract's `word_plan`) and one item's word.
     pub plan: Ident,
     pub x: Ident,
     pub xn: Ident,
@@ -56,8 +68,9 @@ impl Names {
         let krate = &input.krate;
         let hidden = |s: &str| Ident::new(s, Span::mixed_site());
         let (_, ty_generics, _) = input.generics.split_for_impl();
+        let contract = contract();
         Names {
-            krate: quote!(#krate::__derive),
+            krate: quote!(#krate::#contract),
             w: hidden("__w"),
             r: hidden("__r"),
             c: hidden("__c"),
@@ -340,8 +353,8 @@ fn assemble(
     let k = &names.krate;
     let ident = input.ident;
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
-    let enc_where = bound::where_clause(input, Which::Encode);
-    let dec_where = bound::where_clause(input, Which::Decode);
+    let enc_where = bound::where_clause(input, Which::Encode, k);
+    let dec_where = bound::where_clause(input, Which::Decode, k);
     let Impls {
         helpers,
         sizes: [min, max, word_bits],

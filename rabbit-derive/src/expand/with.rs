@@ -21,8 +21,8 @@ pub fn helper_ident(field: &crate::plan::Field<'_>) -> Ident {
 /// Every `with` field's codec type and its impls.
 pub fn helpers(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
-    let enc_where = bound::where_clause(input, Which::Encode);
-    let dec_where = bound::where_clause(input, Which::Decode);
+    let enc_where = bound::where_clause(input, Which::Encode, k);
+    let dec_where = bound::where_clause(input, Which::Decode, k);
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
     let decl = declaration(input, n);
     let marker = marker(input, n);
