@@ -17,10 +17,10 @@
 //! fields).
 //!
 //! Generated code names the runtime only through `rabbit::__derive_v0_1_0` (the name carries
-//! the release: `expand::contract`), and asks it every encoding rule: each field is written by
+//! the release: `contract` in `expand/names.rs`), and asks it every encoding rule: each field is written by
 //! a codec type of the runtime chosen from its attributes. A new encoding is a row in
 //! `attr/rules.rs` with its parser, a `plan::Codec` variant (mapped and type-checked in
-//! `valid/field.rs`), and the codec type it selects in `expand::Names::codec_ty`.
+//! `valid/field.rs`), and the codec type it selects in `Names::codec_ty` (`expand/names.rs`).
 
 mod ast;
 mod attr;

@@ -120,7 +120,8 @@ pub struct Wire<'a> {
     pub layout: FieldLayout,
 }
 
-/// A field encoding: each is one codec type of the runtime (`expand::Names::codec_ty`).
+/// A field encoding: each is one codec type of the runtime (`Names::codec_ty` in
+/// `expand/names.rs`).
 #[derive(Clone)]
 pub enum Codec {
     /// The type's own encoding.

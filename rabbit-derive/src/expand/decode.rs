@@ -6,7 +6,8 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::items::{Part, parts};
-use super::{Names, earlier_fields, layout, pattern};
+use super::layout;
+use super::names::{Names, earlier_fields, pattern};
 use crate::plan::{Body, Codec, Field, Fields, Plan};
 
 pub fn body(input: &Plan<'_>, n: &Names) -> TokenStream {

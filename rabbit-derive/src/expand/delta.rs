@@ -23,7 +23,8 @@ use quote::{format_ident, quote};
 use syn::spanned::Spanned;
 use syn::{Ident, Member};
 
-use super::{Names, respan};
+use super::impls::allow;
+use super::names::{Names, respan};
 use crate::bound::{self, Which};
 use crate::plan::{Body, Codec, Delta, Field, Plan, Wire};
 
@@ -71,7 +72,7 @@ pub fn impls(input: &Plan<'_>, delta: &Delta, n: &Names) -> TokenStream {
             }
         }
     });
-    let allow = super::allow();
+    let allow = allow();
     quote! {
         #allow
         impl #impl_generics #k::DeltaEncode for #ident #ty_generics #enc_where {

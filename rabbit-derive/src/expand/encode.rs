@@ -1,18 +1,19 @@
 //! `Encode::encode`: the tag, then each field on the wire, in order, as straight-line code;
-//! `WORD_BITS` and `encode_word` for types whose encoding fits one 64-bit word.
+//! `encode_word` for types whose encoding fits one 64-bit word (`WORD_BITS`, in `size.rs`).
 //!
 //! Runs of small items (the tag, fields whose codec has a `WORD_BITS`) are merged into one
 //! write: each item's word is shifted into a local group and the group reaches the writer
 //! once, when it ends. Which items join which group is decided at compile time from the
-//! codecs' `WORD_BITS` (the contract's `word_plan`, in an inline `const` block, so generic fields
-//! work too); the branches on the plan fold away, leaving the straight-line code a
+//! codecs' `WORD_BITS` (the contract's `word_plan`, in an inline `const` block, so generic
+//! fields work too); the branches on the plan fold away, leaving the straight-line code a
 //! hand-written encoder would have. The bytes are the same as one write per item.
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::items::{self, Part, parts};
-use super::{Names, each_variant, layout};
+use super::layout;
+use super::names::{Names, each_variant};
 use crate::plan::{Body, Field, Plan, Wire};
 
 /// The code for the struct, or each variant in a `match self`, given its parts and fields.
@@ -145,29 +146,6 @@ fn merged(parts: &[Part<'_, '_>], n: &Names, owner: &str, how: &Merge) -> TokenS
         let mut #gv: u64 = 0;
         let mut #gn: u32 = 0;
         #(#stmts)*
-    }
-}
-
-/// The `WORD_BITS` constant of the type.
-pub fn word_bits(input: &Plan<'_>, n: &Names) -> TokenStream {
-    let k = &n.krate;
-    // An msb container is written as bytes of its own, never merged into its parent's words;
-    // so is an enum with magic bytes before its tag.
-    if input.msb || matches!(&input.body, Body::Enum { magic, .. } if !magic.is_empty()) {
-        return quote!(#k::None::<u32>);
-    }
-    let sum = |parts: &[Part<'_, '_>]| {
-        let words = parts.iter().map(|i| items::word_bits(i, n));
-        quote!(#k::word_sum(&[#(#words),*]))
-    };
-    match &input.body {
-        Body::Struct(fields) => sum(&parts(fields, input.msb, n)),
-        Body::Enum { variants, .. } => {
-            let variants = variants
-                .iter()
-                .map(|v| sum(&parts(&v.fields, input.msb, n)));
-            quote!(#k::word_over(&[#(#variants),*]))
-        }
     }
 }
 

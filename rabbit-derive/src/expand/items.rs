@@ -5,7 +5,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::Names;
+use super::names::Names;
 use crate::plan::{Field, Fields, Item, Tag, Wire};
 
 /// One item of the list, ready for generation.

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::items::{self, Part};
-use super::{Names, earlier_fields};
+use super::names::{Names, earlier_fields};
 use crate::plan::{Body, Codec, ComputedBy, Field, Plan, Wire};
 
 /// An enum's own magic bytes as `(bits, value)`.

@@ -3,7 +3,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Names, items, layout};
+use super::names::Names;
+use super::{items, layout};
 use crate::plan::{Body, Field, Fields, Item, Plan};
 
 pub fn type_schema(input: &Plan<'_>, n: &Names) -> TokenStream {

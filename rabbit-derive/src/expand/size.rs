@@ -1,17 +1,18 @@
-//! `MIN_BITS`, `MAX_BITS` (constants built from the codecs' constants) and `encoded_bits`
-//! (computed from the values without encoding).
+//! `MIN_BITS`, `MAX_BITS`, `WORD_BITS` (constants built from the codecs' constants) and
+//! `encoded_bits` (computed from the values without encoding).
 
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::items::{Part, parts};
-use super::{Names, each_variant, layout};
+use super::items::{self, Part, parts};
+use super::layout;
+use super::names::{Names, each_variant};
 use crate::plan::{Body, Item, Plan, Tag};
 
 /// The `MIN_BITS`, `MAX_BITS` and `WORD_BITS` expressions.
 pub fn consts(input: &Plan<'_>, n: &Names) -> [TokenStream; 3] {
     let k = &n.krate;
-    let word_bits = super::encode::word_bits(input, n);
+    let word_bits = word_bits(input, n);
     let (min, max) = match &input.body {
         Body::Struct(fields) => {
             let (min, max) = parts_consts(&parts(fields, input.msb, n), n);
@@ -42,6 +43,29 @@ pub fn consts(input: &Plan<'_>, n: &Names) -> [TokenStream; 3] {
         }
     };
     [min, max, word_bits]
+}
+
+/// The `WORD_BITS` constant of the type.
+fn word_bits(input: &Plan<'_>, n: &Names) -> TokenStream {
+    let k = &n.krate;
+    // An msb container is written as bytes of its own, never merged into its parent's words;
+    // so is an enum with magic bytes before its tag.
+    if input.msb || matches!(&input.body, Body::Enum { magic, .. } if !magic.is_empty()) {
+        return quote!(#k::None::<u32>);
+    }
+    let sum = |parts: &[Part<'_, '_>]| {
+        let words = parts.iter().map(|i| items::word_bits(i, n));
+        quote!(#k::word_sum(&[#(#words),*]))
+    };
+    match &input.body {
+        Body::Struct(fields) => sum(&parts(fields, input.msb, n)),
+        Body::Enum { variants, .. } => {
+            let variants = variants
+                .iter()
+                .map(|v| sum(&parts(&v.fields, input.msb, n)));
+            quote!(#k::word_over(&[#(#variants),*]))
+        }
+    }
 }
 
 /// The bits of a variant's tag (`u64`).

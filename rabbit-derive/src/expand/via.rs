@@ -7,7 +7,8 @@ use quote::quote;
 use syn::Type;
 use syn::spanned::Spanned;
 
-use super::{Impls, Names, respan};
+use super::impls::Impls;
+use super::names::{Names, respan};
 use crate::plan::{Plan, Via};
 
 /// The bodies of `input`'s impls, written as `via.into`.

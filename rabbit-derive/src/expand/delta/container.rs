@@ -8,8 +8,8 @@ use syn::Ident;
 use syn::spanned::Spanned;
 
 use super::{Bodies, Gen, Inner, Kind};
+use crate::expand::names::{pattern, respan};
 use crate::expand::via::{from_wire, to_wire};
-use crate::expand::{pattern, respan};
 use crate::plan::{DeltaMode, Field, Style, Variant, Via};
 
 impl Gen<'_> {

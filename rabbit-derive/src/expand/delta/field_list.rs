@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{Gen, Inner};
-use crate::expand::pattern;
+use crate::expand::names::pattern;
 use crate::plan::{DeltaMode, Field, Style};
 
 impl Gen<'_> {
