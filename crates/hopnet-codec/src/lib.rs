@@ -97,10 +97,11 @@ macro_rules! for_each_tuple {
     };
 }
 
-#[doc(hidden)]
-#[path = "contract/mod.rs"]
-pub mod __derive;
 pub mod codec;
+mod contract;
+// The one module generated code names: `contract` under a name that carries this release's
+// version, `__derive_v0_1_0` for 0.1.0 (written by `build.rs`).
+include!(concat!(env!("OUT_DIR"), "/contract.rs"));
 pub mod delta;
 mod error;
 #[cfg(feature = "derive")]

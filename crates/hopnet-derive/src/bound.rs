@@ -23,10 +23,10 @@ pub enum Which {
     DeltaDecode,
 }
 
-pub fn where_clause(input: &Plan<'_>, which: Which) -> Option<WhereClause> {
+/// The where-clause of the impl of `which`, naming the traits through `krate`, the runtime's
+/// module for generated code.
+pub fn where_clause(input: &Plan<'_>, which: Which, krate: &TokenStream) -> Option<WhereClause> {
     let mut clause = input.generics.where_clause.clone();
-    let krate = &input.krate;
-    let krate = quote!(#krate::__derive);
     let preds: Vec<TokenStream> = if let Some(bound) = input.bound {
         bound.iter().map(|p| quote!(#p)).collect()
     } else {

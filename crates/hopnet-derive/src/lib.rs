@@ -5,26 +5,28 @@
 //! `derive`, on by default). The attributes are documented, with an example each, in the
 //! `hopnet_codec::guide` module.
 //!
-//! The crate is a small pipeline, one job per file: `ast.rs` turns the input into our own types
-//! carrying the attributes parsed by `attr/` (one row per attribute in `attr/rules.rs`: where it
-//! may stand, what it excludes, how its value parses); `valid/` checks everything that can be
-//! wrong, collecting every error at its token so that a build reports all of them, and returns
-//! the resolved plan (`plan.rs`: each field's codec, the tag, the indices, the delta layout);
-//! `bound.rs` infers the where-clauses; `expand/` writes the impls from the plan (`encode`,
-//! `decode`, `size`, `schema`, `delta`, and the codec types of `with` fields).
+//! The crate is a pipeline of stages, each importing only the stages before it (as serde's
+//! and thiserror's derives are laid out): `attr/` parses attributes into its own values (one
+//! row per attribute in `attr/rules.rs`: where it may stand, what it excludes, how its value
+//! parses); `ast.rs` is the input as our own types, carrying them; `valid/` checks everything
+//! that can be wrong, collecting every error at its token in the `ctxt.rs` sink so that a
+//! build reports all of them, and maps what it checked into the plan (`plan.rs`: plain data,
+//! each field's codec, the tag, the indices, what each struct or variant writes in order, the
+//! delta layout); `expand/` writes the impls from the plan alone, with the where-clauses of
+//! `bound.rs` (`encode`, `decode`, `size`, `schema`, `delta`, and the codec types of `with`
+//! fields).
 //!
-//! Generated code names the runtime only through `hopnet_codec::__derive`, and asks it every
-//! encoding rule: each field is written by a codec type of `hopnet_codec::codec` chosen from its
-//! attributes. A new encoding is a row in `attr/rules.rs` with its parser, a `plan::Codec`
-//! variant (with its type checks in `valid/field.rs`), and the codec type it selects in
-//! `expand::Names::codec_ty`.
+//! Generated code names the runtime only through `hopnet_codec::__derive_v0_1_0` (the name carries
+//! the release: `contract` in `expand/names.rs`), and asks it every encoding rule: each field is written by
+//! a codec type of the runtime chosen from its attributes. A new encoding is a row in
+//! `attr/rules.rs` with its parser, a `plan::Codec` variant (mapped and type-checked in
+//! `valid/field.rs`), and the codec type it selects in `Names::codec_ty` (`expand/names.rs`).
 
 mod ast;
 mod attr;
 mod bound;
 mod ctxt;
 mod expand;
-mod layout;
 mod plan;
 mod valid;
 
@@ -118,6 +120,13 @@ mod tests {
         }
     }
 
+    /// `:: hopnet_codec :: __derive_v0_1_0 ::` for release 0.1.0: the runtime's module for
+    /// generated code, as the tokens print, spelled out here from the version on its own.
+    fn contract() -> String {
+        let version = env!("CARGO_PKG_VERSION").replace(['.', '-', '+'], "_");
+        format!(":: hopnet_codec :: __derive_v{version} ::")
+    }
+
     #[test]
     fn a_valid_input_expands() {
         let input: syn::DeriveInput = parse_quote! {
@@ -130,20 +139,17 @@ mod tests {
             }
         };
         let out = derive(&input).expect("expands").to_string();
-        assert!(out.contains(":: hopnet_codec :: __derive :: Encode for E < T >"));
-        assert!(out.contains(
-            "T : :: hopnet_codec :: __derive :: Encode + :: hopnet_codec :: __derive :: Decode"
-        ));
+        let k = contract();
+        assert!(out.contains(&format!("{k} Encode for E < T >")));
+        assert!(out.contains(&format!("T : {k} Encode + {k} Decode")));
         // The runtime is named through its one module for generated code, nothing else.
         assert_eq!(
             out.matches(":: hopnet_codec ::").count(),
-            out.matches(":: hopnet_codec :: __derive ::").count()
+            out.matches(&k).count()
         );
         // The tag of index 4 and the field's width are asked of the runtime's codec types.
-        assert!(out.contains(
-            "< :: hopnet_codec :: __derive :: Varint as :: hopnet_codec :: __derive :: TagIndex < 4u64 >>"
-        ));
-        assert!(out.contains(":: hopnet_codec :: __derive :: Fixed < 3u32 >"));
+        assert!(out.contains(&format!("< {k} Varint as {k} TagIndex < 4u64 >>")));
+        assert!(out.contains(&format!("{k} Fixed < 3u32 >")));
     }
 
     #[test]
@@ -161,14 +167,39 @@ mod tests {
             }
         };
         let out = derive(&input).expect("expands").to_string();
-        assert!(out.contains(":: hopnet_codec :: __derive :: DeltaEncode for E < T >"));
-        assert!(out.contains(":: hopnet_codec :: __derive :: DeltaDecode for E < T >"));
-        assert!(out.contains(
-            "T : :: hopnet_codec :: __derive :: DeltaEncode + :: hopnet_codec :: __derive :: DeltaDecode"
-        ));
+        let k = contract();
+        assert!(out.contains(&format!("{k} DeltaEncode for E < T >")));
+        assert!(out.contains(&format!("{k} DeltaDecode for E < T >")));
+        assert!(out.contains(&format!("T : {k} DeltaEncode + {k} DeltaDecode")));
         assert_eq!(
             out.matches(":: hopnet_codec ::").count(),
-            out.matches(":: hopnet_codec :: __derive ::").count()
+            out.matches(&k).count()
+        );
+    }
+
+    #[test]
+    fn a_transformed_field_is_sized_by_its_codec_type() {
+        let input: syn::DeriveInput = parse_quote! {
+            #[rabbit(endian = "big")]
+            struct Frame {
+                size: Computed<u16>,
+                #[rabbit(byte_len = "size", transform = "Reversed")]
+                body: Vec<u8>,
+            }
+        };
+        let out = derive(&input).expect("expands").to_string();
+        let k = contract();
+        for item in ["MIN_BITS", "MAX_BITS", "WORD_BITS"] {
+            assert!(
+                out.contains(&format!(
+                    "< {k} Transformed as {k} FieldCodec < Vec < u8 > >> :: {item}"
+                )),
+                "{item}"
+            );
+        }
+        assert_eq!(
+            out.matches(":: hopnet_codec ::").count(),
+            out.matches(&k).count()
         );
     }
 
@@ -206,21 +237,5 @@ mod tests {
             }
         };
         assert_eq!(errors(input), Vec::<String>::new());
-    }
-
-    #[test]
-    fn type_strings_are_compact() {
-        let cases: [(syn::Type, &str); 4] = [
-            (parse_quote!(Vec<u8>), "Vec<u8>"),
-            (parse_quote!(Option<&'a str>), "Option<&'a str>"),
-            (parse_quote!([u8; 4]), "[u8; 4]"),
-            (
-                parse_quote!(std::collections::HashMap<u8, Vec<(u8, bool)>>),
-                "std::collections::HashMap<u8, Vec<(u8, bool)>>",
-            ),
-        ];
-        for (ty, expected) in cases {
-            assert_eq!(crate::valid::ty_string(&ty), expected);
-        }
     }
 }

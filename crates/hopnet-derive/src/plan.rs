@@ -1,11 +1,12 @@
 //! The resolved plan of an input, built by `valid/` once every check passed and consumed by
 //! `expand/`: per item only what generation needs (the codec chosen for each field, its
-//! condition, the tag, the variant indices), nothing left to look up in the attributes.
+//! condition, the tag, the variant indices, and in order what each struct or variant writes),
+//! nothing left to look up in the attributes. Plain data: it names the input's shape
+//! ([`Style`]) and nothing else of the stages before it.
 
-use syn::{Expr, Generics, Ident, Type, WherePredicate};
+use syn::{Expr, Generics, Ident, Member, Type, WherePredicate};
 
-use crate::ast::{self, Style};
-use crate::layout::{FieldLayout, Layout};
+pub use crate::ast::Style;
 
 pub struct Plan<'a> {
     pub ident: &'a Ident,
@@ -18,22 +19,29 @@ pub struct Plan<'a> {
     /// `from`/`try_from` and `into`: written as another type. The body is then empty: none of
     /// it is on the wire.
     pub via: Option<Via<'a>>,
-    /// Byte order, bit order, magic bytes.
-    pub layout: Layout,
+    /// `bit_order = "msb"`: numbers most significant bit first, in groups of whole bytes.
+    pub msb: bool,
     pub body: Body<'a>,
     /// `delta`: the delta impls are generated too.
     pub delta: Option<Delta>,
 }
 
 pub enum Body<'a> {
-    Struct(Style, Vec<Field<'a>>),
-    Enum(Tag, Vec<Variant<'a>>),
+    Struct(Fields<'a>),
+    Enum {
+        /// The enum's own magic bytes, written before its tag.
+        magic: Vec<Item>,
+        tag: Tag,
+        variants: Vec<Variant<'a>>,
+    },
 }
 
 /// The conversions of a container written as another type.
 pub struct Via<'a> {
     /// `into = "W"`: the type it is written as.
     pub into: &'a Type,
+    /// `into`'s type as written, for the schema.
+    pub into_text: String,
     /// `from = "W"` or `try_from = "W"`: the type it is read as.
     pub from: &'a Type,
     /// `try_from`: the conversion back can refuse a value.
@@ -54,41 +62,66 @@ pub enum Tag {
 pub struct Variant<'a> {
     pub ident: &'a Ident,
     pub doc: &'a str,
-    pub style: Style,
     /// The index written in the tag.
     pub index: u64,
-    /// `magic = b"..."`: bytes after the tag, before the fields.
-    pub magic: Option<Vec<u8>>,
-    pub fields: Vec<Field<'a>>,
+    pub fields: Fields<'a>,
 }
 
-/// A field as written, and how it goes on the wire.
+/// The fields of a struct or a variant, and what they write.
+pub struct Fields<'a> {
+    pub style: Style,
+    /// Every field, in declaration order, skipped ones too.
+    pub list: Vec<Field<'a>>,
+    /// What is written, in order: a struct's magic bytes, or a variant's tag and its magic
+    /// bytes; then each field on the wire, after its padding. Encoding, decoding, the sizes
+    /// and the schema all read this list.
+    pub items: Vec<Item>,
+}
+
+/// One thing a struct or a variant writes.
+pub enum Item {
+    /// Magic bytes, at most eight (longer magic is several items).
+    Magic(Vec<u8>),
+    /// The enum tag of the variant with this index.
+    Tag(Tag, u64),
+    /// `pad_before = N`: this many zero bits.
+    Pad(u32),
+    /// The field at this position in [`Fields::list`]; always one on the wire.
+    Field(usize),
+}
+
+/// A field as declared, and how it goes on the wire.
 pub struct Field<'a> {
-    pub src: &'a ast::Field<'a>,
+    /// `a` or `0`.
+    pub member: Member,
+    /// The local the field is bound to in generated code: its name, or `_0`, `_1`, ….
+    pub binding: Ident,
+    /// The type as declared.
+    pub ty: &'a Type,
+    /// The name shown in errors and the schema: `a`, or `0` for a tuple field.
+    pub name: String,
+    /// The declared type as written, for the schema.
+    pub ty_text: String,
+    pub doc: &'a str,
+    /// The field's number among all of the input's fields.
+    pub uid: usize,
     /// How it is written; `None` for a skipped field.
     pub wire: Option<Wire<'a>>,
-}
-
-/// A planned field reads as the field it plans: its binding, type, attributes.
-impl<'a> std::ops::Deref for Field<'a> {
-    type Target = ast::Field<'a>;
-
-    fn deref(&self) -> &ast::Field<'a> {
-        self.src
-    }
 }
 
 /// How a field on the wire is written.
 pub struct Wire<'a> {
     pub codec: Codec,
-    /// The type the codec writes: `T` of an `if` field's `Option<T>`, else the field's.
+    /// The type the codec writes: `T` of an `if` field's `Option<T>` or of a `Computed<T>`,
+    /// else the field's.
     pub ty: &'a Type,
     pub cond: Option<Condition>,
-    /// Padding, computed value, byte-length frame.
+    /// A computed value, a byte-length frame.
     pub layout: FieldLayout,
 }
 
-/// A field encoding: each is one codec type of the runtime (`expand::Names::codec_ty`).
+/// A field encoding: each is one codec type of the runtime (`Names::codec_ty` in
+/// `expand/names.rs`).
 #[derive(Clone)]
 pub enum Codec {
     /// The type's own encoding.
@@ -132,20 +165,48 @@ impl Codec {
     }
 }
 
-/// An `if` field's condition.
+/// An expression over the fields: an `if` field's condition, a `computed` value, a
+/// `transform`.
 pub struct Condition {
     pub expr: Expr,
     pub text: String,
-    /// Earlier fields the expression names, bound as references before it is evaluated.
+    /// Fields the expression names, bound as references before it is evaluated.
     pub uses: Vec<Ident>,
+}
+
+/// A field's byte layout (`guide::layouts`) beyond its codec.
+#[derive(Default)]
+pub struct FieldLayout {
+    /// A `Computed<T>` field: how its value is found.
+    pub computed: Option<ComputedBy>,
+    /// `byte_len = "field"`: the earlier field that holds this one's length in bytes.
+    pub framed: Option<Framed>,
+}
+
+/// How a computed field's value is found.
+pub enum ComputedBy {
+    /// `computed = "expr"`.
+    Expr(Condition),
+    /// The byte length of the later field bound to this name, which names it in `byte_len`.
+    LengthOf(Ident),
+}
+
+/// A field framed by a byte length.
+pub struct Framed {
+    /// The binding of the field that holds the length.
+    pub len: Ident,
+    /// `transform = "expr"`: its bytes are what the transform makes of the value.
+    pub transform: Option<Condition>,
 }
 
 impl Plan<'_> {
     /// Every field of the input, in every variant.
     pub fn all_fields(&self) -> Box<dyn Iterator<Item = &Field<'_>> + '_> {
         match &self.body {
-            Body::Struct(_, fields) => Box::new(fields.iter()),
-            Body::Enum(_, variants) => Box::new(variants.iter().flat_map(|v| v.fields.iter())),
+            Body::Struct(fields) => Box::new(fields.list.iter()),
+            Body::Enum { variants, .. } => {
+                Box::new(variants.iter().flat_map(|v| v.fields.list.iter()))
+            }
         }
     }
 }
@@ -161,12 +222,12 @@ impl Field<'_> {
 pub struct Delta {
     pub mode: DeltaMode,
     /// `key = "..."` fields, by `uid`: the path of their items' key.
-    pub keys: Vec<(usize, Vec<syn::Member>)>,
+    pub keys: Vec<(usize, Vec<Member>)>,
 }
 
 impl Delta {
     /// The key path of a keyed list field.
-    pub fn key(&self, field: &Field<'_>) -> Option<&[syn::Member]> {
+    pub fn key(&self, field: &Field<'_>) -> Option<&[Member]> {
         self.keys
             .iter()
             .find(|(uid, _)| *uid == field.uid)

@@ -3,8 +3,9 @@
 
 use std::fmt::Debug;
 
-use crate::codec::FieldDecode;
+use crate::codec::{FieldCodec, FieldDecode};
 use crate::layout::Transform;
+use crate::schema::Encoding;
 use crate::{BitRead, BitWriter, Error, Result};
 
 /// The word of up to eight magic bytes: as the bytes go in the stream (least significant byte
@@ -103,6 +104,32 @@ pub fn apply<T, X: Transform<T>>(transform: &X, value: &T) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     transform.apply(value, &mut out)?;
     Ok(out)
+}
+
+/// The codec type of a transformed field (`transform = "expr"`), whatever its type: what
+/// the derive folds into its container's sizes like every other field's. Its bytes are
+/// known only once the transform ran, so it takes at least nothing, has no bound and is
+/// never one word.
+///
+/// Derived code writes such a field itself, from the bytes [`apply`] made, and reads it with
+/// [`framed_revert`]: only it holds the transform, whose expression may name other fields.
+pub struct Transformed;
+
+impl<T: ?Sized> FieldCodec<T> for Transformed {
+    const MIN_BITS: u64 = 0;
+    const MAX_BITS: Option<u64> = None;
+
+    /// Fails: the bytes are the transform's, and this type does not hold it.
+    fn encode(_: &T, _: &mut BitWriter<'_>) -> Result<()> {
+        Err(Error::custom(
+            "a transformed field is written from its transform's bytes, not by its codec",
+        ))
+    }
+
+    /// Bytes a transform made; the field's schema names the transform.
+    fn schema() -> Encoding {
+        Encoding::Transformed { transform: "" }
+    }
 }
 
 /// A length read from the wire, as a byte count.

@@ -1,6 +1,7 @@
 //! The runtime contract of `#[derive(Rabbit)]`: everything generated code names, in one module.
 //!
-//! Generated code reaches the runtime only through `<crate path>::__derive`: the traits it
+//! Generated code reaches the runtime only through `<crate path>::__derive_v0_1_0` (the name
+//! carries the release's version, see `build.rs`; this module is what it re-exports): the traits it
 //! implements, the codec types it picks per field, the helpers it calls, and the standard items
 //! it uses (re-exported here, so that it relies on no import of the user's, not even the
 //! prelude). Every encoding rule it needs (tag widths, varint tags, range widths, sizes) is a
@@ -20,8 +21,8 @@ pub use delta::{
     cond_decode_delta, cond_encode_changes, cond_unchanged, keyed,
 };
 pub use layout::{
-    apply, byte_aligned, byte_len, check_computed, constant_mismatch, expect_bits, framed,
-    framed_revert, magic_word,
+    Transformed, apply, byte_aligned, byte_len, check_computed, constant_mismatch, expect_bits,
+    framed, framed_revert, magic_word,
 };
 pub use msb::{
     MsbSlot, msb_decode, msb_peek_tag, msb_plan, msb_push, msb_read, msb_schema, msb_stream,

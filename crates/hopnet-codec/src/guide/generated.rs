@@ -86,17 +86,22 @@
 //!
 //! # The runtime contract
 //!
-//! Generated code names the runtime only through one hidden module, `hopnet_codec::__derive` (under
-//! the path `#[rabbit(crate = "...")]` gives): the traits it implements, the codec types, the
-//! helpers it calls (size folding, the merged-write plan, its errors) and the standard items
-//! it uses, re-exported so that the code needs no import, not even the prelude. The module is
-//! not public API; what it holds may change in any release, together with the derive.
+//! Generated code names the runtime only through one hidden module, `hopnet_codec::__derive_v0_1_0`
+//! for this release (under the path `#[rabbit(crate = "...")]` gives): the traits it
+//! implements, the codec types, the helpers it calls (size folding, the merged-write plan, its
+//! errors) and the standard items it uses, re-exported so that the code needs no import, not
+//! even the prelude. The module is not public API; what it holds may change in any release,
+//! together with the derive. Its name carries the version (`hopnet-codec`'s build script writes it,
+//! and the derive names its own version), and `hopnet-codec` depends on `hopnet-derive` with `=`: a
+//! derive and a runtime from different releases fail to compile, with no such module, instead
+//! of generating code against a contract that changed.
 //!
 //! # Byte layouts in the contract
 //!
-//! What does not fit "one codec type per field" has helpers of its own in `__derive`, in files
-//! of their own: `contract/layout.rs` (constant bits: `magic_word`, `expect_bits`; fields
-//! framed by a byte length: `byte_len`, `byte_aligned`, `framed`, `framed_revert`, `apply`;
+//! What does not fit "one codec type per field" has helpers of its own in the contract, in
+//! files of their own: `contract/layout.rs` (constant bits: `magic_word`, `expect_bits`;
+//! fields framed by a byte length: `byte_len`, `byte_aligned`, `framed`, `framed_revert`,
+//! `apply`; transformed fields: the codec type `Transformed`, which gives their sizes;
 //! computed fields: `check_computed`) and `contract/msb.rs` (the groups of
 //! `bit_order = "msb"`: `msb_plan`, a constant made from the items' sizes like `word_plan`,
 //! and `msb_push`, `msb_stream`, `msb_read`, `msb_take`, `msb_decode`, `msb_peek_tag`). The

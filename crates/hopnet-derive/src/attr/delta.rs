@@ -6,10 +6,9 @@ use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, Member, Token, UnOp};
 
-use super::Value;
-use super::values::{skip_value, string_value};
+use super::parse::{skip_value, string_value};
+use super::value::{Encoding, Value};
 use crate::ctxt::Ctxt;
-use crate::plan::{Codec, DeltaMode};
 
 type Parsed = syn::Result<Option<Value>>;
 
@@ -24,14 +23,14 @@ pub fn delta(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parse
             skip_value(meta)?;
             return Ok(None);
         }
-        return Ok(Some(Value::Delta(DeltaMode::PerStruct)));
+        return Ok(Some(Value::Delta { per_field: false }));
     }
     let Some(lit) = string_value(cx, meta, name, "delta = \"per_field\"")? else {
         return Ok(None);
     };
     match lit.value().as_str() {
-        "per_field" => Ok(Some(Value::Delta(DeltaMode::PerField))),
-        "per_struct" => Ok(Some(Value::Delta(DeltaMode::PerStruct))),
+        "per_field" => Ok(Some(Value::Delta { per_field: true })),
+        "per_struct" => Ok(Some(Value::Delta { per_field: false })),
         other => {
             cx.error(
                 lit.span(),
@@ -145,7 +144,10 @@ pub fn quantize(cx: &Ctxt, meta: &ParseNestedMeta<'_>, _: &'static str) -> Parse
         );
         return Ok(None);
     }
-    Ok(Some(Value::Codec(Codec::Quantize { min, max, step }, span)))
+    Ok(Some(Value::Encoding(
+        Encoding::Quantize { min, max, step },
+        span,
+    )))
 }
 
 /// `A..=B`, floats with optional signs.

@@ -4,8 +4,8 @@
 use syn::meta::ParseNestedMeta;
 use syn::{Expr, ExprLit, Lit, LitStr};
 
-use super::Value;
-use super::values::{only_word, string_of, string_value};
+use super::parse::{only_word, string_of, string_value};
+use super::value::Value;
 use crate::ctxt::Ctxt;
 
 type Parsed = syn::Result<Option<Value>>;

@@ -8,17 +8,18 @@
 
 mod delta;
 mod layout_values;
+mod parse;
 pub mod rules;
-mod values;
+mod value;
 
 use proc_macro2::Span;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned;
-use syn::{Attribute, Expr, ExprLit, Lit, LitStr, WherePredicate};
+use syn::{Attribute, Expr, ExprLit, Lit};
 
 use crate::ctxt::Ctxt;
-use crate::plan::{Codec, DeltaMode};
 use rules::Rule;
+pub use value::{Encoding, Value};
 
 /// One option as written.
 pub struct Attr {
@@ -26,34 +27,6 @@ pub struct Attr {
     /// The option's name, where "misplaced" and "conflicts" errors point.
     pub span: Span,
     pub value: Value,
-}
-
-/// An option's parsed value.
-pub enum Value {
-    /// No value (`skip`, `tag = "varint"`).
-    Flag,
-    /// `crate = "path"`.
-    Path(syn::Path),
-    /// `bound = "T: Trait, ..."`.
-    Bound(Vec<WherePredicate>),
-    /// `from = "Type"`, `try_from`, `into`.
-    Type(syn::Type),
-    /// `#[bits(N)]`, `index = K`, with the span of the number.
-    Int(u64, Span),
-    /// A field encoding, with the span of its value (for errors about the value).
-    Codec(Codec, Span),
-    /// `if = "expr"`; also `computed` and `transform`: an expression, as written.
-    Cond(Expr, LitStr),
-    /// `delta`, `delta = "per_field"`.
-    Delta(DeltaMode),
-    /// `key = "id"`: the path of the items' key field, with the span of the value.
-    Key(Vec<syn::Member>, Span),
-    /// `endian = "big"` (true) or `"little"`.
-    Endian(bool),
-    /// `magic = b"..."`, with the span of the literal.
-    Magic(Vec<u8>),
-    /// `byte_len = "field"`: the field named.
-    Name(syn::Ident),
 }
 
 /// Everything written on one item, in the order written.
@@ -94,7 +67,7 @@ pub fn parse(cx: &Ctxt, attrs: &[Attribute]) -> Attrs {
                 doc.extend(s.value().split('\n').map(|l| l.trim().to_owned()));
             }
         } else if path.is_ident("bits") {
-            if let (Some(value), Some(rule)) = (values::bits(cx, attr), rules::find("bits")) {
+            if let (Some(value), Some(rule)) = (parse::bits(cx, attr), rules::find("bits")) {
                 out.push(cx, rule, path.span(), value);
             }
         } else if path.is_ident("rabbit") {
@@ -126,7 +99,7 @@ fn parse_one(cx: &Ctxt, meta: &ParseNestedMeta<'_>, out: &mut Attrs) -> syn::Res
                 rules::known()
             ),
         );
-        return values::skip_value(meta);
+        return parse::skip_value(meta);
     };
     if let Some(value) = (rule.parse)(cx, meta, rule.name)? {
         out.push(cx, rule, span, value);

@@ -5,10 +5,10 @@
 
 use syn::meta::ParseNestedMeta;
 
-use super::Value;
 use super::delta as parse_delta;
 use super::layout_values as layout;
-use super::values as parse;
+use super::parse;
+use super::value::Value;
 use crate::ctxt::Ctxt;
 
 /// Where an item stands.

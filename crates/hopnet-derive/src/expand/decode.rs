@@ -5,20 +5,22 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use super::encode::{Item, items};
-use super::{Names, earlier_fields, layout, pattern};
-use crate::ast::Style;
-use crate::plan::{Body, Codec, Field, Plan, Tag};
+use super::items::{Part, parts};
+use super::layout;
+use super::names::{Names, earlier_fields, pattern};
+use crate::plan::{Body, Codec, Field, Fields, Plan};
 
 pub fn body(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
     let r = &n.r;
     let type_name = input.ident.to_string();
     match &input.body {
-        Body::Struct(style, fields) => {
-            build(input, None, &quote!(Self), *style, fields, n, &type_name)
-        }
-        Body::Enum(plan_tag, variants) => {
+        Body::Struct(fields) => build(input, &quote!(Self), fields, n, &type_name),
+        Body::Enum {
+            tag: plan_tag,
+            variants,
+            ..
+        } => {
             let codec = n.tag_ty(*plan_tag);
             let tag = &n.tag;
             let mut arms: Vec<(u64, TokenStream)> = variants
@@ -26,16 +28,7 @@ pub fn body(input: &Plan<'_>, n: &Names) -> TokenStream {
                 .map(|v| {
                     let vi = v.ident;
                     let owner = format!("{type_name}::{vi}");
-                    let item = Some((*plan_tag, v.index));
-                    let body = build(
-                        input,
-                        item,
-                        &quote!(Self::#vi),
-                        v.style,
-                        &v.fields,
-                        n,
-                        &owner,
-                    );
+                    let body = build(input, &quote!(Self::#vi), &v.fields, n, &owner);
                     (v.index, quote!({ #body }))
                 })
                 .collect();
@@ -45,7 +38,7 @@ pub fn body(input: &Plan<'_>, n: &Names) -> TokenStream {
             };
             let dispatch = dispatch(&arms, &codec, n, &unknown);
             let magic = layout::enum_magic_decode(input, n);
-            let read = if input.layout.msb {
+            let read = if input.msb {
                 quote!(#k::msb_peek_tag(#r, <#codec as #k::TagIndex<0>>::BITS)?)
             } else {
                 quote!(<#codec as #k::TagCodec>::decode(#r)?)
@@ -119,32 +112,31 @@ fn trie(
 /// computed fields at the end), then builds `path`.
 fn build(
     input: &Plan<'_>,
-    tag: Option<(Tag, u64)>,
     path: &TokenStream,
-    style: Style,
-    fields: &[Field<'_>],
+    fields: &Fields<'_>,
     n: &Names,
     owner: &str,
 ) -> TokenStream {
     let (k, r) = (&n.krate, &n.r);
     let skipped = fields
+        .list
         .iter()
         .filter(|f| f.wire.is_none())
         .map(|f| field(f, n, owner));
-    let items = items(input, tag, fields, n);
-    let reads = if input.layout.msb {
-        layout::msb_decode(&items, n, owner, |f| field(f, n, owner))
+    let parts = parts(fields, input.msb, n);
+    let reads = if input.msb {
+        layout::msb_decode(&parts, n, owner, |f| field(f, n, owner))
     } else {
-        let reads = items.iter().map(|item| match item {
+        let reads = parts.iter().map(|part| match part {
             // Read before the variant was chosen.
-            Item::Tag(..) => quote!(),
-            Item::Const(bits, value) => quote!(#k::expect_bits(#r, #bits, #value)?;),
-            Item::Field(f, _) => field(f, n, owner),
+            Part::Tag(..) => quote!(),
+            Part::Const(bits, value) => quote!(#k::expect_bits(#r, #bits, #value)?;),
+            Part::Field(f, _) => field(f, n, owner),
         });
         quote!(#(#reads)*)
     };
-    let finish = layout::decode_finish(fields, n, owner);
-    let value = pattern(path, style, fields, |_| true);
+    let finish = layout::decode_finish(&fields.list, n, owner);
+    let value = pattern(path, fields.style, &fields.list, |_| true);
     quote! {
         #(#skipped)*
         #reads

@@ -23,7 +23,8 @@ use quote::{format_ident, quote};
 use syn::spanned::Spanned;
 use syn::{Ident, Member};
 
-use super::{Names, respan};
+use super::impls::allow;
+use super::names::{Names, respan};
 use crate::bound::{self, Which};
 use crate::plan::{Body, Codec, Delta, Field, Plan, Wire};
 
@@ -32,8 +33,8 @@ pub fn impls(input: &Plan<'_>, delta: &Delta, n: &Names) -> TokenStream {
     let k = &n.krate;
     let ident = input.ident;
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
-    let enc_where = bound::where_clause(input, Which::DeltaEncode);
-    let dec_where = bound::where_clause(input, Which::DeltaDecode);
+    let enc_where = bound::where_clause(input, Which::DeltaEncode, k);
+    let dec_where = bound::where_clause(input, Which::DeltaDecode, k);
     let d = Gen {
         n,
         delta,
@@ -50,8 +51,8 @@ pub fn impls(input: &Plan<'_>, delta: &Delta, n: &Names) -> TokenStream {
     } = match &input.via {
         Some(via) => d.via(via),
         None => match &input.body {
-            Body::Struct(style, fields) => d.structure(*style, fields),
-            Body::Enum(_, variants) => d.enumeration(variants),
+            Body::Struct(fields) => d.structure(fields.style, &fields.list),
+            Body::Enum { variants, .. } => d.enumeration(variants),
         },
     };
     let (w, r, base) = (&n.w, &n.r, &d.base);
@@ -71,7 +72,7 @@ pub fn impls(input: &Plan<'_>, delta: &Delta, n: &Names) -> TokenStream {
             }
         }
     });
-    let allow = super::allow();
+    let allow = allow();
     quote! {
         #allow
         impl #impl_generics #k::DeltaEncode for #ident #ty_generics #enc_where {
@@ -166,7 +167,7 @@ impl Gen<'_> {
         respan(quote!(<#ty as #k::#tr>::#item), ty.span())
     }
 
-    /// `__derive::helper::<C, T>`.
+    /// `<contract>::helper::<C, T>`.
     fn coded(&self, f: &Field<'_>, wire: &Wire<'_>, helper: &str) -> TokenStream {
         let k = &self.n.krate;
         let (c, ty) = (self.n.codec_ty(f, wire), wire.ty);
@@ -181,6 +182,6 @@ impl Gen<'_> {
     }
 
     fn label(&self, owner: &str, f: &Field<'_>) -> String {
-        format!("{owner}.{}", f.name())
+        format!("{owner}.{}", f.name)
     }
 }

@@ -2,59 +2,30 @@
 //! fields (worked out before the first write, checked after the last read), fields framed by
 //! a byte length and transformed ones, and the groups of `bit_order = "msb"` containers.
 
-use proc_macro2::{Literal, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::encode::{Item, Merge, item_sizes};
-use super::{Names, earlier_fields};
-use crate::layout::ComputedBy;
-use crate::plan::{Body, Codec, Field, Plan, Tag, Wire};
+use super::items::{self, Part};
+use super::names::{Names, earlier_fields};
+use crate::plan::{Body, Codec, ComputedBy, Field, Plan, Wire};
 
-/// `MIN_BITS`, `MAX_BITS`, `WORD_BITS` of a transformed field: its length is only known once
-/// the transform ran.
-pub fn transformed_sizes(wire: &Wire<'_>, item: &str, k: &TokenStream) -> Option<TokenStream> {
-    if !matches!(wire.codec, Codec::Transformed) {
-        return None;
-    }
-    match item {
-        "MIN_BITS" => Some(quote!(0u64)),
-        "MAX_BITS" => Some(quote!(#k::None::<u64>)),
-        "WORD_BITS" => Some(quote!(#k::None::<u32>)),
-        _ => None,
-    }
-}
-
-/// Magic bytes as constant items of up to eight bytes each: `(bits, value)`.
-pub fn magic_items(bytes: Option<&[u8]>, msb: bool, n: &Names) -> Vec<(u32, TokenStream)> {
-    let k = &n.krate;
-    bytes
-        .unwrap_or_default()
-        .chunks(8)
-        .map(|chunk| {
-            let bits = 8 * chunk.len() as u32;
-            let bytes = chunk.iter().map(|b| Literal::u8_suffixed(*b));
-            (bits, quote!(const { #k::magic_word(&[#(#bytes),*], #msb) }))
-        })
-        .collect()
-}
-
-/// The magic bytes of the variant with this index.
-pub fn variant_magic<'p>(input: &'p Plan<'_>, index: u64) -> Option<&'p [u8]> {
+/// An enum's own magic bytes as `(bits, value)`.
+fn enum_magic(input: &Plan<'_>, n: &Names) -> Vec<(u32, TokenStream)> {
     match &input.body {
-        Body::Enum(_, variants) => variants
+        Body::Enum { magic, .. } => magic
             .iter()
-            .find(|v| v.index == index)
-            .and_then(|v| v.magic.as_deref()),
-        Body::Struct(..) => None,
+            .filter_map(|item| items::constant(item, input.msb, n))
+            .collect(),
+        Body::Struct(..) => Vec::new(),
     }
 }
 
 /// An enum's own magic bytes, written before its tag.
 pub fn enum_magic_encode(input: &Plan<'_>, n: &Names) -> TokenStream {
     let w = &n.w;
-    let items = magic_items(input.layout.magic.as_deref(), input.layout.msb, n);
+    let items = enum_magic(input, n);
     let writes = items.iter().map(|(bits, value)| {
-        if input.layout.msb {
+        if input.msb {
             let k = &n.krate;
             quote!(#w.write_word(#k::msb_stream(#value, #bits), #bits);)
         } else {
@@ -67,8 +38,8 @@ pub fn enum_magic_encode(input: &Plan<'_>, n: &Names) -> TokenStream {
 /// An enum's own magic bytes, checked before its tag is read.
 pub fn enum_magic_decode(input: &Plan<'_>, n: &Names) -> TokenStream {
     let (k, r) = (&n.krate, &n.r);
-    let msb = input.layout.msb;
-    let items = magic_items(input.layout.magic.as_deref(), msb, n);
+    let msb = input.msb;
+    let items = enum_magic(input, n);
     let checks = items.iter().map(|(bits, value)| {
         if msb {
             let x = &n.x;
@@ -229,7 +200,7 @@ pub fn decode_finish(fields: &[Field<'_>], n: &Names, owner: &str) -> TokenStrea
         let b = &f.binding;
         if let ComputedBy::Expr(cond) = by {
             let expr = &cond.expr;
-            let label = format!("{owner}.{}", f.name());
+            let label = format!("{owner}.{}", f.name);
             let binds = earlier_fields(&cond.uses);
             out.extend(quote! {
                 {
@@ -296,58 +267,6 @@ pub fn field_schema(
     enc
 }
 
-/// The schema lines of a struct's or variant's constant items (magic bytes, padding), each
-/// before the field it precedes: `(index of the field, schema tokens)`.
-pub fn constant_schemas(
-    input: &Plan<'_>,
-    tag: Option<(Tag, u64)>,
-    fields: &[Field<'_>],
-    n: &Names,
-) -> (Vec<TokenStream>, Vec<(usize, TokenStream)>) {
-    let k = &n.krate;
-    let msb = input.layout.msb;
-    let constant = |name: &str, bits: u32, value: &TokenStream| {
-        quote!(#k::FieldSchema {
-            name: #name,
-            doc: "",
-            ty: "",
-            encoding: #k::Encoding::Constant { bits: #bits, value: #value },
-            condition: #k::None,
-            skipped: false,
-        })
-    };
-    let magic = match tag {
-        None => input.layout.magic.as_deref(),
-        Some((_, index)) => variant_magic(input, index),
-    };
-    let first = magic_items(magic, msb, n)
-        .iter()
-        .map(|(bits, value)| constant("magic", *bits, value))
-        .collect();
-    let pads = fields
-        .iter()
-        .enumerate()
-        .filter_map(|(i, f)| {
-            let pad = f.wire.as_ref()?.layout.pad_before;
-            (pad > 0).then(|| (i, constant("padding", pad, &quote!(0u64))))
-        })
-        .collect();
-    (first, pads)
-}
-
-/// How the items of an msb container are written in their groups: each group's items shifted
-/// in below each other, most significant first, and the group written as its bytes.
-pub fn msb_merge(items: &[Item<'_, '_>], n: &Names) -> Merge {
-    let (k, w, gv, gn, x, xn) = (&n.krate, &n.w, &n.gv, &n.gn, &n.x, &n.xn);
-    let sizes = items.iter().map(|i| item_sizes(i, n));
-    Merge {
-        plan: quote!(#k::msb_plan([#(#sizes),*])),
-        entry: quote!(.plan),
-        join: quote!(#gv = #k::msb_push(#gv, #x, #xn);),
-        write: quote!(#w.write_word(#k::msb_stream(#gv, #gn), #gn);),
-    }
-}
-
 /// Whether a field is read on its own in an msb container whatever its sizes: a conditional,
 /// framed or transformed field, or a list to the end.
 fn always_own(wire: &Wire<'_>) -> bool {
@@ -360,16 +279,16 @@ fn always_own(wire: &Wire<'_>) -> bool {
 /// item taken out of it (the tag, read ahead, only skipped); `own` reads a field that is not
 /// in a group.
 pub fn msb_decode(
-    items: &[Item<'_, '_>],
+    parts: &[Part<'_, '_>],
     n: &Names,
     owner: &str,
     own: impl Fn(&Field<'_>) -> TokenStream,
 ) -> TokenStream {
     let (k, r, plan, x) = (&n.krate, &n.r, &n.plan, &n.x);
     let g = format_ident!("__g", span = proc_macro2::Span::mixed_site());
-    let sizes = items.iter().map(|i| item_sizes(i, n));
-    let stmts = items.iter().enumerate().map(|(idx, item)| {
-        if let Item::Field(f, wire) = item
+    let sizes = parts.iter().map(|i| items::sizes(i, n));
+    let stmts = parts.iter().enumerate().map(|(idx, part)| {
+        if let Part::Field(f, wire) = part
             && always_own(wire)
         {
             return own(f);
@@ -386,14 +305,14 @@ pub fn msb_decode(
                 (#g, #k::msb_take(#g, #plan[#idx].shift, #plan[#idx].bits))
             };
         };
-        let take = match item {
-            Item::Tag(..) => quote!(),
-            Item::Const(bits, value) => quote! {
+        let take = match part {
+            Part::Tag(..) => quote!(),
+            Part::Const(bits, value) => quote! {
                 if #x != #value {
                     return #k::Err(#k::constant_mismatch(#value, #x, #bits, #k::BitRead::position(#r)));
                 }
             },
-            Item::Field(f, wire) => {
+            Part::Field(f, wire) => {
                 let (b, ty) = (&f.binding, wire.ty);
                 let c = n.codec_ty(f, wire);
                 let dec = n.dec(f, wire);

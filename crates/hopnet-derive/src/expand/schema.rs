@@ -3,26 +3,30 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Names, layout};
-use crate::plan::{Body, Field, Plan, Tag};
-use crate::valid::ty_string;
+use super::names::Names;
+use super::{items, layout};
+use crate::plan::{Body, Field, Fields, Item, Plan};
 
 pub fn type_schema(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
     let name = input.ident.to_string();
     let doc = input.doc;
     let body = match &input.body {
-        Body::Struct(_, fields) => {
-            let fields = fields_vec(input, None, fields, n);
+        Body::Struct(fields) => {
+            let fields = fields_vec(input, fields, n);
             quote!(#k::Body::Struct(#fields))
         }
-        Body::Enum(plan_tag, variants) => {
+        Body::Enum {
+            tag: plan_tag,
+            variants,
+            ..
+        } => {
             let codec = n.tag_ty(*plan_tag);
             let variants = variants.iter().map(|v| {
                 let name = v.ident.to_string();
                 let doc = v.doc;
                 let index = v.index;
-                let fields = fields_vec(input, Some((*plan_tag, v.index)), &v.fields, n);
+                let fields = fields_vec(input, &v.fields, n);
                 quote!(#k::VariantSchema {
                     name: #name,
                     doc: #doc,
@@ -30,7 +34,7 @@ pub fn type_schema(input: &Plan<'_>, n: &Names) -> TokenStream {
                     fields: #fields,
                 })
             });
-            let schema = if input.layout.msb {
+            let schema = if input.msb {
                 quote!(#k::msb_tag(<#codec as #k::TagCodec>::SCHEMA))
             } else {
                 quote!(<#codec as #k::TagCodec>::SCHEMA)
@@ -52,38 +56,54 @@ pub fn type_schema(input: &Plan<'_>, n: &Names) -> TokenStream {
     }
 }
 
-/// The fields in wire order, with magic bytes and padding as fields of their own.
-fn fields_vec(
-    input: &Plan<'_>,
-    tag: Option<(Tag, u64)>,
-    fields: &[Field<'_>],
-    n: &Names,
-) -> TokenStream {
+/// The fields in declaration order, with magic bytes and padding as fields of their own
+/// where they are written: magic bytes first, padding just before its field (after the
+/// skipped fields declared before that one).
+fn fields_vec(input: &Plan<'_>, fields: &Fields<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
-    let (first, pads) = layout::constant_schemas(input, tag, fields, n);
-    let mut items = first;
-    for (i, f) in fields.iter().enumerate() {
-        items.extend(
-            pads.iter()
-                .filter(|(at, _)| *at == i)
-                .map(|(_, s)| s.clone()),
-        );
-        items.push(field(input, f, n));
+    let constant = |name: &str, item: &Item| {
+        let (bits, value) = items::constant(item, input.msb, n)?;
+        Some(quote!(#k::FieldSchema {
+            name: #name,
+            doc: "",
+            ty: "",
+            encoding: #k::Encoding::Constant { bits: #bits, value: #value },
+            condition: #k::None,
+            skipped: false,
+        }))
+    };
+    let mut out = Vec::new();
+    let mut pads = Vec::new();
+    // The fields listed so far.
+    let mut listed = 0;
+    for item in &fields.items {
+        match item {
+            Item::Magic(_) => out.extend(constant("magic", item)),
+            Item::Pad(_) => pads.extend(constant("padding", item)),
+            Item::Tag(..) => {}
+            Item::Field(i) => {
+                let skipped = &fields.list[listed..*i];
+                out.extend(skipped.iter().map(|f| field(input, f, n)));
+                out.append(&mut pads);
+                out.push(field(input, &fields.list[*i], n));
+                listed = i + 1;
+            }
+        }
     }
-    quote!(#k::list::<#k::FieldSchema, _>([#(#items),*]))
+    let skipped = &fields.list[listed..];
+    out.extend(skipped.iter().map(|f| field(input, f, n)));
+    quote!(#k::list::<#k::FieldSchema, _>([#(#out),*]))
 }
 
 fn field(input: &Plan<'_>, f: &Field<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
-    let name = f.name();
-    let doc = &f.attrs.doc;
-    let ty_str = ty_string(f.ty);
+    let (name, doc, ty_str) = (&f.name, f.doc, &f.ty_text);
     let skipped = f.wire.is_none();
     let encoding = match &f.wire {
         None => quote!(#k::Encoding::Empty),
         Some(w) => {
             let schema = n.enc(f, w, "schema");
-            layout::field_schema(f, w, quote!(#schema()), input.layout.msb, n)
+            layout::field_schema(f, w, quote!(#schema()), input.msb, n)
         }
     };
     let condition = match f.cond() {

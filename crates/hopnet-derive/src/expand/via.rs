@@ -7,9 +7,9 @@ use quote::quote;
 use syn::Type;
 use syn::spanned::Spanned;
 
-use super::{Impls, Names, respan};
+use super::impls::Impls;
+use super::names::{Names, respan};
 use crate::plan::{Plan, Via};
-use crate::valid::ty_string;
 
 /// The bodies of `input`'s impls, written as `via.into`.
 pub fn impls(input: &Plan<'_>, via: &Via<'_>, n: &Names) -> Impls {
@@ -19,7 +19,7 @@ pub fn impls(input: &Plan<'_>, via: &Via<'_>, n: &Names) -> Impls {
     let enc = quote!(<#k::Native as #k::FieldCodec<#into>>);
     let wire = to_wire(n, into, quote!(self));
     let back = from_wire(n, from, via.fallible);
-    let (name, doc, wire_ty) = (input.ident.to_string(), input.doc, ty_string(into));
+    let (name, doc, wire_ty) = (input.ident.to_string(), input.doc, &via.into_text);
     Impls {
         helpers: quote!(),
         sizes: [

@@ -6,23 +6,18 @@
 //! may use them and carry the input's where-clauses.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::quote;
 use syn::{GenericParam, Ident};
 
-use super::Names;
+use super::names::{Names, with_helper};
 use crate::bound::{self, Which};
 use crate::plan::{Codec, Plan};
-
-/// The name of the codec type of a `with` field.
-pub fn helper_ident(field: &crate::plan::Field<'_>) -> Ident {
-    format_ident!("__RabbitWith{}", field.uid, span = Span::mixed_site())
-}
 
 /// Every `with` field's codec type and its impls.
 pub fn helpers(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
-    let enc_where = bound::where_clause(input, Which::Encode);
-    let dec_where = bound::where_clause(input, Which::Decode);
+    let enc_where = bound::where_clause(input, Which::Encode, k);
+    let dec_where = bound::where_clause(input, Which::Decode, k);
     let (impl_generics, ty_generics, _) = input.generics.split_for_impl();
     let decl = declaration(input, n);
     let marker = marker(input, n);
@@ -31,7 +26,7 @@ pub fn helpers(input: &Plan<'_>, n: &Names) -> TokenStream {
         let Codec::With(path) = &wire.codec else {
             return None;
         };
-        let helper = helper_ident(f);
+        let helper = with_helper(f);
         let ty = wire.ty;
         let text = ty_string_of_path(path);
         let (w, r) = (&n.w, &n.r);

@@ -4,16 +4,17 @@
 use syn::Type;
 
 use super::types::{Kind, classify, ty_string};
-use crate::ast::Input;
-use crate::attr::Value;
+use crate::ast::{self, Input};
+use crate::attr::{Attrs, Value};
 use crate::ctxt::Ctxt;
-use crate::plan::{Body, Codec, Delta, Field};
+use crate::plan::{Body, Codec, Delta, DeltaMode, Field};
 
 /// The delta plan, if the container asks for one; reports every misplaced `key` and every
 /// grid its float type cannot hold.
 pub fn resolve(cx: &Ctxt, input: &Input<'_>, body: &Body<'_>) -> Option<Delta> {
     let mode = match input.attrs.get("delta").map(|a| &a.value) {
-        Some(Value::Delta(mode)) => Some(*mode),
+        Some(Value::Delta { per_field: true }) => Some(DeltaMode::PerField),
+        Some(Value::Delta { per_field: false }) => Some(DeltaMode::PerStruct),
         _ => None,
     };
     if let (Some(attr), Some(into), Some(from)) = (
@@ -37,18 +38,24 @@ pub fn resolve(cx: &Ctxt, input: &Input<'_>, body: &Body<'_>) -> Option<Delta> {
     if mode.is_some() {
         refuse_layouts(cx, input);
     }
-    let fields: Vec<&Field<'_>> = match body {
-        Body::Struct(_, fields) => fields.iter().collect(),
-        Body::Enum(_, variants) => variants.iter().flat_map(|v| &v.fields).collect(),
+    // The fields as planned, beside the same fields as declared (none if the container is
+    // written as another type).
+    let planned: Vec<&Field<'_>> = match body {
+        Body::Struct(fields) => fields.list.iter().collect(),
+        Body::Enum { variants, .. } => variants.iter().flat_map(|v| &v.fields.list).collect(),
+    };
+    let declared: Vec<&ast::Field<'_>> = match &input.body {
+        ast::Body::Struct(_, fields) => fields.iter().collect(),
+        ast::Body::Enum(variants) => variants.iter().flat_map(|v| &v.fields).collect(),
     };
     let mut keys = Vec::new();
-    for field in fields {
+    for (field, src) in planned.into_iter().zip(declared) {
         if let Some(wire) = &field.wire
             && let Codec::Quantize { min, max, step } = wire.codec
         {
-            check_grid(cx, field, wire.ty, min, max, step);
+            check_grid(cx, &src.attrs, wire.ty, min, max, step);
         }
-        let Some(attr) = field.attrs.get("key") else {
+        let Some(attr) = src.attrs.get("key") else {
             continue;
         };
         let Value::Key(path, span) = &attr.value else {
@@ -67,7 +74,7 @@ pub fn resolve(cx: &Ctxt, input: &Input<'_>, body: &Body<'_>) -> Option<Delta> {
                     ty_string(field.ty)
                 ),
             );
-        } else if let Some(other) = field
+        } else if let Some(other) = src
             .attrs
             .list
             .iter()
@@ -119,8 +126,8 @@ fn significand(ty: &Type) -> Option<Option<u32>> {
 
 /// A grid the field's float type can hold: a grid point, rounded to the type, must re-encode
 /// as itself (the runtime's rule, `Quantize::fits`, reported here at the attribute).
-fn check_grid(cx: &Ctxt, field: &Field<'_>, ty: &Type, min: f64, max: f64, step: f64) {
-    let Some(attr) = field.attrs.get("quantize") else {
+fn check_grid(cx: &Ctxt, attrs: &Attrs, ty: &Type, min: f64, max: f64, step: f64) {
+    let Some(attr) = attrs.get("quantize") else {
         return;
     };
     match significand(ty) {
@@ -163,10 +170,10 @@ const NOT_WITH_DELTA: &[&str] = &[
 ];
 
 fn refuse_layouts(cx: &Ctxt, input: &Input<'_>) {
-    let mut items: Vec<&crate::attr::Attrs> = vec![&input.attrs];
+    let mut items: Vec<&Attrs> = vec![&input.attrs];
     match &input.body {
-        crate::ast::Body::Struct(_, fields) => items.extend(fields.iter().map(|f| &f.attrs)),
-        crate::ast::Body::Enum(variants) => {
+        ast::Body::Struct(_, fields) => items.extend(fields.iter().map(|f| &f.attrs)),
+        ast::Body::Enum(variants) => {
             for v in variants {
                 items.push(&v.attrs);
                 items.extend(v.fields.iter().map(|f| &f.attrs));

@@ -7,17 +7,22 @@ use proc_macro2::Span;
 use syn::{Ident, Type};
 
 use super::cond::condition_uses;
+use super::layout::Container;
 use super::place;
 use super::types::{Kind, classify, is_list, option_inner, ty_string};
 use crate::ast;
 use crate::attr::rules::{Group, Place};
-use crate::attr::{Attr, Value};
+use crate::attr::{Attr, Encoding, Value};
 use crate::ctxt::Ctxt;
-use crate::layout::Layout;
 use crate::plan::{Codec, Condition, Field, Wire};
 
-/// The plans of a struct's or variant's fields, in a container laid out as `layout`.
-pub fn plan<'a>(cx: &Ctxt, fields: &'a [ast::Field<'a>], layout: &Layout) -> Vec<Field<'a>> {
+/// The plans of a struct's or variant's fields, in a container laid out as `container`, and
+/// the padding before each field.
+pub fn plan<'a>(
+    cx: &Ctxt,
+    fields: &'a [ast::Field<'a>],
+    container: &Container,
+) -> (Vec<Field<'a>>, Vec<u32>) {
     let names: Vec<Ident> = fields.iter().map(|f| f.binding.clone()).collect();
     let skipped: HashSet<String> = fields
         .iter()
@@ -42,11 +47,20 @@ pub fn plan<'a>(cx: &Ctxt, fields: &'a [ast::Field<'a>], layout: &Layout) -> Vec
                 }
                 wire
             });
-            Field { src: f, wire }
+            Field {
+                member: f.member.clone(),
+                binding: f.binding.clone(),
+                ty: f.ty,
+                name: f.name(),
+                ty_text: ty_string(f.ty),
+                doc: &f.attrs.doc,
+                uid: f.uid,
+                wire,
+            }
         })
         .collect();
-    super::layout::fields(cx, layout, &mut planned);
-    planned
+    let pads = super::layout::fields(cx, container, fields, &mut planned);
+    (planned, pads)
 }
 
 /// The codec and the type it writes: `T` of an `if` field's `Option<T>`.
@@ -78,9 +92,10 @@ fn wire<'a>(cx: &Ctxt, f: &'a ast::Field<'a>) -> Wire<'a> {
             check(cx, &codec, a, *lit, ty);
             codec
         }
-        Some((a, Value::Codec(codec, span))) => {
-            check(cx, codec, a, *span, ty);
-            codec.clone()
+        Some((a, Value::Encoding(encoding, span))) => {
+            let codec = codec(encoding);
+            check(cx, &codec, a, *span, ty);
+            codec
         }
         _ => Codec::Native,
     };
@@ -89,6 +104,25 @@ fn wire<'a>(cx: &Ctxt, f: &'a ast::Field<'a>) -> Wire<'a> {
         ty,
         cond: None,
         layout: Default::default(),
+    }
+}
+
+/// The codec an encoding option selects.
+fn codec(encoding: &Encoding) -> Codec {
+    match encoding {
+        Encoding::Varint => Codec::Varint,
+        Encoding::ZigZag => Codec::ZigZag,
+        Encoding::Range { min, max } => Codec::Range {
+            min: *min,
+            max: *max,
+        },
+        Encoding::MaxLen(n) => Codec::MaxLen(n.clone()),
+        Encoding::With(path) => Codec::With(path.clone()),
+        Encoding::Quantize { min, max, step } => Codec::Quantize {
+            min: *min,
+            max: *max,
+            step: *step,
+        },
     }
 }
 

@@ -8,13 +8,24 @@ use syn::{Ident, Type};
 
 use super::cond::{looks_like_field, mentioned};
 use super::types::{Kind, classify, computed_inner, is_list, ty_string};
+use crate::ast;
 use crate::attr::{Attr, Attrs, Value};
 use crate::ctxt::Ctxt;
-use crate::layout::{ComputedBy, FieldLayout, Framed, Layout};
-use crate::plan::{Codec, Condition, Field};
+use crate::plan::{Codec, ComputedBy, Condition, Field, FieldLayout, Framed};
+
+/// A container's layout options, as its fields' checks need them.
+#[derive(Default)]
+pub struct Container {
+    /// `endian`: the byte order of its numbers without an encoding (`true`: big-endian).
+    pub endian: Option<bool>,
+    /// `bit_order = "msb"`.
+    pub msb: bool,
+    /// `magic = b"..."`: bytes before everything else (an enum's tag included).
+    pub magic: Option<Vec<u8>>,
+}
 
 /// The container's layout.
-pub fn container(cx: &Ctxt, attrs: &Attrs) -> Layout {
+pub fn container(cx: &Ctxt, attrs: &Attrs) -> Container {
     let endian = match attrs.get("endian").map(|a| &a.value) {
         Some(Value::Endian(big)) => Some(*big),
         _ => None,
@@ -26,7 +37,7 @@ pub fn container(cx: &Ctxt, attrs: &Attrs) -> Layout {
             "an enum with `bit_order = \"msb\"` has a tag of plain bits, at the top of its first byte: use `#[bits(N)]`",
         );
     }
-    Layout {
+    Container {
         endian,
         msb,
         magic: magic(attrs),
@@ -41,14 +52,21 @@ pub fn magic(attrs: &Attrs) -> Option<Vec<u8>> {
     }
 }
 
-/// Resolves the layout options of a struct's or variant's fields, in place.
-pub fn fields(cx: &Ctxt, layout: &Layout, fields: &mut [Field<'_>]) {
+/// Resolves the layout options of a struct's or variant's fields (`src` as declared,
+/// `fields` as planned so far), in place; returns the zero bits before each field.
+pub fn fields(
+    cx: &Ctxt,
+    layout: &Container,
+    src: &[ast::Field<'_>],
+    fields: &mut [Field<'_>],
+) -> Vec<u32> {
     let names: Vec<Ident> = fields.iter().map(|f| f.binding.clone()).collect();
     let last_on_wire = fields.iter().rposition(|f| f.wire.is_some());
+    let mut pads = vec![0; fields.len()];
     // Which field each `byte_len` names, by index: (length field, framed field).
     let mut frames: Vec<(usize, usize)> = Vec::new();
     for (i, f) in fields.iter().enumerate() {
-        if let Some(a) = f.attrs.get("byte_len")
+        if let Some(a) = src[i].attrs.get("byte_len")
             && let Value::Name(name) = &a.value
         {
             match names.iter().position(|n| n == name) {
@@ -58,7 +76,7 @@ pub fn fields(cx: &Ctxt, layout: &Layout, fields: &mut [Field<'_>]) {
                     name.span(),
                     format_args!(
                         "`{name}` comes after `{}`: the length must come first, since the decoder reads it first",
-                        f.name()
+                        f.name
                     ),
                 ),
                 None => cx.error(
@@ -85,7 +103,7 @@ pub fn fields(cx: &Ctxt, layout: &Layout, fields: &mut [Field<'_>]) {
             .map(|w| w.codec.clone())
             .unwrap_or(Codec::Native);
         let mut ty = f.wire.as_ref().map_or(f.ty, |w| w.ty);
-        let attrs = &f.attrs;
+        let attrs = &src[i].attrs;
 
         // A computed field writes its `T`.
         if let Some(inner) = computed_inner(f.ty) {
@@ -98,7 +116,7 @@ pub fn fields(cx: &Ctxt, layout: &Layout, fields: &mut [Field<'_>]) {
                         a.span,
                         format_args!(
                             "`{}` is the byte length of `{}`, which the derive computes: it takes no `computed` expression",
-                            f.name(),
+                            f.name,
                             names[*framed]
                         ),
                     );
@@ -113,7 +131,7 @@ pub fn fields(cx: &Ctxt, layout: &Layout, fields: &mut [Field<'_>]) {
                         f.ty,
                         format_args!(
                             "`{}` is computed: give it `#[rabbit(computed = \"expr\")]`, or name it in a later field's `byte_len`",
-                            f.name()
+                            f.name
                         ),
                     );
                     None
@@ -138,7 +156,7 @@ pub fn fields(cx: &Ctxt, layout: &Layout, fields: &mut [Field<'_>]) {
                 f.ty,
                 format_args!(
                     "`{}` holds a byte length, which the derive computes: declare it as `Computed<{}>`",
-                    f.name(),
+                    f.name,
                     ty_string(f.ty)
                 ),
             );
@@ -240,7 +258,7 @@ pub fn fields(cx: &Ctxt, layout: &Layout, fields: &mut [Field<'_>]) {
                     "`pad_before` takes at most 64 bits; split wider padding",
                 );
             } else {
-                field_layout.pad_before = *n as u32;
+                pads[i] = *n as u32;
             }
         }
 
@@ -250,6 +268,7 @@ pub fn fields(cx: &Ctxt, layout: &Layout, fields: &mut [Field<'_>]) {
             wire.layout = field_layout;
         }
     }
+    pads
 }
 
 /// The codec of `bytes = N` on a field of type `ty`.

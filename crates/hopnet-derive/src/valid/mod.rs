@@ -5,19 +5,18 @@
 mod cond;
 mod delta;
 mod field;
+mod items;
 mod layout;
 mod place;
 mod tag;
 mod types;
 mod via;
 
-pub use types::ty_string;
-
 use crate::ast::{self, Input};
 use crate::attr::Value;
 use crate::attr::rules::Place;
 use crate::ctxt::Ctxt;
-use crate::plan::{Body, Plan, Variant};
+use crate::plan::{Body, Fields, Item, Plan, Style, Variant};
 
 /// The plan of `input`; `None` if it cannot be built (already reported). Errors recorded in
 /// `cx` make the plan unusable even when it is returned.
@@ -28,10 +27,18 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
     };
     place::check(cx, &input.attrs, place);
     let via = via::resolve(cx, input);
-    let layout = layout::container(cx, &input.attrs);
+    let container = layout::container(cx, &input.attrs);
     let body = match &input.body {
-        _ if via.is_some() => Body::Struct(ast::Style::Unit, Vec::new()),
-        ast::Body::Struct(style, fields) => Body::Struct(*style, field::plan(cx, fields, &layout)),
+        _ if via.is_some() => Body::Struct(Fields {
+            style: Style::Unit,
+            list: Vec::new(),
+            items: Vec::new(),
+        }),
+        ast::Body::Struct(style, fields) => {
+            let (list, pads) = field::plan(cx, fields, &container);
+            let lead = items::magic(container.magic.as_deref());
+            Body::Struct(items::fields(*style, list, &pads, lead))
+        }
         ast::Body::Enum(variants) => {
             if variants.is_empty() {
                 cx.error(
@@ -44,7 +51,7 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
                 .iter()
                 .map(|v| {
                     place::check(cx, &v.attrs, Place::Variant);
-                    field::plan(cx, &v.fields, &layout)
+                    field::plan(cx, &v.fields, &container)
                 })
                 .collect();
             let (tag, indices) = tag::resolve(cx, &input.attrs, variants);
@@ -52,16 +59,22 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
                 .iter()
                 .zip(fields)
                 .zip(indices)
-                .map(|((v, fields), index)| Variant {
-                    ident: v.ident,
-                    doc: &v.attrs.doc,
-                    style: v.style,
-                    index,
-                    magic: layout::magic(&v.attrs),
-                    fields,
+                .map(|((v, (list, pads)), index)| {
+                    let mut lead = vec![Item::Tag(tag, index)];
+                    lead.extend(items::magic(layout::magic(&v.attrs).as_deref()));
+                    Variant {
+                        ident: v.ident,
+                        doc: &v.attrs.doc,
+                        index,
+                        fields: items::fields(v.style, list, &pads, lead),
+                    }
                 })
                 .collect();
-            Body::Enum(tag, variants)
+            Body::Enum {
+                magic: items::magic(container.magic.as_deref()),
+                tag,
+                variants,
+            }
         }
     };
     let krate = match input.attrs.get("crate").map(|a| &a.value) {
@@ -80,7 +93,7 @@ pub fn plan<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Plan<'a>> {
         bound,
         doc: &input.attrs.doc,
         via,
-        layout,
+        msb: container.msb,
         body,
         delta,
     })

@@ -129,3 +129,25 @@ pub fn ty_string(ty: &Type) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ty_string;
+    use syn::parse_quote;
+
+    #[test]
+    fn type_strings_are_compact() {
+        let cases: [(syn::Type, &str); 4] = [
+            (parse_quote!(Vec<u8>), "Vec<u8>"),
+            (parse_quote!(Option<&'a str>), "Option<&'a str>"),
+            (parse_quote!([u8; 4]), "[u8; 4]"),
+            (
+                parse_quote!(std::collections::HashMap<u8, Vec<(u8, bool)>>),
+                "std::collections::HashMap<u8, Vec<(u8, bool)>>",
+            ),
+        ];
+        for (ty, expected) in cases {
+            assert_eq!(ty_string(&ty), expected);
+        }
+    }
+}

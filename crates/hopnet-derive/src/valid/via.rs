@@ -2,6 +2,7 @@
 //! Both directions are needed, and nothing of the body is on the wire, so options on it
 //! would have no effect.
 
+use super::types::ty_string;
 use crate::ast::{self, Input};
 use crate::attr::rules::Place;
 use crate::attr::{Attr, Value};
@@ -50,8 +51,10 @@ pub fn resolve<'a>(cx: &Ctxt, input: &'a Input<'a>) -> Option<Via<'a>> {
             .flat_map(|v| v.attrs.list.iter().chain(fields(&v.fields)))
             .for_each(no_effect),
     }
+    let into = ty(into)?;
     Some(Via {
-        into: ty(into)?,
+        into,
+        into_text: ty_string(into),
         from: ty(from)?,
         fallible: from.rule.name == "try_from",
     })

@@ -8,10 +8,9 @@ use syn::Ident;
 use syn::spanned::Spanned;
 
 use super::{Bodies, Gen, Inner, Kind};
-use crate::ast::Style;
+use crate::expand::names::{pattern, respan};
 use crate::expand::via::{from_wire, to_wire};
-use crate::expand::{pattern, respan};
-use crate::plan::{DeltaMode, Field, Variant, Via};
+use crate::plan::{DeltaMode, Field, Style, Variant, Via};
 
 impl Gen<'_> {
     pub(super) fn structure(&self, style: Style, fields: &[Field<'_>]) -> Bodies {
@@ -115,24 +114,25 @@ impl Gen<'_> {
             let vi = v.ident;
             let path = quote!(Self::#vi);
             let owner = format!("{}::{vi}", self.type_name);
-            let this = pattern(&path, v.style, &v.fields, |f| f.wire.is_some());
-            let that = self.base_pattern(&path, v.style, &v.fields);
-            let all = self.all_unchanged(&v.fields);
+            let (style, fields) = (v.fields.style, &v.fields.list);
+            let this = pattern(&path, style, fields, |f| f.wire.is_some());
+            let that = self.base_pattern(&path, style, fields);
+            let all = self.all_unchanged(fields);
             unchanged.push(quote!((#this, #that) => #all,));
             // The variant is the baseline's: say so (if there is a choice), then its fields.
             let same = several.then(|| quote!(#w.write_bool(true);));
             let inner = if per_struct {
-                self.inner(&v.fields)
+                self.inner(fields)
             } else {
                 Inner::Deltas
             };
-            let stmts = self.encode_fields(&v.fields, inner, &owner);
+            let stmts = self.encode_fields(fields, inner, &owner);
             changes.push(quote!((#this, #that) => { #same #stmts }));
-            let stmts = self.encode_fields(&v.fields, Inner::Deltas, &owner);
+            let stmts = self.encode_fields(fields, Inner::Deltas, &owner);
             deltas.push(quote!((#this, #that) => { #same #stmts }));
-            let read = self.decode_fields(&path, v.style, &v.fields, inner, &owner);
+            let read = self.decode_fields(&path, style, fields, inner, &owner);
             read_changes.push(quote!(#that => { #read }));
-            let read = self.decode_fields(&path, v.style, &v.fields, Inner::Deltas, &owner);
+            let read = self.decode_fields(&path, style, fields, Inner::Deltas, &owner);
             read_deltas.push(quote!(#that => { #read }));
         }
         let other_unchanged = several.then(|| quote!(_ => false,));

@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use super::{Gen, Inner, Kind};
-use crate::expand::earlier_fields;
+use crate::expand::names::earlier_fields;
 use crate::plan::{Field, Wire};
 
 impl Gen<'_> {

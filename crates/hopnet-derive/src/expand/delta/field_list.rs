@@ -5,9 +5,8 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{Gen, Inner};
-use crate::ast::Style;
-use crate::expand::pattern;
-use crate::plan::{DeltaMode, Field};
+use crate::expand::names::pattern;
+use crate::plan::{DeltaMode, Field, Style};
 
 impl Gen<'_> {
     /// `let __u_a: bool = ...;` for every field on the wire: each compared once.

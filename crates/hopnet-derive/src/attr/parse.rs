@@ -7,9 +7,8 @@ use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
 use syn::{Expr, ExprLit, Lit, LitStr, Token, WherePredicate};
 
-use super::Value;
+use super::value::{Encoding, Value};
 use crate::ctxt::Ctxt;
-use crate::plan::Codec;
 
 type Parsed = syn::Result<Option<Value>>;
 
@@ -26,11 +25,11 @@ pub fn flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed
 }
 
 pub fn varint(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    Ok(flag(cx, meta, name)?.map(|_| Value::Codec(Codec::Varint, meta.path.span())))
+    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::Varint, meta.path.span())))
 }
 
 pub fn zigzag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    Ok(flag(cx, meta, name)?.map(|_| Value::Codec(Codec::ZigZag, meta.path.span())))
+    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::ZigZag, meta.path.span())))
 }
 
 pub fn crate_path(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
@@ -151,7 +150,7 @@ pub fn range(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parse
             );
             None
         }
-        Ok((min, max)) => Some(Value::Codec(Codec::Range { min, max }, lit.span())),
+        Ok((min, max)) => Some(Value::Encoding(Encoding::Range { min, max }, lit.span())),
         Err(msg) => {
             cx.error(lit.span(), msg);
             None
@@ -160,7 +159,7 @@ pub fn range(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parse
 }
 
 pub fn with(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    let codec = |path, lit: &LitStr| Value::Codec(Codec::With(path), lit.span());
+    let codec = |path, lit: &LitStr| Value::Encoding(Encoding::With(path), lit.span());
     string_of(cx, meta, name, "with = \"module::path\"", codec, |_| {
         "expected the path of a module with `encode` and `decode` functions".into()
     })
@@ -190,7 +189,7 @@ pub fn max_len(cx: &Ctxt, meta: &ParseNestedMeta<'_>, _: &'static str) -> Parsed
         return Ok(None);
     }
     let span = value.span();
-    Ok(Some(Value::Codec(Codec::MaxLen(value), span)))
+    Ok(Some(Value::Encoding(Encoding::MaxLen(value), span)))
 }
 
 /// A string literal holding a `T`: the value made of it, or the error `expected` describes

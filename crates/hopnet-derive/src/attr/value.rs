@@ -1,0 +1,51 @@
+//! What an option holds once parsed: the attribute stage's own types. Nothing here knows
+//! the plan; `valid/` maps these values into it.
+
+use proc_macro2::Span;
+use syn::{Expr, LitStr, WherePredicate};
+
+/// An option's parsed value.
+pub enum Value {
+    /// No value (`skip`, `tag = "varint"`).
+    Flag,
+    /// `crate = "path"`.
+    Path(syn::Path),
+    /// `bound = "T: Trait, ..."`.
+    Bound(Vec<WherePredicate>),
+    /// `from = "Type"`, `try_from`, `into`.
+    Type(syn::Type),
+    /// `#[bits(N)]`, `index = K`, `bytes = N`, `pad_before = N`, with the span of the number.
+    Int(u64, Span),
+    /// A field encoding named by its own option, with the span of its value (for errors
+    /// about the value).
+    Encoding(Encoding, Span),
+    /// `if = "expr"`; also `computed` and `transform`: an expression, as written.
+    Cond(Expr, LitStr),
+    /// `delta`, `delta = "per_struct"` (`false`) or `delta = "per_field"` (`true`).
+    Delta { per_field: bool },
+    /// `key = "id"`: the path of the items' key field, with the span of the value.
+    Key(Vec<syn::Member>, Span),
+    /// `endian = "big"` (true) or `"little"`.
+    Endian(bool),
+    /// `magic = b"..."`.
+    Magic(Vec<u8>),
+    /// `byte_len = "field"`: the field named.
+    Name(syn::Ident),
+}
+
+/// The encodings an option names outright (`#[bits(N)]` and `bytes = N` are numbers, whose
+/// meaning depends on the field's type and container).
+pub enum Encoding {
+    /// `varint`.
+    Varint,
+    /// `zigzag`.
+    ZigZag,
+    /// `range = "A..=B"`.
+    Range { min: i128, max: i128 },
+    /// `max_len = N`, a literal or a constant's path.
+    MaxLen(Expr),
+    /// `with = "path"`.
+    With(syn::Path),
+    /// `quantize(range = "A..=B", precision = P)`.
+    Quantize { min: f64, max: f64, step: f64 },
+}
