@@ -113,7 +113,7 @@ fn echo_in_sim(kind: Kind, seeds: std::ops::Range<u64>, link: LinkConfig) -> Vec
 /// The echo with one kind of server at every loss rate; without loss, exactly one handshake.
 fn every_loss_in_sim(kind: Kind) {
     for loss in LOSSES {
-        for server in echo_in_sim(kind, 0..24, link(loss)) {
+        for server in echo_in_sim(kind, 0..16, link(loss)) {
             let (accepted, failed) = server.handshakes();
             if loss == 0.0 {
                 assert_eq!((accepted, failed), (1, 0), "{}", server.summary());
@@ -150,7 +150,7 @@ fn servers_that_never_confirm_under_loss_and_reordering() {
         ..LinkConfig::default()
     };
     for kind in [Kind::Original, Kind::Strict] {
-        echo_in_sim(kind, 0..32, lossy.clone());
+        echo_in_sim(kind, 0..16, lossy.clone());
     }
 }
 
