@@ -1,5 +1,5 @@
-//! The codec suite: the 1000-entity snapshot of `game_messages::sample`, encoded and decoded by
-//! rabbit (game-messages' own derived types), the hand-written limit, bitcode, bincode,
+//! The codec suite: the 1000-entity snapshot of `hopnet_snow_fight::sample`, encoded and decoded by
+//! rabbit (hopnet-snow-fight' own derived types), the hand-written limit, bitcode, bincode,
 //! postcard and deku.
 //!
 //! Every case is a closure that runs a batch of operations; a round runs every case once, in an
@@ -10,8 +10,8 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use deku::{DekuContainerRead, DekuContainerWrite};
-use game_messages::sample::{DEFAULT_SEED, sample_snapshot};
-use game_messages::{Entity, Snapshot};
+use hopnet_snow_fight::sample::{DEFAULT_SEED, sample_snapshot};
+use hopnet_snow_fight::{Entity, Snapshot};
 
 use crate::deku_types::DSnapshot;
 use crate::delta;
@@ -158,20 +158,20 @@ pub fn snapshot() -> Snapshot {
 }
 
 /// Builds every case, checking first that each peer round-trips the data (and that the limit
-/// and deku write exactly rabbit's bytes).
+/// and deku write exactly hopnet-codec's bytes).
 fn cases() -> Vec<Case> {
     let snap = snapshot();
     let mut out = Vec::new();
 
-    // rabbit: game-messages' derived impls.
-    let rabbit_bytes = rabbit::to_bytes(&snap).expect("rabbit encodes");
+    // rabbit: hopnet-snow-fight' derived impls.
+    let rabbit_bytes = hopnet_codec::to_bytes(&snap).expect("rabbit encodes");
     let n = rabbit_bytes.len();
     assert_eq!(
-        rabbit::from_bytes::<Snapshot>(&rabbit_bytes).expect("rabbit decodes"),
+        hopnet_codec::from_bytes::<Snapshot>(&rabbit_bytes).expect("rabbit decodes"),
         snap
     );
     assert_eq!(
-        rabbit::from_bytes::<Vec<Entity>>(&rabbit_bytes).expect("rabbit decodes"),
+        hopnet_codec::from_bytes::<Vec<Entity>>(&rabbit_bytes).expect("rabbit decodes"),
         snap.iter().cloned().collect::<Vec<_>>()
     );
     {
@@ -183,18 +183,18 @@ fn cases() -> Vec<Case> {
             ["encode_into, reused Vec", "from_bytes::<Vec<Entity>>"],
             snap.clone(),
             rabbit_bytes.clone(),
-            |v, buf| rabbit::encode_into(v, buf).unwrap(),
-            |b| rabbit::from_bytes::<Vec<Entity>>(b).unwrap(),
+            |v, buf| hopnet_codec::encode_into(v, buf).unwrap(),
+            |b| hopnet_codec::from_bytes::<Vec<Entity>>(b).unwrap(),
         ));
         out.push(fresh_case("rabbit", n, "to_bytes", snap.clone(), |v| {
-            rabbit::to_bytes(v).unwrap()
+            hopnet_codec::to_bytes(v).unwrap()
         }));
         out.push(decode_case(
             "rabbit",
             "decode-snapshot",
             "from_bytes::<Snapshot> (its Vec<Entity>)",
             rabbit_bytes.clone(),
-            |b| rabbit::from_bytes::<Snapshot>(b).unwrap(),
+            |b| hopnet_codec::from_bytes::<Snapshot>(b).unwrap(),
         ));
     }
 
@@ -202,7 +202,7 @@ fn cases() -> Vec<Case> {
     {
         let mut lb = Vec::new();
         limit::encode(&snap, &mut lb);
-        assert_eq!(lb, rabbit_bytes, "the limit writes rabbit's bytes");
+        assert_eq!(lb, rabbit_bytes, "the limit writes hopnet-codec's bytes");
         assert_eq!(limit::decode(&lb).expect("limit decodes"), snap);
         out.extend(vec_codec_cases(
             "limit",
@@ -334,17 +334,17 @@ fn cases() -> Vec<Case> {
     out
 }
 
-/// Dogfight's state (`crate::dogfight`): rabbit's derive, the hand-written codec and deku, all
+/// Dogfight's state (`crate::dogfight`): hopnet-codec's derive, the hand-written codec and deku, all
 /// checked to write and read the same bytes; and the size of the state in Rabbit's packing.
 fn dogfight_cases() -> Vec<Case> {
     use crate::dogfight::{DState, hand, state};
-    use seed_protocols::dogfight::State;
-    use seed_protocols::dogfight::packed;
+    use hopnet_formats::dogfight::State;
+    use hopnet_formats::dogfight::packed;
     let s = state();
-    let bytes = rabbit::to_bytes(&s).expect("rabbit encodes");
+    let bytes = hopnet_codec::to_bytes(&s).expect("rabbit encodes");
     let n = bytes.len();
     assert_eq!(
-        rabbit::from_bytes::<State>(&bytes).expect("rabbit decodes"),
+        hopnet_codec::from_bytes::<State>(&bytes).expect("rabbit decodes"),
         s
     );
     let mut hb = Vec::new();
@@ -362,9 +362,9 @@ fn dogfight_cases() -> Vec<Case> {
     );
     assert_eq!(DState::from_bytes((&bytes, 0)).unwrap().1, d);
     let p = packed::State::from(&s);
-    let packed_bytes = rabbit::to_bytes(&p).unwrap();
+    let packed_bytes = hopnet_codec::to_bytes(&p).unwrap();
     assert_eq!(
-        rabbit::from_bytes::<packed::State>(&packed_bytes).unwrap(),
+        hopnet_codec::from_bytes::<packed::State>(&packed_bytes).unwrap(),
         p
     );
 
@@ -376,8 +376,8 @@ fn dogfight_cases() -> Vec<Case> {
         ["derive, encode_into, reused Vec", "derive, from_bytes"],
         s.clone(),
         bytes.clone(),
-        |v, buf| rabbit::encode_into(v, buf).unwrap(),
-        |b| rabbit::from_bytes::<State>(b).unwrap(),
+        |v, buf| hopnet_codec::encode_into(v, buf).unwrap(),
+        |b| hopnet_codec::from_bytes::<State>(b).unwrap(),
     ));
     out.extend(vec_codec_cases(
         "hand",
@@ -415,13 +415,13 @@ fn dogfight_cases() -> Vec<Case> {
         packed_bytes.len(),
         "the same state in Rabbit's bit-packing",
         p,
-        |v, buf| rabbit::encode_into(v, buf).unwrap(),
+        |v, buf| hopnet_codec::encode_into(v, buf).unwrap(),
     ));
     out
 }
 
 /// `delta-10pct`: the snapshot after the suite's one ([`delta::successor`]), encoded against
-/// it by rabbit's delta, and whole by rabbit and bitcode; then the same delta in the other
+/// it by hopnet-codec's delta, and whole by rabbit and bitcode; then the same delta in the other
 /// layout (`per_field`) and with quantized positions, and the quantized snapshot whole.
 fn delta_cases(out: &mut Vec<Case>) {
     const CASE: &str = "delta-10pct";
@@ -430,33 +430,33 @@ fn delta_cases(out: &mut Vec<Case>) {
 
     /// A case encoding `value` against `base`, checked first to decode back exactly.
     fn against<
-        T: rabbit::DeltaEncode + rabbit::DeltaDecode + PartialEq + std::fmt::Debug + 'static,
+        T: hopnet_codec::DeltaEncode + hopnet_codec::DeltaDecode + PartialEq + std::fmt::Debug + 'static,
     >(
         peer: &'static str,
         note: &str,
         value: T,
         base: T,
     ) -> Case {
-        let bytes = rabbit::delta::to_bytes(&value, &base).expect("encodes");
+        let bytes = hopnet_codec::delta::to_bytes(&value, &base).expect("encodes");
         assert_eq!(
-            rabbit::delta::from_bytes(&base, &bytes).expect("decodes"),
+            hopnet_codec::delta::from_bytes(&base, &bytes).expect("decodes"),
             value
         );
         let mut buf = Vec::with_capacity(bytes.len());
         case(peer, CASE, bytes.len(), note, move || {
             buf.clear();
-            rabbit::delta::encode_into(black_box(&value), black_box(&base), &mut buf).unwrap();
+            hopnet_codec::delta::encode_into(black_box(&value), black_box(&base), &mut buf).unwrap();
             black_box(&buf);
         })
     }
 
     /// A case encoding `value` whole.
-    fn whole<T: rabbit::Encode + 'static>(peer: &'static str, note: &str, value: T) -> Case {
-        let n = rabbit::encoded_len(&value);
+    fn whole<T: hopnet_codec::Encode + 'static>(peer: &'static str, note: &str, value: T) -> Case {
+        let n = hopnet_codec::encoded_len(&value);
         let mut buf = Vec::with_capacity(n);
         case(peer, CASE, n, note, move || {
             buf.clear();
-            rabbit::encode_into(black_box(&value), &mut buf).unwrap();
+            hopnet_codec::encode_into(black_box(&value), &mut buf).unwrap();
             black_box(&buf);
         })
     }

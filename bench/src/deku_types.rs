@@ -3,13 +3,13 @@
 //! `Option` is a presence bit followed by a `cond` field, and the spec's varints are a newtype
 //! with its own `DekuReader` / `DekuWriter` built on deku's bit reader and writer (deku has no
 //! variable-length integer of this shape), as are floats (see [`read_le`] for why). The
-//! harness checks that the bytes equal rabbit's.
+//! harness checks that the bytes equal hopnet-codec's.
 
 use deku::ctx::{BitSize, Endian, Order};
 use deku::no_std_io::{Read, Seek, Write};
 use deku::prelude::*;
 use deku::writer::Writer;
-use game_messages::{EntityKind, ObjectKind, Snapshot};
+use hopnet_snow_fight::{EntityKind, ObjectKind, Snapshot};
 
 const LE: Endian = Endian::Little;
 const LSB: Order = Order::Lsb0;
@@ -150,7 +150,7 @@ each_with! {
 
 impl From<&Snapshot> for DSnapshot {
     fn from(s: &Snapshot) -> Self {
-        let point = |p: &game_messages::Point| DPoint {
+        let point = |p: &hopnet_snow_fight::Point| DPoint {
             x: F32(p.x),
             y: F32(p.y),
             z: F32(p.z),
@@ -198,10 +198,10 @@ mod tests {
     #[test]
     fn same_bytes_as_rabbit() {
         for n in [0usize, 1, 2, 3, 10, 100] {
-            let snap = game_messages::sample::sample_snapshot(n, 1);
+            let snap = hopnet_snow_fight::sample::sample_snapshot(n, 1);
             let d = DSnapshot::from(&snap);
             let bytes = d.to_bytes().unwrap();
-            let rabbit = rabbit::to_bytes(&snap).unwrap();
+            let rabbit = hopnet_codec::to_bytes(&snap).unwrap();
             assert_eq!(bytes, rabbit, "{n} entities: {:?}", snap.iter().next());
             assert_eq!(DSnapshot::from_bytes((&bytes, 0)).unwrap().1, d);
         }

@@ -3,8 +3,8 @@
 //! delta layouts (every struct `per_field`; positions quantized) for the sizes in
 //! BENCHMARKS.md.
 
-use game_messages::sample::{DEFAULT_SEED, SplitMix64, sample_snapshot};
-use game_messages::{Direction, EntityId, EntityKind, ObjectKind, PlayerId, Snapshot};
+use hopnet_snow_fight::sample::{DEFAULT_SEED, SplitMix64, sample_snapshot};
+use hopnet_snow_fight::{Direction, EntityId, EntityKind, ObjectKind, PlayerId, Snapshot};
 
 use crate::codec::ENTITIES;
 
@@ -64,7 +64,7 @@ pub fn successor(prev: &Snapshot) -> Snapshot {
 macro_rules! world_types {
     (layout: [$($layout:tt)*], coord: [$($coord:tt)*]) => {
         use super::*;
-        use rabbit::Rabbit;
+        use hopnet_codec::Rabbit;
 
         #[derive(Rabbit, Debug, Clone, PartialEq)]
         #[rabbit($($layout)*)]
@@ -123,7 +123,7 @@ macro_rules! world_types {
         }
 
         fn convert(s: &super::Snapshot) -> Snapshot {
-            let point = |p: &game_messages::Point| Point {
+            let point = |p: &hopnet_snow_fight::Point| Point {
                 x: p.x,
                 y: p.y,
                 z: p.z,
@@ -183,7 +183,7 @@ pub mod quantized {
     impl From<&super::Snapshot> for Snapshot {
         fn from(s: &super::Snapshot) -> Self {
             // What a receiver holds: every position on its grid point.
-            rabbit::from_bytes(&rabbit::to_bytes(&convert(s)).expect("positions in range"))
+            hopnet_codec::from_bytes(&hopnet_codec::to_bytes(&convert(s)).expect("positions in range"))
                 .expect("decodes")
         }
     }

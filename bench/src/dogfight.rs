@@ -1,12 +1,12 @@
-//! Dogfight's game state (`seed_protocols::dogfight`) with 16 players and 20 power-ups,
-//! encoded and decoded three ways, to the same bytes: rabbit's derive (the byte-layout
+//! Dogfight's game state (`hopnet_formats::dogfight`) with 16 players and 20 power-ups,
+//! encoded and decoded three ways, to the same bytes: hopnet-codec's derive (the byte-layout
 //! attributes), deku declaring the same layout, and an encoder and decoder written by hand.
-//! The same state declared in Rabbit's bit-packing (`seed_protocols::dogfight::packed`) gives
+//! The same state declared in Rabbit's bit-packing (`hopnet_formats::dogfight::packed`) gives
 //! the size of the layout Rabbit would choose.
 
 use deku::prelude::*;
-use rabbit::layout::Computed;
-use seed_protocols::dogfight::{Bullet, Direction, Player, PowerUp, PowerUpKind, State, Status};
+use hopnet_codec::layout::Computed;
+use hopnet_formats::dogfight::{Bullet, Direction, Player, PowerUp, PowerUpKind, State, Status};
 
 /// Players and power-ups in the benchmark state.
 pub const PLAYERS: usize = 16;

@@ -1,5 +1,5 @@
 //! The comparison harness as a library: the codec suite (rabbit and its peers on the
-//! 1000-entity snapshot), the transport suite (netproto and its peers over loopback UDP), and
+//! 1000-entity snapshot), the transport suite (hopnet and its peers over loopback UDP), and
 //! the pieces both share (timing, the machine, tables, JSON rows).
 
 /// Gives every item the attributes written first, in brackets: the derives and container

@@ -5,9 +5,9 @@
 //! bits at a time and checks what a hostile input could break (bounds, enum tags, canonical
 //! varints, the count against the remaining input).
 //!
-//! It works on game-messages' own types, so its input and output are rabbit's.
+//! It works on hopnet-snow-fight' own types, so its input and output are hopnet-codec's.
 
-use game_messages::{
+use hopnet_snow_fight::{
     Direction, Entity, EntityId, EntityKind, Object, ObjectKind, Player, PlayerId, Point, Snapshot,
 };
 
@@ -179,7 +179,7 @@ impl Bits<'_> {
     ///
     /// One and two bytes get their own branch with constant shifts: the buffer's next state
     /// then does not wait for the prefix, which a predicted branch lets the processor skip
-    /// (as rabbit's reader does).
+    /// (as hopnet-codec's reader does).
     #[inline(always)]
     fn varint(&mut self) -> Result<u32, DecodeError> {
         match self.buf & 3 {
@@ -327,7 +327,7 @@ pub fn decode_vec(data: &[u8]) -> Result<Vec<Entity>, DecodeError> {
     Ok(entities)
 }
 
-/// Decodes what [`encode`] wrote, into game-messages' `Snapshot` (its `Vec<Entity>`, moved in).
+/// Decodes what [`encode`] wrote, into hopnet-snow-fight' `Snapshot` (its `Vec<Entity>`, moved in).
 pub fn decode(data: &[u8]) -> Result<Snapshot, DecodeError> {
     decode_vec(data).map(Snapshot::from)
 }

@@ -13,14 +13,14 @@ const USAGE: &str = "usage: bench (codec | transport | all) [--json FILE] [--rou
 
   codec      the 1000-entity snapshot: rabbit, the hand-written limit, bitcode, bincode,
              postcard, deku (size, encode, decode)
-  transport  loopback UDP: netproto, laminar, renet, quinn, TCP (reliable 1 KiB / 64 KiB at
+  transport  loopback UDP: hopnet, laminar, renet, quinn, TCP (reliable 1 KiB / 64 KiB at
              0 % and 5 % loss, unreliable 100-byte echo RTT); tick-10x100 (60 Hz game
-             traffic in wire bytes: netproto, netproto-spec, renet, laminar, quinn);
-             fanout-1000 (netproto server CPU for 30 Hz snapshots to 1,000 clients)
+             traffic in wire bytes: hopnet, hopnet-spec, renet, laminar, quinn);
+             fanout-1000 (hopnet server CPU for 30 Hz snapshots to 1,000 clients)
   --json     also write the rows as JSON (with each row's note)
   --rounds   interleaved rounds (codec default 300, transport default 3)
   --batch-us codec: target duration of one timed batch (default 1000)
-  --only     only these peers (rabbit, limit and netproto always run: the references)
+  --only     only these peers (rabbit, limit and hopnet always run: the references)
   --quick    a short smoke run
   --no-pin   transport: leave the threads where the scheduler puts them (by default every
              peer's client runs on core 0 and its server on core 1)";
@@ -98,8 +98,8 @@ fn main() {
             }
         );
         let mut rows = transport::run(&opts);
-        fill_ratios(&mut rows, "netproto");
-        print!("{}", table(&rows, "netproto"));
+        fill_ratios(&mut rows, "hopnet");
+        print!("{}", table(&rows, "hopnet"));
         all.extend(rows);
     }
     println!("\nmachine after the run: {}", machine());

@@ -1,7 +1,7 @@
-//! Mirror types for the serde / bitcode / bincode peers: the same fields as game-messages'
+//! Mirror types for the serde / bitcode / bincode peers: the same fields as hopnet-snow-fight'
 //! `Snapshot`, each with its peer's idiomatic derive, converted from the same sample data.
 
-use game_messages::{EntityKind, ObjectKind, Snapshot};
+use hopnet_snow_fight::{EntityKind, ObjectKind, Snapshot};
 use serde::{Deserialize, Serialize};
 
 // The derives of all three peers (serde for JSON and bincode 1, bitcode, bincode 2).
@@ -70,7 +70,7 @@ each_with! {
 
 impl From<&Snapshot> for MSnapshot {
     fn from(s: &Snapshot) -> Self {
-        let point = |p: &game_messages::Point| MPoint {
+        let point = |p: &hopnet_snow_fight::Point| MPoint {
             x: p.x,
             y: p.y,
             z: p.z,

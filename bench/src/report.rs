@@ -8,7 +8,7 @@ use std::process::Command;
 pub struct Row {
     /// `codec` or `transport`.
     pub suite: &'static str,
-    /// `rabbit`, `bitcode`, ... / `netproto`, `laminar`, ...
+    /// `hopnet-codec`, `bitcode`, ... / `hopnet`, `laminar`, ...
     pub peer: String,
     /// `encode`, `encode-fresh`, `decode`, `reliable-1k`, ...
     pub case: String,
@@ -17,7 +17,7 @@ pub struct Row {
     /// Encoded size (codec), message size (transport), or wire bytes per tick and direction
     /// (`tick-10x100`).
     pub bytes: Option<u64>,
-    /// The peer's median over rabbit's / netproto's on the same case.
+    /// The peer's median over hopnet-codec's / hopnet's on the same case.
     pub ratio: Option<f64>,
     /// Free text shown in the table (throughput, spread, why a cell is empty).
     pub note: String,
@@ -43,7 +43,7 @@ pub fn fill_ratios(rows: &mut [Row], reference: &str) {
         .filter_map(|r| measure(r).map(|m| (r.case.clone(), m)))
         .collect();
     for row in rows.iter_mut() {
-        // `decode-reused` has no rabbit twin: it is compared with rabbit's `decode`.
+        // `decode-reused` has no rabbit twin: it is compared with hopnet-codec's `decode`.
         let stem = row.case.trim_end_matches("-reused");
         let base = refs
             .iter()

@@ -1,4 +1,4 @@
-//! Arbitrary bytes decoded as a snapshot delta (`game_messages::delta::decode`) against a few
+//! Arbitrary bytes decoded as a snapshot delta (`hopnet_snow_fight::delta::decode`) against a few
 //! fixed baselines (empty, 30 and 200 entities of the sample world):
 //!
 //! - never panics;
@@ -15,9 +15,9 @@ use std::mem::size_of;
 use std::sync::LazyLock;
 
 use alloc_counter::{Counting, peak_allocation};
-use game_messages::delta::{self, DeltaHeader};
-use game_messages::sample::{DEFAULT_SEED, sample_snapshot};
-use game_messages::{Entity, Snapshot};
+use hopnet_snow_fight::delta::{self, DeltaHeader};
+use hopnet_snow_fight::sample::{DEFAULT_SEED, sample_snapshot};
+use hopnet_snow_fight::{Entity, Snapshot};
 use libfuzzer_sys::fuzz_target;
 
 #[global_allocator]
@@ -53,8 +53,8 @@ fuzz_target!(|data: &[u8]| {
             // Floats by their bits: a forged delta may hold NaNs.
             assert_eq!(header_again, header);
             assert_eq!(
-                rabbit::to_bytes(&snapshot_again),
-                rabbit::to_bytes(&snapshot)
+                hopnet_codec::to_bytes(&snapshot_again),
+                hopnet_codec::to_bytes(&snapshot)
             );
         }
     }

@@ -1,4 +1,4 @@
-//! `rabbit::from_bytes` on arbitrary bytes, as a `ServerMessage`, a `ClientMessage` and the
+//! `hopnet_codec::from_bytes` on arbitrary bytes, as a `ServerMessage`, a `ClientMessage` and the
 //! derive's kitchen-sink `Sink`:
 //!
 //! - never panics;
@@ -24,7 +24,7 @@ use std::mem::size_of;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use alloc_counter::{Counting, peak_allocation};
-use game_messages::{ClientMessage, Entity, ServerMessage};
+use hopnet_snow_fight::{ClientMessage, Entity, ServerMessage};
 use libfuzzer_sys::fuzz_target;
 use netgame_fuzz::Sink;
 
@@ -36,15 +36,15 @@ const SLACK: usize = 1024;
 
 static WORST_PERMILLE: AtomicUsize = AtomicUsize::new(0);
 
-fn check_canonical<T: rabbit::Encode + std::fmt::Debug>(value: &T, data: &[u8], what: &str) {
-    let again = rabbit::to_bytes(value)
+fn check_canonical<T: hopnet_codec::Encode + std::fmt::Debug>(value: &T, data: &[u8], what: &str) {
+    let again = hopnet_codec::to_bytes(value)
         .unwrap_or_else(|e| panic!("{what} decoded but does not re-encode: {e}: {value:?}"));
     assert_eq!(
         again, data,
         "{what}: non-canonical encoding accepted: {value:?}"
     );
     assert_eq!(
-        rabbit::encoded_len(value),
+        hopnet_codec::encoded_len(value),
         data.len(),
         "{what}: encoded_len disagrees"
     );
@@ -52,7 +52,7 @@ fn check_canonical<T: rabbit::Encode + std::fmt::Debug>(value: &T, data: &[u8], 
 
 fuzz_target!(|data: &[u8]| {
     // ServerMessage.
-    let (server, used) = peak_allocation(|| rabbit::from_bytes::<ServerMessage>(data));
+    let (server, used) = peak_allocation(|| hopnet_codec::from_bytes::<ServerMessage>(data));
     let bound = 2 * size_of::<Entity>() * data.len() + SLACK;
     assert!(
         used <= bound,
@@ -77,7 +77,7 @@ fuzz_target!(|data: &[u8]| {
     drop(server);
 
     // ClientMessage: nothing on the heap but a failed decode's error.
-    let (client, used) = peak_allocation(|| rabbit::from_bytes::<ClientMessage>(data));
+    let (client, used) = peak_allocation(|| hopnet_codec::from_bytes::<ClientMessage>(data));
     assert!(used <= SLACK, "ClientMessage: {used} bytes allocated");
     if let Ok(message) = &client {
         check_canonical(message, data, "ClientMessage");
@@ -85,7 +85,7 @@ fuzz_target!(|data: &[u8]| {
     drop(client);
 
     // The kitchen sink of derive attributes: canonical too.
-    if let Ok(sink) = rabbit::from_bytes::<Sink>(data) {
+    if let Ok(sink) = hopnet_codec::from_bytes::<Sink>(data) {
         assert_eq!(sink.skipped, 0, "a skipped field decodes to its default");
         assert!(
             sink.valid(),

@@ -1,9 +1,9 @@
 //! A server `Endpoint` fed arbitrary sequences of datagrams from four addresses, with time
 //! advancing, next to a real client `Connection` that the fuzzer can drive too, both in
-//! netproto's simulated network (its clock and timers), the fuzzer deciding what arrives:
+//! hopnet's simulated network (its clock and timers), the fuzzer deciding what arrives:
 //!
 //! - nothing panics;
-//! - memory stays within the configured bounds, as far as netproto exposes it: every
+//! - memory stays within the configured bounds, as far as hopnet exposes it: every
 //!   connection's `Stats::reassembly_bytes` (partial payloads and delivered payloads not yet
 //!   polled) stays at most the budget plus one maximum payload plus bookkeeping (the
 //!   documented ceiling), reliable messages pending stay within `max_pending_reliable`, the
@@ -29,11 +29,11 @@ use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
 use netgame_fuzz::input::Input;
-use netproto::packet::is_handshake_shaped;
-use netproto::sim::{LinkConfig, SimNetwork};
-use netproto::{Config, Delivery, EndpointEvent, Event, MAX_PAYLOAD};
+use hopnet::packet::is_handshake_shaped;
+use hopnet::sim::{LinkConfig, SimNetwork};
+use hopnet::{Config, Delivery, EndpointEvent, Event, MAX_PAYLOAD};
 
-/// The smallest reassembly budget netproto allows, so that the fuzzer reaches it quickly.
+/// The smallest reassembly budget hopnet allows, so that the fuzzer reaches it quickly.
 const BUDGET: usize = MAX_PAYLOAD;
 /// The documented ceiling: the budget, one maximum payload for the oldest reliable partial,
 /// and bookkeeping.
@@ -69,7 +69,7 @@ fn trace(f: impl FnOnce() -> String) {
 
 static FIRST_CONNECTED: AtomicBool = AtomicBool::new(false);
 
-/// The harness: netproto's simulated network with the server and the real client, whose links
+/// The harness: hopnet's simulated network with the server and the real client, whose links
 /// lose everything. The harness carries every datagram itself, from what the network records,
 /// so that the fuzzer decides what arrives and when, and sees what the server answers.
 struct World {

@@ -1,4 +1,4 @@
-//! An agreed extended connection (netproto's `sim::Pair`) whose server is fed arbitrary frames
+//! An agreed extended connection (hopnet's `sim::Pair`) whose server is fed arbitrary frames
 //! from its client's address, sealed as the agreement says (marker, and the CRC when agreed,
 //! so that the fuzzer's bytes reach the frame parser), or arbitrary raw datagrams, with time
 //! passing and the real client sending messages of every delivery mode:
@@ -20,13 +20,13 @@ use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
 use netgame_fuzz::input::Input;
-use netproto::ext::compress::decompress;
-use netproto::ext::datagram::{Frames, begin, seal};
-use netproto::ext::frame::{Frame, write_ack};
-use netproto::sim::Pair;
-use netproto::{Config, Delivery, MAX_PAYLOAD};
+use hopnet::ext::compress::decompress;
+use hopnet::ext::datagram::{Frames, begin, seal};
+use hopnet::ext::frame::{Frame, write_ack};
+use hopnet::sim::Pair;
+use hopnet::{Config, Delivery, MAX_PAYLOAD};
 
-/// The smallest reassembly budget netproto allows, so that the fuzzer reaches it quickly.
+/// The smallest reassembly budget hopnet allows, so that the fuzzer reaches it quickly.
 const BUDGET: usize = MAX_PAYLOAD;
 const CEILING: u64 = (BUDGET + 2 * MAX_PAYLOAD + 4096) as u64;
 const MAX_PENDING: usize = 8;

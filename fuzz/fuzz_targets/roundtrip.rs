@@ -15,12 +15,12 @@
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
 use netgame_fuzz::{BitEq, Sink, client_message, server_message};
-use rabbit::{Decode, Encode};
+use hopnet_codec::{Decode, Encode};
 
 fn roundtrip<T: Encode + Decode + BitEq + std::fmt::Debug>(value: &T) -> Vec<u8> {
-    let bytes = rabbit::to_bytes(value).unwrap_or_else(|e| panic!("encode failed: {e}: {value:?}"));
+    let bytes = hopnet_codec::to_bytes(value).unwrap_or_else(|e| panic!("encode failed: {e}: {value:?}"));
     check_sizes(value, &bytes);
-    let back = rabbit::from_bytes::<T>(&bytes)
+    let back = hopnet_codec::from_bytes::<T>(&bytes)
         .unwrap_or_else(|e| panic!("decode of our own encoding failed: {e}: {value:?}"));
     assert!(
         back.bit_eq(value),
@@ -64,14 +64,14 @@ fuzz_target!(|data: &[u8]| {
                 return;
             };
             sink.skipped = 0;
-            match rabbit::to_bytes(&sink) {
+            match hopnet_codec::to_bytes(&sink) {
                 Ok(bytes) => {
                     assert!(
                         sink.valid(),
                         "the encoder accepted an invalid value: {sink:?}"
                     );
                     check_sizes(&sink, &bytes);
-                    let back = rabbit::from_bytes::<Sink>(&bytes)
+                    let back = hopnet_codec::from_bytes::<Sink>(&bytes)
                         .unwrap_or_else(|e| panic!("decode failed: {e}: {sink:?}"));
                     assert!(
                         back.bit_eq(&sink),
@@ -89,8 +89,8 @@ fuzz_target!(|data: &[u8]| {
                 return;
             };
             let units = vec![(); n as usize];
-            let encoded = rabbit::to_bytes(&units);
-            let decoded = encoded.as_ref().map(|b| rabbit::from_bytes::<Vec<()>>(b));
+            let encoded = hopnet_codec::to_bytes(&units);
+            let decoded = encoded.as_ref().map(|b| hopnet_codec::from_bytes::<Vec<()>>(b));
             // Whatever the encoder writes, the decoder must read back.
             if let Ok(back) = decoded {
                 let back =

@@ -8,8 +8,8 @@ pub mod input;
 use std::sync::Arc;
 
 use arbitrary::{Arbitrary, Result, Unstructured};
-use game_messages::*;
-use rabbit::Rabbit;
+use hopnet_snow_fight::*;
+use hopnet_codec::Rabbit;
 
 // ---------------------------------------------------------------------------------------------
 // Bit-exact equality: floats compare by their bits, so NaN payloads and -0.0 count.
@@ -288,7 +288,7 @@ pub fn client_message(u: &mut Unstructured<'_>) -> Result<ClientMessage> {
 /// A custom codec: a `u16` below 512 in 9 bits. A bijection on what it accepts (larger values
 /// are an encode error, every 9-bit pattern decodes), so it keeps the encoding canonical.
 pub mod nine_bits {
-    use rabbit::{BitReader, BitWriter, Error, Result};
+    use hopnet_codec::{BitReader, BitWriter, Error, Result};
 
     /// Encodes `value` (< 512) in 9 bits.
     pub fn encode(value: &u16, w: &mut BitWriter<'_>) -> Result<()> {

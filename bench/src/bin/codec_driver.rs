@@ -10,7 +10,7 @@ use std::hint::black_box;
 use bench::codec::snapshot;
 use bench::limit;
 use bench::mirror::MSnapshot;
-use game_messages::{Entity, EntityKind, Player, Snapshot};
+use hopnet_snow_fight::{Entity, EntityKind, Player, Snapshot};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,7 +20,7 @@ fn main() {
     );
     let n: u64 = args.get(2).and_then(|v| v.parse().ok()).unwrap_or(1000);
     let snap = snapshot();
-    let bytes = rabbit::to_bytes(&snap).unwrap();
+    let bytes = hopnet_codec::to_bytes(&snap).unwrap();
     let m = MSnapshot::from(&snap);
     let cfg = bincode::config::standard();
     let mut buf = Vec::with_capacity(1 << 16);
@@ -28,18 +28,18 @@ fn main() {
         (Some("rabbit"), Some("encode")) => {
             for _ in 0..n {
                 buf.clear();
-                rabbit::encode_into(black_box(&snap), &mut buf).unwrap();
+                hopnet_codec::encode_into(black_box(&snap), &mut buf).unwrap();
                 black_box(&buf);
             }
         }
         (Some("rabbit"), Some("decode")) => {
             for _ in 0..n {
-                black_box(rabbit::from_bytes::<Snapshot>(black_box(&bytes)).unwrap());
+                black_box(hopnet_codec::from_bytes::<Snapshot>(black_box(&bytes)).unwrap());
             }
         }
         (Some("rabbit"), Some("decode-vec")) => {
             for _ in 0..n {
-                black_box(rabbit::from_bytes::<Vec<Entity>>(black_box(&bytes)).unwrap());
+                black_box(hopnet_codec::from_bytes::<Vec<Entity>>(black_box(&bytes)).unwrap());
             }
         }
         (Some("rabbit"), Some("decode-players")) => {
@@ -53,9 +53,9 @@ fn main() {
                 .cycle()
                 .take(1000)
                 .collect();
-            let pb = rabbit::to_bytes(&players).unwrap();
+            let pb = hopnet_codec::to_bytes(&players).unwrap();
             for _ in 0..n {
-                black_box(rabbit::from_bytes::<Vec<Player>>(black_box(&pb)).unwrap());
+                black_box(hopnet_codec::from_bytes::<Vec<Player>>(black_box(&pb)).unwrap());
             }
         }
         (Some("limit"), Some("decode-vec")) => {
@@ -80,15 +80,15 @@ fn main() {
             let next = bench::delta::successor(&snap);
             for _ in 0..n {
                 buf.clear();
-                rabbit::delta::encode_into(black_box(&next), black_box(&snap), &mut buf).unwrap();
+                hopnet_codec::delta::encode_into(black_box(&next), black_box(&snap), &mut buf).unwrap();
                 black_box(&buf);
             }
         }
         (Some("rabbit"), Some("delta-decode")) => {
             let next = bench::delta::successor(&snap);
-            let bytes = rabbit::delta::to_bytes(&next, &snap).unwrap();
+            let bytes = hopnet_codec::delta::to_bytes(&next, &snap).unwrap();
             for _ in 0..n {
-                black_box(rabbit::delta::from_bytes(black_box(&snap), black_box(&bytes)).unwrap());
+                black_box(hopnet_codec::delta::from_bytes(black_box(&snap), black_box(&bytes)).unwrap());
             }
         }
         (
@@ -135,9 +135,9 @@ fn main() {
 fn dogfight(peer: &str, op: &str, n: u64) {
     use bench::dogfight::{DState, hand, state};
     use deku::{DekuContainerRead, DekuContainerWrite};
-    use seed_protocols::dogfight::State;
+    use hopnet_formats::dogfight::State;
     let s = state();
-    let bytes = rabbit::to_bytes(&s).unwrap();
+    let bytes = hopnet_codec::to_bytes(&s).unwrap();
     let d = DState::from(&s);
     let mut buf = Vec::with_capacity(bytes.len());
     let mut slice = vec![0u8; bytes.len()];
@@ -145,11 +145,11 @@ fn dogfight(peer: &str, op: &str, n: u64) {
         match (peer, op) {
             ("rabbit", "dogfight-encode") => {
                 buf.clear();
-                rabbit::encode_into(black_box(&s), &mut buf).unwrap();
+                hopnet_codec::encode_into(black_box(&s), &mut buf).unwrap();
                 black_box(&buf);
             }
             ("rabbit", _) => {
-                black_box(rabbit::from_bytes::<State>(black_box(&bytes)).unwrap());
+                black_box(hopnet_codec::from_bytes::<State>(black_box(&bytes)).unwrap());
             }
             ("hand", "dogfight-encode") => {
                 buf.clear();

@@ -1,14 +1,14 @@
 //! The ceiling of any UDP transport on this machine: 1 KiB payloads in 1,036-byte datagrams
-//! (netproto's 1 KiB case, frame and CRC included) sent over loopback with GSO and received
+//! (hopnet's 1 KiB case, frame and CRC included) sent over loopback with GSO and received
 //! with GRO and `recvmmsg`, with no protocol at all: no reliability, no acknowledgement, no
 //! copy into a queue. If this could not beat TCP, no UDP protocol could; it can, so the gap
-//! between netproto and TCP at 1 KiB is netproto's own work (BENCHMARKS.md, "Stop 21").
+//! between hopnet and TCP at 1 KiB is hopnet's own work (BENCHMARKS.md, "Stop 21").
 //!
 //! `cargo run --release --bin udp-ceiling -- [datagram bytes] [datagrams] [copy] [crc]`: with
 //! `copy`, the sender copies each payload into its send buffer and the receiver copies each
 //! out, as a transport that owns its buffers must; with `crc` as well, the sender writes a
-//! CRC-32 of each datagram into its last four bytes and the receiver checks it, as netproto's
-//! `crc` extension does (crc32fast, as netproto). That is the least any UDP transport with a
+//! CRC-32 of each datagram into its last four bytes and the receiver checks it, as hopnet's
+//! `crc` extension does (crc32fast, as hopnet). That is the least any UDP transport with a
 //! checksum of its own does per message, with nothing else of a protocol (BENCHMARKS.md,
 //! "Stop 23"). It pins its threads as the transport suite
 //! does (`pin_as_the_suite`); the sender stays at most 4,096 datagrams ahead of

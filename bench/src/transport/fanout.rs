@@ -1,11 +1,11 @@
-//! The `fanout-1000` case: one netproto server sends a 300-byte snapshot to each of 1,000
+//! The `fanout-1000` case: one hopnet server sends a 300-byte snapshot to each of 1,000
 //! clients at 30 Hz, unreliably; what does that cost the server's core?
 //!
-//! The server is `netproto::io::blocking::Server` on the server thread (pinned to its core
+//! The server is `hopnet::io::blocking::Server` on the server thread (pinned to its core
 //! when pinning), looping as a game server does: at each tick `poll(0)` (read what came: the
 //! clients' keepalives), one shared [`Payload`] built (the snapshot encoded once), handed to
 //! every connection with `Endpoint::send_payload`, then `flush`; it sleeps until the next
-//! tick. The clients are netproto `Connection`s on the harness's thread ([`fanout_clients`],
+//! tick. The clients are hopnet `Connection`s on the harness's thread ([`fanout_clients`],
 //! pinned to the other core), each on a socket bound to its own loopback address.
 //!
 //! The row's time is the server thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) per second of
@@ -24,8 +24,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use netproto::io::blocking::Server;
-use netproto::{ConnectionId, Delivery, Event, Payload};
+use hopnet::io::blocking::Server;
+use hopnet::{ConnectionId, Delivery, Event, Payload};
 
 use super::fanout_clients::Pool;
 use super::netproto_peer::{Flavor, config};

@@ -1,4 +1,4 @@
-//! `fanout-1000` in the suite: one run per round (netproto only) and its row. What a run
+//! `fanout-1000` in the suite: one run per round (hopnet only) and its row. What a run
 //! measures is in [`fanout`](super::fanout).
 
 use super::fanout::{FanoutOutcome, FanoutPlan, run_once};
@@ -7,7 +7,7 @@ use crate::report::{Row, failures, keep, median};
 /// The case's name.
 pub const CASE: &str = "fanout-1000";
 
-/// The case across rounds (netproto only).
+/// The case across rounds (hopnet only).
 pub struct FanoutCase {
     plan: FanoutPlan,
     outcomes: Vec<FanoutOutcome>,
@@ -26,7 +26,7 @@ impl FanoutCase {
 
     /// One run.
     pub fn round(&mut self, round: usize) {
-        eprint!("round {} {CASE} netproto ... ", round + 1);
+        eprint!("round {} {CASE} hopnet ... ", round + 1);
         keep(
             run_once(&self.plan),
             &mut self.outcomes,
@@ -94,7 +94,7 @@ impl FanoutCase {
         notes.extend(failures(&self.errors, rounds));
         vec![Row {
             suite: "transport",
-            peer: "netproto".to_string(),
+            peer: "hopnet".to_string(),
             case: CASE.to_string(),
             median_ns: med,
             bytes: Some(plan.size as u64),

@@ -1,4 +1,4 @@
-//! The transport suite: netproto and its peers over loopback UDP (TCP as the kernel's
+//! The transport suite: hopnet and its peers over loopback UDP (TCP as the kernel's
 //! baseline), each through its own idiomatic API, in one process: a server thread and a client
 //! thread per case, fresh sockets and a fresh connection each time (the handshake is not timed).
 //!
@@ -9,7 +9,7 @@
 //!   through the same seeded loss-injecting relay ([`relay`]); TCP runs at 0 % only;
 //! - unreliable 100-byte messages: a ping-pong echo, one message in flight, RTT p50 and p99;
 //! - `tick-10x100` ([`tick`]): a game's 60 Hz traffic both ways, in wire bytes per tick;
-//! - `fanout-1000` ([`fanout`]): one netproto server sending 30 Hz snapshots to 1,000 clients,
+//! - `fanout-1000` ([`fanout`]): one hopnet server sending 30 Hz snapshots to 1,000 clients,
 //!   in server CPU time per second.
 //!
 //! A case is bounded by a deadline; a peer that has not delivered everything by then is
@@ -386,13 +386,13 @@ struct PeerImpl {
 fn peers() -> Vec<PeerImpl> {
     vec![
         PeerImpl {
-            name: "netproto",
+            name: "hopnet",
             reliable: netproto_peer::reliable,
             rtt: netproto_peer::rtt,
             cannot: |_| None,
         },
         PeerImpl {
-            name: "netproto-spec",
+            name: "hopnet-spec",
             reliable: netproto_peer::reliable_spec,
             rtt: netproto_peer::rtt_spec,
             cannot: |_| None,
@@ -472,7 +472,7 @@ pub fn run(opts: &Options) -> Vec<Row> {
     let peers: Vec<PeerImpl> = peers()
         .into_iter()
         .filter(|p| {
-            opts.only.is_empty() || p.name == "netproto" || opts.only.iter().any(|o| o == p.name)
+            opts.only.is_empty() || p.name == "hopnet" || opts.only.iter().any(|o| o == p.name)
         })
         .collect();
     let scale = if opts.quick { 10 } else { 1 };

@@ -1,13 +1,13 @@
-//! netproto through its blocking driver (`netproto::io::blocking`): `Server` and `Client` over
+//! hopnet through its blocking driver (`hopnet::io::blocking`): `Server` and `Client` over
 //! `std::net::UdpSocket`, polled in a loop as an application would.
 //!
-//! Two rows can come from here: `netproto` (with the extensions a netproto peer negotiates)
-//! and `netproto-spec` (the spec's wire only). [`config`] is the one place they differ.
+//! Two rows can come from here: `hopnet` (with the extensions a hopnet peer negotiates)
+//! and `hopnet-spec` (the spec's wire only). [`config`] is the one place they differ.
 
 use std::time::{Duration, Instant};
 
-use netproto::io::blocking::{Client, Server};
-use netproto::{Config, ConnectionId, Delivery, Error, Event};
+use hopnet::io::blocking::{Client, Server};
+use hopnet::{Config, ConnectionId, Delivery, Error, Event};
 
 use super::relay::Relay;
 use super::tick::{Message, Side, TickOutcome, TickPlan, run_pair};
@@ -17,20 +17,20 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
-/// Which netproto a row measures.
+/// Which hopnet a row measures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Flavor {
-    /// The `netproto` rows: every extension this netproto has, switched on.
+    /// The `hopnet` rows: every extension this hopnet has, switched on.
     Extended,
-    /// The `netproto-spec` rows: the spec's wire, no extension.
+    /// The `hopnet-spec` rows: the spec's wire, no extension.
     Spec,
 }
 
 /// The configuration of both ends of a connection, for every case: the one place where the
-/// `netproto` and `netproto-spec` rows differ.
+/// `hopnet` and `hopnet-spec` rows differ.
 pub fn config(flavor: Flavor) -> Result<Config, String> {
     match flavor {
-        // netproto's negotiated extensions: batching, ACK ranges with delayed ACKs, CRC-32,
+        // hopnet's negotiated extensions: batching, ACK ranges with delayed ACKs, CRC-32,
         // and QUIC's 1,200-byte datagram. Not LZ4: the harness's payloads are one byte
         // repeated, which LZ4 shrinks a hundredfold, so it would measure the payload and not
         // the transport (every other peer sends them as they are).
@@ -45,7 +45,7 @@ pub fn config(flavor: Flavor) -> Result<Config, String> {
     }
 }
 
-/// Polls a connected client until its extensions are agreed (the `netproto` rows), so that no
+/// Polls a connected client until its extensions are agreed (the `hopnet` rows), so that no
 /// case's timed part starts on the spec's wire: the offer and its accept take a round trip
 /// after the handshake, which is not timed either.
 fn wait_agreed(client: &mut Client, flavor: Flavor) -> Result<(), String> {
@@ -64,12 +64,12 @@ fn wait_agreed(client: &mut Client, flavor: Flavor) -> Result<(), String> {
     Ok(())
 }
 
-/// Reliable one-way throughput, the `netproto-spec` row.
+/// Reliable one-way throughput, the `hopnet-spec` row.
 pub fn reliable_spec(p: &Params) -> Result<Outcome, String> {
     reliable_as(p, Flavor::Spec)
 }
 
-/// Unreliable echo, the `netproto-spec` row.
+/// Unreliable echo, the `hopnet-spec` row.
 pub fn rtt_spec(p: &RttParams) -> Result<Vec<f64>, String> {
     rtt_as(p, Flavor::Spec)
 }

@@ -18,7 +18,7 @@
 //! measures every peer's bytes alike. A GRO batch is counted as the datagrams it holds (split
 //! at its stride, as it is forwarded), so what is counted is what the sender put on the wire.
 
-use game_messages::sample::SplitMix64;
+use hopnet_snow_fight::sample::SplitMix64;
 use std::io::{self, IoSliceMut};
 use std::net::{SocketAddr, UdpSocket};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -35,7 +35,7 @@ const MAX_SEGMENTS: usize = 64;
 /// Socket buffers asked for (capped by the OS).
 const SOCKET_BUFFER: usize = 4 << 20;
 
-/// The relay's drop decisions: game-messages' SplitMix64, drawn as a probability.
+/// The relay's drop decisions: hopnet-snow-fight' SplitMix64, drawn as a probability.
 #[derive(Debug, Clone)]
 pub struct Rng(SplitMix64);
 

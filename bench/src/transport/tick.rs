@@ -3,7 +3,7 @@
 //! Each side of a peer (client and server) turns its loop once per tick, as a game does: read
 //! what arrived, queue the tick's ten 100-byte messages (the even ones reliable, the odd ones
 //! unreliable), send. The ticks run on the wall clock, not compressed: acknowledgements are
-//! timed (quinn delays one up to its `max_ack_delay`, netproto 2's delayed ACKs wait a few
+//! timed (quinn delays one up to its `max_ack_delay`, hopnet 2's delayed ACKs wait a few
 //! milliseconds, renet and laminar carry them on the next packet going the other way, and
 //! every retransmission timer runs on the clock), so ticks packed closer in time would change
 //! which ACKs ride with data and which leave alone: the bytes this case measures. The client
@@ -12,7 +12,7 @@
 //!
 //! Every datagram of both directions goes through the harness's relay at 0 % loss, which counts
 //! datagrams and their UDP payload bytes as they arrive ([`Relay::traffic`]): what the peer put
-//! on the wire, the same way for every peer; a netproto that batches messages shows it here by
+//! on the wire, the same way for every peer; a hopnet that batches messages shows it here by
 //! itself. The count covers a window of exactly `ticks` ticks of each side, after `warmup`
 //! ticks (the connection's first exchanges are not a game's steady state) and before `cooldown`
 //! ticks (so the window ends in the steady state too); its edges fall a quarter tick before a

@@ -67,12 +67,12 @@ fn delivery_note(plan: &TickPlan, o: &TickOutcome) -> String {
 }
 
 impl TickCase {
-    /// The case for these peers (`netproto` always runs; `only` empty: all); `quick` counts 60
+    /// The case for these peers (`hopnet` always runs; `only` empty: all); `quick` counts 60
     /// ticks instead of 600.
     pub fn new(only: &[String], quick: bool) -> TickCase {
         let peers: [(&'static str, TickFn); 5] = [
-            ("netproto", |p| netproto_peer::tick(p, Flavor::Extended)),
-            ("netproto-spec", |p| netproto_peer::tick(p, Flavor::Spec)),
+            ("hopnet", |p| netproto_peer::tick(p, Flavor::Extended)),
+            ("hopnet-spec", |p| netproto_peer::tick(p, Flavor::Spec)),
             ("renet", renet_peer::tick),
             ("laminar", laminar_peer::tick),
             ("quinn", quinn_peer::tick),
@@ -80,7 +80,7 @@ impl TickCase {
         let cells = peers
             .into_iter()
             .filter(|(name, _)| {
-                only.is_empty() || *name == "netproto" || only.iter().any(|o| o == name)
+                only.is_empty() || *name == "hopnet" || only.iter().any(|o| o == name)
             })
             .map(|(peer, run)| Cell {
                 peer,

@@ -1,0 +1,6 @@
+use hopnet_codec::Rabbit;
+
+#[derive(Rabbit)]
+enum Never {}
+
+fn main() {}

@@ -1,0 +1,28 @@
+//! Four other games' wire formats, declared byte for byte with `#[derive(Rabbit)]`.
+//!
+//! The shared spec folder holds, besides this project's protocol, the formats of four other
+//! games. None is Rabbit's bit stream: they are byte-aligned, big- or little-endian, with
+//! flags in the high bits of a byte, lengths and checksums computed from other fields, lists
+//! that run to the end of the datagram and compressed bodies. Each module declares one of
+//! them with the derive's byte-layout attributes (`hopnet_codec::guide::layouts`), so that the same
+//! `hopnet_codec::to_bytes` / `hopnet_codec::from_bytes` write and read exactly their bytes:
+//!
+//! | Module | Format | Top-level types |
+//! |---|---|---|
+//! | [`semi_ordered`] | Semi-ordered UDP: flags in the high bits, 24-bit big-endian ids | [`semi_ordered::Datagram`] |
+//! | [`dogfight`] | Dogfight's binary codec (Elixir), big-endian | [`dogfight::State`], [`dogfight::Event`] |
+//! | [`woke`] | the WOKE transport of an R-Type, little-endian | [`woke::Packet`] |
+//! | [`rtype`] | the R-TYPE RFC's frame: LZ4 body and four CRC32s, little-endian | [`rtype::Frame`] |
+//!
+//! Where a seed leaves something open (a byte order, which bits of a word hold its flags), the
+//! module's documentation says what this crate chose. With the `serde` feature every type is
+//! also `Serialize` and `Deserialize` (computed fields are left out: they hold nothing), which
+//! is how `rabbit-msg` reads and prints them as JSON.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod dogfight;
+pub mod rtype;
+pub mod semi_ordered;
+pub mod woke;

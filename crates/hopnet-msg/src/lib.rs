@@ -1,0 +1,12 @@
+//! The library behind `rabbit-msg`: code generated from the schema that `#[derive(Rabbit)]`
+//! records, for programs that speak the messages in another language.
+//!
+//! The tool itself (`cargo install hopnet-msg`, then `rabbit-msg --help`) decodes and encodes
+//! Snow Fight's messages and the formats of `hopnet-formats` between hex and JSON, prints their
+//! schema and generates TypeScript codecs; see the crate's README. Use this library from a build
+//! script to generate the same codecs for your own messages ([`codegen::TypeScript`]).
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod codegen;

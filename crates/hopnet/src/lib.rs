@@ -1,0 +1,154 @@
+//! The game protocol's transport: reliable and unreliable messages over UDP.
+//!
+//! Messages of up to 129,024 bytes are split into 504-byte chunks, framed with a 4-byte header
+//! `[flags, chunk, sequence_hi, sequence_lo]`, and sent; reliable chunks are acknowledged one by
+//! one and retransmitted on an adaptive timer (RFC 6298) under a congestion window. A connection
+//! starts with the `Init` / `Challenge` / `ChallengeResponse` handshake and ends with `END` or
+//! 15 s of silence. PROTOCOL.md ("Transport") records every choice the spec leaves open.
+//!
+//! Each message has its [`Delivery`]: unreliable, sequenced, reliable, reliable ordered,
+//! semi-ordered, or tracked (sent once, its acknowledgement reported). Two ends whose
+//! configurations enable them ([`ConfigBuilder::extensions`], off by default) agree on
+//! hopnet's extensions to the spec's wire ([`ext`]): batching, acknowledgement ranges, a
+//! CRC-32, LZ4, a larger datagram, and the order information that lets the receiver, not the
+//! sender, keep ordered delivery. The negotiation is invisible to a peer without them, which
+//! sees only the spec's wire (PROTOCOL.md, "Extensions").
+//!
+//! The protocol is a pair of state machines with no I/O, in the shape of `quinn-proto`:
+//! a client [`Connection`] and a server [`Endpoint`]. Datagrams and the current time go in,
+//! datagrams, events and the next deadline come out. Because they never read a clock or a
+//! socket, everything is testable deterministically: [`sim`] runs them over a seeded lossy
+//! network with a virtual clock. The [`io`] drivers are thin loops around them over real UDP.
+//!
+//! A client and a server, connected, in virtual time ([`sim::Pair`]):
+//!
+//! ```
+//! use hopnet::sim::Pair;
+//! use hopnet::{Config, Delivery};
+//!
+//! let mut pair = Pair::new(Config::default());
+//! pair.client().send(b"hello", Delivery::Reliable).unwrap();
+//! pair.drive();
+//! assert_eq!(pair.server_messages(), [b"hello".to_vec()]);
+//! ```
+//!
+//! # Which piece to use
+//!
+//! - A game server over real UDP: [`io::blocking::Server`] — call
+//!   [`poll`](io::blocking::Server::poll)`(Duration::ZERO)` once per tick, then drain
+//!   [`poll_event`](io::blocking::Server::poll_event) and
+//!   [`send`](io::blocking::Server::send) to [`ConnectionId`]s; a snapshot for every client
+//!   goes out as one shared [`Payload`] ([`Endpoint::send_payload`]).
+//!   A bot or client: [`io::blocking::Client`]. Async code: `io::async_tokio` (feature `tokio`).
+//! - Real sockets over a bad link: an [`io::Impairment`] on a driver's own outgoing datagrams,
+//!   or an [`io::relay::Relay`] thread between unmodified processes (clients connect to the
+//!   relay's address).
+//! - Tests of an application: [`sim::SimNetwork`] owns a server [`Endpoint`] and any number of
+//!   client [`Connection`]s on seeded lossy links with a virtual clock; `step` or `run_until`,
+//!   then read events from `server()` and `client(i)`. For one connection, [`sim::Pair`].
+//! - Your own event loop: drive [`Endpoint`] / [`Connection`] through their [`Machine`]
+//!   methods: `handle` every datagram, send what `poll_transmit` writes into your buffer, and
+//!   call `handle_timeout` when `poll_timeout`'s instant has passed.
+//!
+//! `send` never blocks: reliable messages wait in a bounded queue and [`Error::WouldBlock`]
+//! says it is full (poll, then retry). Unreliable messages are sent at once or dropped.
+//!
+//! Memory is bounded everywhere a peer could grow it: reassembly per connection
+//! ([`ConfigBuilder::max_reassembly_bytes`]), reliable messages awaiting acknowledgement, in
+//! count and in bytes ([`ConfigBuilder::max_pending_bytes`]; [`Error::WouldBlock`] from `send`),
+//! queued datagrams, and connections per endpoint. The server keeps no state at all for a
+//! half-open handshake (see [`handshake`]).
+//!
+//! # Where each rule lives
+//!
+//! One file per rule, of the spec or ours (PROTOCOL.md says why each rule is what it is):
+//!
+//! | File | Rule |
+//! |---|---|
+//! | `packet.rs` | the 4-byte header, its `ACK`, serial-number arithmetic, the 4-byte handshake shapes |
+//! | `chunk.rs` | payloads split into 504-byte chunks (or an extended message's), at most 256 |
+//! | `event.rs` | delivery modes, events, message ids |
+//! | `ext/features.rs` | the agreed extensions and the chunk size they give |
+//! | `ext/negotiate.rs` | the offer and the accept on the wire |
+//! | `ext/datagram.rs` | the extended datagram: marker, CRC, padding |
+//! | `ext/frame.rs` | the extended wire's frames: ping, close, ACK ranges, data |
+//! | `ext/compress.rs` | LZ4 framing of a message, bounded decompression |
+//! | `handshake/cookie.rs` | the server's stateless challenge cookie |
+//! | `handshake/client.rs` | the client's handshake: probes, and which answers it accepts |
+//! | `handshake/failure.rs` | what a client that gave up had tried, for its error |
+//! | `connection.rs` | the client: handshake phases, then the data phase |
+//! | `endpoint.rs` | the server: connections by address, challenges, probe acknowledgements |
+//! | `core/mod.rs` | the data phase of one connection: dispatch, timers, close |
+//! | `core/acks.rs` | the spec's ACKs owed, sent first and batched |
+//! | `core/ack_ranges.rs` | ACK frames owed on the extended wire: ranges, when they leave |
+//! | `core/negotiation.rs` | one connection's offer and accept, when each end switches |
+//! | `core/extended.rs` | what arrives on the extended wire, and what was not agreed |
+//! | `core/pack.rs` | extended datagrams packed with frames, in batches |
+//! | `core/queue.rs` | control datagrams and messages sent once, sent at once, bounded |
+//! | `core/events.rs` | events held for the application, charged to the budget |
+//! | `core/liveness.rs` | the idle timeout and the keepalive |
+//! | `send/sender.rs` | sequence ids, the state of every reliable chunk, ACKs and ranges |
+//! | `send/wire.rs` | a message's framing (spec or extended), reliable indexes, compression |
+//! | `send/outgoing.rs` | reliable messages held by sequence, recycled or shared buffers |
+//! | `send/hold.rs` | ordered messages the sender holds toward a peer that cannot order |
+//! | `send/tracked.rs` | tracked messages: acknowledged, or lost after a timeout |
+//! | `send/batch.rs` | which chunk next, in GSO-shaped batches, under window and pacer |
+//! | `send/loss.rs` | loss detection: retransmission timer and packet threshold |
+//! | `send/rtt.rs` | round-trip estimate and retransmission timeout (RFC 6298) |
+//! | `send/congestion.rs` | the congestion window, random loss told from congestion |
+//! | `send/pacing.rs` | the window spread over a round trip |
+//! | `receive/mod.rs` | a chunk's way to a delivered payload |
+//! | `receive/delivered.rs` | exactly-once hand-up across the sequence wrap |
+//! | `receive/partial.rs` | a payload being reassembled, and what a chunk must agree with |
+//! | `receive/budget.rs` | the reassembly memory budget and its one exception |
+//! | `receive/oldest.rs` | which reliable partial is the oldest (the exception's test), in one lookup |
+//! | `receive/expiry.rs` | when an incomplete payload is given up |
+//! | `receive/order.rs` | ordered messages the receiver holds back, by reliable index |
+//! | `transmit.rs` | the shape of a batch of datagrams (UDP GSO's) |
+//! | `payload.rs` | bytes shared between the connections they go to, compressed once |
+//! | `spares.rs` | spare payload buffers, bounded: the sender's, and those the application hands back (`recycle`) |
+//! | `machine.rs` | the sans-I/O surface every driver and the simulator call |
+//! | `secure/` | secure mode: the netcode 1.02 standard, one file per rule (see [`secure`]) |
+//! | `impairment/` | the loss, delay and jitter draw, and the delay line |
+//! | `io/send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
+//! | `io/recv.rs`, `io/socket.rs` | batched receive; socket setup and the GSO probe |
+//! | `io/blocking/`, `io/async_tokio.rs` | the two drivers: how each waits |
+//! | `sim/` | the simulated network, its links, and the `Pair` harness |
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod chunk;
+mod config;
+mod connection;
+mod core;
+mod endpoint;
+mod error;
+mod event;
+pub mod ext;
+pub mod handshake;
+mod impairment;
+pub mod io;
+mod machine;
+pub mod packet;
+mod payload;
+mod receive;
+pub mod secure;
+mod send;
+pub mod sim;
+mod spares;
+mod stats;
+mod transmit;
+
+pub use chunk::{CHUNK_SIZE, MAX_CHUNKS, MAX_PAYLOAD};
+pub use config::{Config, ConfigBuilder};
+pub use connection::Connection;
+pub use endpoint::{ConnectionId, Endpoint, EndpointEvent};
+pub use error::Error;
+pub use event::{Delivery, DisconnectReason, Event, MessageId};
+pub use ext::Extensions;
+pub use handshake::HandshakeFailure;
+pub use machine::Machine;
+pub use payload::Payload;
+pub use stats::{EndpointStats, Stats};
+pub use transmit::Transmit;

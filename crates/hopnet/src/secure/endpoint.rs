@@ -1,0 +1,189 @@
+//! A secure server: hopnet's [`Endpoint`] under netcode 1.02. The netcode server sits
+//! between the socket and the endpoint: it authenticates clients, decrypts their payload
+//! packets into the endpoint's datagrams, and seals each datagram the endpoint sends into a
+//! payload packet. Every delivery mode and extension works unchanged above it.
+//!
+//! netcode's handshake replaces the spec's `Init` / `Challenge`: a client whose netcode
+//! connection is established gets an endpoint connection at once ([`Event::Connected`]). When
+//! either ends, the other does: a netcode disconnect or timeout ends the connection (reported
+//! as the peer's close or a timeout), and a connection closed here (by `close` or its idle
+//! timeout) disconnects the netcode client.
+
+use std::net::SocketAddr;
+use std::time::{Instant, SystemTime};
+
+use crate::endpoint::{ConnectionId, Endpoint, EndpointEvent};
+use crate::event::DisconnectReason;
+use crate::transmit::Transmit;
+use crate::{Config, Error};
+
+use super::packet::MAX_PAYLOAD_BYTES;
+use super::server::{NetcodeServer, NetcodeServerConfig, ServerDisconnectReason, ServerEvent};
+use super::stats::SecureStats;
+
+/// A secure server: an [`Endpoint`] whose datagrams travel as netcode 1.02 payload packets.
+#[derive(Debug)]
+pub struct SecureEndpoint {
+    netcode: NetcodeServer,
+    inner: Endpoint,
+    /// The endpoint's next datagram, before it is sealed.
+    plain: Vec<u8>,
+    /// Datagrams of the endpoint that could not be sealed: their netcode client was gone.
+    unsealable: u64,
+}
+
+impl SecureEndpoint {
+    /// A secure server started at `now` (the instant of the Unix time `unix_now`, by which
+    /// connect tokens expire). `config`'s datagrams must fit a netcode payload (its
+    /// `max_datagram_size` at most 1,200 bytes; the spec's 508 do) and its `max_connections`
+    /// must cover `netcode`'s `max_clients`.
+    pub fn new(
+        config: Config,
+        netcode: NetcodeServerConfig,
+        now: Instant,
+        unix_now: SystemTime,
+    ) -> Result<SecureEndpoint, Error> {
+        if config.max_datagram_size > MAX_PAYLOAD_BYTES {
+            return Err(Error::InvalidConfig(
+                "secure mode carries datagrams of at most 1,200 bytes (max_datagram_size)",
+            ));
+        }
+        if config.max_connections < netcode.max_clients {
+            return Err(Error::InvalidConfig(
+                "max_connections must cover the secure server's max_clients",
+            ));
+        }
+        let netcode = NetcodeServer::new(netcode, now, unix_now)
+            .map_err(|_| Error::InvalidConfig("max_clients must be 1 to 65,536"))?;
+        Ok(SecureEndpoint {
+            netcode,
+            inner: Endpoint::new(config),
+            plain: Vec::new(),
+            unsealable: 0,
+        })
+    }
+
+    /// Takes a datagram received from `from`: netcode's packets are handled below, a payload
+    /// from a connected client goes to the endpoint as its datagram.
+    pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        if let Some((_, payload)) = self.netcode.handle(now, from, datagram) {
+            self.inner.handle(now, from, payload);
+        }
+        self.follow_netcode(now);
+    }
+
+    /// Opens an endpoint connection for each client netcode connected, ends one for each it
+    /// disconnected.
+    fn follow_netcode(&mut self, now: Instant) {
+        while let Some(event) = self.netcode.poll_event() {
+            match event {
+                ServerEvent::Connected {
+                    client, address, ..
+                } => {
+                    if self.inner.open_authenticated(now, address).is_none() {
+                        let _ = self.netcode.disconnect(now, client);
+                    }
+                }
+                ServerEvent::Disconnected {
+                    address, reason, ..
+                } => {
+                    let reason = match reason {
+                        ServerDisconnectReason::TimedOut => DisconnectReason::TimedOut,
+                        ServerDisconnectReason::ClientDisconnected => DisconnectReason::PeerClosed,
+                        ServerDisconnectReason::ServerDisconnected => DisconnectReason::LocalClose,
+                    };
+                    if let Some(id) = self.inner.connection_of(address) {
+                        self.inner.end_authenticated(id, reason);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Disconnects the netcode clients whose endpoint connection has closed.
+    fn follow_endpoint(&mut self, now: Instant) {
+        for client in 0..self.netcode.config().max_clients {
+            let Some(address) = self.netcode.client_address(client) else {
+                continue;
+            };
+            if self.inner.connection_of(address).is_none() {
+                let _ = self.netcode.disconnect(now, client);
+            }
+        }
+        // The disconnects' events: their connections are already gone.
+        while self.netcode.poll_event().is_some() {}
+    }
+
+    /// Writes the next datagram into `buf`: netcode's own packets first, then the endpoint's
+    /// datagrams, each sealed as a payload packet. One datagram at a time (`max_datagrams` is
+    /// not used yet: sealed datagrams are not batched).
+    pub fn poll_transmit(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        _max_datagrams: usize,
+    ) -> Option<Transmit> {
+        loop {
+            if let Some(to) = self.netcode.poll_transmit(now, buf) {
+                return Some(Transmit::single(to, buf.len()));
+            }
+            let transmit = self.inner.poll_transmit(now, &mut self.plain, 1)?;
+            let datagram = &self.plain[..transmit.size];
+            let sent = self
+                .netcode
+                .client_at(transmit.destination)
+                .map(|client| self.netcode.send(now, client, datagram));
+            if !matches!(sent, Some(Ok(()))) {
+                self.unsealable += 1;
+            }
+        }
+    }
+
+    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
+    pub fn poll_timeout(&mut self) -> Option<Instant> {
+        [self.inner.poll_timeout(), self.netcode.poll_timeout()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// Runs both layers' timers.
+    pub fn handle_timeout(&mut self, now: Instant) {
+        self.netcode.handle_timeout(now);
+        self.follow_netcode(now);
+        self.inner.handle_timeout(now);
+        self.follow_endpoint(now);
+    }
+
+    /// The next event on any connection.
+    pub fn poll_event(&mut self) -> Option<EndpointEvent> {
+        self.inner.poll_event()
+    }
+
+    /// Closes a connection: the endpoint sends its `END` (sealed while the client still has
+    /// its slot), and the next [`handle_timeout`](Self::handle_timeout) sends netcode's
+    /// disconnect packets and frees the slot.
+    pub fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
+        self.inner.close(id)
+    }
+
+    /// The endpoint, for everything else (`send`, `send_payload`, `stats`, `recycle`...).
+    pub fn endpoint(&mut self) -> &mut Endpoint {
+        &mut self.inner
+    }
+
+    /// The netcode server (its clients, user data, counters).
+    pub fn netcode(&self) -> &NetcodeServer {
+        &self.netcode
+    }
+
+    /// The netcode layer's counters.
+    pub fn netcode_stats(&self) -> &SecureStats {
+        self.netcode.stats()
+    }
+
+    /// Datagrams of the endpoint dropped because their client's netcode connection was gone.
+    pub fn unsealable(&self) -> u64 {
+        self.unsealable
+    }
+}

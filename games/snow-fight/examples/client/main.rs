@@ -1,0 +1,134 @@
+//! A game client: a terminal view you play with the keyboard, or (`--bot`) a bot.
+//!
+//! ```text
+//! cargo run --release --example server -- --bind 127.0.0.1:7000
+//! cargo run --release --example client -- --connect 127.0.0.1:7000
+//! cargo run --release --example client -- --connect 127.0.0.1:7000 --bot
+//! cargo run --release --example client -- --connect 127.0.0.1:7000 --dialect original
+//! cargo run --release --example client -- --connect 127.0.0.1:7000 --deltas
+//! ```
+//!
+//! It follows the spec's client diagram: connect, send `Init`, keep a local state from `Connect`
+//! and every newer `Snapshot`, ping once a second, send actions. With `--deltas` it asks for its
+//! snapshots as deltas (`hopnet_snow_fight::delta`). The terminal view draws the world between the
+//! last snapshots, 100 ms behind the server, so that it moves smoothly at any snapshot rate.
+//!
+//! `--dialect original` encodes its messages as the spec author's own client does (a 1-bit
+//! `ClientMessage` tag instead of the spec's `u32`), to play on that implementation's server;
+//! our server takes both.
+//!
+//! Keys: arrows walk (the player keeps walking; the opposite arrow or `s` stops), `b` breaks the
+//! nearest breakable object (stand next to it), space throws what you hold at the nearest
+//! player, `q` or Esc quits.
+
+#[path = "../common/mod.rs"]
+mod common;
+mod tui;
+
+use std::io;
+use std::net::SocketAddr;
+
+use clap::Parser;
+use hopnet::io::blocking::Client;
+use hopnet_snow_fight::Dialect;
+use snow_fight::Config;
+use snow_fight::net::play_bot;
+use snow_fight::session::BotPlayer;
+
+use crate::tui::Tui;
+
+#[derive(Parser, Debug)]
+#[command(about = "A game client: a terminal view, or a bot")]
+struct Args {
+    /// The server's address.
+    #[arg(long, default_value = "127.0.0.1:7000")]
+    connect: SocketAddr,
+    /// Play by itself instead of showing the terminal view.
+    #[arg(long)]
+    bot: bool,
+    /// With `--bot`: stop after this many rounds (default: play forever).
+    #[arg(long)]
+    rounds: Option<usize>,
+    /// The server's tick rate (the bot uses it to lead its throws, the view to run its clock).
+    #[arg(long, default_value_t = 60)]
+    tick_rate: u32,
+    /// Seed of the bot's choices.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// How to encode what the client sends: `spec` (the spec's text) or `original` (the spec
+    /// author's own implementation, whose server understands only that).
+    #[arg(long, default_value_t = Dialect::Spec, value_name = "spec|original")]
+    dialect: Dialect,
+    /// Ask for snapshots as deltas against those the client already has (this toolkit's
+    /// extension; the spec dialect only).
+    #[arg(long)]
+    deltas: bool,
+}
+
+fn main() {
+    let args = Args::parse();
+    let result = if args.bot {
+        run_bot(&args)
+    } else {
+        run_tui(&args)
+    };
+    if let Err(e) = result {
+        eprintln!("client: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run_bot(args: &Args) -> io::Result<()> {
+    common::init_logging("info");
+    let mut player =
+        BotPlayer::new(Config::for_tick_rate(args.tick_rate), args.seed).with_dialect(args.dialect);
+    if args.deltas {
+        player = player.with_deltas();
+    }
+    let mut reported = 0;
+    let stats = play_bot(
+        args.connect,
+        hopnet::Config::default(),
+        &mut player,
+        |p, _| {
+            while reported < p.results.len() {
+                let won = p.results[reported];
+                reported += 1;
+                let s = p.client.stats();
+                tracing::info!(
+                    round = reported,
+                    result = if won { "won" } else { "lost" },
+                    rtt_p50_ms = s.rtt_quantile(0.5).map(|d| d.as_secs_f64() * 1000.0),
+                    snapshots = s.snapshots,
+                    lost = s.snapshots_lost,
+                    "game over"
+                );
+            }
+            args.rounds.is_some_and(|n| p.results.len() >= n)
+        },
+    )
+    .map_err(io::Error::other)?;
+    let won = player.results.iter().filter(|w| **w).count();
+    println!(
+        "bot: player {:?}, {} rounds ({} won), {} retransmissions, {} bytes up, {} bytes down",
+        player.client.player(),
+        player.results.len(),
+        won,
+        stats.retransmissions,
+        stats.bytes_sent,
+        stats.bytes_received
+    );
+    Ok(())
+}
+
+fn run_tui(args: &Args) -> io::Result<()> {
+    let mut client =
+        Client::connect(args.connect, hopnet::Config::default()).map_err(io::Error::other)?;
+    let mut terminal = ratatui::init();
+    let result = Tui::new(args.connect, args.dialect, args.tick_rate, args.deltas)
+        .run(&mut terminal, &mut client);
+    // Restore the terminal on every way out (a panic is covered by ratatui's hook).
+    ratatui::restore();
+    let _ = client.close();
+    result
+}

@@ -1,0 +1,316 @@
+//! The whole stack in one command: a game server and bots in one process, talking over real
+//! loopback UDP through a lossy relay, playing one round to `GameOver`, then a report.
+//!
+//! ```text
+//! cargo run --release --example demo
+//! cargo run --release --example demo -- --loss 0.2 --delay-ms 50 --bots 6
+//! ```
+//!
+//! It is bounded: whatever happens, it stops after `--timeout-secs` (60 by default) and reports
+//! what it saw. Logs go to stderr (`RUST_LOG=info` for more).
+#[path = "../common/mod.rs"]
+mod common;
+mod report;
+
+use std::collections::HashMap;
+use std::io::{IsTerminal, Write};
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use hopnet::Stats;
+use hopnet::io::Impairment;
+use hopnet::io::relay::Relay;
+use hopnet_snow_fight as wire;
+use snow_fight::net::{UdpServer, play_bot};
+use snow_fight::session::{BotPlayer, ClientStats, GameServer, ServerConfig, ServerStats};
+use snow_fight::{Config, Outcome, PlayerId};
+
+use crate::report::report;
+
+#[derive(Parser, Debug)]
+#[command(
+    about = "A server and bots over loopback UDP through a lossy link: one round, then a report"
+)]
+struct Args {
+    /// Probability that the link drops a datagram (each direction).
+    #[arg(long, default_value_t = 0.05)]
+    loss: f64,
+    /// One-way delay the link adds, in milliseconds.
+    #[arg(long, default_value_t = 20)]
+    delay_ms: u64,
+    /// Number of bots.
+    #[arg(long, default_value_t = 4)]
+    bots: usize,
+    /// Server ticks per second.
+    #[arg(long, default_value_t = 60)]
+    tick_rate: u32,
+    /// World seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Longest a round may last, in seconds (then the healthiest player wins).
+    #[arg(long, default_value_t = 40)]
+    round_secs: u32,
+    /// Hard bound on the whole demo, in seconds.
+    #[arg(long, default_value_t = 60)]
+    timeout_secs: u64,
+    /// Bots that ask for snapshots as deltas (default: half of them, the odd ones full).
+    #[arg(long)]
+    delta_bots: Option<usize>,
+    /// Snapshots a second (default: one every tick).
+    #[arg(long)]
+    snapshot_rate: Option<u32>,
+}
+
+/// What the server thread shows the progress line.
+#[derive(Default, Clone)]
+struct Progress {
+    round_tick: u32,
+    alive: usize,
+    players: usize,
+    messages: u64,
+    retransmissions: u64,
+    outcome: Option<Outcome>,
+}
+
+/// What the server thread hands back.
+struct ServerReport {
+    stats: ServerStats,
+    samples: Vec<wire::ServerMessage>,
+    /// Per player: the server's side of its connection.
+    connections: Vec<(PlayerId, Stats)>,
+    outcome: Option<Outcome>,
+}
+
+/// What a bot thread hands back.
+struct BotReport {
+    player: Option<PlayerId>,
+    stats: ClientStats,
+    conn: Stats,
+    result: Option<bool>,
+}
+
+fn main() {
+    let args = Args::parse();
+    common::init_logging("warn");
+    let ok = run(&args);
+    std::process::exit(if ok { 0 } else { 1 });
+}
+
+fn run(args: &Args) -> bool {
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(args.timeout_secs);
+    let bots = args.bots.max(1);
+    let game = Config {
+        min_players: bots.max(2),
+        max_ticks: args.round_secs.max(1) * args.tick_rate.max(1),
+        ..Config::for_tick_rate(args.tick_rate)
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let progress = Arc::new(Mutex::new(Progress::default()));
+
+    let server_config = ServerConfig {
+        seed: args.seed,
+        max_players: bots.max(2),
+        game: game.clone(),
+        sample_every: 15,
+        snapshot_rate: args.snapshot_rate,
+        ..ServerConfig::default()
+    };
+    let local: SocketAddr = "127.0.0.1:0".parse().expect("valid address");
+    let mut server = match UdpServer::bind(
+        local,
+        hopnet::Config::default(),
+        GameServer::new(server_config),
+        args.tick_rate,
+    ) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("cannot bind the server socket: {e}");
+            return false;
+        }
+    };
+    let server_addr = server.local_addr().expect("bound");
+    let impairment = Impairment {
+        loss: args.loss,
+        delay: Duration::from_millis(args.delay_ms),
+        seed: args.seed,
+        ..Impairment::default()
+    };
+    let relay = match Relay::spawn(local, server_addr, impairment) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("cannot start the relay: {e}");
+            return false;
+        }
+    };
+    println!(
+        "demo: server on {server_addr}, {bots} bots ({} asking for deltas) through a lossy relay on {} ({:.1}% loss, {} ms delay each way), {} Hz, {} snapshots a second",
+        args.delta_bots.unwrap_or(bots.div_ceil(2)).min(bots),
+        relay.local_addr(),
+        args.loss * 100.0,
+        args.delay_ms,
+        args.tick_rate,
+        args.snapshot_rate
+            .unwrap_or(args.tick_rate)
+            .min(args.tick_rate),
+    );
+
+    let server_thread = {
+        let (stop, progress) = (stop.clone(), progress.clone());
+        thread::spawn(move || {
+            // The server's side of each player's connection, kept after it closes.
+            let mut conn_stats: HashMap<PlayerId, Stats> = HashMap::new();
+            let result = server.run(|s| {
+                for (c, player) in s.game.connections() {
+                    if let (Some(player), Some(st)) = (player, s.endpoint().stats(c)) {
+                        conn_stats.insert(player, st);
+                    }
+                }
+                let mut p = progress.lock().expect("progress lock");
+                if p.outcome.is_none() {
+                    p.round_tick = s.game.world().tick();
+                    p.alive = s.game.alive();
+                    p.players = s.game.players();
+                    p.outcome = s.game.outcomes().first().copied();
+                    if let Some(o) = p.outcome {
+                        p.round_tick = o.tick;
+                        p.alive = usize::from(o.winner.is_some());
+                    }
+                }
+                p.messages = s.game.stats().messages_in + s.game.stats().messages_out;
+                p.retransmissions = conn_stats.values().map(|st| st.retransmissions).sum();
+                stop.load(Ordering::Relaxed)
+            });
+            if let Err(e) = result {
+                eprintln!("server stopped: {e}");
+            }
+            let connections = conn_stats.into_iter().collect();
+            ServerReport {
+                stats: server.game.stats().clone(),
+                samples: server.game.samples().to_vec(),
+                connections,
+                outcome: server.game.outcomes().first().copied(),
+            }
+        })
+    };
+
+    let relay_addr = relay.local_addr();
+    let bot_retx: Arc<Vec<AtomicU64>> = Arc::new((0..bots).map(|_| AtomicU64::new(0)).collect());
+    let delta_bots = args.delta_bots.unwrap_or(bots.div_ceil(2)).min(bots);
+    let bot_threads: Vec<_> = (0..bots)
+        .map(|i| {
+            let (stop, game, retx) = (stop.clone(), game.clone(), bot_retx.clone());
+            let seed = args.seed * 1000 + i as u64;
+            // Every other bot first (0, 2, 4, ..., then 1, 3, ...), so that both kinds play
+            // alike.
+            let order = if i % 2 == 0 {
+                i / 2
+            } else {
+                bots.div_ceil(2) + i / 2
+            };
+            let deltas = order < delta_bots;
+            thread::spawn(move || bot_loop(relay_addr, game, seed, deltas, &stop, &retx[i]))
+        })
+        .collect();
+
+    // Progress until every bot has its GameOver, or the time is up.
+    let tty = std::io::stdout().is_terminal();
+    let mut last_line = Instant::now() - Duration::from_secs(1);
+    let hard_stop = deadline - Duration::from_secs(2);
+    loop {
+        thread::sleep(Duration::from_millis(100));
+        let done = bot_threads.iter().all(|t| t.is_finished());
+        let p = progress.lock().expect("progress lock").clone();
+        let line = format!(
+            "t={:>5.1}s  tick {:>5}  players alive {}/{}  messages {:>6}  retransmissions {:>4}{}",
+            start.elapsed().as_secs_f32(),
+            p.round_tick,
+            p.alive,
+            p.players,
+            p.messages,
+            p.retransmissions
+                + bot_retx
+                    .iter()
+                    .map(|r| r.load(Ordering::Relaxed))
+                    .sum::<u64>(),
+            if p.outcome.is_some() {
+                "  round over"
+            } else {
+                ""
+            },
+        );
+        if tty {
+            print!("\r{line}\x1b[K");
+            let _ = std::io::stdout().flush();
+        } else if last_line.elapsed() >= Duration::from_secs(1) || done {
+            println!("{line}");
+            last_line = Instant::now();
+        }
+        if done || Instant::now() >= hard_stop {
+            break;
+        }
+    }
+    if tty {
+        println!();
+    }
+    stop.store(true, Ordering::Relaxed);
+    let bot_reports: Vec<BotReport> = bot_threads
+        .into_iter()
+        .filter_map(|t| t.join().ok())
+        .collect();
+    let server_report = match server_thread.join() {
+        Ok(r) => r,
+        Err(_) => {
+            eprintln!("the server thread panicked");
+            return false;
+        }
+    };
+    let relay_forwarded = relay.stats().forwarded.load(Ordering::Relaxed);
+    let relay_dropped = relay.stats().dropped.load(Ordering::Relaxed);
+    drop(relay);
+    report(
+        args,
+        start.elapsed(),
+        &server_report,
+        &bot_reports,
+        relay_forwarded,
+        relay_dropped,
+    )
+}
+
+/// One bot: connect, `Init` (and ask for deltas if `deltas`), play until `GameOver` (or told
+/// to stop), close.
+fn bot_loop(
+    server: SocketAddr,
+    game: Config,
+    seed: u64,
+    deltas: bool,
+    stop: &AtomicBool,
+    retx: &AtomicU64,
+) -> BotReport {
+    let mut player = BotPlayer::new(game, seed);
+    if deltas {
+        player = player.with_deltas();
+    }
+    player.ping_every = Duration::from_millis(250);
+    let conn = match play_bot(server, hopnet::Config::default(), &mut player, |p, conn| {
+        retx.store(conn.stats().retransmissions, Ordering::Relaxed);
+        !p.results.is_empty() || stop.load(Ordering::Relaxed)
+    }) {
+        Ok(stats) => stats,
+        Err(e) => {
+            eprintln!("bot socket error: {e}");
+            Stats::default()
+        }
+    };
+    BotReport {
+        player: player.client.player(),
+        stats: player.client.stats().clone(),
+        conn,
+        result: player.results.first().copied(),
+    }
+}

@@ -1,0 +1,127 @@
+//! The game over real UDP, on `hopnet`'s blocking driver ([`hopnet::io::blocking`]).
+//!
+//! - [`UdpServer`]: a driver [`Server`] and a [`GameServer`], ticking at a fixed rate.
+//! - [`play_bot`]: a [`BotPlayer`] on a driver [`Client`], until told to stop.
+//!
+//! To run over a bad link between real sockets, put `hopnet`'s lossy relay
+//! ([`hopnet::io::relay::Relay`]) between the clients and the server, as the demo does.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use hopnet::io::blocking::{Client, Server};
+use hopnet::{Connection, Endpoint, Error, Event, Stats};
+use tracing::warn;
+
+use crate::session::{BotPlayer, GameServer};
+
+/// A game server on a UDP socket.
+pub struct UdpServer {
+    /// The transport: a socket and an [`Endpoint`].
+    pub server: Server,
+    /// The game.
+    pub game: GameServer,
+    tick: Duration,
+    next_tick: Instant,
+}
+
+impl UdpServer {
+    /// Binds `addr` and prepares to tick `tick_rate` times a second.
+    pub fn bind(
+        addr: SocketAddr,
+        config: hopnet::Config,
+        game: GameServer,
+        tick_rate: u32,
+    ) -> Result<UdpServer, Error> {
+        let server = Server::bind(addr, config)?;
+        let tick = Duration::from_secs(1) / tick_rate.max(1);
+        Ok(UdpServer {
+            server,
+            game,
+            tick,
+            next_tick: Instant::now() + tick,
+        })
+    }
+
+    /// The bound address.
+    pub fn local_addr(&self) -> Result<SocketAddr, Error> {
+        self.server.local_addr()
+    }
+
+    /// The transport's state machine (connections, statistics).
+    pub fn endpoint(&mut self) -> &mut Endpoint {
+        self.server.endpoint()
+    }
+
+    /// One turn of the loop: I/O until a datagram arrives or the next tick is due, the events,
+    /// and the tick if it is due (its snapshots go out at once). Returns whether a tick ran.
+    pub fn turn(&mut self) -> Result<bool, Error> {
+        let wait = self.next_tick.saturating_duration_since(Instant::now());
+        self.server.poll(wait)?;
+        self.game.poll(self.server.endpoint());
+        let now = Instant::now();
+        if now < self.next_tick {
+            return Ok(false);
+        }
+        self.game.tick(self.server.endpoint());
+        self.next_tick += self.tick;
+        // Far behind (a debugger, a suspended laptop): skip rather than burst.
+        if now > self.next_tick + self.tick * 10 {
+            self.next_tick = now + self.tick;
+        }
+        self.server.poll(Duration::ZERO)?;
+        Ok(true)
+    }
+
+    /// Runs until `stop` returns true; it is asked after every tick.
+    pub fn run(&mut self, mut stop: impl FnMut(&mut UdpServer) -> bool) -> Result<(), Error> {
+        loop {
+            if self.turn()? && stop(self) {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Plays as a bot over UDP: connects to `server`, sends `Init`, answers every snapshot with the
+/// bot's actions, pings every `player.ping_every` and sends the client's requests
+/// ([`BotPlayer::maintain`]), until `done(&player, &connection)` says so
+/// (checked every few milliseconds) or the connection closes. Then it lingers 100 ms (so the
+/// last acknowledgements get out), closes the connection and returns its statistics.
+pub fn play_bot(
+    server: SocketAddr,
+    config: hopnet::Config,
+    player: &mut BotPlayer,
+    mut done: impl FnMut(&BotPlayer, &Connection) -> bool,
+) -> Result<Stats, Error> {
+    let mut client = Client::connect(server, config)?;
+    let mut closed = None;
+    while closed.is_none() && !done(player, client.connection()) {
+        client.poll(Duration::from_millis(5))?;
+        while let Some(event) = client.poll_event() {
+            match event {
+                Event::Connected => player.start(client.connection()),
+                Event::Message { bytes, .. } => {
+                    player.handle(client.connection(), &bytes, Instant::now());
+                }
+                Event::Disconnected { reason } => closed = Some(reason),
+                // A client sends no tracked messages (the server sends its delta clients theirs).
+                Event::Acknowledged { .. } | Event::Lost { .. } => {}
+            }
+        }
+        player.maintain(client.connection(), Instant::now());
+        client.poll(Duration::ZERO)?;
+    }
+    if let Some(reason) = closed {
+        warn!(?reason, "disconnected");
+    } else {
+        let linger = Instant::now() + Duration::from_millis(100);
+        while Instant::now() < linger {
+            client.poll(linger.saturating_duration_since(Instant::now()))?;
+            while client.poll_event().is_some() {}
+        }
+    }
+    let stats = client.stats();
+    client.close()?;
+    Ok(stats)
+}

@@ -1,0 +1,61 @@
+//! The server's answers to requests: `Pong` to `Ping`; to `Init`, `Connect` with the player id
+//! and the current snapshot, or an `Error` when the client already joined or the game is full.
+
+use hopnet::{ConnectionId, Delivery, Endpoint};
+use hopnet_snow_fight as wire;
+use tracing::{info, warn};
+
+use super::GameServer;
+use crate::snapshot::to_snapshot;
+use crate::world::PlayerId;
+
+impl GameServer {
+    pub(super) fn request(
+        &mut self,
+        endpoint: &mut Endpoint,
+        connection: ConnectionId,
+        peer: std::net::SocketAddr,
+        player: Option<PlayerId>,
+        req: wire::Request,
+    ) {
+        let reply = match req.kind {
+            wire::RequestKind::Ping => wire::ResponseKind::Pong,
+            wire::RequestKind::Init => match player {
+                Some(p) => {
+                    self.stats.refused += 1;
+                    warn!(%peer, player = p, "Init twice");
+                    wire::ResponseKind::Error(wire::ErrorMessage::new(format!(
+                        "already joined as player {p}"
+                    )))
+                }
+                None if self.players() >= self.config.max_players => {
+                    self.stats.refused += 1;
+                    warn!(%peer, "Init refused: the game is full");
+                    wire::ResponseKind::Error(wire::ErrorMessage::new(format!(
+                        "the game is full ({} players)",
+                        self.config.max_players
+                    )))
+                }
+                None => {
+                    let p = self.next_player;
+                    self.next_player += 1;
+                    self.clients.entry(connection).or_default().player = Some(p);
+                    let (entity, events) = self.world.add_player(p);
+                    self.log_events(&events);
+                    info!(%peer, player = p, entity, round = self.round, "player joined");
+                    wire::ResponseKind::Connect(wire::Connect {
+                        player: wire::PlayerId(p),
+                        snapshot: to_snapshot(&self.world),
+                    })
+                }
+            },
+        };
+        // Pong is for measuring round trips: a late retransmission would only mislead.
+        let delivery = match reply {
+            wire::ResponseKind::Pong => Delivery::Unreliable,
+            _ => Delivery::Reliable,
+        };
+        let msg = wire::ServerMessage::response(req.channel, reply);
+        self.send(endpoint, connection, &msg, delivery);
+    }
+}

@@ -1,0 +1,48 @@
+//! The end of a round and the start of the next: `GameOver` (reliable) to every player, won or
+//! lost, then a new world from the next seed that everyone who joined plays in again.
+
+use hopnet::{ConnectionId, Delivery, Endpoint};
+use hopnet_snow_fight as wire;
+use tracing::info;
+
+use super::GameServer;
+use crate::world::{Outcome, PlayerId, World};
+
+impl GameServer {
+    /// Tells every player how the round ended, then starts the next one.
+    pub(super) fn end_round(
+        &mut self,
+        endpoint: &mut Endpoint,
+        outcome: Outcome,
+        players: &[(ConnectionId, PlayerId)],
+    ) {
+        self.stats.rounds += 1;
+        self.outcomes.push(outcome);
+        info!(round = self.round, winner = ?outcome.winner, reason = ?outcome.reason, ticks = outcome.tick, "round over");
+        for &(c, p) in players {
+            let result = if outcome.winner == Some(p) {
+                wire::GameOver::Won
+            } else {
+                wire::GameOver::Lost
+            };
+            let msg = wire::ServerMessage::game_over(self.time, result);
+            self.send(endpoint, c, &msg, Delivery::Reliable);
+        }
+        self.new_round();
+    }
+
+    /// Starts the next round with everyone who is connected and joined.
+    fn new_round(&mut self) {
+        self.round += 1;
+        self.world = World::new(
+            self.config.seed.wrapping_add(self.round as u64),
+            self.config.game.clone(),
+        );
+        let players: Vec<PlayerId> = self.clients.values().filter_map(|c| c.player).collect();
+        for p in players {
+            let (_, events) = self.world.add_player(p);
+            self.log_events(&events);
+        }
+        info!(round = self.round, players = self.players(), "new round");
+    }
+}

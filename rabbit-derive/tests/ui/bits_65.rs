@@ -1,9 +1,0 @@
-use rabbit::Rabbit;
-
-#[derive(Rabbit)]
-struct Message {
-    #[bits(65)]
-    huge: u64,
-}
-
-fn main() {}

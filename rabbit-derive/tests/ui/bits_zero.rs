@@ -1,9 +1,0 @@
-use rabbit::Rabbit;
-
-#[derive(Rabbit)]
-struct Message {
-    #[bits(0)]
-    nothing: u8,
-}
-
-fn main() {}

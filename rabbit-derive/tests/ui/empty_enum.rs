@@ -1,6 +1,0 @@
-use rabbit::Rabbit;
-
-#[derive(Rabbit)]
-enum Never {}
-
-fn main() {}

@@ -1,9 +1,0 @@
-use rabbit::Rabbit;
-
-#[derive(Rabbit)]
-struct Message {
-    #[rabbit(range = "10..=1")]
-    level: u8,
-}
-
-fn main() {}

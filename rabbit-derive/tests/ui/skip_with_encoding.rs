@@ -1,9 +1,0 @@
-use rabbit::Rabbit;
-
-#[derive(Rabbit)]
-struct Message {
-    #[rabbit(skip, varint)]
-    cached: u32,
-}
-
-fn main() {}

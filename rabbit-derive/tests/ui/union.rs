@@ -1,9 +1,0 @@
-use rabbit::Rabbit;
-
-#[derive(Rabbit)]
-union Bits {
-    int: u32,
-    float: f32,
-}
-
-fn main() {}
