@@ -1,7 +1,7 @@
 //! The client's handshake against the three kinds of server the spec allows (PROTOCOL.md, "The
 //! client's handshake"): a model of the spec author's, which answers nothing after verifying a
 //! `ChallengeResponse` and parses every later datagram, 4-byte ones included, as a packet; our
-//! own [`Endpoint`]; and a strict reader of the spec, which never answers an `ACK`, drops
+//! own [`Server`]; and a strict reader of the spec, which never answers an `ACK`, drops
 //! reserved bits and chunk 255 without `FIN`, and forgets a connection after 15 s without a
 //! valid packet. Each completes an echo with our client at 0 %, 10 % and 20 % loss, through the
 //! sans-I/O API in the simulator and through the std and tokio drivers on real sockets, and
@@ -17,7 +17,7 @@ use common::strict_server::StrictServer;
 use common::{OnSocket, index_of, payload};
 use hopnet::io::Impairment;
 use hopnet::sim::{LinkConfig, SimNetwork};
-use hopnet::{Config, Connection, Delivery, Error, Event, Machine};
+use hopnet::{Client, Config, Delivery, Error, Event, Machine};
 
 const MESSAGES: u32 = 20;
 const SIZE: usize = 5000;
@@ -189,7 +189,7 @@ fn our_server_sees_init_response_and_one_probe() {
 
 #[test]
 fn our_server_under_heavy_loss_and_duplication() {
-    fn echo(endpoint: &mut hopnet::Endpoint) {
+    fn echo(endpoint: &mut hopnet::Server) {
         while let Some(e) = endpoint.poll_event() {
             if let Event::Message { bytes, .. } = e.event {
                 endpoint
@@ -356,7 +356,7 @@ fn a_client_that_gives_up_says_why() {
     let server: SocketAddr = "10.0.0.1:7000".parse().unwrap();
     let start = Instant::now();
     for challenged in [false, true] {
-        let mut client = Connection::with_seed(config.clone(), server, start, 7);
+        let mut client = Client::with_seed(config.clone(), server, start, 7);
         let mut buf = Vec::new();
         let mut now = start;
         while !client.is_closed() {

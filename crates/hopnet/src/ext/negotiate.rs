@@ -16,7 +16,7 @@
 //! ```
 //!
 //! The first four bytes are a spec header, the keepalive's: `ACK | FIN`, chunk 255 of a
-//! sequence 32,768 ids from the newest the sender has seen (see `core/liveness.rs`). A spec
+//! sequence 32,768 ids from the newest the sender has seen (see `connection/liveness.rs`). A spec
 //! peer takes an `ACK` for a chunk it never has in flight, and ignores the payload, as it must
 //! ignore any `ACK`'s; no reserved bit, and chunk 255 with `FIN`, so even a strict reader of
 //! the spec finds nothing to object to. The CRC-32 (IEEE) covers every byte before it; bytes

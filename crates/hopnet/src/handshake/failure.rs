@@ -5,7 +5,7 @@ use std::time::Duration;
 
 /// What a client sent before its connect timeout passed without a confirmation: the reason
 /// behind [`DisconnectReason::ConnectTimeout`](crate::DisconnectReason::ConnectTimeout), from
-/// [`Connection::handshake_failure`](crate::Connection::handshake_failure), and the driver's
+/// [`Client::handshake_failure`](crate::Client::handshake_failure), and the driver's
 /// [`Error::Handshake`](crate::Error::Handshake).
 ///
 /// Its `Display` says which step failed: no `Challenge` ever came (the server is not there, or

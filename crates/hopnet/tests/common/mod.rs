@@ -27,7 +27,7 @@ pub fn lossy(loss: f64, reorder: f64, duplicate: f64) -> LinkConfig {
     }
 }
 
-/// A server [`Machine`] (a model, or our [`hopnet::Endpoint`] wrapped as one) on a real
+/// A server [`Machine`] (a model, or our [`hopnet::Server`] wrapped as one) on a real
 /// loopback socket, in a thread of its own, dropping a `loss` fraction of what it sends.
 pub struct OnSocket<M: Machine + Send + 'static> {
     pub addr: SocketAddr,

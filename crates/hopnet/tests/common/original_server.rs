@@ -15,7 +15,7 @@
 //! - Every `REL` chunk is acknowledged at once with `ACK | FIN`, chunk and sequence copied; an
 //!   `ACK` stops the resending of that chunk and carries nothing else.
 //! - Each reliable payload it receives is sent back reliably (an echo server on the original's
-//!   `Connection`), each chunk resent every 100 ms until acknowledged.
+//!   `Client`), each chunk resent every 100 ms until acknowledged.
 //!
 //! Its reassembly is the original's `SequenceBuilder`: 1,024 slots, sequence `s` in slot
 //! `s mod 1024`, a chunk of another sequence resets the slot, and a sequence 1,024 or more
@@ -86,7 +86,7 @@ struct Slot {
     complete: bool,
 }
 
-/// The model server. Drive it like [`hopnet::Endpoint`] (it implements [`Machine`]).
+/// The model server. Drive it like [`hopnet::Server`] (it implements [`Machine`]).
 #[derive(Debug)]
 pub struct OriginalServer {
     rng: SmallRng,

@@ -1,11 +1,11 @@
 //! The three kinds of echo server a client must connect to, as one [`Machine`]: the model of
-//! the spec author's implementation, our own [`Endpoint`], and the strict reader of the spec.
+//! the spec author's implementation, our own [`Server`], and the strict reader of the spec.
 //! The tests run the same client code against each, in the simulator and on real sockets.
 
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use hopnet::{Config, Delivery, Endpoint, Event, Machine, Transmit};
+use hopnet::{Config, Delivery, Event, Machine, Server, Transmit};
 
 use super::original_server::OriginalServer;
 use super::strict_server::StrictServer;
@@ -16,7 +16,7 @@ pub enum Kind {
     /// The model of the spec author's server (`original_server.rs`): never confirms, parses
     /// every datagram after verification as a packet, acknowledges `REL | ACK`.
     Original,
-    /// Our [`Endpoint`], echoing.
+    /// Our [`Server`], echoing.
     Ours,
     /// The strict reader of the spec (`strict_server.rs`): never confirms, never answers an
     /// `ACK`, drops reserved bits and chunk 255 without `FIN`, forgets a connection after 15 s
@@ -28,10 +28,10 @@ impl Kind {
     pub const ALL: [Kind; 3] = [Kind::Original, Kind::Ours, Kind::Strict];
 }
 
-/// Our [`Endpoint`] as an echo server: sends every message back with the reliability it came
+/// Our [`Server`] as an echo server: sends every message back with the reliability it came
 /// with; records every datagram it receives while `record` is set.
 pub struct EchoEndpoint {
-    pub endpoint: Endpoint,
+    pub endpoint: Server,
     pub record: bool,
     pub received: Vec<Vec<u8>>,
 }
@@ -39,7 +39,7 @@ pub struct EchoEndpoint {
 impl EchoEndpoint {
     pub fn new(config: Config, seed: u64) -> EchoEndpoint {
         EchoEndpoint {
-            endpoint: Endpoint::with_seed(config, seed),
+            endpoint: Server::with_seed(config, seed),
             record: false,
             received: Vec::new(),
         }
@@ -114,7 +114,7 @@ impl TestServer {
                 s.stats.late_responses + s.stats.broken + s.stats.closed_by_end == 0
             }
             TestServer::Ours(s) => {
-                let es = s.endpoint.endpoint_stats();
+                let es = s.endpoint.server_stats();
                 let malformed: u64 = s
                     .endpoint
                     .connections()
@@ -134,7 +134,7 @@ impl TestServer {
     pub fn summary(&self) -> String {
         match self {
             TestServer::Original(s) => format!("{:?}", s.stats),
-            TestServer::Ours(s) => format!("{:?}", s.endpoint.endpoint_stats()),
+            TestServer::Ours(s) => format!("{:?}", s.endpoint.server_stats()),
             TestServer::Strict(s) => format!("{:?}", s.stats),
         }
     }
@@ -144,7 +144,7 @@ impl TestServer {
     pub fn handshakes(&self) -> (u64, u64) {
         match self {
             TestServer::Original(s) => (s.stats.accepted, s.stats.failed_handshakes),
-            TestServer::Ours(s) => (s.endpoint.endpoint_stats().connections_accepted, 0),
+            TestServer::Ours(s) => (s.endpoint.server_stats().connections_accepted, 0),
             TestServer::Strict(s) => (s.stats.accepted, s.stats.failed_handshakes),
         }
     }

@@ -103,7 +103,7 @@ struct Partial {
     reliable: bool,
 }
 
-/// The strict server. Drive it like [`hopnet::Endpoint`] (it implements [`Machine`]).
+/// The strict server. Drive it like [`hopnet::Server`] (it implements [`Machine`]).
 #[derive(Debug)]
 pub struct StrictServer {
     rng: SmallRng,
