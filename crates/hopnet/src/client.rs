@@ -11,8 +11,8 @@ use crate::config::Config;
 use crate::connection::Connection;
 use crate::event::{Delivery, DisconnectReason, Event, MessageId};
 use crate::ext::Extensions;
-use crate::handshake::HANDSHAKE_LEN;
 use crate::handshake::client::ClientHandshake;
+use crate::handshake::{HANDSHAKE_LEN, HandshakeFailure};
 use crate::packet::{HEADER_LEN, is_handshake_shaped};
 use crate::payload::{Data, Payload};
 use crate::spares::Spares;
@@ -39,6 +39,8 @@ pub struct Client {
     core: Connection,
     handshake: ClientHandshake,
     phase: Phase,
+    /// What the handshake had tried when the connect timeout passed, if it did.
+    failure: Option<HandshakeFailure>,
     /// Buffers handed back with [`recycle`](Client::recycle).
     spares: Spares,
 }
@@ -59,13 +61,13 @@ impl Client {
             handshake: ClientHandshake::new(
                 now,
                 rng.random(),
-                rng.random(),
                 config.handshake_initial_resend,
                 config.handshake_max_resend,
                 config.connect_timeout,
             ),
             core: Connection::new(server, &config, now, true, false),
             phase: Phase::AwaitingChallenge,
+            failure: None,
             spares: Spares::received(),
         }
     }
@@ -86,27 +88,50 @@ impl Client {
         self.phase == Phase::Closed
     }
 
+    /// Why the handshake failed, once the connect timeout has passed without the server's
+    /// confirmation ([`DisconnectReason::ConnectTimeout`]): what the client sent, and which
+    /// step went unanswered. `None` otherwise.
+    pub fn handshake_failure(&self) -> Option<HandshakeFailure> {
+        self.failure
+    }
+
+    /// The error for a call on this connection once it has closed: the handshake's failure if
+    /// that is why, else [`Error::Closed`].
+    pub(crate) fn closed_error(&self) -> Error {
+        self.failure.map_or(Error::Closed, Error::Handshake)
+    }
+
     /// Queues a message. Reliable messages may be queued during the handshake and go out once
     /// the server has confirmed it ([`Event::Connected`]); unreliable ones sent before that are
     /// dropped, as the delivery mode allows.
+    ///
+    /// On a closed connection: [`Error::Closed`], or [`Error::Handshake`] if it never got past
+    /// its handshake.
     pub fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
-        self.core.send(Data::Borrowed(bytes), delivery).map(drop)
+        self.queue(Data::Borrowed(bytes), delivery).map(drop)
     }
 
     /// Queues a message held in shared bytes, without copying them (see [`Payload`]).
     pub fn send_payload(&mut self, payload: &Payload, delivery: Delivery) -> Result<(), Error> {
-        self.core.send(Data::Shared(payload), delivery).map(drop)
+        self.queue(Data::Shared(payload), delivery).map(drop)
     }
 
     /// Queues a [`Delivery::Tracked`] message; its [`Event::Acknowledged`] or [`Event::Lost`]
     /// will name the id returned.
     pub fn send_tracked(&mut self, bytes: &[u8]) -> Result<MessageId, Error> {
-        self.core.send(Data::Borrowed(bytes), Delivery::Tracked)
+        self.queue(Data::Borrowed(bytes), Delivery::Tracked)
     }
 
     /// Queues a [`Delivery::Tracked`] message held in shared bytes (see [`Payload`]).
     pub fn send_payload_tracked(&mut self, payload: &Payload) -> Result<MessageId, Error> {
-        self.core.send(Data::Shared(payload), Delivery::Tracked)
+        self.queue(Data::Shared(payload), Delivery::Tracked)
+    }
+
+    fn queue(&mut self, data: Data<'_>, delivery: Delivery) -> Result<MessageId, Error> {
+        match self.core.send(data, delivery) {
+            Err(Error::Closed) => Err(self.closed_error()),
+            other => other,
+        }
     }
 
     /// The extensions agreed with the server, once they are (see
@@ -192,6 +217,7 @@ impl Client {
             Phase::AwaitingChallenge | Phase::AwaitingConfirmation => {
                 if now >= self.handshake.deadline() {
                     self.phase = Phase::Closed;
+                    self.failure = Some(self.handshake.tried());
                     self.core
                         .close_with(DisconnectReason::ConnectTimeout, false);
                     return;

@@ -2,6 +2,7 @@
 //! counted in the statistics and dropped.
 
 use crate::chunk::MAX_PAYLOAD;
+use crate::handshake::HandshakeFailure;
 use crate::server::ConnectionId;
 
 /// What went wrong in a call.
@@ -20,6 +21,10 @@ pub enum Error {
     /// The connection has closed (or was never established).
     #[error("the connection is closed")]
     Closed,
+    /// A client's handshake did not complete before its connect timeout: what it tried, and
+    /// which step the server never answered.
+    #[error("{0}")]
+    Handshake(HandshakeFailure),
     /// No connection with this id exists on the endpoint.
     #[error("unknown connection {0:?}")]
     UnknownConnection(ConnectionId),

@@ -65,7 +65,7 @@
 //!
 //! | File | Rule |
 //! |---|---|
-//! | `packet.rs` | the 4-byte header, serial-number arithmetic, the 4-byte handshake shape |
+//! | `packet.rs` | the 4-byte header, its `ACK`, serial-number arithmetic, the 4-byte handshake shapes |
 //! | `chunk.rs` | payloads split into 504-byte chunks (or an extended message's), at most 256 |
 //! | `event.rs` | delivery modes, events, message ids |
 //! | `ext/features.rs` | the agreed extensions and the chunk size they give |
@@ -75,6 +75,7 @@
 //! | `ext/compress.rs` | LZ4 framing of a message, bounded decompression |
 //! | `handshake/cookie.rs` | the server's stateless challenge cookie |
 //! | `handshake/client.rs` | the client's handshake: probes, and which answers it accepts |
+//! | `handshake/failure.rs` | what a client that gave up had tried, for its error |
 //! | `client.rs` | the client: handshake phases, then the data phase |
 //! | `server.rs` | the server: connections by address, challenges, probe acknowledgements |
 //! | `connection/mod.rs` | the data phase of one connection: dispatch, timers, close |
@@ -145,6 +146,7 @@ pub use config::{Config, ConfigBuilder};
 pub use error::Error;
 pub use event::{Delivery, DisconnectReason, Event, MessageId};
 pub use ext::Extensions;
+pub use handshake::HandshakeFailure;
 pub use machine::Machine;
 pub use payload::Payload;
 pub use server::{ConnectionId, Server, ServerEvent};

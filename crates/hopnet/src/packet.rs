@@ -3,7 +3,7 @@
 //! Every datagram after the handshake starts with this header. The flags byte is read bit 0 =
 //! least significant bit, as in Rabbit and in the spec author's implementation. Reserved bits are
 //! sent as zero and ignored on receipt (except for the 4-byte handshake rule, see
-//! [`is_handshake_shaped`]).
+//! [`is_handshake_shaped`] and [`is_probe`]).
 
 use std::fmt;
 
@@ -95,6 +95,21 @@ impl Header {
         }
     }
 
+    /// The header-only `ACK` of `(chunk, sequence)`: `ACK` alone, and `FIN` too for chunk 255.
+    ///
+    /// Chunk 255 can only be the last chunk of its sequence, so a strict reader of the spec
+    /// takes a packet naming chunk 255 without `FIN` for a protocol violation and drops it;
+    /// `ACK | FIN` is also what the spec author's implementation sends for every `ACK`.
+    /// PROTOCOL.md, "Acknowledgement".
+    pub const fn ack(chunk: u8, sequence: u16) -> Header {
+        let flags = if chunk == u8::MAX {
+            Flags::ACK.union(Flags::FIN)
+        } else {
+            Flags::ACK
+        };
+        Header::new(flags, chunk, sequence)
+    }
+
     /// The 4 bytes on the wire: flags, chunk, sequence big-endian.
     pub const fn encode(self) -> [u8; HEADER_LEN] {
         let [hi, lo] = self.sequence.to_be_bytes();
@@ -121,6 +136,21 @@ pub const fn is_handshake_shaped(value: [u8; 4]) -> bool {
     value[0] & Flags::RESERVED_MASK != 0
 }
 
+/// The flags of a client's probe (PROTOCOL.md, "The client's handshake"): `REL | FIN`.
+pub const PROBE_FLAGS: Flags = Flags::REL.union(Flags::FIN);
+
+/// The chunk index of a client's probe.
+pub const PROBE_CHUNK: u8 = u8::MAX;
+
+/// Whether a 4-byte value is a client's probe: `REL | FIN`, chunk 255, nothing after the
+/// header. To a spec peer that is the empty last chunk of a 256-chunk message, which it
+/// acknowledges and keeps waiting for chunks 0 to 254 of; no sender that splits a payload as
+/// the spec says writes it (255 full chunks hold 128,520 bytes, and only the empty payload has
+/// an empty last chunk). Our server answers it with an `ACK` and stores nothing.
+pub const fn is_probe(value: [u8; 4]) -> bool {
+    value[0] == PROBE_FLAGS.bits() && value[1] == PROBE_CHUNK
+}
+
 /// Serial-number arithmetic on 16-bit sequences (RFC 1982): the signed distance from `b` to `a`,
 /// in `-32768..=32767`. Positive means `a` is newer than `b`.
 pub const fn seq_diff(a: u16, b: u16) -> i16 {
@@ -145,6 +175,16 @@ mod tests {
         assert_eq!(d, h);
         assert_eq!(rest, &[9]);
         assert!(Header::decode(&[1, 2, 3]).is_none());
+    }
+
+    #[test]
+    fn acks_of_chunk_255_carry_fin() {
+        assert_eq!(Header::ack(3, 258).encode(), [0x02, 3, 1, 2]);
+        assert_eq!(Header::ack(255, 258).encode(), [0x06, 255, 1, 2]);
+        assert!(is_probe([0x05, 255, 0xff, 0x12]));
+        assert!(!is_probe([0x05, 254, 0xff, 0x12]));
+        assert!(!is_probe([0x07, 255, 0xff, 0x12]));
+        assert!(!is_probe([0x15, 255, 0xff, 0x12]));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::connection::Connection;
 use crate::event::{Delivery, DisconnectReason, Event, MessageId};
 use crate::ext::Extensions;
 use crate::handshake::cookie::CookieJar;
-use crate::packet::{Flags, HEADER_LEN, Header, is_handshake_shaped};
+use crate::packet::{HEADER_LEN, Header, is_handshake_shaped, is_probe};
 use crate::payload::{Data, Payload};
 use crate::spares::Spares;
 use crate::stats::{ServerStats, Stats};
@@ -114,14 +114,15 @@ impl Server {
             };
             self.last_peer = Some((from, id));
             match four {
-                Some(v) if is_handshake_shaped(v) => {
-                    // A client's probe (or a repeated Init or ChallengeResponse): it has not seen
-                    // us accept. Acknowledge it as any conforming peer acknowledges a `REL`
-                    // chunk, and let it not count as life: a client that restarted on this
-                    // address must not keep its predecessor's connection open forever.
+                Some(v) if is_probe(v) || is_handshake_shaped(v) => {
+                    // A client's probe (or a repeated Init or ChallengeResponse, or an earlier
+                    // version's probe): it has not seen us accept. Acknowledge it as any
+                    // conforming peer acknowledges a `REL` chunk, store nothing, and let it
+                    // not count as life: a client that restarted on this address must not
+                    // keep its predecessor's connection open forever.
                     peer.core.count_handshake(v.len());
                     let [_, chunk, hi, lo] = v;
-                    let ack = Header::new(Flags::ACK, chunk, u16::from_be_bytes([hi, lo]));
+                    let ack = Header::ack(chunk, u16::from_be_bytes([hi, lo]));
                     peer.core.queue_control(ack.encode());
                 }
                 _ if datagram.len() < HEADER_LEN => peer.core.count_malformed(),

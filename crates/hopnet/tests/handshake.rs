@@ -1,20 +1,27 @@
-//! The client's handshake against every server the spec allows: our own, and one that, like
-//! the spec's author's implementation, answers nothing after verifying a `ChallengeResponse`
-//! and parses every later datagram, 4-byte ones included, as a packet (PROTOCOL.md, "The
-//! client's handshake").
+//! The client's handshake against the three kinds of server the spec allows (PROTOCOL.md, "The
+//! client's handshake"): a model of the spec author's, which answers nothing after verifying a
+//! `ChallengeResponse` and parses every later datagram, 4-byte ones included, as a packet; our
+//! own [`Server`]; and a strict reader of the spec, which never answers an `ACK`, drops
+//! reserved bits and chunk 255 without `FIN`, and forgets a connection after 15 s without a
+//! valid packet. Each completes an echo with our client at 0 %, 10 % and 20 % loss, through the
+//! sans-I/O API in the simulator and through the std and tokio drivers on real sockets, and
+//! none of them sees anything it objects to.
 
 mod common;
 
-use std::net::SocketAddr;
+use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
 
-use common::original_server::{OriginalServer, OriginalStats};
-use common::{OriginalOnSocket, index_of, payload};
+use common::servers::{EchoEndpoint, Kind, TestServer};
+use common::strict_server::StrictServer;
+use common::{OnSocket, index_of, payload};
+use hopnet::io::Impairment;
 use hopnet::sim::{LinkConfig, SimNetwork};
-use hopnet::{Config, Delivery, Event, Machine, Server, Transmit};
+use hopnet::{Client, Config, Delivery, Error, Event, Machine};
 
 const MESSAGES: u32 = 20;
 const SIZE: usize = 5000;
+const LOSSES: [f64; 3] = [0.0, 0.1, 0.2];
 
 fn link(loss: f64) -> LinkConfig {
     LinkConfig {
@@ -26,23 +33,39 @@ fn link(loss: f64) -> LinkConfig {
 /// Connects client 0 and echoes `MESSAGES` reliable payloads through the server; returns
 /// whether every one came back exactly once.
 fn connect_and_echo<S: Machine>(net: &mut SimNetwork<S>) -> Result<(), String> {
-    connect_and_echo_with(net, |_| {})
+    connect_and_echo_with(net, Config::default(), |_| {})
 }
 
-/// [`connect_and_echo`], calling `serve` on the server after every event (to echo, for a
-/// server without an echo of its own).
+/// [`connect_and_echo`] with a client configuration, calling `serve` on the server after every
+/// event (to echo, for a server without an echo of its own).
 fn connect_and_echo_with<S: Machine>(
     net: &mut SimNetwork<S>,
+    config: Config,
     mut serve: impl FnMut(&mut S),
 ) -> Result<(), String> {
-    let c = net.add_client(Config::default());
+    let c = net.add_client(config);
     if !net.run_until(Duration::from_secs(10), |n| n.client(c).is_connected()) {
-        return Err(format!("not connected: {:?}", net.client(c).stats()));
+        let failure = net.client(c).handshake_failure();
+        return Err(format!(
+            "not connected: {failure:?} {:?}",
+            net.client(c).stats()
+        ));
     }
     if net.client(c).poll_event() != Some(Event::Connected) {
         return Err("Connected is not the first event".into());
     }
-    for i in 0..MESSAGES {
+    echo_messages(net, c, 0, &mut serve)
+}
+
+/// Sends `MESSAGES` reliable payloads (indexes from `first`) from client `c` and runs until
+/// each came back; an error unless every one came back exactly once.
+fn echo_messages<S: Machine>(
+    net: &mut SimNetwork<S>,
+    c: usize,
+    first: u32,
+    serve: &mut impl FnMut(&mut S),
+) -> Result<(), String> {
+    for i in first..first + MESSAGES {
         net.client(c)
             .send(&payload(i, SIZE), Delivery::Reliable)
             .map_err(|e| e.to_string())?;
@@ -52,8 +75,8 @@ fn connect_and_echo_with<S: Machine>(
         serve(n.server());
         while let Some(e) = n.client(c).poll_event() {
             if let Event::Message { bytes, .. } = e {
-                let i = index_of(&bytes).expect("intact echo") as usize;
-                seen[i] += 1;
+                let i = index_of(&bytes).expect("intact echo") - first;
+                seen[i as usize] += 1;
             }
         }
         seen.iter().all(|&s| s > 0)
@@ -64,100 +87,78 @@ fn connect_and_echo_with<S: Machine>(
     Ok(())
 }
 
-/// Our [`Server`] as an echo server: sends back every message it received.
-fn echo(endpoint: &mut Server) {
-    while let Some(e) = endpoint.poll_event() {
-        if let Event::Message { bytes, .. } = e.event {
-            let sent = endpoint.send(e.connection, &bytes, Delivery::Reliable);
-            sent.unwrap();
-        }
-    }
-}
-
-/// The rule's promise to a server that never confirms: it never sees a `ChallengeResponse`
-/// after accepting one, and never a datagram that breaks or closes its connection.
-fn assert_unbroken(stats: &OriginalStats, context: &str) {
-    assert_eq!(stats.late_responses, 0, "{context}: {stats:?}");
-    assert_eq!(
-        stats.broken + stats.closed_by_end,
-        0,
-        "{context}: {stats:?}"
-    );
-}
-
-/// Echoes through the model of the original server over `link`, for each seed; returns its
-/// statistics per seed, checked by [`assert_unbroken`].
-fn echo_with_original(seeds: std::ops::Range<u64>, link: LinkConfig) -> Vec<OriginalStats> {
+/// Echoes through a server of `kind` over `link` in the simulator, for each seed, and checks
+/// that the server objected to nothing; returns the servers.
+fn echo_in_sim(kind: Kind, seeds: std::ops::Range<u64>, link: LinkConfig) -> Vec<TestServer> {
     seeds
         .map(|seed| {
-            let server = OriginalServer::new(seed);
+            let server = TestServer::new(kind, seed);
             let mut net = SimNetwork::with_server(seed, server, link.clone());
-            connect_and_echo(&mut net).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
-            let stats = net.server().stats.clone();
-            assert_unbroken(&stats, &format!("seed {seed}"));
-            stats
+            connect_and_echo(&mut net)
+                .unwrap_or_else(|e| panic!("{kind:?} seed {seed} {link:?}: {e}"));
+            if let Some(objection) = net.server().objection() {
+                panic!("{kind:?} seed {seed} {link:?}: {objection}");
+            }
+            // Stragglers (a probe still on its way) must not disturb the server either.
+            net.step(Duration::from_secs(1));
+            let server = std::mem::replace(net.server(), TestServer::new(kind, 0));
+            if let Some(objection) = server.objection() {
+                panic!("{kind:?} seed {seed} {link:?}, after: {objection}");
+            }
+            server
         })
         .collect()
 }
 
-#[test]
-fn a_server_that_never_confirms_accepts_us_and_echoes() {
-    for stats in echo_with_original(0..32, link(0.0)) {
-        assert_eq!(stats.accepted, 1, "{stats:?}");
-        assert_eq!(stats.failed_handshakes, 0, "{stats:?}");
-        assert_eq!(stats.echoed, u64::from(MESSAGES));
+/// The echo with one kind of server at every loss rate; without loss, exactly one handshake.
+fn every_loss_in_sim(kind: Kind) {
+    for loss in LOSSES {
+        for server in echo_in_sim(kind, 0..16, link(loss)) {
+            let (accepted, failed) = server.handshakes();
+            if loss == 0.0 {
+                assert_eq!((accepted, failed), (1, 0), "{}", server.summary());
+            } else {
+                assert!(accepted >= 1, "{}", server.summary());
+            }
+        }
     }
 }
 
 #[test]
-fn a_server_that_never_confirms_under_ten_percent_loss() {
-    for stats in echo_with_original(0..64, link(0.1)) {
-        assert_eq!(stats.accepted, 1, "{stats:?}");
-    }
+fn the_original_in_the_simulator_at_0_10_and_20_percent_loss() {
+    every_loss_in_sim(Kind::Original);
 }
 
 #[test]
-fn a_server_that_never_confirms_under_loss_and_reordering() {
+fn our_server_in_the_simulator_at_0_10_and_20_percent_loss() {
+    every_loss_in_sim(Kind::Ours);
+}
+
+#[test]
+fn the_strict_server_in_the_simulator_at_0_10_and_20_percent_loss() {
+    every_loss_in_sim(Kind::Strict);
+}
+
+#[test]
+fn servers_that_never_confirm_under_loss_and_reordering() {
     // Reordering can put the probe ahead of the response it follows, which fails the
-    // original's handshake: the client's next probe starts a new one.
+    // handshake of a server that reads the next datagram as the response: the client's next
+    // probe starts a new one.
     let lossy = LinkConfig {
         loss: 0.2,
         reorder: 0.2,
         ..LinkConfig::default()
     };
-    echo_with_original(0..32, lossy);
-}
-
-/// Our [`Server`] as an echo server, recording every datagram it receives.
-struct Recording {
-    endpoint: Server,
-    received: Vec<Vec<u8>>,
-}
-
-impl Machine for Recording {
-    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        self.received.push(datagram.to_vec());
-        self.endpoint.handle(now, from, datagram);
-        echo(&mut self.endpoint);
-    }
-    fn poll_transmit(&mut self, now: Instant, buf: &mut Vec<u8>, max: usize) -> Option<Transmit> {
-        self.endpoint.poll_transmit(now, buf, max)
-    }
-    fn poll_timeout(&mut self) -> Option<Instant> {
-        self.endpoint.poll_timeout()
-    }
-    fn handle_timeout(&mut self, now: Instant) {
-        self.endpoint.handle_timeout(now);
+    for kind in [Kind::Original, Kind::Strict] {
+        echo_in_sim(kind, 0..16, lossy.clone());
     }
 }
 
 #[test]
 fn our_server_sees_init_response_and_one_probe() {
     for seed in 0..16 {
-        let server = Recording {
-            endpoint: Server::with_seed(Config::default(), seed),
-            received: Vec::new(),
-        };
+        let mut server = EchoEndpoint::new(Config::default(), seed);
+        server.record = true;
         let mut net = SimNetwork::with_server(seed, server, link(0.0));
         connect_and_echo(&mut net).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let handshake: Vec<&Vec<u8>> = net
@@ -169,34 +170,78 @@ fn our_server_sees_init_response_and_one_probe() {
         // Init, ChallengeResponse, then one probe that the server acknowledges: no resends.
         assert_eq!(handshake.len(), 3, "seed {seed}: {handshake:02x?}");
         let (init, probe) = (handshake[0], handshake[2]);
-        assert_eq!(init[0] & 0x0f, 0x03, "REL | ACK");
-        assert_eq!(probe[1..], init[1..], "same probe chunk and sequence");
-        assert_ne!(init[0] >> 4, 0, "a reserved bit is set");
+        for d in [init, probe] {
+            assert_eq!(
+                d[..2],
+                [0x05, 0xff],
+                "REL | FIN, chunk 255, no reserved bit"
+            );
+        }
+        let sequence = |d: &[u8]| u16::from_be_bytes([d[2], d[3]]);
+        assert!(sequence(init) >= 0xff00, "just behind 0: {init:02x?}");
+        assert_eq!(
+            sequence(probe),
+            sequence(init) - 1,
+            "the next sequence down"
+        );
     }
 }
 
 #[test]
 fn our_server_under_heavy_loss_and_duplication() {
+    fn echo(endpoint: &mut hopnet::Server) {
+        while let Some(e) = endpoint.poll_event() {
+            if let Event::Message { bytes, .. } = e.event {
+                endpoint
+                    .send(e.connection, &bytes, Delivery::Reliable)
+                    .unwrap();
+            }
+        }
+    }
     for seed in 0..32 {
         let lossy = common::lossy(0.3, 0.1, 0.1);
         let mut net = SimNetwork::new(seed, Config::default(), lossy);
-        connect_and_echo_with(&mut net, echo).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        connect_and_echo_with(&mut net, Config::default(), echo)
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
     }
 }
 
-/// The blocking driver's documented usage (`connect`, `wait_connected`, then `send`) against the
-/// model on a real socket; returns the messages echoed back.
-fn blocking_driver_echo(seed: u64, loss: f64) -> (u32, OriginalStats) {
-    use hopnet::io::Impairment;
+#[test]
+fn an_idle_client_keeps_its_connection_to_a_strict_server() {
+    // The strict server forgets a connection after 15 s without a valid packet: our
+    // keepalives (and the extended client's offers) must be packets it takes as valid. It
+    // sends nothing while idle (the spec has no keepalive), so the client waits longer.
+    let patient = || Config::builder().idle_timeout(Duration::from_secs(60));
+    let extended = patient().extensions(true).build().unwrap();
+    for (seed, config) in [(1, patient().build().unwrap()), (2, extended)] {
+        let server = TestServer::new(Kind::Strict, seed);
+        let mut net = SimNetwork::with_server(seed, server, link(0.1));
+        connect_and_echo_with(&mut net, config.clone(), |_| {})
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        net.step(Duration::from_secs(40));
+        assert!(net.client(0).is_connected(), "seed {seed}");
+        echo_messages(&mut net, 0, MESSAGES, &mut |_| {})
+            .unwrap_or_else(|e| panic!("seed {seed}, after 40 s idle: {e}"));
+        assert_eq!(net.server().objection(), None, "seed {seed}");
+        assert_eq!(net.client(0).extensions(), None);
+    }
+}
+
+/// The blocking driver's documented usage (`connect`, `wait_connected`, then `send`) against a
+/// server of `kind` on a real socket, each side dropping `loss` of what it sends; returns the
+/// server once every echo came back.
+fn std_driver_echo(kind: Kind, seed: u64, loss: f64) -> TestServer {
     use hopnet::io::blocking::Client;
-    let server = OriginalOnSocket::spawn(seed, loss);
+    let server = OnSocket::spawn(TestServer::new(kind, seed), seed, loss);
     let mut client = Client::connect(server.addr, Config::default()).unwrap();
     client.set_impairment(Some(Impairment {
         loss,
         seed,
         ..Impairment::default()
     }));
-    client.wait_connected().unwrap();
+    client
+        .wait_connected()
+        .unwrap_or_else(|e| panic!("{kind:?} loss {loss}: {e}"));
     for i in 0..MESSAGES {
         client.send(&payload(i, SIZE), Delivery::Reliable).unwrap();
     }
@@ -211,54 +256,192 @@ fn blocking_driver_echo(seed: u64, loss: f64) -> (u32, OriginalStats) {
             }
         }
     }
-    (back, server.stats())
+    let server = server.stop();
+    assert_eq!(back, MESSAGES, "{kind:?} loss {loss}: {}", server.summary());
+    server
 }
 
-#[test]
-fn blocking_driver_against_a_server_that_never_confirms() {
-    for (seed, loss) in [(1, 0.0), (2, 0.1), (3, 0.1)] {
-        let (back, stats) = blocking_driver_echo(seed, loss);
-        assert_eq!(back, MESSAGES, "loss {loss}: {stats:?}");
-        assert_unbroken(&stats, &format!("loss {loss}"));
-    }
-}
-
+/// The tokio driver's usage (`connect`, the `Connected` event, then `send`), as
+/// [`std_driver_echo`].
 #[cfg(feature = "tokio")]
-#[test]
-fn tokio_driver_against_a_server_that_never_confirms() {
+fn tokio_driver_echo(kind: Kind, seed: u64, loss: f64) -> TestServer {
     use hopnet::io::async_tokio::TokioClient;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
-    for (seed, loss) in [(4, 0.0), (5, 0.1)] {
-        let server = OriginalOnSocket::spawn(seed, loss);
-        let back = rt.block_on(async {
-            let mut client = TokioClient::connect(server.addr, Config::default())
+    let server = OnSocket::spawn(TestServer::new(kind, seed), seed, loss);
+    let back = rt.block_on(async {
+        let mut client = TokioClient::connect(server.addr, Config::default())
+            .await
+            .unwrap();
+        client.set_impairment(Some(Impairment {
+            loss,
+            seed,
+            ..Impairment::default()
+        }));
+        assert_eq!(client.recv().await.unwrap(), Event::Connected);
+        for i in 0..MESSAGES {
+            client
+                .send(&payload(i, SIZE), Delivery::Reliable)
                 .await
                 .unwrap();
-            assert_eq!(client.recv().await.unwrap(), Event::Connected);
-            for i in 0..MESSAGES {
-                client
-                    .send(&payload(i, SIZE), Delivery::Reliable)
-                    .await
-                    .unwrap();
+        }
+        let mut back = 0;
+        while back < MESSAGES {
+            let event = tokio::time::timeout(Duration::from_secs(30), client.recv())
+                .await
+                .expect("echoes within 30 s")
+                .unwrap();
+            if let Event::Message { bytes, .. } = event {
+                assert!(index_of(&bytes).is_some());
+                back += 1;
             }
-            let mut back = 0;
-            while back < MESSAGES {
-                let event = tokio::time::timeout(Duration::from_secs(30), client.recv())
-                    .await
-                    .expect("echoes within 30 s")
-                    .unwrap();
-                if let Event::Message { bytes, .. } = event {
-                    assert!(index_of(&bytes).is_some());
-                    back += 1;
+        }
+        back
+    });
+    let server = server.stop();
+    assert_eq!(back, MESSAGES, "{kind:?} loss {loss}: {}", server.summary());
+    server
+}
+
+/// A driver's echo with one kind of server at every loss rate, checked for objections.
+fn every_loss_on_sockets(kind: Kind, echo: fn(Kind, u64, f64) -> TestServer) {
+    for (seed, loss) in (1..).zip(LOSSES) {
+        let server = echo(kind, seed, loss);
+        assert_eq!(server.objection(), None, "{kind:?} loss {loss}");
+    }
+}
+
+#[test]
+fn std_driver_with_the_original() {
+    every_loss_on_sockets(Kind::Original, std_driver_echo);
+}
+
+#[test]
+fn std_driver_with_our_server() {
+    every_loss_on_sockets(Kind::Ours, std_driver_echo);
+}
+
+#[test]
+fn std_driver_with_the_strict_server() {
+    every_loss_on_sockets(Kind::Strict, std_driver_echo);
+}
+
+#[cfg(feature = "tokio")]
+#[test]
+fn tokio_driver_with_the_original() {
+    every_loss_on_sockets(Kind::Original, tokio_driver_echo);
+}
+
+#[cfg(feature = "tokio")]
+#[test]
+fn tokio_driver_with_our_server() {
+    every_loss_on_sockets(Kind::Ours, tokio_driver_echo);
+}
+
+#[cfg(feature = "tokio")]
+#[test]
+fn tokio_driver_with_the_strict_server() {
+    every_loss_on_sockets(Kind::Strict, tokio_driver_echo);
+}
+
+/// A client whose server answers nothing, and one whose server answers every `Init` with a
+/// `Challenge` but never acknowledges a probe: each gives up at its connect timeout and says
+/// which step failed and what it tried.
+#[test]
+fn a_client_that_gives_up_says_why() {
+    let timeout = Duration::from_secs(2);
+    let config = Config::builder().connect_timeout(timeout).build().unwrap();
+    let server: SocketAddr = "10.0.0.1:7000".parse().unwrap();
+    let start = Instant::now();
+    for challenged in [false, true] {
+        let mut client = Client::with_seed(config.clone(), server, start, 7);
+        let mut buf = Vec::new();
+        let mut now = start;
+        while !client.is_closed() {
+            while client.poll_transmit(now, &mut buf, 1).is_some() {
+                if challenged && buf[..2] == [0x05, 0xff] {
+                    client.handle(now, server, &[0x9a, 0x31, 0x7c, 0x44]);
                 }
             }
-            back
-        });
-        let stats = server.stats();
-        assert_eq!(back, MESSAGES, "loss {loss}: {stats:?}");
-        assert_unbroken(&stats, &format!("loss {loss}"));
+            now = client.poll_timeout().unwrap().max(now);
+            client.handle_timeout(now);
+        }
+        let failure = client.handshake_failure().expect("a failure");
+        assert_eq!(failure.was_challenged(), challenged);
+        assert_eq!(failure.waited, timeout);
+        let text = failure.to_string();
+        if challenged {
+            // One pepper, answered once; every probe after it goes unacknowledged.
+            assert_eq!(failure.challenges, 1, "{failure:?}");
+            assert!(failure.probes >= 3, "{failure:?}");
+            assert!(
+                text.starts_with("the server never confirmed the connection"),
+                "{text}"
+            );
+        } else {
+            assert!(failure.inits >= 3 && failure.probes == 0, "{failure:?}");
+            assert!(text.starts_with("the server never answered"), "{text}");
+        }
+        let sent = client.send(b"late", Delivery::Reliable);
+        assert!(matches!(sent, Err(Error::Handshake(f)) if f == failure));
+    }
+}
+
+/// The blocking driver's `wait_connected` returns that reason as its error, against a socket
+/// that sends one `Challenge` and then nothing, like a server whose acknowledgements never
+/// arrive.
+#[test]
+fn wait_connected_fails_with_the_reason() {
+    use hopnet::io::blocking::Client;
+    let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
+    socket
+        .set_read_timeout(Some(Duration::from_millis(50)))
+        .unwrap();
+    let addr = socket.local_addr().unwrap();
+    let answering = std::thread::spawn(move || {
+        let mut buf = [0u8; 64];
+        let start = Instant::now();
+        let mut challenged = false;
+        while start.elapsed() < Duration::from_secs(3) {
+            if let Ok((4, from)) = socket.recv_from(&mut buf)
+                && !challenged
+            {
+                challenged = true;
+                let _ = socket.send_to(&[0xa0, 0x11, 0x5c, 0x42], from);
+            }
+        }
+    });
+    let config = Config::builder()
+        .connect_timeout(Duration::from_secs(1))
+        .build()
+        .unwrap();
+    let mut client = Client::connect(addr, config).unwrap();
+    let error = client.wait_connected().unwrap_err();
+    let Error::Handshake(failure) = &error else {
+        panic!("{error:?}");
+    };
+    assert!(failure.was_challenged(), "{failure:?}");
+    assert!(
+        error
+            .to_string()
+            .starts_with("the server never confirmed the connection: "),
+        "{error}"
+    );
+    answering.join().unwrap();
+}
+
+/// A strict server sees exactly the spec's handshake and one probe it acknowledges, and never
+/// has to answer an `ACK`, read a reserved bit or a chunk 255 without `FIN`.
+#[test]
+fn a_strict_server_sees_only_what_the_spec_defines() {
+    for seed in 0..16 {
+        let mut net = SimNetwork::with_server(seed, StrictServer::new(seed), link(0.0));
+        connect_and_echo(&mut net).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let stats = net.server().stats.clone();
+        assert_eq!(stats.violations(), 0, "seed {seed}: {stats:?}");
+        assert_eq!((stats.accepted, stats.failed_handshakes), (1, 0));
+        assert_eq!(stats.echoed, u64::from(MESSAGES));
     }
 }

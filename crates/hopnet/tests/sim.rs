@@ -382,6 +382,35 @@ fn four_byte_rule_after_the_handshake() {
 }
 
 #[test]
+fn a_probe_from_the_connected_client_is_acknowledged_and_kept_nowhere() {
+    // A client's probe (`REL | FIN`, chunk 255, no payload) reaching a server that has
+    // accepted it: acknowledged as any `REL` chunk, with `FIN` (chunk 255 is a last chunk),
+    // and not taken for the last chunk of a message.
+    let (mut net, c, id) = connected_pair(12);
+    let (client_addr, server_addr) = (net.client_addr(c), net.server_addr());
+    net.record_batches(true);
+    net.inject(client_addr, server_addr, vec![0x05, 0xff, 0xfe, 0x42]);
+    net.step(Duration::from_millis(50));
+    let answers: Vec<Vec<u8>> = net
+        .take_batches()
+        .iter()
+        .filter(|b| b.from == server_addr)
+        .flat_map(|b| b.datagrams().map(<[u8]>::to_vec).collect::<Vec<_>>())
+        .collect();
+    assert_eq!(answers, [vec![0x06, 0xff, 0xfe, 0x42]]);
+    let stats = net.server().stats(id).unwrap();
+    assert_eq!(
+        (stats.reassembly_bytes, stats.malformed),
+        (0, 0),
+        "{stats:?}"
+    );
+    assert_eq!(
+        sent_through(&mut net, c, b"after a probe", 5),
+        Some(b"after a probe".to_vec())
+    );
+}
+
+#[test]
 fn sequenced_unreliable_delivery() {
     let config = Config::builder()
         .sequenced_unreliable(true)

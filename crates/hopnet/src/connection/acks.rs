@@ -4,7 +4,7 @@
 
 use std::collections::VecDeque;
 
-use crate::packet::{Flags, HEADER_LEN, Header};
+use crate::packet::{HEADER_LEN, Header};
 
 /// The ACKs a connection owes its peer, bounded.
 #[derive(Debug)]
@@ -27,8 +27,7 @@ impl AckQueue {
         if self.queue.len() >= self.max {
             return false;
         }
-        self.queue
-            .push_back(Header::new(Flags::ACK, chunk, sequence).encode());
+        self.queue.push_back(Header::ack(chunk, sequence).encode());
         true
     }
 

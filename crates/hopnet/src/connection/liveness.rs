@@ -2,10 +2,12 @@
 //! datagram from the peer, and it sends a keepalive after `keepalive_interval` without sending
 //! anything, so that an idle peer does not time it out.
 //!
-//! The keepalive is an `ACK` for chunk 255 of the sequence opposite the newest one we have seen
-//! from the peer. A sender never has that chunk in flight (its in-flight messages stay within
-//! 16,384 ids of its newest), so the ACK acknowledges nothing, yet it is a well-formed header
-//! any conforming peer accepts. See PROTOCOL.md. On the extended wire it is a ping frame.
+//! The keepalive is an `ACK | FIN` for chunk 255 of the sequence opposite the newest one we
+//! have seen from the peer. A sender never has that chunk in flight (its in-flight messages
+//! stay within 16,384 ids of its newest), so the ACK acknowledges nothing, yet it is a
+//! well-formed header any conforming peer accepts, a strict one included (chunk 255 with
+//! `FIN`, no reserved bit): it keeps the peer's 15 s timer from running out. See PROTOCOL.md.
+//! On the extended wire it is a ping frame.
 
 use std::time::{Duration, Instant};
 

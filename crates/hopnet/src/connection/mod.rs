@@ -249,8 +249,8 @@ impl Connection {
                     .first()
                     .is_some_and(|f| f & Flags::RESERVED_MASK != 0)
             {
-                // Our peer sets reserved bits only in offers, accepts and extended datagrams:
-                // this is one of those with its first byte corrupted.
+                // Our peer sets reserved bits only in extended datagrams: this is one of those
+                // with its first byte corrupted.
                 self.count_handshake(datagram.len());
                 self.stats.malformed += 1;
                 return;
@@ -417,7 +417,7 @@ impl Connection {
                 if self.negotiator.sending() {
                     self.queue_frame(PING);
                 } else {
-                    let ka = Header::new(Flags::ACK, 255, keepalive_sequence(self.rx.newest()));
+                    let ka = Header::ack(255, keepalive_sequence(self.rx.newest()));
                     self.queue_control(ka.encode());
                 }
                 self.liveness.spoke(now);

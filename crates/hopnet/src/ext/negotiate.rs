@@ -5,7 +5,7 @@
 //!  0                   1                   2                   3
 //!  0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1 2 3 4 5 6 7 8 9 0 1
 //! +---------------+---------------+-------------------------------+
-//! |  Flags 0x12   |   Chunk 255   |           Sequence            |
+//! |  Flags 0x06   |   Chunk 255   |           Sequence            |
 //! +---------------+---------------+---------------+---------------+
 //! |   Magic 'N'   |   Magic 'X'   |    Version    |     Kind      |
 //! +---------------+---------------+---------------+---------------+
@@ -15,18 +15,18 @@
 //! +---------------------------------------------------------------+
 //! ```
 //!
-//! The first four bytes are a spec header: `ACK` with the reserved bit `0x10`, chunk 255 of a
-//! sequence 32,768 ids from the newest the sender has seen (where the keepalive points, see
-//! `connection/liveness.rs`). A spec peer drops the reserved bit, takes an `ACK` for a chunk it never
-//! has in flight, and ignores the payload, as it must ignore any `ACK`'s. The CRC-32 (IEEE)
-//! covers every byte before it; bytes between the fields and the CRC are reserved for later
-//! versions and ignored.
+//! The first four bytes are a spec header, the keepalive's: `ACK | FIN`, chunk 255 of a
+//! sequence 32,768 ids from the newest the sender has seen (see `connection/liveness.rs`). A spec
+//! peer takes an `ACK` for a chunk it never has in flight, and ignores the payload, as it must
+//! ignore any `ACK`'s; no reserved bit, and chunk 255 with `FIN`, so even a strict reader of
+//! the spec finds nothing to object to. The CRC-32 (IEEE) covers every byte before it; bytes
+//! between the fields and the CRC are reserved for later versions and ignored.
 
 use super::features::Extensions;
 use crate::packet::{Flags, HEADER_LEN};
 
-/// The flags byte of a negotiation datagram: `ACK` and the reserved bit `0x10`.
-pub const NEGOTIATION_FLAGS: u8 = Flags::ACK.bits() | 0x10;
+/// The flags byte of a negotiation datagram: `ACK | FIN`, as in an `ACK` of chunk 255.
+pub const NEGOTIATION_FLAGS: u8 = Flags::ACK.union(Flags::FIN).bits();
 /// The chunk index of a negotiation datagram.
 pub const NEGOTIATION_CHUNK: u8 = 255;
 /// The magic after the header.
@@ -154,10 +154,11 @@ mod tests {
     fn a_spec_peer_reads_an_ack_of_nothing() {
         let offer = encode(Kind::Offer, &Extensions::ALL, 0x8123);
         let (header, rest) = Header::decode(&offer).unwrap();
-        assert_eq!(header.flags, Flags::ACK);
+        assert_eq!(header.flags, Flags::ACK | Flags::FIN);
+        assert_eq!(offer[0] & Flags::RESERVED_MASK, 0);
         assert_eq!((header.chunk, header.sequence), (255, 0x8123));
         assert_eq!(rest.len(), 12);
-        assert_eq!(hex(&offer[..12]), "12ff81234e580101000f01fc");
+        assert_eq!(hex(&offer[..12]), "06ff81234e580101000f01fc");
     }
 
     fn hex(b: &[u8]) -> String {

@@ -3,17 +3,20 @@
 
 use std::time::{Duration, Instant};
 
+use super::failure::HandshakeFailure;
 use super::xor;
-use crate::packet::Flags;
+use crate::packet::{Flags, PROBE_CHUNK, PROBE_FLAGS};
 
-/// The flags of a probe-shaped salt, as a conforming peer reads them once it has accepted us:
-/// `REL | ACK`. `REL` makes it answer with an `ACK` for the same chunk and sequence (the echo
-/// that confirms the handshake); `ACK` asks it to stop resending a chunk it never sent.
-const PROBE_FLAGS: u8 = 0x03;
+/// How many sequences the probes of one attempt use: they count down from the first, and
+/// start over at it after this many (a probe a second for four minutes). So every probe's
+/// sequence lies between 65,025 and 65,535, just behind sequence 0, where data starts.
+const PROBE_SEQUENCES: u16 = 256;
 
-/// The chunk index of every probe: the last index of a maximum payload, never in flight this
-/// early in a connection.
-const PROBE_CHUNK: u8 = 255;
+/// The highest sequences, where every attempt's first probe lies (its low byte is random):
+/// just behind sequence 0, so that a receiver that keeps a window of recent sequences (the
+/// spec author's keeps 1,024) has them in its window with the first data, and never takes a
+/// late probe for a jump of half the sequence space.
+const PROBE_BASE: u16 = 0xff00;
 
 /// Peppers remembered per connection attempt, so that a late copy of a `Challenge` is never
 /// answered twice. A client sends at most one `Init` per resend interval before its connect
@@ -23,19 +26,24 @@ const MAX_ANSWERED: usize = 32;
 /// The client's side of the handshake: what it sends, when, and which answers it accepts.
 ///
 /// The rule (PROTOCOL.md, "The client's handshake"): the client resends only its `Init`, never
-/// its `ChallengeResponse`. Each salt is *probe-shaped*: a reserved flag bit set (so our server
-/// reads it as a handshake datagram), then `REL | ACK`, chunk 255, and a sequence with its top
-/// bit set. A server that already accepted us parses it as a packet and, like any conforming
-/// peer, acknowledges the `REL` chunk: that echo is the confirmation the spec never sends. A
-/// server still waiting for our response takes it as a new `Init` and answers with a new
+/// its `ChallengeResponse`. Each salt is a *probe*: `REL | FIN`, chunk 255, no payload, and a
+/// sequence just behind 0, a packet every reading of the spec defines. A server that already
+/// accepted us parses it as the empty last chunk of a 256-chunk message and, like any
+/// conforming peer, acknowledges it at once: that `ACK` is the confirmation the spec never
+/// sends. The message never completes (chunks 0 to 254 never come), so nothing is handed up.
+/// A server still waiting for our response takes it as a new `Init` and answers with a new
 /// `Challenge`, which the client answers once. So a `ChallengeResponse` is only ever sent in
 /// answer to a fresh `Challenge`, and a server that accepted one never sees another.
 #[derive(Debug, Clone)]
 pub(crate) struct ClientHandshake {
-    /// The salt of the latest `Init`.
+    /// The salt of the latest `Init` or probe.
     salt: [u8; 4],
-    /// The sequence every probe of this attempt carries, and its echo acknowledges.
-    probe_sequence: u16,
+    /// The sequence of the first salt; the `n`-th probe after it has `first - n`.
+    first: u16,
+    /// Which of the sequences the latest salt has (0 for the first).
+    index: u16,
+    /// The highest index used so far: the probes whose acknowledgement confirms.
+    highest: u16,
     /// Whether a `ChallengeResponse` was sent: from then on every `Init` is a probe with a new
     /// salt, so that even a server whose pepper depends only on the salt (ours) answers it with
     /// a pepper we have not answered yet.
@@ -46,6 +54,8 @@ pub(crate) struct ClientHandshake {
     answered: Vec<[u8; 4]>,
     /// Datagrams due at once, in order: a `ChallengeResponse`, then a probe.
     due_now: Vec<[u8; 4]>,
+    /// What was sent so far, for the error if no confirmation comes.
+    tried: HandshakeFailure,
     started: Instant,
     next_resend: Instant,
     interval: Duration,
@@ -55,24 +65,31 @@ pub(crate) struct ClientHandshake {
 }
 
 impl ClientHandshake {
-    /// A handshake whose first `Init` is due at `now`. `nibble` (1 to 15) and `sequence` come
-    /// from the caller's random generator.
+    /// A handshake whose first `Init` is due at `now`. `low` (the low byte of the first
+    /// probe's sequence) comes from the caller's random generator.
     pub fn new(
         now: Instant,
-        nibble: u8,
-        sequence: u16,
+        low: u8,
         initial: Duration,
         max: Duration,
         timeout: Duration,
     ) -> ClientHandshake {
-        let probe_sequence = sequence | 0x8000;
+        let first = PROBE_BASE | u16::from(low);
         ClientHandshake {
-            salt: probe_salt(nibble % 15 + 1, probe_sequence),
-            probe_sequence,
+            salt: probe(first),
+            first,
+            index: 0,
+            highest: 0,
             responded: false,
             armed: false,
             answered: Vec::new(),
             due_now: Vec::new(),
+            tried: HandshakeFailure {
+                waited: timeout,
+                inits: 0,
+                challenges: 0,
+                probes: 0,
+            },
             started: now,
             next_resend: now,
             interval: initial,
@@ -102,8 +119,12 @@ impl ClientHandshake {
     /// The `Init` to send next: the same salt until we have responded, a fresh probe after.
     fn next_init(&mut self) -> [u8; 4] {
         if self.responded {
-            let nibble = (self.salt[0] >> 4) % 15 + 1;
-            self.salt = probe_salt(nibble, self.probe_sequence);
+            self.index = (self.index + 1) % PROBE_SEQUENCES;
+            self.highest = self.highest.max(self.index);
+            self.salt = probe(self.first.wrapping_sub(self.index));
+            self.tried.probes += 1;
+        } else {
+            self.tried.inits += 1;
         }
         self.armed = true;
         self.salt
@@ -122,6 +143,7 @@ impl ClientHandshake {
         self.armed = false;
         let response = xor(self.salt, pepper);
         self.responded = true;
+        self.tried.challenges += 1;
         let probe = self.next_init();
         self.due_now.clear();
         self.due_now.extend([response, probe]);
@@ -130,16 +152,18 @@ impl ClientHandshake {
         true
     }
 
-    /// Whether `datagram` is a server's acknowledgement of one of our probes: `ACK` (perhaps
-    /// with `FIN`, as the spec author's implementation sends it), no `END`, no reserved bit,
-    /// chunk 255 and the probe's sequence. A random pepper looks like this once in 2^30.
+    /// Whether `datagram` is a server's acknowledgement of one of our probes: `ACK` (with or
+    /// without `FIN`: the spec's text sets `ACK` alone, its author's implementation and ours
+    /// add `FIN`), no `END`, no reserved bit, chunk 255 and the sequence of a probe of this
+    /// attempt. A random pepper looks like this about once in 2^22.
     pub fn is_confirmation(&self, datagram: [u8; 4]) -> bool {
         let flags = datagram[0];
+        let sequence = u16::from_be_bytes([datagram[2], datagram[3]]);
         flags & Flags::RESERVED_MASK == 0
             && flags & Flags::ACK.bits() != 0
             && flags & Flags::END.bits() == 0
             && datagram[1] == PROBE_CHUNK
-            && u16::from_be_bytes([datagram[2], datagram[3]]) == self.probe_sequence
+            && self.first.wrapping_sub(sequence) <= self.highest
     }
 
     /// Whether a pepper was already answered: a copy of it arriving after the handshake is a
@@ -151,6 +175,11 @@ impl ClientHandshake {
     /// Whether a `ChallengeResponse` has been sent.
     pub fn responded(&self) -> bool {
         self.responded
+    }
+
+    /// What was tried, for the error when the connect timeout passes without a confirmation.
+    pub fn tried(&self) -> HandshakeFailure {
+        self.tried
     }
 
     pub fn deadline(&self) -> Instant {
@@ -168,8 +197,87 @@ impl ClientHandshake {
     }
 }
 
-/// A probe-shaped salt: the reserved nibble, `REL | ACK`, chunk 255, the probe's sequence.
-fn probe_salt(nibble: u8, sequence: u16) -> [u8; 4] {
+/// A probe, and the salt it is: `REL | FIN`, chunk 255, the sequence, no payload.
+fn probe(sequence: u16) -> [u8; 4] {
     let [hi, lo] = sequence.to_be_bytes();
-    [nibble << 4 | PROBE_FLAGS, PROBE_CHUNK, hi, lo]
+    [PROBE_FLAGS.bits(), PROBE_CHUNK, hi, lo]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packet::{Header, is_probe};
+
+    const MS: Duration = Duration::from_millis(1);
+
+    fn handshake(now: Instant) -> ClientHandshake {
+        ClientHandshake::new(now, 0x34, 250 * MS, 1000 * MS, 10_000 * MS)
+    }
+
+    #[test]
+    fn every_salt_is_a_probe_counting_down_from_the_first() {
+        let now = Instant::now();
+        let mut h = handshake(now);
+        let init = h.poll(now).unwrap();
+        assert_eq!(init, [0x05, 0xff, 0xff, 0x34]);
+        // Resent unchanged until a Challenge comes.
+        assert_eq!(h.poll(now + 250 * MS), Some(init));
+        assert!(h.on_challenge(now + 300 * MS, [1, 2, 3, 4]));
+        let response = h.poll(now + 300 * MS).unwrap();
+        assert_eq!(response, xor(init, [1, 2, 3, 4]));
+        let probe = h.poll(now + 300 * MS).unwrap();
+        assert_eq!(probe, [0x05, 0xff, 0xff, 0x33]);
+        assert_eq!(h.poll(now + 550 * MS), Some([0x05, 0xff, 0xff, 0x32]));
+        for d in [init, probe] {
+            assert!(is_probe(d));
+            let (header, rest) = Header::decode(&d).unwrap();
+            assert_eq!(header.flags, Flags::REL | Flags::FIN);
+            assert!(rest.is_empty());
+        }
+        let tried = h.tried();
+        assert_eq!((tried.inits, tried.challenges, tried.probes), (2, 1, 2));
+    }
+
+    #[test]
+    fn the_acknowledgement_of_any_probe_confirms() {
+        let now = Instant::now();
+        let mut h = handshake(now);
+        h.poll(now);
+        h.on_challenge(now, [9, 9, 9, 9]);
+        while h.poll(now).is_some() {}
+        h.poll(now + 250 * MS);
+        // Probes 0xff34 (the Init), 0xff33, 0xff32 were sent.
+        for seq in [0xff34u16, 0xff33, 0xff32] {
+            let [hi, lo] = seq.to_be_bytes();
+            assert!(h.is_confirmation([0x06, 0xff, hi, lo]), "{seq:x}");
+            assert!(h.is_confirmation([0x02, 0xff, hi, lo]), "{seq:x}");
+            assert!(!h.is_confirmation([0x0a, 0xff, hi, lo]), "END");
+            assert!(!h.is_confirmation([0x16, 0xff, hi, lo]), "reserved bit");
+            assert!(!h.is_confirmation([0x06, 0xfe, hi, lo]), "chunk");
+        }
+        for seq in [0xff35u16, 0xff31, 0] {
+            let [hi, lo] = seq.to_be_bytes();
+            assert!(!h.is_confirmation([0x06, 0xff, hi, lo]), "{seq:x}");
+        }
+    }
+
+    #[test]
+    fn probe_sequences_stay_within_their_range() {
+        let now = Instant::now();
+        let mut h = ClientHandshake::new(now, 0, MS, MS, Duration::from_secs(3600));
+        h.poll(now);
+        h.on_challenge(now, [9, 9, 9, 9]);
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..1000u32 {
+            let t = now + MS * i;
+            while let Some(d) = h.poll(t) {
+                let seq = u16::from_be_bytes([d[2], d[3]]);
+                if is_probe(d) {
+                    assert!((0xfe01..=0xff00).contains(&seq), "{seq:x}");
+                    seen.insert(seq);
+                }
+            }
+        }
+        assert_eq!(seen.len(), usize::from(PROBE_SEQUENCES));
+    }
 }

@@ -152,9 +152,13 @@ impl TokioClient {
     client_methods!(async, .await);
 
     /// Runs the protocol until the next event. After `Disconnected`, returns
-    /// [`Error::Closed`].
+    /// [`Error::Closed`], or [`Error::Handshake`] if the connection never got past its
+    /// handshake (what was tried, and which step the server never answered).
     pub async fn recv(&mut self) -> Result<Event, Error> {
-        self.driver.next_event(crate::Client::is_closed).await
+        match self.driver.next_event(crate::Client::is_closed).await {
+            Err(Error::Closed) => Err(self.machine().closed_error()),
+            other => other,
+        }
     }
 
     /// Sends what is queued, as far as the congestion window allows.

@@ -3,16 +3,17 @@
 #![allow(dead_code)]
 
 pub mod original_server;
+pub mod servers;
+pub mod strict_server;
 
 use std::net::{SocketAddr, UdpSocket};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use hopnet::Machine;
 use hopnet::sim::LinkConfig;
-use original_server::{OriginalServer, OriginalStats};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -26,27 +27,24 @@ pub fn lossy(loss: f64, reorder: f64, duplicate: f64) -> LinkConfig {
     }
 }
 
-/// The [`OriginalServer`] model on a real loopback socket, in a thread of its own, dropping a
-/// `loss` fraction of what it sends.
-pub struct OriginalOnSocket {
+/// A server [`Machine`] (a model, or our [`hopnet::Server`] wrapped as one) on a real
+/// loopback socket, in a thread of its own, dropping a `loss` fraction of what it sends.
+pub struct OnSocket<M: Machine + Send + 'static> {
     pub addr: SocketAddr,
     stop: Arc<AtomicBool>,
-    stats: Arc<Mutex<OriginalStats>>,
-    thread: Option<JoinHandle<()>>,
+    thread: Option<JoinHandle<M>>,
 }
 
-impl OriginalOnSocket {
-    pub fn spawn(seed: u64, loss: f64) -> OriginalOnSocket {
+impl<M: Machine + Send + 'static> OnSocket<M> {
+    pub fn spawn(mut server: M, seed: u64, loss: f64) -> OnSocket<M> {
         let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
         socket
             .set_read_timeout(Some(Duration::from_millis(1)))
             .unwrap();
         let addr = socket.local_addr().unwrap();
         let stop = Arc::new(AtomicBool::new(false));
-        let stats = Arc::new(Mutex::new(OriginalStats::default()));
-        let (stop2, stats2) = (stop.clone(), stats.clone());
+        let stop2 = stop.clone();
         let thread = std::thread::spawn(move || {
-            let mut server = OriginalServer::new(seed);
             let mut rng = SmallRng::seed_from_u64(seed ^ 0x5eed);
             let mut buf = vec![0u8; 65536];
             let mut out = Vec::new();
@@ -64,23 +62,25 @@ impl OriginalOnSocket {
                         let _ = socket.send_to(&out, t.destination);
                     }
                 }
-                *stats2.lock().unwrap() = server.stats.clone();
             }
+            server
         });
-        OriginalOnSocket {
+        OnSocket {
             addr,
             stop,
-            stats,
             thread: Some(thread),
         }
     }
 
-    pub fn stats(&self) -> OriginalStats {
-        self.stats.lock().unwrap().clone()
+    /// Stops the thread and hands back the server, for its statistics.
+    pub fn stop(mut self) -> M {
+        self.stop.store(true, Ordering::Relaxed);
+        let thread = self.thread.take().expect("running");
+        thread.join().expect("the server thread")
     }
 }
 
-impl Drop for OriginalOnSocket {
+impl<M: Machine + Send + 'static> Drop for OnSocket<M> {
     fn drop(&mut self) {
         self.stop.store(true, Ordering::Relaxed);
         if let Some(t) = self.thread.take() {

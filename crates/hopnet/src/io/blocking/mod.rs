@@ -124,11 +124,12 @@ impl Client {
     driver_methods!(Event);
     client_methods!(,);
 
-    /// Polls until connected, or fails with [`Error::Closed`] if the handshake times out.
+    /// Polls until connected, or fails with [`Error::Handshake`] (what was tried, and which
+    /// step the server never answered) if the connect timeout passes first.
     pub fn wait_connected(&mut self) -> Result<(), Error> {
         while !self.machine().is_connected() {
             if self.machine().is_closed() {
-                return Err(Error::Closed);
+                return Err(self.machine().closed_error());
             }
             self.poll(Duration::from_millis(50))?;
         }
