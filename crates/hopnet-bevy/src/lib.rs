@@ -63,12 +63,12 @@
 //! }
 //!
 //! let net = SimNet::new(1, hopnet::Config::default(), LinkConfig { loss: 0.2, ..default() });
-//! let tick = TimeUpdateStrategy::ManualDuration(Duration::from_millis(16));
+//! let tick = || TimeUpdateStrategy::ManualDuration(Duration::from_millis(16));
 //!
 //! let mut server = App::new();
 //! server
 //!     .add_plugins((MinimalPlugins, HopnetServerPlugin))
-//!     .insert_resource(tick.clone())
+//!     .insert_resource(tick())
 //!     .insert_resource(NetServer::new(net.server()))
 //!     .add_systems(Update, relay);
 //! protocol(&mut server);
@@ -76,7 +76,7 @@
 //! let mut client = App::new();
 //! client
 //!     .add_plugins((MinimalPlugins, HopnetClientPlugin))
-//!     .insert_resource(tick)
+//!     .insert_resource(tick())
 //!     .insert_resource(NetClient::new(net.client(hopnet::Config::default())))
 //!     .init_resource::<Heard>()
 //!     .add_systems(Update, (say_hello.run_if(client_just_connected), listen));

@@ -18,16 +18,20 @@
 //! use hopnet_bevy::sim::SimNet;
 //!
 //! let net = SimNet::new(7, hopnet::Config::default(), LinkConfig { loss: 0.2, ..default() });
-//! let app = |plugins| {
+//! let app = || {
 //!     let mut app = App::new();
-//!     app.add_plugins((MinimalPlugins, plugins))
+//!     app.add_plugins(MinimalPlugins)
 //!         .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(10)));
 //!     app
 //! };
-//! let mut server = app(HopnetServerPlugin.into());
-//! server.insert_resource(NetServer::new(net.server()));
-//! let mut client = app(HopnetClientPlugin.into());
-//! client.insert_resource(NetClient::new(net.client(hopnet::Config::default())));
+//! let mut server = app();
+//! server
+//!     .add_plugins(HopnetServerPlugin)
+//!     .insert_resource(NetServer::new(net.server()));
+//! let mut client = app();
+//! client
+//!     .add_plugins(HopnetClientPlugin)
+//!     .insert_resource(NetClient::new(net.client(hopnet::Config::default())));
 //! for _ in 0..300 {
 //!     server.update();
 //!     client.update();
