@@ -7,7 +7,7 @@
 //! iteration is one second of the game: 38,400 messages each way. The clients are raw hopnet
 //! connections in both runs (the same code); the server is a Bevy app with
 //! `HopnetServerPlugin` (`MinimalPlugins`, manual time, a system that answers) in one, and a
-//! loop over hopnet's `Endpoint` in the other, encoding and decoding with hopnet-codec. The
+//! loop over hopnet's `Server` in the other, encoding and decoding with hopnet-codec. The
 //! difference is the plugin's: the Bevy schedule, messages, tags, the inbox, the shared
 //! simulator's lock.
 //!
@@ -23,7 +23,7 @@ use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use criterion::{Criterion, criterion_group, criterion_main};
 use hopnet::sim::{LinkConfig, SimNetwork};
-use hopnet::{Delivery, EndpointEvent, Event};
+use hopnet::{Delivery, Event, ServerEvent};
 use hopnet_bevy::prelude::*;
 use hopnet_bevy::sim::SimNet;
 use hopnet_codec::Rabbit;
@@ -209,7 +209,7 @@ impl DirectRun {
         self.tick += 1;
         self.net.step(tick());
         let server = self.net.server();
-        while let Some(EndpointEvent {
+        while let Some(ServerEvent {
             connection, event, ..
         }) = server.poll_event()
         {

@@ -5,7 +5,7 @@ use std::any::type_name;
 
 use bevy_ecs::prelude::*;
 use bevy_time::{Real, Time};
-use hopnet::{ConnectionId, EndpointEvent, Event};
+use hopnet::{ConnectionId, Event, ServerEvent};
 
 use super::NetServer;
 use crate::clock::frame_instant;
@@ -35,7 +35,7 @@ pub(crate) fn poll(
     if let Err(error) = server.transport.update(frame_instant(time.as_deref())) {
         errors.write(NetworkError::Transport { error });
     }
-    while let Some(EndpointEvent {
+    while let Some(ServerEvent {
         connection: client,
         peer: address,
         event,

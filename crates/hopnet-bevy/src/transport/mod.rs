@@ -22,7 +22,7 @@ mod udp;
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use hopnet::{ConnectionId, Delivery, EndpointEvent, Error, Event, MessageId, Stats};
+use hopnet::{ConnectionId, Delivery, Error, Event, MessageId, ServerEvent, Stats};
 
 /// A server's transport: a server state machine and the way its datagrams travel.
 pub trait ServerTransport: Send + Sync + 'static {
@@ -31,7 +31,7 @@ pub trait ServerTransport: Send + Sync + 'static {
     fn update(&mut self, now: Instant) -> Result<(), Error>;
 
     /// The next event on any connection.
-    fn poll_event(&mut self) -> Option<EndpointEvent>;
+    fn poll_event(&mut self) -> Option<ServerEvent>;
 
     /// Queues a message to `client`; [`flush`](Self::flush) sends it.
     fn send(&mut self, client: ConnectionId, bytes: &[u8], delivery: Delivery)

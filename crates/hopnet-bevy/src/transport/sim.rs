@@ -45,7 +45,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
 use hopnet::sim::{LinkConfig, SimNetwork};
-use hopnet::{Config, ConnectionId, Delivery, EndpointEvent, Error, Event, MessageId, Stats};
+use hopnet::{Config, ConnectionId, Delivery, Error, Event, MessageId, ServerEvent, Stats};
 
 use super::{ClientTransport, ServerTransport};
 
@@ -127,7 +127,7 @@ impl ServerTransport for SimServer {
         Ok(())
     }
 
-    fn poll_event(&mut self) -> Option<EndpointEvent> {
+    fn poll_event(&mut self) -> Option<ServerEvent> {
         self.net.lock().server().poll_event()
     }
 

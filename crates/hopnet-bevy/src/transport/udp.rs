@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use hopnet::io::blocking::{Client, Server};
-use hopnet::{ConnectionId, Delivery, EndpointEvent, Error, Event, MessageId, Stats};
+use hopnet::{ConnectionId, Delivery, Error, Event, MessageId, ServerEvent, Stats};
 
 use super::{ClientTransport, ServerTransport};
 
@@ -14,7 +14,7 @@ impl ServerTransport for Server {
         self.poll(Duration::ZERO)
     }
 
-    fn poll_event(&mut self) -> Option<EndpointEvent> {
+    fn poll_event(&mut self) -> Option<ServerEvent> {
         Server::poll_event(self)
     }
 
@@ -30,11 +30,11 @@ impl ServerTransport for Server {
     }
 
     fn send_tracked(&mut self, client: ConnectionId, bytes: &[u8]) -> Result<MessageId, Error> {
-        self.endpoint().send_tracked(client, bytes)
+        self.machine().send_tracked(client, bytes)
     }
 
     fn close(&mut self, client: ConnectionId) -> Result<(), Error> {
-        self.endpoint().close(client)
+        self.machine().close(client)
     }
 
     fn recycle(&mut self, bytes: Vec<u8>) {
@@ -46,7 +46,7 @@ impl ServerTransport for Server {
     }
 
     fn stats(&mut self, client: ConnectionId) -> Option<Stats> {
-        self.endpoint().stats(client)
+        self.machine().stats(client)
     }
 
     fn local_addr(&self) -> Option<SocketAddr> {
@@ -68,11 +68,11 @@ impl ClientTransport for Client {
     }
 
     fn send_tracked(&mut self, bytes: &[u8]) -> Result<MessageId, Error> {
-        self.connection().send_tracked(bytes)
+        self.machine().send_tracked(bytes)
     }
 
     fn close(&mut self, _now: Instant) {
-        self.connection().close();
+        self.machine().close();
     }
 
     fn recycle(&mut self, bytes: Vec<u8>) {
