@@ -27,3 +27,8 @@ pub struct SnowFightReadme;
 #[doc = include_str!("../../hopnet-formats/README.md")]
 #[cfg(doctest)]
 pub struct FormatsReadme;
+
+/// hopnet-bevy's README.
+#[doc = include_str!("../../hopnet-bevy/README.md")]
+#[cfg(doctest)]
+pub struct BevyReadme;

@@ -1,0 +1,202 @@
+//! The client's plugin, its resource, and its run conditions.
+
+mod receive;
+mod send;
+
+use std::net::SocketAddr;
+
+use bevy_app::{App, Last, Plugin, PostUpdate, PreUpdate};
+use bevy_ecs::prelude::*;
+use hopnet::{Config, DisconnectReason, Error, Stats};
+
+use crate::error::log_errors;
+use crate::inbox::Inbox;
+use crate::messages::{Connected, Disconnected};
+use crate::sets::{Registered, Step};
+use crate::transport::ClientTransport;
+
+pub(crate) use receive::decode_from_server;
+pub(crate) use send::send_to_server;
+
+/// The client's side: add it, insert a [`NetClient`], and register the message types.
+///
+/// Each frame, in `PreUpdate` ([`HopnetReceive`](crate::HopnetReceive)), it takes in what
+/// arrived and writes [`Connected`], [`Disconnected`] and, per registered type `T`,
+/// [`FromServer<T>`](crate::FromServer); in `PostUpdate` ([`HopnetSend`](crate::HopnetSend))
+/// it encodes and sends what was written as [`ToServer<T>`](crate::ToServer). Nothing runs
+/// until a [`NetClient`] is inserted; to connect again after a disconnection, insert a new
+/// one. Errors come as [`NetworkError`](crate::NetworkError) messages and log lines.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HopnetClientPlugin;
+
+impl Plugin for HopnetClientPlugin {
+    fn build(&self, app: &mut App) {
+        crate::plugin::common(app);
+        app.init_resource::<Inbox<()>>()
+            .add_message::<Connected>()
+            .add_message::<Disconnected>()
+            .add_systems(
+                PreUpdate,
+                receive::poll
+                    .in_set(Step::Poll)
+                    .run_if(resource_exists::<NetClient>),
+            )
+            .add_systems(
+                PostUpdate,
+                send::flush
+                    .in_set(Step::Flush)
+                    .run_if(resource_exists::<NetClient>),
+            )
+            .add_systems(
+                Last,
+                send::close_on_exit
+                    .run_if(resource_exists::<NetClient>)
+                    .run_if(on_message::<bevy_app::AppExit>)
+                    .before(log_errors),
+            );
+    }
+}
+
+/// Where a client's connection is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ConnectionState {
+    /// The handshake is under way.
+    Connecting,
+    /// The connection is open.
+    Connected,
+    /// The connection ended, or never opened.
+    Disconnected(DisconnectReason),
+}
+
+/// The client: its transport and where its connection is.
+///
+/// ```no_run
+/// use bevy_app::App;
+/// use hopnet_bevy::prelude::*;
+///
+/// let mut app = App::new();
+/// app.add_plugins(HopnetClientPlugin).insert_resource(NetClient::connect(
+///     "127.0.0.1:7777".parse().unwrap(),
+///     hopnet::Config::default(),
+/// )?);
+/// # Ok::<(), hopnet::Error>(())
+/// ```
+#[derive(Resource)]
+pub struct NetClient {
+    pub(crate) transport: Box<dyn ClientTransport>,
+    state: ConnectionState,
+    /// Whether the state changed in this frame's `PreUpdate`.
+    changed: bool,
+    /// This frame's instant, once a frame has run.
+    pub(crate) now: Option<std::time::Instant>,
+    /// Where messages are encoded.
+    pub(crate) buf: Vec<u8>,
+}
+
+impl std::fmt::Debug for NetClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetClient")
+            .field("state", &self.state)
+            .field("local_addr", &self.local_addr())
+            .finish_non_exhaustive()
+    }
+}
+
+impl NetClient {
+    /// A client on `transport`, which has started connecting: hopnet's UDP driver, a
+    /// simulator's client, or a transport of your own (secure mode's among them).
+    pub fn new(transport: impl ClientTransport) -> NetClient {
+        NetClient {
+            transport: Box::new(transport),
+            state: ConnectionState::Connecting,
+            changed: false,
+            now: None,
+            buf: Vec::new(),
+        }
+    }
+
+    /// A client that connects to `server` over UDP from an ephemeral port
+    /// ([`hopnet::io::blocking::Client`]).
+    pub fn connect(server: SocketAddr, config: Config) -> Result<NetClient, Error> {
+        Ok(NetClient::new(hopnet::io::blocking::Client::connect(
+            server, config,
+        )?))
+    }
+
+    /// Where the connection is.
+    pub fn state(&self) -> ConnectionState {
+        self.state
+    }
+
+    /// Whether the connection is open.
+    pub fn is_connected(&self) -> bool {
+        self.state == ConnectionState::Connected
+    }
+
+    /// Whether the connection ended (or never opened).
+    pub fn is_disconnected(&self) -> bool {
+        matches!(self.state, ConnectionState::Disconnected(_))
+    }
+
+    /// Closes the connection: its `END` leaves this frame, and [`Disconnected`] follows.
+    pub fn disconnect(&mut self) {
+        let now = self.now.unwrap_or_else(std::time::Instant::now);
+        self.transport.close(now);
+    }
+
+    /// The connection's statistics.
+    pub fn stats(&mut self) -> Stats {
+        self.transport.stats()
+    }
+
+    /// The local address, if there is a socket.
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.transport.local_addr()
+    }
+
+    /// The transport, for what the plugin does not cover.
+    pub fn transport_mut(&mut self) -> &mut dyn ClientTransport {
+        &mut *self.transport
+    }
+}
+
+/// Registers `T` on a client app: its messages to the server (`to_server`) and from it
+/// (`to_clients`).
+pub(crate) fn register_message<T: crate::NetworkMessage>(
+    app: &mut App,
+    order: Registered,
+    to_server: bool,
+    to_clients: bool,
+) {
+    if to_clients {
+        app.add_message::<crate::FromServer<T>>().add_systems(
+            PreUpdate,
+            decode_from_server::<T>
+                .in_set(Step::Decode)
+                .run_if(resource_exists::<NetClient>),
+        );
+    }
+    if to_server {
+        app.add_message::<crate::ToServer<T>>().add_systems(
+            PostUpdate,
+            send_to_server::<T>
+                .in_set(order)
+                .run_if(resource_exists::<NetClient>),
+        );
+    }
+}
+
+/// A run condition: the client is connected.
+pub fn client_connected(client: Option<Res<NetClient>>) -> bool {
+    client.is_some_and(|c| c.is_connected())
+}
+
+/// A run condition: the client connected in this frame.
+pub fn client_just_connected(client: Option<Res<NetClient>>) -> bool {
+    client.is_some_and(|c| c.changed && c.is_connected())
+}
+
+/// A run condition: the client's connection ended (or failed to open) in this frame.
+pub fn client_just_disconnected(client: Option<Res<NetClient>>) -> bool {
+    client.is_some_and(|c| c.changed && c.is_disconnected())
+}

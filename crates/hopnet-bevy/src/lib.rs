@@ -1,0 +1,154 @@
+//! Bevy plugins for hopnet: a game's client and server as Bevy apps, talking in typed
+//! messages over hopnet's transport.
+//!
+//! - [`HopnetServerPlugin`] and [`HopnetClientPlugin`] read the network in `PreUpdate`
+//!   ([`HopnetReceive`]) and write it in `PostUpdate` ([`HopnetSend`]), public system sets to
+//!   order your systems against. They run once a [`NetServer`] or a [`NetClient`] resource
+//!   is inserted, on the transport it was made with: real UDP ([`NetServer::bind`],
+//!   [`NetClient::connect`]), hopnet's seeded simulator ([`sim::SimNet`], for tests), or any
+//!   other [`transport`] (secure mode's), chosen by configuration, the same plugins either
+//!   way.
+//! - Typed messages: a type that derives `Rabbit` is registered with its delivery
+//!   ([`NetworkApp::add_network_message`]); systems write [`ToServer<T>`] or [`ToClients<T>`]
+//!   and read [`FromClient<T>`] (which names the client) or [`FromServer<T>`], as Bevy
+//!   messages. A message that does not decode is dropped and reported as a
+//!   [`NetworkError`] (and a log line) naming the peer and the reason; it never panics.
+//! - Connections: [`ClientConnected`] and [`ClientDisconnected`] on the server, [`Connected`]
+//!   and [`Disconnected`] on a client, and the run conditions [`client_connected`],
+//!   [`client_just_connected`] and [`client_just_disconnected`].
+//! - Snapshots: a type with `#[rabbit(delta)]` registered with
+//!   [`NetworkApp::add_snapshot`] goes from the server to each client as a delta against the
+//!   newest snapshot that client acknowledged ([`snapshot`]).
+//!
+//! A server and a client app, over hopnet's simulated network with 20 % loss, stepped
+//! together with manual time as a test steps them:
+//!
+//! ```
+//! use std::time::Duration;
+//! use bevy::prelude::*;
+//! use bevy::time::TimeUpdateStrategy;
+//! use hopnet::Delivery;
+//! use hopnet::sim::LinkConfig;
+//! use hopnet_bevy::prelude::*;
+//! use hopnet_bevy::sim::SimNet;
+//! use hopnet_codec::Rabbit;
+//!
+//! #[derive(Rabbit, Debug, Clone, PartialEq)]
+//! struct Chat {
+//!     text: String,
+//! }
+//!
+//! /// Both sides register the same types, in the same order.
+//! fn protocol(app: &mut App) {
+//!     app.add_network_message::<Chat>(Delivery::ReliableOrdered);
+//! }
+//!
+//! fn say_hello(mut chat: MessageWriter<ToServer<Chat>>) {
+//!     chat.write(ToServer::new(Chat { text: "hello".into() }));
+//! }
+//!
+//! /// The server passes every line on to everybody, naming who said it.
+//! fn relay(mut heard: MessageReader<FromClient<Chat>>, mut say: MessageWriter<ToClients<Chat>>) {
+//!     for FromClient { client, message } in heard.read() {
+//!         let text = format!("{}: {}", client.0, message.text);
+//!         say.write(ToClients::all(Chat { text }));
+//!     }
+//! }
+//!
+//! #[derive(Resource, Default)]
+//! struct Heard(Vec<String>);
+//!
+//! fn listen(mut chat: MessageReader<FromServer<Chat>>, mut heard: ResMut<Heard>) {
+//!     heard.0.extend(chat.read().map(|m| m.message.text.clone()));
+//! }
+//!
+//! let net = SimNet::new(1, hopnet::Config::default(), LinkConfig { loss: 0.2, ..default() });
+//! let tick = || TimeUpdateStrategy::ManualDuration(Duration::from_millis(16));
+//!
+//! let mut server = App::new();
+//! server
+//!     .add_plugins((MinimalPlugins, HopnetServerPlugin))
+//!     .insert_resource(tick())
+//!     .insert_resource(NetServer::new(net.server()))
+//!     .add_systems(Update, relay);
+//! protocol(&mut server);
+//!
+//! let mut client = App::new();
+//! client
+//!     .add_plugins((MinimalPlugins, HopnetClientPlugin))
+//!     .insert_resource(tick())
+//!     .insert_resource(NetClient::new(net.client(hopnet::Config::default())))
+//!     .init_resource::<Heard>()
+//!     .add_systems(Update, (say_hello.run_if(client_just_connected), listen));
+//! protocol(&mut client);
+//!
+//! for _ in 0..500 {
+//!     server.update();
+//!     client.update();
+//! }
+//! assert_eq!(client.world().resource::<Heard>().0, ["0: hello"]);
+//! ```
+//!
+//! The same apps over real UDP take `NetServer::bind(addr, config)` and
+//! `NetClient::connect(addr, config)` instead, and run with `app.run()`.
+//!
+//! # Where each rule lives
+//!
+//! | File | Rule |
+//! |---|---|
+//! | `sets.rs` | the public system sets, and the steps inside them |
+//! | `transport/` | the transport traits; hopnet's UDP drivers (`udp.rs`) and simulator (`sim.rs`) under them |
+//! | `protocol/` | the registered types per direction, their tags, the framing (`frame.rs`) |
+//! | `register.rs` | [`NetworkApp`]: registering a type adds its systems |
+//! | `server/`, `client/` | the plugins, their resources, receiving (`receive.rs`) and sending (`send.rs`) |
+//! | `inbox.rs` | this frame's payloads by tag, their buffers recycled |
+//! | `messages.rs` | the Bevy messages the app reads and writes |
+//! | `error.rs` | [`NetworkError`], and its log kept from flooding |
+//! | `snapshot/` | snapshots as deltas: the server's baselines per client (`baselines.rs`, `server.rs`), a client's kept snapshots (`client.rs`), the payload (`frame.rs`) |
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod client;
+mod clock;
+mod error;
+mod inbox;
+mod messages;
+mod plugin;
+mod protocol;
+mod register;
+mod server;
+mod sets;
+pub mod snapshot;
+pub mod transport;
+
+pub use transport::sim;
+
+pub use client::{
+    ConnectionState, HopnetClientPlugin, NetClient, client_connected, client_just_connected,
+    client_just_disconnected,
+};
+pub use error::{NetworkError, Peer};
+pub use messages::{
+    ClientConnected, ClientDisconnected, Connected, Disconnected, FromClient, FromServer, SendTo,
+    ToClients, ToServer,
+};
+pub use protocol::{Direction, Framing};
+pub use register::{NetworkApp, NetworkMessage, NetworkSnapshot};
+pub use server::{HopnetServerPlugin, NetServer};
+pub use sets::{HopnetReceive, HopnetSend};
+pub use snapshot::{SnapshotFromServer, SnapshotToClients};
+
+/// hopnet's names a plugin user needs, re-exported.
+pub use hopnet::{ConnectionId, Delivery, DisconnectReason};
+
+/// Everything a system that uses the plugins needs: `use hopnet_bevy::prelude::*;`.
+pub mod prelude {
+    pub use crate::{
+        ClientConnected, ClientDisconnected, Connected, ConnectionId, Delivery, DisconnectReason,
+        Disconnected, FromClient, FromServer, HopnetClientPlugin, HopnetReceive, HopnetSend,
+        HopnetServerPlugin, NetClient, NetServer, NetworkApp, NetworkError, SendTo,
+        SnapshotFromServer, SnapshotToClients, ToClients, ToServer, client_connected,
+        client_just_connected, client_just_disconnected,
+    };
+}

@@ -1,0 +1,171 @@
+//! The server's plugin and its resource.
+
+mod receive;
+mod send;
+
+use std::collections::BTreeMap;
+use std::net::{SocketAddr, ToSocketAddrs};
+
+use bevy_app::{App, Last, Plugin, PostUpdate, PreUpdate};
+use bevy_ecs::prelude::*;
+use hopnet::{Config, ConnectionId, Error, Stats};
+
+use crate::error::log_errors;
+use crate::inbox::Inbox;
+use crate::messages::{ClientConnected, ClientDisconnected};
+use crate::sets::{Registered, Step};
+use crate::snapshot::TrackedReports;
+use crate::transport::ServerTransport;
+
+pub(crate) use receive::decode_from_clients;
+pub(crate) use send::send_to_clients;
+
+/// The server's side: add it, insert a [`NetServer`], and register the message types.
+///
+/// Each frame, in `PreUpdate` ([`HopnetReceive`](crate::HopnetReceive)), it takes in what arrived, writes
+/// [`ClientConnected`], [`ClientDisconnected`] and, per registered type `T`,
+/// [`FromClient<T>`](crate::FromClient); in `PostUpdate` ([`HopnetSend`](crate::HopnetSend)) it encodes and
+/// sends what was written as [`ToClients<T>`](crate::ToClients). Nothing runs until a
+/// [`NetServer`] is inserted; errors come as [`NetworkError`](crate::NetworkError) messages and log lines.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HopnetServerPlugin;
+
+impl Plugin for HopnetServerPlugin {
+    fn build(&self, app: &mut App) {
+        crate::plugin::common(app);
+        app.init_resource::<Inbox<ConnectionId>>()
+            .init_resource::<TrackedReports>()
+            .add_message::<ClientConnected>()
+            .add_message::<ClientDisconnected>()
+            .add_systems(
+                PreUpdate,
+                receive::poll
+                    .in_set(Step::Poll)
+                    .run_if(resource_exists::<NetServer>),
+            )
+            .add_systems(
+                PostUpdate,
+                send::flush
+                    .in_set(Step::Flush)
+                    .run_if(resource_exists::<NetServer>),
+            )
+            .add_systems(
+                Last,
+                send::close_on_exit
+                    .run_if(resource_exists::<NetServer>)
+                    .run_if(on_message::<bevy_app::AppExit>)
+                    .before(log_errors),
+            );
+    }
+}
+
+/// The server: its transport, and the clients connected to it.
+///
+/// ```no_run
+/// use bevy_app::App;
+/// use hopnet_bevy::prelude::*;
+///
+/// let mut app = App::new();
+/// app.add_plugins(HopnetServerPlugin)
+///     .insert_resource(NetServer::bind("0.0.0.0:7777", hopnet::Config::default())?);
+/// # Ok::<(), hopnet::Error>(())
+/// ```
+#[derive(Resource)]
+pub struct NetServer {
+    pub(crate) transport: Box<dyn ServerTransport>,
+    /// The connected clients and their addresses, in the order of their ids (so that what is
+    /// sent to all goes out in the same order every run).
+    pub(crate) clients: BTreeMap<ConnectionId, SocketAddr>,
+    /// Where messages are encoded.
+    pub(crate) buf: Vec<u8>,
+}
+
+impl std::fmt::Debug for NetServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NetServer")
+            .field("clients", &self.clients)
+            .field("local_addr", &self.local_addr())
+            .finish_non_exhaustive()
+    }
+}
+
+impl NetServer {
+    /// A server on `transport`: hopnet's UDP driver, the simulator's server, or a transport
+    /// of your own (secure mode's among them).
+    pub fn new(transport: impl ServerTransport) -> NetServer {
+        NetServer {
+            transport: Box::new(transport),
+            clients: BTreeMap::new(),
+            buf: Vec::new(),
+        }
+    }
+
+    /// A server on a UDP socket bound to `addr` ([`hopnet::io::blocking::Server`]).
+    pub fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<NetServer, Error> {
+        Ok(NetServer::new(hopnet::io::blocking::Server::bind(
+            addr, config,
+        )?))
+    }
+
+    /// The connected clients, by id.
+    pub fn clients(&self) -> impl Iterator<Item = ConnectionId> + '_ {
+        self.clients.keys().copied()
+    }
+
+    /// Whether `client` is connected.
+    pub fn is_connected(&self, client: ConnectionId) -> bool {
+        self.clients.contains_key(&client)
+    }
+
+    /// A connected client's address.
+    pub fn client_address(&self, client: ConnectionId) -> Option<SocketAddr> {
+        self.clients.get(&client).copied()
+    }
+
+    /// Closes a client's connection (its `END` leaves this frame); [`ClientDisconnected`]
+    /// follows.
+    pub fn disconnect(&mut self, client: ConnectionId) -> Result<(), Error> {
+        self.transport.close(client)
+    }
+
+    /// A connection's statistics.
+    pub fn stats(&mut self, client: ConnectionId) -> Option<Stats> {
+        self.transport.stats(client)
+    }
+
+    /// The address the server listens on, if it has one.
+    pub fn local_addr(&self) -> Option<SocketAddr> {
+        self.transport.local_addr()
+    }
+
+    /// The transport, for what the plugin does not cover.
+    pub fn transport_mut(&mut self) -> &mut dyn ServerTransport {
+        &mut *self.transport
+    }
+}
+
+/// Registers `T` on a server app: its messages from clients (`to_server`) and to them
+/// (`to_clients`).
+pub(crate) fn register_message<T: crate::NetworkMessage>(
+    app: &mut App,
+    order: Registered,
+    to_server: bool,
+    to_clients: bool,
+) {
+    if to_server {
+        app.add_message::<crate::FromClient<T>>().add_systems(
+            PreUpdate,
+            decode_from_clients::<T>
+                .in_set(Step::Decode)
+                .run_if(resource_exists::<NetServer>),
+        );
+    }
+    if to_clients {
+        app.add_message::<crate::ToClients<T>>().add_systems(
+            PostUpdate,
+            send_to_clients::<T>
+                .in_set(order)
+                .run_if(resource_exists::<NetServer>),
+        );
+    }
+}

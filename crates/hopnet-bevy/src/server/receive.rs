@@ -1,0 +1,99 @@
+//! The server's `PreUpdate`: the transport polled, its events read and sorted, each type's
+//! payloads decoded.
+
+use std::any::type_name;
+
+use bevy_ecs::prelude::*;
+use bevy_time::{Real, Time};
+use hopnet::{ConnectionId, Event, ServerEvent};
+
+use super::NetServer;
+use crate::clock::frame_instant;
+use crate::error::{NetworkError, Peer};
+use crate::inbox::Inbox;
+use crate::messages::{ClientConnected, ClientDisconnected, FromClient};
+use crate::protocol::{Direction, Protocol, frame};
+use crate::snapshot::TrackedReports;
+
+/// Takes in what arrived; writes the connection changes; files each message under its tag.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn poll(
+    mut server: ResMut<NetServer>,
+    protocol: Res<Protocol>,
+    mut inbox: ResMut<Inbox<ConnectionId>>,
+    mut tracked: ResMut<TrackedReports>,
+    time: Option<Res<Time<Real>>>,
+    mut connected: MessageWriter<ClientConnected>,
+    mut disconnected: MessageWriter<ClientDisconnected>,
+    mut errors: MessageWriter<NetworkError>,
+) {
+    let server = &mut *server;
+    for bytes in inbox.take_spent() {
+        server.transport.recycle(bytes);
+    }
+    tracked.clear();
+    if let Err(error) = server.transport.update(frame_instant(time.as_deref())) {
+        errors.write(NetworkError::Transport { error });
+    }
+    while let Some(ServerEvent {
+        connection: client,
+        peer: address,
+        event,
+    }) = server.transport.poll_event()
+    {
+        match event {
+            Event::Connected => {
+                server.clients.insert(client, address);
+                connected.write(ClientConnected { client, address });
+            }
+            Event::Disconnected { reason } => {
+                server.clients.remove(&client);
+                disconnected.write(ClientDisconnected { client, reason });
+            }
+            Event::Message { bytes, .. } => {
+                let tag = frame::open(&bytes, protocol.tagged()).map(|(tag, _)| tag);
+                match tag {
+                    Ok(tag) if protocol.entry(Direction::ToServer, tag).is_some() => {
+                        inbox.put(tag, client, bytes);
+                    }
+                    _ => {
+                        errors.write(NetworkError::UnknownTag {
+                            peer: Peer::Client(client),
+                            tag: tag.ok(),
+                        });
+                        server.transport.recycle(bytes);
+                    }
+                }
+            }
+            Event::Acknowledged { id } => tracked.report(client, id, true),
+            Event::Lost { id } => tracked.report(client, id, false),
+        }
+    }
+}
+
+/// Decodes this frame's `T`s from clients into [`FromClient<T>`] messages.
+pub(crate) fn decode_from_clients<T: crate::NetworkMessage>(
+    protocol: Res<Protocol>,
+    mut inbox: ResMut<Inbox<ConnectionId>>,
+    mut messages: MessageWriter<FromClient<T>>,
+    mut errors: MessageWriter<NetworkError>,
+) {
+    let Some(tag) = protocol.message_tag::<T>(Direction::ToServer) else {
+        return;
+    };
+    let tagged = protocol.tagged();
+    inbox.drain(tag, |&client, bytes| {
+        match frame::decode::<T>(bytes, tagged) {
+            Ok(message) => {
+                messages.write(FromClient { client, message });
+            }
+            Err(reason) => {
+                errors.write(NetworkError::Undecodable {
+                    peer: Peer::Client(client),
+                    message: type_name::<T>(),
+                    reason,
+                });
+            }
+        }
+    });
+}

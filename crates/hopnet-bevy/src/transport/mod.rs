@@ -1,0 +1,98 @@
+//! What the plugins run on: a server's or a client's transport, behind one small trait each.
+//!
+//! The plugins never touch a socket or a state machine directly: each frame they ask the
+//! transport to take in what arrived ([`update`](ServerTransport::update)), read its events,
+//! queue the frame's messages, and [`flush`](ServerTransport::flush) them. So one plugin runs
+//! on whatever carries hopnet's datagrams, chosen by configuration:
+//!
+//! - real UDP: hopnet's blocking drivers, [`hopnet::io::blocking::Server`] and
+//!   [`hopnet::io::blocking::Client`] (`NetServer::bind`, `NetClient::connect`);
+//! - the simulator: [`SimNet`](crate::sim::SimNet)'s server and clients, many apps on one
+//!   seeded lossy network in virtual time, for tests;
+//! - anything else, secure mode's drivers among them: implement these traits for it (a few
+//!   lines over its machine's `send`, `poll_event` and `close`) and hand it to
+//!   [`NetServer::new`](crate::NetServer::new) or [`NetClient::new`](crate::NetClient::new).
+//!
+//! `now` is the app's clock (`Time<Real>`'s last update): a transport over real sockets reads
+//! the real clock itself and may ignore it; the simulator runs its virtual time up to it.
+
+pub mod sim;
+mod udp;
+
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use hopnet::{ConnectionId, Delivery, Error, Event, MessageId, ServerEvent, Stats};
+
+/// A server's transport: a server state machine and the way its datagrams travel.
+pub trait ServerTransport: Send + Sync + 'static {
+    /// Takes in every datagram that has arrived by `now` and runs the timers due, without
+    /// blocking; the events are then read with [`poll_event`](Self::poll_event).
+    fn update(&mut self, now: Instant) -> Result<(), Error>;
+
+    /// The next event on any connection.
+    fn poll_event(&mut self) -> Option<ServerEvent>;
+
+    /// Queues a message to `client`; [`flush`](Self::flush) sends it.
+    fn send(&mut self, client: ConnectionId, bytes: &[u8], delivery: Delivery)
+    -> Result<(), Error>;
+
+    /// Queues a [`Delivery::Tracked`] message to `client`, whose `Acknowledged` or `Lost`
+    /// event will name the id returned.
+    fn send_tracked(&mut self, client: ConnectionId, bytes: &[u8]) -> Result<MessageId, Error>;
+
+    /// Closes a connection; its `Disconnected` event follows.
+    fn close(&mut self, client: ConnectionId) -> Result<(), Error>;
+
+    /// Hands back a received message's buffer, for a later message to be copied into.
+    fn recycle(&mut self, bytes: Vec<u8>) {
+        drop(bytes);
+    }
+
+    /// Sends what is queued, as far as the congestion window allows, without blocking.
+    fn flush(&mut self, now: Instant) -> Result<(), Error>;
+
+    /// A connection's statistics.
+    fn stats(&mut self, client: ConnectionId) -> Option<Stats>;
+
+    /// The address the server listens on, if it has one.
+    fn local_addr(&self) -> Option<SocketAddr> {
+        None
+    }
+}
+
+/// A client's transport: a client state machine and the way its datagrams travel.
+pub trait ClientTransport: Send + Sync + 'static {
+    /// Takes in every datagram that has arrived by `now` and runs the timers due, without
+    /// blocking; the events are then read with [`poll_event`](Self::poll_event).
+    fn update(&mut self, now: Instant) -> Result<(), Error>;
+
+    /// The next event on the connection.
+    fn poll_event(&mut self) -> Option<Event>;
+
+    /// Queues a message; [`flush`](Self::flush) sends it.
+    fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error>;
+
+    /// Queues a [`Delivery::Tracked`] message, whose `Acknowledged` or `Lost` event will name
+    /// the id returned.
+    fn send_tracked(&mut self, bytes: &[u8]) -> Result<MessageId, Error>;
+
+    /// Closes the connection (its `END` goes out with the next [`flush`](Self::flush)).
+    fn close(&mut self, now: Instant);
+
+    /// Hands back a received message's buffer, for a later message to be copied into.
+    fn recycle(&mut self, bytes: Vec<u8>) {
+        drop(bytes);
+    }
+
+    /// Sends what is queued, as far as the congestion window allows, without blocking.
+    fn flush(&mut self, now: Instant) -> Result<(), Error>;
+
+    /// The connection's statistics.
+    fn stats(&mut self) -> Stats;
+
+    /// The local address, if there is a socket.
+    fn local_addr(&self) -> Option<SocketAddr> {
+        None
+    }
+}

@@ -1,0 +1,85 @@
+//! A server app and two client apps, as Bevy users write them, over real loopback UDP
+//! (hopnet's blocking drivers, each dropping 10 % of what it sends): every delivery mode,
+//! both ways, arrives as it promises. The ends speak the spec's wire (no extensions), so the
+//! senders keep the order of ordered messages, and a sequenced message is an unreliable one.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Stepper, check, client_app, server_app};
+use hopnet::io::Impairment;
+use hopnet::io::blocking::{Client, Server};
+use hopnet_bevy::{NetClient, NetServer};
+
+const TICK: Duration = Duration::from_millis(16);
+const FRAMES: u32 = 60;
+
+fn lossy(seed: u64) -> Option<Impairment> {
+    Some(Impairment {
+        loss: 0.1,
+        seed,
+        ..Impairment::default()
+    })
+}
+
+/// Frames until `done`, a few milliseconds of real time apart, for at most `limit`.
+fn run_for(
+    stepper: &mut Stepper,
+    limit: Duration,
+    mut done: impl FnMut(&mut Stepper) -> bool,
+) -> bool {
+    let end = Instant::now() + limit;
+    while Instant::now() < end {
+        stepper.frame();
+        if done(stepper) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    false
+}
+
+#[test]
+fn every_delivery_mode_keeps_its_promise_over_loopback_udp() {
+    let config = hopnet::Config::default();
+    let mut server = Server::bind("127.0.0.1:0", config.clone()).unwrap();
+    server.set_impairment(lossy(1));
+    let addr = server.local_addr().unwrap();
+    let server = server_app(TICK, NetServer::new(server), FRAMES);
+    let clients = (0..2)
+        .map(|i| {
+            let mut client = Client::connect(addr, config.clone()).unwrap();
+            client.set_impairment(lossy(10 + i));
+            client_app(TICK, NetClient::new(client), FRAMES)
+        })
+        .collect();
+    let mut stepper = Stepper { server, clients };
+    assert!(run_for(&mut stepper, Duration::from_secs(10), |s| s.all_connected()));
+    stepper.start();
+    assert!(
+        run_for(&mut stepper, Duration::from_secs(60), |s| s
+            .reliable_all_arrived()),
+        "reliable messages missing after a minute"
+    );
+    run_for(&mut stepper, Duration::from_millis(200), |_| false);
+
+    let server_sent = &Stepper::script(&stepper.server).sent;
+    for client in &stepper.clients {
+        let got: Vec<_> = Stepper::arrivals(client).arrived.iter().collect();
+        let counts = check(server_sent, &got, false);
+        let (unreliable, sent) = counts["Unreliable"];
+        assert!(unreliable * 2 > sent, "{counts:?}");
+    }
+    let server_got = &Stepper::arrivals(&stepper.server).arrived;
+    for (i, client) in stepper.clients.iter().enumerate() {
+        let id = stepper.client_id(i);
+        let got: Vec<_> = server_got.iter().filter(|a| a.from == id).collect();
+        let counts = check(&Stepper::script(client).sent, &got, false);
+        assert!(counts["Reliable"].0 > 0, "{counts:?}");
+    }
+    for app in std::iter::once(&stepper.server).chain(&stepper.clients) {
+        let errors = &app.world().resource::<common::Errors>().0;
+        assert!(errors.is_empty(), "{errors:?}");
+    }
+}
