@@ -283,5 +283,5 @@ pub enum Leb128Form {
     /// Two's complement, the sign extended from bit 6 of the last group (SLEB128).
     SignExtended,
     /// Zig-zag interleaved, then unsigned (protobuf's `sint32`, `sint64`).
-    ZigZag,
+    ZigZagged,
 }

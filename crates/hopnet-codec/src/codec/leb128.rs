@@ -182,7 +182,7 @@ leb128_codec!(
 
 leb128_codec!(
     Leb128ZigZag,
-    |_| Leb128Form::ZigZag,
+    |_| Leb128Form::ZigZagged,
     |v, _, put| unsigned_groups(zigzag(v), put),
     |raw, _, _, _| ((raw >> 1) as i128) ^ -((raw & 1) as i128)
 );
