@@ -90,6 +90,16 @@ pub enum Encoding {
         /// Whether they are UTF-8 text.
         text: bool,
     },
+    /// UTF-8 bytes ended by a zero byte (`cstring`).
+    CString,
+    /// A LEB128 integer of a `bits`-bit type (`leb128`, `leb128_zigzag`): seven bits a byte,
+    /// least significant first, the high bit set on all but the last byte.
+    Leb128 {
+        /// Width of the integer type in bits.
+        bits: u32,
+        /// How the value becomes the groups.
+        form: Leb128Form,
+    },
     /// Items with no count, to the end of the input (`to_end`).
     ToEnd {
         /// The encoding of each item.
@@ -262,4 +272,16 @@ pub struct FieldSchema {
 pub trait Describe {
     /// The type's layout.
     fn type_schema() -> TypeSchema;
+}
+
+/// How a LEB128 integer's value becomes its seven-bit groups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Leb128Form {
+    /// An unsigned value as it is (ULEB128).
+    Unsigned,
+    /// Two's complement, the sign extended from bit 6 of the last group (SLEB128).
+    SignExtended,
+    /// Zig-zag interleaved, then unsigned (protobuf's `sint32`, `sint64`).
+    ZigZagged,
 }

@@ -130,6 +130,12 @@ pub enum Codec {
     Fixed(u32),
     Varint,
     ZigZag,
+    /// `cstring`: UTF-8 bytes then a zero byte.
+    CString,
+    /// `leb128`: unsigned, or sign-extended for a signed type.
+    Leb128,
+    /// `leb128_zigzag`.
+    Leb128ZigZag,
     Range {
         min: i128,
         max: i128,

@@ -13,6 +13,7 @@
 //! | [`dogfight`] | Dogfight's binary codec (Elixir), big-endian | [`dogfight::State`], [`dogfight::Event`] |
 //! | [`woke`] | the WOKE transport of an R-Type, little-endian | [`woke::Packet`] |
 //! | [`rtype`] | the R-TYPE RFC's frame: LZ4 body and four CRC32s, little-endian | [`rtype::Frame`] |
+//! | [`source_query`] | the Source engine's server queries (A2S): C strings, little-endian | [`source_query::InfoRequest`], [`source_query::InfoResponse`], [`source_query::PlayerResponse`], [`source_query::RulesResponse`], ... |
 //!
 //! Where a seed leaves something open (a byte order, which bits of a word hold its flags), the
 //! module's documentation says what this crate chose. With the `serde` feature every type is
@@ -25,4 +26,5 @@
 pub mod dogfight;
 pub mod rtype;
 pub mod semi_ordered;
+pub mod source_query;
 pub mod woke;

@@ -157,6 +157,14 @@ const SEED_CODECS: &[Codec] = codecs![
     "dogfight::Event" => hopnet_formats::dogfight::Event,
     "woke::Packet" => hopnet_formats::woke::Packet,
     "rtype::Frame" => hopnet_formats::rtype::Frame,
+    "source_query::InfoRequest" => hopnet_formats::source_query::InfoRequest,
+    "source_query::InfoResponse" => hopnet_formats::source_query::InfoResponse,
+    "source_query::Challenge" => hopnet_formats::source_query::Challenge,
+    "source_query::PlayerRequest" => hopnet_formats::source_query::PlayerRequest,
+    "source_query::PlayerResponse" => hopnet_formats::source_query::PlayerResponse,
+    "source_query::RulesRequest" => hopnet_formats::source_query::RulesRequest,
+    "source_query::RulesResponse" => hopnet_formats::source_query::RulesResponse,
+    "source_query::SplitHeader" => hopnet_formats::source_query::SplitHeader,
 ];
 
 /// The schema of a seed type, in the spec's notation.
@@ -169,6 +177,14 @@ fn seed_definition(name: &str) -> Option<notation::Definition> {
         "dogfight::Event" => dogfight::Event::type_schema(),
         "woke::Packet" => woke::Packet::type_schema(),
         "rtype::Frame" => rtype::Frame::type_schema(),
+        "source_query::InfoRequest" => source_query::InfoRequest::type_schema(),
+        "source_query::InfoResponse" => source_query::InfoResponse::type_schema(),
+        "source_query::Challenge" => source_query::Challenge::type_schema(),
+        "source_query::PlayerRequest" => source_query::PlayerRequest::type_schema(),
+        "source_query::PlayerResponse" => source_query::PlayerResponse::type_schema(),
+        "source_query::RulesRequest" => source_query::RulesRequest::type_schema(),
+        "source_query::RulesResponse" => source_query::RulesResponse::type_schema(),
+        "source_query::SplitHeader" => source_query::SplitHeader::type_schema(),
         _ => return None,
     };
     let mut def = notation::Definition::of(&schema);

@@ -8,11 +8,13 @@
 //! - [`session`]: a server's rounds and a client's view over `hopnet`'s state machines,
 //!   without sockets.
 //! - [`net`]: the same over real UDP, plus a lossy relay.
+//! - [`query`]: answers the Source engine's server queries (A2S), without sockets.
 //!
 //! The examples `server`, `client` and `demo` are thin layers over [`session`] and [`net`].
 
 pub mod bot;
 pub mod net;
+pub mod query;
 pub mod rng;
 pub mod rules;
 pub mod session;

@@ -3,7 +3,7 @@
 //!
 //! `#[derive(Rabbit)]` picks one codec type per field from its attributes ([`Native`] when
 //! there is none, [`Fixed`] for `#[bits(N)]`, [`Varint`], [`ZigZag`], [`Range`], [`MaxLen`], and for byte layouts
-//! [`BigEndian`], [`LittleEndian`], [`FixedLen`] and [`ToEnd`]) and
+//! [`BigEndian`], [`LittleEndian`], [`FixedLen`], [`ToEnd`], [`CString`], [`Leb128`] and [`Leb128ZigZag`]) and
 //! emits the same calls for every field: `<C as FieldCodec<T>>::encode(&value, w)`, its
 //! constants for the sizes, `<C as FieldDecode<T>>::decode(r)`. Every rule of an encoding (its
 //! widths, its checks, its schema) lives in its type, so a new encoding is one more type and
@@ -30,7 +30,9 @@
 //! ```
 
 mod bytes;
+mod cstring;
 mod fixed;
+pub mod leb128;
 mod max_len;
 mod quantize;
 mod range;
@@ -39,7 +41,9 @@ mod to_end;
 mod varint;
 
 pub use bytes::{BigEndian, ByteNumber, ByteString, FixedLen, LittleEndian};
+pub use cstring::CString;
 pub use fixed::{Fixed, FixedBits};
+pub use leb128::{Leb128, Leb128Int, Leb128ZigZag};
 pub use max_len::{Bounded, ListItems, MaxLen};
 pub use quantize::{Quantize, QuantizeFloat};
 pub use range::{Range, RangeInt};

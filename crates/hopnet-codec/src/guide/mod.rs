@@ -47,6 +47,8 @@
 //! | container | [`#[rabbit(bit_order = "msb")]`](layouts) | fields fill each byte from its high bit |
 //! | container, variant, field | [`magic = b"..."`, `pad_before = N`](layouts) | constant bytes, reserved zero bits |
 //! | field | [`to_end`, `byte_len = "len"`](layouts) | lists with no count: to the end, or framed by a length field |
+//! | field | [`cstring`](terminated#cstring-strings-ended-by-a-zero-byte) | a string ended by a zero byte |
+//! | field | [`leb128`, `leb128_zigzag`](terminated#leb128-and-leb128_zigzag-variable-length-integers-of-other-formats) | LEB128 integers: unsigned, sign-extended or zig-zag |
 //! | field | [`computed = "expr"`, `transform = "expr"`](layouts) | lengths and checksums computed from the others; bytes through a transform |
 //! | container | [`#[rabbit(delta)]`, `delta = "per_field"`](delta) | also `DeltaEncode` / `DeltaDecode`: the value against a baseline |
 //! | field | [`#[rabbit(key = "id")]`](delta#rabbitkey--field-lists-of-things-with-an-identity) | with `delta`, a `Vec<T>` keyed by its items' `id` |
@@ -84,3 +86,4 @@ pub mod layouts;
 pub mod schema;
 pub mod sizes;
 pub mod tags;
+pub mod terminated;

@@ -32,6 +32,18 @@ pub fn zigzag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Pars
     Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::ZigZag, meta.path.span())))
 }
 
+pub fn cstring(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
+    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::CString, meta.path.span())))
+}
+
+pub fn leb128(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
+    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::Leb128, meta.path.span())))
+}
+
+pub fn leb128_zigzag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
+    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::Leb128ZigZag, meta.path.span())))
+}
+
 pub fn crate_path(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
     string_of(
         cx,

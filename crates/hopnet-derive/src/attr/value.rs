@@ -40,6 +40,12 @@ pub enum Encoding {
     Varint,
     /// `zigzag`.
     ZigZag,
+    /// `cstring`.
+    CString,
+    /// `leb128`.
+    Leb128,
+    /// `leb128_zigzag`.
+    Leb128ZigZag,
     /// `range = "A..=B"`.
     Range { min: i128, max: i128 },
     /// `max_len = N`, a literal or a constant's path.

@@ -81,6 +81,9 @@ impl Names {
             Codec::Fixed(n) => quote!(#k::Fixed<#n>),
             Codec::Varint => quote!(#k::Varint),
             Codec::ZigZag => quote!(#k::ZigZag),
+            Codec::CString => quote!(#k::CString),
+            Codec::Leb128 => quote!(#k::Leb128),
+            Codec::Leb128ZigZag => quote!(#k::Leb128ZigZag),
             Codec::Range { min, max } => {
                 let (min, max) = (i128_lit(*min), i128_lit(*max));
                 quote!(#k::Range<#min, #max>)

@@ -112,6 +112,9 @@ fn codec(encoding: &Encoding) -> Codec {
     match encoding {
         Encoding::Varint => Codec::Varint,
         Encoding::ZigZag => Codec::ZigZag,
+        Encoding::CString => Codec::CString,
+        Encoding::Leb128 => Codec::Leb128,
+        Encoding::Leb128ZigZag => Codec::Leb128ZigZag,
         Encoding::Range { min, max } => Codec::Range {
             min: *min,
             max: *max,
@@ -162,6 +165,23 @@ fn check(cx: &Ctxt, codec: &Codec, attr: &Attr, value_span: Span, ty: &Type) {
             ),
         ),
         (Codec::ZigZag, _) => not_for("`zigzag` applies to signed integer fields (i8..i64, isize)"),
+        (Codec::Leb128, Kind::Int { .. }) => {}
+        (Codec::Leb128, _) => {
+            not_for("`leb128` applies to integer fields (u8..u64, i8..i64, usize, isize)")
+        }
+        (Codec::Leb128ZigZag, Kind::Int { signed: true, .. }) => {}
+        (Codec::Leb128ZigZag, Kind::Int { signed: false, .. }) => cx.error(
+            attr.span,
+            format_args!(
+                "`leb128_zigzag` is for signed integers; `{}` is unsigned (use `leb128`)",
+                ty_string(ty)
+            ),
+        ),
+        (Codec::Leb128ZigZag, _) => {
+            not_for("`leb128_zigzag` applies to signed integer fields (i8..i64, isize)")
+        }
+        (Codec::CString, _) if ty_string(ty) == "String" => {}
+        (Codec::CString, _) => not_for("`cstring` applies to `String` fields"),
         (Codec::Range { min, max }, Kind::Int { bits, signed }) => {
             let (lo, hi) = if signed {
                 (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)

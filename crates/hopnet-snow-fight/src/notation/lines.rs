@@ -1,7 +1,7 @@
 //! A schema's components as lines of the spec's notation: enums as a variant then bodies,
 //! fields one by one, options and lists spelled out as the spec does.
 
-use hopnet_codec::schema::{Encoding, FieldSchema, Number, Tag, VariantSchema};
+use hopnet_codec::schema::{Encoding, FieldSchema, Leb128Form, Number, Tag, VariantSchema};
 
 use super::Line;
 use super::text::first_paragraph;
@@ -211,6 +211,13 @@ fn type_name(enc: &Encoding) -> String {
         }
         Encoding::Constant { bits, value } => format!("u{bits} = {value:#x}"),
         Encoding::MsbFirst(inner) => format!("{}, high bit first", type_name(inner)),
+        Encoding::CString => "u8 up to a zero byte, UTF-8 text".into(),
+        Encoding::Leb128 { bits, form } => match form {
+            Leb128Form::Unsigned => format!("u{bits} LEB128"),
+            Leb128Form::SignExtended => format!("i{bits} LEB128, sign-extended"),
+            Leb128Form::ZigZagged => format!("i{bits} LEB128, zig-zag"),
+            _ => format!("{bits}-bit LEB128"),
+        },
         _ => "unknown".into(),
     }
 }

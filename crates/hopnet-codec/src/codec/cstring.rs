@@ -1,0 +1,99 @@
+//! `#[rabbit(cstring)]`: a string ended by a zero byte, as C and the Source engine's queries
+//! write text.
+
+use super::{FieldCodec, FieldDecode};
+use crate::schema::Encoding;
+use crate::{BitRead, BitReader, BitWriter, Error, Result};
+
+/// UTF-8 bytes, then a zero byte (`#[rabbit(cstring)]`). A string holding a zero byte cannot
+/// be written (its reader would stop early), so encoding it is an error. The string grows only
+/// by bytes the input holds: a missing terminator is an error at the end of the input, never a
+/// reservation.
+pub struct CString;
+
+/// The byte that ends the string.
+const NUL: u8 = 0;
+
+impl FieldCodec<String> for CString {
+    const MIN_BITS: u64 = 8;
+    const MAX_BITS: Option<u64> = None;
+
+    #[inline]
+    fn encode(value: &String, w: &mut BitWriter<'_>) -> Result<()> {
+        if value.as_bytes().contains(&NUL) {
+            return Err(Error::custom(
+                "a C string cannot hold a zero byte: it would end the string",
+            ));
+        }
+        w.write_bytes(value.as_bytes());
+        w.write_bits(u64::from(NUL), 8);
+        Ok(())
+    }
+
+    #[inline]
+    fn encoded_bits(value: &String) -> u64 {
+        8 * (value.len() as u64 + 1)
+    }
+
+    fn schema() -> Encoding {
+        Encoding::CString
+    }
+}
+
+impl FieldDecode<String> for CString {
+    #[inline]
+    fn decode<R: BitRead>(r: &mut R) -> Result<String> {
+        r.with_reader(read)
+    }
+}
+
+/// Reads bytes up to the zero byte, which it consumes.
+fn read(r: &mut BitReader<'_>) -> Result<String> {
+    let mut bytes = Vec::new();
+    loop {
+        // `read_bits` fails at the end of the input, so a missing terminator is an error.
+        let byte = r.read_bits(8)? as u8;
+        if byte == NUL {
+            break;
+        }
+        bytes.push(byte);
+    }
+    String::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 {
+        position: r.position(),
+        source: e.utf8_error(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encode(s: &str) -> Result<Vec<u8>> {
+        let mut buf = Vec::new();
+        let mut w = BitWriter::new(&mut buf);
+        <CString as FieldCodec<String>>::encode(&s.to_string(), &mut w)?;
+        w.finish();
+        Ok(buf)
+    }
+
+    fn decode(bytes: &[u8]) -> Result<String> {
+        <CString as FieldDecode<String>>::decode(&mut BitReader::new(bytes))
+    }
+
+    #[test]
+    fn text_then_zero() {
+        assert_eq!(encode("de_dust").unwrap(), b"de_dust\0");
+        assert_eq!(encode("").unwrap(), [0]);
+        assert_eq!(decode(b"map\0rest").unwrap(), "map");
+    }
+
+    #[test]
+    fn refuses_inner_zero_missing_end_and_bad_utf8() {
+        assert!(encode("a\0b").is_err());
+        assert!(matches!(
+            decode(b"no end"),
+            Err(Error::UnexpectedEnd { .. })
+        ));
+        assert!(matches!(decode(&[0xff, 0]), Err(Error::InvalidUtf8 { .. })));
+    }
+}
