@@ -15,10 +15,13 @@
 
 mod batch;
 mod congestion;
+mod feedback;
 mod hold;
+mod in_flight;
 mod loss;
 mod outgoing;
 mod pacing;
+mod queue;
 mod rtt;
 mod sender;
 mod tracked;
@@ -30,10 +33,10 @@ use crate::Error;
 use crate::config::Config;
 use crate::event::{Delivery, MessageId};
 use crate::ext::Extensions;
-use crate::ext::frame::AckRange;
 use crate::payload::Data;
 use crate::stats::Stats;
 use congestion::Congestion;
+use loss::Lost;
 use pacing::Pacer;
 use rtt::RttEstimator;
 use sender::Sender;
@@ -61,6 +64,9 @@ pub(crate) struct Outbound {
     /// When this end last asked for an immediate acknowledgement (`ACK_NOW`): an answer to it
     /// comes without the peer's delay.
     asked_at: Option<Instant>,
+    /// What loss detection declared lost, on its way to the congestion controller: kept
+    /// between calls, so that a loss allocates nothing.
+    lost: Vec<Lost>,
 }
 
 impl Outbound {
@@ -78,6 +84,7 @@ impl Outbound {
             probes: 0,
             probed_at: None,
             asked_at: None,
+            lost: Vec::new(),
         }
     }
 
@@ -95,17 +102,13 @@ impl Outbound {
     /// later of the oldest chunk in flight, the last acknowledgement and the last probe.
     pub fn probe_deadline(&mut self) -> Option<Instant> {
         self.ext.as_ref()?;
-        let quiet = self.sender.quiet_since()?;
-        if self
-            .sender
-            .last_ack_at
-            .is_some_and(|t| self.probed_at.is_none_or(|p| t > p))
-        {
+        let quiet = self.sender.flight.quiet_since()?;
+        let last_ack = self.sender.flight.last_ack_at();
+        if last_ack.is_some_and(|t| self.probed_at.is_none_or(|p| t > p)) {
             self.probes = 0;
         }
         let since = self.probed_at.map_or(quiet, |p| p.max(quiet));
         // Asked since the last acknowledgement: the answer is not delayed.
-        let last_ack = self.sender.last_ack_at;
         let asked = self
             .asked_at
             .is_some_and(|a| last_ack.is_none_or(|t| a >= t));
@@ -132,7 +135,7 @@ impl Outbound {
     pub fn use_extensions(&mut self, ext: Extensions) {
         if self.ext.is_none() {
             self.ext = Some(ExtSender::new(ext, self.compression_threshold));
-            self.sender.held.start_extended(&self.sender.messages);
+            self.sender.start_extended();
         }
     }
 
@@ -191,74 +194,9 @@ impl Outbound {
         self.sender.next_sequence()
     }
 
-    /// An ACK for `(sequence, chunk)` arrived. Returns whether it completed a reliable
-    /// message; pushes a tracked message it completed to `tracked`.
-    pub fn on_ack(
-        &mut self,
-        now: Instant,
-        sequence: u16,
-        chunk: u8,
-        stats: &mut Stats,
-        tracked: &mut Vec<MessageId>,
-    ) -> bool {
-        let Outbound {
-            sender, rtt, cc, ..
-        } = self;
-        if sender.on_ack(now, sequence, chunk, rtt, cc, stats) {
-            return true;
-        }
-        if !self.tracker.is_empty()
-            && let Some(abs) = self.sender.abs_of(sequence)
-        {
-            self.tracker.on_ack(abs, abs, chunk, chunk, tracked);
-        }
-        false
-    }
-
-    /// The ranges of an ACK frame arrived, sent `delay` after the newest chunk they name.
-    /// Returns how many reliable messages they completed; pushes the tracked ones to
-    /// `tracked`.
-    pub fn on_ack_ranges(
-        &mut self,
-        now: Instant,
-        ranges: impl Iterator<Item = AckRange>,
-        delay: Duration,
-        stats: &mut Stats,
-        tracked: &mut Vec<MessageId>,
-    ) -> usize {
-        let mut complete = 0;
-        for range in ranges {
-            let Outbound {
-                sender, rtt, cc, ..
-            } = self;
-            complete += sender.on_ack_range(now, &range, rtt, cc);
-            if self.tracker.is_empty() {
-                continue;
-            }
-            if let Some((from, to)) = self.sender.abs_range(&range) {
-                let (first, last) = (range.first_chunk, range.last_chunk);
-                self.tracker.on_ack(from, to, first, last, tracked);
-            }
-        }
-        self.sender
-            .finish_frame(now, delay, &mut self.rtt, &mut self.cc);
-        self.sender.after_acks(&mut self.cc, stats);
-        complete
-    }
-
-    /// Declares lost what the retransmission timer says is lost; pushes the tracked messages
-    /// whose timeout passed to `lost`.
-    pub fn on_timeout(&mut self, now: Instant, stats: &mut Stats, lost: &mut Vec<MessageId>) {
-        let Outbound {
-            sender, rtt, cc, ..
-        } = self;
-        sender.on_timeout(now, rtt, cc, stats);
-        self.tracker.expire(now, lost);
-    }
-
     /// When [`on_timeout`](Self::on_timeout) or the pacer next has something to do.
     pub fn deadline(&mut self) -> Option<Instant> {
-        let mut deadline = self.sender.next_timeout(self.rtt.rto());
+        let mut deadline = self.sender.flight.next_timeout(self.rtt.rto());
         let paced = self
             .paced_until
             .filter(|_| self.sender.has_sendable(self.cc.window() as usize));

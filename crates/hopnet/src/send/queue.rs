@@ -1,0 +1,305 @@
+//! The queue of reliable messages: what is still to be sent of them, new or again, and what is
+//! acknowledged. This file alone writes the counters that say so (chunks never sent, the
+//! cursors past the messages sent whole, the chunks to send again, each message's next new
+//! chunk and its acknowledged chunks), as QUIC's send buffer keeps its unsent offset and its
+//! retransmissions behind a small API. What is in flight is [`in_flight`](super::in_flight)'s.
+
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+use super::outgoing::{OutMessage, Outgoing};
+use super::wire::Wire;
+use crate::event::Delivery;
+use crate::payload::Data;
+
+/// The reliable messages not yet fully acknowledged, and what of them waits to be sent.
+#[derive(Debug)]
+pub(crate) struct SendQueue {
+    messages: Outgoing,
+    /// Chunks of `messages` never sent yet: whether there is new data to send, without a walk
+    /// over the messages.
+    unsent: usize,
+    /// No message before this has a chunk never sent.
+    cursor: u64,
+    /// No message before this has a full-size chunk never sent: where a GSO batch of full
+    /// chunks looks for its next one, past the messages that only have a short last chunk
+    /// left (a queue of 1 KiB messages is two full chunks and one short one each).
+    full_cursor: u64,
+    /// Chunks declared lost, to send again: the oldest message's first, whatever order they
+    /// were lost in. A receiver whose reassembly budget is full takes chunks only for its
+    /// oldest reliable partial (`receive::budget`); after a timeout the window is a few
+    /// chunks, and a queue in the order of loss could spend it, timeout after timeout, on
+    /// chunks of later messages the receiver refuses. None of them is in flight: a chunk
+    /// enters when declared lost and leaves when sent again.
+    retransmit: BTreeSet<(u64, u8)>,
+    /// The end (exclusive) of the last scan for a packable chunk that found none, and the
+    /// room it looked for (see [`packable`](Self::packable)).
+    pack_miss: Option<(u64, usize)>,
+}
+
+/// What the queue knew of a chunk when it was acknowledged.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct AckedChunk {
+    /// Its last transmission's id.
+    pub tx_id: u64,
+    /// When its last transmission left.
+    pub sent_at: Instant,
+    /// How many times it was sent.
+    pub tx_count: u32,
+    /// Whether it completed its message (which is then forgotten).
+    pub complete: bool,
+}
+
+impl SendQueue {
+    /// An empty queue that keeps up to `spare_limit` spare buffers of each kind.
+    pub fn new(spare_limit: usize) -> SendQueue {
+        SendQueue {
+            messages: Outgoing::new(spare_limit),
+            unsent: 0,
+            cursor: 0,
+            full_cursor: 0,
+            retransmit: BTreeSet::new(),
+            pack_miss: None,
+        }
+    }
+
+    /// The messages, to read.
+    #[inline]
+    pub fn messages(&self) -> &Outgoing {
+        &self.messages
+    }
+
+    /// Keeps a new reliable message `abs`; a `held` one (see [`hold`](super::hold)) waits for
+    /// [`release`](Self::release) before any of its chunks counts as waiting. Returns its
+    /// chunk count.
+    pub fn push(
+        &mut self,
+        abs: u64,
+        seq: u16,
+        payload: Data<'_>,
+        wire: Wire,
+        delivery: Delivery,
+        held: bool,
+    ) -> usize {
+        let n = self.messages.insert(abs, seq, payload, wire, delivery);
+        if held {
+            // Nothing new to send until released.
+            if let Some(m) = self.messages.get_mut(abs) {
+                m.next_new = n;
+            }
+        } else {
+            self.unsent += n;
+        }
+        n
+    }
+
+    /// Held message `abs` may leave: its chunks are new again.
+    pub fn release(&mut self, abs: u64) {
+        let Some(m) = self.messages.get_mut(abs) else {
+            return;
+        };
+        self.unsent += m.next_new;
+        m.next_new = 0;
+        // A remembered scan may have passed over it.
+        self.pack_miss = None;
+        self.cursor = self.cursor.min(abs);
+        self.full_cursor = self.full_cursor.min(abs);
+    }
+
+    /// Whether any chunk waits to be sent, new or again: the quick test every flush and timer
+    /// query makes first, since most find nothing (even an empty `BTreeSet` costs a search to
+    /// walk).
+    #[inline]
+    pub fn has_waiting(&self) -> bool {
+        self.unsent > 0 || !self.retransmit.is_empty()
+    }
+
+    /// Whether a chunk never sent waits.
+    #[inline]
+    pub fn has_unsent(&self) -> bool {
+        self.unsent > 0
+    }
+
+    /// Whether a chunk declared lost and not acknowledged since waits to be sent again.
+    pub fn has_retransmission(&self) -> bool {
+        self.retransmit
+            .iter()
+            .any(|&(abs, chunk)| self.is_unacked(abs, chunk))
+    }
+
+    fn is_unacked(&self, abs: u64, chunk: u8) -> bool {
+        self.messages
+            .get(abs)
+            .and_then(|m| m.chunks.get(usize::from(chunk)))
+            .is_some_and(|s| !s.acked)
+    }
+
+    /// The retransmission that goes next, if one goes before the chunks never sent: the
+    /// front of the queue, once the chunks acknowledged since they were declared lost are
+    /// dropped from it.
+    pub fn retransmit_front(&mut self) -> Option<(u64, u8)> {
+        if self.retransmit.is_empty() {
+            return None;
+        }
+        while let Some(&(abs, chunk)) = self.retransmit.first() {
+            if self.is_unacked(abs, chunk) {
+                return (!self.older_unsent(abs)).then_some((abs, chunk));
+            }
+            self.retransmit.pop_first();
+        }
+        None
+    }
+
+    /// Whether the oldest message, older than `abs`, has a chunk never sent: that chunk goes
+    /// before a retransmission of `abs`. A receiver whose reassembly budget is full takes
+    /// chunks only for its oldest reliable message; with the window cut to a few chunks by a
+    /// timeout, retransmissions of later messages first would be refused, timeout after
+    /// timeout, while the oldest message's last chunk (shorter, so left for a batch of its
+    /// own) waits. Only the oldest: holding retransmissions behind every older unsent chunk
+    /// would starve them behind the short last chunks of a stream of small messages.
+    fn older_unsent(&self, abs: u64) -> bool {
+        self.unsent > 0
+            && self.messages.oldest().is_some_and(|oldest| {
+                oldest < abs
+                    && self
+                        .messages
+                        .get(oldest)
+                        .is_some_and(|m| m.next_new < m.chunks.len())
+            })
+    }
+
+    /// The oldest message with a chunk never sent, moving the cursor to it: past the messages
+    /// sent whole, for good, so a batch of short last chunks (one per message) finds each next
+    /// one at once instead of walking again past those already sent.
+    pub fn first_unsent(&mut self) -> Option<u64> {
+        let (abs, _) = self
+            .messages
+            .iter_from(self.cursor)
+            .find(|(_, m)| m.next_new < m.chunks.len())?;
+        self.cursor = abs;
+        Some(abs)
+    }
+
+    /// The oldest message framed the spec's way with a full-size chunk never sent, from the
+    /// cursor of [`first_unsent`](Self::first_unsent) on. Moves its own cursor past the
+    /// messages that have none left, for good (`next_new` only grows), so the walk costs a
+    /// constant per message over its life, not a scan per datagram.
+    pub fn next_full(&mut self) -> Option<u64> {
+        let start = self.full_cursor.max(self.cursor);
+        let found = self
+            .messages
+            .iter_from(start)
+            .find(|(_, m)| m.wire.is_spec() && m.next_new < m.full_chunks())
+            .map(|(abs, _)| abs);
+        self.full_cursor = found.unwrap_or_else(|| self.messages.end());
+        found
+    }
+
+    /// A message after `first`, before `end`, whose last chunk (its only one never sent) fits
+    /// the `room` left in an extended datagram whose next chunk (of message `first`) does not:
+    /// small messages behind a large one share its datagrams. Only last chunks can be shorter
+    /// than the one that did not fit.
+    ///
+    /// A flush asks once per datagram, each time from one message further on, so a scan that
+    /// finds nothing is remembered: the next one with no more room starts past what it
+    /// covered. Nothing covered can come to fit: a message's next chunk changes only when it
+    /// is first, or when a held message is released (which forgets the memory), and `end` is
+    /// never past the numbers already given out, so a message queued later is never taken as
+    /// covered.
+    pub fn packable(&mut self, first: u64, room: usize, end: u64) -> Option<u64> {
+        let from = match self.pack_miss {
+            Some((covered, had)) if room <= had && covered > first => covered,
+            _ => first + 1,
+        };
+        let found = self
+            .messages
+            .iter_from(from)
+            .take_while(|&(abs, _)| abs < end)
+            .find(|(_, m)| {
+                m.next_new + 1 == m.chunks.len() && !m.wire.is_spec() && m.last_len <= room
+            })
+            .map(|(abs, _)| abs);
+        if found.is_none() {
+            self.pack_miss = Some((end, room));
+        }
+        found
+    }
+
+    /// Takes the front retransmission (as [`retransmit_front`](Self::retransmit_front) gave
+    /// it) to send.
+    #[inline]
+    pub fn take_retransmission(&mut self) -> Option<(u64, u8)> {
+        self.retransmit.pop_first()
+    }
+
+    /// Takes the next chunk never sent of message `abs` to send.
+    #[inline]
+    pub fn take_new(&mut self, abs: u64) -> Option<u8> {
+        let msg = self.messages.get_mut(abs)?;
+        if msg.next_new >= msg.chunks.len() {
+            return None;
+        }
+        let chunk = msg.next_new as u8;
+        msg.next_new += 1;
+        self.unsent -= 1;
+        Some(chunk)
+    }
+
+    /// Chunk `chunk` of message `abs` left at `now` as transmission `tx_id`: returns the
+    /// message, to write the chunk from.
+    #[inline]
+    pub fn sent(&mut self, abs: u64, chunk: u8, tx_id: u64, now: Instant) -> Option<&OutMessage> {
+        let msg = self.messages.get_mut(abs)?;
+        let state = msg.chunks.get_mut(usize::from(chunk))?;
+        state.tx_id = tx_id;
+        state.sent_at = Some(now);
+        state.tx_count += 1;
+        Some(msg)
+    }
+
+    /// Chunk `chunk` of message `abs` was declared lost: it waits to be sent again (once,
+    /// however often it is declared lost before that).
+    pub fn lost(&mut self, abs: u64, chunk: u8) {
+        self.retransmit.insert((abs, chunk));
+    }
+
+    /// Chunk `chunk` of message `abs` was acknowledged. `None` if it was already, was never
+    /// sent, or is not live; the message is forgotten once every chunk is acknowledged.
+    #[inline]
+    pub fn ack(&mut self, abs: u64, chunk: u8) -> Option<AckedChunk> {
+        let msg = self.messages.get_mut(abs)?;
+        let state = msg.chunks.get_mut(usize::from(chunk))?;
+        if state.acked {
+            return None;
+        }
+        // Never sent: an acknowledgement of it is the peer's mistake.
+        let sent_at = state.sent_at?;
+        state.acked = true;
+        let (tx_id, tx_count) = (state.tx_id, state.tx_count);
+        msg.acked += 1;
+        let complete = msg.acked == msg.chunks.len();
+        if complete {
+            self.messages.remove(abs);
+        }
+        Some(AckedChunk {
+            tx_id,
+            sent_at,
+            tx_count,
+            complete,
+        })
+    }
+
+    /// Forgets everything (the connection closed).
+    pub fn clear(&mut self) {
+        self.messages.clear();
+        self.retransmit.clear();
+        self.unsent = 0;
+        self.pack_miss = None;
+    }
+
+    /// The memory of the last fruitless packing scan.
+    #[cfg(test)]
+    pub fn pack_miss(&self) -> Option<(u64, usize)> {
+        self.pack_miss
+    }
+}
