@@ -15,9 +15,9 @@ use crate::transmit::{FULL_DATAGRAM, Size};
 const SIZE_SCAN: usize = 64;
 
 /// How many sequence numbers after the first unsent message [`Sender::poll`] looks through
-/// (`SendQueue::packable`) for a last chunk that fits what is left of an extended datagram: a tick's worth of small
-/// messages (reliable and unreliable ones take numbers alike), not a scan per datagram over a
-/// queue of large ones.
+/// (`SendQueue::packable`) for a last chunk that fits what is left of an extended datagram: a
+/// tick's worth of small messages (reliable and unreliable ones take numbers alike), not a
+/// scan per datagram over a queue of large ones.
 const PACK_SCAN: u64 = 16;
 
 /// Below this many bytes left, an extended datagram takes no more chunks: a frame's header

@@ -6,7 +6,6 @@
 use std::time::{Duration, Instant};
 
 use super::Outbound;
-use super::sender::Acked;
 use crate::event::MessageId;
 use crate::ext::frame::AckRange;
 use crate::stats::Stats;
@@ -69,13 +68,14 @@ impl Outbound {
         // No transmission leaves and no sample is taken while the frame is read.
         let next_tx_id = self.sender.flight.next_tx_id();
         let min_rtt = self.rtt.min();
-        // The newest chunk the frame acknowledges for the first time: the frame's one sample.
-        let mut newest: Option<Acked> = None;
+        // The newest chunk the frame acknowledges for the first time (its transmission, when
+        // it left, how many times it was sent): the frame's one sample.
+        let mut newest: Option<(u64, Instant, u32)> = None;
         for range in ranges {
             let Outbound { sender, cc, .. } = self;
             complete += sender.on_ack_range(now, &range, |acked| {
-                if newest.is_none_or(|n| acked.tx_id > n.tx_id) {
-                    newest = Some(*acked);
+                if newest.is_none_or(|(tx_id, ..)| acked.tx_id > tx_id) {
+                    newest = Some((acked.tx_id, acked.sent_at, acked.tx_count));
                 }
                 if acked.in_flight {
                     cc.on_ack(acked.tx_id, None, min_rtt, next_tx_id);
@@ -89,8 +89,8 @@ impl Outbound {
                 self.tracker.on_ack(from, to, first, last, tracked);
             }
         }
-        if let Some(newest) = newest {
-            self.frame_sample(now, delay, &newest);
+        if let Some((_, sent_at, tx_count)) = newest {
+            self.frame_sample(now, delay, sent_at, tx_count);
         }
         self.after_acks(stats);
         complete
@@ -101,8 +101,8 @@ impl Outbound {
     /// it. A frame acknowledges a window's worth of chunks, many of which waited in the
     /// receiver while it filled, or are acknowledged only by a repetition of a lost frame: a
     /// sample from each would read that wait as queueing.
-    fn frame_sample(&mut self, now: Instant, delay: Duration, newest: &Acked) {
-        let elapsed = now.saturating_duration_since(newest.sent_at);
+    fn frame_sample(&mut self, now: Instant, delay: Duration, sent_at: Instant, tx_count: u32) {
+        let elapsed = now.saturating_duration_since(sent_at);
         // The receiver's delay is taken off, but never below the smallest round trip seen
         // (as QUIC does), so that a delay that overstates cannot make one up.
         let elapsed = if elapsed >= self.rtt.min().unwrap_or(Duration::ZERO) + delay {
@@ -110,7 +110,7 @@ impl Outbound {
         } else {
             elapsed
         };
-        if newest.tx_count == 1 {
+        if tx_count == 1 {
             self.rtt.sample(elapsed);
             self.cc.on_sample(elapsed);
         } else {
@@ -127,6 +127,7 @@ impl Outbound {
 
     /// Declares lost what the retransmission timer says is lost; pushes the tracked messages
     /// whose timeout passed to `lost`.
+    #[inline]
     pub fn on_timeout(&mut self, now: Instant, stats: &mut Stats, lost: &mut Vec<MessageId>) {
         if self.sender.in_flight() > 0 {
             let rto = self.rtt.rto();

@@ -57,6 +57,7 @@ impl Held {
     }
 
     /// Whether a new message (not yet inserted) must wait.
+    #[inline]
     pub fn must_wait(&mut self, messages: &Outgoing, wire: Wire, delivery: Delivery) -> bool {
         if !delivery.is_ordered() {
             return false;
@@ -72,6 +73,7 @@ impl Held {
     }
 
     /// Records a new live reliable message.
+    #[inline]
     pub fn note(&mut self, messages: &Outgoing, abs: u64, wire: Wire, delivery: Delivery) {
         if delivery.is_ordered() {
             oldest(&mut self.ordered, messages);

@@ -121,11 +121,20 @@ impl InFlight {
         Some((tx_id, sent))
     }
 
+    #[inline]
     fn remove(&mut self, tx_id: u64) -> Option<Sent> {
         let index = usize::try_from(tx_id.checked_sub(self.front_tx)?).ok()?;
-        let sent = self.transmissions.get_mut(index)?.take()?;
+        if index > 0 {
+            // Behind the front: a hole, trimmed once the front leaves.
+            let sent = self.transmissions.get_mut(index)?.take()?;
+            self.in_flight -= 1;
+            return Some(sent);
+        }
+        // The front (most acknowledgements arrive in order): it leaves with the holes behind.
+        let sent = self.transmissions.pop_front()??;
+        self.front_tx += 1;
         self.in_flight -= 1;
-        while matches!(self.transmissions.front(), Some(None)) {
+        while let Some(None) = self.transmissions.front() {
             self.transmissions.pop_front();
             self.front_tx += 1;
         }

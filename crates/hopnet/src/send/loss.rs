@@ -7,12 +7,14 @@
 //!
 //! On the extended wire one ACK frame answers a window's worth of chunks, so a lost one
 //! leaves the sender without a word: before the retransmission timer, it probes (a bare
-//! `ACK_NOW`, see `connection/pack.rs`) after a probe timeout ([`quiet_since`](InFlight::quiet_since)
-//! and `RttEstimator::probe_timeout`), and the receiver's answer acknowledges everything it has.
+//! `ACK_NOW`, see `connection/pack.rs`) after a probe timeout
+//! ([`quiet_since`](InFlight::quiet_since) and `RttEstimator::probe_timeout`), and the
+//! receiver's answer acknowledges everything it has.
 
 use std::time::{Duration, Instant};
 
 use super::in_flight::InFlight;
+use super::rtt::RttEstimator;
 
 /// How many later transmissions must be acknowledged before an unacknowledged one is lost.
 const PACKET_THRESHOLD: u64 = 3;
@@ -61,18 +63,22 @@ impl InFlight {
             .is_none_or(|t| now.saturating_duration_since(t) >= rto)
     }
 
-    /// When the oldest transmission in flight times out.
+    /// When the oldest transmission in flight times out (the timeout read only if there is
+    /// one: most timer queries find nothing in flight).
     #[inline]
-    pub fn next_timeout(&self, rto: Duration) -> Option<Instant> {
-        self.oldest().map(|(_, sent)| sent.sent_at + rto)
+    pub fn next_timeout(&self, rtt: &RttEstimator) -> Option<Instant> {
+        self.oldest().map(|(_, sent)| sent.sent_at + rtt.rto())
     }
 
     /// The latest of when the oldest chunk in flight was sent and when a chunk was last
     /// acknowledged: what a probe timeout counts from. `None` with nothing in flight.
     #[inline]
     pub fn quiet_since(&self) -> Option<Instant> {
-        let oldest = self.next_timeout(Duration::ZERO)?;
-        Some(self.last_ack_at().map_or(oldest, |t| t.max(oldest)))
+        let (_, oldest) = self.oldest()?;
+        Some(
+            self.last_ack_at()
+                .map_or(oldest.sent_at, |t| t.max(oldest.sent_at)),
+        )
     }
 }
 
@@ -100,7 +106,9 @@ mod tests {
                 chunk: 0
             }]
         );
-        assert_eq!(f.next_timeout(ms(100)), Some(start + ms(101)));
+        let rtt = RttEstimator::new(ms(50), ms(100), ms(1000));
+        assert_eq!(rtt.rto(), ms(150));
+        assert_eq!(f.next_timeout(&rtt), Some(start + ms(151)));
         assert_eq!(f.quiet_since(), Some(start + ms(10)));
         // The timer takes 2 and 3 (sent at 1 and 2 ms) at 102 ms; 5 and 6 still fly.
         lost.clear();

@@ -1,14 +1,26 @@
 //! The send half of a connection: sequence ids, reliable chunks until acknowledged, and the
 //! rules that decide when a chunk may leave or must leave again.
 //!
-//! - [`sender`]: sequence numbering and the state of every reliable chunk;
+//! Each counter has one owner, the one file that writes it, as quinn-proto splits its send
+//! buffer from its sent packets: the queue of messages (what is still to send, new or again,
+//! with its cursors) and what is in flight (by transmission id, with its count). Loss detection
+//! returns what it declared lost; the send half, not the detector, tells the congestion
+//! controller.
+//!
+//! - [`sender`]: sequence numbering, and what passes between the owners: a chunk taken from
+//!   the queue goes in flight, an acknowledgement reaches both, a loss goes back to the queue;
+//! - [`queue`]: the reliable messages' chunks never sent, the ones to send again, the cursors
+//!   past the messages sent whole, each message's acknowledged chunks;
+//! - [`in_flight`]: the transmissions in flight, by id, and the largest acknowledged;
+//! - [`loss`]: when a transmission in flight is lost (timer or packet threshold);
+//! - [`feedback`]: what acknowledgements and losses tell the RTT estimator and the congestion
+//!   controller;
+//! - [`outgoing`]: the reliable messages' storage, by sequence, and their recycled buffers;
 //! - [`wire`]: how a message is framed, the spec's way or the extended one;
-//! - [`outgoing`]: the reliable messages held, by sequence, and their recycled buffers;
 //! - [`hold`]: ordered messages that wait for acknowledgements (toward a peer that cannot
 //!   order them);
 //! - [`tracked`]: tracked messages, acknowledged or lost;
 //! - [`batch`]: which chunk goes next, in GSO-shaped batches, under the window and the pacer;
-//! - [`loss`]: when a chunk in flight is lost (timer or packet threshold);
 //! - [`rtt`]: the round-trip estimate and retransmission timeout (RFC 6298);
 //! - [`congestion`]: the congestion window, which tells random loss from congestion;
 //! - [`pacing`]: the window spread over a round trip.
@@ -58,7 +70,7 @@ pub(crate) struct Outbound {
     compression_threshold: usize,
     /// The peer's acknowledgement delay, as far as we know it (ours).
     ack_delay: Duration,
-    /// Probes sent since the last acknowledgement, and when the last one left.
+    /// Probes sent before the last one left (see `probes_unanswered`), and when it left.
     probes: u32,
     probed_at: Option<Instant>,
     /// When this end last asked for an immediate acknowledgement (`ACK_NOW`): an answer to it
@@ -100,15 +112,12 @@ impl Outbound {
 
     /// On the extended wire, when to probe for an acknowledgement: a probe timeout after the
     /// later of the oldest chunk in flight, the last acknowledgement and the last probe.
-    pub fn probe_deadline(&mut self) -> Option<Instant> {
+    pub fn probe_deadline(&self) -> Option<Instant> {
         self.ext.as_ref()?;
         let quiet = self.sender.flight.quiet_since()?;
-        let last_ack = self.sender.flight.last_ack_at();
-        if last_ack.is_some_and(|t| self.probed_at.is_none_or(|p| t > p)) {
-            self.probes = 0;
-        }
         let since = self.probed_at.map_or(quiet, |p| p.max(quiet));
         // Asked since the last acknowledgement: the answer is not delayed.
+        let last_ack = self.sender.flight.last_ack_at();
         let asked = self
             .asked_at
             .is_some_and(|a| last_ack.is_none_or(|t| a >= t));
@@ -117,13 +126,23 @@ impl Outbound {
         } else {
             self.ack_delay
         };
-        Some(since + self.rtt.probe_timeout(delay, self.probes))
+        Some(since + self.rtt.probe_timeout(delay, self.probes_unanswered()))
+    }
+
+    /// Probes sent since the last acknowledgement: none once one arrived after the last probe.
+    fn probes_unanswered(&self) -> u32 {
+        let answered = self
+            .sender
+            .flight
+            .last_ack_at()
+            .is_some_and(|t| self.probed_at.is_none_or(|p| t > p));
+        if answered { 0 } else { self.probes }
     }
 
     /// Whether a probe is due at `now` (and, if so, it counts as sent).
     pub fn probe_due(&mut self, now: Instant) -> bool {
         if self.probe_deadline().is_some_and(|t| t <= now) {
-            self.probes += 1;
+            self.probes = self.probes_unanswered() + 1;
             self.probed_at = Some(now);
             self.asked_at = Some(now);
             return true;
@@ -146,6 +165,7 @@ impl Outbound {
 
     /// Frames a new message: compresses it where that is agreed and shortens it, and picks
     /// the extended framing where it is agreed and the message fits 256 extended chunks.
+    #[inline]
     pub fn frame<'a>(&mut self, data: Data<'a>, delivery: Delivery) -> (Data<'a>, Wire, bool) {
         let rel = delivery.is_acknowledged();
         let Some(ext) = &mut self.ext else {
@@ -195,15 +215,13 @@ impl Outbound {
     }
 
     /// When [`on_timeout`](Self::on_timeout) or the pacer next has something to do.
-    pub fn deadline(&mut self) -> Option<Instant> {
-        let mut deadline = self.sender.flight.next_timeout(self.rtt.rto());
+    #[inline]
+    pub fn deadline(&self) -> Option<Instant> {
         let paced = self
             .paced_until
             .filter(|_| self.sender.has_sendable(self.cc.window() as usize));
-        for t in [paced, self.tracker.deadline()].into_iter().flatten() {
-            deadline = Some(deadline.map_or(t, |d| d.min(t)));
-        }
-        deadline
+        let deadline = earliest(self.sender.flight.next_timeout(&self.rtt), paced);
+        earliest(deadline, self.tracker.deadline())
     }
 
     /// Whether the congestion window is full: the sender waits for acknowledgements.
@@ -245,5 +263,14 @@ impl Outbound {
         stats.congestion_window = u64::from(self.cc.window());
         stats.pending_reliable = self.sender.pending() as u64;
         stats.ordered_waiting = self.sender.held.len() as u64;
+    }
+}
+
+/// The earlier of two deadlines, either of which may be unset.
+#[inline]
+fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }

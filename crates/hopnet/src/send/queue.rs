@@ -265,28 +265,56 @@ impl SendQueue {
 
     /// Chunk `chunk` of message `abs` was acknowledged. `None` if it was already, was never
     /// sent, or is not live; the message is forgotten once every chunk is acknowledged.
-    #[inline]
     pub fn ack(&mut self, abs: u64, chunk: u8) -> Option<AckedChunk> {
-        let msg = self.messages.get_mut(abs)?;
-        let state = msg.chunks.get_mut(usize::from(chunk))?;
-        if state.acked {
-            return None;
+        let mut acked = None;
+        self.ack_range(abs, abs, chunk, chunk, |c| acked = Some(c));
+        acked
+    }
+
+    /// Chunks `first..=last` of the live messages `from..=to` were acknowledged: hands each
+    /// chunk acknowledged for the first time to `on_acked`, and returns how many messages
+    /// that completed (they are forgotten). One lookup per message, not one per chunk.
+    #[inline]
+    pub fn ack_range(
+        &mut self,
+        from: u64,
+        to: u64,
+        first: u8,
+        last: u8,
+        mut on_acked: impl FnMut(AckedChunk),
+    ) -> usize {
+        let mut complete = 0;
+        let end = to.min(self.messages.end().saturating_sub(1));
+        let mut abs = from.max(self.messages.oldest().unwrap_or(u64::MAX));
+        while abs <= end {
+            if let Some(msg) = self.messages.get_mut(abs) {
+                let top = usize::from(last).min(msg.chunks.len() - 1);
+                for chunk in usize::from(first)..=top {
+                    let state = &mut msg.chunks[chunk];
+                    // Never sent: an acknowledgement of it is the peer's mistake.
+                    let (false, Some(sent_at)) = (state.acked, state.sent_at) else {
+                        continue;
+                    };
+                    state.acked = true;
+                    let (tx_id, tx_count) = (state.tx_id, state.tx_count);
+                    msg.acked += 1;
+                    let done = msg.acked == msg.chunks.len();
+                    on_acked(AckedChunk {
+                        tx_id,
+                        sent_at,
+                        tx_count,
+                        complete: done,
+                    });
+                    if done {
+                        self.messages.remove(abs);
+                        complete += 1;
+                        break;
+                    }
+                }
+            }
+            abs += 1;
         }
-        // Never sent: an acknowledgement of it is the peer's mistake.
-        let sent_at = state.sent_at?;
-        state.acked = true;
-        let (tx_id, tx_count) = (state.tx_id, state.tx_count);
-        msg.acked += 1;
-        let complete = msg.acked == msg.chunks.len();
-        if complete {
-            self.messages.remove(abs);
-        }
-        Some(AckedChunk {
-            tx_id,
-            sent_at,
-            tx_count,
-            complete,
-        })
+        complete
     }
 
     /// Forgets everything (the connection closed).
@@ -301,5 +329,92 @@ impl SendQueue {
     #[cfg(test)]
     pub fn pack_miss(&self) -> Option<(u64, usize)> {
         self.pack_miss
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC: Wire = Wire::Spec { rel: true };
+    const R: Delivery = Delivery::Reliable;
+
+    /// A queue of a 2-chunk message 0, a held 1-chunk message 1, nothing at 2 (unreliable),
+    /// and a 1-chunk message 3.
+    fn queue() -> SendQueue {
+        let mut q = SendQueue::new(8);
+        q.push(0, 0, Data::Borrowed(&[0; 600]), SPEC, R, false);
+        q.push(1, 1, Data::Borrowed(&[1; 10]), SPEC, R, true);
+        q.push(3, 3, Data::Borrowed(&[3; 10]), SPEC, R, false);
+        q
+    }
+
+    #[test]
+    fn held_chunks_wait_until_released_and_the_cursor_comes_back_for_them() {
+        let now = Instant::now();
+        let mut q = queue();
+        assert!(q.has_unsent());
+        let mut sent = Vec::new();
+        while let Some(abs) = q.first_unsent() {
+            let chunk = q.take_new(abs).unwrap();
+            q.sent(abs, chunk, sent.len() as u64 + 1, now).unwrap();
+            sent.push((abs, chunk));
+        }
+        assert_eq!(
+            sent,
+            [(0, 0), (0, 1), (3, 0)],
+            "the held message is passed over"
+        );
+        assert!(!q.has_waiting());
+        q.release(1);
+        assert_eq!(q.first_unsent(), Some(1));
+        assert_eq!(q.take_new(1), Some(0));
+        assert_eq!(q.take_new(1), None, "one chunk only");
+        assert!(!q.has_unsent());
+    }
+
+    #[test]
+    fn a_chunk_lost_waits_once_and_leaves_the_queue_once_acknowledged() {
+        let now = Instant::now();
+        let mut q = queue();
+        for (tx, (abs, chunk)) in [(0, 0), (0, 1), (3, 0)].into_iter().enumerate() {
+            assert_eq!(q.take_new(abs), Some(chunk));
+            q.sent(abs, chunk, tx as u64 + 1, now);
+        }
+        q.lost(3, 0);
+        q.lost(0, 1);
+        q.lost(0, 1);
+        assert!(q.has_retransmission());
+        // The oldest message's chunk first, whatever order they were lost in.
+        assert_eq!(q.retransmit_front(), Some((0, 1)));
+        assert_eq!(q.take_retransmission(), Some((0, 1)));
+        // Acknowledged while waiting: dropped from the front, never sent again.
+        let acked = q.ack(3, 0).unwrap();
+        assert_eq!((acked.tx_id, acked.tx_count, acked.complete), (3, 1, true));
+        assert_eq!(q.retransmit_front(), None);
+        assert!(!q.has_retransmission() && !q.has_waiting());
+        assert!(q.ack(3, 0).is_none(), "forgotten once complete");
+    }
+
+    #[test]
+    fn a_range_acknowledges_each_sent_chunk_once_and_counts_the_messages_it_completes() {
+        let now = Instant::now();
+        let mut q = queue();
+        q.release(1);
+        for (tx, (abs, chunk)) in [(0, 0), (1, 0), (3, 0)].into_iter().enumerate() {
+            assert_eq!(q.take_new(abs), Some(chunk));
+            q.sent(abs, chunk, tx as u64 + 1, now);
+        }
+        let mut acked = Vec::new();
+        // Chunks 0..=1 of messages 0..=9: chunk 1 of message 0 was never sent.
+        let complete = q.ack_range(0, 9, 0, 1, |c| acked.push((c.tx_id, c.complete)));
+        assert_eq!(acked, [(1, false), (2, true), (3, true)]);
+        assert_eq!((complete, q.messages().len()), (2, 1));
+        acked.clear();
+        assert_eq!(
+            q.ack_range(0, 9, 0, 1, |c| acked.push((c.tx_id, c.complete))),
+            0
+        );
+        assert!(acked.is_empty(), "each chunk once");
     }
 }

@@ -10,7 +10,7 @@
 use super::hold::Held;
 use super::in_flight::InFlight;
 use super::loss::Lost;
-use super::queue::SendQueue;
+use super::queue::{AckedChunk, SendQueue};
 use super::wire::Wire;
 use crate::Error;
 use crate::event::Delivery;
@@ -35,6 +35,19 @@ pub(crate) struct Acked {
     pub in_flight: bool,
     /// Whether it completed its message.
     pub complete: bool,
+}
+
+impl Acked {
+    #[inline]
+    fn new(acked: AckedChunk, in_flight: bool) -> Acked {
+        Acked {
+            tx_id: acked.tx_id,
+            sent_at: acked.sent_at,
+            tx_count: acked.tx_count,
+            in_flight,
+            complete: acked.complete,
+        }
+    }
 }
 
 /// Outgoing sequence numbering and the reliable messages not yet fully acknowledged.
@@ -192,64 +205,30 @@ impl Sender {
         buf.len() - start
     }
 
-    /// Chunk `chunk` of message `abs` was acknowledged: the queue and what is in flight hear
+    /// An ACK for chunk `chunk` of message `abs` arrived: the queue and what is in flight hear
     /// of it. `None` if it was already acknowledged (or never sent).
-    #[inline]
-    fn ack_chunk(&mut self, now: Instant, abs: u64, chunk: u8) -> Option<Acked> {
-        let acked = self.queue.ack(abs, chunk)?;
-        let in_flight = self.flight.acked(acked.tx_id, now);
-        Some(Acked {
-            tx_id: acked.tx_id,
-            sent_at: acked.sent_at,
-            tx_count: acked.tx_count,
-            in_flight,
-            complete: acked.complete,
-        })
-    }
-
-    /// An ACK for chunk `chunk` of message `abs` arrived.
     pub fn on_ack(&mut self, now: Instant, abs: u64, chunk: u8) -> Option<Acked> {
-        self.ack_chunk(now, abs, chunk)
+        let acked = self.queue.ack(abs, chunk)?;
+        Some(Acked::new(acked, self.flight.acked(acked.tx_id, now)))
     }
 
     /// A range of an ACK frame arrived: hands every chunk it acknowledges for the first time
     /// to `on_acked`, and returns how many messages it completed. Looks only at live messages
     /// within the range.
+    #[inline]
     pub fn on_ack_range(
         &mut self,
         now: Instant,
         range: &AckRange,
         mut on_acked: impl FnMut(&Acked),
     ) -> usize {
-        let Some((first, last)) = self.abs_range(range) else {
+        let Some((from, to)) = self.abs_range(range) else {
             return 0;
         };
-        let mut complete = 0;
-        let mut next = first;
-        loop {
-            let found = self
-                .queue
-                .messages()
-                .iter_from(next)
-                .next()
-                .filter(|(abs, _)| *abs <= last)
-                .map(|(abs, m)| (abs, m.chunks.len()));
-            let Some((abs, n)) = found else {
-                break;
-            };
-            let top = usize::from(range.last_chunk).min(n - 1);
-            for chunk in usize::from(range.first_chunk)..=top {
-                if let Some(acked) = self.ack_chunk(now, abs, chunk as u8) {
-                    on_acked(&acked);
-                    if acked.complete {
-                        complete += 1;
-                        break;
-                    }
-                }
-            }
-            next = abs + 1;
-        }
-        complete
+        let Sender { queue, flight, .. } = self;
+        queue.ack_range(from, to, range.first_chunk, range.last_chunk, |acked| {
+            on_acked(&Acked::new(acked, flight.acked(acked.tx_id, now)));
+        })
     }
 
     /// What follows a batch of acknowledgements: loss detection by packet threshold (what it
