@@ -137,10 +137,17 @@ impl SendQueue {
     /// The retransmission that goes next, if one goes before the chunks never sent: the
     /// front of the queue, once the chunks acknowledged since they were declared lost are
     /// dropped from it.
+    #[inline]
     pub fn retransmit_front(&mut self) -> Option<(u64, u8)> {
+        // Asked for every chunk sent, and almost always empty: answered here, not in a call
+        // that saves the registers of the walk below.
         if self.retransmit.is_empty() {
             return None;
         }
+        self.retransmit_front_slow()
+    }
+
+    fn retransmit_front_slow(&mut self) -> Option<(u64, u8)> {
         while let Some(&(abs, chunk)) = self.retransmit.first() {
             if self.is_unacked(abs, chunk) {
                 return (!self.older_unsent(abs)).then_some((abs, chunk));
