@@ -15,9 +15,9 @@ use crate::transmit::{FULL_DATAGRAM, Size};
 const SIZE_SCAN: usize = 64;
 
 /// How many sequence numbers after the first unsent message [`Sender::poll`] looks through
-/// for a last chunk that fits what is left of an extended datagram: a tick's worth of small
-/// messages (reliable and unreliable ones take numbers alike), not a scan per datagram over a
-/// queue of large ones.
+/// (`SendQueue::packable`) for a last chunk that fits what is left of an extended datagram: a
+/// tick's worth of small messages (reliable and unreliable ones take numbers alike), not a
+/// scan per datagram over a queue of large ones.
 const PACK_SCAN: u64 = 16;
 
 /// Below this many bytes left, an extended datagram takes no more chunks: a frame's header
@@ -81,25 +81,29 @@ impl Sender {
     /// The chunk [`poll`](Self::poll) sends next, without sending it: a caller may still
     /// decide not to (the pacer), and nothing is lost by asking.
     pub fn choose(&mut self, window: usize, fit: Fit) -> Option<Choice> {
-        if self.in_flight_count >= window {
+        if self.flight.len() >= window {
             return None;
         }
-        if let Some((abs, chunk)) = self.retransmit_front() {
-            let msg = self.messages.get(abs)?;
+        if let Some((abs, chunk)) = self.queue.retransmit_front() {
+            let msg = self.queue.messages().get(abs)?;
             let len = msg.encoded_len(usize::from(chunk));
             if msg.wire.is_spec() != fit.spec() || !fit.fits(len) {
                 return None;
             }
             return Some(Choice::Retransmit(abs, chunk));
         }
-        if self.unsent == 0 {
+        if !self.queue.has_unsent() {
             return None;
         }
-        let first = self.first_unsent()?;
+        let first = self.queue.first_unsent()?;
         let abs = match fit {
-            Fit::Spec(Size::Exactly(FULL_DATAGRAM)) => self.next_full()?,
+            Fit::Spec(Size::Exactly(FULL_DATAGRAM)) => self
+                .queue
+                .next_full()
+                .filter(|&abs| abs - first < SIZE_SCAN as u64)?,
             Fit::Spec(Size::Exactly(len)) => self
-                .messages
+                .queue
+                .messages()
                 .iter_from(first)
                 .take(SIZE_SCAN)
                 .find(|(_, m)| {
@@ -109,14 +113,14 @@ impl Sender {
                 })
                 .map(|(abs, _)| abs)?,
             Fit::Spec(size) => {
-                let msg = self.messages.get(first)?;
+                let msg = self.queue.messages().get(first)?;
                 if !msg.wire.is_spec() || !size.fits(msg.encoded_len(msg.next_new)) {
                     return None;
                 }
                 first
             }
             Fit::Ext { room } => {
-                let msg = self.messages.get(first)?;
+                let msg = self.queue.messages().get(first)?;
                 if msg.wire.is_spec() {
                     return None;
                 }
@@ -125,7 +129,8 @@ impl Sender {
                 } else if room < MIN_PACK_ROOM {
                     return None;
                 } else {
-                    self.packable(first, room)?
+                    let end = (first + 1 + PACK_SCAN).min(self.next_abs());
+                    self.queue.packable(first, room, end)?
                 }
             }
         };
@@ -140,52 +145,21 @@ impl Sender {
         stats: &mut Stats,
         buf: &mut Vec<u8>,
     ) -> usize {
-        match choice {
+        let (abs, chunk) = match choice {
             Choice::Retransmit(abs, chunk) => {
-                self.retransmit.pop_first();
+                let taken = self.queue.take_retransmission();
+                debug_assert_eq!(taken, Some((abs, chunk)));
                 stats.retransmissions += 1;
-                self.transmit(now, abs, chunk, buf)
+                (abs, chunk)
             }
             Choice::New(abs) => {
-                let Some(msg) = self.messages.get_mut(abs) else {
+                let Some(chunk) = self.queue.take_new(abs) else {
                     return 0;
                 };
-                let chunk = msg.next_new as u8;
-                msg.next_new += 1;
-                self.unsent -= 1;
-                self.transmit(now, abs, chunk, buf)
+                (abs, chunk)
             }
-        }
-    }
-
-    /// A later message's last chunk that fits the `room` left in an extended datagram whose
-    /// next chunk (of message `first`) does not: small messages behind a large one share its
-    /// datagrams. Only last chunks can be shorter than the one that did not fit.
-    ///
-    /// A flush asks once per datagram, each time from one message further on, so a scan that
-    /// finds nothing is remembered (`pack_miss`): the next one with no more room starts past
-    /// what it covered. Nothing covered can come to fit: a message's next chunk changes only
-    /// when it is first, or when held ordered messages are released (which forgets the
-    /// memory), and a scan covers only numbers already given out, so a message queued later
-    /// is never taken as covered.
-    fn packable(&mut self, first: u64, room: usize) -> Option<u64> {
-        let end = (first + 1 + PACK_SCAN).min(self.next_abs);
-        let from = match self.pack_miss {
-            Some((covered, had)) if room <= had && covered > first => covered,
-            _ => first + 1,
         };
-        let found = self
-            .messages
-            .iter_from(from)
-            .take_while(|&(abs, _)| abs < end)
-            .find(|(_, m)| {
-                m.next_new + 1 == m.chunks.len() && !m.wire.is_spec() && m.last_len <= room
-            })
-            .map(|(abs, _)| abs);
-        if found.is_none() {
-            self.pack_miss = Some((end, room));
-        }
-        found
+        self.transmit(now, abs, chunk, buf)
     }
 
     /// Whether the chunk [`poll`](Self::poll) would take next is framed the spec's way (a
@@ -193,82 +167,23 @@ impl Sender {
     #[inline]
     pub fn next_is_spec(&mut self) -> bool {
         // Every flush asks, most of the time with nothing to send: answered here, not in a call.
-        self.has_waiting() && self.next_is_spec_slow()
+        self.queue.has_waiting() && self.next_is_spec_slow()
     }
 
     fn next_is_spec_slow(&mut self) -> bool {
-        if let Some((abs, _)) = self.retransmit_front() {
-            return self.messages.get(abs).is_some_and(|m| m.wire.is_spec());
+        if let Some((abs, _)) = self.queue.retransmit_front() {
+            return self
+                .queue
+                .messages()
+                .get(abs)
+                .is_some_and(|m| m.wire.is_spec());
         }
-        self.unsent > 0
+        self.queue.has_unsent()
             && self
+                .queue
                 .first_unsent()
-                .and_then(|abs| self.messages.get(abs))
+                .and_then(|abs| self.queue.messages().get(abs))
                 .is_some_and(|m| m.wire.is_spec())
-    }
-
-    /// The retransmission [`poll`](Self::poll) would send next, if one goes before the chunks
-    /// never sent: the front of the queue, once the chunks acknowledged or sent again since
-    /// they were declared lost are dropped from it.
-    fn retransmit_front(&mut self) -> Option<(u64, u8)> {
-        if self.retransmit.is_empty() {
-            return None;
-        }
-        while let Some(&(abs, chunk)) = self.retransmit.first() {
-            let waiting = self.messages.get(abs).is_some_and(|m| {
-                !m.chunks[usize::from(chunk)].acked && !m.chunks[usize::from(chunk)].in_flight
-            });
-            if waiting {
-                return (!self.older_unsent(abs)).then_some((abs, chunk));
-            }
-            self.retransmit.pop_first();
-        }
-        None
-    }
-
-    /// Whether the oldest message, older than `abs`, has a chunk never sent: that chunk goes
-    /// before a retransmission of `abs`. A receiver whose reassembly budget is full takes
-    /// chunks only for its oldest reliable message; with the window cut to a few chunks by a
-    /// timeout, retransmissions of later messages first would be refused, timeout after
-    /// timeout, while the oldest message's last chunk (shorter, so left for a batch of its
-    /// own) waits. Only the oldest: holding retransmissions behind every older unsent chunk
-    /// would starve them behind the short last chunks of a stream of small messages.
-    fn older_unsent(&self, abs: u64) -> bool {
-        self.unsent > 0
-            && self.messages.oldest().is_some_and(|oldest| {
-                oldest < abs
-                    && self
-                        .messages
-                        .get(oldest)
-                        .is_some_and(|m| m.next_new < m.chunks.len())
-            })
-    }
-
-    /// The oldest message with a chunk never sent, moving `cursor` to it: past the messages
-    /// sent whole, for good, so a batch of short last chunks (one per message) finds each next
-    /// one at once instead of walking again past those already sent.
-    fn first_unsent(&mut self) -> Option<u64> {
-        let (abs, _) = self
-            .messages
-            .iter_from(self.cursor)
-            .find(|(_, m)| m.next_new < m.chunks.len())?;
-        self.cursor = abs;
-        Some(abs)
-    }
-
-    /// The oldest message with a full-size chunk never sent, if its sequence number is within
-    /// [`SIZE_SCAN`] of the oldest message with any chunk never sent. Moves `full_cursor` past
-    /// the messages that have none left, for good (`next_new` only grows), so the walk costs
-    /// a constant per message over its life, not a scan per datagram.
-    fn next_full(&mut self) -> Option<u64> {
-        let start = self.full_cursor.max(self.cursor);
-        let found = self
-            .messages
-            .iter_from(start)
-            .find(|(_, m)| m.wire.is_spec() && m.next_new < m.full_chunks())
-            .map(|(abs, _)| abs);
-        self.full_cursor = found.unwrap_or_else(|| self.messages.end());
-        found.filter(|&abs| abs - self.cursor < SIZE_SCAN as u64)
     }
 }
 

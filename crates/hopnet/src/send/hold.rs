@@ -57,6 +57,7 @@ impl Held {
     }
 
     /// Whether a new message (not yet inserted) must wait.
+    #[inline]
     pub fn must_wait(&mut self, messages: &Outgoing, wire: Wire, delivery: Delivery) -> bool {
         if !delivery.is_ordered() {
             return false;
@@ -72,6 +73,7 @@ impl Held {
     }
 
     /// Records a new live reliable message.
+    #[inline]
     pub fn note(&mut self, messages: &Outgoing, abs: u64, wire: Wire, delivery: Delivery) {
         if delivery.is_ordered() {
             oldest(&mut self.ordered, messages);
@@ -109,6 +111,23 @@ impl Held {
         self.waiting.push_back(abs);
     }
 
+    /// The oldest held message, taken from the list if it may leave now (the queue then
+    /// counts its chunks as waiting); `None` once the oldest must go on waiting.
+    pub fn release(&mut self, messages: &Outgoing) -> Option<u64> {
+        while let Some(&abs) = self.waiting.front() {
+            let Some(m) = messages.get(abs) else {
+                self.waiting.pop_front();
+                continue;
+            };
+            if !self.may_leave(messages, abs, m.wire, m.delivery) {
+                return None;
+            }
+            self.waiting.pop_front();
+            return Some(abs);
+        }
+        None
+    }
+
     /// Whether held message `abs` may leave: nothing it follows is still live.
     fn may_leave(&mut self, messages: &Outgoing, abs: u64, wire: Wire, delivery: Delivery) -> bool {
         let semi = delivery == Delivery::SemiOrdered;
@@ -125,24 +144,8 @@ impl Held {
 impl Sender {
     /// Sends the held messages whose predecessors are all acknowledged, oldest first.
     pub(super) fn release_held(&mut self) {
-        while let Some(&abs) = self.held.waiting.front() {
-            let Some((wire, delivery)) = self.messages.get(abs).map(|m| (m.wire, m.delivery))
-            else {
-                self.held.waiting.pop_front();
-                continue;
-            };
-            if !self.held.may_leave(&self.messages, abs, wire, delivery) {
-                return;
-            }
-            self.held.waiting.pop_front();
-            if let Some(m) = self.messages.get_mut(abs) {
-                self.unsent += m.next_new;
-                m.next_new = 0;
-            }
-            // Its chunks are new again: a remembered scan may have passed over it.
-            self.pack_miss = None;
-            self.cursor = self.cursor.min(abs);
-            self.full_cursor = self.full_cursor.min(abs);
+        while let Some(abs) = self.held.release(self.queue.messages()) {
+            self.queue.release(abs);
         }
     }
 }

@@ -1,24 +1,39 @@
 //! The send half of a connection: sequence ids, reliable chunks until acknowledged, and the
 //! rules that decide when a chunk may leave or must leave again.
 //!
-//! - [`sender`]: sequence numbering and the state of every reliable chunk;
+//! Each counter has one owner, the one file that writes it, as quinn-proto splits its send
+//! buffer from its sent packets: the queue of messages (what is still to send, new or again,
+//! with its cursors) and what is in flight (by transmission id, with its count). Loss detection
+//! returns what it declared lost; the send half, not the detector, tells the congestion
+//! controller.
+//!
+//! - [`sender`]: sequence numbering, and what passes between the owners: a chunk taken from
+//!   the queue goes in flight, an acknowledgement reaches both, a loss goes back to the queue;
+//! - [`queue`]: the reliable messages' chunks never sent, the ones to send again, the cursors
+//!   past the messages sent whole, each message's acknowledged chunks;
+//! - [`in_flight`]: the transmissions in flight, by id, and the largest acknowledged;
+//! - [`loss`]: when a transmission in flight is lost (timer or packet threshold);
+//! - [`feedback`]: what acknowledgements and losses tell the RTT estimator and the congestion
+//!   controller;
+//! - [`outgoing`]: the reliable messages' storage, by sequence, and their recycled buffers;
 //! - [`wire`]: how a message is framed, the spec's way or the extended one;
-//! - [`outgoing`]: the reliable messages held, by sequence, and their recycled buffers;
 //! - [`hold`]: ordered messages that wait for acknowledgements (toward a peer that cannot
 //!   order them);
 //! - [`tracked`]: tracked messages, acknowledged or lost;
 //! - [`batch`]: which chunk goes next, in GSO-shaped batches, under the window and the pacer;
-//! - [`loss`]: when a chunk in flight is lost (timer or packet threshold);
 //! - [`rtt`]: the round-trip estimate and retransmission timeout (RFC 6298);
 //! - [`congestion`]: the congestion window, which tells random loss from congestion;
 //! - [`pacing`]: the window spread over a round trip.
 
 mod batch;
 mod congestion;
+mod feedback;
 mod hold;
+mod in_flight;
 mod loss;
 mod outgoing;
 mod pacing;
+mod queue;
 mod rtt;
 mod sender;
 mod tracked;
@@ -30,10 +45,10 @@ use crate::Error;
 use crate::config::Config;
 use crate::event::{Delivery, MessageId};
 use crate::ext::Extensions;
-use crate::ext::frame::AckRange;
 use crate::payload::Data;
 use crate::stats::Stats;
 use congestion::Congestion;
+use loss::Lost;
 use pacing::Pacer;
 use rtt::RttEstimator;
 use sender::Sender;
@@ -55,12 +70,15 @@ pub(crate) struct Outbound {
     compression_threshold: usize,
     /// The peer's acknowledgement delay, as far as we know it (ours).
     ack_delay: Duration,
-    /// Probes sent since the last acknowledgement, and when the last one left.
+    /// Probes sent before the last one left (see `probes_unanswered`), and when it left.
     probes: u32,
     probed_at: Option<Instant>,
     /// When this end last asked for an immediate acknowledgement (`ACK_NOW`): an answer to it
     /// comes without the peer's delay.
     asked_at: Option<Instant>,
+    /// What loss detection declared lost, on its way to the congestion controller: kept
+    /// between calls, so that a loss allocates nothing.
+    lost: Vec<Lost>,
 }
 
 impl Outbound {
@@ -78,6 +96,7 @@ impl Outbound {
             probes: 0,
             probed_at: None,
             asked_at: None,
+            lost: Vec::new(),
         }
     }
 
@@ -93,19 +112,12 @@ impl Outbound {
 
     /// On the extended wire, when to probe for an acknowledgement: a probe timeout after the
     /// later of the oldest chunk in flight, the last acknowledgement and the last probe.
-    pub fn probe_deadline(&mut self) -> Option<Instant> {
+    pub fn probe_deadline(&self) -> Option<Instant> {
         self.ext.as_ref()?;
-        let quiet = self.sender.quiet_since()?;
-        if self
-            .sender
-            .last_ack_at
-            .is_some_and(|t| self.probed_at.is_none_or(|p| t > p))
-        {
-            self.probes = 0;
-        }
+        let quiet = self.sender.flight.quiet_since()?;
         let since = self.probed_at.map_or(quiet, |p| p.max(quiet));
         // Asked since the last acknowledgement: the answer is not delayed.
-        let last_ack = self.sender.last_ack_at;
+        let last_ack = self.sender.flight.last_ack_at();
         let asked = self
             .asked_at
             .is_some_and(|a| last_ack.is_none_or(|t| a >= t));
@@ -114,13 +126,23 @@ impl Outbound {
         } else {
             self.ack_delay
         };
-        Some(since + self.rtt.probe_timeout(delay, self.probes))
+        Some(since + self.rtt.probe_timeout(delay, self.probes_unanswered()))
+    }
+
+    /// Probes sent since the last acknowledgement: none once one arrived after the last probe.
+    fn probes_unanswered(&self) -> u32 {
+        let answered = self
+            .sender
+            .flight
+            .last_ack_at()
+            .is_some_and(|t| self.probed_at.is_none_or(|p| t > p));
+        if answered { 0 } else { self.probes }
     }
 
     /// Whether a probe is due at `now` (and, if so, it counts as sent).
     pub fn probe_due(&mut self, now: Instant) -> bool {
         if self.probe_deadline().is_some_and(|t| t <= now) {
-            self.probes += 1;
+            self.probes = self.probes_unanswered() + 1;
             self.probed_at = Some(now);
             self.asked_at = Some(now);
             return true;
@@ -132,7 +154,7 @@ impl Outbound {
     pub fn use_extensions(&mut self, ext: Extensions) {
         if self.ext.is_none() {
             self.ext = Some(ExtSender::new(ext, self.compression_threshold));
-            self.sender.held.start_extended(&self.sender.messages);
+            self.sender.start_extended();
         }
     }
 
@@ -143,6 +165,7 @@ impl Outbound {
 
     /// Frames a new message: compresses it where that is agreed and shortens it, and picks
     /// the extended framing where it is agreed and the message fits 256 extended chunks.
+    #[inline]
     pub fn frame<'a>(&mut self, data: Data<'a>, delivery: Delivery) -> (Data<'a>, Wire, bool) {
         let rel = delivery.is_acknowledged();
         let Some(ext) = &mut self.ext else {
@@ -191,81 +214,14 @@ impl Outbound {
         self.sender.next_sequence()
     }
 
-    /// An ACK for `(sequence, chunk)` arrived. Returns whether it completed a reliable
-    /// message; pushes a tracked message it completed to `tracked`.
-    pub fn on_ack(
-        &mut self,
-        now: Instant,
-        sequence: u16,
-        chunk: u8,
-        stats: &mut Stats,
-        tracked: &mut Vec<MessageId>,
-    ) -> bool {
-        let Outbound {
-            sender, rtt, cc, ..
-        } = self;
-        if sender.on_ack(now, sequence, chunk, rtt, cc, stats) {
-            return true;
-        }
-        if !self.tracker.is_empty()
-            && let Some(abs) = self.sender.abs_of(sequence)
-        {
-            self.tracker.on_ack(abs, abs, chunk, chunk, tracked);
-        }
-        false
-    }
-
-    /// The ranges of an ACK frame arrived, sent `delay` after the newest chunk they name.
-    /// Returns how many reliable messages they completed; pushes the tracked ones to
-    /// `tracked`.
-    pub fn on_ack_ranges(
-        &mut self,
-        now: Instant,
-        ranges: impl Iterator<Item = AckRange>,
-        delay: Duration,
-        stats: &mut Stats,
-        tracked: &mut Vec<MessageId>,
-    ) -> usize {
-        let mut complete = 0;
-        for range in ranges {
-            let Outbound {
-                sender, rtt, cc, ..
-            } = self;
-            complete += sender.on_ack_range(now, &range, rtt, cc);
-            if self.tracker.is_empty() {
-                continue;
-            }
-            if let Some((from, to)) = self.sender.abs_range(&range) {
-                let (first, last) = (range.first_chunk, range.last_chunk);
-                self.tracker.on_ack(from, to, first, last, tracked);
-            }
-        }
-        self.sender
-            .finish_frame(now, delay, &mut self.rtt, &mut self.cc);
-        self.sender.after_acks(&mut self.cc, stats);
-        complete
-    }
-
-    /// Declares lost what the retransmission timer says is lost; pushes the tracked messages
-    /// whose timeout passed to `lost`.
-    pub fn on_timeout(&mut self, now: Instant, stats: &mut Stats, lost: &mut Vec<MessageId>) {
-        let Outbound {
-            sender, rtt, cc, ..
-        } = self;
-        sender.on_timeout(now, rtt, cc, stats);
-        self.tracker.expire(now, lost);
-    }
-
     /// When [`on_timeout`](Self::on_timeout) or the pacer next has something to do.
-    pub fn deadline(&mut self) -> Option<Instant> {
-        let mut deadline = self.sender.next_timeout(self.rtt.rto());
+    #[inline]
+    pub fn deadline(&self) -> Option<Instant> {
         let paced = self
             .paced_until
             .filter(|_| self.sender.has_sendable(self.cc.window() as usize));
-        for t in [paced, self.tracker.deadline()].into_iter().flatten() {
-            deadline = Some(deadline.map_or(t, |d| d.min(t)));
-        }
-        deadline
+        let deadline = earliest(self.sender.flight.next_timeout(&self.rtt), paced);
+        earliest(deadline, self.tracker.deadline())
     }
 
     /// Whether the congestion window is full: the sender waits for acknowledgements.
@@ -307,5 +263,14 @@ impl Outbound {
         stats.congestion_window = u64::from(self.cc.window());
         stats.pending_reliable = self.sender.pending() as u64;
         stats.ordered_waiting = self.sender.held.len() as u64;
+    }
+}
+
+/// The earlier of two deadlines, either of which may be unset.
+#[inline]
+fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }

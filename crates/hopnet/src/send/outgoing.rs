@@ -20,14 +20,16 @@ use crate::packet::HEADER_LEN;
 use crate::payload::{Data, Payload};
 use crate::spares::{MAX_SPARE_CAPACITY, Spares};
 
-/// What the sender knows of one chunk of a reliable message.
+/// What the sender knows of one chunk of a reliable message (written by the queue,
+/// `queue.rs`; whether it is in flight is `in_flight.rs`'s to know).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct ChunkState {
+    /// Its last transmission's id.
     pub tx_id: u64,
+    /// When its last transmission left; `None` until it is sent.
     pub sent_at: Option<Instant>,
     pub tx_count: u32,
     pub acked: bool,
-    pub in_flight: bool,
 }
 
 /// A message's chunk states. A message of one chunk (most of a game's, and every message up
@@ -78,9 +80,9 @@ pub(crate) struct OutMessage {
     pub wire: Wire,
     pub delivery: Delivery,
     /// The first chunk never sent (all of them while an ordered message waits, see
-    /// `Sender::held`).
+    /// `hold.rs`). Moved by the queue alone (`queue.rs`).
     pub next_new: usize,
-    /// Chunks acknowledged.
+    /// Chunks acknowledged. Counted by the queue alone (`queue.rs`).
     pub acked: usize,
     pub chunks: ChunkStates,
     /// What the last chunk takes on the wire ([`encoded_len`](Self::encoded_len) of it), kept
