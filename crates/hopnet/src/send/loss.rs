@@ -101,14 +101,16 @@ impl Sender {
     /// The latest of when the oldest chunk in flight was sent and when a chunk was last
     /// acknowledged: what a probe timeout counts from. `None` with nothing in flight.
     #[inline]
-    pub fn quiet_since(&mut self) -> Option<Instant> {
+    pub fn quiet_since(&self) -> Option<Instant> {
         let oldest = self.next_timeout(Duration::ZERO)?;
         Some(self.last_ack_at.map_or(oldest, |t| t.max(oldest)))
     }
 
-    /// When the oldest chunk in flight times out.
+    /// When the oldest chunk in flight times out. A query: the stale transmissions it passes
+    /// over are dropped by the next loss pass (every batch of acknowledgements runs one), so
+    /// the front is current almost always.
     #[inline]
-    pub fn next_timeout(&mut self, rto: Duration) -> Option<Instant> {
+    pub fn next_timeout(&self, rto: Duration) -> Option<Instant> {
         // Nothing in flight, the common answer to a timer query, is answered without a call:
         // the transmissions left in the queue are all stale, and the next loss pass drops them.
         if self.in_flight_count == 0 {
@@ -117,13 +119,10 @@ impl Sender {
         self.oldest_timeout(rto)
     }
 
-    fn oldest_timeout(&mut self, rto: Duration) -> Option<Instant> {
-        while let Some(front) = self.in_flight.front() {
-            if self.is_current(front) {
-                return Some(front.sent_at + rto);
-            }
-            self.in_flight.pop_front();
-        }
-        None
+    fn oldest_timeout(&self, rto: Duration) -> Option<Instant> {
+        self.in_flight
+            .iter()
+            .find(|t| self.is_current(t))
+            .map(|t| t.sent_at + rto)
     }
 }

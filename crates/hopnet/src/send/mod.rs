@@ -93,16 +93,9 @@ impl Outbound {
 
     /// On the extended wire, when to probe for an acknowledgement: a probe timeout after the
     /// later of the oldest chunk in flight, the last acknowledgement and the last probe.
-    pub fn probe_deadline(&mut self) -> Option<Instant> {
+    pub fn probe_deadline(&self) -> Option<Instant> {
         self.ext.as_ref()?;
         let quiet = self.sender.quiet_since()?;
-        if self
-            .sender
-            .last_ack_at
-            .is_some_and(|t| self.probed_at.is_none_or(|p| t > p))
-        {
-            self.probes = 0;
-        }
         let since = self.probed_at.map_or(quiet, |p| p.max(quiet));
         // Asked since the last acknowledgement: the answer is not delayed.
         let last_ack = self.sender.last_ack_at;
@@ -115,6 +108,18 @@ impl Outbound {
             self.ack_delay
         };
         Some(since + self.rtt.probe_timeout(delay, self.probes))
+    }
+
+    /// Acknowledgements were read: one newer than the last probe ends the probing, and the
+    /// next probe waits a whole probe timeout again.
+    fn end_probing(&mut self) {
+        if self
+            .sender
+            .last_ack_at
+            .is_some_and(|t| self.probed_at.is_none_or(|p| t > p))
+        {
+            self.probes = 0;
+        }
     }
 
     /// Whether a probe is due at `now` (and, if so, it counts as sent).
@@ -204,7 +209,9 @@ impl Outbound {
         let Outbound {
             sender, rtt, cc, ..
         } = self;
-        if sender.on_ack(now, sequence, chunk, rtt, cc, stats) {
+        let complete = sender.on_ack(now, sequence, chunk, rtt, cc, stats);
+        self.end_probing();
+        if complete {
             return true;
         }
         if !self.tracker.is_empty()
@@ -243,6 +250,7 @@ impl Outbound {
         self.sender
             .finish_frame(now, delay, &mut self.rtt, &mut self.cc);
         self.sender.after_acks(&mut self.cc, stats);
+        self.end_probing();
         complete
     }
 
@@ -257,7 +265,7 @@ impl Outbound {
     }
 
     /// When [`on_timeout`](Self::on_timeout) or the pacer next has something to do.
-    pub fn deadline(&mut self) -> Option<Instant> {
+    pub fn deadline(&self) -> Option<Instant> {
         let mut deadline = self.sender.next_timeout(self.rtt.rto());
         let paced = self
             .paced_until
