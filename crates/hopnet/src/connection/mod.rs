@@ -458,8 +458,10 @@ impl Connection {
         }
     }
 
-    /// When `timer` next expires, if it is running.
-    #[inline]
+    /// When `timer` next expires, if it is running. Inlined into the loops over
+    /// [`Timer::ALL`], which then unroll into straight-line code (every timer query and
+    /// every timeout asks all of them).
+    #[inline(always)]
     fn deadline(&self, timer: Timer) -> Option<Instant> {
         if timer.needs_data_phase() && !self.data_phase {
             return None;
@@ -480,10 +482,14 @@ impl Connection {
         if self.state == State::Closed {
             return None;
         }
-        Timer::ALL
-            .into_iter()
-            .filter_map(|t| self.deadline(t))
-            .min()
+        // The idle timer always runs: the others are folded into it as plain instants.
+        let mut earliest = self.liveness.idle_deadline();
+        for timer in Timer::ALL {
+            if let Some(t) = self.deadline(timer) {
+                earliest = earliest.min(t);
+            }
+        }
+        Some(earliest)
     }
 
     pub fn poll_event(&mut self) -> Option<Event> {

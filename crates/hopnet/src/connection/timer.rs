@@ -39,6 +39,7 @@ impl Timer {
     ];
 
     /// Whether the timer runs only in the data phase (a client's handshake has its own).
+    #[inline(always)]
     pub fn needs_data_phase(self) -> bool {
         !matches!(self, Timer::Idle | Timer::Expiry)
     }

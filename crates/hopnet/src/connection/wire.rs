@@ -174,7 +174,7 @@ impl Wire {
 
     /// The deadline of one of the wire's own timers ([`Timer::AckDelay`] and [`Timer::Probe`],
     /// both the extended wire's); `None` for any other.
-    #[inline]
+    #[inline(always)]
     pub fn deadline(&self, timer: Timer, outbound: &Outbound) -> Option<Instant> {
         let Wire::Extended { owed, .. } = self else {
             return None;
