@@ -259,7 +259,7 @@ impl Client {
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called.
-    pub fn poll_timeout(&mut self) -> Option<Instant> {
+    pub fn poll_timeout(&self) -> Option<Instant> {
         match self.phase {
             Phase::AwaitingChallenge | Phase::AwaitingConfirmation => {
                 Some(self.handshake.next_send().min(self.handshake.deadline()))

@@ -78,7 +78,9 @@
 //! | `handshake/failure.rs` | what a client that gave up had tried, for its error |
 //! | `client.rs` | the client: handshake phases, then the data phase |
 //! | `server.rs` | the server: connections by address, challenges, probe acknowledgements |
-//! | `connection/mod.rs` | the data phase of one connection: dispatch, timers, close |
+//! | `connection/mod.rs` | the data phase of one connection: dispatch, each expired timer handled in one match, close |
+//! | `connection/wire.rs` | the wire this end sends on, spec or extended, swapped once when agreed: its ACKs, keepalive, close, deadlines |
+//! | `connection/timer.rs` | the connection's timers by name, in the order an expired one is handled |
 //! | `connection/acks.rs` | the spec's ACKs owed, sent first and batched |
 //! | `connection/ack_ranges.rs` | ACK frames owed on the extended wire: ranges, when they leave |
 //! | `connection/negotiation.rs` | one connection's offer and accept, when each end switches |

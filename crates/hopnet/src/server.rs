@@ -218,9 +218,9 @@ impl Server {
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called.
-    pub fn poll_timeout(&mut self) -> Option<Instant> {
+    pub fn poll_timeout(&self) -> Option<Instant> {
         self.peers
-            .values_mut()
+            .values()
             .filter_map(|p| p.core.poll_timeout())
             .min()
     }

@@ -69,7 +69,7 @@ impl Connection {
     /// This end sends on the extended wire from now on.
     fn enter_extended(&mut self, ext: Extensions) {
         self.outbound.use_extensions(ext);
-        self.owed.set_ranges(ext.ack_ranges);
+        self.wire.extend(ext, self.ack_policy);
     }
 
     /// An offer or accept from the peer.
@@ -161,7 +161,7 @@ impl Connection {
     fn handle_frame(&mut self, now: Instant, frame: Frame<'_>, spares: &mut Spares) -> bool {
         match frame {
             Frame::Padding | Frame::Ping => {}
-            Frame::AckNow => self.owed.hurry(now),
+            Frame::AckNow => self.wire.hurry(now),
             Frame::Close => {
                 self.close_with(DisconnectReason::PeerClosed, false);
                 return false;

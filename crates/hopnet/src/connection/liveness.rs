@@ -46,20 +46,12 @@ impl Liveness {
         self.last_send = now;
     }
 
-    /// Whether the peer has been silent for the idle timeout.
-    pub fn is_dead(&self, now: Instant) -> bool {
-        now >= self.idle_deadline()
-    }
-
-    /// Whether we have been silent for the keepalive interval.
-    pub fn keepalive_due(&self, now: Instant) -> bool {
-        now >= self.keepalive_deadline()
-    }
-
+    /// When the peer will have been silent for the idle timeout.
     pub fn idle_deadline(&self) -> Instant {
         self.last_recv + self.idle_timeout
     }
 
+    /// When we will have been silent for the keepalive interval.
     pub fn keepalive_deadline(&self) -> Instant {
         self.last_send + self.keepalive_interval
     }

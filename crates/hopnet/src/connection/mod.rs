@@ -3,8 +3,11 @@
 //! timers, close. Nothing here reads a clock or touches a socket: time comes in as `now`,
 //! datagrams come in through `handle_datagram` and leave through `transmit`.
 //!
+//! - [`wire`]: the wire this end sends on, the spec's or the extended one, swapped once when
+//!   the negotiation agrees: its acknowledgements, keepalive, close and deadlines;
 //! - [`acks`]: the spec's ACKs owed to the peer;
 //! - [`ack_ranges`]: the ACK frames owed on the extended wire;
+//! - [`timer`]: the connection's timers, by name;
 //! - [`queue`]: control datagrams and unreliable messages, sent at once;
 //! - [`events`]: the events held for the application, charged to the budget;
 //! - [`liveness`]: the idle timeout and the keepalive;
@@ -23,6 +26,8 @@ mod liveness;
 mod negotiation;
 mod pack;
 mod queue;
+mod timer;
+mod wire;
 
 use std::net::SocketAddr;
 use std::time::Instant;
@@ -32,19 +37,19 @@ use crate::chunk::{MAX_PAYLOAD, count_chunks};
 use crate::config::Config;
 use crate::event::{Delivery, DisconnectReason, Event, MessageId};
 use crate::ext::Extensions;
-use crate::ext::frame::{CLOSE, PING};
+use crate::ext::frame::ACK_NOW;
 use crate::packet::{Flags, HEADER_LEN, Header};
 use crate::payload::Data;
 use crate::receive::{Dropped, Incoming, Reassembler};
 use crate::send::Outbound;
 use crate::spares::Spares;
 use crate::stats::Stats;
-use ack_ranges::OwedAcks;
-use acks::AckQueue;
 use events::EventQueue;
 use liveness::{Liveness, keepalive_sequence};
 use negotiation::Negotiator;
 use queue::DatagramQueue;
+use timer::Timer;
+use wire::{AckPolicy, Signal, Wire};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -60,8 +65,10 @@ pub(crate) struct Connection {
     outbound: Outbound,
     rx: Reassembler,
     stats: Stats,
-    acks: AckQueue,
-    owed: OwedAcks,
+    /// The wire this end sends on; swapped to the extended one when the negotiator says so.
+    wire: Wire,
+    /// How the extended wire's acknowledgements are owed, for the swap.
+    ack_policy: AckPolicy,
     queue: DatagramQueue,
     events: EventQueue,
     liveness: Liveness,
@@ -95,12 +102,12 @@ impl Connection {
                 config.reliable_partial_timeout,
             ),
             stats: Stats::default(),
-            acks: AckQueue::new(config.max_queued_datagrams),
-            owed: OwedAcks::new(
-                config.max_queued_datagrams,
-                config.ack_delay,
-                config.ack_every,
-            ),
+            wire: Wire::spec(config.max_queued_datagrams),
+            ack_policy: AckPolicy {
+                max: config.max_queued_datagrams,
+                delay: config.ack_delay,
+                every: config.ack_every,
+            },
             queue: DatagramQueue::new(config.max_queued_datagrams),
             events: EventQueue::default(),
             liveness: Liveness::new(now, config.idle_timeout, config.keepalive_interval),
@@ -128,7 +135,7 @@ impl Connection {
     }
 
     pub fn has_output(&self) -> bool {
-        !self.acks.is_empty() || !self.owed.is_empty() || !self.queue.is_empty()
+        !self.wire.is_empty() || !self.queue.is_empty()
     }
 
     pub fn push_event(&mut self, event: Event) {
@@ -150,6 +157,14 @@ impl Connection {
     fn queue_frame(&mut self, frame: u8) {
         if !self.queue.push_frame(frame) {
             self.stats.datagrams_dropped += 1;
+        }
+    }
+
+    /// Queues a keepalive or close of the wire's.
+    fn queue_signal(&mut self, signal: Signal) {
+        match signal {
+            Signal::Control(datagram) => self.queue_control(datagram),
+            Signal::Frame(frame) => self.queue_frame(frame),
         }
     }
 
@@ -294,12 +309,7 @@ impl Connection {
             .on_chunk(now, chunk, outside, budget, spares, &mut self.delivered);
         if received.ack {
             let repeated = received.dropped == Some(Dropped::Duplicate);
-            let owed = if self.negotiator.sending() {
-                self.owed.push(now, chunk.sequence, chunk.chunk, repeated)
-            } else {
-                self.acks.push(chunk.chunk, chunk.sequence)
-            };
-            if !owed {
+            if !self.wire.owe(now, chunk.sequence, chunk.chunk, repeated) {
                 self.stats.datagrams_dropped += 1;
             }
         }
@@ -326,25 +336,31 @@ impl Connection {
         let max = max.max(1);
         let start = buf.len();
         let open = self.data_phase && self.state == State::Open;
-        let (count, segment) = if !self.acks.is_empty() {
-            (self.acks.write(buf, max), HEADER_LEN)
+        let acks = self.wire.write_spec_acks(buf, max);
+        let (count, segment) = if acks > 0 {
+            (acks, HEADER_LEN)
         } else if let Some(batch) = self.write_queued(now, buf, max) {
             batch
-        } else if self.negotiator.sending() {
-            let spec = if open && self.outbound.next_is_spec() {
-                self.outbound.poll_batch(now, buf, max, &mut self.stats)
-            } else {
-                (0, 0)
-            };
-            if spec.0 > 0 {
-                spec
-            } else {
-                self.transmit_extended(now, buf, max, open)
-            }
-        } else if open {
-            self.outbound.poll_batch(now, buf, max, &mut self.stats)
         } else {
-            (0, 0)
+            match &self.wire {
+                Wire::Spec { .. } if open => {
+                    self.outbound.poll_batch(now, buf, max, &mut self.stats)
+                }
+                Wire::Spec { .. } => (0, 0),
+                &Wire::Extended { ext, .. } => {
+                    // A message framed before the swap leaves as it was framed.
+                    let spec = if open && self.outbound.next_is_spec() {
+                        self.outbound.poll_batch(now, buf, max, &mut self.stats)
+                    } else {
+                        (0, 0)
+                    };
+                    if spec.0 > 0 {
+                        spec
+                    } else {
+                        self.transmit_extended(ext, now, buf, max, open)
+                    }
+                }
+            }
         };
         if count == 0 {
             return None;
@@ -395,65 +411,85 @@ impl Connection {
         self.stats.malformed += 1;
     }
 
+    /// Runs the timers that have expired at `now`, in the order of [`Timer::ALL`], each one's
+    /// deadline asked at its turn (see [`timer`]).
     pub fn handle_timeout(&mut self, now: Instant) {
         if self.state == State::Closed {
             return;
         }
         self.clock = now;
-        if self.liveness.is_dead(now) {
-            self.close_with(DisconnectReason::TimedOut, false);
-            return;
-        }
-        if self.data_phase {
-            self.outbound
-                .on_timeout(now, &mut self.stats, &mut self.tracked);
-            self.drain_tracked(false);
-            self.poll_offer(now);
-            self.poll_ping(now);
-            if self.negotiator.sending() && self.outbound.probe_due(now) {
-                self.queue_frame(crate::ext::frame::ACK_NOW);
+        for timer in Timer::ALL {
+            if self.deadline(timer).is_none_or(|t| t > now) {
+                continue;
             }
-            if self.liveness.keepalive_due(now) && !self.has_output() {
-                if self.negotiator.sending() {
-                    self.queue_frame(PING);
-                } else {
-                    let ka = Header::ack(255, keepalive_sequence(self.rx.newest()));
-                    self.queue_control(ka.encode());
+            match timer {
+                Timer::Idle => {
+                    self.close_with(DisconnectReason::TimedOut, false);
+                    return;
                 }
-                self.liveness.spoke(now);
+                Timer::Send => {
+                    self.outbound
+                        .on_timeout(now, &mut self.stats, &mut self.tracked);
+                    self.drain_tracked(false);
+                }
+                Timer::Negotiation => {
+                    self.poll_offer(now);
+                    self.poll_ping(now);
+                }
+                Timer::Probe => {
+                    if self.outbound.probe_due(now) {
+                        self.queue_frame(ACK_NOW);
+                    }
+                }
+                Timer::Keepalive => {
+                    if !self.has_output() {
+                        self.queue_signal(self.wire.keepalive(self.rx.newest()));
+                        self.liveness.spoke(now);
+                    }
+                }
+                // The next transmit writes the frames owed.
+                Timer::AckDelay => {}
+                Timer::Expiry => {
+                    let expired = self.rx.expire(now);
+                    self.stats.unreliable_expired += expired.unreliable as u64;
+                    self.stats.reliable_abandoned += expired.reliable as u64;
+                }
             }
         }
-        let expired = self.rx.expire(now);
-        self.stats.unreliable_expired += expired.unreliable as u64;
-        self.stats.reliable_abandoned += expired.reliable as u64;
     }
 
-    pub fn poll_timeout(&mut self) -> Option<Instant> {
+    /// When `timer` next expires, if it is running. Inlined into the loops over
+    /// [`Timer::ALL`], which then unroll into straight-line code (every timer query and
+    /// every timeout asks all of them).
+    #[inline(always)]
+    fn deadline(&self, timer: Timer) -> Option<Instant> {
+        if timer.needs_data_phase() && !self.data_phase {
+            return None;
+        }
+        match timer {
+            Timer::Idle => Some(self.liveness.idle_deadline()),
+            Timer::Send => self.outbound.deadline(),
+            Timer::Negotiation => self.negotiator.deadline(),
+            Timer::Keepalive => Some(self.liveness.keepalive_deadline()),
+            Timer::Probe | Timer::AckDelay => self.wire.deadline(timer, &self.outbound),
+            Timer::Expiry => self.rx.next_expiry(),
+        }
+    }
+
+    /// When [`handle_timeout`](Self::handle_timeout) should next be called: the earliest
+    /// timer.
+    pub fn poll_timeout(&self) -> Option<Instant> {
         if self.state == State::Closed {
             return None;
         }
-        let mut deadline = self.liveness.idle_deadline();
-        if self.data_phase {
-            deadline = deadline.min(self.liveness.keepalive_deadline());
-            if let Some(t) = self.outbound.deadline() {
-                deadline = deadline.min(t);
-            }
-            if self.negotiator.enabled() {
-                let sending = self.negotiator.sending();
-                let owed = self.owed.deadline().filter(|_| sending);
-                let probe = sending.then(|| self.outbound.probe_deadline()).flatten();
-                for t in [self.negotiator.deadline(), owed, probe]
-                    .into_iter()
-                    .flatten()
-                {
-                    deadline = deadline.min(t);
-                }
+        // The idle timer always runs: the others are folded into it as plain instants.
+        let mut earliest = self.liveness.idle_deadline();
+        for timer in Timer::ALL {
+            if let Some(t) = self.deadline(timer) {
+                earliest = earliest.min(t);
             }
         }
-        if let Some(t) = self.rx.next_expiry() {
-            deadline = deadline.min(t);
-        }
-        Some(deadline)
+        Some(earliest)
     }
 
     pub fn poll_event(&mut self) -> Option<Event> {
@@ -467,16 +503,10 @@ impl Connection {
         }
         self.state = State::Closed;
         self.outbound.clear();
-        self.acks.clear();
-        self.owed.clear();
+        self.wire.clear();
         self.queue.clear();
         if send_end && self.data_phase {
-            if self.negotiator.sending() {
-                self.queue_frame(CLOSE);
-            } else {
-                let end = Header::new(Flags::END, 0, self.outbound.next_sequence());
-                self.queue_control(end.encode());
-            }
+            self.queue_signal(self.wire.close(self.outbound.next_sequence()));
         }
         self.events.push(Event::Disconnected { reason });
     }

@@ -131,7 +131,9 @@ impl Negotiator {
         }
     }
 
-    /// Whether this end sends extended datagrams.
+    /// Whether this end sends extended datagrams. The connection does not ask: its wire
+    /// is swapped when this turns true (see `wire`).
+    #[cfg(test)]
     pub fn sending(&self) -> bool {
         matches!(self.state, State::Agreed { sending: true, .. })
     }

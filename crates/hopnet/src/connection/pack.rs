@@ -11,6 +11,7 @@
 use std::time::Instant;
 
 use super::Connection;
+use crate::ext::Extensions;
 use crate::ext::datagram;
 use crate::ext::features::CRC_LEN;
 use crate::ext::frame::ACK_NOW;
@@ -22,23 +23,21 @@ const MAX_PAD: usize = 16;
 impl Connection {
     /// Whether anything would go into an extended datagram now.
     fn extended_due(&self, now: Instant, open: bool) -> bool {
-        self.owed.due(now)
+        self.wire.frames_due(now)
             || (!self.queue.is_empty() && !self.queue.front_is_spec())
             || (open && self.outbound.may_send(now))
     }
 
-    /// Appends a batch of up to `max` extended datagrams to `buf`; returns how many and the
-    /// size of each but the last. `open`: reliable data may be sent.
+    /// Appends a batch of up to `max` extended datagrams of `ext` to `buf`; returns how many
+    /// and the size of each but the last. `open`: reliable data may be sent.
     pub(super) fn transmit_extended(
         &mut self,
+        ext: Extensions,
         now: Instant,
         buf: &mut Vec<u8>,
         max: usize,
         open: bool,
     ) -> (usize, usize) {
-        let Some(ext) = self.negotiator.agreed() else {
-            return (0, 0);
-        };
         let crc = if ext.crc { CRC_LEN } else { 0 };
         let (mut count, mut segment) = (0, 0);
         while count < max && self.extended_due(now, open) {
@@ -77,7 +76,7 @@ impl Connection {
         let start = buf.len();
         let full = |buf: &Vec<u8>| one && buf.len() > start;
         let rx = &self.rx;
-        while !full(buf) && self.owed.write(now, buf, end - buf.len(), rx, rx.newest()) {}
+        while !full(buf) && self.wire.write_frame(now, buf, end - buf.len(), rx) {}
         if full(buf) {
             return;
         }

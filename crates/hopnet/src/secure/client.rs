@@ -162,8 +162,8 @@ impl SecureClient {
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called.
-    pub fn poll_timeout(&mut self) -> Option<Instant> {
-        let inner = self.inner.as_mut().and_then(Client::poll_timeout);
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        let inner = self.inner.as_ref().and_then(Client::poll_timeout);
         [inner, self.netcode.poll_timeout()]
             .into_iter()
             .flatten()

@@ -142,7 +142,7 @@ impl SecureServer {
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called.
-    pub fn poll_timeout(&mut self) -> Option<Instant> {
+    pub fn poll_timeout(&self) -> Option<Instant> {
         [self.inner.poll_timeout(), self.netcode.poll_timeout()]
             .into_iter()
             .flatten()
