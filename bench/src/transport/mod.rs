@@ -23,8 +23,8 @@
 pub mod fanout;
 pub mod fanout_case;
 pub mod fanout_clients;
+pub mod hopnet_peer;
 pub mod laminar_peer;
-pub mod netproto_peer;
 pub mod quinn_peer;
 pub mod relay;
 pub mod renet_peer;
@@ -51,7 +51,7 @@ pub struct Options {
     pub quick: bool,
     /// Only these peers (empty: all).
     pub only: Vec<String>,
-    /// Run every peer's client on one core and its server on the other ([`pin`]).
+    /// Run every peer's client on one core and its server on the other (`pin`).
     pub pin: bool,
 }
 
@@ -84,7 +84,7 @@ fn pin(core: usize) {
     }
 }
 
-/// Spawns a peer's server thread, on [`SERVER_CORE`] when pinning.
+/// Spawns a peer's server thread, on `SERVER_CORE` when pinning.
 pub fn spawn_server<F, T>(f: F) -> std::thread::JoinHandle<T>
 where
     F: FnOnce() -> T + Send + 'static,
@@ -387,14 +387,14 @@ fn peers() -> Vec<PeerImpl> {
     vec![
         PeerImpl {
             name: "hopnet",
-            reliable: netproto_peer::reliable,
-            rtt: netproto_peer::rtt,
+            reliable: hopnet_peer::reliable,
+            rtt: hopnet_peer::rtt,
             cannot: |_| None,
         },
         PeerImpl {
             name: "hopnet-spec",
-            reliable: netproto_peer::reliable_spec,
-            rtt: netproto_peer::rtt_spec,
+            reliable: hopnet_peer::reliable_spec,
+            rtt: hopnet_peer::rtt_spec,
             cannot: |_| None,
         },
         PeerImpl {
@@ -456,8 +456,8 @@ fn reliable_scale() -> u64 {
         .unwrap_or(1)
 }
 
-/// Pins as the suite does: the calling thread (every client) on [`CLIENT_CORE`], and every
-/// later [`spawn_server`] thread on [`SERVER_CORE`].
+/// Pins as the suite does: the calling thread (every client) on `CLIENT_CORE`, and every
+/// later [`spawn_server`] thread on `SERVER_CORE`.
 pub fn pin_as_the_suite() {
     PIN.store(true, Ordering::Relaxed);
     pin(CLIENT_CORE);
