@@ -80,7 +80,12 @@ pub fn transfer(p: &Params, datagram: usize, work: Work) -> Result<Outcome, Stri
         .set_send_buffer_size((&tx).into(), SOCKET_BUFFER)
         .map_err(err)?;
     let (size, count) = (p.size, p.count);
+    // Every other peer's clock starts after a handshake, with its server thread running; here
+    // the sender waits for the receiver's word instead. A sender spinning at once could also
+    // keep the receiver's new thread from ever running on its core, under a real-time policy.
+    let (ready_tx, ready) = std::sync::mpsc::sync_channel(1);
     let case = start_reliable(rx.local_addr().map_err(err)?, p, move |sh, give_up| {
+        let _ = ready_tx.send(());
         let mut receiver = Receiver {
             socket: &rx,
             state: &rx_state,
@@ -104,7 +109,10 @@ pub fn transfer(p: &Params, datagram: usize, work: Work) -> Result<Outcome, Stri
         work,
         datagram,
     };
-    let sent = sender.run(p, &case.shared);
+    let sent = ready
+        .recv_timeout(Duration::from_secs(5))
+        .map_err(|_| "the receiver never started".to_string())
+        .and_then(|()| sender.run(p, &case.shared));
     case.finish(sent, p)
 }
 
