@@ -1,7 +1,6 @@
 //! Rows, tables, JSON and the machine description.
 
 use std::fmt::Write as _;
-use std::process::Command;
 
 /// One measured row: a peer on a case.
 #[derive(Debug, Clone)]
@@ -157,7 +156,7 @@ pub fn json(rows: &[Row]) -> String {
     format!("[\n{}\n]\n", items.join(",\n"))
 }
 
-/// CPU model, cores, rustc version, load: the machine the numbers are from.
+/// CPU model, cores, the compiler's version, load: the machine the numbers are from.
 pub fn machine() -> String {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let model = cpuinfo
@@ -177,12 +176,8 @@ pub fn machine() -> String {
         .lines()
         .filter(|l| l.starts_with("processor"))
         .count();
-    let rustc = Command::new("rustc")
-        .arg("-V")
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "rustc ?".into());
+    // Recorded by build.rs: the compiler that built what is measured.
+    let rustc = env!("BENCH_RUSTC_VERSION");
     let load = std::fs::read_to_string("/proc/loadavg")
         .ok()
         .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
