@@ -430,7 +430,11 @@ fn delta_cases(out: &mut Vec<Case>) {
 
     /// A case encoding `value` against `base`, checked first to decode back exactly.
     fn against<
-        T: hopnet_codec::DeltaEncode + hopnet_codec::DeltaDecode + PartialEq + std::fmt::Debug + 'static,
+        T: hopnet_codec::DeltaEncode
+            + hopnet_codec::DeltaDecode
+            + PartialEq
+            + std::fmt::Debug
+            + 'static,
     >(
         peer: &'static str,
         note: &str,
@@ -445,7 +449,8 @@ fn delta_cases(out: &mut Vec<Case>) {
         let mut buf = Vec::with_capacity(bytes.len());
         case(peer, CASE, bytes.len(), note, move || {
             buf.clear();
-            hopnet_codec::delta::encode_into(black_box(&value), black_box(&base), &mut buf).unwrap();
+            hopnet_codec::delta::encode_into(black_box(&value), black_box(&base), &mut buf)
+                .unwrap();
             black_box(&buf);
         })
     }

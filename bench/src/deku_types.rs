@@ -2,7 +2,7 @@
 //! layout. Bits go LSB first (`bit_order = "lsb"`), enum tags are `bits = 2` / `bits = 1`, an
 //! `Option` is a presence bit followed by a `cond` field, and the spec's varints are a newtype
 //! with its own `DekuReader` / `DekuWriter` built on deku's bit reader and writer (deku has no
-//! variable-length integer of this shape), as are floats (see [`read_le`] for why). The
+//! variable-length integer of this shape), as are floats (see `read_le` for why). The
 //! harness checks that the bytes equal hopnet-codec's.
 
 use deku::ctx::{BitSize, Endian, Order};

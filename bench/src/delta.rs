@@ -183,8 +183,10 @@ pub mod quantized {
     impl From<&super::Snapshot> for Snapshot {
         fn from(s: &super::Snapshot) -> Self {
             // What a receiver holds: every position on its grid point.
-            hopnet_codec::from_bytes(&hopnet_codec::to_bytes(&convert(s)).expect("positions in range"))
-                .expect("decodes")
+            hopnet_codec::from_bytes(
+                &hopnet_codec::to_bytes(&convert(s)).expect("positions in range"),
+            )
+            .expect("decodes")
         }
     }
 }

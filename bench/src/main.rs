@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use bench::report::{Row, fill_ratios, json, machine, table};
+use bench::report::{Row, fill_ratios, json, machine, shares, table};
 use bench::{codec, transport};
 
 const USAGE: &str = "usage: bench (codec | transport | all) [--json FILE] [--rounds N] \
@@ -13,14 +13,16 @@ const USAGE: &str = "usage: bench (codec | transport | all) [--json FILE] [--rou
 
   codec      the 1000-entity snapshot: rabbit, the hand-written limit, bitcode, bincode,
              postcard, deku (size, encode, decode)
-  transport  loopback UDP: hopnet, laminar, renet, quinn, TCP (reliable 1 KiB / 64 KiB at
-             0 % and 5 % loss, unreliable 100-byte echo RTT); tick-10x100 (60 Hz game
+  transport  loopback UDP: hopnet, laminar, renet, quinn, TCP, and udp-floor, bare UDP
+             with hopnet's copies and CRC-32, what the machine allows (reliable 1 KiB /
+             64 KiB at 0 % and 5 % loss, unreliable 100-byte echo RTT); tick-10x100 (60 Hz game
              traffic in wire bytes: hopnet, hopnet-spec, renet, laminar, quinn);
              fanout-1000 (hopnet server CPU for 30 Hz snapshots to 1,000 clients)
   --json     also write the rows as JSON (with each row's note)
   --rounds   interleaved rounds (codec default 300, transport default 3)
   --batch-us codec: target duration of one timed batch (default 1000)
-  --only     only these peers (rabbit, limit and hopnet always run: the references)
+  --only     only these peers (rabbit, limit, hopnet and udp-floor always run: the
+             references)
   --quick    a short smoke run
   --no-pin   transport: leave the threads where the scheduler puts them (by default every
              peer's client runs on core 0 and its server on core 1)";
@@ -100,6 +102,15 @@ fn main() {
         let mut rows = transport::run(&opts);
         fill_ratios(&mut rows, "hopnet");
         print!("{}", table(&rows, "hopnet"));
+        if let Some(shares) = shares(&rows, transport::FLOOR) {
+            println!(
+                "\nEach peer's speed as a share of {floor}'s, what the machine allows \
+                 ({floor}'s time over the peer's; for throughput, the peer's rate over the \
+                 floor's):\n",
+                floor = transport::FLOOR
+            );
+            print!("{shares}");
+        }
         all.extend(rows);
     }
     println!("\nmachine after the run: {}", machine());

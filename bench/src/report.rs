@@ -1,7 +1,6 @@
 //! Rows, tables, JSON and the machine description.
 
 use std::fmt::Write as _;
-use std::process::Command;
 
 /// One measured row: a peer on a case.
 #[derive(Debug, Clone)]
@@ -93,6 +92,46 @@ pub fn table(rows: &[Row], reference: &str) -> String {
     s
 }
 
+/// A Markdown table of every peer's speed on each case as a share of `floor`'s: the floor's
+/// median time over the peer's, so for a throughput case the peer's rate over the floor's
+/// (hopnet's 0.33 reads "a third of what the floor moves"). Only the cases the floor measured;
+/// `None` if it measured none.
+pub fn shares(rows: &[Row], floor: &str) -> Option<String> {
+    let measured = |r: &Row| r.median_ns.filter(|_| !r.bytes_ratio);
+    let cases: Vec<(&str, f64)> = rows
+        .iter()
+        .filter(|r| r.peer == floor)
+        .filter_map(|r| measured(r).map(|m| (r.case.as_str(), m)))
+        .collect();
+    if cases.is_empty() {
+        return None;
+    }
+    let mut peers: Vec<&str> = Vec::new();
+    for r in rows {
+        if r.peer != floor && !peers.contains(&r.peer.as_str()) {
+            peers.push(&r.peer);
+        }
+    }
+    let mut s = String::new();
+    let heads: Vec<String> = peers.iter().map(|p| format!("{p} / {floor}")).collect();
+    let _ = writeln!(s, "| case | {} |", heads.join(" | "));
+    let _ = writeln!(s, "|---|{}", "---:|".repeat(peers.len()));
+    for (case, base) in cases {
+        let cells: Vec<String> = peers
+            .iter()
+            .map(|peer| {
+                rows.iter()
+                    .find(|r| r.peer == *peer && r.case == case)
+                    .and_then(measured)
+                    .filter(|m| *m > 0.0)
+                    .map_or("—".into(), |m| format!("{:.2}", base / m))
+            })
+            .collect();
+        let _ = writeln!(s, "| {case} | {} |", cells.join(" | "));
+    }
+    Some(s)
+}
+
 /// The rows as the JSON list, keys in the order:
 /// `{"suite", "peer", "case", "median_ns", "bytes", "ratio"}`, then the table's `note` (what a
 /// row's numbers mean: throughput, datagrams per tick, whether every message arrived).
@@ -117,7 +156,7 @@ pub fn json(rows: &[Row]) -> String {
     format!("[\n{}\n]\n", items.join(",\n"))
 }
 
-/// CPU model, cores, rustc version, load: the machine the numbers are from.
+/// CPU model, cores, the compiler's version, load: the machine the numbers are from.
 pub fn machine() -> String {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
     let model = cpuinfo
@@ -137,12 +176,8 @@ pub fn machine() -> String {
         .lines()
         .filter(|l| l.starts_with("processor"))
         .count();
-    let rustc = Command::new("rustc")
-        .arg("-V")
-        .output()
-        .ok()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "rustc ?".into());
+    // Recorded by build.rs: the compiler that built what is measured.
+    let rustc = env!("BENCH_RUSTC_VERSION");
     let load = std::fs::read_to_string("/proc/loadavg")
         .ok()
         .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
@@ -200,4 +235,41 @@ pub fn quantile(samples: &mut [f64], q: f64) -> Option<f64> {
     samples.sort_by(|a, b| a.total_cmp(b));
     let idx = ((samples.len() as f64 * q).ceil() as usize).clamp(1, samples.len()) - 1;
     Some(samples[idx])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(peer: &str, case: &str, median_ns: Option<f64>) -> Row {
+        Row {
+            suite: "transport",
+            peer: peer.into(),
+            case: case.into(),
+            median_ns,
+            bytes: None,
+            ratio: None,
+            note: String::new(),
+            bytes_ratio: false,
+        }
+    }
+
+    #[test]
+    fn a_share_is_the_floors_time_over_the_peers() {
+        let rows = [
+            row("floor", "reliable-1k", Some(200.0)),
+            row("hopnet", "reliable-1k", Some(600.0)),
+            row("tcp", "reliable-1k", Some(250.0)),
+            row("floor", "reliable-1k-loss5", None),
+            row("hopnet", "reliable-1k-loss5", Some(9000.0)),
+            row("tcp", "reliable-64k", None),
+        ];
+        let table = shares(&rows, "floor").unwrap();
+        let lines: Vec<&str> = table.lines().collect();
+        assert_eq!(lines[0], "| case | hopnet / floor | tcp / floor |");
+        assert_eq!(lines[2], "| reliable-1k | 0.33 | 0.80 |");
+        // The cases the floor did not measure have no row.
+        assert_eq!(lines.len(), 3);
+        assert_eq!(shares(&rows[3..], "floor"), None);
+    }
 }

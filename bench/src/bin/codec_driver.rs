@@ -80,7 +80,8 @@ fn main() {
             let next = bench::delta::successor(&snap);
             for _ in 0..n {
                 buf.clear();
-                hopnet_codec::delta::encode_into(black_box(&next), black_box(&snap), &mut buf).unwrap();
+                hopnet_codec::delta::encode_into(black_box(&next), black_box(&snap), &mut buf)
+                    .unwrap();
                 black_box(&buf);
             }
         }
@@ -88,7 +89,9 @@ fn main() {
             let next = bench::delta::successor(&snap);
             let bytes = hopnet_codec::delta::to_bytes(&next, &snap).unwrap();
             for _ in 0..n {
-                black_box(hopnet_codec::delta::from_bytes(black_box(&snap), black_box(&bytes)).unwrap());
+                black_box(
+                    hopnet_codec::delta::from_bytes(black_box(&snap), black_box(&bytes)).unwrap(),
+                );
             }
         }
         (

@@ -28,7 +28,7 @@ use hopnet::io::blocking::Server;
 use hopnet::{ConnectionId, Delivery, Event, Payload};
 
 use super::fanout_clients::Pool;
-use super::netproto_peer::{Flavor, config};
+use super::hopnet_peer::{Flavor, config};
 use super::tick::sleep_until;
 
 fn err(e: impl std::fmt::Display) -> String {

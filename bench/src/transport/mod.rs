@@ -1,12 +1,15 @@
 //! The transport suite: hopnet and its peers over loopback UDP (TCP as the kernel's
 //! baseline), each through its own idiomatic API, in one process: a server thread and a client
 //! thread per case, fresh sockets and a fresh connection each time (the handshake is not timed).
+//! The floor, `udp-floor` ([`udp_floor_peer`]), is bare UDP doing hopnet's least per message:
+//! what the machine allows a UDP transport, run as a peer so every row has a share of it.
 //!
 //! - reliable 1 KiB and 64 KiB messages, one way, as fast as the peer's API lets the client
 //!   queue them: time from the first send to the receiver holding the last message, reported as
 //!   time per message (the JSON's `median_ns`), messages/s and MB/s (10^6 bytes of payload);
 //! - at 0 % loss the peers talk directly over loopback; at 5 % loss every UDP peer goes
-//!   through the same seeded loss-injecting relay ([`relay`]); TCP runs at 0 % only;
+//!   through the same seeded loss-injecting relay ([`relay`]); TCP and the floor run at 0 %
+//!   only;
 //! - unreliable 100-byte messages: a ping-pong echo, one message in flight, RTT p50 and p99;
 //! - `tick-10x100` ([`tick`]): a game's 60 Hz traffic both ways, in wire bytes per tick;
 //! - `fanout-1000` ([`fanout`]): one hopnet server sending 30 Hz snapshots to 1,000 clients,
@@ -20,17 +23,19 @@
 //! `BENCH_RELIABLE_SCALE` (a whole number) multiplies the reliable cases' message counts, for a
 //! transfer long enough to measure the steady state.
 
+pub mod bare_udp;
 pub mod fanout;
 pub mod fanout_case;
 pub mod fanout_clients;
+pub mod hopnet_peer;
 pub mod laminar_peer;
-pub mod netproto_peer;
 pub mod quinn_peer;
 pub mod relay;
 pub mod renet_peer;
 pub mod tcp_peer;
 pub mod tick;
 pub mod tick_case;
+pub mod udp_floor_peer;
 
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -42,6 +47,9 @@ use fanout_case::FanoutCase;
 use relay::Relay;
 use tick_case::TickCase;
 
+/// The peer every row's share is of: what the machine allows.
+pub use udp_floor_peer::NAME as FLOOR;
+
 /// Options of a run.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -51,7 +59,7 @@ pub struct Options {
     pub quick: bool,
     /// Only these peers (empty: all).
     pub only: Vec<String>,
-    /// Run every peer's client on one core and its server on the other ([`pin`]).
+    /// Run every peer's client on one core and its server on the other (`pin`).
     pub pin: bool,
 }
 
@@ -84,7 +92,7 @@ fn pin(core: usize) {
     }
 }
 
-/// Spawns a peer's server thread, on [`SERVER_CORE`] when pinning.
+/// Spawns a peer's server thread, on `SERVER_CORE` when pinning.
 pub fn spawn_server<F, T>(f: F) -> std::thread::JoinHandle<T>
 where
     F: FnOnce() -> T + Send + 'static,
@@ -386,15 +394,21 @@ struct PeerImpl {
 fn peers() -> Vec<PeerImpl> {
     vec![
         PeerImpl {
+            name: udp_floor_peer::NAME,
+            reliable: udp_floor_peer::reliable,
+            rtt: udp_floor_peer::rtt,
+            cannot: udp_floor_peer::cannot,
+        },
+        PeerImpl {
             name: "hopnet",
-            reliable: netproto_peer::reliable,
-            rtt: netproto_peer::rtt,
+            reliable: hopnet_peer::reliable,
+            rtt: hopnet_peer::rtt,
             cannot: |_| None,
         },
         PeerImpl {
             name: "hopnet-spec",
-            reliable: netproto_peer::reliable_spec,
-            rtt: netproto_peer::rtt_spec,
+            reliable: hopnet_peer::reliable_spec,
+            rtt: hopnet_peer::rtt_spec,
             cannot: |_| None,
         },
         PeerImpl {
@@ -456,8 +470,8 @@ fn reliable_scale() -> u64 {
         .unwrap_or(1)
 }
 
-/// Pins as the suite does: the calling thread (every client) on [`CLIENT_CORE`], and every
-/// later [`spawn_server`] thread on [`SERVER_CORE`].
+/// Pins as the suite does: the calling thread (every client) on `CLIENT_CORE`, and every
+/// later [`spawn_server`] thread on `SERVER_CORE`.
 pub fn pin_as_the_suite() {
     PIN.store(true, Ordering::Relaxed);
     pin(CLIENT_CORE);
@@ -472,7 +486,9 @@ pub fn run(opts: &Options) -> Vec<Row> {
     let peers: Vec<PeerImpl> = peers()
         .into_iter()
         .filter(|p| {
-            opts.only.is_empty() || p.name == "hopnet" || opts.only.iter().any(|o| o == p.name)
+            opts.only.is_empty()
+                || ["hopnet", FLOOR].contains(&p.name)
+                || opts.only.iter().any(|o| o == p.name)
         })
         .collect();
     let scale = if opts.quick { 10 } else { 1 };

@@ -1,7 +1,7 @@
 //! `tick-10x100` in the suite: its peers, one run of each per round (the first peer rotating),
 //! and its rows. What a run measures is in [`tick`](super::tick).
 
-use super::netproto_peer::{self, Flavor};
+use super::hopnet_peer::{self, Flavor};
 use super::tick::{IP_UDP_HEADER, TickOutcome, TickPlan};
 use super::{laminar_peer, quinn_peer, renet_peer};
 use crate::report::{Row, failures, keep, median};
@@ -71,8 +71,8 @@ impl TickCase {
     /// ticks instead of 600.
     pub fn new(only: &[String], quick: bool) -> TickCase {
         let peers: [(&'static str, TickFn); 5] = [
-            ("hopnet", |p| netproto_peer::tick(p, Flavor::Extended)),
-            ("hopnet-spec", |p| netproto_peer::tick(p, Flavor::Spec)),
+            ("hopnet", |p| hopnet_peer::tick(p, Flavor::Extended)),
+            ("hopnet-spec", |p| hopnet_peer::tick(p, Flavor::Spec)),
             ("renet", renet_peer::tick),
             ("laminar", laminar_peer::tick),
             ("quinn", quinn_peer::tick),

@@ -26,6 +26,10 @@ pub enum Flavor {
     Spec,
 }
 
+/// The datagram size both ends of the `hopnet` rows agree on: QUIC's 1,200 bytes, which any
+/// path carries unfragmented. The floor (`udp-floor`) sends datagrams of the same size.
+pub const MAX_DATAGRAM: usize = 1200;
+
 /// The configuration of both ends of a connection, for every case: the one place where the
 /// `hopnet` and `hopnet-spec` rows differ.
 pub fn config(flavor: Flavor) -> Result<Config, String> {
@@ -37,7 +41,7 @@ pub fn config(flavor: Flavor) -> Result<Config, String> {
         Flavor::Extended => Config::builder()
             .extensions(true)
             .compression(false)
-            .max_datagram_size(1200)
+            .max_datagram_size(MAX_DATAGRAM)
             .build()
             .map_err(err),
         // The spec's wire: every extension off.
