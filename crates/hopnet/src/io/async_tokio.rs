@@ -28,9 +28,11 @@ use std::time::{Duration, Instant};
 use tokio::io::Interest;
 use tokio::net::{ToSocketAddrs, UdpSocket};
 
+use super::machines::{ClientMachine, ServerMachine};
 use super::port::Port;
 use super::recv::{RECV_SLOTS, is_transient};
-use super::{Driven, any_local};
+use super::{Driven, any_local, first_server};
+use crate::secure::{ConnectToken, Key, NetcodeServerConfig};
 use crate::{Config, Connection, Endpoint, EndpointEvent, Error, Event};
 
 /// How long `recv` sleeps when the machine has no deadline at all (a closed connection).
@@ -104,17 +106,68 @@ impl<M: Driven> Driver<M> {
     }
 }
 
-/// A server endpoint on a tokio UDP socket.
+/// A server endpoint on a tokio UDP socket, on the spec's wire ([`bind`](Self::bind)) or in
+/// secure mode ([`bind_secure`](Self::bind_secure)).
 #[derive(Debug)]
 pub struct TokioServer {
-    driver: Driver<Endpoint>,
+    driver: Driver<ServerMachine>,
 }
 
 impl TokioServer {
     /// Binds and starts accepting connections.
     pub async fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<TokioServer, Error> {
+        let machine = ServerMachine::Plain(Endpoint::new(config));
         Ok(TokioServer {
-            driver: Driver::new(UdpSocket::bind(addr).await?, Endpoint::new(config))?,
+            driver: Driver::new(UdpSocket::bind(addr).await?, machine)?,
+        })
+    }
+
+    /// Binds and serves hopnet over netcode 1.02: only clients with a connect token sealed
+    /// under `private_key` for `protocol_id`, naming this server's bound address, connect (see
+    /// [`blocking::Server::bind_secure`](crate::io::blocking::Server::bind_secure)).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+    /// use hopnet::io::async_tokio::TokioServer;
+    /// use hopnet::secure::Key;
+    /// use hopnet::{Config, Event};
+    ///
+    /// let key = Key::read_file("server.key")?;
+    /// let mut server = TokioServer::bind_secure("127.0.0.1:40000", Config::default(), 0x1234, key).await?;
+    /// loop {
+    ///     let e = server.recv().await?;
+    ///     if let Event::Message { bytes, .. } = e.event {
+    ///         let player = server.secure().and_then(|s| s.client_id(e.connection));
+    ///         println!("{} bytes from player {player:?}", bytes.len());
+    ///     }
+    /// }
+    /// # }
+    /// ```
+    pub async fn bind_secure(
+        addr: impl ToSocketAddrs,
+        config: Config,
+        protocol_id: u64,
+        private_key: Key,
+    ) -> Result<TokioServer, Error> {
+        let socket = UdpSocket::bind(addr).await?;
+        let local = socket.local_addr()?;
+        let machine = ServerMachine::new_secure(local, config, protocol_id, private_key)?;
+        Ok(TokioServer {
+            driver: Driver::new(socket, machine)?,
+        })
+    }
+
+    /// [`bind_secure`](Self::bind_secure) with every netcode setting (see
+    /// [`blocking::Server::bind_secure_with`](crate::io::blocking::Server::bind_secure_with)).
+    pub async fn bind_secure_with(
+        addr: impl ToSocketAddrs,
+        config: Config,
+        netcode: NetcodeServerConfig,
+    ) -> Result<TokioServer, Error> {
+        let socket = UdpSocket::bind(addr).await?;
+        let machine = ServerMachine::new_secure_with(config, netcode)?;
+        Ok(TokioServer {
+            driver: Driver::new(socket, machine)?,
         })
     }
 
@@ -131,10 +184,11 @@ impl TokioServer {
     }
 }
 
-/// A client connection on a tokio UDP socket.
+/// A client connection on a tokio UDP socket, on the spec's wire
+/// ([`connect`](Self::connect)) or in secure mode ([`connect_secure`](Self::connect_secure)).
 #[derive(Debug)]
 pub struct TokioClient {
-    driver: Driver<Connection>,
+    driver: Driver<ClientMachine>,
 }
 
 impl TokioClient {
@@ -143,8 +197,33 @@ impl TokioClient {
     pub async fn connect(server: SocketAddr, config: Config) -> Result<TokioClient, Error> {
         let mut driver = Driver::new(
             UdpSocket::bind(any_local(server)).await?,
-            Connection::new(config, server, Instant::now()),
+            ClientMachine::Plain(Connection::new(config, server, Instant::now())),
         )?;
+        driver.flush().await?;
+        Ok(TokioClient { driver })
+    }
+
+    /// Binds an ephemeral port of the family of the token's first server and connects in
+    /// secure mode (see
+    /// [`blocking::Client::connect_secure`](crate::io::blocking::Client::connect_secure)); the
+    /// first event will be [`Event::Connected`] (or `Disconnected` when no server accepted).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+    /// use hopnet::io::async_tokio::TokioClient;
+    /// use hopnet::secure::ConnectToken;
+    /// use hopnet::{Config, Delivery, Event};
+    ///
+    /// let token = ConnectToken::from_bytes(&std::fs::read("client.token")?)?;
+    /// let mut client = TokioClient::connect_secure(token, Config::default()).await?;
+    /// if let Event::Connected = client.recv().await? {
+    ///     client.send(b"hello", Delivery::Reliable).await?;
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn connect_secure(token: ConnectToken, config: Config) -> Result<TokioClient, Error> {
+        let socket = UdpSocket::bind(any_local(first_server(&token)?)).await?;
+        let mut driver = Driver::new(socket, ClientMachine::new_secure(config, token)?)?;
         driver.flush().await?;
         Ok(TokioClient { driver })
     }
@@ -154,7 +233,7 @@ impl TokioClient {
     /// Runs the protocol until the next event. After `Disconnected`, returns
     /// [`Error::Closed`].
     pub async fn recv(&mut self) -> Result<Event, Error> {
-        self.driver.next_event(Connection::is_closed).await
+        self.driver.next_event(ClientMachine::is_closed).await
     }
 
     /// Sends what is queued, as far as the congestion window allows.

@@ -207,6 +207,11 @@ impl SecureConnection {
         &mut self.inner
     }
 
+    /// The connection's statistics (see [`Connection::stats`]).
+    pub fn stats(&self) -> crate::Stats {
+        self.inner.stats()
+    }
+
     /// The netcode client (its state, slot, counters).
     pub fn netcode(&self) -> &NetcodeClient {
         &self.netcode

@@ -1,0 +1,171 @@
+//! What a driver runs: a plain machine, or its secure form (netcode 1.02 underneath), chosen
+//! when the driver is made. The application sees the same [`Endpoint`] or [`Connection`] either
+//! way; only the wire differs.
+
+use std::net::SocketAddr;
+use std::time::{Instant, SystemTime};
+
+use super::Driven;
+use crate::machine::Machine;
+use crate::secure::{
+    ConnectToken, Key, MAX_CLIENTS, NetcodeServerConfig, SecureConnection, SecureEndpoint,
+};
+use crate::stats::Stats;
+use crate::transmit::Transmit;
+use crate::{Config, Connection, Endpoint, EndpointEvent, Error, Event};
+
+/// A driver's server machine.
+#[derive(Debug)]
+pub(crate) enum ServerMachine {
+    Plain(Endpoint),
+    Secure(Box<SecureEndpoint>),
+}
+
+/// A driver's client machine.
+#[derive(Debug)]
+pub(crate) enum ClientMachine {
+    Plain(Connection),
+    Secure(Box<SecureConnection>),
+}
+
+/// `Machine` by dispatch to the variant's own.
+macro_rules! dispatch_machine {
+    ($ty:ident) => {
+        impl Machine for $ty {
+            fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+                match self {
+                    $ty::Plain(m) => m.handle(now, from, datagram),
+                    $ty::Secure(m) => m.handle(now, from, datagram),
+                }
+            }
+            fn poll_transmit(
+                &mut self,
+                now: Instant,
+                buf: &mut Vec<u8>,
+                max_datagrams: usize,
+            ) -> Option<Transmit> {
+                match self {
+                    $ty::Plain(m) => m.poll_transmit(now, buf, max_datagrams),
+                    $ty::Secure(m) => m.poll_transmit(now, buf, max_datagrams),
+                }
+            }
+            fn poll_timeout(&mut self) -> Option<Instant> {
+                match self {
+                    $ty::Plain(m) => m.poll_timeout(),
+                    $ty::Secure(m) => m.poll_timeout(),
+                }
+            }
+            fn handle_timeout(&mut self, now: Instant) {
+                match self {
+                    $ty::Plain(m) => m.handle_timeout(now),
+                    $ty::Secure(m) => m.handle_timeout(now),
+                }
+            }
+        }
+    };
+}
+
+dispatch_machine!(ServerMachine);
+dispatch_machine!(ClientMachine);
+
+impl Driven for ServerMachine {
+    type Event = EndpointEvent;
+    fn poll_event(&mut self) -> Option<EndpointEvent> {
+        match self {
+            ServerMachine::Plain(m) => m.poll_event(),
+            ServerMachine::Secure(m) => m.poll_event(),
+        }
+    }
+}
+
+impl Driven for ClientMachine {
+    type Event = Event;
+    fn poll_event(&mut self) -> Option<Event> {
+        match self {
+            ClientMachine::Plain(m) => m.poll_event(),
+            ClientMachine::Secure(m) => m.poll_event(),
+        }
+    }
+}
+
+impl ServerMachine {
+    /// A secure server whose clients' tokens name `local`, the socket's bound address, with a
+    /// slot for each of `config`'s connections.
+    pub fn new_secure(
+        local: SocketAddr,
+        config: Config,
+        protocol_id: u64,
+        private_key: Key,
+    ) -> Result<ServerMachine, Error> {
+        if local.ip().is_unspecified() {
+            return Err(Error::InvalidConfig(
+                "a secure server bound to an unspecified address (0.0.0.0, ::) needs the public \
+                 address its clients' tokens name: use bind_secure_with",
+            ));
+        }
+        let max_clients = config.max_connections.min(MAX_CLIENTS);
+        let netcode = NetcodeServerConfig::new(protocol_id, private_key, local, max_clients);
+        ServerMachine::new_secure_with(config, netcode)
+    }
+
+    /// A secure server with every netcode setting given; its Unix time is the system's now.
+    pub fn new_secure_with(
+        config: Config,
+        netcode: NetcodeServerConfig,
+    ) -> Result<ServerMachine, Error> {
+        let secure = SecureEndpoint::new(config, netcode, Instant::now(), SystemTime::now())?;
+        Ok(ServerMachine::Secure(Box::new(secure)))
+    }
+
+    /// The endpoint the application drives (a secure server's own, above netcode).
+    pub fn endpoint(&mut self) -> &mut Endpoint {
+        match self {
+            ServerMachine::Plain(m) => m,
+            ServerMachine::Secure(m) => m.endpoint(),
+        }
+    }
+
+    pub fn secure(&mut self) -> Option<&mut SecureEndpoint> {
+        match self {
+            ServerMachine::Plain(_) => None,
+            ServerMachine::Secure(m) => Some(m),
+        }
+    }
+}
+
+impl ClientMachine {
+    /// A secure client that starts connecting now with `token`.
+    pub fn new_secure(config: Config, token: ConnectToken) -> Result<ClientMachine, Error> {
+        let secure = SecureConnection::new(config, token, Instant::now())?;
+        Ok(ClientMachine::Secure(Box::new(secure)))
+    }
+
+    /// The connection the application drives (a secure client's own, above netcode).
+    pub fn connection(&mut self) -> &mut Connection {
+        match self {
+            ClientMachine::Plain(m) => m,
+            ClientMachine::Secure(m) => m.connection(),
+        }
+    }
+
+    pub fn secure(&mut self) -> Option<&mut SecureConnection> {
+        match self {
+            ClientMachine::Plain(_) => None,
+            ClientMachine::Secure(m) => Some(m),
+        }
+    }
+
+    pub fn stats(&self) -> Stats {
+        match self {
+            ClientMachine::Plain(m) => m.stats(),
+            ClientMachine::Secure(m) => m.stats(),
+        }
+    }
+
+    pub fn is_closed(&self) -> bool {
+        match self {
+            ClientMachine::Plain(m) => m.is_closed(),
+            ClientMachine::Secure(m) => m.is_closed(),
+        }
+    }
+}
