@@ -145,7 +145,7 @@ impl Pair {
     }
 }
 
-impl World<Endpoint> for Pair {
+impl World<Endpoint, Connection> for Pair {
     fn network(&mut self) -> &mut SimNetwork {
         &mut self.net
     }
