@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use alloc_counter::{Counting, peak_allocation};
 use hopnet_snow_fight::{ClientMessage, Entity, ServerMessage};
 use libfuzzer_sys::fuzz_target;
-use netgame_fuzz::Sink;
+use hopnet_fuzz::Sink;
 
 #[global_allocator]
 static ALLOC: Counting = Counting;

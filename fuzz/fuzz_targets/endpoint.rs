@@ -28,7 +28,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
-use netgame_fuzz::input::Input;
+use hopnet_fuzz::input::Input;
 use hopnet::packet::is_handshake_shaped;
 use hopnet::sim::{LinkConfig, SimNetwork};
 use hopnet::{Config, Delivery, EndpointEvent, Event, MAX_PAYLOAD};

@@ -19,7 +19,7 @@
 use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
-use netgame_fuzz::input::Input;
+use hopnet_fuzz::input::Input;
 use hopnet::ext::compress::decompress;
 use hopnet::ext::datagram::{Frames, begin, seal};
 use hopnet::ext::frame::{Frame, write_ack};

@@ -14,7 +14,7 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use libfuzzer_sys::fuzz_target;
-use netgame_fuzz::{BitEq, Sink, client_message, server_message};
+use hopnet_fuzz::{BitEq, Sink, client_message, server_message};
 use hopnet_codec::{Decode, Encode};
 
 fn roundtrip<T: Encode + Decode + BitEq + std::fmt::Debug>(value: &T) -> Vec<u8> {
