@@ -1,4 +1,4 @@
-//! Secure mode's receive path, both ends: a `SecureEndpoint` (hopnet's server under netcode
+//! Secure mode's receive path, both ends: a `SecureServer` (hopnet's server under netcode
 //! 1.02) with a real netcode client connected to it, the fuzzer deciding what arrives where and
 //! when. It sends arbitrary datagrams from four addresses (the client's among them) and to the
 //! client from the server's address; copies of the real packets, replayed, truncated, with a
@@ -26,7 +26,7 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant, SystemTime};
 
 use hopnet::secure::{
-    ClientState, ConnectTokenBuilder, Key, NetcodeClient, NetcodeServerConfig, SecureEndpoint,
+    ClientState, ConnectTokenBuilder, Key, NetcodeClient, NetcodeServerConfig, SecureServer,
     SecureStats,
 };
 use hopnet::{Config, MAX_PAYLOAD, Machine};
@@ -74,7 +74,7 @@ struct World {
     now: Instant,
     key: Key,
     rng: StdRng,
-    server: SecureEndpoint,
+    server: SecureServer,
     client: NetcodeClient,
     addrs: [SocketAddr; 4],
     /// The real client's datagrams on their way to the server, and the server's to it.
@@ -104,7 +104,7 @@ impl World {
         let start = Instant::now();
         let key = Key::from_bytes([0x42; 32]);
         let netcode = NetcodeServerConfig::new(PROTOCOL_ID, key.clone(), server_addr(), MAX_CLIENTS);
-        let server = SecureEndpoint::new(config(), netcode, start, unix_time()).expect("a server");
+        let server = SecureServer::new(config(), netcode, start, unix_time()).expect("a server");
         let mut rng = StdRng::seed_from_u64(27);
         let token = ConnectTokenBuilder::new(PROTOCOL_ID, 1, [server_addr()])
             .timeout_seconds(10)
@@ -178,7 +178,7 @@ impl World {
         if self.client.state() == ClientState::Disconnected {
             assert_eq!(client_slot, None, "the client believed a disconnect the server never sent");
         }
-        let endpoint = self.server.endpoint();
+        let endpoint = self.server.machine();
         let ids: Vec<_> = endpoint.connections().collect();
         for id in ids {
             if let Some(stats) = endpoint.stats(id) {

@@ -160,7 +160,7 @@ fn a_secure_client_and_server_exchange_every_delivery_through_the_blocking_drive
 
     // The client closes: the server sees the peer's close and frees the slot.
     client.close().unwrap();
-    assert!(client.connection().is_closed());
+    assert!(client.machine().is_closed());
     let mut reason = None;
     run(&mut server, &mut client, |server, _| {
         while let Some(e) = server.poll_event() {
@@ -190,7 +190,7 @@ fn a_server_close_reaches_a_secure_client() {
         while let Some(e) = server.poll_event() {
             id = Some(e.connection);
         }
-        id.is_some() && client.connection().is_connected()
+        id.is_some() && client.machine().is_connected()
     });
     server.close(id.unwrap()).unwrap();
     let mut reason = None;
@@ -246,7 +246,7 @@ fn plain_and_secure_peers_do_not_connect_to_each_other() {
         Server::bind_secure("127.0.0.1:0", Config::default(), PROTOCOL_ID, key.clone()).unwrap();
     let mut plain_client = Client::connect(secure.local_addr().unwrap(), quick.clone()).unwrap();
     let start = Instant::now();
-    while !plain_client.connection().is_closed() {
+    while !plain_client.machine().is_closed() {
         assert!(start.elapsed() < DEADLINE);
         secure.poll(Duration::ZERO).unwrap();
         plain_client.poll(Duration::from_millis(5)).unwrap();
@@ -269,7 +269,7 @@ fn plain_and_secure_peers_do_not_connect_to_each_other() {
         .unwrap();
     let mut secure_client = Client::connect_secure(short, Config::default()).unwrap();
     let start = Instant::now();
-    while !secure_client.connection().is_closed() {
+    while !secure_client.machine().is_closed() {
         assert!(start.elapsed() < DEADLINE);
         plain.poll(Duration::ZERO).unwrap();
         secure_client.poll(Duration::from_millis(5)).unwrap();
@@ -285,7 +285,7 @@ fn plain_and_secure_peers_do_not_connect_to_each_other() {
         ClientState::ConnectionRequestTimedOut
     );
     assert_eq!(plain.poll_event(), None);
-    assert!(plain.endpoint().endpoint_stats().malformed > 0);
+    assert!(plain.machine().server_stats().malformed > 0);
 }
 
 #[cfg(feature = "tokio")]

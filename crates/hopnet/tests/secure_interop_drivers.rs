@@ -328,7 +328,7 @@ fn our_client_their_server(loss: f64) {
                 other => panic!("our client: {other:?}"),
             }
         }
-        if client.connection().is_connected() && sent_up < MESSAGES {
+        if client.machine().is_connected() && sent_up < MESSAGES {
             for (base, reliable) in [(0, true), (1000, false)] {
                 client
                     .send(&message(base, sent_up), delivery(reliable))

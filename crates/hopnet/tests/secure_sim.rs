@@ -1,4 +1,4 @@
-//! Secure mode in the simulator: a `SecureEndpoint` and secure clients on `SimNetwork`'s seeded
+//! Secure mode in the simulator: a `SecureServer` and secure clients on `SimNetwork`'s seeded
 //! lossy links with a virtual clock. Many clients exchange reliable messages both ways under
 //! loss, duplication and reordering, with the server writing GSO-shaped batches of sealed
 //! datagrams; forged and replayed packets from a client's own address, and from the server's
@@ -8,13 +8,13 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::{Duration, SystemTime};
 
-use hopnet::secure::{ConnectTokenBuilder, DropReason, Key, SecureConnection, SecureEndpoint};
+use hopnet::secure::{ConnectTokenBuilder, DropReason, Key, SecureClient, SecureServer};
 use hopnet::sim::{LinkConfig, SimNetwork};
 use hopnet::{Config, ConnectionId, Delivery, Event};
 
 const PROTOCOL_ID: u64 = 0x0051_4d00;
 
-type SecureNet = SimNetwork<SecureEndpoint, SecureConnection>;
+type SecureNet = SimNetwork<SecureServer, SecureClient>;
 
 fn network(seed: u64, link: LinkConfig, clients: u64) -> (SecureNet, Key) {
     let key = Key::generate();
@@ -87,7 +87,7 @@ fn many_secure_clients_exchange_reliable_messages_over_a_bad_link() {
                 .send(&message(100 * i + k, len), Delivery::ReliableOrdered)
                 .unwrap();
             net.server()
-                .endpoint()
+                .machine()
                 .send(
                     id,
                     &message(5000 + 100 * i + k, len),
@@ -200,7 +200,7 @@ fn forged_and_replayed_packets_from_either_ends_address_change_nothing() {
             .send(&message(k, 800), Delivery::Reliable)
             .unwrap();
         net.server()
-            .endpoint()
+            .machine()
             .send(ids[0], &message(k, 800), Delivery::Reliable)
             .unwrap();
     }
@@ -268,7 +268,7 @@ fn forged_and_replayed_packets_from_either_ends_address_change_nothing() {
         .send(b"still here", Delivery::Reliable)
         .unwrap();
     net.server()
-        .endpoint()
+        .machine()
         .send(ids[0], b"so am I", Delivery::Reliable)
         .unwrap();
     net.step(Duration::from_millis(500));

@@ -33,7 +33,7 @@ use super::port::Port;
 use super::recv::{RECV_SLOTS, is_transient};
 use super::{Driven, any_local, first_server};
 use crate::secure::{ConnectToken, Key, NetcodeServerConfig};
-use crate::{Config, Connection, Endpoint, EndpointEvent, Error, Event};
+use crate::{Config, Error, Event, ServerEvent};
 
 /// How long `recv` sleeps when the machine has no deadline at all (a closed connection).
 const IDLE: Duration = Duration::from_secs(3600);
@@ -116,7 +116,7 @@ pub struct TokioServer {
 impl TokioServer {
     /// Binds and starts accepting connections.
     pub async fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<TokioServer, Error> {
-        let machine = ServerMachine::Plain(Endpoint::new(config));
+        let machine = ServerMachine::Plain(crate::Server::new(config));
         Ok(TokioServer {
             driver: Driver::new(UdpSocket::bind(addr).await?, machine)?,
         })
@@ -174,7 +174,7 @@ impl TokioServer {
     server_methods!(async, .await);
 
     /// Runs the protocol until the next event on any connection.
-    pub async fn recv(&mut self) -> Result<EndpointEvent, Error> {
+    pub async fn recv(&mut self) -> Result<ServerEvent, Error> {
         self.driver.next_event(|_| false).await
     }
 
@@ -197,7 +197,7 @@ impl TokioClient {
     pub async fn connect(server: SocketAddr, config: Config) -> Result<TokioClient, Error> {
         let mut driver = Driver::new(
             UdpSocket::bind(any_local(server)).await?,
-            ClientMachine::Plain(Connection::new(config, server, Instant::now())),
+            ClientMachine::Plain(crate::Client::new(config, server, Instant::now())),
         )?;
         driver.flush().await?;
         Ok(TokioClient { driver })

@@ -1,5 +1,5 @@
 //! What a driver runs: a plain machine, or its secure form (netcode 1.02 underneath), chosen
-//! when the driver is made. The application sees the same [`Endpoint`] or [`Connection`] either
+//! when the driver is made. The application sees the same [`Server`] or [`Client`] either
 //! way; only the wire differs.
 
 use std::net::SocketAddr;
@@ -8,11 +8,11 @@ use std::time::{Instant, SystemTime};
 use super::Driven;
 use crate::machine::Machine;
 use crate::secure::{
-    ConnectToken, Key, MAX_CLIENTS, NetcodeServerConfig, SecureConnection, SecureEndpoint,
+    ConnectToken, Key, MAX_CLIENTS, NetcodeServerConfig, SecureClient, SecureServer,
 };
 use crate::stats::Stats;
 use crate::transmit::Transmit;
-use crate::{Config, Connection, Endpoint, EndpointEvent, Error, Event};
+use crate::{Client, Config, Error, Event, Server, ServerEvent};
 
 /// A driver's server machine.
 #[derive(Debug)]
@@ -21,8 +21,8 @@ use crate::{Config, Connection, Endpoint, EndpointEvent, Error, Event};
     reason = "one per driver, made once and never moved on a hot path: boxing would only add an indirection"
 )]
 pub(crate) enum ServerMachine {
-    Plain(Endpoint),
-    Secure(SecureEndpoint),
+    Plain(Server),
+    Secure(SecureServer),
 }
 
 /// A driver's client machine.
@@ -32,8 +32,8 @@ pub(crate) enum ServerMachine {
     reason = "one per driver, made once and never moved on a hot path: boxing would only add an indirection"
 )]
 pub(crate) enum ClientMachine {
-    Plain(Connection),
-    Secure(SecureConnection),
+    Plain(Client),
+    Secure(SecureClient),
 }
 
 /// `Machine` by dispatch to the variant's own.
@@ -77,8 +77,8 @@ dispatch_machine!(ServerMachine);
 dispatch_machine!(ClientMachine);
 
 impl Driven for ServerMachine {
-    type Event = EndpointEvent;
-    fn poll_event(&mut self) -> Option<EndpointEvent> {
+    type Event = ServerEvent;
+    fn poll_event(&mut self) -> Option<ServerEvent> {
         match self {
             ServerMachine::Plain(m) => m.poll_event(),
             ServerMachine::Secure(m) => m.poll_event(),
@@ -121,19 +121,19 @@ impl ServerMachine {
         config: Config,
         netcode: NetcodeServerConfig,
     ) -> Result<ServerMachine, Error> {
-        let secure = SecureEndpoint::new(config, netcode, Instant::now(), SystemTime::now())?;
+        let secure = SecureServer::new(config, netcode, Instant::now(), SystemTime::now())?;
         Ok(ServerMachine::Secure(secure))
     }
 
     /// The endpoint the application drives (a secure server's own, above netcode).
-    pub fn endpoint(&mut self) -> &mut Endpoint {
+    pub fn machine(&mut self) -> &mut Server {
         match self {
             ServerMachine::Plain(m) => m,
-            ServerMachine::Secure(m) => m.endpoint(),
+            ServerMachine::Secure(m) => m.machine(),
         }
     }
 
-    pub fn secure(&mut self) -> Option<&mut SecureEndpoint> {
+    pub fn secure(&mut self) -> Option<&mut SecureServer> {
         match self {
             ServerMachine::Plain(_) => None,
             ServerMachine::Secure(m) => Some(m),
@@ -144,19 +144,19 @@ impl ServerMachine {
 impl ClientMachine {
     /// A secure client that starts connecting now with `token`.
     pub fn new_secure(config: Config, token: ConnectToken) -> Result<ClientMachine, Error> {
-        let secure = SecureConnection::new(config, token, Instant::now())?;
+        let secure = SecureClient::new(config, token, Instant::now())?;
         Ok(ClientMachine::Secure(secure))
     }
 
     /// The connection the application drives (a secure client's own, above netcode).
-    pub fn connection(&mut self) -> &mut Connection {
+    pub fn machine(&mut self) -> &mut Client {
         match self {
             ClientMachine::Plain(m) => m,
-            ClientMachine::Secure(m) => m.connection(),
+            ClientMachine::Secure(m) => m.machine(),
         }
     }
 
-    pub fn secure(&mut self) -> Option<&mut SecureConnection> {
+    pub fn secure(&mut self) -> Option<&mut SecureClient> {
         match self {
             ClientMachine::Plain(_) => None,
             ClientMachine::Secure(m) => Some(m),

@@ -7,8 +7,8 @@
 //! - [`relay`]: a lossy UDP relay thread between real processes.
 //! - [`Impairment`]: loss and delay on a driver's outgoing datagrams, or in the relay.
 //!
-//! The drivers are thin: all protocol logic is in [`Connection`](crate::Connection) and
-//! [`Endpoint`](crate::Endpoint). Both send and receive the same way (batched through
+//! The drivers are thin: all protocol logic is in [`Client`](crate::Client) and
+//! [`Server`](crate::Server). Both send and receive the same way (batched through
 //! `quinn-udp`: GSO sends, GRO and `recvmmsg` receives, one reused buffer each way, one policy
 //! for a full or refusing socket, in `send.rs`); they differ only in how they wait.
 //!
@@ -19,7 +19,7 @@
 //! its `ServerAuthentication` / `ClientAuthentication`: a server binds with the private key it
 //! shares with the backend that issues connect tokens (`bind_secure`), a client connects with
 //! a token (`connect_secure`). Everything after that is the same calls on the same
-//! [`Endpoint`](crate::Endpoint) and [`Connection`](crate::Connection); `secure()` gives the
+//! [`Server`](crate::Server) and [`Client`](crate::Client); `secure()` gives the
 //! netcode side (a client's id and user data from its token, the counters of dropped packets).
 //!
 //! ```no_run
@@ -38,7 +38,7 @@
 //! // The player's client connects with it.
 //! let mut client = Client::connect_secure(token, Config::default())?;
 //! client.send(b"queued until connected", Delivery::Reliable)?;
-//! while !client.connection().is_connected() {
+//! while !client.machine().is_connected() {
 //!     server.poll(Duration::ZERO)?;
 //!     client.poll(Duration::from_millis(5))?;
 //! }
@@ -84,7 +84,7 @@ macro_rules! server_methods {
 
         /// Closes a connection (sends `END`).
         pub $($async)? fn close(&mut self, id: crate::ConnectionId) -> Result<(), crate::Error> {
-            self.endpoint().close(id)?;
+            self.machine().close(id)?;
             self.flush()$($await)*
         }
 
@@ -98,26 +98,26 @@ macro_rules! server_methods {
             bytes: &[u8],
             delivery: crate::Delivery,
         ) -> Result<(), crate::Error> {
-            self.endpoint().send(id, bytes, delivery)
+            self.machine().send(id, bytes, delivery)
         }
 
         /// Hands back a message's buffer once read, for a later message to be copied into
-        /// (see [`Endpoint::recycle`](crate::Endpoint::recycle)).
+        /// (see [`Server::recycle`](crate::Server::recycle)).
         pub fn recycle(&mut self, bytes: Vec<u8>) {
-            self.endpoint().recycle(bytes)
+            self.machine().recycle(bytes)
         }
 
         /// The state machine, for everything else: statistics, the connection list, and
-        /// [`send_payload`](crate::Endpoint::send_payload) to send one shared payload to many
+        /// [`send_payload`](crate::Server::send_payload) to send one shared payload to many
         /// connections without a copy. A secure server's is the endpoint above netcode: the
         /// same API, whatever the wire.
-        pub fn endpoint(&mut self) -> &mut crate::Endpoint {
-            self.driver.port.machine.endpoint()
+        pub fn machine(&mut self) -> &mut crate::Server {
+            self.driver.port.machine.machine()
         }
 
         /// The secure server (netcode's clients, their client ids and user data, its
         /// counters), if this server is secure.
-        pub fn secure(&mut self) -> Option<&mut crate::secure::SecureEndpoint> {
+        pub fn secure(&mut self) -> Option<&mut crate::secure::SecureServer> {
             self.driver.port.machine.secure()
         }
     };
@@ -140,7 +140,7 @@ macro_rules! client_methods {
 
         /// Closes the connection (sends `END`).
         pub $($async)? fn close(&mut self) -> Result<(), crate::Error> {
-            self.connection().close();
+            self.machine().close();
             self.flush()$($await)*
         }
 
@@ -153,24 +153,24 @@ macro_rules! client_methods {
             bytes: &[u8],
             delivery: crate::Delivery,
         ) -> Result<(), crate::Error> {
-            self.connection().send(bytes, delivery)
+            self.machine().send(bytes, delivery)
         }
 
         /// Hands back a message's buffer once read, for a later message to be copied into
-        /// (see [`Connection::recycle`](crate::Connection::recycle)).
+        /// (see [`Client::recycle`](crate::Client::recycle)).
         pub fn recycle(&mut self, bytes: Vec<u8>) {
-            self.connection().recycle(bytes)
+            self.machine().recycle(bytes)
         }
 
         /// The state machine. A secure client's is the connection above netcode, there from
         /// the start (in its handshake until netcode has connected): the same API, whatever
         /// the wire.
-        pub fn connection(&mut self) -> &mut crate::Connection {
-            self.driver.port.machine.connection()
+        pub fn machine(&mut self) -> &mut crate::Client {
+            self.driver.port.machine.machine()
         }
 
         /// The secure client (netcode's state, its counters), if this client is secure.
-        pub fn secure(&mut self) -> Option<&mut crate::secure::SecureConnection> {
+        pub fn secure(&mut self) -> Option<&mut crate::secure::SecureClient> {
             self.driver.port.machine.secure()
         }
 

@@ -13,8 +13,8 @@ use std::net::SocketAddr;
 use std::time::Instant;
 
 use super::SendError;
-use super::client::NetcodeClient;
-use super::server::NetcodeServer;
+use super::netcode_client::NetcodeClient;
+use super::netcode_server::NetcodeServer;
 use crate::transmit::{MAX_BATCH_BYTES, Transmit};
 
 /// One end's way of sealing payload packets toward one peer.

@@ -7,13 +7,13 @@ use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::time::{Duration, Instant};
 
 use super::link::{Link, LinkConfig, SimStats};
+use crate::client::Client;
 use crate::config::Config;
-use crate::connection::Connection;
-use crate::endpoint::Endpoint;
 use crate::impairment::{DelayLine, LinkRng};
 use crate::machine::Machine;
 use crate::secure::{ConnectToken, Key, MAX_CLIENTS, NetcodeServerConfig};
-use crate::secure::{SecureConnection, SecureEndpoint};
+use crate::secure::{SecureClient, SecureServer};
+use crate::server::Server;
 use crate::transmit::Transmit;
 
 /// A datagram on its way.
@@ -50,7 +50,7 @@ const MAX_SPINS: u32 = 10_000;
 
 /// A server, clients, links between them and a virtual clock.
 #[derive(Debug)]
-pub struct SimNetwork<S = Endpoint, C = Connection> {
+pub struct SimNetwork<S = Server, C = Client> {
     rng: LinkRng,
     start: Instant,
     now: Instant,
@@ -71,11 +71,11 @@ pub struct SimNetwork<S = Endpoint, C = Connection> {
 }
 
 impl SimNetwork {
-    /// A network whose server, an [`Endpoint`], listens on `10.0.0.1:7000`, with the same link
+    /// A network whose server, an [`Server`], listens on `10.0.0.1:7000`, with the same link
     /// both ways.
     pub fn new(seed: u64, server_config: Config, link: LinkConfig) -> SimNetwork {
         let mut rng = LinkRng::new(seed);
-        let server = Endpoint::with_seed(server_config, rng.next_u64());
+        let server = Server::with_seed(server_config, rng.next_u64());
         SimNetwork::with_rng(rng, server, link)
     }
 }
@@ -83,8 +83,8 @@ impl SimNetwork {
 /// The address every network's server listens on.
 const SERVER_ADDR: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::new(10, 0, 0, 1), 7000));
 
-impl SimNetwork<SecureEndpoint, SecureConnection> {
-    /// A network whose server is secure ([`SecureEndpoint`]: hopnet over netcode 1.02,
+impl SimNetwork<SecureServer, SecureClient> {
+    /// A network whose server is secure ([`SecureServer`]: hopnet over netcode 1.02,
     /// PROTOCOL.md "Secure mode"), listening on `10.0.0.1:7000` for clients with a connect
     /// token sealed under `private_key` for `protocol_id`; add them with
     /// [`add_secure_client`](Self::add_secure_client).
@@ -108,18 +108,18 @@ impl SimNetwork<SecureEndpoint, SecureConnection> {
     ///
     /// # Panics
     ///
-    /// If `server_config` does not suit a secure server (see [`SecureEndpoint::new`]).
+    /// If `server_config` does not suit a secure server (see [`SecureServer::new`]).
     pub fn secure(
         seed: u64,
         server_config: Config,
         link: LinkConfig,
         protocol_id: u64,
         private_key: &Key,
-    ) -> SimNetwork<SecureEndpoint, SecureConnection> {
+    ) -> SimNetwork<SecureServer, SecureClient> {
         let max_clients = server_config.max_connections.min(MAX_CLIENTS);
         let netcode =
             NetcodeServerConfig::new(protocol_id, private_key.clone(), SERVER_ADDR, max_clients);
-        let server = SecureEndpoint::new(
+        let server = SecureServer::new(
             server_config,
             netcode,
             Instant::now(),
@@ -133,9 +133,9 @@ impl SimNetwork<SecureEndpoint, SecureConnection> {
     ///
     /// # Panics
     ///
-    /// If `config` does not suit a secure client (see [`SecureConnection::new`]).
+    /// If `config` does not suit a secure client (see [`SecureClient::new`]).
     pub fn add_secure_client(&mut self, config: Config, token: ConnectToken) -> usize {
-        let client = SecureConnection::new(config, token, self.now)
+        let client = SecureClient::new(config, token, self.now)
             .expect("a configuration for a secure client");
         self.add_client_machine(client)
     }
@@ -157,7 +157,7 @@ impl<S: Machine> SimNetwork<S> {
     /// Adds a client at a chosen address.
     pub fn add_client_at(&mut self, addr: SocketAddr, config: Config) -> usize {
         let seed = self.rng.next_u64();
-        let conn = Connection::with_seed(config, self.server_addr, self.now, seed);
+        let conn = Client::with_seed(config, self.server_addr, self.now, seed);
         self.add_client_machine_at(addr, conn)
     }
 }

@@ -40,7 +40,7 @@ use driver::Driver;
 use super::machines::{ClientMachine, ServerMachine};
 use super::{Driven, any_local};
 use crate::secure::{ConnectToken, Key, NetcodeServerConfig};
-use crate::{Config, Connection, Endpoint, EndpointEvent, Error, Event};
+use crate::{Config, Error, Event, ServerEvent};
 
 /// The methods [`Server`] and [`Client`] share, each of which documents its own.
 macro_rules! driver_methods {
@@ -79,7 +79,7 @@ macro_rules! driver_methods {
     };
 }
 
-/// A server: an [`Endpoint`] on a UDP socket, on the spec's wire ([`bind`](Self::bind)) or
+/// A server: an [`Server`] on a UDP socket, on the spec's wire ([`bind`](Self::bind)) or
 /// in secure mode ([`bind_secure`](Self::bind_secure)).
 #[derive(Debug)]
 pub struct Server {
@@ -90,7 +90,7 @@ impl Server {
     /// Binds a socket and starts accepting connections.
     pub fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<Server, Error> {
         let socket = UdpSocket::bind(addr)?;
-        let machine = ServerMachine::Plain(Endpoint::new(config));
+        let machine = ServerMachine::Plain(crate::Server::new(config));
         Ok(Server {
             driver: Driver::new(socket, machine)?,
         })
@@ -152,11 +152,11 @@ impl Server {
         })
     }
 
-    driver_methods!(EndpointEvent);
+    driver_methods!(ServerEvent);
     server_methods!(,);
 }
 
-/// A client: a [`Connection`] on its own UDP socket, on the spec's wire
+/// A client: a [`Client`] on its own UDP socket, on the spec's wire
 /// ([`connect`](Self::connect)) or in secure mode ([`connect_secure`](Self::connect_secure)).
 #[derive(Debug)]
 pub struct Client {
@@ -176,7 +176,7 @@ impl Client {
         config: Config,
     ) -> Result<Client, Error> {
         let socket = UdpSocket::bind(local)?;
-        let conn = Connection::new(config, server, Instant::now());
+        let conn = crate::Client::new(config, server, Instant::now());
         let mut driver = Driver::new(socket, ClientMachine::Plain(conn))?;
         driver.flush()?;
         Ok(Client { driver })
@@ -222,8 +222,8 @@ impl Client {
 
     /// Polls until connected, or fails with [`Error::Closed`] if the handshake times out.
     pub fn wait_connected(&mut self) -> Result<(), Error> {
-        while !self.connection().is_connected() {
-            if self.connection().is_closed() {
+        while !self.machine().is_connected() {
+            if self.machine().is_closed() {
                 return Err(Error::Closed);
             }
             self.poll(Duration::from_millis(50))?;
