@@ -14,6 +14,9 @@ running it twice changes nothing. The vector files themselves are only read.
 - extended: programs of fuzz_targets/extended.rs for both agreements: traffic of every
   delivery mode, the message vectors as data frames of every mode, ACK ranges, ordered and
   semi-ordered frames, a compressed frame, a two-chunk message, a close.
+- secure: programs of fuzz_targets/secure.rs: the headers and messages as authentic payloads
+  (hopnet datagrams under netcode), deliveries both ways, time passing, copies of real packets
+  changed and replayed, requests with valid tokens.
 """
 
 import hashlib
@@ -132,6 +135,40 @@ def ack_frame(ranges, delay=100):
     return out
 
 
+# Operations of fuzz_targets/secure.rs: each is an address (0 the real client) then an op.
+def s_raw(addr, data):
+    n = len(data)
+    return bytes([addr, 0, n >> 8, n & 0xFF]) + data
+
+
+def s_deliver(up, k=7):
+    return bytes([0, 1 if up else 2, k])
+
+
+def s_wait(ms):
+    return bytes([0, 4, ms >> 8, ms & 0xFF])
+
+
+def s_payload(data):
+    n = len(data)
+    return bytes([0, 5, n >> 8, n & 0xFF]) + data
+
+
+def s_mutate(addr, index, kind, *args):
+    return bytes([addr, 6, index, kind]) + bytes(args)
+
+
+def s_replay(addr, index, down):
+    return bytes([addr, 7, index, 1 if down else 0])
+
+
+def s_request(addr, client_id, expire, timeout):
+    return bytes([addr, 9, client_id, expire, timeout])
+
+
+S_PUMP = s_deliver(True) + s_deliver(False) + s_deliver(True) + s_deliver(False)
+
+
 def main():
     vectors = sys.argv[1] if len(sys.argv) > 1 else os.path.join(REPO, "vectors")
     with open(os.path.join(vectors, "messages.json")) as f:
@@ -181,6 +218,18 @@ def main():
         write("extended", agreement + x_frames(data_frame(11, 2, b"w" * 493, fin=False, index=4)
                                                + data_frame(11, 2, b"v", chunk=1)))
         write("extended", agreement + x_raw(b"\xe2\x01\x00\x00\x00") + x_frames(b"\x02"))
+    # Secure mode: hopnet's datagrams under netcode, forged and replayed packets, requests.
+    for h in headers:
+        write("secure", s_payload(h) + S_PUMP + s_mutate(0, 0, 2, 0x16) + s_replay(0, 1, False)
+              + s_replay(1, 1, True) + S_PUMP)
+    for m in messages:
+        write("secure", s_payload(b"\x05\x00\x00\x07" + m) + S_PUMP + s_wait(150) + S_PUMP)
+    write("secure", s_payload(b"\x08\x00\x00\x00") + S_PUMP + s_wait(200) + S_PUMP)
+    write("secure", s_wait(2000) + S_PUMP + s_wait(9000) + S_PUMP + s_wait(9000))
+    for addr in range(4):
+        write("secure", s_request(addr, 3, 1, 3) + S_PUMP + s_request(addr, 3, 0, 0)
+              + s_mutate(addr, 0, 0, 0, 40, 1) + s_mutate(addr, 2, 1, 0, 30) + S_PUMP)
+        write("secure", s_raw(addr, b"\x26\x40\x9c" + bytes(16)) + s_raw(addr, b"\x08\x00\x00\x01"))
     print("corpora written under", os.path.join(HERE, "corpus"))
 
 

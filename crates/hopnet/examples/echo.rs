@@ -8,13 +8,30 @@
 //! The server echoes every payload back with the delivery it came with, until killed. The
 //! client sends `count` payloads, checks the echoes, prints a one-line summary and exits 0
 //! only if every reliable echo came back intact.
+//!
+//! Secure mode (hopnet over netcode 1.02; PROTOCOL.md, "Secure mode"), so that any netcode
+//! implementation can be pointed at it. A key file holds the 32-byte private key as 64
+//! hexadecimal characters (a newline may follow; `netcode_token --new-key F` writes one); a
+//! token file holds a 2,048-byte connect token, raw (`netcode_token` issues one):
+//!
+//! ```text
+//! echo server --bind ADDR --secure --key-file F --protocol-id N [--public-address ADDR]
+//! echo client --connect ADDR --secure --token-file T
+//! echo client --connect ADDR --secure --key-file F --protocol-id N   (mints its own token)
+//! ```
+//!
+//! A secure server's tokens must name the address it is bound to; bound to `0.0.0.0`, give the
+//! address they name with `--public-address`. Protocol ids are decimal, or hexadecimal after
+//! `0x`.
 
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use clap::{Parser, Subcommand};
 use hopnet::io::blocking::{Client, Server};
+use hopnet::secure::{ConnectToken, ConnectTokenBuilder, Key, NetcodeServerConfig};
 use hopnet::{Config, Delivery, Error, Event, MAX_PAYLOAD};
 
 #[derive(Parser)]
@@ -31,6 +48,18 @@ enum Command {
         /// Address to listen on.
         #[arg(long)]
         bind: SocketAddr,
+        /// Serve over netcode 1.02 (needs --key-file and --protocol-id).
+        #[arg(long, requires_all = ["key_file", "protocol_id"])]
+        secure: bool,
+        /// The private key shared with whoever issues tokens: 64 hexadecimal characters.
+        #[arg(long, requires = "secure")]
+        key_file: Option<PathBuf>,
+        /// The game's netcode protocol id (decimal, or hexadecimal with 0x).
+        #[arg(long, value_parser = parse_u64, requires = "secure")]
+        protocol_id: Option<u64>,
+        /// The address tokens name, when it is not --bind (bound to 0.0.0.0, behind NAT).
+        #[arg(long, requires = "secure")]
+        public_address: Option<SocketAddr>,
     },
     /// Send payloads, check the echoes, print a summary.
     Client {
@@ -49,27 +78,51 @@ enum Command {
         /// Seconds to wait for the echoes after the last send.
         #[arg(long, default_value_t = 3)]
         linger: u64,
+        /// Connect over netcode 1.02 (needs --token-file, or --key-file and --protocol-id).
+        #[arg(long)]
+        secure: bool,
+        /// A connect token, its 2,048 bytes raw.
+        #[arg(long, requires = "secure", conflicts_with_all = ["key_file", "protocol_id"])]
+        token_file: Option<PathBuf>,
+        /// The server's private key, to mint a token here (local play).
+        #[arg(long, requires_all = ["secure", "protocol_id"])]
+        key_file: Option<PathBuf>,
+        /// The game's netcode protocol id, for the token minted here.
+        #[arg(long, value_parser = parse_u64, requires_all = ["secure", "key_file"])]
+        protocol_id: Option<u64>,
     },
 }
 
-fn main() -> ExitCode {
-    let result = match Args::parse().command {
-        Command::Server { bind } => server(bind),
-        Command::Client {
-            connect,
-            count,
-            size,
-            unreliable,
-            linger,
-        } => client(
-            connect,
-            count,
-            size,
-            unreliable,
-            Duration::from_secs(linger),
-        ),
+fn parse_u64(text: &str) -> Result<u64, String> {
+    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16),
+        None => text.parse(),
     };
-    match result {
+    parsed.map_err(|e| format!("{text:?}: {e}"))
+}
+
+/// How a server listens: on the spec's wire, or over netcode with a key.
+enum Listen {
+    Plain,
+    Secure {
+        key: Key,
+        protocol_id: u64,
+        public_address: Option<SocketAddr>,
+    },
+}
+
+/// How a client connects: on the spec's wire, or over netcode with a token.
+enum Connect {
+    Plain,
+    Secure(ConnectToken),
+}
+
+fn read_key(path: &Path) -> Result<Key, String> {
+    Key::read_file(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn main() -> ExitCode {
+    match run(Args::parse().command) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("echo: {e}");
@@ -78,9 +131,106 @@ fn main() -> ExitCode {
     }
 }
 
-fn server(bind: SocketAddr) -> Result<ExitCode, Error> {
-    let mut server = Server::bind(bind, Config::default())?;
-    eprintln!("echo server on {}", server.local_addr()?);
+fn run(command: Command) -> Result<ExitCode, String> {
+    match command {
+        Command::Server {
+            bind,
+            secure,
+            key_file,
+            protocol_id,
+            public_address,
+        } => {
+            let listen = match (secure, key_file, protocol_id) {
+                (false, ..) => Listen::Plain,
+                (true, Some(key_file), Some(protocol_id)) => Listen::Secure {
+                    key: read_key(&key_file)?,
+                    protocol_id,
+                    public_address,
+                },
+                (true, ..) => return Err("--secure needs --key-file and --protocol-id".into()),
+            };
+            server(bind, listen).map_err(|e| e.to_string())
+        }
+        Command::Client {
+            connect,
+            count,
+            size,
+            unreliable,
+            linger,
+            secure,
+            token_file,
+            key_file,
+            protocol_id,
+        } => {
+            let how = match (secure, token_file, key_file, protocol_id) {
+                (false, ..) => Connect::Plain,
+                (true, Some(path), None, None) => {
+                    let bytes =
+                        std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+                    let token = ConnectToken::from_bytes(&bytes)
+                        .map_err(|e| format!("{}: {e}", path.display()))?;
+                    if !token.server_addresses().contains(&connect) {
+                        eprintln!(
+                            "echo: the token names {:?}, not {connect}; connecting as it says",
+                            token.server_addresses()
+                        );
+                    }
+                    Connect::Secure(token)
+                }
+                (true, None, Some(path), Some(protocol_id)) => {
+                    let client_id = rand::random();
+                    let token = ConnectTokenBuilder::new(protocol_id, client_id, [connect])
+                        .issue(&read_key(&path)?, SystemTime::now())
+                        .map_err(|e| e.to_string())?;
+                    Connect::Secure(token)
+                }
+                (true, ..) => {
+                    return Err(
+                        "--secure needs --token-file, or --key-file and --protocol-id".into(),
+                    );
+                }
+            };
+            client(
+                connect,
+                how,
+                count,
+                size,
+                unreliable,
+                Duration::from_secs(linger),
+            )
+            .map_err(|e| e.to_string())
+        }
+    }
+}
+
+fn server(bind: SocketAddr, listen: Listen) -> Result<ExitCode, Error> {
+    let config = Config::default();
+    let mut server = match listen {
+        Listen::Plain => Server::bind(bind, config)?,
+        Listen::Secure {
+            key,
+            protocol_id,
+            public_address: None,
+        } => Server::bind_secure(bind, config, protocol_id, key)?,
+        Listen::Secure {
+            key,
+            protocol_id,
+            public_address: Some(public),
+        } => {
+            let slots = config.max_connections();
+            let netcode = NetcodeServerConfig::new(protocol_id, key, public, slots);
+            Server::bind_secure_with(bind, config, netcode)?
+        }
+    };
+    let local = server.local_addr()?;
+    match server.secure() {
+        Some(secure) => eprintln!(
+            "echo server on {local} (secure: netcode 1.02, protocol id {:#x}, tokens naming {})",
+            secure.netcode().config().protocol_id,
+            secure.netcode().config().public_address,
+        ),
+        None => eprintln!("echo server on {local}"),
+    }
     loop {
         server.poll(Duration::from_millis(100))?;
         while let Some(e) = server.poll_event() {
@@ -100,7 +250,10 @@ fn server(bind: SocketAddr) -> Result<ExitCode, Error> {
                         }
                     }
                 }
-                Event::Connected => eprintln!("{} connected", e.peer),
+                Event::Connected => match server.secure().and_then(|s| s.client_id(e.connection)) {
+                    Some(client_id) => eprintln!("{} connected (client id {client_id})", e.peer),
+                    None => eprintln!("{} connected", e.peer),
+                },
                 Event::Disconnected { reason } => eprintln!("{} disconnected: {reason:?}", e.peer),
                 // Only tracked messages have these; the echo sends none.
                 Event::Acknowledged { .. } | Event::Lost { .. } => {}
@@ -120,6 +273,7 @@ fn payload(i: u32, size: usize) -> Vec<u8> {
 
 fn client(
     server: SocketAddr,
+    how: Connect,
     count: u32,
     size: usize,
     unreliable: bool,
@@ -133,7 +287,10 @@ fn client(
     } else {
         Delivery::Reliable
     };
-    let mut client = Client::connect(server, Config::default())?;
+    let mut client = match how {
+        Connect::Plain => Client::connect(server, Config::default())?,
+        Connect::Secure(token) => Client::connect_secure(token, Config::default())?,
+    };
     client.wait_connected()?;
     let start = Instant::now();
     let mut tally = Tally {

@@ -315,12 +315,16 @@ impl Client {
 /// Entry points for secure mode (`crate::secure`), whose netcode handshake authenticates the
 /// server before this connection exists and replaces the spec's `Init` / `Challenge`.
 impl Client {
-    /// A connection to `server`, already authenticated below: it starts in the data phase,
-    /// reports [`Event::Connected`], and sends no handshake.
-    pub(crate) fn authenticated(config: Config, server: SocketAddr, now: Instant) -> Client {
-        let mut connection = Client::new(config, server, now);
-        connection.confirm(now);
-        connection
+    /// Opens the data phase of a connection made with [`new`](Self::new) and not driven since,
+    /// once the layer below has connected to `server` at `now` (the token's first server, or a
+    /// later one): it reports [`Event::Connected`], counts silence from `now`, and sends the
+    /// reliable messages queued meanwhile, as a plain connection does after its handshake.
+    pub(crate) fn authenticate(&mut self, now: Instant, server: SocketAddr) {
+        if self.phase == Phase::AwaitingChallenge {
+            self.core.peer = server;
+            self.core.restart_liveness(now);
+            self.confirm(now);
+        }
     }
 
     /// Ends the connection because the layer below has ended, sending nothing.

@@ -40,6 +40,10 @@
 //!   [`send`](io::blocking::Server::send) to [`ConnectionId`]s; a snapshot for every client
 //!   goes out as one shared [`Payload`] ([`Server::send_payload`]).
 //!   A bot or client: [`io::blocking::Client`]. Async code: `io::async_tokio` (feature `tokio`).
+//! - On the open internet: secure mode ([`secure`]; PROTOCOL.md, "Secure mode"), hopnet over
+//!   netcode 1.02: [`io::blocking::Server::bind_secure`] with the key your backend seals
+//!   connect tokens with ([`secure::ConnectTokenBuilder`]), [`io::blocking::Client::connect_secure`]
+//!   with a token; the same [`Server`] and [`Client`] above it.
 //! - Real sockets over a bad link: an [`io::Impairment`] on a driver's own outgoing datagrams,
 //!   or an [`io::relay::Relay`] thread between unmodified processes (clients connect to the
 //!   relay's address).
@@ -118,6 +122,7 @@
 //! | `io/send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
 //! | `io/recv.rs`, `io/socket.rs` | batched receive; socket setup and the GSO probe |
 //! | `io/blocking/`, `io/async_tokio.rs` | the two drivers: how each waits |
+//! | `io/machines.rs` | what a driver runs: the plain machine or its secure form |
 //! | `sim/` | the simulated network, its links, and the `Pair` harness |
 
 #![forbid(unsafe_code)]

@@ -446,6 +446,12 @@ impl Server {
         Some(id)
     }
 
+    /// How many connections are open (the secure server compares it with its netcode clients,
+    /// to learn without a pass over them whether a connection closed).
+    pub(crate) fn open_connections(&self) -> usize {
+        self.by_addr.len()
+    }
+
     /// Ends a connection whose layer below has ended (its peer closed, timed out, or was
     /// disconnected there), sending nothing: nothing could reach the peer any more.
     pub(crate) fn end_authenticated(&mut self, id: ConnectionId, reason: DisconnectReason) {

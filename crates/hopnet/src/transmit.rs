@@ -30,7 +30,7 @@ pub struct Transmit {
 
 impl Transmit {
     /// A single datagram of `size` bytes.
-    pub(crate) fn single(destination: SocketAddr, size: usize) -> Transmit {
+    pub fn single(destination: SocketAddr, size: usize) -> Transmit {
         Transmit {
             destination,
             size,

@@ -8,9 +8,21 @@
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --bot    # a bot
 //! ```
 //!
+//! Secure mode (hopnet over netcode 1.02, PROTOCOL.md "Secure mode"), the echo example's
+//! options: `--secure --key-file F --protocol-id N`; clients then need a connect token sealed
+//! under that key (`--token-file`, or the key to mint one locally):
+//!
+//! ```text
+//! cargo run -p hopnet --example netcode_token -- --new-key server.key
+//! cargo run --release --example server -- --bind 127.0.0.1:7000 --secure --key-file server.key --protocol-id 7
+//! cargo run --release --example client -- --connect 127.0.0.1:7000 --secure --key-file server.key --protocol-id 7
+//! ```
+//!
 //! Logs with `tracing` to stderr; `RUST_LOG=debug` shows every hit and refused action.
 
 mod common;
+#[path = "common/secure_server.rs"]
+mod secure_server;
 
 use std::net::SocketAddr;
 
@@ -19,6 +31,8 @@ use snow_fight::Config;
 use snow_fight::net::UdpServer;
 use snow_fight::session::{GameServer, ServerConfig};
 use tracing::info;
+
+use crate::secure_server::SecureServerArgs;
 
 #[derive(Parser, Debug)]
 #[command(about = "The game server")]
@@ -45,6 +59,8 @@ struct Args {
     /// draws between snapshots still moves smoothly.
     #[arg(long)]
     snapshot_rate: Option<u32>,
+    #[command(flatten)]
+    security: SecureServerArgs,
 }
 
 fn main() {
@@ -63,19 +79,15 @@ fn main() {
         snapshot_rate: args.snapshot_rate,
         ..ServerConfig::default()
     };
-    let mut server = match UdpServer::bind(
-        args.bind,
-        hopnet::Config::default(),
-        GameServer::new(config),
-        args.tick_rate,
-    ) {
+    let transport = match args.security.bind(args.bind, hopnet::Config::default()) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("cannot listen on {}: {e}", args.bind);
             std::process::exit(1);
         }
     };
-    info!(addr = %args.bind, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
+    let mut server = UdpServer::with_server(transport, GameServer::new(config), args.tick_rate);
+    info!(addr = %args.bind, secure = args.security.secure, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
     let mut last_report = 0;
     if let Err(e) = server.run(|s| {
         let t = s.game.time();

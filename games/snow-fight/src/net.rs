@@ -3,6 +3,10 @@
 //! - [`UdpServer`]: a driver [`Server`] and a [`GameServer`], ticking at a fixed rate.
 //! - [`play_bot`]: a [`BotPlayer`] on a driver [`Client`], until told to stop.
 //!
+//! Either runs in secure mode (hopnet over netcode 1.02) on a driver made with
+//! [`Server::bind_secure`] or [`Client::connect_secure`], handed to [`UdpServer::with_server`]
+//! or [`play_bot_on`]: the game is the same above it.
+//!
 //! To run over a bad link between real sockets, put `hopnet`'s lossy relay
 //! ([`hopnet::io::relay::Relay`]) between the clients and the server, as the demo does.
 
@@ -33,14 +37,23 @@ impl UdpServer {
         game: GameServer,
         tick_rate: u32,
     ) -> Result<UdpServer, Error> {
-        let server = Server::bind(addr, config)?;
+        Ok(UdpServer::with_server(
+            Server::bind(addr, config)?,
+            game,
+            tick_rate,
+        ))
+    }
+
+    /// A game on a driver server of the caller's making (a secure one, say, from
+    /// [`Server::bind_secure`]), ticking `tick_rate` times a second.
+    pub fn with_server(server: Server, game: GameServer, tick_rate: u32) -> UdpServer {
         let tick = Duration::from_secs(1) / tick_rate.max(1);
-        Ok(UdpServer {
+        UdpServer {
             server,
             game,
             tick,
             next_tick: Instant::now() + tick,
-        })
+        }
     }
 
     /// The bound address.
@@ -92,9 +105,18 @@ pub fn play_bot(
     server: SocketAddr,
     config: hopnet::Config,
     player: &mut BotPlayer,
+    done: impl FnMut(&BotPlayer, &hopnet::Client) -> bool,
+) -> Result<Stats, Error> {
+    play_bot_on(Client::connect(server, config)?, player, done)
+}
+
+/// [`play_bot`] on a driver client of the caller's making (a secure one, say, from
+/// [`Client::connect_secure`]), connecting or connected.
+pub fn play_bot_on(
+    mut client: Client,
+    player: &mut BotPlayer,
     mut done: impl FnMut(&BotPlayer, &hopnet::Client) -> bool,
 ) -> Result<Stats, Error> {
-    let mut client = Client::connect(server, config)?;
     let mut closed = None;
     while closed.is_none() && !done(player, client.machine()) {
         client.poll(Duration::from_millis(5))?;

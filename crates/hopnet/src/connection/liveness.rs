@@ -36,6 +36,12 @@ impl Liveness {
         }
     }
 
+    /// The connection starts over at `now` (opened by the layer below after it waited there).
+    pub fn restart(&mut self, now: Instant) {
+        self.last_recv = now;
+        self.last_send = now;
+    }
+
     /// A datagram from the peer arrived.
     pub fn heard(&mut self, now: Instant) {
         self.last_recv = now;

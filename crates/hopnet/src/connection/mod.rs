@@ -168,6 +168,13 @@ impl Connection {
         }
     }
 
+    /// Counts the peer's silence, and ours, from `now`: a secure client's connection opens when
+    /// netcode has connected, which may be long after the connection was made.
+    pub fn restart_liveness(&mut self, now: Instant) {
+        self.liveness.restart(now);
+        self.clock = now;
+    }
+
     /// A client's handshake was confirmed: it offers the extensions, if it has any.
     pub fn start_negotiation(&mut self, now: Instant) {
         self.negotiator.start(now);

@@ -28,23 +28,26 @@ use std::time::{Duration, Instant};
 use tokio::io::Interest;
 use tokio::net::{ToSocketAddrs, UdpSocket};
 
+use super::machines::{ClientMachine, ServerMachine};
 use super::port::Port;
 use super::recv::{RECV_SLOTS, is_transient};
-use super::{Driven, any_local};
+use super::{Driven, any_local, first_server};
+use crate::machine::Machine;
+use crate::secure::{ConnectToken, Key, NetcodeServerConfig};
 use crate::{Config, Error, Event, ServerEvent};
 
 /// How long `recv` sleeps when the machine has no deadline at all (a closed connection).
 const IDLE: Duration = Duration::from_secs(3600);
 
 #[derive(Debug)]
-struct Driver<M> {
+struct Loop<M> {
     port: Port<UdpSocket, M>,
 }
 
-impl<M: Driven> Driver<M> {
-    fn new(socket: UdpSocket, machine: M) -> Result<Driver<M>, Error> {
+impl<M: Machine> Loop<M> {
+    fn new(socket: UdpSocket, machine: M) -> Result<Loop<M>, Error> {
         // The socket is already non-blocking.
-        Ok(Driver {
+        Ok(Loop {
             port: Port::new(socket, machine)?,
         })
     }
@@ -78,6 +81,26 @@ impl<M: Driven> Driver<M> {
         }
     }
 
+    /// One round: sends what is due, then waits for a datagram or the next deadline (at most
+    /// `max_wait`) and hands it to the machine.
+    async fn round(&mut self, max_wait: Duration) -> Result<(), Error> {
+        self.flush().await?;
+        let limit = Instant::now() + max_wait;
+        let deadline = self.port.next_deadline().map_or(limit, |t| t.min(limit));
+        tokio::select! {
+            r = self.port.socket.readable() => {
+                r?;
+                self.receive()?;
+            }
+            _ = tokio::time::sleep_until(deadline.into()) => {
+                self.port.run_timers(Instant::now());
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<M: Driven> Loop<M> {
     async fn next_event(&mut self, closed: impl Fn(&M) -> bool) -> Result<M::Event, Error> {
         loop {
             if let Some(e) = self.port.machine.poll_event() {
@@ -86,35 +109,73 @@ impl<M: Driven> Driver<M> {
             if closed(&self.port.machine) {
                 return Err(Error::Closed);
             }
-            self.flush().await?;
-            let deadline = self
-                .port
-                .next_deadline()
-                .unwrap_or_else(|| Instant::now() + IDLE);
-            tokio::select! {
-                r = self.port.socket.readable() => {
-                    r?;
-                    self.receive()?;
-                }
-                _ = tokio::time::sleep_until(deadline.into()) => {
-                    self.port.run_timers(Instant::now());
-                }
-            }
+            self.round(IDLE).await?;
         }
     }
 }
 
-/// A server endpoint on a tokio UDP socket.
+/// A server endpoint on a tokio UDP socket, on the spec's wire ([`bind`](Self::bind)) or in
+/// secure mode ([`bind_secure`](Self::bind_secure)).
 #[derive(Debug)]
 pub struct TokioServer {
-    driver: Driver<crate::Server>,
+    driver: Loop<ServerMachine>,
 }
 
 impl TokioServer {
     /// Binds and starts accepting connections.
     pub async fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<TokioServer, Error> {
+        let machine = ServerMachine::Plain(crate::Server::new(config));
         Ok(TokioServer {
-            driver: Driver::new(UdpSocket::bind(addr).await?, crate::Server::new(config))?,
+            driver: Loop::new(UdpSocket::bind(addr).await?, machine)?,
+        })
+    }
+
+    /// Binds and serves hopnet over netcode 1.02: only clients with a connect token sealed
+    /// under `private_key` for `protocol_id`, naming this server's bound address, connect (see
+    /// [`blocking::Server::bind_secure`](crate::io::blocking::Server::bind_secure)).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+    /// use hopnet::io::async_tokio::TokioServer;
+    /// use hopnet::secure::Key;
+    /// use hopnet::{Config, Event};
+    ///
+    /// let key = Key::read_file("server.key")?;
+    /// let mut server = TokioServer::bind_secure("127.0.0.1:40000", Config::default(), 0x1234, key).await?;
+    /// loop {
+    ///     let e = server.recv().await?;
+    ///     if let Event::Message { bytes, .. } = e.event {
+    ///         let player = server.secure().and_then(|s| s.client_id(e.connection));
+    ///         println!("{} bytes from player {player:?}", bytes.len());
+    ///     }
+    /// }
+    /// # }
+    /// ```
+    pub async fn bind_secure(
+        addr: impl ToSocketAddrs,
+        config: Config,
+        protocol_id: u64,
+        private_key: Key,
+    ) -> Result<TokioServer, Error> {
+        let socket = UdpSocket::bind(addr).await?;
+        let local = socket.local_addr()?;
+        let machine = ServerMachine::new_secure(local, config, protocol_id, private_key)?;
+        Ok(TokioServer {
+            driver: Loop::new(socket, machine)?,
+        })
+    }
+
+    /// [`bind_secure`](Self::bind_secure) with every netcode setting (see
+    /// [`blocking::Server::bind_secure_with`](crate::io::blocking::Server::bind_secure_with)).
+    pub async fn bind_secure_with(
+        addr: impl ToSocketAddrs,
+        config: Config,
+        netcode: NetcodeServerConfig,
+    ) -> Result<TokioServer, Error> {
+        let socket = UdpSocket::bind(addr).await?;
+        let machine = ServerMachine::new_secure_with(config, netcode)?;
+        Ok(TokioServer {
+            driver: Loop::new(socket, machine)?,
         })
     }
 
@@ -131,20 +192,46 @@ impl TokioServer {
     }
 }
 
-/// A client connection on a tokio UDP socket.
+/// A client connection on a tokio UDP socket, on the spec's wire
+/// ([`connect`](Self::connect)) or in secure mode ([`connect_secure`](Self::connect_secure)).
 #[derive(Debug)]
 pub struct TokioClient {
-    driver: Driver<crate::Client>,
+    driver: Loop<ClientMachine>,
 }
 
 impl TokioClient {
     /// Binds an ephemeral port and starts the handshake; the first event will be
     /// [`Event::Connected`] (or `Disconnected` on timeout).
     pub async fn connect(server: SocketAddr, config: Config) -> Result<TokioClient, Error> {
-        let mut driver = Driver::new(
+        let mut driver = Loop::new(
             UdpSocket::bind(any_local(server)).await?,
-            crate::Client::new(config, server, Instant::now()),
+            ClientMachine::Plain(crate::Client::new(config, server, Instant::now())),
         )?;
+        driver.flush().await?;
+        Ok(TokioClient { driver })
+    }
+
+    /// Binds an ephemeral port of the family of the token's first server and connects in
+    /// secure mode (see
+    /// [`blocking::Client::connect_secure`](crate::io::blocking::Client::connect_secure)); the
+    /// first event will be [`Event::Connected`] (or `Disconnected` when no server accepted).
+    ///
+    /// ```no_run
+    /// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+    /// use hopnet::io::async_tokio::TokioClient;
+    /// use hopnet::secure::ConnectToken;
+    /// use hopnet::{Config, Delivery, Event};
+    ///
+    /// let token = ConnectToken::from_bytes(&std::fs::read("client.token")?)?;
+    /// let mut client = TokioClient::connect_secure(token, Config::default()).await?;
+    /// if let Event::Connected = client.recv().await? {
+    ///     client.send(b"hello", Delivery::Reliable).await?;
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn connect_secure(token: ConnectToken, config: Config) -> Result<TokioClient, Error> {
+        let socket = UdpSocket::bind(any_local(first_server(&token)?)).await?;
+        let mut driver = Loop::new(socket, ClientMachine::new_secure(config, token)?)?;
         driver.flush().await?;
         Ok(TokioClient { driver })
     }
@@ -155,7 +242,7 @@ impl TokioClient {
     /// [`Error::Closed`], or [`Error::Handshake`] if the connection never got past its
     /// handshake (what was tried, and which step the server never answered).
     pub async fn recv(&mut self) -> Result<Event, Error> {
-        match self.driver.next_event(crate::Client::is_closed).await {
+        match self.driver.next_event(ClientMachine::is_closed).await {
             Err(Error::Closed) => Err(self.machine().closed_error()),
             other => other,
         }
@@ -165,4 +252,47 @@ impl TokioClient {
     pub async fn flush(&mut self) -> Result<(), Error> {
         self.driver.flush().await
     }
+}
+
+/// Any [`Machine`] on a tokio UDP socket: the async form of
+/// [`blocking::Driver`](super::blocking::Driver), for a wire other than Snow Fight's.
+///
+/// [`poll`](Self::poll) is one round (what is due sent, then a datagram or a deadline
+/// handled); read the machine's events through [`machine`](Self::machine) between rounds. It
+/// is cancel-safe as [`TokioClient::recv`] is.
+#[derive(Debug)]
+pub struct Driver<M> {
+    driver: Loop<M>,
+}
+
+impl<M: Machine> Driver<M> {
+    /// Runs `machine` on a socket bound to `addr`.
+    pub async fn bind(addr: impl ToSocketAddrs, machine: M) -> Result<Driver<M>, Error> {
+        Driver::new(UdpSocket::bind(addr).await?, machine)
+    }
+
+    /// Runs `machine` on `socket`.
+    pub fn new(socket: UdpSocket, machine: M) -> Result<Driver<M>, Error> {
+        Ok(Driver {
+            driver: Loop::new(socket, machine)?,
+        })
+    }
+
+    /// The machine, for its application side (events, sends).
+    pub fn machine(&mut self) -> &mut M {
+        &mut self.driver.port.machine
+    }
+
+    /// One round: sends what is due, then waits at most `max_wait` for a datagram or the
+    /// machine's next deadline, and handles it.
+    pub async fn poll(&mut self, max_wait: Duration) -> Result<(), Error> {
+        self.driver.round(max_wait).await
+    }
+
+    /// Sends what the machine has to send now, waiting for room in the socket.
+    pub async fn flush(&mut self) -> Result<(), Error> {
+        self.driver.flush().await
+    }
+
+    socket_methods!();
 }

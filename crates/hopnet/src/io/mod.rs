@@ -7,10 +7,43 @@
 //! - [`relay`]: a lossy UDP relay thread between real processes.
 //! - [`Impairment`]: loss and delay on a driver's outgoing datagrams, or in the relay.
 //!
-//! The drivers are thin: all protocol logic is in [`Client`] and [`Server`]. Both send
-//! and receive the same way (batched through `quinn-udp`: GSO sends, GRO and `recvmmsg`
-//! receives, one reused buffer each way, one policy for a full or refusing socket, in
-//! `send.rs`); they differ only in how they wait.
+//! The drivers are thin: all protocol logic is in [`Client`](crate::Client) and
+//! [`Server`](crate::Server). Both send and receive the same way (batched through
+//! `quinn-udp`: GSO sends, GRO and `recvmmsg` receives, one reused buffer each way, one policy
+//! for a full or refusing socket, in `send.rs`); they differ only in how they wait.
+//!
+//! # Secure mode
+//!
+//! Every driver's server and client also runs hopnet over netcode 1.02 ([`secure`](crate::secure),
+//! PROTOCOL.md "Secure mode"), chosen when it is made, as renet's netcode transport is chosen by
+//! its `ServerAuthentication` / `ClientAuthentication`: a server binds with the private key it
+//! shares with the backend that issues connect tokens (`bind_secure`), a client connects with
+//! a token (`connect_secure`). Everything after that is the same calls on the same
+//! [`Server`](crate::Server) and [`Client`](crate::Client); `secure()` gives the
+//! netcode side (a client's id and user data from its token, the counters of dropped packets).
+//!
+//! ```no_run
+//! use std::time::{Duration, SystemTime};
+//! use hopnet::io::blocking::{Client, Server};
+//! use hopnet::secure::{ConnectTokenBuilder, Key};
+//! use hopnet::{Config, Delivery};
+//!
+//! const PROTOCOL_ID: u64 = 0x6d79_6761_6d65; // the game's, shared with the backend
+//! let key = Key::read_file("server.key")?;   // 64 hex characters, shared with the backend
+//! let mut server = Server::bind_secure("127.0.0.1:40000", Config::default(), PROTOCOL_ID, key.clone())?;
+//!
+//! // The backend, once it has authenticated player 42, issues a token (sent over HTTPS):
+//! let token = ConnectTokenBuilder::new(PROTOCOL_ID, 42, [server.local_addr()?])
+//!     .issue(&key, SystemTime::now())?;
+//! // The player's client connects with it.
+//! let mut client = Client::connect_secure(token, Config::default())?;
+//! client.send(b"queued until connected", Delivery::Reliable)?;
+//! while !client.machine().is_connected() {
+//!     server.poll(Duration::ZERO)?;
+//!     client.poll(Duration::from_millis(5))?;
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 /// Methods every driver's server and client has, however it waits.
 macro_rules! socket_methods {
@@ -76,9 +109,16 @@ macro_rules! server_methods {
 
         /// The state machine, for everything else: statistics, the connection list, and
         /// [`send_payload`](crate::Server::send_payload) to send one shared payload to many
-        /// connections without a copy.
+        /// connections without a copy. A secure server's is the endpoint above netcode: the
+        /// same API, whatever the wire.
         pub fn machine(&mut self) -> &mut crate::Server {
-            &mut self.driver.port.machine
+            self.driver.port.machine.machine()
+        }
+
+        /// The secure server (netcode's clients, their client ids and user data, its
+        /// counters), if this server is secure.
+        pub fn secure(&mut self) -> Option<&mut crate::secure::SecureServer> {
+            self.driver.port.machine.secure()
         }
     };
 }
@@ -122,9 +162,16 @@ macro_rules! client_methods {
             self.machine().recycle(bytes)
         }
 
-        /// The state machine.
+        /// The state machine. A secure client's is the connection above netcode, there from
+        /// the start (in its handshake until netcode has connected): the same API, whatever
+        /// the wire.
         pub fn machine(&mut self) -> &mut crate::Client {
-            &mut self.driver.port.machine
+            self.driver.port.machine.machine()
+        }
+
+        /// The secure client (netcode's state, its counters), if this client is secure.
+        pub fn secure(&mut self) -> Option<&mut crate::secure::SecureClient> {
+            self.driver.port.machine.secure()
         }
 
         /// The connection's statistics.
@@ -137,6 +184,7 @@ macro_rules! client_methods {
 #[cfg(feature = "tokio")]
 pub mod async_tokio;
 pub mod blocking;
+mod machines;
 mod port;
 mod recv;
 pub mod relay;
@@ -145,7 +193,6 @@ mod socket;
 
 pub use crate::impairment::Impairment;
 use crate::machine::Machine;
-use crate::{Client, Event, Server, ServerEvent};
 
 /// Counters of the socket layer.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -169,18 +216,15 @@ pub(crate) trait Driven: Machine {
     fn poll_event(&mut self) -> Option<Self::Event>;
 }
 
-impl Driven for Client {
-    type Event = Event;
-    fn poll_event(&mut self) -> Option<Event> {
-        Client::poll_event(self)
-    }
-}
-
-impl Driven for Server {
-    type Event = ServerEvent;
-    fn poll_event(&mut self) -> Option<ServerEvent> {
-        Server::poll_event(self)
-    }
+/// The first server a token names: a secure client binds an address of its family.
+fn first_server(token: &crate::secure::ConnectToken) -> Result<std::net::SocketAddr, crate::Error> {
+    token
+        .server_addresses()
+        .first()
+        .copied()
+        .ok_or(crate::Error::InvalidConfig(
+            "a connect token names at least one server",
+        ))
 }
 
 /// The unspecified address of `server`'s family, any port: where a client binds.

@@ -6,10 +6,11 @@ use std::time::Instant;
 
 use quinn_udp::UdpSocketState;
 
+use super::SocketStats;
 use super::recv::RecvBuf;
 use super::send::Outbox;
 use super::socket::Socket;
-use super::{Driven, SocketStats};
+use crate::machine::Machine;
 
 /// The socket, quinn-udp's state for it, the machine, the receive and send sides, and the
 /// counters.
@@ -23,7 +24,7 @@ pub(crate) struct Port<S, M> {
     pub stats: SocketStats,
 }
 
-impl<S: Socket, M: Driven> Port<S, M> {
+impl<S: Socket, M: Machine> Port<S, M> {
     pub fn new(socket: S, machine: M) -> io::Result<Port<S, M>> {
         Ok(Port {
             state: socket.prepare()?,

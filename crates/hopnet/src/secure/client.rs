@@ -1,11 +1,17 @@
 //! A secure client: hopnet's [`Client`] under netcode 1.02. The netcode client connects
-//! with a connect token; once the server has given it a slot, a connection starts in the data
+//! with a connect token; once the server has given it a slot, the connection opens in the data
 //! phase (netcode's handshake replaces the spec's `Init` / `Challenge`), and each datagram it
 //! sends travels sealed as a payload packet.
 //!
+//! The connection exists from the start, so that the application holds one [`Client`]
+//! whatever happens below, and sends as it would on a plain connection still in its
+//! handshake: reliable messages queue (bounded, [`Error::WouldBlock`] when full) and go out in
+//! order once netcode has connected; unreliable ones sent before that are dropped, as the
+//! delivery mode allows.
+//!
 //! The two ends end together: a netcode disconnect, timeout or failure to connect ends the
-//! connection (reported as [`Event::Disconnected`]), and a connection closed here sends
-//! netcode's disconnect packets.
+//! connection (reported as [`Event::Disconnected`]), and a connection closed here sends its
+//! `END` and netcode's disconnect packets.
 
 use std::net::SocketAddr;
 use std::time::Instant;
@@ -15,6 +21,7 @@ use crate::event::{Delivery, DisconnectReason, Event};
 use crate::transmit::Transmit;
 use crate::{Config, Error};
 
+use super::batch::{ClientSeal, PlainBatch};
 use super::connect_token::ConnectToken;
 use super::netcode_client::{ClientState, NetcodeClient};
 use super::packet::MAX_PAYLOAD_BYTES;
@@ -23,15 +30,12 @@ use super::stats::SecureStats;
 /// A secure client: a [`Client`] whose datagrams travel as netcode 1.02 payload packets.
 #[derive(Debug)]
 pub struct SecureClient {
-    config: Config,
     netcode: NetcodeClient,
-    /// The connection, once netcode has connected.
-    inner: Option<Client>,
-    /// The event for a netcode failure before there was a connection to report it.
-    failed: Option<Event>,
-    /// Whether that event was made (it is reported once).
-    failure_noted: bool,
-    plain: Vec<u8>,
+    /// Driven only once netcode has connected (`opened`).
+    inner: Client,
+    opened: bool,
+    /// The connection's datagrams not yet sealed.
+    plain: PlainBatch,
 }
 
 impl SecureClient {
@@ -43,13 +47,13 @@ impl SecureClient {
                 "secure mode carries datagrams of at most 1,200 bytes (max_datagram_size)",
             ));
         }
+        let netcode = NetcodeClient::new(token, now);
+        let inner = Client::new(config, netcode.server_address(), now);
         Ok(SecureClient {
-            config,
-            netcode: NetcodeClient::new(token, now),
-            inner: None,
-            failed: None,
-            failure_noted: false,
-            plain: Vec::new(),
+            netcode,
+            inner,
+            opened: false,
+            plain: PlainBatch::default(),
         })
     }
 
@@ -60,23 +64,20 @@ impl SecureClient {
 
     /// Whether the connection is open.
     pub fn is_connected(&self) -> bool {
-        self.inner.as_ref().is_some_and(Client::is_connected)
+        self.inner.is_connected()
     }
 
     /// Whether the connection has ended, or never will open.
     pub fn is_closed(&self) -> bool {
-        match &self.inner {
-            Some(inner) => inner.is_closed(),
-            None => self.netcode.state().is_closed(),
-        }
+        self.inner.is_closed()
     }
 
     /// Takes a datagram received from `from`.
     pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
         if let Some(payload) = self.netcode.handle(now, from, datagram)
-            && let Some(inner) = self.inner.as_mut()
+            && self.opened
         {
-            inner.handle(now, from, payload);
+            self.inner.handle(now, from, payload);
         }
         self.follow_netcode(now);
     }
@@ -84,86 +85,96 @@ impl SecureClient {
     /// Opens the connection when netcode connects; ends it when netcode ends.
     fn follow_netcode(&mut self, now: Instant) {
         let state = self.netcode.state();
-        match (&mut self.inner, state) {
-            (None, ClientState::Connected) => {
-                let server = self.netcode.server_address();
-                self.inner = Some(Client::authenticated(self.config.clone(), server, now));
-            }
-            (Some(inner), state) if state.is_closed() => {
-                let reason = match state {
-                    ClientState::Disconnected => DisconnectReason::PeerClosed,
-                    _ => DisconnectReason::TimedOut,
-                };
-                inner.end_authenticated(reason);
-            }
-            (None, state) if state.is_closed() => {
-                self.note_failure(DisconnectReason::ConnectTimeout);
-            }
-            _ => {}
+        if !self.opened && state == ClientState::Connected {
+            self.opened = true;
+            self.inner.authenticate(now, self.netcode.server_address());
+        } else if state.is_closed() {
+            let reason = match (self.opened, state) {
+                (false, _) => DisconnectReason::ConnectTimeout,
+                (true, ClientState::Disconnected) => DisconnectReason::PeerClosed,
+                (true, _) => DisconnectReason::TimedOut,
+            };
+            // Nothing once the connection has closed above (its own reason stands).
+            self.inner.end_authenticated(reason);
         }
     }
 
-    fn note_failure(&mut self, reason: DisconnectReason) {
-        if !self.failure_noted {
-            self.failure_noted = true;
-            self.failed = Some(Event::Disconnected { reason });
-        }
-    }
-
-    /// Sends netcode's disconnect once the connection has closed here.
+    /// Once the connection has closed here: its last datagrams (the `END`) sealed, then
+    /// netcode's disconnect packets.
     fn follow_connection(&mut self, now: Instant) {
-        if self.inner.as_ref().is_some_and(Client::is_closed) && !self.netcode.state().is_closed() {
-            self.netcode.disconnect(now);
+        if !self.inner.is_closed() || self.netcode.state().is_closed() {
+            return;
         }
-    }
-
-    /// Queues a message (see [`Client::send`]); [`Error::WouldBlock`] until connected.
-    pub fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
-        match self.inner.as_mut() {
-            Some(inner) => inner.send(bytes, delivery),
-            None if self.netcode.state().is_closed() => Err(Error::Closed),
-            None => Err(Error::WouldBlock),
-        }
-    }
-
-    /// Closes the connection: its `END`, then netcode's disconnect packets.
-    pub fn close(&mut self, now: Instant) {
-        match self.inner.as_mut() {
-            Some(inner) => {
-                inner.close();
-                let mut buf = Vec::new();
-                while let Some(transmit) = inner.poll_transmit(now, &mut buf, 1) {
-                    let _ = self.netcode.send(now, &buf[..transmit.size]);
-                }
+        if self.opened {
+            let netcode = &mut self.netcode;
+            while self.plain.take_next(|datagram| {
+                let _ = netcode.send(now, datagram);
+            }) {}
+            let mut buf = Vec::new();
+            while let Some(transmit) = self.inner.poll_transmit(now, &mut buf, 1) {
+                let _ = self.netcode.send(now, &buf[..transmit.size]);
             }
-            None => self.note_failure(DisconnectReason::LocalClose),
         }
         self.netcode.disconnect(now);
     }
 
-    /// Writes the next datagram into `buf`: netcode's own packets first, then the connection's
-    /// datagrams, each sealed as a payload packet. One datagram at a time (`max_datagrams` is
-    /// not used yet: sealed datagrams are not batched).
+    /// Queues a message (see [`Client::send`]). Before netcode has connected, a reliable
+    /// message waits in the connection's queue (bounded: [`Error::WouldBlock`] when full) and
+    /// an unreliable one is dropped; [`Error::Closed`] once connecting has failed.
+    pub fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
+        self.inner.send(bytes, delivery)
+    }
+
+    /// Closes the connection: its `END`, then netcode's disconnect packets (drain them with
+    /// [`poll_transmit`](Self::poll_transmit)). Closing it through
+    /// [`connection`](Self::connection) does the same.
+    pub fn close(&mut self, now: Instant) {
+        self.inner.close();
+        self.follow_connection(now);
+    }
+
+    /// Writes the next datagram or batch into `buf`: netcode's own packets first (one at a
+    /// time), then the connection's datagrams, sealed as payload packets in batches of up to
+    /// `max_datagrams` of one size (see [`Transmit`]), as the plain connection writes them.
     pub fn poll_transmit(
         &mut self,
         now: Instant,
         buf: &mut Vec<u8>,
-        _max_datagrams: usize,
+        max_datagrams: usize,
     ) -> Option<Transmit> {
+        self.follow_connection(now);
         loop {
             if let Some(to) = self.netcode.poll_transmit(now, buf) {
                 return Some(Transmit::single(to, buf.len()));
             }
-            let inner = self.inner.as_mut()?;
-            let transmit = inner.poll_transmit(now, &mut self.plain, 1)?;
-            // Only a closed netcode client refuses; the datagram is then lost like any other.
-            let _ = self.netcode.send(now, &self.plain[..transmit.size]);
+            if !self.opened {
+                return None;
+            }
+            let inner = &mut self.inner;
+            if !self
+                .plain
+                .fill(|plain| inner.poll_transmit(now, plain, max_datagrams))
+            {
+                return None;
+            }
+            let mut seal = ClientSeal {
+                client: &mut self.netcode,
+                now,
+            };
+            // Only a closed netcode client refuses; the datagrams are then lost like any other.
+            if let Ok(Some(transmit)) = self.plain.seal_into(buf, max_datagrams, &mut seal) {
+                return Some(transmit);
+            }
         }
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called.
     pub fn poll_timeout(&self) -> Option<Instant> {
-        let inner = self.inner.as_ref().and_then(Client::poll_timeout);
+        let inner = if self.opened {
+            self.inner.poll_timeout()
+        } else {
+            None
+        };
         [inner, self.netcode.poll_timeout()]
             .into_iter()
             .flatten()
@@ -174,24 +185,27 @@ impl SecureClient {
     pub fn handle_timeout(&mut self, now: Instant) {
         self.netcode.handle_timeout(now);
         self.follow_netcode(now);
-        if let Some(inner) = self.inner.as_mut() {
-            inner.handle_timeout(now);
+        if self.opened {
+            self.inner.handle_timeout(now);
         }
         self.follow_connection(now);
     }
 
-    /// The next event: the connection's, or the failure to connect.
+    /// The next event: the connection's (its failure to connect included).
     pub fn poll_event(&mut self) -> Option<Event> {
-        if let Some(event) = self.inner.as_mut().and_then(Client::poll_event) {
-            return Some(event);
-        }
-        self.failed.take()
+        self.inner.poll_event()
     }
 
-    /// The connection, once netcode has connected (for `send_payload`, `send_tracked`,
-    /// `stats`, `recycle`...).
-    pub fn machine(&mut self) -> Option<&mut Client> {
-        self.inner.as_mut()
+    /// The connection, from the start: for `send_payload`, `send_tracked`, `stats`,
+    /// `recycle`, `close`... Until netcode has connected it is in its handshake, as a plain
+    /// connection would be.
+    pub fn machine(&mut self) -> &mut Client {
+        &mut self.inner
+    }
+
+    /// The connection's statistics (see [`Client::stats`]).
+    pub fn stats(&self) -> crate::Stats {
+        self.inner.stats()
     }
 
     /// The netcode client (its state, slot, counters).

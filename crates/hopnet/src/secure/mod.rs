@@ -45,13 +45,16 @@
 //! | `handshakes.rs` | the keys of handshakes under way, until the token's timeout |
 //! | `clock.rs` | Unix time counted from one known instant |
 //! | `server.rs` | the server: requests, slots, denial when full, global sequence, timeouts |
+//! | `slot_timers.rs` | when each slot next needs a keep-alive or times out, without a scan |
 //! | `client.rs` | the client's states and transitions |
 //! | `stats.rs` | every drop counted by reason |
 //! | `server.rs` | the secure server: an `Server` whose datagrams travel as payload packets |
 //! | `client.rs` | the secure client: a `Client` opened once netcode has connected |
+//! | `batch.rs` | hopnet's datagrams sealed in batches of the shape UDP GSO sends |
 
 mod address;
 mod aead;
+mod batch;
 mod challenge_token;
 mod client;
 mod clock;
@@ -66,6 +69,7 @@ mod private_token;
 mod replay;
 mod sequence;
 mod server;
+mod slot_timers;
 mod stats;
 mod token_history;
 mod wire;

@@ -15,8 +15,8 @@ use super::challenge_token::CHALLENGE_TOKEN_BYTES;
 use super::connect_token::{ConnectToken, TokenError};
 use super::netcode_server::DISCONNECT_PACKETS;
 use super::packet::{
-    MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, Packet, Receiver, open_packet, read_header, write_packet,
-    write_request,
+    MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, Packet, Receiver, append_packet, open_packet,
+    payload_packet_len, read_header, write_packet, write_request,
 };
 use super::replay::ReplayWindow;
 use super::stats::{DropReason, SecureStats};
@@ -288,6 +288,43 @@ impl NetcodeClient {
         }
         self.queue(now, &Packet::Payload(payload));
         self.stats.payloads_sent += 1;
+        Ok(())
+    }
+
+    /// The size of the payload packet that would carry `len` bytes next.
+    pub fn payload_packet_len(&self, len: usize) -> usize {
+        payload_packet_len(len, self.sequence)
+    }
+
+    /// Seals a payload packet (1 to 1,200 bytes) to the server and appends it to `out`, a
+    /// batch being built for the socket, rather than queueing it for
+    /// [`poll_transmit`](Self::poll_transmit): no copy, and the caller decides the batch. Only
+    /// once connected; whatever `poll_transmit` holds should go first.
+    pub fn append_payload(
+        &mut self,
+        now: Instant,
+        payload: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), SendError> {
+        if payload.is_empty() || payload.len() > MAX_PAYLOAD_BYTES {
+            return Err(SendError::PayloadSize(payload.len()));
+        }
+        if self.state != ClientState::Connected {
+            return Err(SendError::NotConnected);
+        }
+        let key = &self.token.client_to_server_key;
+        append_packet(
+            &Packet::Payload(payload),
+            self.sequence,
+            key,
+            self.token.protocol_id,
+            out,
+        )
+        .ok_or(SendError::PayloadSize(payload.len()))?;
+        self.sequence += 1;
+        self.last_send = Some(now);
+        self.stats.payloads_sent += 1;
+        self.stats.datagrams_sent += 1;
         Ok(())
     }
 

@@ -25,10 +25,11 @@ use super::clock::UnixClock;
 use super::handshakes::{Handshake, Handshakes};
 use super::key::Key;
 use super::packet::{
-    MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, Packet, REQUEST, Receiver, open_packet, read_header,
-    read_request, write_packet,
+    MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, Packet, REQUEST, Receiver, append_packet, open_packet,
+    payload_packet_len, read_header, read_request, write_packet,
 };
 use super::replay::ReplayWindow;
+use super::slot_timers::SlotTimers;
 use super::stats::{DropReason, SecureStats};
 use super::token_history::TokenHistory;
 use super::{SendError, UserData};
@@ -142,6 +143,20 @@ struct Slot {
     last_send: Instant,
     last_receive: Instant,
     replay: ReplayWindow,
+    /// Which client this is of those the slot has held (see [`SlotTimers`]).
+    generation: u64,
+}
+
+impl Slot {
+    /// When the slot next needs attention: its keep-alive, or its timeout.
+    fn due(&self, keep_alive_interval: Duration) -> Instant {
+        let keep_alive = self.last_send.checked_add(keep_alive_interval);
+        let timeout = self.timeout.and_then(|t| self.last_receive.checked_add(t));
+        match (keep_alive, timeout) {
+            (Some(a), Some(b)) => a.min(b),
+            (a, b) => a.or(b).unwrap_or(self.last_send),
+        }
+    }
 }
 
 /// A netcode 1.02 server state machine (see the module docs).
@@ -153,6 +168,10 @@ pub struct NetcodeServer {
     challenge_sequence: u64,
     global_sequence: u64,
     slots: Vec<Option<Slot>>,
+    /// When each occupied slot next needs attention.
+    timers: SlotTimers,
+    /// Clients given a slot so far: the next one's generation.
+    generations: u64,
     connected: usize,
     by_address: HashMap<SocketAddr, usize>,
     by_client_id: HashMap<u64, usize>,
@@ -201,6 +220,8 @@ impl NetcodeServer {
             challenge_sequence: 0,
             global_sequence: GLOBAL_SEQUENCE_START,
             slots: (0..config.max_clients).map(|_| None).collect(),
+            timers: SlotTimers::default(),
+            generations: 0,
             connected: 0,
             by_address: HashMap::new(),
             by_client_id: HashMap::new(),
@@ -409,6 +430,8 @@ impl NetcodeServer {
             return Ok(());
         };
         self.handshakes.remove(from);
+        let generation = self.generations;
+        self.generations += 1;
         let timeout = u64::try_from(handshake.timeout_seconds)
             .ok()
             .filter(|&s| s > 0)
@@ -425,11 +448,13 @@ impl NetcodeServer {
             last_send: now,
             last_receive: now,
             replay: ReplayWindow::default(),
+            generation,
         });
         self.connected += 1;
         self.by_address.insert(from, index);
         self.by_client_id.insert(challenge.client_id, index);
         self.send_keep_alive(index, now);
+        self.schedule(index);
         self.push_event(NetcodeServerEvent::Connected {
             client: index,
             client_id: challenge.client_id,
@@ -514,6 +539,56 @@ impl NetcodeServer {
         Ok(())
     }
 
+    /// Whether the client in slot `client` has shown that it knows its slot (it has sent a
+    /// keep-alive or a payload); until then [`send`](Self::send) puts a keep-alive before each
+    /// payload, and [`append_payload`](Self::append_payload) refuses.
+    pub fn is_confirmed(&self, client: usize) -> bool {
+        self.slot(client).is_some_and(|slot| slot.confirmed)
+    }
+
+    /// The size of the payload packet that would carry `len` bytes to slot `client` next.
+    pub fn payload_packet_len(&self, client: usize, len: usize) -> Option<usize> {
+        self.slot(client)
+            .map(|slot| payload_packet_len(len, slot.sequence))
+    }
+
+    /// Seals a payload packet (1 to 1,200 bytes) to the confirmed client in slot `client` and
+    /// appends it to `out`, a batch being built for the socket, rather than queueing it for
+    /// [`poll_transmit`](Self::poll_transmit): no copy, and the caller decides the batch.
+    /// Whatever [`poll_transmit`](Self::poll_transmit) holds should go first (a keep-alive
+    /// queued before it has a lower sequence; the client would still take both).
+    pub fn append_payload(
+        &mut self,
+        now: Instant,
+        client: usize,
+        payload: &[u8],
+        out: &mut Vec<u8>,
+    ) -> Result<(), SendError> {
+        if payload.is_empty() || payload.len() > MAX_PAYLOAD_BYTES {
+            return Err(SendError::PayloadSize(payload.len()));
+        }
+        let Some(slot) = self.slots.get_mut(client).and_then(Option::as_mut) else {
+            return Err(SendError::NotConnected);
+        };
+        if !slot.confirmed {
+            return Err(SendError::NotConnected);
+        }
+        let packet = Packet::Payload(payload);
+        append_packet(
+            &packet,
+            slot.sequence,
+            &slot.send_key,
+            self.config.protocol_id,
+            out,
+        )
+        .ok_or(SendError::PayloadSize(payload.len()))?;
+        slot.sequence += 1;
+        slot.last_send = now;
+        self.stats.payloads_sent += 1;
+        self.stats.datagrams_sent += 1;
+        Ok(())
+    }
+
     /// Writes the next queued datagram into `buf` (cleared first) and says where it goes;
     /// `None` when nothing waits.
     pub fn poll_transmit(&mut self, _now: Instant, buf: &mut Vec<u8>) -> Option<SocketAddr> {
@@ -526,27 +601,21 @@ impl NetcodeServer {
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called: the next
-    /// keep-alive due or the next client timeout. `None` with no client connected.
+    /// keep-alive due or the next client timeout (or a little sooner, never later). `None` with
+    /// no client connected.
     pub fn poll_timeout(&self) -> Option<Instant> {
-        let interval = self.config.keep_alive_interval;
-        self.slots
-            .iter()
-            .flatten()
-            .flat_map(|slot| {
-                let keep_alive = slot.last_send.checked_add(interval);
-                let timeout = slot.timeout.and_then(|t| slot.last_receive.checked_add(t));
-                [keep_alive, timeout]
-            })
-            .flatten()
-            .min()
+        self.timers.next()
     }
 
     /// Sends the keep-alives due at `now` and frees the slots of clients silent for their
-    /// token's timeout.
+    /// token's timeout. Only the slots whose deadline has come are looked at.
     pub fn handle_timeout(&mut self, now: Instant) {
         let interval = self.config.keep_alive_interval;
-        for index in 0..self.slots.len() {
-            let Some(slot) = self.slots[index].as_ref() else {
+        while let Some((index, generation)) = self.timers.pop_due(now) {
+            let Some(slot) = self.slots[index]
+                .as_ref()
+                .filter(|slot| slot.generation == generation)
+            else {
                 continue;
             };
             if slot
@@ -559,6 +628,15 @@ impl NetcodeServer {
             if now.saturating_duration_since(slot.last_send) >= interval {
                 self.send_keep_alive(index, now);
             }
+            self.schedule(index);
+        }
+    }
+
+    /// Puts slot `index`'s next deadline in the timers.
+    fn schedule(&mut self, index: usize) {
+        if let Some(slot) = self.slots[index].as_ref() {
+            let due = slot.due(self.config.keep_alive_interval);
+            self.timers.schedule(due, index, slot.generation);
         }
     }
 
@@ -580,6 +658,16 @@ impl NetcodeServer {
             return;
         };
         self.connected -= 1;
+        // Freed slots leave their timer entries behind until they come due; a churn of
+        // short connections must not pile them up.
+        if self.timers.len() > 2 * self.slots.len() + 64 {
+            let slots = &self.slots;
+            self.timers.retain(|i, generation| {
+                slots[i]
+                    .as_ref()
+                    .is_some_and(|s| s.generation == generation)
+            });
+        }
         self.by_address.remove(&slot.address);
         self.by_client_id.remove(&slot.client_id);
         self.push_event(NetcodeServerEvent::Disconnected {

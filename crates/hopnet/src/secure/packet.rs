@@ -19,7 +19,7 @@ use super::private_token::{
     PRIVATE_TOKEN_BYTES, PrivateToken, TOKEN_NONCE_BYTES, decrypt_private_token,
 };
 use super::replay::ReplayWindow;
-use super::sequence::{prefix_byte, read_sequence, write_sequence};
+use super::sequence::{prefix_byte, read_sequence, sequence_bytes, write_sequence};
 use super::stats::DropReason;
 use super::wire::{Reader, Writer};
 
@@ -116,6 +116,24 @@ pub(crate) fn write_packet(
     out: &mut Vec<u8>,
 ) -> Option<()> {
     out.clear();
+    append_packet(packet, sequence, key, protocol_id, out)
+}
+
+/// The size of the payload packet that carries `len` bytes under `sequence`.
+pub(crate) fn payload_packet_len(len: usize, sequence: u64) -> usize {
+    1 + usize::from(sequence_bytes(sequence)) + len + MAC_BYTES
+}
+
+/// Appends an encrypted packet to `out`, after what it holds (a batch being built). `None`
+/// for a payload outside 1 to 1,200 bytes, and `out` is then as it was.
+pub(crate) fn append_packet(
+    packet: &Packet<'_>,
+    sequence: u64,
+    key: &Key,
+    protocol_id: u64,
+    out: &mut Vec<u8>,
+) -> Option<()> {
+    let start = out.len();
     let prefix = prefix_byte(packet.packet_type(), sequence);
     out.push(prefix);
     write_sequence(out, sequence);
@@ -142,19 +160,23 @@ pub(crate) fn write_packet(
         }
         Packet::Payload(payload) => {
             if payload.is_empty() || payload.len() > MAX_PAYLOAD_BYTES {
-                out.clear();
+                out.truncate(start);
                 return None;
             }
             out.extend_from_slice(payload);
         }
     }
     out.resize(out.len() + MAC_BYTES, 0);
-    seal(
+    let sealed = seal(
         key,
         &sequence_nonce(sequence),
         &packet_ad(protocol_id, prefix),
         &mut out[content..],
-    )
+    );
+    if sealed.is_none() {
+        out.truncate(start);
+    }
+    sealed
 }
 
 /// Writes the connection request for `token` into `out` (cleared first).

@@ -17,6 +17,8 @@ use crate::server::{ConnectionId, Server, ServerEvent};
 use crate::transmit::Transmit;
 use crate::{Config, Error};
 
+use super::UserData;
+use super::batch::{PlainBatch, SlotSeal};
 use super::netcode_server::{
     NetcodeServer, NetcodeServerConfig, NetcodeServerEvent, ServerDisconnectReason,
 };
@@ -28,8 +30,8 @@ use super::stats::SecureStats;
 pub struct SecureServer {
     netcode: NetcodeServer,
     inner: Server,
-    /// The endpoint's next datagram, before it is sealed.
-    plain: Vec<u8>,
+    /// The endpoint's datagrams not yet sealed.
+    plain: PlainBatch,
     /// Datagrams of the endpoint that could not be sealed: their netcode client was gone.
     unsealable: u64,
 }
@@ -60,15 +62,19 @@ impl SecureServer {
         Ok(SecureServer {
             netcode,
             inner: Server::new(config),
-            plain: Vec::new(),
+            plain: PlainBatch::default(),
             unsealable: 0,
         })
     }
 
     /// Takes a datagram received from `from`: netcode's packets are handled below, a payload
-    /// from a connected client goes to the endpoint as its datagram.
+    /// from a connected client goes to the endpoint as its datagram. (A payload from a client
+    /// whose connection has just closed above, before netcode's disconnect went out, is
+    /// dropped: the endpoint would take it for the spec's handshake.)
     pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        if let Some((_, payload)) = self.netcode.handle(now, from, datagram) {
+        if let Some((_, payload)) = self.netcode.handle(now, from, datagram)
+            && self.inner.connection_of(from).is_some()
+        {
             self.inner.handle(now, from, payload);
         }
         self.follow_netcode(now);
@@ -102,8 +108,13 @@ impl SecureServer {
         }
     }
 
-    /// Disconnects the netcode clients whose endpoint connection has closed.
-    fn follow_endpoint(&mut self, now: Instant) {
+    /// Disconnects the netcode clients whose endpoint connection has closed; returns whether
+    /// there were any (their disconnect packets are then queued). Every netcode client has an
+    /// open connection but those, so the slots are looked at only when the counts differ.
+    fn follow_endpoint(&mut self, now: Instant) -> bool {
+        if self.inner.open_connections() >= self.netcode.connected_clients() {
+            return false;
+        }
         for client in 0..self.netcode.config().max_clients {
             let Some(address) = self.netcode.client_address(client) else {
                 continue;
@@ -114,29 +125,57 @@ impl SecureServer {
         }
         // The disconnects' events: their connections are already gone.
         while self.netcode.poll_event().is_some() {}
+        true
     }
 
-    /// Writes the next datagram into `buf`: netcode's own packets first, then the endpoint's
-    /// datagrams, each sealed as a payload packet. One datagram at a time (`max_datagrams` is
-    /// not used yet: sealed datagrams are not batched).
+    /// Writes the next datagram or batch into `buf`: netcode's own packets first (one at a
+    /// time), then the endpoint's datagrams, sealed as payload packets in batches of up to
+    /// `max_datagrams` of one size (see [`Transmit`]), as the plain endpoint writes them.
+    /// A connection closed above has its last datagrams sealed, then netcode's disconnect.
     pub fn poll_transmit(
         &mut self,
         now: Instant,
         buf: &mut Vec<u8>,
-        _max_datagrams: usize,
+        max_datagrams: usize,
     ) -> Option<Transmit> {
         loop {
             if let Some(to) = self.netcode.poll_transmit(now, buf) {
                 return Some(Transmit::single(to, buf.len()));
             }
-            let transmit = self.inner.poll_transmit(now, &mut self.plain, 1)?;
-            let datagram = &self.plain[..transmit.size];
-            let sent = self
-                .netcode
-                .client_at(transmit.destination)
-                .map(|client| self.netcode.send(now, client, datagram));
-            if !matches!(sent, Some(Ok(()))) {
-                self.unsealable += 1;
+            let inner = &mut self.inner;
+            if !self
+                .plain
+                .fill(|plain| inner.poll_transmit(now, plain, max_datagrams))
+            {
+                if self.follow_endpoint(now) {
+                    continue;
+                }
+                return None;
+            }
+            let destination = self.plain.destination()?;
+            let Some(client) = self.netcode.client_at(destination) else {
+                self.unsealable += self.plain.discard();
+                continue;
+            };
+            if !self.netcode.is_confirmed(client) {
+                // Queued behind the keep-alive each payload needs until the client confirms.
+                let (netcode, unsealable) = (&mut self.netcode, &mut self.unsealable);
+                while self.plain.take_next(|datagram| {
+                    if netcode.send(now, client, datagram).is_err() {
+                        *unsealable += 1;
+                    }
+                }) {}
+                continue;
+            }
+            let mut seal = SlotSeal {
+                server: &mut self.netcode,
+                client,
+                now,
+            };
+            match self.plain.seal_into(buf, max_datagrams, &mut seal) {
+                Ok(Some(transmit)) => return Some(transmit),
+                Ok(None) => {}
+                Err(dropped) => self.unsealable += dropped,
             }
         }
     }
@@ -162,9 +201,10 @@ impl SecureServer {
         self.inner.poll_event()
     }
 
-    /// Closes a connection: the endpoint sends its `END` (sealed while the client still has
-    /// its slot), and the next [`handle_timeout`](Self::handle_timeout) sends netcode's
-    /// disconnect packets and frees the slot.
+    /// Closes a connection: the endpoint's `END` goes out sealed, then netcode's disconnect
+    /// packets, and the slot is freed (at the next [`poll_transmit`](Self::poll_transmit) or
+    /// [`handle_timeout`](Self::handle_timeout)). Closing it through
+    /// [`endpoint`](Self::endpoint) does the same.
     pub fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
         self.inner.close(id)
     }
@@ -182,6 +222,21 @@ impl SecureServer {
     /// The netcode layer's counters.
     pub fn netcode_stats(&self) -> &SecureStats {
         self.netcode.stats()
+    }
+
+    /// The client id a connection's connect token carries (the player the backend
+    /// authenticated).
+    pub fn client_id(&self, id: ConnectionId) -> Option<u64> {
+        self.netcode.client_id(self.slot_of(id)?)
+    }
+
+    /// The 256 bytes of user data a connection's connect token carries.
+    pub fn user_data(&self, id: ConnectionId) -> Option<&UserData> {
+        self.netcode.user_data(self.slot_of(id)?)
+    }
+
+    fn slot_of(&self, id: ConnectionId) -> Option<usize> {
+        self.netcode.client_at(self.inner.peer(id)?)
     }
 
     /// Datagrams of the endpoint dropped because their client's netcode connection was gone.

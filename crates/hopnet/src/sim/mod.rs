@@ -7,7 +7,9 @@
 //! drain their events between [`step`](SimNetwork::step)s, and assert on what arrived.
 //!
 //! - [`SimNetwork`]: the network, its clock and its event loop; its server is an
-//!   [`Server`](crate::Server) or any [`Machine`](crate::Machine) of your own;
+//!   [`Server`](crate::Server) or any [`Machine`](crate::Machine) of your own, its clients
+//!   [`Client`](crate::Client)s or any other machine; [`SimNetwork::secure`] runs a
+//!   secure server and secure clients (hopnet over netcode 1.02);
 //! - [`Pair`]: one client and one server, connected over an instant link: the harness for tests
 //!   of one connection;
 //! - [`LinkConfig`]: what a link does to datagrams (loss, duplication, delay, jitter,

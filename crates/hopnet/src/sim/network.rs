@@ -1,5 +1,6 @@
 //! The simulated network: one server, any number of clients, a link each way, a virtual clock,
-//! and the event loop that runs them.
+//! and the event loop that runs them. The server and the clients are any [`Machine`]s: hopnet's
+//! plain ones by default, the secure ones ([`SimNetwork::secure`]), or a peer of your own.
 
 use std::collections::HashMap;
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
@@ -10,6 +11,8 @@ use crate::client::Client;
 use crate::config::Config;
 use crate::impairment::{DelayLine, LinkRng};
 use crate::machine::Machine;
+use crate::secure::{ConnectToken, Key, MAX_CLIENTS, NetcodeServerConfig};
+use crate::secure::{SecureClient, SecureServer};
 use crate::server::Server;
 use crate::transmit::Transmit;
 
@@ -47,13 +50,13 @@ const MAX_SPINS: u32 = 10_000;
 
 /// A server, clients, links between them and a virtual clock.
 #[derive(Debug)]
-pub struct SimNetwork<S = Server> {
+pub struct SimNetwork<S = Server, C = Client> {
     rng: LinkRng,
     start: Instant,
     now: Instant,
     server: S,
     server_addr: SocketAddr,
-    clients: Vec<(SocketAddr, Client)>,
+    clients: Vec<(SocketAddr, C)>,
     by_addr: HashMap<SocketAddr, usize>,
     /// Client to server, server to client.
     links: [Link; 2],
@@ -77,17 +80,100 @@ impl SimNetwork {
     }
 }
 
+/// The address every network's server listens on.
+const SERVER_ADDR: SocketAddr = SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::new(10, 0, 0, 1), 7000));
+
+impl SimNetwork<SecureServer, SecureClient> {
+    /// A network whose server is secure ([`SecureServer`]: hopnet over netcode 1.02,
+    /// PROTOCOL.md "Secure mode"), listening on `10.0.0.1:7000` for clients with a connect
+    /// token sealed under `private_key` for `protocol_id`; add them with
+    /// [`add_secure_client`](Self::add_secure_client).
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime};
+    /// use hopnet::sim::{LinkConfig, SimNetwork};
+    /// use hopnet::secure::{ConnectTokenBuilder, Key};
+    /// use hopnet::{Config, Delivery};
+    ///
+    /// let key = Key::generate();
+    /// let link = LinkConfig { loss: 0.1, ..LinkConfig::default() };
+    /// let mut net = SimNetwork::secure(1, Config::default(), link, 7, &key);
+    /// let token = ConnectTokenBuilder::new(7, 42, [net.server_addr()])
+    ///     .issue(&key, SystemTime::now())
+    ///     .unwrap();
+    /// let bot = net.add_secure_client(Config::default(), token);
+    /// net.client(bot).send(b"hello", Delivery::Reliable).unwrap(); // waits for the connection
+    /// assert!(net.run_until(Duration::from_secs(30), |n| n.client(bot).is_connected()));
+    /// ```
+    ///
+    /// # Panics
+    ///
+    /// If `server_config` does not suit a secure server (see [`SecureServer::new`]).
+    pub fn secure(
+        seed: u64,
+        server_config: Config,
+        link: LinkConfig,
+        protocol_id: u64,
+        private_key: &Key,
+    ) -> SimNetwork<SecureServer, SecureClient> {
+        let max_clients = server_config.max_connections.min(MAX_CLIENTS);
+        let netcode =
+            NetcodeServerConfig::new(protocol_id, private_key.clone(), SERVER_ADDR, max_clients);
+        let server = SecureServer::new(
+            server_config,
+            netcode,
+            Instant::now(),
+            std::time::SystemTime::now(),
+        )
+        .expect("a configuration for a secure server");
+        SimNetwork::with_machines(seed, server, link)
+    }
+
+    /// Adds a secure client that starts connecting now with `token`; returns its index.
+    ///
+    /// # Panics
+    ///
+    /// If `config` does not suit a secure client (see [`SecureClient::new`]).
+    pub fn add_secure_client(&mut self, config: Config, token: ConnectToken) -> usize {
+        let client = SecureClient::new(config, token, self.now)
+            .expect("a configuration for a secure client");
+        self.add_client_machine(client)
+    }
+}
+
 impl<S: Machine> SimNetwork<S> {
     /// A network around a server of your own, listening on `10.0.0.1:7000`, with the same link
     /// both ways.
     pub fn with_server(seed: u64, server: S, link: LinkConfig) -> SimNetwork<S> {
+        SimNetwork::with_machines(seed, server, link)
+    }
+
+    /// Adds a client that starts connecting now; returns its index.
+    pub fn add_client(&mut self, config: Config) -> usize {
+        let addr = self.next_client_addr();
+        self.add_client_at(addr, config)
+    }
+
+    /// Adds a client at a chosen address.
+    pub fn add_client_at(&mut self, addr: SocketAddr, config: Config) -> usize {
+        let seed = self.rng.next_u64();
+        let conn = Client::with_seed(config, self.server_addr, self.now, seed);
+        self.add_client_machine_at(addr, conn)
+    }
+}
+
+impl<S: Machine, C: Machine> SimNetwork<S, C> {
+    /// A network around a server of your own and clients of type `C` (added with
+    /// [`add_client_machine`](Self::add_client_machine)), the server listening on
+    /// `10.0.0.1:7000`, with the same link both ways.
+    pub fn with_machines(seed: u64, server: S, link: LinkConfig) -> SimNetwork<S, C> {
         let mut rng = LinkRng::new(seed);
         // Draw as `new` does, so that a seed gives the clients the same salts either way.
         rng.next_u64();
         SimNetwork::with_rng(rng, server, link)
     }
 
-    fn with_rng(rng: LinkRng, server: S, link: LinkConfig) -> SimNetwork<S> {
+    fn with_rng(rng: LinkRng, server: S, link: LinkConfig) -> SimNetwork<S, C> {
         // The only clock read: the origin of virtual time. Only differences matter.
         let start = Instant::now();
         SimNetwork {
@@ -95,7 +181,7 @@ impl<S: Machine> SimNetwork<S> {
             start,
             now: start,
             server,
-            server_addr: SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::new(10, 0, 0, 1), 7000)),
+            server_addr: SERVER_ADDR,
             clients: Vec::new(),
             by_addr: HashMap::new(),
             links: [Link::new(link.clone(), start), Link::new(link, start)],
@@ -137,21 +223,25 @@ impl<S: Machine> SimNetwork<S> {
             .unwrap_or_default()
     }
 
-    /// Adds a client that starts connecting now; returns its index.
-    pub fn add_client(&mut self, config: Config) -> usize {
+    /// The address the next client added without one gets.
+    fn next_client_addr(&self) -> SocketAddr {
         let n = self.clients.len() as u32 + 2;
-        let addr = SocketAddr::V4(SocketAddrV4::new(
+        SocketAddr::V4(SocketAddrV4::new(
             Ipv4Addr::from(0x0a00_0000 + n),
             40000 + (n % 20000) as u16,
-        ));
-        self.add_client_at(addr, config)
+        ))
     }
 
-    /// Adds a client at a chosen address.
-    pub fn add_client_at(&mut self, addr: SocketAddr, config: Config) -> usize {
-        let seed = self.rng.next_u64();
-        let conn = Client::with_seed(config, self.server_addr, self.now, seed);
-        self.clients.push((addr, conn));
+    /// Adds a client machine of your own making (made at [`now`](Self::now), sending to
+    /// [`server_addr`](Self::server_addr)) at the next free address; returns its index.
+    pub fn add_client_machine(&mut self, client: C) -> usize {
+        let addr = self.next_client_addr();
+        self.add_client_machine_at(addr, client)
+    }
+
+    /// Adds a client machine of your own making at a chosen address; returns its index.
+    pub fn add_client_machine_at(&mut self, addr: SocketAddr, client: C) -> usize {
+        self.clients.push((addr, client));
         self.by_addr.insert(addr, self.clients.len() - 1);
         self.clients.len() - 1
     }
@@ -166,8 +256,8 @@ impl<S: Machine> SimNetwork<S> {
         self.server_addr
     }
 
-    /// Client `i`'s connection.
-    pub fn client(&mut self, i: usize) -> &mut Client {
+    /// Client `i`'s machine.
+    pub fn client(&mut self, i: usize) -> &mut C {
         &mut self.clients[i].1
     }
 
@@ -312,7 +402,7 @@ impl<S: Machine> SimNetwork<S> {
     pub fn run_until(
         &mut self,
         limit: Duration,
-        done: impl FnMut(&mut SimNetwork<S>) -> bool,
+        done: impl FnMut(&mut SimNetwork<S, C>) -> bool,
     ) -> bool {
         let target = self.now + limit;
         run(self, target, done)
@@ -320,19 +410,19 @@ impl<S: Machine> SimNetwork<S> {
 }
 
 /// What the event loop runs: the network, or something built around one.
-pub(super) trait World<S> {
-    fn network(&mut self) -> &mut SimNetwork<S>;
+pub(super) trait World<S, C> {
+    fn network(&mut self) -> &mut SimNetwork<S, C>;
 }
 
-impl<S> World<S> for SimNetwork<S> {
-    fn network(&mut self) -> &mut SimNetwork<S> {
+impl<S, C> World<S, C> for SimNetwork<S, C> {
+    fn network(&mut self) -> &mut SimNetwork<S, C> {
         self
     }
 }
 
 /// The event loop: sends what the machines have, asks `done`, then moves time to the next
 /// delivery or timer and runs it, up to `target`. Returns whether `done` returned true.
-pub(super) fn run<S: Machine, W: World<S>>(
+pub(super) fn run<S: Machine, C: Machine, W: World<S, C>>(
     world: &mut W,
     target: Instant,
     mut done: impl FnMut(&mut W) -> bool,

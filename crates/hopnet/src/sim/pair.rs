@@ -145,7 +145,7 @@ impl Pair {
     }
 }
 
-impl World<Server> for Pair {
+impl World<Server, Client> for Pair {
     fn network(&mut self) -> &mut SimNetwork {
         &mut self.net
     }

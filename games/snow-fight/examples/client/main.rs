@@ -6,7 +6,13 @@
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --bot
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --dialect original
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --deltas
+//! cargo run --release --example client -- --connect 127.0.0.1:7000 --secure --token-file client.token
+//! cargo run --release --example client -- --connect 127.0.0.1:7000 --secure --key-file server.key --protocol-id 7
 //! ```
+//!
+//! `--secure` connects in secure mode (hopnet over netcode 1.02) to a server started with
+//! `--secure`: with a connect token file (2,048 bytes, raw, as `netcode_token` writes it), or
+//! with the server's key and protocol id to mint a token here (local play).
 //!
 //! It follows the spec's client diagram: connect, send `Init`, keep a local state from `Connect`
 //! and every newer `Snapshot`, ping once a second, send actions. With `--deltas` it asks for its
@@ -23,6 +29,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../common/secure_client.rs"]
+mod secure_client;
 mod tui;
 
 use std::io;
@@ -32,9 +40,10 @@ use clap::Parser;
 use hopnet::io::blocking::Client;
 use hopnet_snow_fight::Dialect;
 use snow_fight::Config;
-use snow_fight::net::play_bot;
+use snow_fight::net::play_bot_on;
 use snow_fight::session::BotPlayer;
 
+use crate::secure_client::SecureClientArgs;
 use crate::tui::Tui;
 
 #[derive(Parser, Debug)]
@@ -63,6 +72,8 @@ struct Args {
     /// extension; the spec dialect only).
     #[arg(long)]
     deltas: bool,
+    #[command(flatten)]
+    security: SecureClientArgs,
 }
 
 fn main() {
@@ -86,27 +97,26 @@ fn run_bot(args: &Args) -> io::Result<()> {
         player = player.with_deltas();
     }
     let mut reported = 0;
-    let stats = play_bot(
-        args.connect,
-        hopnet::Config::default(),
-        &mut player,
-        |p, _| {
-            while reported < p.results.len() {
-                let won = p.results[reported];
-                reported += 1;
-                let s = p.client.stats();
-                tracing::info!(
-                    round = reported,
-                    result = if won { "won" } else { "lost" },
-                    rtt_p50_ms = s.rtt_quantile(0.5).map(|d| d.as_secs_f64() * 1000.0),
-                    snapshots = s.snapshots,
-                    lost = s.snapshots_lost,
-                    "game over"
-                );
-            }
-            args.rounds.is_some_and(|n| p.results.len() >= n)
-        },
-    )
+    let client = args
+        .security
+        .connect(args.connect, hopnet::Config::default())
+        .map_err(io::Error::other)?;
+    let stats = play_bot_on(client, &mut player, |p, _| {
+        while reported < p.results.len() {
+            let won = p.results[reported];
+            reported += 1;
+            let s = p.client.stats();
+            tracing::info!(
+                round = reported,
+                result = if won { "won" } else { "lost" },
+                rtt_p50_ms = s.rtt_quantile(0.5).map(|d| d.as_secs_f64() * 1000.0),
+                snapshots = s.snapshots,
+                lost = s.snapshots_lost,
+                "game over"
+            );
+        }
+        args.rounds.is_some_and(|n| p.results.len() >= n)
+    })
     .map_err(io::Error::other)?;
     let won = player.results.iter().filter(|w| **w).count();
     println!(
@@ -122,8 +132,10 @@ fn run_bot(args: &Args) -> io::Result<()> {
 }
 
 fn run_tui(args: &Args) -> io::Result<()> {
-    let mut client =
-        Client::connect(args.connect, hopnet::Config::default()).map_err(io::Error::other)?;
+    let mut client: Client = args
+        .security
+        .connect(args.connect, hopnet::Config::default())
+        .map_err(io::Error::other)?;
     let mut terminal = ratatui::init();
     let result = Tui::new(args.connect, args.dialect, args.tick_rate, args.deltas)
         .run(&mut terminal, &mut client);

@@ -1,9 +1,15 @@
 //! The whole stack in one command: a game server and bots in one process, talking over real
 //! loopback UDP through a lossy relay, playing one round to `GameOver`, then a report.
 //!
+//! It runs in secure mode (hopnet over netcode 1.02, PROTOCOL.md "Secure mode"), as a game on
+//! the open internet would: the demo plays the backend too, making a private key and issuing
+//! each bot a connect token that names the relay (the address the bots send to) and, inside,
+//! the server. `--plain` runs on the spec's plain wire instead.
+//!
 //! ```text
 //! cargo run --release --example demo
 //! cargo run --release --example demo -- --loss 0.2 --delay-ms 50 --bots 6
+//! cargo run --release --example demo -- --plain
 //! ```
 //!
 //! It is bounded: whatever happens, it stops after `--timeout-secs` (60 by default) and reports
@@ -18,14 +24,16 @@ use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use clap::Parser;
 use hopnet::Stats;
 use hopnet::io::Impairment;
+use hopnet::io::blocking::{Client, Server};
 use hopnet::io::relay::Relay;
+use hopnet::secure::{ConnectToken, ConnectTokenBuilder, DropReason, Key, SecureStats};
 use hopnet_snow_fight as wire;
-use snow_fight::net::{UdpServer, play_bot};
+use snow_fight::net::{UdpServer, play_bot_on};
 use snow_fight::session::{BotPlayer, ClientStats, GameServer, ServerConfig, ServerStats};
 use snow_fight::{Config, Outcome, PlayerId};
 
@@ -63,6 +71,18 @@ struct Args {
     /// Snapshots a second (default: one every tick).
     #[arg(long)]
     snapshot_rate: Option<u32>,
+    /// Run on the spec's plain wire instead of secure mode (netcode 1.02).
+    #[arg(long)]
+    plain: bool,
+}
+
+/// The demo's netcode protocol id ("snowfite").
+const PROTOCOL_ID: u64 = 0x736e_6f77_6669_7465;
+
+/// How a bot connects: to the relay on the plain wire, or with its connect token.
+enum Connect {
+    Plain(SocketAddr),
+    Secure(ConnectToken),
 }
 
 /// What the server thread shows the progress line.
@@ -83,6 +103,8 @@ struct ServerReport {
     /// Per player: the server's side of its connection.
     connections: Vec<(PlayerId, Stats)>,
     outcome: Option<Outcome>,
+    /// The netcode layer's counters, in secure mode.
+    netcode: Option<SecureStats>,
 }
 
 /// What a bot thread hands back.
@@ -121,13 +143,15 @@ fn run(args: &Args) -> bool {
         ..ServerConfig::default()
     };
     let local: SocketAddr = "127.0.0.1:0".parse().expect("valid address");
-    let mut server = match UdpServer::bind(
-        local,
-        hopnet::Config::default(),
-        GameServer::new(server_config),
-        args.tick_rate,
-    ) {
-        Ok(s) => s,
+    // The backend's private key, shared with the server; it issues the bots' tokens below.
+    let key = Key::generate();
+    let transport = if args.plain {
+        Server::bind(local, hopnet::Config::default())
+    } else {
+        Server::bind_secure(local, hopnet::Config::default(), PROTOCOL_ID, key.clone())
+    };
+    let mut server = match transport {
+        Ok(s) => UdpServer::with_server(s, GameServer::new(server_config), args.tick_rate),
         Err(e) => {
             eprintln!("cannot bind the server socket: {e}");
             return false;
@@ -148,7 +172,12 @@ fn run(args: &Args) -> bool {
         }
     };
     println!(
-        "demo: server on {server_addr}, {bots} bots ({} asking for deltas) through a lossy relay on {} ({:.1}% loss, {} ms delay each way), {} Hz, {} snapshots a second",
+        "demo: {} server on {server_addr}, {bots} bots ({} asking for deltas) through a lossy relay on {} ({:.1}% loss, {} ms delay each way), {} Hz, {} snapshots a second",
+        if args.plain {
+            "plain"
+        } else {
+            "secure (netcode 1.02)"
+        },
         args.delta_bots.unwrap_or(bots.div_ceil(2)).min(bots),
         relay.local_addr(),
         args.loss * 100.0,
@@ -189,7 +218,9 @@ fn run(args: &Args) -> bool {
                 eprintln!("server stopped: {e}");
             }
             let connections = conn_stats.into_iter().collect();
+            let netcode = server.server.secure().map(|s| s.netcode_stats().clone());
             ServerReport {
+                netcode,
                 stats: server.game.stats().clone(),
                 samples: server.game.samples().to_vec(),
                 connections,
@@ -199,10 +230,27 @@ fn run(args: &Args) -> bool {
     };
 
     let relay_addr = relay.local_addr();
+    // The backend's part: a token per bot, naming the relay (where the bots send) and, in its
+    // sealed part, the server (which checks that it is named).
+    let connects: Vec<Connect> = (0..bots)
+        .map(|i| {
+            if args.plain {
+                return Connect::Plain(relay_addr);
+            }
+            let token = ConnectTokenBuilder::new(PROTOCOL_ID, i as u64 + 1, [relay_addr])
+                .internal_addresses([server_addr])
+                .expire_seconds(args.timeout_secs)
+                .issue(&key, SystemTime::now())
+                .expect("a token for one server");
+            Connect::Secure(token)
+        })
+        .collect();
     let bot_retx: Arc<Vec<AtomicU64>> = Arc::new((0..bots).map(|_| AtomicU64::new(0)).collect());
     let delta_bots = args.delta_bots.unwrap_or(bots.div_ceil(2)).min(bots);
-    let bot_threads: Vec<_> = (0..bots)
-        .map(|i| {
+    let bot_threads: Vec<_> = connects
+        .into_iter()
+        .enumerate()
+        .map(|(i, connect)| {
             let (stop, game, retx) = (stop.clone(), game.clone(), bot_retx.clone());
             let seed = args.seed * 1000 + i as u64;
             // Every other bot first (0, 2, 4, ..., then 1, 3, ...), so that both kinds play
@@ -213,7 +261,7 @@ fn run(args: &Args) -> bool {
                 bots.div_ceil(2) + i / 2
             };
             let deltas = order < delta_bots;
-            thread::spawn(move || bot_loop(relay_addr, game, seed, deltas, &stop, &retx[i]))
+            thread::spawn(move || bot_loop(connect, game, seed, deltas, &stop, &retx[i]))
         })
         .collect();
 
@@ -269,6 +317,23 @@ fn run(args: &Args) -> bool {
             return false;
         }
     };
+    if let Some(netcode) = &server_report.netcode {
+        let reasons: Vec<String> = DropReason::ALL
+            .iter()
+            .filter(|&&r| netcode.dropped(r) > 0)
+            .map(|&r| format!("{r:?} {}", netcode.dropped(r)))
+            .collect();
+        println!(
+            "secure: the server's netcode layer accepted {} of {} datagrams; dropped: {}",
+            netcode.datagrams_accepted,
+            netcode.datagrams_received,
+            if reasons.is_empty() {
+                "none".to_string()
+            } else {
+                reasons.join(", ")
+            }
+        );
+    }
     let relay_forwarded = relay.stats().forwarded.load(Ordering::Relaxed);
     let relay_dropped = relay.stats().dropped.load(Ordering::Relaxed);
     drop(relay);
@@ -285,7 +350,7 @@ fn run(args: &Args) -> bool {
 /// One bot: connect, `Init` (and ask for deltas if `deltas`), play until `GameOver` (or told
 /// to stop), close.
 fn bot_loop(
-    server: SocketAddr,
+    connect: Connect,
     game: Config,
     seed: u64,
     deltas: bool,
@@ -297,10 +362,18 @@ fn bot_loop(
         player = player.with_deltas();
     }
     player.ping_every = Duration::from_millis(250);
-    let conn = match play_bot(server, hopnet::Config::default(), &mut player, |p, conn| {
-        retx.store(conn.stats().retransmissions, Ordering::Relaxed);
-        !p.results.is_empty() || stop.load(Ordering::Relaxed)
-    }) {
+    let config = hopnet::Config::default();
+    let client = match connect {
+        Connect::Plain(server) => Client::connect(server, config),
+        Connect::Secure(token) => Client::connect_secure(token, config),
+    };
+    let played = client.and_then(|client| {
+        play_bot_on(client, &mut player, |p, conn| {
+            retx.store(conn.stats().retransmissions, Ordering::Relaxed);
+            !p.results.is_empty() || stop.load(Ordering::Relaxed)
+        })
+    });
+    let conn = match played {
         Ok(stats) => stats,
         Err(e) => {
             eprintln!("bot socket error: {e}");

@@ -7,9 +7,9 @@ use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 
 use super::busy_poll::Contention;
-use crate::io::Driven;
 use crate::io::port::Port;
 use crate::io::recv::{RECV_SLOTS, is_transient};
+use crate::machine::Machine;
 
 /// Datagrams handled per `poll` at most, so one flood cannot starve the caller's tick.
 const MAX_RECV_PER_POLL: usize = 4096;
@@ -22,7 +22,7 @@ pub const BUSY_POLL: Duration = Duration::from_micros(30);
 const STALL_RETRY: Duration = Duration::from_millis(1);
 
 #[derive(Debug)]
-pub(super) struct Driver<M> {
+pub(super) struct Loop<M> {
     pub port: Port<UdpSocket, M>,
     nonblocking: bool,
     /// How long `poll` keeps reading without blocking before it sleeps.
@@ -32,11 +32,11 @@ pub(super) struct Driver<M> {
     contention: Contention,
 }
 
-impl<M: Driven> Driver<M> {
-    pub fn new(socket: UdpSocket, machine: M) -> io::Result<Driver<M>> {
+impl<M: Machine> Loop<M> {
+    pub fn new(socket: UdpSocket, machine: M) -> io::Result<Loop<M>> {
         let port = Port::new(socket, machine)?;
         port.socket.set_nonblocking(true)?;
-        Ok(Driver {
+        Ok(Loop {
             port,
             nonblocking: true,
             busy_poll: BUSY_POLL,

@@ -28,16 +28,20 @@
 //! platform has them (Linux), equal-sized datagrams to one peer leave in one `sendmsg` with UDP
 //! GSO, and receiving uses `recvmmsg` with UDP GRO. Nothing is allocated per datagram.
 
+mod any_machine;
 mod busy_poll;
 mod driver;
 
 use std::net::{SocketAddr, ToSocketAddrs, UdpSocket};
 use std::time::{Duration, Instant};
 
+pub use any_machine::Driver;
 pub use driver::BUSY_POLL;
-use driver::Driver;
+use driver::Loop;
 
+use super::machines::{ClientMachine, ServerMachine};
 use super::{Driven, any_local};
+use crate::secure::{ConnectToken, Key, NetcodeServerConfig};
 use crate::{Config, Error, Event, ServerEvent};
 
 /// The methods [`Server`] and [`Client`] share, each of which documents its own.
@@ -77,18 +81,76 @@ macro_rules! driver_methods {
     };
 }
 
-/// A server: a [`hopnet::Server`](crate::Server) on a UDP socket.
+/// A server: an [`Server`] on a UDP socket, on the spec's wire ([`bind`](Self::bind)) or
+/// in secure mode ([`bind_secure`](Self::bind_secure)).
 #[derive(Debug)]
 pub struct Server {
-    driver: Driver<crate::Server>,
+    driver: Loop<ServerMachine>,
 }
 
 impl Server {
     /// Binds a socket and starts accepting connections.
     pub fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<Server, Error> {
         let socket = UdpSocket::bind(addr)?;
+        let machine = ServerMachine::Plain(crate::Server::new(config));
         Ok(Server {
-            driver: Driver::new(socket, crate::Server::new(config))?,
+            driver: Loop::new(socket, machine)?,
+        })
+    }
+
+    /// Binds a socket and serves hopnet over netcode 1.02 (PROTOCOL.md, "Secure mode"): only
+    /// clients with a connect token sealed under `private_key` for `protocol_id`, naming this
+    /// server's bound address, connect, and every packet after that is encrypted and
+    /// authenticated. `addr` must be the address the tokens name (not `0.0.0.0`: for a server
+    /// behind NAT or bound to every interface, [`bind_secure_with`](Self::bind_secure_with)).
+    /// One netcode slot per `config.max_connections`.
+    ///
+    /// ```no_run
+    /// use hopnet::io::blocking::Server;
+    /// use hopnet::secure::Key;
+    /// use hopnet::Config;
+    ///
+    /// let key = Key::read_file("server.key")?; // shared with the backend that issues tokens
+    /// let mut server = Server::bind_secure("203.0.113.7:40000", Config::default(), 0x1234, key)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bind_secure(
+        addr: impl ToSocketAddrs,
+        config: Config,
+        protocol_id: u64,
+        private_key: Key,
+    ) -> Result<Server, Error> {
+        let socket = UdpSocket::bind(addr)?;
+        let local = socket.local_addr()?;
+        let machine = ServerMachine::new_secure(local, config, protocol_id, private_key)?;
+        Ok(Server {
+            driver: Loop::new(socket, machine)?,
+        })
+    }
+
+    /// [`bind_secure`](Self::bind_secure) with every netcode setting: the public address the
+    /// tokens name (when it is not the bound one), the slots, the keep-alive interval, the
+    /// bounds. `netcode.max_clients` must not exceed `config.max_connections`.
+    ///
+    /// ```no_run
+    /// use hopnet::io::blocking::Server;
+    /// use hopnet::secure::{Key, NetcodeServerConfig};
+    /// use hopnet::Config;
+    ///
+    /// let public = "203.0.113.7:40000".parse()?;
+    /// let netcode = NetcodeServerConfig::new(0x1234, Key::read_file("server.key")?, public, 64);
+    /// let mut server = Server::bind_secure_with("0.0.0.0:40000", Config::default(), netcode)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn bind_secure_with(
+        addr: impl ToSocketAddrs,
+        config: Config,
+        netcode: NetcodeServerConfig,
+    ) -> Result<Server, Error> {
+        let socket = UdpSocket::bind(addr)?;
+        let machine = ServerMachine::new_secure_with(config, netcode)?;
+        Ok(Server {
+            driver: Loop::new(socket, machine)?,
         })
     }
 
@@ -96,10 +158,11 @@ impl Server {
     server_methods!(,);
 }
 
-/// A client: a [`hopnet::Client`](crate::Client) on its own UDP socket.
+/// A client: a [`Client`] on its own UDP socket, on the spec's wire
+/// ([`connect`](Self::connect)) or in secure mode ([`connect_secure`](Self::connect_secure)).
 #[derive(Debug)]
 pub struct Client {
-    driver: Driver<crate::Client>,
+    driver: Loop<ClientMachine>,
 }
 
 impl Client {
@@ -116,7 +179,42 @@ impl Client {
     ) -> Result<Client, Error> {
         let socket = UdpSocket::bind(local)?;
         let conn = crate::Client::new(config, server, Instant::now());
-        let mut driver = Driver::new(socket, conn)?;
+        let mut driver = Loop::new(socket, ClientMachine::Plain(conn))?;
+        driver.flush()?;
+        Ok(Client { driver })
+    }
+
+    /// Binds an ephemeral port of the address family of the token's first server and connects
+    /// in secure mode (netcode 1.02, PROTOCOL.md "Secure mode"), trying the token's servers in
+    /// order. Messages sent before the connection opens behave as during a plain handshake:
+    /// reliable ones wait and go out once connected, unreliable ones are dropped.
+    ///
+    /// ```no_run
+    /// use hopnet::io::blocking::Client;
+    /// use hopnet::secure::ConnectToken;
+    /// use hopnet::Config;
+    ///
+    /// // The 2,048 bytes the game's backend issued, fetched over HTTPS.
+    /// let bytes = std::fs::read("client.token")?;
+    /// let mut client = Client::connect_secure(ConnectToken::from_bytes(&bytes)?, Config::default())?;
+    /// client.wait_connected()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn connect_secure(token: ConnectToken, config: Config) -> Result<Client, Error> {
+        let first = super::first_server(&token)?;
+        Self::connect_secure_from(any_local(first), token, config)
+    }
+
+    /// Binds `local` and connects in secure mode with `token` (see
+    /// [`connect_secure`](Self::connect_secure)).
+    pub fn connect_secure_from(
+        local: SocketAddr,
+        token: ConnectToken,
+        config: Config,
+    ) -> Result<Client, Error> {
+        let socket = UdpSocket::bind(local)?;
+        let machine = ClientMachine::new_secure(config, token)?;
+        let mut driver = Loop::new(socket, machine)?;
         driver.flush()?;
         Ok(Client { driver })
     }

@@ -1,0 +1,404 @@
+//! Secure mode through the drivers against the real netcode: `netcode-official` (mas-bandwidth's
+//! Rust port of the netcode 1.02 reference) at one end, our blocking driver's secure server or
+//! client at the other, over loopback UDP, at 0 % loss and at 10 % each way (through hopnet's
+//! lossy relay, so that both ends keep their own sockets untouched).
+//!
+//! netcode-official carries bytes, not hopnet; on its side the test speaks hopnet's spec wire
+//! with the least a peer needs (a stand-in, [`SpecPeer`]: single-chunk messages, every `REL`
+//! chunk acknowledged, reliable ones resent until acknowledged, each sequence handed up once).
+//! The netcode layer on that side — tokens, handshake, encryption, keep-alives, disconnects —
+//! is the reference's own. Reliable messages must all arrive both ways, at either loss; the
+//! unreliable ones all at 0 %, most at 10 %.
+
+use std::collections::{BTreeMap, HashSet};
+use std::net::SocketAddr;
+use std::time::{Duration, Instant, SystemTime};
+
+use hopnet::io::Impairment;
+use hopnet::io::blocking::{Client, Server};
+use hopnet::io::relay::Relay;
+use hopnet::packet::{Flags, Header};
+use hopnet::secure::{ConnectToken, ConnectTokenBuilder, Key};
+use hopnet::{Config, Delivery, DisconnectReason, Event};
+
+const PROTOCOL_ID: u64 = 0x6472_6976_6572;
+const CLIENT_ID: u64 = 0x00c0_ffee;
+/// Messages each way of each kind.
+const MESSAGES: usize = 100;
+const DEADLINE: Duration = Duration::from_secs(30);
+const RESEND: Duration = Duration::from_millis(100);
+
+/// Message `k` of a kind: 1 to 504 bytes (one chunk), its index in the first two.
+fn message(base: usize, k: usize) -> Vec<u8> {
+    let len = [1, 2, 504, 37, 300, 503, 64][k % 7];
+    let mut bytes: Vec<u8> = (0..len).map(|j| (base + k * 3 + j) as u8).collect();
+    if len >= 2 {
+        bytes[..2].copy_from_slice(&((base + k) as u16).to_le_bytes());
+    }
+    bytes
+}
+
+/// hopnet's spec wire, the least a peer needs (see the module docs).
+#[derive(Default)]
+struct SpecPeer {
+    next_sequence: u16,
+    unacked: BTreeMap<u16, (Instant, Vec<u8>)>,
+    seen: HashSet<u16>,
+    outgoing: Vec<Vec<u8>>,
+}
+
+impl SpecPeer {
+    fn send(&mut self, now: Instant, payload: &[u8], reliable: bool) {
+        let flags = if reliable {
+            Flags::REL | Flags::FIN
+        } else {
+            Flags::FIN
+        };
+        let mut datagram = Header::new(flags, 0, self.next_sequence).encode().to_vec();
+        datagram.extend_from_slice(payload);
+        if reliable {
+            self.unacked
+                .insert(self.next_sequence, (now, datagram.clone()));
+        }
+        self.outgoing.push(datagram);
+        self.next_sequence = self.next_sequence.wrapping_add(1);
+    }
+
+    /// A datagram from our side: a message (and whether it was reliable), or nothing.
+    fn receive(&mut self, datagram: &[u8]) -> Option<(Vec<u8>, bool)> {
+        let (header, chunk) = Header::decode(datagram)?;
+        if header.flags.contains(Flags::ACK) {
+            if header.chunk == 0 {
+                self.unacked.remove(&header.sequence);
+            }
+            return None;
+        }
+        let reliable = header.flags.contains(Flags::REL);
+        if reliable {
+            let ack = Header::new(Flags::ACK, header.chunk, header.sequence);
+            self.outgoing.push(ack.encode().to_vec());
+        }
+        assert!(
+            header.chunk == 0 && header.flags.contains(Flags::FIN),
+            "a one-chunk message: {header:?}"
+        );
+        self.seen
+            .insert(header.sequence)
+            .then(|| (chunk.to_vec(), reliable))
+    }
+
+    fn resend_due(&mut self, now: Instant) {
+        for (sent, datagram) in self.unacked.values_mut() {
+            if now.duration_since(*sent) >= RESEND {
+                *sent = now;
+                self.outgoing.push(datagram.clone());
+            }
+        }
+    }
+}
+
+/// What arrived of one kind from one side.
+#[derive(Default)]
+struct Arrivals {
+    reliable: Vec<Vec<u8>>,
+    unreliable: Vec<Vec<u8>>,
+}
+
+impl Arrivals {
+    fn push(&mut self, bytes: Vec<u8>, reliable: bool) {
+        if reliable {
+            self.reliable.push(bytes);
+        } else {
+            self.unreliable.push(bytes);
+        }
+    }
+
+    fn reliable_done(&self) -> bool {
+        self.reliable.len() >= MESSAGES
+    }
+
+    /// Every reliable message, each once (in any order); unreliable ones each once, all of
+    /// them without loss and most with it.
+    fn check(&self, direction: &str, base: usize, loss: f64) {
+        let mut reliable = self.reliable.clone();
+        reliable.sort();
+        let mut want: Vec<Vec<u8>> = (0..MESSAGES).map(|k| message(base, k)).collect();
+        want.sort();
+        assert_eq!(reliable, want, "{direction}: reliable");
+        let unreliable_sent: Vec<Vec<u8>> =
+            (0..MESSAGES).map(|k| message(base + 1000, k)).collect();
+        let mut seen = HashSet::new();
+        for bytes in &self.unreliable {
+            assert!(
+                unreliable_sent.contains(bytes),
+                "{direction}: an unreliable message never sent"
+            );
+            assert!(seen.insert(bytes.clone()), "{direction}: a duplicate");
+        }
+        if loss == 0.0 {
+            assert_eq!(
+                seen.len(),
+                MESSAGES,
+                "{direction}: unreliable lost on loopback"
+            );
+        } else {
+            assert!(
+                seen.len() >= MESSAGES * 3 / 4,
+                "{direction}: {} unreliable",
+                seen.len()
+            );
+        }
+    }
+}
+
+fn delivery(reliable: bool) -> Delivery {
+    if reliable {
+        Delivery::Reliable
+    } else {
+        Delivery::Unreliable
+    }
+}
+
+/// A relay between clients and `server` losing `loss` of the datagrams each way, or none.
+fn relay(server: SocketAddr, loss: f64) -> Option<Relay> {
+    (loss > 0.0).then(|| {
+        let lossy = Impairment {
+            loss,
+            delay: Duration::from_millis(2),
+            seed: 27,
+            ..Impairment::default()
+        };
+        Relay::spawn("127.0.0.1:0", server, lossy).unwrap()
+    })
+}
+
+/// The relay, when there is one, lost datagrams (so the loss was real).
+fn assert_lossy(relay: Option<&Relay>) {
+    if let Some(relay) = relay {
+        let dropped = relay
+            .stats()
+            .dropped
+            .load(std::sync::atomic::Ordering::Relaxed);
+        let forwarded = relay
+            .stats()
+            .forwarded
+            .load(std::sync::atomic::Ordering::Relaxed);
+        assert!(dropped > forwarded / 20, "{dropped} of {forwarded} dropped");
+    }
+}
+
+/// netcode-official's client, with our token, to our driver's secure server.
+fn their_client_our_server(loss: f64) {
+    let key = Key::generate();
+    let mut server =
+        Server::bind_secure("127.0.0.1:0", Config::default(), PROTOCOL_ID, key.clone()).unwrap();
+    let address = server.local_addr().unwrap();
+    let relay = relay(address, loss);
+    let public = relay.as_ref().map_or(address, Relay::local_addr);
+    let token = ConnectTokenBuilder::new(PROTOCOL_ID, CLIENT_ID, [public])
+        .internal_addresses([address])
+        .issue(&key, SystemTime::now())
+        .unwrap()
+        .to_bytes()
+        .unwrap();
+    let start = Instant::now();
+    let mut client = netcode::Client::new("127.0.0.1:0".parse().unwrap(), 0.0).unwrap();
+    client
+        .connect(&token)
+        .expect("netcode-official reads our token");
+
+    let mut peer = SpecPeer::default();
+    let (mut at_server, mut at_client) = (Arrivals::default(), Arrivals::default());
+    let (mut id, mut sent_up, mut sent_down) = (None, 0, 0);
+    let mut finished = None;
+    loop {
+        assert!(start.elapsed() < DEADLINE, "not done in {DEADLINE:?}");
+        let now = Instant::now();
+        client.update(start.elapsed().as_secs_f64());
+        assert!(
+            !client.state().is_error(),
+            "their client: {}",
+            client.state()
+        );
+        server.poll(Duration::ZERO).unwrap();
+        while let Some(e) = server.poll_event() {
+            match e.event {
+                Event::Connected => id = Some(e.connection),
+                Event::Message { bytes, reliable } => at_server.push(bytes, reliable),
+                other => panic!("our server: {other:?}"),
+            }
+        }
+        if client.state() == netcode::ClientState::Connected && sent_up < MESSAGES {
+            peer.send(now, &message(0, sent_up), true);
+            peer.send(now, &message(1000, sent_up), false);
+            sent_up += 1;
+        }
+        if let Some(id) = id
+            && sent_down < MESSAGES
+        {
+            for (base, reliable) in [(5000, true), (6000, false)] {
+                server
+                    .send(id, &message(base, sent_down), delivery(reliable))
+                    .unwrap();
+            }
+            sent_down += 1;
+        }
+        while let Some((payload, _)) = client.receive_packet() {
+            if let Some((bytes, reliable)) = peer.receive(&payload) {
+                at_client.push(bytes, reliable);
+            }
+        }
+        peer.resend_due(now);
+        for datagram in peer.outgoing.drain(..) {
+            client.send_packet(&datagram).unwrap();
+        }
+        if at_server.reliable_done() && at_client.reliable_done() {
+            // A moment more for the last unreliable ones.
+            let at = *finished.get_or_insert(now);
+            if now.duration_since(at) > Duration::from_millis(200) {
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let id = id.unwrap();
+    assert_eq!(server.secure().unwrap().client_id(id), Some(CLIENT_ID));
+    at_server.check("their client to our server", 0, loss);
+    at_client.check("our server to their client", 5000, loss);
+
+    // Their disconnect closes our connection.
+    client.disconnect();
+    let mut reason = None;
+    while reason.is_none() {
+        assert!(start.elapsed() < DEADLINE + Duration::from_secs(5));
+        server.poll(Duration::from_millis(1)).unwrap();
+        while let Some(e) = server.poll_event() {
+            if let Event::Disconnected { reason: r } = e.event {
+                reason = Some(r);
+            }
+        }
+    }
+    assert_eq!(reason, Some(DisconnectReason::PeerClosed));
+    assert_lossy(relay.as_ref());
+}
+
+/// Our driver's secure client, with netcode-official's token, to its server.
+fn our_client_their_server(loss: f64) {
+    let key = netcode::generate_key();
+    let mut server =
+        netcode::Server::new("127.0.0.1:0".parse().unwrap(), PROTOCOL_ID, &key, 0.0).unwrap();
+    server.start(4).unwrap();
+    let address = server.address();
+    let relay = relay(address, loss);
+    let public = relay.as_ref().map_or(address, Relay::local_addr);
+    let token = netcode::generate_connect_token(
+        &[public],
+        &[address],
+        30,
+        5,
+        CLIENT_ID,
+        PROTOCOL_ID,
+        &key,
+        &[0; 256],
+    )
+    .unwrap();
+    let start = Instant::now();
+    let token = ConnectToken::from_bytes(&token).unwrap();
+    let mut client = Client::connect_secure(token, Config::default()).unwrap();
+
+    let mut peer = SpecPeer::default();
+    let (mut at_server, mut at_client) = (Arrivals::default(), Arrivals::default());
+    let (mut slot, mut sent_up, mut sent_down) = (None, 0, 0);
+    let mut finished = None;
+    loop {
+        assert!(start.elapsed() < DEADLINE, "not done in {DEADLINE:?}");
+        let now = Instant::now();
+        server.update(start.elapsed().as_secs_f64());
+        while let Some(event) = server.next_event() {
+            match event {
+                netcode::ServerEvent::ClientConnected { client_index } => slot = Some(client_index),
+                other => panic!("their server: {other:?}"),
+            }
+        }
+        client.poll(Duration::ZERO).unwrap();
+        while let Some(e) = client.poll_event() {
+            match e {
+                Event::Connected => {}
+                Event::Message { bytes, reliable } => at_client.push(bytes, reliable),
+                other => panic!("our client: {other:?}"),
+            }
+        }
+        if client.machine().is_connected() && sent_up < MESSAGES {
+            for (base, reliable) in [(0, true), (1000, false)] {
+                client
+                    .send(&message(base, sent_up), delivery(reliable))
+                    .unwrap();
+            }
+            sent_up += 1;
+        }
+        if let Some(i) = slot {
+            if sent_down < MESSAGES {
+                peer.send(now, &message(5000, sent_down), true);
+                peer.send(now, &message(6000, sent_down), false);
+                sent_down += 1;
+            }
+            while let Some((payload, _)) = server.receive_packet(i) {
+                if let Some((bytes, reliable)) = peer.receive(&payload) {
+                    at_server.push(bytes, reliable);
+                }
+            }
+            peer.resend_due(now);
+            for datagram in peer.outgoing.drain(..) {
+                server.send_packet(i, &datagram).unwrap();
+            }
+        }
+        if at_server.reliable_done() && at_client.reliable_done() {
+            let at = *finished.get_or_insert(now);
+            if now.duration_since(at) > Duration::from_millis(200) {
+                break;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let slot = slot.unwrap();
+    assert_eq!(server.client_id(slot), CLIENT_ID);
+    at_server.check("our client to their server", 0, loss);
+    at_client.check("their server to our client", 5000, loss);
+
+    // Our close reaches their server.
+    client.close().unwrap();
+    let mut disconnected = false;
+    while !disconnected {
+        assert!(start.elapsed() < DEADLINE + Duration::from_secs(5));
+        client.poll(Duration::ZERO).unwrap();
+        server.update(start.elapsed().as_secs_f64());
+        while let Some(event) = server.next_event() {
+            if let netcode::ServerEvent::ClientDisconnected { reason, .. } = event {
+                assert_eq!(reason, netcode::DisconnectReason::ClientDisconnect);
+                disconnected = true;
+            }
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert_lossy(relay.as_ref());
+}
+
+#[test]
+fn their_client_exchanges_messages_with_our_secure_server() {
+    their_client_our_server(0.0);
+}
+
+#[test]
+fn their_client_exchanges_messages_with_our_secure_server_at_10_percent_loss() {
+    their_client_our_server(0.1);
+}
+
+#[test]
+fn our_secure_client_exchanges_messages_with_their_server() {
+    our_client_their_server(0.0);
+}
+
+#[test]
+fn our_secure_client_exchanges_messages_with_their_server_at_10_percent_loss() {
+    our_client_their_server(0.1);
+}
