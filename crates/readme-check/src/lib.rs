@@ -27,3 +27,8 @@ pub struct SnowFightReadme;
 #[doc = include_str!("../../hopnet-formats/README.md")]
 #[cfg(doctest)]
 pub struct FormatsReadme;
+
+/// hopnet-webtransport's README.
+#[doc = include_str!("../../hopnet-webtransport/README.md")]
+#[cfg(doctest)]
+pub struct WebTransportReadme;
