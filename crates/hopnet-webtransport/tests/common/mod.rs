@@ -67,10 +67,18 @@ impl EchoServer {
 
     /// With the WebTransport configuration changed by `tweak`.
     pub fn start_with(tweak: impl FnOnce(&mut WebTransportConfig)) -> EchoServer {
+        Self::start_with_config(hopnet::Config::default(), tweak)
+    }
+
+    /// With hopnet's `config`, and the WebTransport configuration changed by `tweak`.
+    pub fn start_with_config(
+        config: hopnet::Config,
+        tweak: impl FnOnce(&mut WebTransportConfig),
+    ) -> EchoServer {
         let certificate = Certificate::self_signed(["localhost", "127.0.0.1"]).unwrap();
         let mut web = WebTransportConfig::new(any(), certificate);
         tweak(&mut web);
-        let mut server = Server::bind(any(), web, hopnet::Config::default()).unwrap();
+        let mut server = Server::bind(any(), web, config).unwrap();
         let udp = server.local_addr().unwrap();
         let web = server.web_addr();
         let hash = server.certificate_hash().unwrap();
