@@ -8,8 +8,10 @@
 //! - [`session`]: a server's rounds and a client's view over `hopnet`'s state machines,
 //!   without sockets.
 //! - [`net`]: the same over real UDP, plus a lossy relay.
+//! - [`web`]: the same for browsers too (WebTransport), and the page that plays.
 //!
-//! The examples `server`, `client` and `demo` are thin layers over [`session`] and [`net`].
+//! The examples `server`, `client` and `demo` are thin layers over [`session`], [`net`] and
+//! [`web`].
 
 pub mod bot;
 pub mod net;
@@ -17,6 +19,7 @@ pub mod rng;
 pub mod rules;
 pub mod session;
 pub mod snapshot;
+pub mod web;
 pub mod world;
 
 pub use rules::{GameEvent, Input, Refused};
