@@ -90,3 +90,16 @@ fn the_typescript_client_speaks_the_spec_wire_to_a_server_with_extensions() {
     let result = run_client(&server, 0.0, 4);
     check(&result, 8, "peer-closed");
 }
+
+#[test]
+fn the_typescript_client_survives_hostile_datagrams() {
+    let script = web_toolchain::web_dir().join("test/hopnet_hostile.mjs");
+    for seed in ["1", "2"] {
+        let out = web_toolchain::node(
+            &[&script, compiled(), Path::new(seed)],
+            "the hostile-input run",
+        );
+        let checked: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+        assert!(checked["datagrams"].as_u64().unwrap() > 40_000, "{checked}");
+    }
+}
