@@ -34,10 +34,32 @@ pub enum Trust {
 }
 
 /// The certificate and private key a WebTransport server presents, and how a page trusts it.
+///
+/// A self-signed certificate made here is renewed by the [`Server`](crate::Server) that
+/// presents it, with the same names and validity, once three quarters of its validity have
+/// passed: a server may run longer than 14 days, and a page loaded after the renewal is given
+/// the new hash (sessions open keep theirs).
 pub struct Certificate {
     identity: Identity,
     trust: Trust,
     not_after: Option<SystemTime>,
+    renewal: Option<Renewal>,
+}
+
+/// How to make the next self-signed certificate, and when.
+#[derive(Debug, Clone)]
+pub(crate) struct Renewal {
+    names: Vec<String>,
+    validity: Duration,
+    /// When the certificate should be replaced.
+    pub due: SystemTime,
+}
+
+impl Renewal {
+    /// The next certificate.
+    pub fn renew(&self) -> Result<Certificate, Error> {
+        Certificate::self_signed_for(&self.names, self.validity)
+    }
 }
 
 impl std::fmt::Debug for Certificate {
@@ -76,18 +98,25 @@ impl Certificate {
                  days, not {validity:?}"
             )));
         }
+        let names: Vec<String> = names.into_iter().map(|n| n.as_ref().to_owned()).collect();
         let not_before = OffsetDateTime::now_utc() - to_time(BACKDATE);
         let not_after = not_before + to_time(validity);
         let identity = Identity::self_signed_builder()
-            .subject_alt_names(names)
+            .subject_alt_names(&names)
             .not_before(not_before)
             .not_after(not_after)
             .build()
             .map_err(|e| Error::Certificate(e.to_string()))?;
+        let due = SystemTime::from(not_before) + validity / 4 * 3;
         Ok(Certificate {
             identity,
             trust: Trust::Hash,
             not_after: Some(SystemTime::from(not_after)),
+            renewal: Some(Renewal {
+                names,
+                validity,
+                due,
+            }),
         })
     }
 
@@ -122,6 +151,7 @@ impl Certificate {
             identity,
             trust,
             not_after: None,
+            renewal: None,
         })
     }
 
@@ -161,6 +191,11 @@ impl Certificate {
         &self.identity.certificate_chain().as_slice()[0]
     }
 
+    /// How to renew it, for a self-signed certificate made here.
+    pub(crate) fn renewal(&self) -> Option<Renewal> {
+        self.renewal.clone()
+    }
+
     pub(crate) fn identity(&self) -> Identity {
         self.identity.clone_identity()
     }
@@ -168,4 +203,40 @@ impl Certificate {
 
 fn to_time(d: Duration) -> TimeDuration {
     TimeDuration::seconds(d.as_secs() as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_certificate_made_here_is_renewed_after_three_quarters_of_its_validity() {
+        let start = SystemTime::now();
+        let c = Certificate::self_signed(["localhost"]).unwrap();
+        let due = c.renewal().unwrap().due;
+        let not_after = c.not_after().unwrap();
+        // Backdated an hour, valid 14 days in all: due 3.5 days before it expires.
+        let before_expiry = not_after.duration_since(due).unwrap();
+        assert!(
+            before_expiry.abs_diff(MAX_HASH_VALIDITY / 4) < Duration::from_secs(2),
+            "{before_expiry:?}"
+        );
+        assert!(due > start + Duration::from_secs(10 * 24 * 3600));
+        let renewed = c.renewal().unwrap().renew().unwrap();
+        assert_ne!(renewed.hash(), c.hash());
+        assert!(renewed.renewal().is_some());
+    }
+
+    #[test]
+    fn a_certificate_from_files_is_not_renewed_here() {
+        let dir = std::env::temp_dir().join(format!("hopnet-wt-renew-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let identity = Identity::self_signed(["localhost"]).unwrap();
+        let (cert, key) = (dir.join("c.pem"), dir.join("k.pem"));
+        std::fs::write(&cert, identity.certificate_chain().as_slice()[0].to_pem()).unwrap();
+        std::fs::write(&key, identity.private_key().to_secret_pem()).unwrap();
+        let loaded = Certificate::from_pem_files(&cert, &key, Trust::Hash).unwrap();
+        assert!(loaded.renewal().is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

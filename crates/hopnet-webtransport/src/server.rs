@@ -1,20 +1,22 @@
 //! The driver: one hopnet [`Endpoint`] fed by a UDP socket and by WebTransport sessions.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant, SystemTime};
 
 use hopnet::{ConnectionId, Delivery, Endpoint, EndpointEvent};
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
+use tracing::{info, warn};
 use wtransport::{ServerConfig, VarInt};
 
 use crate::address::is_session_address;
+use crate::certificate::Renewal;
 use crate::sessions::{self, CLOSE_SERVER_STOPPED, Channels, Control, Counters, Inbound, Limits};
 use crate::site::{self, Site};
 use crate::udp::Udp;
 use crate::web::Web;
-use crate::{Error, WebStats, WebTransportConfig};
+use crate::{Certificate, Error, WebStats, WebTransportConfig};
 
 /// Datagrams handled per `poll` from each side at most, so that one flood cannot starve the
 /// caller's tick.
@@ -63,6 +65,10 @@ pub struct Server {
     udp: Udp,
     web: Web,
     page_hash: Option<[u8; 32]>,
+    /// `/webtransport.json` as the site serves it.
+    info: site::Info,
+    renewal: Option<Renewal>,
+    quic_idle_timeout: Duration,
     buf: Vec<u8>,
     next_upkeep: Instant,
     accepting: tokio::task::JoinHandle<()>,
@@ -111,12 +117,7 @@ impl Server {
         socket.set_nonblocking(true)?;
         let udp = Udp::new(socket)?;
 
-        let quic = ServerConfig::builder()
-            .with_bind_address(web.bind)
-            .with_identity(web.certificate.identity())
-            .max_idle_timeout(Some(web.quic_idle_timeout))
-            .map_err(|_| Error::Config("quic_idle_timeout is too long".into()))?
-            .build();
+        let quic = quic_config(web.bind, &web.certificate, web.quic_idle_timeout)?;
         let wt = Arc::new(wtransport::Endpoint::server(quic)?);
         let addr = wt.local_addr()?;
 
@@ -150,6 +151,13 @@ impl Server {
                 web.unused_session_timeout,
             ),
             page_hash: web.certificate.page_hash(),
+            info: Arc::new(RwLock::new(
+                site::info_json(addr.port(), web.certificate.page_hash())
+                    .into_bytes()
+                    .into(),
+            )),
+            renewal: web.certificate.renewal(),
+            quic_idle_timeout: web.quic_idle_timeout,
             buf: Vec::new(),
             next_upkeep: Instant::now(),
             accepting,
@@ -178,14 +186,13 @@ impl Server {
     /// listens on, and a browser grants WebTransport only to a secure context: `localhost` and
     /// `127.0.0.1` over plain HTTP are one, any other host needs HTTPS in front.
     pub fn serve_site(&mut self, addr: SocketAddr, site: Site) -> Result<SocketAddr, Error> {
-        let info = site::info_json(self.web.addr.port(), self.page_hash);
         let _guard = self.runtime.enter();
         let listener = std::net::TcpListener::bind(addr)?;
         listener.set_nonblocking(true)?;
         let bound = listener.local_addr()?;
         let listener = tokio::net::TcpListener::from_std(listener)?;
         self.runtime
-            .spawn(site::serve(listener, Arc::new(site.with_info(info))));
+            .spawn(site::serve(listener, Arc::new(site), self.info.clone()));
         Ok(bound)
     }
 
@@ -218,10 +225,44 @@ impl Server {
         self.run_timers(now);
         if now >= self.next_upkeep {
             self.web.upkeep(&self.endpoint, now);
+            self.renew_certificate();
             self.next_upkeep = now + UPKEEP_EVERY;
         }
         self.flush_at(now);
         Ok(())
+    }
+
+    /// Presents `certificate` to the sessions that open from now on (those open keep theirs),
+    /// and names its hash in `/webtransport.json`. A self-signed certificate made here is
+    /// renewed this way by itself (see [`Certificate`]).
+    pub fn set_certificate(&mut self, certificate: Certificate) -> Result<(), Error> {
+        let quic = quic_config(self.web.addr, &certificate, self.quic_idle_timeout)?;
+        self.web.endpoint.reload_config(quic, false)?;
+        self.page_hash = certificate.page_hash();
+        self.renewal = certificate.renewal();
+        let json = site::info_json(self.web.addr.port(), self.page_hash);
+        let mut info = self.info.write().unwrap_or_else(|e| e.into_inner());
+        *info = json.into_bytes().into();
+        Ok(())
+    }
+
+    /// Replaces a self-signed certificate made here once it is due.
+    fn renew_certificate(&mut self) {
+        let Some(renewal) = self.renewal.as_ref().filter(|r| SystemTime::now() >= r.due) else {
+            return;
+        };
+        match renewal.renew().and_then(|c| {
+            let hash = c.hash_hex();
+            self.set_certificate(c).map(|()| hash)
+        }) {
+            Ok(hash) => info!(certificate_sha256 = %hash, "self-signed certificate renewed"),
+            Err(error) => {
+                warn!(%error, "cannot renew the self-signed certificate; trying again in a minute");
+                if let Some(r) = &mut self.renewal {
+                    r.due = SystemTime::now() + Duration::from_secs(60);
+                }
+            }
+        }
     }
 
     /// Sends what is queued, as far as the congestion windows allow.
@@ -348,6 +389,20 @@ impl Server {
             }
         })
     }
+}
+
+/// The QUIC side's configuration: where, with which certificate, QUIC's idle timeout.
+fn quic_config(
+    bind: SocketAddr,
+    certificate: &Certificate,
+    idle_timeout: Duration,
+) -> Result<ServerConfig, Error> {
+    Ok(ServerConfig::builder()
+        .with_bind_address(bind)
+        .with_identity(certificate.identity())
+        .max_idle_timeout(Some(idle_timeout))
+        .map_err(|_| Error::Config("quic_idle_timeout is too long".into()))?
+        .build())
 }
 
 impl Drop for Server {

@@ -19,7 +19,7 @@
 //! server.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -45,7 +45,7 @@ struct File {
 }
 
 /// The files a page needs, by path. [`Server::serve_site`](crate::Server::serve_site) serves
-/// them, and `/webtransport.json` besides.
+/// them, and `/webtransport.json` besides (a file of that path is never served).
 ///
 /// ```
 /// use hopnet_webtransport::Site;
@@ -82,11 +82,10 @@ impl Site {
     pub fn paths(&self) -> impl Iterator<Item = &str> {
         self.files.keys().map(String::as_str)
     }
-
-    pub(crate) fn with_info(self, info: String) -> Site {
-        self.file(INFO_PATH, "application/json", info)
-    }
 }
+
+/// `/webtransport.json` as served now: it changes when the certificate is renewed.
+pub(crate) type Info = Arc<RwLock<Arc<[u8]>>>;
 
 /// `/webtransport.json`: the port, and the hash to pin if any.
 pub(crate) fn info_json(port: u16, hash: Option<[u8; 32]>) -> String {
@@ -101,7 +100,7 @@ pub(crate) fn info_json(port: u16, hash: Option<[u8; 32]>) -> String {
 }
 
 /// Accepts connections until the runtime stops, each answered by a task of its own.
-pub(crate) async fn serve(listener: TcpListener, site: Arc<Site>) {
+pub(crate) async fn serve(listener: TcpListener, site: Arc<Site>, info: Info) {
     let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
         let Ok((stream, _)) = listener.accept().await else {
@@ -112,16 +111,16 @@ pub(crate) async fn serve(listener: TcpListener, site: Arc<Site>) {
         let Ok(permit) = permits.clone().try_acquire_owned() else {
             continue;
         };
-        let site = site.clone();
+        let (site, info) = (site.clone(), info.clone());
         tokio::spawn(async move {
             let _permit = permit;
-            let _ = tokio::time::timeout(CONNECTION_TIMEOUT, answer(stream, &site)).await;
+            let _ = tokio::time::timeout(CONNECTION_TIMEOUT, answer(stream, &site, &info)).await;
         });
     }
 }
 
 /// Reads one request and answers it.
-async fn answer(mut stream: TcpStream, site: &Site) -> std::io::Result<()> {
+async fn answer(mut stream: TcpStream, site: &Site, info: &Info) -> std::io::Result<()> {
     let mut buf = vec![0; MAX_REQUEST];
     let mut len = 0;
     let head_end = loop {
@@ -162,6 +161,17 @@ async fn answer(mut stream: TcpStream, site: &Site) -> std::io::Result<()> {
         _ => return respond(&mut stream, 405, "Method Not Allowed", None, false).await,
     };
     let path = target.split(['?', '#']).next().unwrap_or_default();
+    if path == INFO_PATH {
+        let body = info
+            .read()
+            .map(|b| b.clone())
+            .unwrap_or_else(|e| e.into_inner().clone());
+        let file = File {
+            content_type: "application/json".to_owned(),
+            body,
+        };
+        return respond(&mut stream, 200, "OK", Some(&file), head_only).await;
+    }
     match site.files.get(path) {
         Some(file) => respond(&mut stream, 200, "OK", Some(file), head_only).await,
         None => respond(&mut stream, 404, "Not Found", None, head_only).await,

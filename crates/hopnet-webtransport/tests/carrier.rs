@@ -280,3 +280,36 @@ fn garbage_in_a_session_changes_nothing_for_anyone_else() {
             .all(|(_, _, e)| !matches!(e, Event::Disconnected { .. }))
     );
 }
+
+#[test]
+fn a_new_certificate_serves_new_sessions_and_keeps_the_open_ones() {
+    let server = EchoServer::start();
+    let mut open = WebClient::connect(server.web, server.hash);
+    open.wait_connected();
+    let renewed = hopnet_webtransport::Certificate::self_signed(["localhost"]).unwrap();
+    let new = renewed.hash();
+    *server.next_certificate.lock().unwrap() = Some(renewed);
+    server.wait_for(Duration::from_secs(5), "the new certificate", |s| {
+        s.hash == Some(new)
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    assert!(
+        common::open_session(&runtime, server.web, server.hash, |_| {}).is_err(),
+        "a new session pinned to the old hash"
+    );
+    let mut fresh = WebClient::connect(server.web, new);
+    fresh.wait_connected();
+    for client in [&mut open, &mut fresh] {
+        client
+            .hopnet
+            .send(b"still", hopnet::Delivery::Reliable)
+            .unwrap();
+        client.run_until(Duration::from_secs(5), "the echo", |_, e| {
+            messages(e).iter().any(|(b, _)| b == b"still")
+        });
+    }
+}

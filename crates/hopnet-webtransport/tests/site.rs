@@ -111,3 +111,17 @@ fn anything_else_gets_an_error_status() {
     drop(TcpStream::connect(http).unwrap());
     assert_eq!(status(get(http, "/")), "HTTP/1.1 200 OK");
 }
+
+#[test]
+fn a_new_certificate_is_named_by_the_next_page() {
+    let (mut server, http) = server_with_site();
+    let old = server.certificate_hash().unwrap();
+    let renewed = Certificate::self_signed(["localhost"]).unwrap();
+    let new = renewed.hash();
+    server.set_certificate(renewed).unwrap();
+    assert_eq!(server.certificate_hash(), Some(new));
+    let info = get(http, "/webtransport.json");
+    let hex = |h: [u8; 32]| h.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    assert!(info.contains(&hex(new)), "{info}");
+    assert!(!info.contains(&hex(old)), "{info}");
+}

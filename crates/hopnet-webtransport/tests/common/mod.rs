@@ -25,6 +25,8 @@ pub fn any() -> SocketAddr {
 pub struct Seen {
     pub events: Vec<(ConnectionId, SocketAddr, Event)>,
     pub stats: WebStats,
+    /// The certificate hash after the last `set_certificate`.
+    pub hash: Option<[u8; 32]>,
 }
 
 impl Seen {
@@ -56,6 +58,8 @@ pub struct EchoServer {
     pub web: SocketAddr,
     pub hash: [u8; 32],
     pub seen: Arc<Mutex<Seen>>,
+    /// A certificate for the server to present from its next turn on.
+    pub next_certificate: Arc<Mutex<Option<Certificate>>>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
 }
@@ -84,10 +88,15 @@ impl EchoServer {
         let hash = server.certificate_hash().unwrap();
         let seen = Arc::new(Mutex::new(Seen::default()));
         let stop = Arc::new(AtomicBool::new(false));
+        let next_certificate: Arc<Mutex<Option<Certificate>>> = Arc::default();
         let thread = std::thread::spawn({
-            let (seen, stop) = (seen.clone(), stop.clone());
+            let (seen, stop, next) = (seen.clone(), stop.clone(), next_certificate.clone());
             move || {
                 while !stop.load(Ordering::Relaxed) {
+                    if let Some(c) = next.lock().unwrap().take() {
+                        server.set_certificate(c).unwrap();
+                        seen.lock().unwrap().hash = server.certificate_hash();
+                    }
                     server.poll(Duration::from_millis(5)).unwrap();
                     while let Some(ev) = server.poll_event() {
                         if let Event::Message { bytes, reliable } = &ev.event {
@@ -117,6 +126,7 @@ impl EchoServer {
             web,
             hash,
             seen,
+            next_certificate,
             stop,
             thread: Some(thread),
         }
