@@ -248,9 +248,17 @@ fn garbage_in_a_session_changes_nothing_for_anyone_else() {
         let datagram: Vec<u8> = (0..len).map(|_| rng.random()).collect();
         noisy.send_raw(&datagram);
     }
-    server.wait_for(Duration::from_secs(10), "the garbage", |s| {
-        s.stats.datagrams_received + s.stats.inbox_full >= 2_000
+    // QUIC may drop datagrams, as UDP does (its buffers are bounded): wait until most arrived
+    // and no more come.
+    let count = |s: &common::Seen| s.stats.datagrams_received + s.stats.inbox_full;
+    server.wait_for(Duration::from_secs(10), "most of the garbage", |s| {
+        count(s) >= 1_000
     });
+    let mut last = 0;
+    while count(&server.seen.lock().unwrap()) != last {
+        last = count(&server.seen.lock().unwrap());
+        std::thread::sleep(Duration::from_millis(300));
+    }
     web.hopnet
         .send(b"after the noise", hopnet::Delivery::Reliable)
         .unwrap();
