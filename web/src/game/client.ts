@@ -20,9 +20,12 @@ export interface GameStats {
   undecodable: number;
   won: number;
   lost: number;
-  /** Round trips of the pings answered, milliseconds. */
+  /** Round trips of the pings answered, milliseconds (the newest 10,000). */
   rtts: number[];
 }
+
+/** Round trips kept, the newest. */
+const MAX_RTTS = 10_000;
 
 /** Whether tick `a` is newer than `b`, as the server's time wraps. */
 function tickNewer(a: number, b: number): boolean {
@@ -120,6 +123,7 @@ export class GameClient {
       this.pings.delete(channel);
       const rtt = now - sent;
       this.stats.rtts.push(rtt);
+      if (this.stats.rtts.length > MAX_RTTS) this.stats.rtts.shift();
       return { type: "pong", rtt };
     }
     if ("Connect" in kind) {

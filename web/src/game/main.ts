@@ -1,5 +1,6 @@
 // The page: joins the game over WebTransport, draws the world, plays with the keyboard, or by
-// itself with `?bot=1`. Its state is on `window.snowFight` for tests to read.
+// itself with `?bot=1`. `?ping=MS` pings every MS milliseconds (default 1000, at least 10), for
+// round-trip measurements. Its state is on `window.snowFight` for tests to read.
 
 import { HopnetSession, type SessionEvent, sessionOptionsFromPage } from "../hopnet/webtransport.js";
 import { Bot } from "./bot.js";
@@ -16,6 +17,7 @@ export interface PageState {
   snapshots: number;
   /** Our avatar's position at the newest snapshots (oldest first, at most 100). */
   positions: { x: number; y: number; time: number }[];
+  /** Round trips of the pings answered, milliseconds (at most the newest 10,000). */
   rtts: number[];
   won: number;
   lost: number;
@@ -30,11 +32,13 @@ declare global {
 }
 
 const PING_EVERY = 1_000;
+const MIN_PING_EVERY = 10;
 const KEPT_POSITIONS = 100;
 
 async function start(): Promise<void> {
   const params = new URLSearchParams(location.search);
   const botMode = params.has("bot") && params.get("bot") !== "0";
+  const pingEvery = Math.max(MIN_PING_EVERY, Number(params.get("ping") ?? PING_EVERY) || PING_EVERY);
   const state: PageState = {
     status: "connecting",
     detail: "",
@@ -84,7 +88,7 @@ async function start(): Promise<void> {
         if (happened?.type === "joined") {
           state.status = "playing";
           state.player = happened.player;
-          pinger = setInterval(() => game.sendPing(performance.now()), PING_EVERY);
+          pinger = setInterval(() => game.sendPing(performance.now()), pingEvery);
         } else if (happened?.type === "snapshot") {
           state.snapshots = game.stats.snapshots;
           const me = game.me();

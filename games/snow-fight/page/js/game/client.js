@@ -2,6 +2,8 @@
 // `Snapshot`, pings, actions; messages through the codecs generated from the Rust schema.
 import { RabbitError, decodeServerMessage, encodeClientMessage } from "../messages.js";
 import { avatars } from "./rules.js";
+/** Round trips kept, the newest. */
+const MAX_RTTS = 10000;
 /** Whether tick `a` is newer than `b`, as the server's time wraps. */
 function tickNewer(a, b) {
     return a !== b && ((a - b) >>> 0) < 2 ** 31;
@@ -94,6 +96,8 @@ export class GameClient {
             this.pings.delete(channel);
             const rtt = now - sent;
             this.stats.rtts.push(rtt);
+            if (this.stats.rtts.length > MAX_RTTS)
+                this.stats.rtts.shift();
             return { type: "pong", rtt };
         }
         if ("Connect" in kind) {

@@ -1,15 +1,18 @@
 // The page: joins the game over WebTransport, draws the world, plays with the keyboard, or by
-// itself with `?bot=1`. Its state is on `window.snowFight` for tests to read.
+// itself with `?bot=1`. `?ping=MS` pings every MS milliseconds (default 1000, at least 10), for
+// round-trip measurements. Its state is on `window.snowFight` for tests to read.
 import { HopnetSession, sessionOptionsFromPage } from "../hopnet/webtransport.js";
 import { Bot } from "./bot.js";
 import { GameClient } from "./client.js";
 import { bindKeys } from "./keys.js";
 import { draw } from "./view.js";
 const PING_EVERY = 1000;
+const MIN_PING_EVERY = 10;
 const KEPT_POSITIONS = 100;
 async function start() {
     const params = new URLSearchParams(location.search);
     const botMode = params.has("bot") && params.get("bot") !== "0";
+    const pingEvery = Math.max(MIN_PING_EVERY, Number(params.get("ping") ?? PING_EVERY) || PING_EVERY);
     const state = {
         status: "connecting",
         detail: "",
@@ -57,7 +60,7 @@ async function start() {
                 if (happened?.type === "joined") {
                     state.status = "playing";
                     state.player = happened.player;
-                    pinger = setInterval(() => game.sendPing(performance.now()), PING_EVERY);
+                    pinger = setInterval(() => game.sendPing(performance.now()), pingEvery);
                 }
                 else if (happened?.type === "snapshot") {
                     state.snapshots = game.stats.snapshots;
