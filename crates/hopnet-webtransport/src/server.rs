@@ -43,7 +43,9 @@ const CLOSE_WAIT: Duration = Duration::from_millis(100);
 /// It is driven like [`hopnet::io::blocking::Server`]: [`poll`](Server::poll) does one round
 /// of I/O, waiting at most as long as the caller allows, then events are read with
 /// [`poll_event`](Server::poll_event) or through [`endpoint`](Server::endpoint). QUIC runs on a
-/// tokio runtime of one worker thread that the server owns; nothing of it shows.
+/// tokio runtime of one worker thread that the server owns; nothing of it shows, but it means a
+/// `Server` is for synchronous code: use (and drop) it outside any async runtime, on a thread
+/// of its own if the game is async.
 ///
 /// ```no_run
 /// use hopnet_webtransport::{Certificate, Server, WebTransportConfig};
@@ -391,17 +393,44 @@ impl Server {
     }
 }
 
-/// The QUIC side's configuration: where, with which certificate, QUIC's idle timeout.
+/// Bytes of datagrams a session may hold before the carrier's task reads them (quinn drops the
+/// oldest beyond it); the task reads at once, so this only absorbs a stall.
+const SESSION_DATAGRAMS_IN: usize = 128 * 1024;
+/// Bytes of datagrams waiting to leave into one session (quinn drops the oldest beyond it):
+/// room for the largest hopnet message, 256 datagrams.
+const SESSION_DATAGRAMS_OUT: usize = 512 * 1024;
+/// Streams a page may open, and what each may hold: HTTP/3 needs a few (the session's request,
+/// its control and QPACK streams); hopnet uses none, so what a page sends on others is never
+/// read, and these windows are all it can make a server keep.
+const SESSION_BIDI_STREAMS: u32 = 4;
+const SESSION_UNI_STREAMS: u32 = 8;
+const SESSION_STREAM_WINDOW: u32 = 64 * 1024;
+const SESSION_RECEIVE_WINDOW: u32 = 256 * 1024;
+
+/// The QUIC side's configuration: where, with which certificate, QUIC's idle timeout, and each
+/// session's buffers bounded: with the defaults a page could make the server hold megabytes on
+/// streams nobody reads.
 fn quic_config(
     bind: SocketAddr,
     certificate: &Certificate,
     idle_timeout: Duration,
 ) -> Result<ServerConfig, Error> {
+    use wtransport::quinn::{IdleTimeout, TransportConfig, VarInt as QuicVarInt};
+    let mut transport = TransportConfig::default();
+    transport
+        .max_idle_timeout(Some(
+            IdleTimeout::try_from(idle_timeout)
+                .map_err(|_| Error::Config("quic_idle_timeout is too long".into()))?,
+        ))
+        .datagram_receive_buffer_size(Some(SESSION_DATAGRAMS_IN))
+        .datagram_send_buffer_size(SESSION_DATAGRAMS_OUT)
+        .max_concurrent_bidi_streams(QuicVarInt::from_u32(SESSION_BIDI_STREAMS))
+        .max_concurrent_uni_streams(QuicVarInt::from_u32(SESSION_UNI_STREAMS))
+        .stream_receive_window(QuicVarInt::from_u32(SESSION_STREAM_WINDOW))
+        .receive_window(QuicVarInt::from_u32(SESSION_RECEIVE_WINDOW));
     Ok(ServerConfig::builder()
         .with_bind_address(bind)
-        .with_identity(certificate.identity())
-        .max_idle_timeout(Some(idle_timeout))
-        .map_err(|_| Error::Config("quic_idle_timeout is too long".into()))?
+        .with_custom_transport(certificate.identity(), transport)
         .build())
 }
 

@@ -321,3 +321,35 @@ fn a_new_certificate_serves_new_sessions_and_keeps_the_open_ones() {
         });
     }
 }
+
+#[test]
+fn what_a_page_sends_on_streams_nobody_reads_is_bounded() {
+    let server = EchoServer::start();
+    let mut web = WebClient::connect(server.web, server.hash);
+    web.wait_connected();
+    let session = web.session.clone();
+    // hopnet uses no streams: a stream's bytes wait unread, within its flow-control window.
+    let written = web.runtime.block_on(async move {
+        let (mut send, _recv) = session.open_bi().await.unwrap().await.unwrap();
+        let chunk = vec![7u8; 16 * 1024];
+        let mut written = 0usize;
+        let _ = tokio::time::timeout(Duration::from_secs(2), async {
+            while send.write_all(&chunk).await.is_ok() {
+                written += chunk.len();
+            }
+        })
+        .await;
+        written
+    });
+    assert!(
+        written <= 256 * 1024,
+        "the server took {written} bytes on a stream it never reads"
+    );
+    // The hopnet connection in the same session is unharmed.
+    web.hopnet
+        .send(b"still", hopnet::Delivery::Reliable)
+        .unwrap();
+    web.run_until(Duration::from_secs(5), "the echo", |_, e| {
+        messages(e).iter().any(|(b, _)| b == b"still")
+    });
+}
