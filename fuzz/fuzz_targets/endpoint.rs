@@ -1,5 +1,5 @@
-//! A server `Endpoint` fed arbitrary sequences of datagrams from four addresses, with time
-//! advancing, next to a real client `Connection` that the fuzzer can drive too, both in
+//! A server `Server` fed arbitrary sequences of datagrams from four addresses, with time
+//! advancing, next to a real client `Client` that the fuzzer can drive too, both in
 //! hopnet's simulated network (its clock and timers), the fuzzer deciding what arrives:
 //!
 //! - nothing panics;
@@ -31,7 +31,7 @@ use libfuzzer_sys::fuzz_target;
 use netgame_fuzz::input::Input;
 use hopnet::packet::is_handshake_shaped;
 use hopnet::sim::{LinkConfig, SimNetwork};
-use hopnet::{Config, Delivery, EndpointEvent, Event, MAX_PAYLOAD};
+use hopnet::{Config, Delivery, ServerEvent, Event, MAX_PAYLOAD};
 
 /// The smallest reassembly budget hopnet allows, so that the fuzzer reaches it quickly.
 const BUDGET: usize = MAX_PAYLOAD;
@@ -167,7 +167,7 @@ impl World {
         self.run(Duration::ZERO, four.map(|v| (i, v)));
     }
 
-    fn check_event(&mut self, e: &EndpointEvent) {
+    fn check_event(&mut self, e: &ServerEvent) {
         trace(|| format!("event {e:?}"));
         if e.event == Event::Connected {
             let i = self
@@ -207,7 +207,7 @@ impl World {
     }
 
     fn check_bounds(&mut self) {
-        let es = self.net.server().endpoint_stats();
+        let es = self.net.server().server_stats();
         assert!(es.connections <= MAX_CONNECTIONS as u64, "{es:?}");
         assert!(self.net.server().queued_challenges() <= QUEUE);
         for i in 0..4 {

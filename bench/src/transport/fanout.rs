@@ -4,8 +4,8 @@
 //! The server is `hopnet::io::blocking::Server` on the server thread (pinned to its core
 //! when pinning), looping as a game server does: at each tick `poll(0)` (read what came: the
 //! clients' keepalives), one shared [`Payload`] built (the snapshot encoded once), handed to
-//! every connection with `Endpoint::send_payload`, then `flush`; it sleeps until the next
-//! tick. The clients are hopnet `Connection`s on the harness's thread ([`fanout_clients`],
+//! every connection with `Server::send_payload`, then `flush`; it sleeps until the next
+//! tick. The clients are hopnet `Client`s on the harness's thread ([`fanout_clients`],
 //! pinned to the other core), each on a socket bound to its own loopback address.
 //!
 //! The row's time is the server thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) per second of
@@ -148,7 +148,7 @@ struct QueueCheck {
 
 /// Datagrams the connections `ids` have written.
 fn written(server: &mut Server, ids: &[ConnectionId]) -> u64 {
-    let endpoint = server.endpoint();
+    let endpoint = server.machine();
     ids.iter()
         .filter_map(|&id| endpoint.stats(id))
         .map(|s| s.packets_sent)
@@ -175,7 +175,7 @@ impl QueueCheck {
     fn left(&mut self, server: &mut Server, ids: &[ConnectionId]) -> u64 {
         let mut in_endpoint = 0;
         while let Some(t) = server
-            .endpoint()
+            .machine()
             .poll_transmit(Instant::now(), &mut self.buf, 64)
         {
             in_endpoint += t.datagrams() as u64;
@@ -236,7 +236,7 @@ fn serve(
         let snapshot = Payload::from(super::noise(plan.size, u64::from(k)));
         for &id in &ids {
             match server
-                .endpoint()
+                .machine()
                 .send_payload(id, &snapshot, Delivery::Unreliable)
             {
                 Ok(()) => out.queued += 1,

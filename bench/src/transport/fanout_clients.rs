@@ -1,4 +1,4 @@
-//! The `fanout-1000` case's clients: hopnet's sans-I/O [`Connection`]s, each on a socket of
+//! The `fanout-1000` case's clients: hopnet's sans-I/O [`Client`]s, each on a socket of
 //! its own bound to an address of its own in 127.0.0.0/8 (Linux routes the whole /8 to the
 //! loopback interface), all driven by one thread through one epoll set, so that a thousand
 //! clients take one core at most and leave the other to the server.
@@ -8,7 +8,7 @@ use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4, UdpSocket};
 use std::os::fd::OwnedFd;
 use std::time::{Duration, Instant};
 
-use hopnet::{Config, Connection, Event};
+use hopnet::{Config, Client, Event};
 use rustix::event::{Timespec, epoll};
 
 /// How often every connection's timers are looked at (keepalives, handshake resends).
@@ -30,7 +30,7 @@ pub fn client_addr(i: usize) -> SocketAddr {
 
 struct PoolClient {
     socket: UdpSocket,
-    conn: Connection,
+    conn: Client,
 }
 
 /// The clients, their epoll set and what they have seen.
@@ -79,7 +79,7 @@ impl Pool {
             .map_err(err)?;
             clients.push(PoolClient {
                 socket,
-                conn: Connection::new(config.clone(), server, now),
+                conn: Client::new(config.clone(), server, now),
             });
         }
         let mut pool = Pool {

@@ -53,7 +53,7 @@ fn wait_agreed(client: &mut Client, flavor: Flavor) -> Result<(), String> {
         return Ok(());
     }
     let give_up = Instant::now() + Duration::from_secs(5);
-    while client.connection().extensions().is_none() {
+    while client.machine().extensions().is_none() {
         if Instant::now() > give_up {
             return Err("no agreement on the extensions".into());
         }
@@ -230,7 +230,7 @@ impl Side for TickServer {
 
     fn note(&mut self) -> Option<String> {
         let id = self.peer?;
-        let stats = self.server.endpoint().stats(id)?;
+        let stats = self.server.machine().stats(id)?;
         Some(format!("{} retransmissions", stats.retransmissions))
     }
 }

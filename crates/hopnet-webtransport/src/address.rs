@@ -1,6 +1,6 @@
 //! The address each WebTransport session has toward hopnet's server.
 //!
-//! hopnet's [`Endpoint`](hopnet::Endpoint) keys its connections by the peer's socket address.
+//! hopnet's [`Server`](hopnet::Server) keys its connections by the peer's socket address.
 //! A browser's session has no UDP address of its own that the server could send to (its
 //! datagrams arrive inside a QUIC connection), so the driver gives each session a synthetic
 //! address and routes every datagram the endpoint sends there into that session. The addresses
@@ -30,7 +30,7 @@ pub(crate) fn session_address(n: u64) -> SocketAddr {
 
 /// Whether `addr` is a WebTransport session's address (one this crate gives), not a UDP
 /// peer's: what a game that treats browser players differently asks of an
-/// [`EndpointEvent`](hopnet::EndpointEvent)'s `peer`.
+/// [`ServerEvent`](hopnet::ServerEvent)'s `peer`.
 pub fn is_session_address(addr: SocketAddr) -> bool {
     match addr {
         SocketAddr::V6(v6) => {

@@ -1,10 +1,10 @@
-//! The driver: one hopnet [`Endpoint`] fed by a UDP socket and by WebTransport sessions.
+//! The driver: one hopnet [`Server`] fed by a UDP socket and by WebTransport sessions.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
-use hopnet::{ConnectionId, Delivery, Endpoint, EndpointEvent};
+use hopnet::{ConnectionId, Delivery, Server, ServerEvent};
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
 use tracing::{info, warn};
@@ -29,7 +29,7 @@ const UPKEEP_EVERY: Duration = Duration::from_millis(50);
 const CLOSE_WAIT: Duration = Duration::from_millis(100);
 
 /// A hopnet server whose clients come over UDP and, from browsers, over WebTransport: one
-/// [`Endpoint`], one game, both kinds of client.
+/// [`Server`], one game, both kinds of client.
 ///
 /// Each WebTransport session's datagrams carry hopnet datagrams, byte for byte what a UDP
 /// client sends, so the handshake, delivery modes, ordering and extensions are the same. The
@@ -63,7 +63,7 @@ const CLOSE_WAIT: Duration = Duration::from_millis(100);
 /// # Ok::<(), hopnet_webtransport::Error>(())
 /// ```
 pub struct Server {
-    endpoint: Endpoint,
+    endpoint: Server,
     udp: Udp,
     web: Web,
     page_hash: Option<[u8; 32]>,
@@ -120,7 +120,7 @@ impl Server {
         let udp = Udp::new(socket)?;
 
         let quic = quic_config(web.bind, &web.certificate, web.quic_idle_timeout)?;
-        let wt = Arc::new(wtransport::Endpoint::server(quic)?);
+        let wt = Arc::new(wtransport::Server::server(quic)?);
         let addr = wt.local_addr()?;
 
         let (datagram_tx, datagrams) = mpsc::channel(web.inbox);
@@ -142,7 +142,7 @@ impl Server {
         ));
         drop(_guard);
         Ok(Server {
-            endpoint: Endpoint::new(config),
+            endpoint: Server::new(config),
             udp,
             web: Web::new(
                 wt,
@@ -274,7 +274,7 @@ impl Server {
     }
 
     /// The next event, after a [`poll`](Self::poll).
-    pub fn poll_event(&mut self) -> Option<EndpointEvent> {
+    pub fn poll_event(&mut self) -> Option<ServerEvent> {
         self.endpoint.poll_event()
     }
 
@@ -305,13 +305,13 @@ impl Server {
         self.flush()
     }
 
-    /// Hands back a message's buffer once read (see [`Endpoint::recycle`]).
+    /// Hands back a message's buffer once read (see [`Server::recycle`]).
     pub fn recycle(&mut self, bytes: Vec<u8>) {
         self.endpoint.recycle(bytes)
     }
 
     /// The state machine, for everything else: statistics, connections, events.
-    pub fn endpoint(&mut self) -> &mut Endpoint {
+    pub fn machine(&mut self) -> &mut Server {
         &mut self.endpoint
     }
 

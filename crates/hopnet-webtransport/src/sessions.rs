@@ -2,7 +2,7 @@
 //!
 //! One task accepts; each session gets a task of its own that reads its datagrams and hands
 //! them, with the session's address, to the server's loop through one bounded channel. What
-//! the server sends leaves from its own thread (`Connection::send_datagram` does not wait), so
+//! the server sends leaves from its own thread (`Client::send_datagram` does not wait), so
 //! these tasks only ever receive.
 
 use std::net::SocketAddr;
@@ -15,7 +15,7 @@ use tracing::debug;
 use wtransport::datagram::Datagram;
 use wtransport::endpoint::IncomingSession;
 use wtransport::endpoint::endpoint_side::Server;
-use wtransport::{Connection, Endpoint, VarInt};
+use wtransport::{Client, Server, VarInt};
 
 use crate::address::session_address;
 
@@ -37,7 +37,7 @@ pub(crate) struct Inbound {
 pub(crate) enum Control {
     Opened {
         addr: SocketAddr,
-        connection: Connection,
+        connection: Client,
     },
     Closed {
         addr: SocketAddr,
@@ -78,7 +78,7 @@ pub(crate) struct Channels {
 
 /// Accepts sessions until the endpoint is dropped, each into a task of its own.
 pub(crate) async fn accept(
-    endpoint: Arc<Endpoint<Server>>,
+    endpoint: Arc<Server<Server>>,
     limits: Limits,
     channels: Channels,
     counters: Arc<Counters>,

@@ -1,7 +1,7 @@
 //! Counters of the WebTransport carrier.
 
 /// What the carrier did, since the server started. hopnet's own counters, for UDP and
-/// WebTransport peers alike, are the endpoint's ([`hopnet::EndpointStats`], [`hopnet::Stats`]).
+/// WebTransport peers alike, are the endpoint's ([`hopnet::ServerStats`], [`hopnet::Stats`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct WebStats {

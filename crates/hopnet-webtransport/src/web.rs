@@ -7,11 +7,11 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use hopnet::Endpoint;
+use hopnet::Server;
 use tokio::sync::mpsc;
 use wtransport::endpoint::endpoint_side::Server;
 use wtransport::error::SendDatagramError;
-use wtransport::{Connection, VarInt};
+use wtransport::{Client, VarInt};
 
 use crate::WebStats;
 use crate::sessions::{CLOSE_HOPNET_ENDED, Control, Counters, Inbound};
@@ -26,7 +26,7 @@ const END: [u8; 4] = [0x08, 0, 0, 0];
 
 #[derive(Debug)]
 struct Session {
-    connection: Connection,
+    connection: Client,
     /// Whether the endpoint has had a connection for it.
     connected: bool,
     /// Since when it has had none (never had, or no longer has).
@@ -34,7 +34,7 @@ struct Session {
 }
 
 pub(crate) struct Web {
-    pub endpoint: Arc<wtransport::Endpoint<Server>>,
+    pub endpoint: Arc<wtransport::Server<Server>>,
     pub addr: SocketAddr,
     sessions: HashMap<SocketAddr, Session>,
     pub datagrams: mpsc::Receiver<Inbound>,
@@ -50,7 +50,7 @@ pub(crate) struct Web {
 
 impl Web {
     pub fn new(
-        endpoint: Arc<wtransport::Endpoint<Server>>,
+        endpoint: Arc<wtransport::Server<Server>>,
         addr: SocketAddr,
         datagrams: mpsc::Receiver<Inbound>,
         control: mpsc::UnboundedReceiver<Control>,
@@ -79,7 +79,7 @@ impl Web {
     }
 
     /// Takes one session's opening or end.
-    pub fn on_control(&mut self, control: Control, hopnet: &mut Endpoint, now: Instant) {
+    pub fn on_control(&mut self, control: Control, hopnet: &mut Server, now: Instant) {
         match control {
             Control::Opened { addr, connection } => {
                 self.sessions.insert(
@@ -101,14 +101,14 @@ impl Web {
     }
 
     /// Takes every opening and end waiting.
-    pub fn drain_control(&mut self, hopnet: &mut Endpoint, now: Instant) {
+    pub fn drain_control(&mut self, hopnet: &mut Server, now: Instant) {
         while let Ok(control) = self.control.try_recv() {
             self.on_control(control, hopnet, now);
         }
     }
 
     /// Hands one session datagram to the endpoint.
-    pub fn on_datagram(&mut self, inbound: Inbound, hopnet: &mut Endpoint, now: Instant) {
+    pub fn on_datagram(&mut self, inbound: Inbound, hopnet: &mut Server, now: Instant) {
         if !self.sessions.contains_key(&inbound.from) {
             // Its opening may still wait in the other channel.
             self.drain_control(hopnet, now);
@@ -145,7 +145,7 @@ impl Web {
 
     /// Closes the sessions whose hopnet connection ended a moment ago, or that have gone
     /// `unused_timeout` without one.
-    pub fn upkeep(&mut self, hopnet: &Endpoint, now: Instant) {
+    pub fn upkeep(&mut self, hopnet: &Server, now: Instant) {
         let unused_timeout = self.unused_timeout;
         let mut closed = 0;
         self.sessions.retain(|addr, session| {

@@ -168,10 +168,7 @@ fn client(
             }
         }
         let done = sent == count && tally.intact + tally.corrupt + tally.duplicate >= count;
-        if done
-            || (sent == count && last_send.elapsed() > linger)
-            || client.connection().is_closed()
-        {
+        if done || (sent == count && last_send.elapsed() > linger) || client.machine().is_closed() {
             break;
         }
     }

@@ -10,7 +10,7 @@ use crate::chunk::MAX_PAYLOAD;
 use crate::ext::Extensions;
 use crate::ext::features::{MAX_DATAGRAM, SPEC_DATAGRAM};
 
-/// Configuration shared by [`Connection`](crate::Connection) and [`Endpoint`](crate::Endpoint).
+/// Configuration shared by [`Client`](crate::Client) and [`Server`](crate::Server).
 #[derive(Clone, Debug)]
 pub struct Config {
     pub(crate) idle_timeout: Duration,

@@ -2,7 +2,7 @@
 //! counted in the statistics and dropped.
 
 use crate::chunk::MAX_PAYLOAD;
-use crate::endpoint::ConnectionId;
+use crate::server::ConnectionId;
 
 /// What went wrong in a call.
 #[derive(Debug, thiserror::Error)]

@@ -15,7 +15,7 @@
 //! sees only the spec's wire (PROTOCOL.md, "Extensions").
 //!
 //! The protocol is a pair of state machines with no I/O, in the shape of `quinn-proto`:
-//! a client [`Connection`] and a server [`Endpoint`]. Datagrams and the current time go in,
+//! a client [`Client`] and a server [`Server`]. Datagrams and the current time go in,
 //! datagrams, events and the next deadline come out. Because they never read a clock or a
 //! socket, everything is testable deterministically: [`sim`] runs them over a seeded lossy
 //! network with a virtual clock. The [`io`] drivers are thin loops around them over real UDP.
@@ -38,15 +38,15 @@
 //!   [`poll`](io::blocking::Server::poll)`(Duration::ZERO)` once per tick, then drain
 //!   [`poll_event`](io::blocking::Server::poll_event) and
 //!   [`send`](io::blocking::Server::send) to [`ConnectionId`]s; a snapshot for every client
-//!   goes out as one shared [`Payload`] ([`Endpoint::send_payload`]).
+//!   goes out as one shared [`Payload`] ([`Server::send_payload`]).
 //!   A bot or client: [`io::blocking::Client`]. Async code: `io::async_tokio` (feature `tokio`).
 //! - Real sockets over a bad link: an [`io::Impairment`] on a driver's own outgoing datagrams,
 //!   or an [`io::relay::Relay`] thread between unmodified processes (clients connect to the
 //!   relay's address).
-//! - Tests of an application: [`sim::SimNetwork`] owns a server [`Endpoint`] and any number of
-//!   client [`Connection`]s on seeded lossy links with a virtual clock; `step` or `run_until`,
+//! - Tests of an application: [`sim::SimNetwork`] owns a server [`Server`] and any number of
+//!   client [`Client`]s on seeded lossy links with a virtual clock; `step` or `run_until`,
 //!   then read events from `server()` and `client(i)`. For one connection, [`sim::Pair`].
-//! - Your own event loop: drive [`Endpoint`] / [`Connection`] through their [`Machine`]
+//! - Your own event loop: drive [`Server`] / [`Client`] through their [`Machine`]
 //!   methods: `handle` every datagram, send what `poll_transmit` writes into your buffer, and
 //!   call `handle_timeout` when `poll_timeout`'s instant has passed.
 //!
@@ -75,17 +75,17 @@
 //! | `ext/compress.rs` | LZ4 framing of a message, bounded decompression |
 //! | `handshake/cookie.rs` | the server's stateless challenge cookie |
 //! | `handshake/client.rs` | the client's handshake: probes, and which answers it accepts |
-//! | `connection.rs` | the client: handshake phases, then the data phase |
-//! | `endpoint.rs` | the server: connections by address, challenges, probe acknowledgements |
-//! | `core/mod.rs` | the data phase of one connection: dispatch, timers, close |
-//! | `core/acks.rs` | the spec's ACKs owed, sent first and batched |
-//! | `core/ack_ranges.rs` | ACK frames owed on the extended wire: ranges, when they leave |
-//! | `core/negotiation.rs` | one connection's offer and accept, when each end switches |
-//! | `core/extended.rs` | what arrives on the extended wire, and what was not agreed |
-//! | `core/pack.rs` | extended datagrams packed with frames, in batches |
-//! | `core/queue.rs` | control datagrams and messages sent once, sent at once, bounded |
-//! | `core/events.rs` | events held for the application, charged to the budget |
-//! | `core/liveness.rs` | the idle timeout and the keepalive |
+//! | `client.rs` | the client: handshake phases, then the data phase |
+//! | `server.rs` | the server: connections by address, challenges, probe acknowledgements |
+//! | `connection/mod.rs` | the data phase of one connection: dispatch, timers, close |
+//! | `connection/acks.rs` | the spec's ACKs owed, sent first and batched |
+//! | `connection/ack_ranges.rs` | ACK frames owed on the extended wire: ranges, when they leave |
+//! | `connection/negotiation.rs` | one connection's offer and accept, when each end switches |
+//! | `connection/extended.rs` | what arrives on the extended wire, and what was not agreed |
+//! | `connection/pack.rs` | extended datagrams packed with frames, in batches |
+//! | `connection/queue.rs` | control datagrams and messages sent once, sent at once, bounded |
+//! | `connection/events.rs` | events held for the application, charged to the budget |
+//! | `connection/liveness.rs` | the idle timeout and the keepalive |
 //! | `send/sender.rs` | sequence ids, the state of every reliable chunk, ACKs and ranges |
 //! | `send/wire.rs` | a message's framing (spec or extended), reliable indexes, compression |
 //! | `send/outgoing.rs` | reliable messages held by sequence, recycled or shared buffers |
@@ -118,10 +118,9 @@
 #![warn(missing_docs)]
 
 pub mod chunk;
+mod client;
 mod config;
 mod connection;
-mod core;
-mod endpoint;
 mod error;
 mod event;
 pub mod ext;
@@ -134,19 +133,20 @@ mod payload;
 mod receive;
 pub mod secure;
 mod send;
+mod server;
 pub mod sim;
 mod spares;
 mod stats;
 mod transmit;
 
 pub use chunk::{CHUNK_SIZE, MAX_CHUNKS, MAX_PAYLOAD};
+pub use client::Client;
 pub use config::{Config, ConfigBuilder};
-pub use connection::Connection;
-pub use endpoint::{ConnectionId, Endpoint, EndpointEvent};
 pub use error::Error;
 pub use event::{Delivery, DisconnectReason, Event, MessageId};
 pub use ext::Extensions;
 pub use machine::Machine;
 pub use payload::Payload;
-pub use stats::{EndpointStats, Stats};
+pub use server::{ConnectionId, Server, ServerEvent};
+pub use stats::{ServerStats, Stats};
 pub use transmit::Transmit;

@@ -10,13 +10,13 @@
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use crate::connection::Connection;
-use crate::endpoint::Endpoint;
-use crate::secure::{SecureConnection, SecureEndpoint};
+use crate::client::Client;
+use crate::secure::{SecureClient, SecureServer};
+use crate::server::Server;
 use crate::transmit::Transmit;
 
-/// A protocol state machine without I/O: [`Connection`], [`Endpoint`], their secure forms
-/// ([`SecureConnection`], [`SecureEndpoint`]), or a peer of your own
+/// A protocol state machine without I/O: [`Client`], [`Server`], their secure forms
+/// ([`SecureClient`], [`SecureServer`]), or a peer of your own
 /// (a server that speaks only the spec, say) to run in [`sim`](crate::sim).
 pub trait Machine {
     /// Takes a datagram received from `from` at `now`.
@@ -64,4 +64,4 @@ macro_rules! inherent_machine {
     )*};
 }
 
-inherent_machine!(Connection, Endpoint, SecureConnection, SecureEndpoint);
+inherent_machine!(Client, Server, SecureClient, SecureServer);

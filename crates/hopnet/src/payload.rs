@@ -1,8 +1,8 @@
 //! A message's bytes, encoded once and shared between the connections it goes to.
 //!
-//! [`send`](crate::Endpoint::send) takes a slice and copies it into a recycled buffer (a
+//! [`send`](crate::Server::send) takes a slice and copies it into a recycled buffer (a
 //! reliable message's waits for its acknowledgement, an unreliable one's for its datagram);
-//! [`send_payload`](crate::Endpoint::send_payload) takes a [`Payload`] and keeps a reference
+//! [`send_payload`](crate::Server::send_payload) takes a [`Payload`] and keeps a reference
 //! instead. A server broadcasting one snapshot to every client builds one `Payload` and sends
 //! clones of it: the bytes are never copied, whatever the number of clients, and are freed
 //! when the last connection has sent (or, reliably, seen acknowledged) its chunks.

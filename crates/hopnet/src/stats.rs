@@ -72,9 +72,9 @@ pub struct Stats {
     pub tracked_lost: u64,
 }
 
-/// Statistics of an [`Endpoint`](crate::Endpoint) as a whole.
+/// Statistics of an [`Server`](crate::Server) as a whole.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct EndpointStats {
+pub struct ServerStats {
     /// Datagrams received on the endpoint.
     pub datagrams_received: u64,
     /// Datagrams dropped as malformed or unexpected (unknown peer, wrong size, bad seasoning).

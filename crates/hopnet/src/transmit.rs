@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use crate::chunk::CHUNK_SIZE;
 use crate::packet::HEADER_LEN;
 
-/// What [`Connection::poll_transmit`] / [`Endpoint::poll_transmit`] wrote into the caller's
+/// What [`Client::poll_transmit`] / [`Server::poll_transmit`] wrote into the caller's
 /// buffer: one datagram, or several to the same destination laid end to end.
 ///
 /// Every datagram of a batch is `segment_size` bytes except the last, which may be shorter:
@@ -16,8 +16,8 @@ use crate::packet::HEADER_LEN;
 /// (4 bytes each) and the chunks of one or several messages (504 bytes of payload each, the
 /// last shorter).
 ///
-/// [`Connection::poll_transmit`]: crate::Connection::poll_transmit
-/// [`Endpoint::poll_transmit`]: crate::Endpoint::poll_transmit
+/// [`Client::poll_transmit`]: crate::Client::poll_transmit
+/// [`Server::poll_transmit`]: crate::Server::poll_transmit
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Transmit {
     /// Where to send the datagrams.

@@ -1,7 +1,7 @@
 //! The extensions never break a peer that speaks only the spec, at any loss rate, in either
 //! direction: our extended client against the model of the spec author's server and against
-//! an `Endpoint` without extensions, and a client without extensions against an extended
-//! `Endpoint`. Byte-level: every datagram such a peer receives after the handshake is a spec
+//! an `Server` without extensions, and a client without extensions against an extended
+//! `Server`. Byte-level: every datagram such a peer receives after the handshake is a spec
 //! packet (reserved bits zero), or an offer, which a spec peer reads as an `ACK` of nothing.
 
 mod common;
@@ -15,7 +15,7 @@ use hopnet::ext::datagram::MARKER;
 use hopnet::ext::negotiate::{NEGOTIATION_LEN, is_negotiation};
 use hopnet::packet::{Flags, Header, is_handshake_shaped};
 use hopnet::sim::{Batch, LinkConfig, SimNetwork};
-use hopnet::{Config, Delivery, Endpoint, Event, Machine};
+use hopnet::{Config, Delivery, Event, Machine, Server};
 
 fn extended() -> Config {
     Config::builder()
@@ -119,7 +119,7 @@ fn echo_all_modes<S: Machine>(
     echoed.iter().filter(|&&n| n > 0).count()
 }
 
-fn echo(endpoint: &mut Endpoint) {
+fn echo(endpoint: &mut Server) {
     while let Some(e) = endpoint.poll_event() {
         if let Event::Message { bytes, .. } = e.event {
             let _ = endpoint.send(e.connection, &bytes, Delivery::Reliable);
@@ -197,7 +197,7 @@ fn client_without_extensions_against_an_extended_endpoint() {
         // The server echoes in every mode, ordered ones included: toward a peer that did
         // not agree, it holds them itself.
         let mut k = 0;
-        echo_all_modes(&mut net, spec(), |e: &mut Endpoint| {
+        echo_all_modes(&mut net, spec(), |e: &mut Server| {
             while let Some(ev) = e.poll_event() {
                 if let Event::Message { bytes, .. } = ev.event {
                     let d = [

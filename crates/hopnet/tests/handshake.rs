@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use common::original_server::{OriginalServer, OriginalStats};
 use common::{OriginalOnSocket, index_of, payload};
 use hopnet::sim::{LinkConfig, SimNetwork};
-use hopnet::{Config, Delivery, Endpoint, Event, Machine, Transmit};
+use hopnet::{Config, Delivery, Event, Machine, Server, Transmit};
 
 const MESSAGES: u32 = 20;
 const SIZE: usize = 5000;
@@ -64,8 +64,8 @@ fn connect_and_echo_with<S: Machine>(
     Ok(())
 }
 
-/// Our [`Endpoint`] as an echo server: sends back every message it received.
-fn echo(endpoint: &mut Endpoint) {
+/// Our [`Server`] as an echo server: sends back every message it received.
+fn echo(endpoint: &mut Server) {
     while let Some(e) = endpoint.poll_event() {
         if let Event::Message { bytes, .. } = e.event {
             let sent = endpoint.send(e.connection, &bytes, Delivery::Reliable);
@@ -128,9 +128,9 @@ fn a_server_that_never_confirms_under_loss_and_reordering() {
     echo_with_original(0..32, lossy);
 }
 
-/// Our [`Endpoint`] as an echo server, recording every datagram it receives.
+/// Our [`Server`] as an echo server, recording every datagram it receives.
 struct Recording {
-    endpoint: Endpoint,
+    endpoint: Server,
     received: Vec<Vec<u8>>,
 }
 
@@ -155,7 +155,7 @@ impl Machine for Recording {
 fn our_server_sees_init_response_and_one_probe() {
     for seed in 0..16 {
         let server = Recording {
-            endpoint: Endpoint::with_seed(Config::default(), seed),
+            endpoint: Server::with_seed(Config::default(), seed),
             received: Vec::new(),
         };
         let mut net = SimNetwork::with_server(seed, server, link(0.0));

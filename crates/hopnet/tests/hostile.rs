@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use hopnet::packet::{Flags, Header};
 use hopnet::sim::{LinkConfig, Pair, SimNetwork};
-use hopnet::{Config, Delivery, Endpoint, Error, Event, MAX_PAYLOAD};
+use hopnet::{Config, Delivery, Error, Event, MAX_PAYLOAD, Server};
 use rand::{Rng, RngCore, SeedableRng, rngs::SmallRng};
 
 const BUDGET: usize = 256 * 1024;
@@ -180,7 +180,7 @@ fn random_and_mutated_datagrams() {
         }
     }
     net.step(Duration::from_millis(100));
-    let es = net.server().endpoint_stats();
+    let es = net.server().server_stats();
     assert_eq!(
         es.connections_accepted, 1,
         "no connection without a handshake: {es:?}"
@@ -269,7 +269,7 @@ fn init_flood_from_spoofed_addresses_does_not_lock_out_a_client() {
         assert!(net.server().connections().count() <= 1);
     }
     assert!(net.run_until(Duration::from_secs(10), |n| n.client(c).is_connected()));
-    let es = net.server().endpoint_stats();
+    let es = net.server().server_stats();
     assert_eq!(es.connections_accepted, 1, "{es:?}");
     assert!(es.challenges_sent >= 100_000, "{es:?}");
     // Never more bytes out than in before verification: one 4-byte challenge per 4-byte Init.
@@ -433,7 +433,7 @@ fn datagrams_of_odd_sizes() {
             assert_eq!(pair.client().stats().reassembly_bytes, 0, "{len} bytes");
         }
     }
-    let es = pair.server().endpoint_stats();
+    let es = pair.server().server_stats();
     assert_eq!((es.connections_accepted, es.connections), (1, 1), "{es:?}");
     // Only the real client's Init got a challenge: none of these is 4 bytes long.
     assert_eq!(es.challenges_sent, 1, "{es:?}");
@@ -479,14 +479,14 @@ fn end_and_ack_spoofed_from_another_address() {
             spoofed.push(Header::new(flags, h.chunk, h.sequence).encode().to_vec());
         }
     }
-    let before = pair.server().endpoint_stats();
+    let before = pair.server().server_stats();
     for from in strangers {
         for d in &spoofed {
             pair.server().handle(now, from, d);
             pair.client().handle(now, from, d);
         }
     }
-    let es = pair.server().endpoint_stats();
+    let es = pair.server().server_stats();
     assert_eq!(es.connections, 1, "{es:?}");
     assert!(pair.client().is_connected());
     let s = pair.client().stats();
@@ -517,7 +517,7 @@ fn end_and_ack_spoofed_from_another_address() {
     let closed = std::iter::from_fn(|| pair.server().poll_event())
         .any(|e| matches!(e.event, Event::Disconnected { .. }));
     assert!(closed);
-    assert_eq!(pair.server().endpoint_stats().connections, 0);
+    assert_eq!(pair.server().server_stats().connections, 0);
 }
 
 /// Bound: 50,000 guessed `ChallengeResponse`s from one address that never learned its
@@ -527,7 +527,7 @@ fn end_and_ack_spoofed_from_another_address() {
 /// tracing of a fixed key, a side channel no attacker has; see fuzz/README.md, finding 4.)
 #[test]
 fn guessed_challenge_responses_open_nothing() {
-    let mut server = Endpoint::with_seed(Config::default(), 21);
+    let mut server = Server::with_seed(Config::default(), 21);
     let now = Instant::now();
     let from: SocketAddr = "[2001:db8::7]:5000".parse().unwrap();
     let mut x = 0x2545_f491_4f6c_dd1du64;
@@ -542,7 +542,7 @@ fn guessed_challenge_responses_open_nothing() {
             assert_eq!(buf.len(), 4);
         }
     }
-    let es = server.endpoint_stats();
+    let es = server.server_stats();
     assert_eq!((es.connections_accepted, es.connections), (0, 0), "{es:?}");
     assert!(server.poll_event().is_none());
 }

@@ -6,7 +6,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use hopnet::{Config, Connection, Endpoint, Transmit};
+use hopnet::{Client, Config, Server, Transmit};
 
 const CLIENT: &str = "127.0.0.1:40001";
 const SERVER: &str = "127.0.0.1:40000";
@@ -34,8 +34,8 @@ fn drain(
 }
 
 struct Ends {
-    client: Connection,
-    server: Endpoint,
+    client: Client,
+    server: Server,
     client_addr: SocketAddr,
     server_addr: SocketAddr,
     now: Instant,
@@ -49,8 +49,8 @@ impl Ends {
             (CLIENT.parse().unwrap(), SERVER.parse().unwrap());
         let now = Instant::now();
         let mut ends = Ends {
-            client: Connection::with_seed(config(), server_addr, now, 7),
-            server: Endpoint::with_seed(config(), 7),
+            client: Client::with_seed(config(), server_addr, now, 7),
+            server: Server::with_seed(config(), 7),
             client_addr,
             server_addr,
             now,

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant, SystemTime};
 
 use hopnet::secure::{
     ClientState, ConnectTokenBuilder, DropReason, Key, MAX_PACKET_BYTES, NetcodeClient,
-    NetcodeServer, NetcodeServerConfig, REQUEST_PACKET_BYTES, SecureStats, ServerDisconnectReason,
-    ServerEvent,
+    NetcodeServer, NetcodeServerConfig, NetcodeServerEvent, REQUEST_PACKET_BYTES, SecureStats,
+    ServerDisconnectReason,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, RngCore, SeedableRng};
@@ -163,7 +163,7 @@ impl World {
             .map(|(_, p)| p.to_vec())
     }
 
-    fn events(&mut self) -> Vec<ServerEvent> {
+    fn events(&mut self) -> Vec<NetcodeServerEvent> {
         std::iter::from_fn(|| self.server.poll_event()).collect()
     }
 }
@@ -186,7 +186,7 @@ fn connected_pair() -> World {
     let events = world.events();
     assert!(matches!(
         events[..],
-        [ServerEvent::Connected {
+        [NetcodeServerEvent::Connected {
             client: 0,
             client_id: 1,
             ..
@@ -635,7 +635,7 @@ fn silence_times_out_both_ends_by_the_tokens_timeout() {
     assert_eq!(w.client(0).state(), ClientState::ConnectionTimedOut);
     assert_eq!(
         w.events(),
-        [ServerEvent::Disconnected {
+        [NetcodeServerEvent::Disconnected {
             client: 0,
             client_id: 1,
             address: slot_address,

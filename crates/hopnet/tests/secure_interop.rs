@@ -14,7 +14,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use hopnet::secure::{
     ClientState, ConnectToken, ConnectTokenBuilder, DropReason, Key, NetcodeClient, NetcodeServer,
-    NetcodeServerConfig, SecureStats, ServerDisconnectReason, ServerEvent,
+    NetcodeServerConfig, NetcodeServerEvent, SecureStats, ServerDisconnectReason,
 };
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -199,7 +199,7 @@ fn their_client_our_server(loss: f64, seed: u64) {
         server.handle_timeout(now);
         while let Some(event) = server.poll_event() {
             match event {
-                ServerEvent::Connected {
+                NetcodeServerEvent::Connected {
                     client: i,
                     client_id,
                     address: a,
@@ -253,7 +253,7 @@ fn their_client_our_server(loss: f64, seed: u64) {
         for (from, datagram) in receive_all(&socket, &mut lossy) {
             server.handle(now, from, &datagram);
         }
-        if let Some(ServerEvent::Disconnected { reason: r, .. }) = server.poll_event() {
+        if let Some(NetcodeServerEvent::Disconnected { reason: r, .. }) = server.poll_event() {
             reason = Some(r);
         }
         std::thread::sleep(Duration::from_millis(1));

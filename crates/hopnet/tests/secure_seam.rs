@@ -1,4 +1,4 @@
-//! hopnet over netcode: a `SecureEndpoint` and `SecureConnection`s, driven only through the
+//! hopnet over netcode: a `SecureServer` and `SecureClient`s, driven only through the
 //! `Machine` trait on a seeded lossy in-memory network with a virtual clock. Every delivery
 //! mode works unchanged above netcode; closes travel both ways; the spec's plaintext `END`
 //! from a client's address, which closes a plain connection, does nothing here.
@@ -7,9 +7,9 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant, SystemTime};
 
 use hopnet::secure::{
-    ConnectTokenBuilder, DropReason, Key, NetcodeServerConfig, SecureConnection, SecureEndpoint,
+    ConnectTokenBuilder, DropReason, Key, NetcodeServerConfig, SecureClient, SecureServer,
 };
-use hopnet::{Config, ConnectionId, Delivery, DisconnectReason, EndpointEvent, Event, Machine};
+use hopnet::{Config, ConnectionId, Delivery, DisconnectReason, Event, Machine, ServerEvent};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -24,9 +24,9 @@ struct Net {
     rng: StdRng,
     loss: f64,
     now: Instant,
-    server: SecureEndpoint,
-    clients: Vec<(SocketAddr, SecureConnection)>,
-    server_events: Vec<EndpointEvent>,
+    server: SecureServer,
+    clients: Vec<(SocketAddr, SecureClient)>,
+    server_events: Vec<ServerEvent>,
     client_events: Vec<Vec<Event>>,
     buf: Vec<u8>,
 }
@@ -55,7 +55,7 @@ impl Net {
         let now = Instant::now();
         let unix = SystemTime::now();
         let netcode = NetcodeServerConfig::new(PROTOCOL_ID, key.clone(), server_address(), 8);
-        let server = SecureEndpoint::new(config.clone(), netcode, now, unix).unwrap();
+        let server = SecureServer::new(config.clone(), netcode, now, unix).unwrap();
         let clients = (0..clients)
             .map(|i| {
                 let token = ConnectTokenBuilder::new(PROTOCOL_ID, i as u64, [server_address()])
@@ -64,7 +64,7 @@ impl Net {
                 let address = SocketAddr::from(([10, 0, 1, i as u8], 5000));
                 (
                     address,
-                    SecureConnection::new(config.clone(), token, now).unwrap(),
+                    SecureClient::new(config.clone(), token, now).unwrap(),
                 )
             })
             .collect::<Vec<_>>();
@@ -214,7 +214,7 @@ fn reliable_both_ways(loss: f64, seed: u64, config: Config) {
                 .send(&message(i + c, len), Delivery::ReliableOrdered)
                 .unwrap();
             net.server
-                .endpoint()
+                .machine()
                 .send(id, &message(i + 10 + c, len), Delivery::ReliableOrdered)
                 .unwrap();
         }
@@ -248,7 +248,7 @@ fn reliable_both_ways(loss: f64, seed: u64, config: Config) {
         for id in ids {
             let agreed = net
                 .server
-                .endpoint()
+                .machine()
                 .extensions(id)
                 .expect("the extensions were agreed");
             assert_eq!(agreed.datagram_size(), 1200);
@@ -299,7 +299,7 @@ fn unreliable_messages_pass_without_loss() {
             .send(&message(i, 100), Delivery::Unreliable)
             .unwrap();
         net.server
-            .endpoint()
+            .machine()
             .send(id, &message(i, 300), Delivery::Unreliable)
             .unwrap();
         net.step();
@@ -339,7 +339,7 @@ fn a_plaintext_end_from_the_clients_address_does_not_close_it() {
             .iter()
             .all(|e| !matches!(e.event, Event::Disconnected { .. }))
     );
-    assert_eq!(net.server.endpoint().peer(id), Some(address));
+    assert_eq!(net.server.machine().peer(id), Some(address));
 }
 
 #[test]
@@ -416,7 +416,7 @@ fn a_client_that_cannot_connect_reports_it() {
         .timeout_seconds(1)
         .issue(&key, SystemTime::now())
         .unwrap();
-    let mut client = SecureConnection::new(Config::default(), token, now).unwrap();
+    let mut client = SecureClient::new(Config::default(), token, now).unwrap();
     assert_eq!(
         client
             .send(b"x", Delivery::Reliable)
@@ -452,7 +452,7 @@ fn datagrams_larger_than_a_netcode_payload_are_refused_at_construction() {
     let token = ConnectTokenBuilder::new(PROTOCOL_ID, 1, [server_address()])
         .issue(&Key::generate(), SystemTime::now())
         .unwrap();
-    assert!(SecureConnection::new(config.clone(), token, Instant::now()).is_err());
+    assert!(SecureClient::new(config.clone(), token, Instant::now()).is_err());
     let netcode = NetcodeServerConfig::new(PROTOCOL_ID, Key::generate(), server_address(), 8);
-    assert!(SecureEndpoint::new(config, netcode, Instant::now(), SystemTime::now()).is_err());
+    assert!(SecureServer::new(config, netcode, Instant::now(), SystemTime::now()).is_err());
 }

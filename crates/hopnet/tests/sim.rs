@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use hopnet::sim::{LinkConfig, SimNetwork};
-use hopnet::{Config, Delivery, DisconnectReason, EndpointEvent, Error, Event, MAX_PAYLOAD};
+use hopnet::{Config, Delivery, DisconnectReason, Error, Event, MAX_PAYLOAD, ServerEvent};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
 
 /// The payload of message `i` with `len` bytes: its index in the first 4 bytes (when it fits),
@@ -32,7 +32,7 @@ fn index_of(bytes: &[u8]) -> Option<u32> {
 }
 
 fn server_messages(net: &mut SimNetwork, out: &mut Vec<(Vec<u8>, bool)>) {
-    while let Some(EndpointEvent { event, .. }) = net.server().poll_event() {
+    while let Some(ServerEvent { event, .. }) = net.server().poll_event() {
         if let Event::Message { bytes, reliable } = event {
             out.push((bytes, reliable));
         }

@@ -104,7 +104,7 @@ fn echo_over_loopback(
                 }
             }
         }
-        if client.connection().is_connected() && sent < count {
+        if client.machine().is_connected() && sent < count {
             for d in [Delivery::Reliable, Delivery::Unreliable] {
                 let mut msg = vec![sent as u8; 100 + sent * 37 % 3000];
                 msg[..4].copy_from_slice(&(sent as u32).to_le_bytes());
@@ -116,7 +116,7 @@ fn echo_over_loopback(
             break;
         }
     }
-    assert!(client.connection().is_connected());
+    assert!(client.machine().is_connected());
     client.close().unwrap();
     (reliable_back, unreliable_back)
 }

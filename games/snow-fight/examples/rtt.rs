@@ -17,11 +17,11 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use hopnet::io::blocking::Client;
-use hopnet::{Connection, Event};
+use hopnet::{Client, Event};
 use snow_fight::session::GameClient;
 use tokio::runtime::Runtime;
 use wtransport::tls::Sha256Digest;
-use wtransport::{ClientConfig, Endpoint};
+use wtransport::{ClientConfig, Server};
 
 #[derive(Parser, Debug)]
 #[command(about = "Round trips to the game server")]
@@ -42,16 +42,16 @@ struct Args {
 
 /// A hopnet connection and how its datagrams travel.
 trait Carrier {
-    fn connection(&mut self) -> &mut Connection;
+    fn machine(&mut self) -> &mut Client;
     /// One round of I/O, waiting at most `wait`.
     fn poll(&mut self, wait: Duration);
     fn poll_event(&mut self) -> Option<Event> {
-        self.connection().poll_event()
+        self.machine().poll_event()
     }
 }
 
 impl Carrier for Client {
-    fn connection(&mut self) -> &mut Connection {
+    fn machine(&mut self) -> &mut Client {
         Client::connection(self)
     }
     fn poll(&mut self, wait: Duration) {
@@ -66,9 +66,9 @@ impl Carrier for Client {
 /// session's datagrams into a channel, as the server's carrier does.
 struct Session {
     runtime: Runtime,
-    session: wtransport::Connection,
+    session: wtransport::Client,
     datagrams: tokio::sync::mpsc::UnboundedReceiver<wtransport::datagram::Datagram>,
-    hopnet: Connection,
+    hopnet: Client,
     server: SocketAddr,
     buf: Vec<u8>,
 }
@@ -87,7 +87,7 @@ impl Session {
                     .with_bind_default()
                     .with_server_certificate_hashes([Sha256Digest::new(hash)])
                     .build();
-                Endpoint::client(config)?
+                Server::client(config)?
                     .connect(format!("https://{host}:{port}/"))
                     .await
                     .map_err(std::io::Error::other)
@@ -107,7 +107,7 @@ impl Session {
             runtime,
             session,
             datagrams,
-            hopnet: Connection::new(hopnet::Config::default(), server, Instant::now()),
+            hopnet: Client::new(hopnet::Config::default(), server, Instant::now()),
             server,
             buf: Vec::new(),
         }
@@ -123,7 +123,7 @@ impl Session {
 }
 
 impl Carrier for Session {
-    fn connection(&mut self) -> &mut Connection {
+    fn machine(&mut self) -> &mut Client {
         &mut self.hopnet
     }
     fn poll(&mut self, wait: Duration) {
@@ -200,7 +200,7 @@ fn measure(carrier: &mut dyn Carrier, args: &Args) -> Vec<f64> {
         carrier.poll(Duration::from_millis(1));
         while let Some(event) = carrier.poll_event() {
             match event {
-                Event::Connected => game.send_init(carrier.connection()),
+                Event::Connected => game.send_init(carrier.machine()),
                 Event::Message { bytes, .. } => {
                     game.handle(&bytes, Instant::now());
                 }
@@ -222,7 +222,7 @@ fn measure(carrier: &mut dyn Carrier, args: &Args) -> Vec<f64> {
             if next_ping.is_none_or(|t| now >= t) {
                 // Sent by the next poll, which then waits for the pong: a poll here could take
                 // the pong in and leave its event unread until the one after.
-                game.send_ping(carrier.connection(), now);
+                game.send_ping(carrier.machine(), now);
                 next_ping = Some(now + every);
             }
         }

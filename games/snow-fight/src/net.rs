@@ -10,14 +10,14 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use hopnet::io::blocking::{Client, Server};
-use hopnet::{Connection, Endpoint, Error, Event, Stats};
+use hopnet::{Error, Event, Stats};
 use tracing::warn;
 
 use crate::session::{BotPlayer, GameServer};
 
 /// A game server on a UDP socket.
 pub struct UdpServer {
-    /// The transport: a socket and an [`Endpoint`].
+    /// The transport: a socket and a [`hopnet::Server`].
     pub server: Server,
     /// The game.
     pub game: GameServer,
@@ -49,8 +49,8 @@ impl UdpServer {
     }
 
     /// The transport's state machine (connections, statistics).
-    pub fn endpoint(&mut self) -> &mut Endpoint {
-        self.server.endpoint()
+    pub fn machine(&mut self) -> &mut hopnet::Server {
+        self.server.machine()
     }
 
     /// One turn of the loop: I/O until a datagram arrives or the next tick is due, the events,
@@ -58,12 +58,12 @@ impl UdpServer {
     pub fn turn(&mut self) -> Result<bool, Error> {
         let wait = self.next_tick.saturating_duration_since(Instant::now());
         self.server.poll(wait)?;
-        self.game.poll(self.server.endpoint());
+        self.game.poll(self.server.machine());
         let now = Instant::now();
         if now < self.next_tick {
             return Ok(false);
         }
-        self.game.tick(self.server.endpoint());
+        self.game.tick(self.server.machine());
         self.next_tick += self.tick;
         // Far behind (a debugger, a suspended laptop): skip rather than burst.
         if now > self.next_tick + self.tick * 10 {
@@ -92,24 +92,24 @@ pub fn play_bot(
     server: SocketAddr,
     config: hopnet::Config,
     player: &mut BotPlayer,
-    mut done: impl FnMut(&BotPlayer, &Connection) -> bool,
+    mut done: impl FnMut(&BotPlayer, &hopnet::Client) -> bool,
 ) -> Result<Stats, Error> {
     let mut client = Client::connect(server, config)?;
     let mut closed = None;
-    while closed.is_none() && !done(player, client.connection()) {
+    while closed.is_none() && !done(player, client.machine()) {
         client.poll(Duration::from_millis(5))?;
         while let Some(event) = client.poll_event() {
             match event {
-                Event::Connected => player.start(client.connection()),
+                Event::Connected => player.start(client.machine()),
                 Event::Message { bytes, .. } => {
-                    player.handle(client.connection(), &bytes, Instant::now());
+                    player.handle(client.machine(), &bytes, Instant::now());
                 }
                 Event::Disconnected { reason } => closed = Some(reason),
                 // A client sends no tracked messages (the server sends its delta clients theirs).
                 Event::Acknowledged { .. } | Event::Lost { .. } => {}
             }
         }
-        player.maintain(client.connection(), Instant::now());
+        player.maintain(client.machine(), Instant::now());
         client.poll(Duration::ZERO)?;
     }
     if let Some(reason) = closed {

@@ -10,7 +10,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use hopnet::Endpoint;
+use hopnet::Server;
 use hopnet_webtransport::{Error, Server, Site, WebTransportConfig};
 
 use crate::session::GameServer;
@@ -110,7 +110,7 @@ pub fn page() -> Site {
 /// `hopnet-webtransport` and a [`GameServer`], ticking at a fixed rate, as
 /// [`UdpServer`](crate::net::UdpServer) does over UDP alone.
 pub struct WebServer {
-    /// The transport: a UDP socket, WebTransport sessions, one [`Endpoint`].
+    /// The transport: a UDP socket, WebTransport sessions, one [`Server`].
     pub server: Server,
     /// The game.
     pub game: GameServer,
@@ -145,8 +145,8 @@ impl WebServer {
     }
 
     /// The transport's state machine (connections, statistics).
-    pub fn endpoint(&mut self) -> &mut Endpoint {
-        self.server.endpoint()
+    pub fn machine(&mut self) -> &mut Server {
+        self.server.machine()
     }
 
     /// One turn of the loop: I/O until a datagram arrives or the next tick is due, the events,
@@ -154,12 +154,12 @@ impl WebServer {
     pub fn turn(&mut self) -> Result<bool, Error> {
         let wait = self.next_tick.saturating_duration_since(Instant::now());
         self.server.poll(wait)?;
-        self.game.poll(self.server.endpoint());
+        self.game.poll(self.server.machine());
         let now = Instant::now();
         if now < self.next_tick {
             return Ok(false);
         }
-        self.game.tick(self.server.endpoint());
+        self.game.tick(self.server.machine());
         self.next_tick += self.tick;
         // Far behind (a debugger, a suspended laptop): skip rather than burst.
         if now > self.next_tick + self.tick * 10 {

@@ -38,7 +38,7 @@ fn watch(server: SocketAddr, seen: Seen, stop: Arc<AtomicBool>) -> Option<u32> {
         client.poll(Duration::from_millis(5)).unwrap();
         while let Some(event) = client.poll_event() {
             match event {
-                Event::Connected => game.send_init(client.connection()),
+                Event::Connected => game.send_init(client.machine()),
                 Event::Message { bytes, .. }
                     if game.handle(&bytes, Instant::now()) == Some(ClientEvent::Snapshot) =>
                 {

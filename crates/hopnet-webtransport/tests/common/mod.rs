@@ -9,11 +9,11 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use hopnet::{Connection, ConnectionId, Delivery, Event};
+use hopnet::{Client, ConnectionId, Delivery, Event};
 use hopnet_webtransport::{Certificate, Server, WebStats, WebTransportConfig};
 use tokio::runtime::Runtime;
 use wtransport::tls::Sha256Digest;
-use wtransport::{ClientConfig, Endpoint};
+use wtransport::{ClientConfig, Server};
 
 /// Loopback, any port.
 pub fn any() -> SocketAddr {
@@ -163,14 +163,14 @@ pub fn open_session(
     web: SocketAddr,
     hash: [u8; 32],
     quic: impl FnOnce(&mut ClientConfig),
-) -> Result<wtransport::Connection, wtransport::error::ConnectingError> {
+) -> Result<wtransport::Client, wtransport::error::ConnectingError> {
     runtime.block_on(async {
         let mut config = ClientConfig::builder()
             .with_bind_default()
             .with_server_certificate_hashes([Sha256Digest::new(hash)])
             .build();
         quic(&mut config);
-        let endpoint = Endpoint::client(config).unwrap();
+        let endpoint = Server::client(config).unwrap();
         endpoint
             .connect(format!("https://127.0.0.1:{}/", web.port()))
             .await
@@ -180,8 +180,8 @@ pub fn open_session(
 /// A hopnet client over a WebTransport session: what a page runs, in Rust.
 pub struct WebClient {
     pub runtime: Runtime,
-    pub session: wtransport::Connection,
-    pub hopnet: Connection,
+    pub session: wtransport::Client,
+    pub hopnet: Client,
     server: SocketAddr,
     buf: Vec<u8>,
     /// Whether the session ended, and how the server closed it (its application code).
@@ -198,7 +198,7 @@ impl WebClient {
             .unwrap();
         let session = open_session(&runtime, web, hash, |_| {}).expect("the session opens");
         WebClient {
-            hopnet: Connection::new(hopnet::Config::default(), web, Instant::now()),
+            hopnet: Client::new(hopnet::Config::default(), web, Instant::now()),
             runtime,
             session,
             server: web,

@@ -17,7 +17,7 @@
 //!
 //! The first four bytes are a spec header: `ACK` with the reserved bit `0x10`, chunk 255 of a
 //! sequence 32,768 ids from the newest the sender has seen (where the keepalive points, see
-//! `core/liveness.rs`). A spec peer drops the reserved bit, takes an `ACK` for a chunk it never
+//! `connection/liveness.rs`). A spec peer drops the reserved bit, takes an `ACK` for a chunk it never
 //! has in flight, and ignores the payload, as it must ignore any `ACK`'s. The CRC-32 (IEEE)
 //! covers every byte before it; bytes between the fields and the CRC are reserved for later
 //! versions and ignored.

@@ -31,7 +31,7 @@ use tokio::net::{ToSocketAddrs, UdpSocket};
 use super::port::Port;
 use super::recv::{RECV_SLOTS, is_transient};
 use super::{Driven, any_local};
-use crate::{Config, Connection, Endpoint, EndpointEvent, Error, Event};
+use crate::{Config, Error, Event, ServerEvent};
 
 /// How long `recv` sleeps when the machine has no deadline at all (a closed connection).
 const IDLE: Duration = Duration::from_secs(3600);
@@ -107,21 +107,21 @@ impl<M: Driven> Driver<M> {
 /// A server endpoint on a tokio UDP socket.
 #[derive(Debug)]
 pub struct TokioServer {
-    driver: Driver<Endpoint>,
+    driver: Driver<crate::Server>,
 }
 
 impl TokioServer {
     /// Binds and starts accepting connections.
     pub async fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<TokioServer, Error> {
         Ok(TokioServer {
-            driver: Driver::new(UdpSocket::bind(addr).await?, Endpoint::new(config))?,
+            driver: Driver::new(UdpSocket::bind(addr).await?, crate::Server::new(config))?,
         })
     }
 
     server_methods!(async, .await);
 
     /// Runs the protocol until the next event on any connection.
-    pub async fn recv(&mut self) -> Result<EndpointEvent, Error> {
+    pub async fn recv(&mut self) -> Result<ServerEvent, Error> {
         self.driver.next_event(|_| false).await
     }
 
@@ -134,7 +134,7 @@ impl TokioServer {
 /// A client connection on a tokio UDP socket.
 #[derive(Debug)]
 pub struct TokioClient {
-    driver: Driver<Connection>,
+    driver: Driver<crate::Client>,
 }
 
 impl TokioClient {
@@ -143,7 +143,7 @@ impl TokioClient {
     pub async fn connect(server: SocketAddr, config: Config) -> Result<TokioClient, Error> {
         let mut driver = Driver::new(
             UdpSocket::bind(any_local(server)).await?,
-            Connection::new(config, server, Instant::now()),
+            crate::Client::new(config, server, Instant::now()),
         )?;
         driver.flush().await?;
         Ok(TokioClient { driver })
@@ -154,7 +154,7 @@ impl TokioClient {
     /// Runs the protocol until the next event. After `Disconnected`, returns
     /// [`Error::Closed`].
     pub async fn recv(&mut self) -> Result<Event, Error> {
-        self.driver.next_event(Connection::is_closed).await
+        self.driver.next_event(crate::Client::is_closed).await
     }
 
     /// Sends what is queued, as far as the congestion window allows.

@@ -7,7 +7,7 @@
 //! - [`relay`]: a lossy UDP relay thread between real processes.
 //! - [`Impairment`]: loss and delay on a driver's outgoing datagrams, or in the relay.
 //!
-//! The drivers are thin: all protocol logic is in [`Connection`] and [`Endpoint`]. Both send
+//! The drivers are thin: all protocol logic is in [`Client`] and [`Server`]. Both send
 //! and receive the same way (batched through `quinn-udp`: GSO sends, GRO and `recvmmsg`
 //! receives, one reused buffer each way, one policy for a full or refusing socket, in
 //! `send.rs`); they differ only in how they wait.
@@ -51,7 +51,7 @@ macro_rules! server_methods {
 
         /// Closes a connection (sends `END`).
         pub $($async)? fn close(&mut self, id: crate::ConnectionId) -> Result<(), crate::Error> {
-            self.endpoint().close(id)?;
+            self.machine().close(id)?;
             self.flush()$($await)*
         }
 
@@ -65,19 +65,19 @@ macro_rules! server_methods {
             bytes: &[u8],
             delivery: crate::Delivery,
         ) -> Result<(), crate::Error> {
-            self.endpoint().send(id, bytes, delivery)
+            self.machine().send(id, bytes, delivery)
         }
 
         /// Hands back a message's buffer once read, for a later message to be copied into
-        /// (see [`Endpoint::recycle`](crate::Endpoint::recycle)).
+        /// (see [`Server::recycle`](crate::Server::recycle)).
         pub fn recycle(&mut self, bytes: Vec<u8>) {
-            self.endpoint().recycle(bytes)
+            self.machine().recycle(bytes)
         }
 
         /// The state machine, for everything else: statistics, the connection list, and
-        /// [`send_payload`](crate::Endpoint::send_payload) to send one shared payload to many
+        /// [`send_payload`](crate::Server::send_payload) to send one shared payload to many
         /// connections without a copy.
-        pub fn endpoint(&mut self) -> &mut crate::Endpoint {
+        pub fn machine(&mut self) -> &mut crate::Server {
             &mut self.driver.port.machine
         }
     };
@@ -100,7 +100,7 @@ macro_rules! client_methods {
 
         /// Closes the connection (sends `END`).
         pub $($async)? fn close(&mut self) -> Result<(), crate::Error> {
-            self.connection().close();
+            self.machine().close();
             self.flush()$($await)*
         }
 
@@ -113,17 +113,17 @@ macro_rules! client_methods {
             bytes: &[u8],
             delivery: crate::Delivery,
         ) -> Result<(), crate::Error> {
-            self.connection().send(bytes, delivery)
+            self.machine().send(bytes, delivery)
         }
 
         /// Hands back a message's buffer once read, for a later message to be copied into
-        /// (see [`Connection::recycle`](crate::Connection::recycle)).
+        /// (see [`Client::recycle`](crate::Client::recycle)).
         pub fn recycle(&mut self, bytes: Vec<u8>) {
-            self.connection().recycle(bytes)
+            self.machine().recycle(bytes)
         }
 
         /// The state machine.
-        pub fn connection(&mut self) -> &mut crate::Connection {
+        pub fn machine(&mut self) -> &mut crate::Client {
             &mut self.driver.port.machine
         }
 
@@ -145,7 +145,7 @@ mod socket;
 
 pub use crate::impairment::Impairment;
 use crate::machine::Machine;
-use crate::{Connection, Endpoint, EndpointEvent, Event};
+use crate::{Client, Event, Server, ServerEvent};
 
 /// Counters of the socket layer.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -169,17 +169,17 @@ pub(crate) trait Driven: Machine {
     fn poll_event(&mut self) -> Option<Self::Event>;
 }
 
-impl Driven for Connection {
+impl Driven for Client {
     type Event = Event;
     fn poll_event(&mut self) -> Option<Event> {
-        Connection::poll_event(self)
+        Client::poll_event(self)
     }
 }
 
-impl Driven for Endpoint {
-    type Event = EndpointEvent;
-    fn poll_event(&mut self) -> Option<EndpointEvent> {
-        Endpoint::poll_event(self)
+impl Driven for Server {
+    type Event = ServerEvent;
+    fn poll_event(&mut self) -> Option<ServerEvent> {
+        Server::poll_event(self)
     }
 }
 

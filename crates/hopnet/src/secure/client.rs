@@ -1,446 +1,206 @@
-//! A netcode 1.02 client without I/O: a connect token in, requests, the challenge's answer,
-//! then keep-alives and payloads to the one server that accepted it, driven with explicit time.
+//! A secure client: hopnet's [`Client`] under netcode 1.02. The netcode client connects
+//! with a connect token; once the server has given it a slot, a connection starts in the data
+//! phase (netcode's handshake replaces the spec's `Init` / `Challenge`), and each datagram it
+//! sends travels sealed as a payload packet.
 //!
-//! States and transitions are the standard's ("Client State Machine"): it tries the token's
-//! servers in order, moving on after a denial or a timeout, and gives up when the token has
-//! expired (counted from when it started, by the token's own lifetime, since the client's
-//! clock need not agree with the backend's).
+//! The two ends end together: a netcode disconnect, timeout or failure to connect ends the
+//! connection (reported as [`Event::Disconnected`]), and a connection closed here sends
+//! netcode's disconnect packets.
 
-use std::collections::VecDeque;
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use super::SendError;
-use super::challenge_token::CHALLENGE_TOKEN_BYTES;
-use super::connect_token::{ConnectToken, TokenError};
-use super::packet::{
-    MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, Packet, Receiver, open_packet, read_header, write_packet,
-    write_request,
-};
-use super::replay::ReplayWindow;
-use super::server::DISCONNECT_PACKETS;
-use super::stats::{DropReason, SecureStats};
+use crate::client::Client;
+use crate::event::{Delivery, DisconnectReason, Event};
+use crate::transmit::Transmit;
+use crate::{Config, Error};
 
-/// The most packets a client queues toward the socket.
-const MAX_QUEUED: usize = 256;
+use super::connect_token::ConnectToken;
+use super::netcode_client::{ClientState, NetcodeClient};
+use super::packet::MAX_PAYLOAD_BYTES;
+use super::stats::SecureStats;
 
-/// Where a client is, as the standard numbers its states (negative ones are failures).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ClientState {
-    /// The token expired before any server accepted the client (-6).
-    ConnectTokenExpired,
-    /// The token did not read (-5). [`NetcodeClient::from_bytes`] returns an error instead.
-    InvalidConnectToken,
-    /// Connected, then nothing arrived from the server within the token's timeout (-4).
-    ConnectionTimedOut,
-    /// No server answered the challenge's response within the timeout (-3).
-    ConnectionResponseTimedOut,
-    /// No server answered the connection request within the timeout (-2).
-    ConnectionRequestTimedOut,
-    /// The last server tried was full (-1).
-    ConnectionDenied,
-    /// Closed by either end, or never connected (0).
-    Disconnected,
-    /// Sending connection requests (1).
-    SendingConnectionRequest,
-    /// Sending the challenge's response (2).
-    SendingConnectionResponse,
-    /// Connected (3).
-    Connected,
-}
-
-impl ClientState {
-    /// The standard's number for the state.
-    pub fn code(self) -> i8 {
-        match self {
-            ClientState::ConnectTokenExpired => -6,
-            ClientState::InvalidConnectToken => -5,
-            ClientState::ConnectionTimedOut => -4,
-            ClientState::ConnectionResponseTimedOut => -3,
-            ClientState::ConnectionRequestTimedOut => -2,
-            ClientState::ConnectionDenied => -1,
-            ClientState::Disconnected => 0,
-            ClientState::SendingConnectionRequest => 1,
-            ClientState::SendingConnectionResponse => 2,
-            ClientState::Connected => 3,
-        }
-    }
-
-    /// Whether the client is still trying to connect.
-    pub fn is_connecting(self) -> bool {
-        matches!(
-            self,
-            ClientState::SendingConnectionRequest | ClientState::SendingConnectionResponse
-        )
-    }
-
-    /// Whether the client is done: closed or failed.
-    pub fn is_closed(self) -> bool {
-        self.code() <= 0
-    }
-}
-
-/// A netcode 1.02 client state machine (see the module docs).
+/// A secure client: a [`Client`] whose datagrams travel as netcode 1.02 payload packets.
 #[derive(Debug)]
-pub struct NetcodeClient {
-    token: ConnectToken,
-    state: ClientState,
-    server_index: usize,
-    sequence: u64,
-    replay: ReplayWindow,
-    challenge: Option<(u64, [u8; CHALLENGE_TOKEN_BYTES])>,
-    connect_start: Instant,
-    /// `None` until the first packet to the current server, so that one goes at once.
-    last_send: Option<Instant>,
-    last_receive: Instant,
-    client_index: u32,
-    max_clients: u32,
-    keep_alive_interval: Duration,
-    out: VecDeque<Vec<u8>>,
-    spare: Vec<Vec<u8>>,
-    scratch: Box<[u8; MAX_PACKET_BYTES]>,
-    stats: SecureStats,
+pub struct SecureClient {
+    config: Config,
+    netcode: NetcodeClient,
+    /// The connection, once netcode has connected.
+    inner: Option<Client>,
+    /// The event for a netcode failure before there was a connection to report it.
+    failed: Option<Event>,
+    /// Whether that event was made (it is reported once).
+    failure_noted: bool,
+    plain: Vec<u8>,
 }
 
-impl NetcodeClient {
-    /// A client that starts connecting at `now` with `token`, to the token's first server.
-    pub fn new(token: ConnectToken, now: Instant) -> NetcodeClient {
-        NetcodeClient {
-            token,
-            state: ClientState::SendingConnectionRequest,
-            server_index: 0,
-            sequence: 0,
-            replay: ReplayWindow::default(),
-            challenge: None,
-            connect_start: now,
-            last_send: None,
-            last_receive: now,
-            client_index: 0,
-            max_clients: 0,
-            keep_alive_interval: Duration::from_millis(100),
-            out: VecDeque::new(),
-            spare: Vec::new(),
-            scratch: Box::new([0; MAX_PACKET_BYTES]),
-            stats: SecureStats::default(),
+impl SecureClient {
+    /// Starts connecting at `now` with `token`. `config`'s datagrams must fit a netcode payload
+    /// (`max_datagram_size` at most 1,200 bytes; the spec's 508 do).
+    pub fn new(config: Config, token: ConnectToken, now: Instant) -> Result<SecureClient, Error> {
+        if config.max_datagram_size > MAX_PAYLOAD_BYTES {
+            return Err(Error::InvalidConfig(
+                "secure mode carries datagrams of at most 1,200 bytes (max_datagram_size)",
+            ));
+        }
+        Ok(SecureClient {
+            config,
+            netcode: NetcodeClient::new(token, now),
+            inner: None,
+            failed: None,
+            failure_noted: false,
+            plain: Vec::new(),
+        })
+    }
+
+    /// The server connected to (or being tried).
+    pub fn remote(&self) -> SocketAddr {
+        self.netcode.server_address()
+    }
+
+    /// Whether the connection is open.
+    pub fn is_connected(&self) -> bool {
+        self.inner.as_ref().is_some_and(Client::is_connected)
+    }
+
+    /// Whether the connection has ended, or never will open.
+    pub fn is_closed(&self) -> bool {
+        match &self.inner {
+            Some(inner) => inner.is_closed(),
+            None => self.netcode.state().is_closed(),
         }
     }
 
-    /// A client from a token's 2,048 bytes (as a token file holds them); an error for a token
-    /// that does not read, which is the standard's "invalid connect token".
-    pub fn from_bytes(token: &[u8], now: Instant) -> Result<NetcodeClient, TokenError> {
-        Ok(NetcodeClient::new(ConnectToken::from_bytes(token)?, now))
+    /// Takes a datagram received from `from`.
+    pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        if let Some(payload) = self.netcode.handle(now, from, datagram)
+            && let Some(inner) = self.inner.as_mut()
+        {
+            inner.handle(now, from, payload);
+        }
+        self.follow_netcode(now);
     }
 
-    /// The state.
-    pub fn state(&self) -> ClientState {
-        self.state
-    }
-
-    /// The server being tried or connected to.
-    pub fn server_address(&self) -> SocketAddr {
-        self.token.server_addresses[self.server_index.min(self.token.server_addresses.len() - 1)]
-    }
-
-    /// The slot the server gave this client (once connected).
-    pub fn client_index(&self) -> u32 {
-        self.client_index
-    }
-
-    /// The server's number of slots (once connected).
-    pub fn max_clients(&self) -> u32 {
-        self.max_clients
-    }
-
-    /// The token.
-    pub fn token(&self) -> &ConnectToken {
-        &self.token
-    }
-
-    /// The counters.
-    pub fn stats(&self) -> &SecureStats {
-        &self.stats
-    }
-
-    /// Takes a datagram received from `from` at `now`. A payload from the server is returned
-    /// once connected; everything else is handled (or dropped and counted) inside.
-    pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) -> Option<&[u8]> {
-        self.stats.datagrams_received += 1;
-        match self.read(now, from, datagram) {
-            Ok(Some(range)) => {
-                self.stats.datagrams_accepted += 1;
-                self.stats.payloads_received += 1;
-                Some(&self.scratch[range])
+    /// Opens the connection when netcode connects; ends it when netcode ends.
+    fn follow_netcode(&mut self, now: Instant) {
+        let state = self.netcode.state();
+        match (&mut self.inner, state) {
+            (None, ClientState::Connected) => {
+                let server = self.netcode.server_address();
+                self.inner = Some(Client::authenticated(self.config.clone(), server, now));
             }
-            Ok(None) => {
-                self.stats.datagrams_accepted += 1;
-                None
+            (Some(inner), state) if state.is_closed() => {
+                let reason = match state {
+                    ClientState::Disconnected => DisconnectReason::PeerClosed,
+                    _ => DisconnectReason::TimedOut,
+                };
+                inner.end_authenticated(reason);
             }
-            Err(reason) => {
-                self.stats.drop(reason);
-                None
+            (None, state) if state.is_closed() => {
+                self.note_failure(DisconnectReason::ConnectTimeout);
             }
+            _ => {}
         }
     }
 
-    /// Reads one datagram; a payload's place in the scratch buffer when it is one.
-    fn read(
+    fn note_failure(&mut self, reason: DisconnectReason) {
+        if !self.failure_noted {
+            self.failure_noted = true;
+            self.failed = Some(Event::Disconnected { reason });
+        }
+    }
+
+    /// Sends netcode's disconnect once the connection has closed here.
+    fn follow_connection(&mut self, now: Instant) {
+        if self.inner.as_ref().is_some_and(Client::is_closed) && !self.netcode.state().is_closed() {
+            self.netcode.disconnect(now);
+        }
+    }
+
+    /// Queues a message (see [`Client::send`]); [`Error::WouldBlock`] until connected.
+    pub fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
+        match self.inner.as_mut() {
+            Some(inner) => inner.send(bytes, delivery),
+            None if self.netcode.state().is_closed() => Err(Error::Closed),
+            None => Err(Error::WouldBlock),
+        }
+    }
+
+    /// Closes the connection: its `END`, then netcode's disconnect packets.
+    pub fn close(&mut self, now: Instant) {
+        match self.inner.as_mut() {
+            Some(inner) => {
+                inner.close();
+                let mut buf = Vec::new();
+                while let Some(transmit) = inner.poll_transmit(now, &mut buf, 1) {
+                    let _ = self.netcode.send(now, &buf[..transmit.size]);
+                }
+            }
+            None => self.note_failure(DisconnectReason::LocalClose),
+        }
+        self.netcode.disconnect(now);
+    }
+
+    /// Writes the next datagram into `buf`: netcode's own packets first, then the connection's
+    /// datagrams, each sealed as a payload packet. One datagram at a time (`max_datagrams` is
+    /// not used yet: sealed datagrams are not batched).
+    pub fn poll_transmit(
         &mut self,
         now: Instant,
-        from: SocketAddr,
-        datagram: &[u8],
-    ) -> Result<Option<std::ops::Range<usize>>, DropReason> {
-        if datagram.len() > MAX_PACKET_BYTES {
-            return Err(DropReason::Oversized);
-        }
-        let header = read_header(datagram, Receiver::Client)?;
-        if self.state.is_closed() {
-            return Err(DropReason::Unexpected);
-        }
-        if from != self.server_address() {
-            return Err(DropReason::NotFromServer);
-        }
-        let buf = &mut self.scratch[..datagram.len()];
-        buf.copy_from_slice(datagram);
-        let packet = open_packet(
-            buf,
-            &header,
-            &self.token.server_to_client_key,
-            self.token.protocol_id,
-            Some(&mut self.replay),
-        )?;
-        match (packet, self.state) {
-            (Packet::Denied, state) if state.is_connecting() => {
-                self.next_server_or(now, ClientState::ConnectionDenied);
-                Ok(None)
+        buf: &mut Vec<u8>,
+        _max_datagrams: usize,
+    ) -> Option<Transmit> {
+        loop {
+            if let Some(to) = self.netcode.poll_transmit(now, buf) {
+                return Some(Transmit::single(to, buf.len()));
             }
-            (
-                Packet::Challenge {
-                    token_sequence,
-                    token,
-                },
-                ClientState::SendingConnectionRequest,
-            ) => {
-                self.challenge = Some((token_sequence, token));
-                self.state = ClientState::SendingConnectionResponse;
-                self.last_receive = now;
-                self.last_send = None;
-                Ok(None)
-            }
-            (
-                Packet::KeepAlive {
-                    client_index,
-                    max_clients,
-                },
-                state,
-            ) => match state {
-                ClientState::SendingConnectionResponse => {
-                    self.client_index = client_index;
-                    self.max_clients = max_clients;
-                    self.state = ClientState::Connected;
-                    self.last_receive = now;
-                    Ok(None)
-                }
-                ClientState::Connected => {
-                    self.last_receive = now;
-                    Ok(None)
-                }
-                _ => Err(DropReason::Unexpected),
-            },
-            (Packet::Payload(payload), ClientState::Connected) => {
-                self.last_receive = now;
-                let start = datagram.len() - super::aead::MAC_BYTES - payload.len();
-                Ok(Some(start..start + payload.len()))
-            }
-            (Packet::Disconnect, ClientState::Connected) => {
-                self.close_to(ClientState::Disconnected);
-                Ok(None)
-            }
-            _ => Err(DropReason::Unexpected),
+            let inner = self.inner.as_mut()?;
+            let transmit = inner.poll_transmit(now, &mut self.plain, 1)?;
+            // Only a closed netcode client refuses; the datagram is then lost like any other.
+            let _ = self.netcode.send(now, &self.plain[..transmit.size]);
         }
     }
 
-    /// After a failure with the current server: the token's next server, or `failure`.
-    fn next_server_or(&mut self, now: Instant, failure: ClientState) {
-        if self.server_index + 1 < self.token.server_addresses.len() {
-            self.server_index += 1;
-            self.state = ClientState::SendingConnectionRequest;
-            self.challenge = None;
-            self.replay = ReplayWindow::default();
-            self.last_send = None;
-            self.last_receive = now;
-        } else {
-            self.close_to(failure);
-        }
-    }
-
-    fn close_to(&mut self, state: ClientState) {
-        self.state = state;
-        self.challenge = None;
-    }
-
-    /// Queues a payload packet (1 to 1,200 bytes) to the server; only once connected.
-    pub fn send(&mut self, now: Instant, payload: &[u8]) -> Result<(), SendError> {
-        if payload.is_empty() || payload.len() > MAX_PAYLOAD_BYTES {
-            return Err(SendError::PayloadSize(payload.len()));
-        }
-        if self.state != ClientState::Connected {
-            return Err(SendError::NotConnected);
-        }
-        self.queue(now, &Packet::Payload(payload));
-        self.stats.payloads_sent += 1;
-        Ok(())
-    }
-
-    fn queue(&mut self, now: Instant, packet: &Packet<'_>) {
-        let mut buf = self.spare.pop().unwrap_or_default();
-        if self.seal(now, packet, &mut buf).is_none() {
-            self.spare.push(buf);
-            return;
-        }
-        if self.out.len() >= MAX_QUEUED {
-            self.stats.transmit_dropped += 1;
-            self.spare.push(buf);
-            return;
-        }
-        self.out.push_back(buf);
-    }
-
-    fn seal(&mut self, now: Instant, packet: &Packet<'_>, buf: &mut Vec<u8>) -> Option<()> {
-        let key = &self.token.client_to_server_key;
-        write_packet(packet, self.sequence, key, self.token.protocol_id, buf)?;
-        self.sequence += 1;
-        self.last_send = Some(now);
-        Some(())
-    }
-
-    /// Writes the next datagram for the server into `buf` (cleared first): a queued packet, or
-    /// the request, response or keep-alive that is due. `None` when nothing is to be sent.
-    pub fn poll_transmit(&mut self, now: Instant, buf: &mut Vec<u8>) -> Option<SocketAddr> {
-        let to = self.server_address();
-        if let Some(datagram) = self.out.pop_front() {
-            buf.clear();
-            buf.extend_from_slice(&datagram);
-            self.spare.push(datagram);
-            self.stats.datagrams_sent += 1;
-            return Some(to);
-        }
-        if self.next_send().is_none_or(|due| now < due) {
-            return None;
-        }
-        match self.state {
-            ClientState::SendingConnectionRequest => {
-                write_request(&self.token, buf);
-                self.last_send = Some(now);
-            }
-            ClientState::SendingConnectionResponse => {
-                let (token_sequence, token) = self.challenge?;
-                self.seal(
-                    now,
-                    &Packet::Response {
-                        token_sequence,
-                        token,
-                    },
-                    buf,
-                )?;
-            }
-            ClientState::Connected => {
-                self.seal(
-                    now,
-                    &Packet::KeepAlive {
-                        client_index: 0,
-                        max_clients: 0,
-                    },
-                    buf,
-                )?;
-                self.stats.keep_alives_sent += 1;
-            }
-            _ => return None,
-        }
-        self.stats.datagrams_sent += 1;
-        Some(to)
-    }
-
-    /// When the next request, response or keep-alive is due; `None` once closed.
-    fn next_send(&self) -> Option<Instant> {
-        if self.state.is_closed() {
-            return None;
-        }
-        match self.last_send {
-            None => Some(self.last_receive.min(self.connect_start)),
-            Some(at) => at.checked_add(self.keep_alive_interval),
-        }
-    }
-
-    fn timeout(&self) -> Option<Duration> {
-        u64::try_from(self.token.timeout_seconds)
-            .ok()
-            .filter(|&s| s > 0)
-            .map(Duration::from_secs)
-    }
-
-    fn token_lifetime(&self) -> Duration {
-        Duration::from_secs(self.token.expire_timestamp - self.token.create_timestamp)
-    }
-
-    /// When [`handle_timeout`](Self::handle_timeout) (or `poll_transmit`) should next be
-    /// called; `None` once closed with nothing left to send.
-    pub fn poll_timeout(&self) -> Option<Instant> {
-        if !self.out.is_empty() {
-            return Some(self.last_receive.min(self.connect_start));
-        }
-        if self.state.is_closed() {
-            return None;
-        }
-        let silence = self
-            .timeout()
-            .and_then(|t| self.last_receive.checked_add(t));
-        let expiry = if self.state.is_connecting() {
-            self.connect_start.checked_add(self.token_lifetime())
-        } else {
-            None
-        };
-        [self.next_send(), silence, expiry]
+    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
+    pub fn poll_timeout(&mut self) -> Option<Instant> {
+        let inner = self.inner.as_mut().and_then(Client::poll_timeout);
+        [inner, self.netcode.poll_timeout()]
             .into_iter()
             .flatten()
             .min()
     }
 
-    /// Gives up on the token once expired, and on the server once silent for the timeout.
+    /// Runs both layers' timers.
     pub fn handle_timeout(&mut self, now: Instant) {
-        if self.state.is_connecting()
-            && now.saturating_duration_since(self.connect_start) >= self.token_lifetime()
-        {
-            self.close_to(ClientState::ConnectTokenExpired);
-            return;
+        self.netcode.handle_timeout(now);
+        self.follow_netcode(now);
+        if let Some(inner) = self.inner.as_mut() {
+            inner.handle_timeout(now);
         }
-        let Some(timeout) = self.timeout() else {
-            return;
-        };
-        if now.saturating_duration_since(self.last_receive) < timeout {
-            return;
-        }
-        match self.state {
-            ClientState::SendingConnectionRequest => {
-                self.next_server_or(now, ClientState::ConnectionRequestTimedOut)
-            }
-            ClientState::SendingConnectionResponse => {
-                self.next_server_or(now, ClientState::ConnectionResponseTimedOut)
-            }
-            ClientState::Connected => self.close_to(ClientState::ConnectionTimedOut),
-            _ => {}
-        }
+        self.follow_connection(now);
     }
 
-    /// Closes the connection: when connected, queues the redundant disconnect packets (drain
-    /// them with `poll_transmit`).
-    pub fn disconnect(&mut self, now: Instant) {
-        if self.state == ClientState::Connected {
-            for _ in 0..DISCONNECT_PACKETS {
-                self.queue(now, &Packet::Disconnect);
-            }
+    /// The next event: the connection's, or the failure to connect.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        if let Some(event) = self.inner.as_mut().and_then(Client::poll_event) {
+            return Some(event);
         }
-        if !self.state.is_closed() {
-            self.close_to(ClientState::Disconnected);
-        }
+        self.failed.take()
+    }
+
+    /// The connection, once netcode has connected (for `send_payload`, `send_tracked`,
+    /// `stats`, `recycle`...).
+    pub fn machine(&mut self) -> Option<&mut Client> {
+        self.inner.as_mut()
+    }
+
+    /// The netcode client (its state, slot, counters).
+    pub fn netcode(&self) -> &NetcodeClient {
+        &self.netcode
+    }
+
+    /// The netcode layer's counters.
+    pub fn netcode_stats(&self) -> &SecureStats {
+        self.netcode.stats()
     }
 }

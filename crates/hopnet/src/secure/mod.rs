@@ -14,7 +14,7 @@
 //! hold bounded memory, never panic on input, and count every datagram they drop in
 //! [`SecureStats`], by [`DropReason`].
 //!
-//! Above them, [`SecureEndpoint`] and [`SecureConnection`] run hopnet's server and client
+//! Above them, [`SecureServer`] and [`SecureClient`] run hopnet's server and client
 //! over netcode: each hopnet datagram (at most 1,200 bytes) travels as one payload packet,
 //! netcode's handshake replaces the spec's `Init` / `Challenge`, and both implement
 //! [`Machine`](crate::Machine), so that the simulator and a driver loop run them as they run
@@ -47,8 +47,8 @@
 //! | `server.rs` | the server: requests, slots, denial when full, global sequence, timeouts |
 //! | `client.rs` | the client's states and transitions |
 //! | `stats.rs` | every drop counted by reason |
-//! | `endpoint.rs` | the secure server: an `Endpoint` whose datagrams travel as payload packets |
-//! | `connection.rs` | the secure client: a `Connection` opened once netcode has connected |
+//! | `server.rs` | the secure server: an `Server` whose datagrams travel as payload packets |
+//! | `client.rs` | the secure client: a `Client` opened once netcode has connected |
 
 mod address;
 mod aead;
@@ -56,11 +56,11 @@ mod challenge_token;
 mod client;
 mod clock;
 mod connect_token;
-mod connection;
-mod endpoint;
 mod handshakes;
 mod issue;
 mod key;
+mod netcode_client;
+mod netcode_server;
 mod packet;
 mod private_token;
 mod replay;
@@ -76,19 +76,19 @@ mod tests;
 pub use address::MAX_SERVER_ADDRESSES;
 pub use aead::MAC_BYTES;
 pub use challenge_token::CHALLENGE_TOKEN_BYTES;
-pub use client::{ClientState, NetcodeClient};
+pub use client::SecureClient;
 pub use connect_token::{CONNECT_TOKEN_BYTES, ConnectToken, TokenError};
-pub use connection::SecureConnection;
-pub use endpoint::SecureEndpoint;
 pub use issue::ConnectTokenBuilder;
 pub use key::{KEY_BYTES, Key, KeyFileError};
+pub use netcode_client::{ClientState, NetcodeClient};
+pub use netcode_server::{
+    DISCONNECT_PACKETS, MAX_CLIENTS, NetcodeServer, NetcodeServerConfig, NetcodeServerEvent,
+    ServerConfigError, ServerDisconnectReason,
+};
 pub use packet::{MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, REQUEST_PACKET_BYTES};
 pub use private_token::{PRIVATE_TOKEN_BYTES, TOKEN_NONCE_BYTES};
 pub use replay::REPLAY_WINDOW;
-pub use server::{
-    DISCONNECT_PACKETS, MAX_CLIENTS, NetcodeServer, NetcodeServerConfig, ServerConfigError,
-    ServerDisconnectReason, ServerEvent,
-};
+pub use server::SecureServer;
 pub use stats::{DropReason, SecureStats};
 
 /// The version string every token and packet carries: "NETCODE 1.02" and a zero byte.

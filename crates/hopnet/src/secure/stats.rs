@@ -106,9 +106,9 @@ pub struct SecureStats {
     pub payloads_sent: u64,
     /// Keep-alive packets sent.
     pub keep_alives_sent: u64,
-    /// Connection challenges sent (server).
+    /// Client challenges sent (server).
     pub challenges_sent: u64,
-    /// Connection denials sent because every slot was taken (server).
+    /// Client denials sent because every slot was taken (server).
     pub denials_sent: u64,
     /// Outgoing packets dropped because the queue toward the socket was full (the driver did
     /// not call `poll_transmit`).

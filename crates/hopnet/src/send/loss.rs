@@ -6,7 +6,7 @@
 //!
 //! On the extended wire one ACK frame answers a window's worth of chunks, so a lost one
 //! leaves the sender without a word: before the retransmission timer, it probes (a bare
-//! `ACK_NOW`, see `core/pack.rs`) after a probe timeout ([`quiet_since`](Sender::quiet_since)
+//! `ACK_NOW`, see `connection/pack.rs`) after a probe timeout ([`quiet_since`](Sender::quiet_since)
 //! and `RttEstimator::probe_timeout`), and the receiver's answer acknowledges everything it has.
 
 use std::time::{Duration, Instant};

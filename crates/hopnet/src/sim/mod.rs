@@ -1,5 +1,5 @@
 //! A seeded, simulated network: a virtual clock, one server and any number of client
-//! [`Connection`](crate::Connection)s joined by lossy links. Fully deterministic for a seed, and
+//! [`Client`](crate::Client)s joined by lossy links. Fully deterministic for a seed, and
 //! fast: time jumps from one event (a delivery or a timer) to the next, so a minute of virtual
 //! traffic costs only the work of its datagrams.
 //!
@@ -7,7 +7,7 @@
 //! drain their events between [`step`](SimNetwork::step)s, and assert on what arrived.
 //!
 //! - [`SimNetwork`]: the network, its clock and its event loop; its server is an
-//!   [`Endpoint`](crate::Endpoint) or any [`Machine`](crate::Machine) of your own;
+//!   [`Server`](crate::Server) or any [`Machine`](crate::Machine) of your own;
 //! - [`Pair`]: one client and one server, connected over an instant link: the harness for tests
 //!   of one connection;
 //! - [`LinkConfig`]: what a link does to datagrams (loss, duplication, delay, jitter,
@@ -16,7 +16,7 @@
 //! ```
 //! use std::time::Duration;
 //! use hopnet::sim::{LinkConfig, SimNetwork};
-//! use hopnet::{Config, Delivery, EndpointEvent, Event};
+//! use hopnet::{Config, Delivery, ServerEvent, Event};
 //!
 //! let link = LinkConfig { loss: 0.2, ..LinkConfig::default() };
 //! let mut net = SimNetwork::new(7, Config::default(), link);
@@ -25,7 +25,7 @@
 //! net.client(bot).send(b"hello", Delivery::Reliable).unwrap();
 //! let mut got = None;
 //! net.run_until(Duration::from_secs(30), |n| {
-//!     while let Some(EndpointEvent { event, .. }) = n.server().poll_event() {
+//!     while let Some(ServerEvent { event, .. }) = n.server().poll_event() {
 //!         if let Event::Message { bytes, .. } = event {
 //!             got = Some(bytes);
 //!         }

@@ -6,11 +6,11 @@ use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::time::{Duration, Instant};
 
 use super::link::{Link, LinkConfig, SimStats};
+use crate::client::Client;
 use crate::config::Config;
-use crate::connection::Connection;
-use crate::endpoint::Endpoint;
 use crate::impairment::{DelayLine, LinkRng};
 use crate::machine::Machine;
+use crate::server::Server;
 use crate::transmit::Transmit;
 
 /// A datagram on its way.
@@ -47,13 +47,13 @@ const MAX_SPINS: u32 = 10_000;
 
 /// A server, clients, links between them and a virtual clock.
 #[derive(Debug)]
-pub struct SimNetwork<S = Endpoint> {
+pub struct SimNetwork<S = Server> {
     rng: LinkRng,
     start: Instant,
     now: Instant,
     server: S,
     server_addr: SocketAddr,
-    clients: Vec<(SocketAddr, Connection)>,
+    clients: Vec<(SocketAddr, Client)>,
     by_addr: HashMap<SocketAddr, usize>,
     /// Client to server, server to client.
     links: [Link; 2],
@@ -68,11 +68,11 @@ pub struct SimNetwork<S = Endpoint> {
 }
 
 impl SimNetwork {
-    /// A network whose server, an [`Endpoint`], listens on `10.0.0.1:7000`, with the same link
+    /// A network whose server, an [`Server`], listens on `10.0.0.1:7000`, with the same link
     /// both ways.
     pub fn new(seed: u64, server_config: Config, link: LinkConfig) -> SimNetwork {
         let mut rng = LinkRng::new(seed);
-        let server = Endpoint::with_seed(server_config, rng.next_u64());
+        let server = Server::with_seed(server_config, rng.next_u64());
         SimNetwork::with_rng(rng, server, link)
     }
 }
@@ -150,7 +150,7 @@ impl<S: Machine> SimNetwork<S> {
     /// Adds a client at a chosen address.
     pub fn add_client_at(&mut self, addr: SocketAddr, config: Config) -> usize {
         let seed = self.rng.next_u64();
-        let conn = Connection::with_seed(config, self.server_addr, self.now, seed);
+        let conn = Client::with_seed(config, self.server_addr, self.now, seed);
         self.clients.push((addr, conn));
         self.by_addr.insert(addr, self.clients.len() - 1);
         self.clients.len() - 1
@@ -167,7 +167,7 @@ impl<S: Machine> SimNetwork<S> {
     }
 
     /// Client `i`'s connection.
-    pub fn client(&mut self, i: usize) -> &mut Connection {
+    pub fn client(&mut self, i: usize) -> &mut Client {
         &mut self.clients[i].1
     }
 

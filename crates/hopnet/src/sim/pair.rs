@@ -1,4 +1,4 @@
-//! A client [`Connection`] and a server [`Endpoint`] joined by a perfect, instant link, with a
+//! A client [`Client`] and a server [`Server`] joined by a perfect, instant link, with a
 //! virtual clock: the harness for tests of one connection (quinn-proto's `Pair` is the model).
 //!
 //! It is a [`SimNetwork`] with one client, so it runs the same event loop; what it adds is the
@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 
 use super::link::LinkConfig;
 use super::network::{Batch, SimNetwork, World, run};
+use crate::client::Client;
 use crate::config::Config;
-use crate::connection::Connection;
-use crate::endpoint::{ConnectionId, Endpoint};
 use crate::event::Event;
+use crate::server::{ConnectionId, Server};
 
 /// A connected client and server, driven in virtual time.
 ///
@@ -71,12 +71,12 @@ impl Pair {
     }
 
     /// The client.
-    pub fn client(&mut self) -> &mut Connection {
+    pub fn client(&mut self) -> &mut Client {
         self.net.client(0)
     }
 
     /// The server.
-    pub fn server(&mut self) -> &mut Endpoint {
+    pub fn server(&mut self) -> &mut Server {
         self.net.server()
     }
 
@@ -145,7 +145,7 @@ impl Pair {
     }
 }
 
-impl World<Endpoint> for Pair {
+impl World<Server> for Pair {
     fn network(&mut self) -> &mut SimNetwork {
         &mut self.net
     }

@@ -15,7 +15,7 @@
 //! - Every `REL` chunk is acknowledged at once with `ACK | FIN`, chunk and sequence copied; an
 //!   `ACK` stops the resending of that chunk and carries nothing else.
 //! - Each reliable payload it receives is sent back reliably (an echo server on the original's
-//!   `Connection`), each chunk resent every 100 ms until acknowledged.
+//!   `Client`), each chunk resent every 100 ms until acknowledged.
 //!
 //! It keeps the original's limits loosely (the 1,024-sequence receive window) and ignores what
 //! no test here exercises (its 15 s accept timeout).
@@ -81,7 +81,7 @@ struct Slot {
     complete: bool,
 }
 
-/// The model server. Drive it like [`hopnet::Endpoint`] (it implements [`Machine`]).
+/// The model server. Drive it like [`hopnet::Server`] (it implements [`Machine`]).
 #[derive(Debug)]
 pub struct OriginalServer {
     rng: SmallRng,

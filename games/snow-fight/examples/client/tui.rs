@@ -59,7 +59,7 @@ impl Tui {
                 .poll(Duration::from_millis(5))
                 .map_err(io::Error::other)?;
             while let Some(event) = client.poll_event() {
-                let conn = client.connection();
+                let conn = client.machine();
                 match event {
                     Event::Connected => {
                         self.message = "connected; joining...".into();
@@ -99,16 +99,16 @@ impl Tui {
                 return Err(io::Error::other(why));
             }
             let now = Instant::now();
-            self.game.send_requests(client.connection(), now);
+            self.game.send_requests(client.machine(), now);
             // Pings only once joined, as BotPlayer::maybe_ping explains.
-            if client.connection().is_connected()
+            if client.machine().is_connected()
                 && self.game.player().is_some()
                 && self
                     .last_ping
                     .is_none_or(|t| now - t >= Duration::from_secs(1))
             {
                 self.last_ping = Some(now);
-                self.game.send_ping(client.connection(), now);
+                self.game.send_ping(client.machine(), now);
             }
             while event::poll(Duration::ZERO)? {
                 if let TermEvent::Key(key) = event::read()?
@@ -120,14 +120,14 @@ impl Tui {
                         return Ok(());
                     }
                     if let Some(input) = self.key(key.code) {
-                        self.game.send_input(client.connection(), input);
+                        self.game.send_input(client.machine(), input);
                     }
                 }
             }
             if self.movement != self.sent_move && self.game.player().is_some() {
                 self.sent_move = self.movement;
                 self.game
-                    .send_input(client.connection(), Input::Move(self.movement));
+                    .send_input(client.machine(), Input::Move(self.movement));
             }
             client.poll(Duration::ZERO).map_err(io::Error::other)?;
             if last_draw.elapsed() >= Duration::from_millis(16) {

@@ -166,7 +166,7 @@ fn run(args: &Args) -> bool {
             let mut conn_stats: HashMap<PlayerId, Stats> = HashMap::new();
             let result = server.run(|s| {
                 for (c, player) in s.game.connections() {
-                    if let (Some(player), Some(st)) = (player, s.endpoint().stats(c)) {
+                    if let (Some(player), Some(st)) = (player, s.machine().stats(c)) {
                         conn_stats.insert(player, st);
                     }
                 }

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use hopnet::Connection;
+use hopnet::Client;
 use hopnet_snow_fight::Dialect;
 
 use super::{ClientEvent, GameClient};
@@ -52,23 +52,18 @@ impl BotPlayer {
 
     /// What the bot does between messages; call it often: pings ([`BotPlayer::maybe_ping`])
     /// and the client's pending requests ([`GameClient::send_requests`]).
-    pub fn maintain(&mut self, conn: &mut Connection, now: Instant) {
+    pub fn maintain(&mut self, conn: &mut Client, now: Instant) {
         self.client.send_requests(conn, now);
         self.maybe_ping(conn, now);
     }
 
     /// Call once the connection is up: sends `Init`.
-    pub fn start(&mut self, conn: &mut Connection) {
+    pub fn start(&mut self, conn: &mut Client) {
         self.client.send_init(conn);
     }
 
     /// Handles one message from the server and answers with actions when a new snapshot came.
-    pub fn handle(
-        &mut self,
-        conn: &mut Connection,
-        bytes: &[u8],
-        now: Instant,
-    ) -> Option<ClientEvent> {
+    pub fn handle(&mut self, conn: &mut Client, bytes: &[u8], now: Instant) -> Option<ClientEvent> {
         let event = self.client.handle(bytes, now);
         match &event {
             Some(ClientEvent::Joined(p)) => self.bot = Some(Bot::new(*p, self.seed)),
@@ -95,7 +90,7 @@ impl BotPlayer {
     /// Not before `Connect`: the spec's client sends `Init` first and pings from its event loop
     /// afterwards, and the original implementation's server closes a connection whose first
     /// message is anything but `Init` (an unreliable ping can overtake the reliable `Init`).
-    pub fn maybe_ping(&mut self, conn: &mut Connection, now: Instant) {
+    pub fn maybe_ping(&mut self, conn: &mut Client, now: Instant) {
         if !conn.is_connected() || self.client.player().is_none() {
             return;
         }

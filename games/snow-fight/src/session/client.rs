@@ -6,7 +6,7 @@ mod deltas;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use hopnet::{Connection, Delivery};
+use hopnet::{Client, Delivery};
 use hopnet_snow_fight as wire;
 use hopnet_snow_fight::Dialect;
 use tracing::{debug, warn};
@@ -191,7 +191,7 @@ impl GameClient {
         self.next_channel
     }
 
-    fn send(&mut self, conn: &mut Connection, msg: &wire::ClientMessage, delivery: Delivery) {
+    fn send(&mut self, conn: &mut Client, msg: &wire::ClientMessage, delivery: Delivery) {
         self.buf.clear();
         if self.dialect.encode_into(msg, &mut self.buf).is_ok()
             && let Err(e) = conn.send(&self.buf, delivery)
@@ -201,7 +201,7 @@ impl GameClient {
     }
 
     /// Sends the `Init` request (reliable), and the request for deltas if it asks for them.
-    pub fn send_init(&mut self, conn: &mut Connection) {
+    pub fn send_init(&mut self, conn: &mut Client) {
         let ch = self.channel();
         self.send(conn, &wire::ClientMessage::init(ch), Delivery::Reliable);
         if let Some(request) = self.delta_request(None) {
@@ -234,14 +234,14 @@ impl GameClient {
     }
 
     /// Sends [`GameClient::pending_request`], if any. Call it often.
-    pub fn send_requests(&mut self, conn: &mut Connection, now: Instant) {
+    pub fn send_requests(&mut self, conn: &mut Client, now: Instant) {
         if let Some(request) = self.pending_request(now) {
             self.send(conn, &request, Delivery::Reliable);
         }
     }
 
     /// Sends a `Ping` (unreliable; a lost one is just a missing sample).
-    pub fn send_ping(&mut self, conn: &mut Connection, now: Instant) {
+    pub fn send_ping(&mut self, conn: &mut Client, now: Instant) {
         let ch = self.channel();
         self.pings
             .retain(|_, t| now.duration_since(*t) < Duration::from_secs(10));
@@ -251,7 +251,7 @@ impl GameClient {
     }
 
     /// Sends an action (reliable: a lost `Move` would leave the player walking).
-    pub fn send_input(&mut self, conn: &mut Connection, input: Input) {
+    pub fn send_input(&mut self, conn: &mut Client, input: Input) {
         let msg = wire::ClientMessage::Action(to_action(input));
         self.send(conn, &msg, Delivery::Reliable);
     }

@@ -12,7 +12,7 @@ mod snapshots;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use hopnet::{ConnectionId, Delivery, Endpoint, EndpointEvent, Event};
+use hopnet::{ConnectionId, Delivery, Event, Server, ServerEvent};
 use hopnet_snow_fight as wire;
 use hopnet_snow_fight::Dialect;
 use tracing::{debug, info, warn};
@@ -203,15 +203,15 @@ impl GameServer {
     }
 
     /// Handles every pending event of `endpoint`.
-    pub fn poll(&mut self, endpoint: &mut Endpoint) {
+    pub fn poll(&mut self, endpoint: &mut Server) {
         while let Some(event) = endpoint.poll_event() {
             self.handle(endpoint, event);
         }
     }
 
     /// Handles one event of the endpoint: a connection, a message, a disconnection.
-    pub fn handle(&mut self, endpoint: &mut Endpoint, event: EndpointEvent) {
-        let EndpointEvent {
+    pub fn handle(&mut self, endpoint: &mut Server, event: ServerEvent) {
+        let ServerEvent {
             connection,
             peer,
             event,
@@ -287,7 +287,7 @@ impl GameServer {
 
     fn send(
         &mut self,
-        endpoint: &mut Endpoint,
+        endpoint: &mut Server,
         connection: ConnectionId,
         msg: &wire::ServerMessage,
         delivery: Delivery,
@@ -300,7 +300,7 @@ impl GameServer {
         self.send_buf(endpoint, connection, delivery);
     }
 
-    fn send_buf(&mut self, endpoint: &mut Endpoint, connection: ConnectionId, delivery: Delivery) {
+    fn send_buf(&mut self, endpoint: &mut Server, connection: ConnectionId, delivery: Delivery) {
         match endpoint.send(connection, &self.buf, delivery) {
             Ok(()) => self.stats.messages_out += 1,
             Err(e) => debug!(?connection, error = %e, "send failed"),
@@ -309,7 +309,7 @@ impl GameServer {
 
     /// Runs one tick: the rules, a snapshot to every player (on the ticks the snapshot rate
     /// picks), and at the end of a round `GameOver` to every player and a new round.
-    pub fn tick(&mut self, endpoint: &mut Endpoint) {
+    pub fn tick(&mut self, endpoint: &mut Server) {
         self.time = self.time.wrapping_add(1);
         self.stats.ticks += 1;
         let events = self.world.step();

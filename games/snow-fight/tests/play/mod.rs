@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use hopnet::sim::SimNetwork;
-use hopnet::{Connection, Event};
+use hopnet::{Client, Event};
 use snow_fight::Config;
 use snow_fight::session::{BotPlayer, ClientEvent, GameClient, GameServer, ServerConfig};
 
@@ -46,38 +46,27 @@ pub fn tick(net: &mut SimNetwork, server: &mut GameServer) {
 /// Either kind of client the tests play with.
 pub trait Player {
     /// The connection is up.
-    fn connected(&mut self, conn: &mut Connection);
+    fn connected(&mut self, conn: &mut Client);
     /// A message from the server.
-    fn message(&mut self, conn: &mut Connection, bytes: &[u8], now: Instant)
-    -> Option<ClientEvent>;
+    fn message(&mut self, conn: &mut Client, bytes: &[u8], now: Instant) -> Option<ClientEvent>;
 }
 
 impl Player for BotPlayer {
-    fn connected(&mut self, conn: &mut Connection) {
+    fn connected(&mut self, conn: &mut Client) {
         self.start(conn);
     }
 
-    fn message(
-        &mut self,
-        conn: &mut Connection,
-        bytes: &[u8],
-        now: Instant,
-    ) -> Option<ClientEvent> {
+    fn message(&mut self, conn: &mut Client, bytes: &[u8], now: Instant) -> Option<ClientEvent> {
         self.handle(conn, bytes, now)
     }
 }
 
 impl Player for GameClient {
-    fn connected(&mut self, conn: &mut Connection) {
+    fn connected(&mut self, conn: &mut Client) {
         self.send_init(conn);
     }
 
-    fn message(
-        &mut self,
-        _conn: &mut Connection,
-        bytes: &[u8],
-        now: Instant,
-    ) -> Option<ClientEvent> {
+    fn message(&mut self, _conn: &mut Client, bytes: &[u8], now: Instant) -> Option<ClientEvent> {
         self.handle(bytes, now)
     }
 }

@@ -38,7 +38,7 @@ pub use driver::BUSY_POLL;
 use driver::Driver;
 
 use super::{Driven, any_local};
-use crate::{Config, Connection, Endpoint, EndpointEvent, Error, Event};
+use crate::{Config, Error, Event, ServerEvent};
 
 /// The methods [`Server`] and [`Client`] share, each of which documents its own.
 macro_rules! driver_methods {
@@ -77,10 +77,10 @@ macro_rules! driver_methods {
     };
 }
 
-/// A server: an [`Endpoint`] on a UDP socket.
+/// A server: a [`hopnet::Server`](crate::Server) on a UDP socket.
 #[derive(Debug)]
 pub struct Server {
-    driver: Driver<Endpoint>,
+    driver: Driver<crate::Server>,
 }
 
 impl Server {
@@ -88,18 +88,18 @@ impl Server {
     pub fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<Server, Error> {
         let socket = UdpSocket::bind(addr)?;
         Ok(Server {
-            driver: Driver::new(socket, Endpoint::new(config))?,
+            driver: Driver::new(socket, crate::Server::new(config))?,
         })
     }
 
-    driver_methods!(EndpointEvent);
+    driver_methods!(ServerEvent);
     server_methods!(,);
 }
 
-/// A client: a [`Connection`] on its own UDP socket.
+/// A client: a [`hopnet::Client`](crate::Client) on its own UDP socket.
 #[derive(Debug)]
 pub struct Client {
-    driver: Driver<Connection>,
+    driver: Driver<crate::Client>,
 }
 
 impl Client {
@@ -115,7 +115,7 @@ impl Client {
         config: Config,
     ) -> Result<Client, Error> {
         let socket = UdpSocket::bind(local)?;
-        let conn = Connection::new(config, server, Instant::now());
+        let conn = crate::Client::new(config, server, Instant::now());
         let mut driver = Driver::new(socket, conn)?;
         driver.flush()?;
         Ok(Client { driver })
@@ -126,8 +126,8 @@ impl Client {
 
     /// Polls until connected, or fails with [`Error::Closed`] if the handshake times out.
     pub fn wait_connected(&mut self) -> Result<(), Error> {
-        while !self.connection().is_connected() {
-            if self.connection().is_closed() {
+        while !self.machine().is_connected() {
+            if self.machine().is_closed() {
                 return Err(Error::Closed);
             }
             self.poll(Duration::from_millis(50))?;

@@ -11,7 +11,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hopnet::{ConnectionId, Endpoint, EndpointEvent, Event, Payload};
+use hopnet::{ConnectionId, Event, Payload, Server, ServerEvent};
 use hopnet_snow_fight as wire;
 use hopnet_snow_fight::Dialect;
 
@@ -112,13 +112,13 @@ impl SnapshotOut for Net {
 }
 
 /// Joins a client to the server, by its messages, as connection `i`.
-fn join(server: &mut GameServer, endpoint: &mut Endpoint, i: usize, deltas: bool) {
+fn join(server: &mut GameServer, endpoint: &mut Server, i: usize, deltas: bool) {
     let connection = ConnectionId(i as u64);
     let peer: SocketAddr = format!("127.0.0.1:{}", 1000 + i).parse().unwrap();
     let mut event = |event| {
         server.handle(
             endpoint,
-            EndpointEvent {
+            ServerEvent {
                 connection,
                 peer,
                 event,
@@ -162,7 +162,7 @@ fn run(seed: u64, link: Link, ticks: u32, snapshot_rate: Option<u32>) -> Seen {
         snapshot_rate,
         delta_window: 64,
     });
-    let mut endpoint = Endpoint::new(hopnet::Config::default());
+    let mut endpoint = Server::new(hopnet::Config::default());
     let mut net = Net {
         rng: Rng::new(seed ^ 0x5eed),
         link,
@@ -265,7 +265,7 @@ fn run(seed: u64, link: Link, ticks: u32, snapshot_rate: Option<u32>) -> Seen {
                 let bytes = Dialect::Spec.to_bytes(&request).unwrap();
                 server.handle(
                     &mut endpoint,
-                    EndpointEvent {
+                    ServerEvent {
                         connection: ConnectionId(i as u64),
                         peer: "127.0.0.1:9".parse().unwrap(),
                         event: Event::Message {

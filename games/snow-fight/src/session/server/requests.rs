@@ -1,7 +1,7 @@
 //! The server's answers to requests: `Pong` to `Ping`; to `Init`, `Connect` with the player id
 //! and the current snapshot, or an `Error` when the client already joined or the game is full.
 
-use hopnet::{ConnectionId, Delivery, Endpoint};
+use hopnet::{ConnectionId, Delivery, Server};
 use hopnet_snow_fight as wire;
 use tracing::{info, warn};
 
@@ -12,7 +12,7 @@ use crate::world::PlayerId;
 impl GameServer {
     pub(super) fn request(
         &mut self,
-        endpoint: &mut Endpoint,
+        endpoint: &mut Server,
         connection: ConnectionId,
         peer: std::net::SocketAddr,
         player: Option<PlayerId>,

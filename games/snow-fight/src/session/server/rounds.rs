@@ -1,7 +1,7 @@
 //! The end of a round and the start of the next: `GameOver` (reliable) to every player, won or
 //! lost, then a new world from the next seed that everyone who joined plays in again.
 
-use hopnet::{ConnectionId, Delivery, Endpoint};
+use hopnet::{ConnectionId, Delivery, Server};
 use hopnet_snow_fight as wire;
 use tracing::info;
 
@@ -12,7 +12,7 @@ impl GameServer {
     /// Tells every player how the round ended, then starts the next one.
     pub(super) fn end_round(
         &mut self,
-        endpoint: &mut Endpoint,
+        endpoint: &mut Server,
         outcome: Outcome,
         players: &[(ConnectionId, PlayerId)],
     ) {

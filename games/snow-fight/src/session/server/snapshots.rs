@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use hopnet::{ConnectionId, Delivery, Endpoint, Payload};
+use hopnet::{ConnectionId, Delivery, Payload, Server};
 use hopnet_snow_fight as wire;
 use hopnet_snow_fight::delta::DeltaHeader;
 use tracing::{debug, warn};
@@ -186,7 +186,7 @@ pub(crate) trait SnapshotOut {
     fn send_tracked(&mut self, connection: ConnectionId, payload: &Payload) -> Option<u64>;
 }
 
-impl SnapshotOut for Endpoint {
+impl SnapshotOut for Server {
     fn send(&mut self, connection: ConnectionId, payload: &Payload) -> bool {
         match self.send_payload(connection, payload, Delivery::Unreliable) {
             Ok(()) => true,

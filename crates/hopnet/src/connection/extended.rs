@@ -4,7 +4,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::Core;
+use super::Connection;
 use super::liveness::keepalive_sequence;
 use super::negotiation::Outcome;
 use crate::event::DisconnectReason;
@@ -65,7 +65,7 @@ fn check_frames<'a>(
     Ok(only)
 }
 
-impl Core {
+impl Connection {
     /// This end sends on the extended wire from now on.
     fn enter_extended(&mut self, ext: Extensions) {
         self.outbound.use_extensions(ext);

@@ -8,23 +8,23 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use crate::Error;
 use crate::config::Config;
-use crate::core::Core;
+use crate::connection::Connection;
 use crate::event::{Delivery, DisconnectReason, Event, MessageId};
 use crate::ext::Extensions;
 use crate::handshake::cookie::CookieJar;
 use crate::packet::{Flags, HEADER_LEN, Header, is_handshake_shaped};
 use crate::payload::{Data, Payload};
 use crate::spares::Spares;
-use crate::stats::{EndpointStats, Stats};
+use crate::stats::{ServerStats, Stats};
 use crate::transmit::Transmit;
 
-/// Identifies a connection of an [`Endpoint`]. Never reused within an endpoint.
+/// Identifies a connection of an [`Server`]. Never reused within an endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ConnectionId(pub u64);
 
 /// An event on one of an endpoint's connections.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EndpointEvent {
+pub struct ServerEvent {
     /// The connection.
     pub connection: ConnectionId,
     /// The peer's address.
@@ -35,15 +35,15 @@ pub struct EndpointEvent {
 
 #[derive(Debug)]
 struct Peer {
-    core: Core,
+    core: Connection,
     in_ready: bool,
 }
 
 /// A server endpoint: accepts handshakes and runs a connection per verified peer address.
 ///
-/// It never reads a clock or touches a socket; drive it like [`Connection`](crate::Connection).
+/// It never reads a clock or touches a socket; drive it like [`Client`](crate::Client).
 #[derive(Debug)]
-pub struct Endpoint {
+pub struct Server {
     config: Config,
     cookies: CookieJar,
     by_addr: HashMap<SocketAddr, ConnectionId>,
@@ -56,27 +56,27 @@ pub struct Endpoint {
     out: VecDeque<(SocketAddr, [u8; 4])>,
     ready: VecDeque<ConnectionId>,
     cursor: u64,
-    stats: EndpointStats,
-    /// Buffers handed back with [`recycle`](Endpoint::recycle), for every connection.
+    stats: ServerStats,
+    /// Buffers handed back with [`recycle`](Server::recycle), for every connection.
     spares: Spares,
     /// The connections' ids for a pass over all of them that may remove some (the timers),
     /// kept between passes so that a pass allocates nothing.
     pass: Vec<ConnectionId>,
 }
 
-impl Endpoint {
+impl Server {
     /// An endpoint whose cookie key comes from the thread's random generator.
-    pub fn new(config: Config) -> Endpoint {
+    pub fn new(config: Config) -> Server {
         Self::with_rng(config, &mut rand::rng())
     }
 
     /// An endpoint with a cookie key from a seeded generator (deterministic tests).
-    pub fn with_seed(config: Config, seed: u64) -> Endpoint {
+    pub fn with_seed(config: Config, seed: u64) -> Server {
         Self::with_rng(config, &mut StdRng::seed_from_u64(seed))
     }
 
-    fn with_rng(config: Config, rng: &mut impl Rng) -> Endpoint {
-        Endpoint {
+    fn with_rng(config: Config, rng: &mut impl Rng) -> Server {
+        Server {
             cookies: CookieJar::new(rng.random(), config.cookie_lifetime),
             config,
             by_addr: HashMap::new(),
@@ -86,7 +86,7 @@ impl Endpoint {
             out: VecDeque::new(),
             ready: VecDeque::new(),
             cursor: 0,
-            stats: EndpointStats::default(),
+            stats: ServerStats::default(),
             pass: Vec::new(),
             spares: Spares::received(),
         }
@@ -98,7 +98,7 @@ impl Endpoint {
     }
 
     /// Takes a datagram received from `from`. Never fails: anything unexpected is counted in
-    /// [`EndpointStats::malformed`] and dropped.
+    /// [`ServerStats::malformed`] and dropped.
     pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
         self.stats.datagrams_received += 1;
         let four: Option<[u8; 4]> = datagram.try_into().ok();
@@ -161,7 +161,7 @@ impl Endpoint {
         self.next_id += 1;
         // Like the spec's server, we answer nothing: the client's probe asks for a confirmation
         // (PROTOCOL.md, "The client's handshake").
-        let mut core = Core::new(from, &self.config, now, false, true);
+        let mut core = Connection::new(from, &self.config, now, false, true);
         core.count_received(now, seasoning.len());
         core.push_event(Event::Connected);
         self.peers.insert(
@@ -267,7 +267,7 @@ impl Endpoint {
     }
 
     /// The next event on any connection (connections take turns).
-    pub fn poll_event(&mut self) -> Option<EndpointEvent> {
+    pub fn poll_event(&mut self) -> Option<ServerEvent> {
         while let Some(id) = self.ready.pop_front() {
             let Some(peer) = self.peers.get_mut(&id) else {
                 continue;
@@ -283,7 +283,7 @@ impl Endpoint {
                 peer.in_ready = false;
             }
             self.maybe_remove(id);
-            return Some(EndpointEvent {
+            return Some(ServerEvent {
                 connection: id,
                 peer: peer_addr,
                 event,
@@ -295,7 +295,7 @@ impl Endpoint {
     /// Hands back the buffer of a message the application has read (the `bytes` of an
     /// [`Event::Message`]), so that a later message, on any connection, is copied into it
     /// rather than into a new allocation. Optional, and bounded: see
-    /// [`Connection::recycle`](crate::Connection::recycle).
+    /// [`Client::recycle`](crate::Client::recycle).
     ///
     /// ```
     /// use hopnet::sim::Pair;
@@ -362,7 +362,7 @@ impl Endpoint {
         self.peers.get(&id).and_then(|p| p.core.extensions())
     }
 
-    fn core_mut(&mut self, id: ConnectionId) -> Result<&mut Core, Error> {
+    fn core_mut(&mut self, id: ConnectionId) -> Result<&mut Connection, Error> {
         let peer = self.peers.get_mut(&id);
         Ok(&mut peer.ok_or(Error::UnknownConnection(id))?.core)
     }
@@ -381,7 +381,7 @@ impl Endpoint {
     }
 
     /// Statistics of the endpoint.
-    pub fn endpoint_stats(&self) -> EndpointStats {
+    pub fn server_stats(&self) -> ServerStats {
         let mut s = self.stats.clone();
         s.connections = self.peers.values().filter(|p| !p.core.is_closed()).count() as u64;
         s
@@ -414,7 +414,7 @@ impl Endpoint {
 
 /// Entry points for secure mode (`crate::secure`), whose netcode handshake authenticates a peer
 /// before the endpoint sees it and replaces the spec's `Init` / `Challenge`.
-impl Endpoint {
+impl Server {
     /// Opens a connection to `peer`, already authenticated below: it starts in the data phase
     /// and reports [`Event::Connected`]. `None` when the endpoint is full or `peer` already has
     /// a connection.
@@ -429,7 +429,7 @@ impl Endpoint {
         }
         let id = ConnectionId(self.next_id);
         self.next_id += 1;
-        let mut core = Core::new(peer, &self.config, now, false, true);
+        let mut core = Connection::new(peer, &self.config, now, false, true);
         core.push_event(Event::Connected);
         self.peers.insert(
             id,

@@ -1,5 +1,5 @@
-//! The data phase of one connection, shared by the client [`Connection`](crate::Connection)
-//! and every connection of the server's [`Endpoint`](crate::Endpoint): messages in and out,
+//! The data phase of one connection, shared by the client [`Client`](crate::Client)
+//! and every connection of the server's [`Server`](crate::Server): messages in and out,
 //! timers, close. Nothing here reads a clock or touches a socket: time comes in as `now`,
 //! datagrams come in through `handle_datagram` and leave through `transmit`.
 //!
@@ -54,7 +54,7 @@ enum State {
 
 /// The data phase of one connection.
 #[derive(Debug)]
-pub(crate) struct Core {
+pub(crate) struct Connection {
     pub peer: SocketAddr,
     max_reassembly_bytes: usize,
     outbound: Outbound,
@@ -77,15 +77,15 @@ pub(crate) struct Core {
     pub data_phase: bool,
 }
 
-impl Core {
+impl Connection {
     pub fn new(
         peer: SocketAddr,
         config: &Config,
         now: Instant,
         client: bool,
         data_phase: bool,
-    ) -> Core {
-        Core {
+    ) -> Connection {
+        Connection {
             peer,
             max_reassembly_bytes: config.max_reassembly_bytes,
             outbound: Outbound::new(config),

@@ -8,7 +8,7 @@ use rand::{Rng, SeedableRng, rngs::StdRng};
 
 use crate::Error;
 use crate::config::Config;
-use crate::core::Core;
+use crate::connection::Connection;
 use crate::event::{Delivery, DisconnectReason, Event, MessageId};
 use crate::ext::Extensions;
 use crate::handshake::HANDSHAKE_LEN;
@@ -30,37 +30,32 @@ enum Phase {
 /// A client's connection to a server.
 ///
 /// Drive it like quinn-proto's: feed every datagram from the socket to
-/// [`handle`](Connection::handle), send whatever [`poll_transmit`](Connection::poll_transmit)
-/// writes into your buffer, call [`handle_timeout`](Connection::handle_timeout) when the instant from
-/// [`poll_timeout`](Connection::poll_timeout) passes, and drain
-/// [`poll_event`](Connection::poll_event).
+/// [`handle`](Client::handle), send whatever [`poll_transmit`](Client::poll_transmit)
+/// writes into your buffer, call [`handle_timeout`](Client::handle_timeout) when the instant from
+/// [`poll_timeout`](Client::poll_timeout) passes, and drain
+/// [`poll_event`](Client::poll_event).
 #[derive(Debug)]
-pub struct Connection {
-    core: Core,
+pub struct Client {
+    core: Connection,
     handshake: ClientHandshake,
     phase: Phase,
-    /// Buffers handed back with [`recycle`](Connection::recycle).
+    /// Buffers handed back with [`recycle`](Client::recycle).
     spares: Spares,
 }
 
-impl Connection {
+impl Client {
     /// Starts connecting to `server` with a random salt.
-    pub fn new(config: Config, server: SocketAddr, now: Instant) -> Connection {
+    pub fn new(config: Config, server: SocketAddr, now: Instant) -> Client {
         Self::with_rng(config, server, now, &mut rand::rng())
     }
 
     /// Starts connecting with a salt drawn from a seeded generator (deterministic tests).
-    pub fn with_seed(config: Config, server: SocketAddr, now: Instant, seed: u64) -> Connection {
+    pub fn with_seed(config: Config, server: SocketAddr, now: Instant, seed: u64) -> Client {
         Self::with_rng(config, server, now, &mut StdRng::seed_from_u64(seed))
     }
 
-    fn with_rng(
-        config: Config,
-        server: SocketAddr,
-        now: Instant,
-        rng: &mut impl Rng,
-    ) -> Connection {
-        Connection {
+    fn with_rng(config: Config, server: SocketAddr, now: Instant, rng: &mut impl Rng) -> Client {
+        Client {
             handshake: ClientHandshake::new(
                 now,
                 rng.random(),
@@ -69,7 +64,7 @@ impl Connection {
                 config.handshake_max_resend,
                 config.connect_timeout,
             ),
-            core: Core::new(server, &config, now, true, false),
+            core: Connection::new(server, &config, now, true, false),
             phase: Phase::AwaitingChallenge,
             spares: Spares::received(),
         }
@@ -293,11 +288,11 @@ impl Connection {
 
 /// Entry points for secure mode (`crate::secure`), whose netcode handshake authenticates the
 /// server before this connection exists and replaces the spec's `Init` / `Challenge`.
-impl Connection {
+impl Client {
     /// A connection to `server`, already authenticated below: it starts in the data phase,
     /// reports [`Event::Connected`], and sends no handshake.
-    pub(crate) fn authenticated(config: Config, server: SocketAddr, now: Instant) -> Connection {
-        let mut connection = Connection::new(config, server, now);
+    pub(crate) fn authenticated(config: Config, server: SocketAddr, now: Instant) -> Client {
+        let mut connection = Client::new(config, server, now);
         connection.confirm(now);
         connection
     }

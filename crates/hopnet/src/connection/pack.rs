@@ -10,7 +10,7 @@
 
 use std::time::Instant;
 
-use super::Core;
+use super::Connection;
 use crate::ext::datagram;
 use crate::ext::features::CRC_LEN;
 use crate::ext::frame::ACK_NOW;
@@ -19,7 +19,7 @@ use crate::transmit::MAX_BATCH_BYTES;
 /// The most padding a datagram takes to keep a batch together.
 const MAX_PAD: usize = 16;
 
-impl Core {
+impl Connection {
     /// Whether anything would go into an extended datagram now.
     fn extended_due(&self, now: Instant, open: bool) -> bool {
         self.owed.due(now)

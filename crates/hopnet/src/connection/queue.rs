@@ -4,7 +4,7 @@
 //! dropped, as unreliable delivery allows.
 //!
 //! An item is framed the spec's way (a datagram of its own) or as frames of the extended wire
-//! (any number per datagram, packed by `core/pack.rs`).
+//! (any number per datagram, packed by `connection/pack.rs`).
 
 use std::collections::VecDeque;
 
