@@ -100,6 +100,15 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
                 client.poll(Duration::from_millis(1)).map_err(err)?;
             }
         }
+        if std::env::var_os("SECURE_BENCH_STATS").is_some() {
+            let s = client.stats();
+            eprint!(
+                "[retransmissions {}, srtt {:?}, netcode drops {}] ",
+                s.retransmissions,
+                s.smoothed_rtt,
+                client.secure().map_or(0, |c| c.netcode_stats().dropped_total())
+            );
+        }
         Ok(())
     })();
     case.finish(client_result, p)
