@@ -1,5 +1,5 @@
 //! `fanout-1000` in secure mode: the suite's case (`bench::transport::fanout`) with the server
-//! made by `Server::bind_secure` and the clients `SecureConnection`s, each with a connect token
+//! made by `Server::bind_secure` and the clients `SecureClient`s, each with a connect token
 //! of its own. The server's loop, the clients' loop (one thread, one epoll set, a socket per
 //! client on an address of its own in 127.0.0.0/8) and the measure (the server thread's CPU
 //! time per second of wall time over the ticks) are the suite's; the suite's check that no
@@ -13,10 +13,10 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use bench::transport::fanout::FanoutPlan;
-use bench::transport::netproto_peer::{Flavor, config};
+use bench::transport::hopnet_peer::{Flavor, config};
 use bench::transport::{noise, spawn_server};
 use hopnet::io::blocking::Server;
-use hopnet::secure::{ConnectTokenBuilder, Key, SecureConnection};
+use hopnet::secure::{ConnectTokenBuilder, Key, SecureClient};
 use hopnet::{Config, ConnectionId, Delivery, Event, Machine, Payload};
 use rustix::event::{Timespec, epoll};
 
@@ -124,7 +124,7 @@ fn serve(mut server: Server, plan: &FanoutPlan, sync: &Sync) -> Result<ServerSid
         let snapshot = Payload::from(noise(plan.size, u64::from(k)));
         for &id in &ids {
             if server
-                .endpoint()
+                .machine()
                 .send_payload(id, &snapshot, Delivery::Unreliable)
                 .is_err()
             {
@@ -147,7 +147,7 @@ fn serve(mut server: Server, plan: &FanoutPlan, sync: &Sync) -> Result<ServerSid
 
 struct PoolClient {
     socket: UdpSocket,
-    conn: SecureConnection,
+    conn: SecureClient,
 }
 
 /// The secure clients, their epoll set and what they have seen.
@@ -190,7 +190,7 @@ impl Pool {
                 .timeout_seconds(15)
                 .issue(key, SystemTime::now())
                 .map_err(err)?;
-            let conn = SecureConnection::new(config.clone(), token, now).map_err(err)?;
+            let conn = SecureClient::new(config.clone(), token, now).map_err(err)?;
             clients.push(PoolClient { socket, conn });
         }
         let mut pool = Pool {

@@ -1,13 +1,13 @@
 //! hopnet in secure mode through its blocking driver: `Server::bind_secure` and
 //! `Client::connect_secure`, the same loops as the suite's `hopnet` peer
-//! (`bench::transport::netproto_peer`), the same configuration (its extensions, 1,200-byte
+//! (`bench::transport::hopnet_peer`), the same configuration (its extensions, 1,200-byte
 //! datagrams: what a netcode payload packet carries), each datagram sealed as a netcode 1.02
 //! payload packet.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant, SystemTime};
 
-use bench::transport::netproto_peer::{Flavor, config};
+use bench::transport::hopnet_peer::{Flavor, config};
 use bench::transport::{
     Outcome, Params, RttParams, Shared, payload, ping_loop, spawn_server, start_reliable, tag_of,
 };
@@ -36,7 +36,7 @@ fn connect(token: ConnectToken) -> Result<Client, String> {
     let mut client = Client::connect_secure(token, config(Flavor::Extended)?).map_err(err)?;
     client.wait_connected().map_err(err)?;
     let give_up = Instant::now() + Duration::from_secs(5);
-    while client.connection().extensions().is_none() {
+    while client.machine().extensions().is_none() {
         if Instant::now() > give_up {
             return Err("no agreement on the extensions".into());
         }
@@ -106,7 +106,9 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
                 "[retransmissions {}, srtt {:?}, netcode drops {}] ",
                 s.retransmissions,
                 s.smoothed_rtt,
-                client.secure().map_or(0, |c| c.netcode_stats().dropped_total())
+                client
+                    .secure()
+                    .map_or(0, |c| c.netcode_stats().dropped_total())
             );
         }
         Ok(())

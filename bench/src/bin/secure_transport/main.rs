@@ -28,7 +28,7 @@ use std::time::Duration;
 
 use bench::report::{Row, failures, fill_ratios, json, machine, median, quantile, table};
 use bench::transport::fanout::{FanoutPlan, run_once};
-use bench::transport::{Outcome, Params, RttParams, netproto_peer, pin_as_the_suite, renet_peer};
+use bench::transport::{Outcome, Params, RttParams, hopnet_peer, pin_as_the_suite, renet_peer};
 
 type ReliableFn = fn(&Params) -> Result<Outcome, String>;
 type RttFn = fn(&RttParams) -> Result<Vec<f64>, String>;
@@ -50,8 +50,8 @@ fn peers() -> Vec<Peer> {
         },
         Peer {
             name: "hopnet",
-            reliable: netproto_peer::reliable,
-            rtt: Some(netproto_peer::rtt),
+            reliable: hopnet_peer::reliable,
+            rtt: Some(hopnet_peer::rtt),
             cannot: |_| None,
         },
         Peer {
