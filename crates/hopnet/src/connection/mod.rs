@@ -418,85 +418,85 @@ impl Connection {
         self.stats.malformed += 1;
     }
 
-    /// Runs the timers that have expired at `now`, in the order of [`Timer::ALL`], each one's
-    /// deadline asked at its turn (see [`timer`]).
+    /// Runs the timers that have expired at `now`, in [`Timer`]'s order (see [`timer`]).
     pub fn handle_timeout(&mut self, now: Instant) {
         if self.state == State::Closed {
             return;
         }
         self.clock = now;
-        for timer in Timer::ALL {
-            if self.deadline(timer).is_none_or(|t| t > now) {
-                continue;
-            }
-            match timer {
-                Timer::Idle => {
-                    self.close_with(DisconnectReason::TimedOut, false);
-                    return;
-                }
-                Timer::Send => {
-                    self.outbound
-                        .on_timeout(now, &mut self.stats, &mut self.tracked);
-                    self.drain_tracked(false);
-                }
-                Timer::Negotiation => {
-                    self.poll_offer(now);
-                    self.poll_ping(now);
-                }
-                Timer::Probe => {
-                    if self.outbound.probe_due(now) {
-                        self.queue_frame(ACK_NOW);
-                    }
-                }
-                Timer::Keepalive => {
-                    if !self.has_output() {
-                        self.queue_signal(self.wire.keepalive(self.rx.newest()));
-                        self.liveness.spoke(now);
-                    }
-                }
-                // The next transmit writes the frames owed.
-                Timer::AckDelay => {}
-                Timer::Expiry => {
-                    let expired = self.rx.expire(now);
-                    self.stats.unreliable_expired += expired.unreliable as u64;
-                    self.stats.reliable_abandoned += expired.reliable as u64;
-                }
-            }
+        // Each timer in Timer's order. Where a handler finds out for itself, cheaply,
+        // that nothing is due (the send half, the negotiator), it is called without asking
+        // its deadline first: the deadline query costs more than the early return.
+        if self.due(Timer::Idle, now) {
+            self.close_with(DisconnectReason::TimedOut, false);
+            return;
         }
-    }
-
-    /// When `timer` next expires, if it is running. Inlined into the loops over
-    /// [`Timer::ALL`], which then unroll into straight-line code (every timer query and
-    /// every timeout asks all of them).
-    #[inline(always)]
-    fn deadline(&self, timer: Timer) -> Option<Instant> {
-        if timer.needs_data_phase() && !self.data_phase {
-            return None;
+        if self.data_phase {
+            // Timer::Send
+            self.outbound
+                .on_timeout(now, &mut self.stats, &mut self.tracked);
+            self.drain_tracked(false);
+            // Timer::Negotiation
+            self.poll_offer(now);
+            self.poll_ping(now);
+            // Timer::Probe
+            if matches!(self.wire, Wire::Extended { .. }) && self.outbound.probe_due(now) {
+                self.queue_frame(ACK_NOW);
+            }
+            if self.due(Timer::Keepalive, now) && !self.has_output() {
+                self.queue_signal(self.wire.keepalive(self.rx.newest()));
+                self.liveness.spoke(now);
+            }
+            // Timer::AckDelay: the next transmit writes the frames owed.
         }
-        match timer {
-            Timer::Idle => Some(self.liveness.idle_deadline()),
-            Timer::Send => self.outbound.deadline(),
-            Timer::Negotiation => self.negotiator.deadline(),
-            Timer::Keepalive => Some(self.liveness.keepalive_deadline()),
-            Timer::Probe | Timer::AckDelay => self.wire.deadline(timer, &self.outbound),
-            Timer::Expiry => self.rx.next_expiry(),
+        if self.due(Timer::Expiry, now) {
+            let expired = self.rx.expire(now);
+            self.stats.unreliable_expired += expired.unreliable as u64;
+            self.stats.reliable_abandoned += expired.reliable as u64;
         }
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called: the earliest
-    /// timer.
+    /// timer. The data phase is tested once, not per timer.
     pub fn poll_timeout(&self) -> Option<Instant> {
         if self.state == State::Closed {
             return None;
         }
-        // The idle timer always runs: the others are folded into it as plain instants.
         let mut earliest = self.liveness.idle_deadline();
-        for timer in Timer::ALL {
-            if let Some(t) = self.deadline(timer) {
+        let mut fold = |t: Option<Instant>| {
+            if let Some(t) = t {
                 earliest = earliest.min(t);
             }
+        };
+        fold(self.deadline(Timer::Expiry));
+        if self.data_phase {
+            fold(self.deadline(Timer::Send));
+            fold(self.deadline(Timer::Negotiation));
+            fold(self.deadline(Timer::Probe));
+            fold(self.deadline(Timer::Keepalive));
+            fold(self.deadline(Timer::AckDelay));
         }
         Some(earliest)
+    }
+
+    /// When `timer` expires, were it running (the data phase's timers run only in it: the
+    /// callers ask once). Always inlined: every caller names its timer, and the match folds.
+    #[inline(always)]
+    fn deadline(&self, timer: Timer) -> Option<Instant> {
+        match timer {
+            Timer::Idle => Some(self.liveness.idle_deadline()),
+            Timer::Send => self.outbound.deadline(),
+            Timer::Negotiation => self.negotiator.deadline(),
+            Timer::Probe | Timer::AckDelay => self.wire.deadline(timer, &self.outbound),
+            Timer::Keepalive => Some(self.liveness.keepalive_deadline()),
+            Timer::Expiry => self.rx.next_expiry(),
+        }
+    }
+
+    /// Whether `timer` has expired at `now`.
+    #[inline(always)]
+    fn due(&self, timer: Timer, now: Instant) -> bool {
+        self.deadline(timer).is_some_and(|t| t <= now)
     }
 
     pub fn poll_event(&mut self) -> Option<Event> {

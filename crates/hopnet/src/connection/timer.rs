@@ -2,11 +2,14 @@
 //! when asked (nothing is stored, so nothing can go stale), and
 //! [`Connection::poll_timeout`](super::Connection::poll_timeout) is a pure query: the earliest
 //! of them. [`Connection::handle_timeout`](super::Connection::handle_timeout) runs the expired
-//! ones in the order of [`Timer::ALL`], asking each one's deadline again at its turn, since an
-//! earlier timer's work can move a later one's (a retransmission timeout that declares every
-//! chunk lost leaves nothing to probe for).
+//! ones in the order of [`Timer`]'s variants, each at its turn, since an earlier timer's work can move
+//! a later one's (a retransmission timeout that declares every chunk lost leaves nothing to
+//! probe for). A handler that can tell cheaply that nothing is due (the send half's, the
+//! negotiator's) is called without its deadline being asked first: computing the send half's
+//! deadline, the earliest of three, costs more than its handler's early return
+//! (BENCHMARKS.md, "The connection's wire and timers").
 
-/// One of a connection's timers.
+/// One of a connection's timers, in the order an expired one is handled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Timer {
     /// The peer has been silent for the idle timeout: the connection closes.
@@ -26,21 +29,3 @@ pub(crate) enum Timer {
     Expiry,
 }
 
-impl Timer {
-    /// Every timer, in the order an expired one is handled.
-    pub const ALL: [Timer; 7] = [
-        Timer::Idle,
-        Timer::Send,
-        Timer::Negotiation,
-        Timer::Probe,
-        Timer::Keepalive,
-        Timer::AckDelay,
-        Timer::Expiry,
-    ];
-
-    /// Whether the timer runs only in the data phase (a client's handshake has its own).
-    #[inline(always)]
-    pub fn needs_data_phase(self) -> bool {
-        !matches!(self, Timer::Idle | Timer::Expiry)
-    }
-}
