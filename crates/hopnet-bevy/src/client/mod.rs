@@ -123,6 +123,18 @@ impl NetClient {
         )?))
     }
 
+    /// A secure client that connects with `token`, a netcode 1.02 connect token issued by
+    /// the game's backend, to the first server it names that answers
+    /// ([`hopnet::io::blocking::Client::connect_secure`]).
+    pub fn connect_secure(
+        token: hopnet::secure::ConnectToken,
+        config: Config,
+    ) -> Result<NetClient, Error> {
+        Ok(NetClient::new(
+            hopnet::io::blocking::Client::connect_secure(token, config)?,
+        ))
+    }
+
     /// Where the connection is.
     pub fn state(&self) -> ConnectionState {
         self.state

@@ -107,6 +107,25 @@ impl NetServer {
         )?))
     }
 
+    /// A secure server (hopnet over netcode 1.02, PROTOCOL.md "Secure mode") on a UDP socket
+    /// bound to `addr`: only clients with a connect token sealed under `private_key` for
+    /// `protocol_id` and naming this address get in
+    /// ([`hopnet::io::blocking::Server::bind_secure`]). The plugin and the game's systems do
+    /// not change: only the transport does.
+    pub fn bind_secure(
+        addr: impl ToSocketAddrs,
+        config: Config,
+        protocol_id: u64,
+        private_key: hopnet::secure::Key,
+    ) -> Result<NetServer, Error> {
+        Ok(NetServer::new(hopnet::io::blocking::Server::bind_secure(
+            addr,
+            config,
+            protocol_id,
+            private_key,
+        )?))
+    }
+
     /// The connected clients, by id.
     pub fn clients(&self) -> impl Iterator<Item = ConnectionId> + '_ {
         self.clients.keys().copied()

@@ -6,10 +6,12 @@
 //! on whatever carries hopnet's datagrams, chosen by configuration:
 //!
 //! - real UDP: hopnet's blocking drivers, [`hopnet::io::blocking::Server`] and
-//!   [`hopnet::io::blocking::Client`] (`NetServer::bind`, `NetClient::connect`);
+//!   [`hopnet::io::blocking::Client`] (`NetServer::bind`, `NetClient::connect`), on the
+//!   spec's wire or in secure mode (`NetServer::bind_secure`, `NetClient::connect_secure`:
+//!   the same drivers, made secure when they are made);
 //! - the simulator: [`SimNet`](crate::sim::SimNet)'s server and clients, many apps on one
 //!   seeded lossy network in virtual time, for tests;
-//! - anything else, secure mode's drivers among them: implement these traits for it (a few
+//! - anything else: implement these traits for it (a few
 //!   lines over its machine's `send`, `poll_event` and `close`) and hand it to
 //!   [`NetServer::new`](crate::NetServer::new) or [`NetClient::new`](crate::NetClient::new).
 //!
