@@ -103,3 +103,12 @@ fn the_typescript_client_survives_hostile_datagrams() {
         assert!(checked["datagrams"].as_u64().unwrap() > 40_000, "{checked}");
     }
 }
+
+#[test]
+fn the_typescript_client_sends_only_what_the_spec_defines() {
+    let script = web_toolchain::web_dir().join("test/hopnet_handshake.mjs");
+    let out = web_toolchain::node(&[&script, compiled()], "the handshake's wire check");
+    let checked: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(checked["probes"], 4, "{checked}");
+    assert_eq!(checked["keepalive"].as_str().map(|k| &k[..4]), Some("06ff"), "{checked}");
+}

@@ -10,7 +10,7 @@
 
 import { HopnetError } from "./errors.js";
 import { ClientHandshake } from "./handshake.js";
-import { ACK, END, HEADER_LEN, RESERVED, has, header, packet } from "./header.js";
+import { ACK, END, FIN, HEADER_LEN, RESERVED, has, header, packet } from "./header.js";
 import { Receiver } from "./receiver.js";
 import { RttEstimator } from "./rtt.js";
 import { Sender } from "./sender.js";
@@ -126,7 +126,7 @@ export class Connection {
   constructor(now: number, config: Partial<Config> = {}, random: (bound: number) => number = cryptoRandom) {
     this.config = { ...DEFAULT_CONFIG, ...config };
     const c = this.config;
-    this.handshake = new ClientHandshake(now, random(15), random(65536), c.handshakeInitialResend, c.handshakeMaxResend, c.connectTimeout);
+    this.handshake = new ClientHandshake(now, random(256), c.handshakeInitialResend, c.handshakeMaxResend, c.connectTimeout);
     this.sender = new Sender(new RttEstimator(c.initialRtt, c.minRto, c.maxRto), c);
     this.receiver = new Receiver(c);
     this.lastReceived = now;
@@ -323,10 +323,11 @@ export class Connection {
         }
         this.receiver.expire(now);
         if (now >= this.lastSent + this.config.keepalive && this.control.length === 0) {
-          // An ACK of a chunk the server never has in flight: ignored, but a sign of life.
+          // `ACK | FIN` of a chunk the server never has in flight: ignored, but a sign of life
+          // (with `FIN`, as every ACK of chunk 255 is, PROTOCOL.md "What a spec peer is sent").
           const newest = this.receiver.newestSequence;
           const away = ((newest ?? 0) + 32768) & 0xffff;
-          this.queueControl(packet(ACK, 255, away));
+          this.queueControl(packet(ACK | FIN, 255, away));
         }
         return;
       case "closed":

@@ -28,4 +28,3 @@ pub(crate) enum Timer {
     /// A partial message's or a held-back message's time is up.
     Expiry,
 }
-
