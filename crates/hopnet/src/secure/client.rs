@@ -127,7 +127,7 @@ impl SecureClient {
 
     /// Closes the connection: its `END`, then netcode's disconnect packets (drain them with
     /// [`poll_transmit`](Self::poll_transmit)). Closing it through
-    /// [`connection`](Self::connection) does the same.
+    /// [`machine`](Self::machine) does the same.
     pub fn close(&mut self, now: Instant) {
         self.inner.close();
         self.follow_connection(now);

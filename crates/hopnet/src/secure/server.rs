@@ -204,7 +204,7 @@ impl SecureServer {
     /// Closes a connection: the endpoint's `END` goes out sealed, then netcode's disconnect
     /// packets, and the slot is freed (at the next [`poll_transmit`](Self::poll_transmit) or
     /// [`handle_timeout`](Self::handle_timeout)). Closing it through
-    /// [`endpoint`](Self::endpoint) does the same.
+    /// [`machine`](Self::machine) does the same.
     pub fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
         self.inner.close(id)
     }
