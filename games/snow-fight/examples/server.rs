@@ -18,17 +18,26 @@
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --secure --key-file server.key --protocol-id 7
 //! ```
 //!
+//! Server browsers and query tools list it: it answers the Source engine's server queries
+//! (A2S_INFO, A2S_PLAYER, A2S_RULES) on the game's port, or on `--query-port`, with
+//! `--server-name` and `--map` as its name and map. With python-a2s
+//! (`pip install python-a2s`):
+//!
+//! ```text
+//! python3 -c 'import a2s; print(a2s.info(("127.0.0.1", 7000))); print(a2s.players(("127.0.0.1", 7000)))'
+//! ```
+//!
 //! Logs with `tracing` to stderr; `RUST_LOG=debug` shows every hit and refused action.
 
 mod common;
 #[path = "common/secure_server.rs"]
 mod secure_server;
 
-use std::net::SocketAddr;
+use std::net::{SocketAddr, UdpSocket};
 
 use clap::Parser;
 use snow_fight::Config;
-use snow_fight::net::UdpServer;
+use snow_fight::net::{Listing, UdpServer};
 use snow_fight::session::{GameServer, ServerConfig};
 use tracing::info;
 
@@ -59,6 +68,16 @@ struct Args {
     /// draws between snapshots still moves smoothly.
     #[arg(long)]
     snapshot_rate: Option<u32>,
+    /// The server's name in server browsers (A2S_INFO).
+    #[arg(long, default_value_t = Listing::default().name)]
+    server_name: String,
+    /// The map's name in server browsers (the worlds are generated from the seed).
+    #[arg(long, default_value_t = Listing::default().map)]
+    map: String,
+    /// Answer server queries (A2S) on this UDP port of the bind address instead of the
+    /// game's own port.
+    #[arg(long)]
+    query_port: Option<u16>,
     #[command(flatten)]
     security: SecureServerArgs,
 }
@@ -87,7 +106,28 @@ fn main() {
         }
     };
     let mut server = UdpServer::with_server(transport, GameServer::new(config), args.tick_rate);
-    info!(addr = %args.bind, secure = args.security.secure, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
+    let listing = Listing {
+        name: args.server_name.clone(),
+        map: args.map.clone(),
+    };
+    let queries = match args.query_port {
+        None => server.answer_queries(listing),
+        Some(port) => {
+            let addr = SocketAddr::new(args.bind.ip(), port);
+            match UdpSocket::bind(addr) {
+                Ok(socket) => server.answer_queries_on(socket, listing),
+                Err(e) => {
+                    eprintln!("cannot listen for queries on {addr}: {e}");
+                    std::process::exit(1);
+                }
+            }
+        }
+    };
+    if let Err(e) = queries {
+        eprintln!("cannot answer queries: {e}");
+        std::process::exit(1);
+    }
+    info!(addr = %args.bind, queries = ?server.query_addr(), name = %args.server_name, secure = args.security.secure, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
     let mut last_report = 0;
     if let Err(e) = server.run(|s| {
         let t = s.game.time();
