@@ -6,7 +6,10 @@
 //! an `S2C_CHALLENGE` (9 bytes), which is no larger than any request it answers (an
 //! `A2S_INFO` request is at least 25 bytes, the others 9). Only a request carrying the
 //! address's challenge gets the full answer. A challenge is a keyed hash of the address, so
-//! the responder keeps no state per client.
+//! the responder keeps no state per client: [`Responder::answer`] takes `&self`.
+//!
+//! [`UdpServer::answer_queries`](crate::net::UdpServer::answer_queries) puts it on a server's
+//! socket and feeds it the live game.
 
 use std::hash::{BuildHasher, RandomState};
 use std::net::SocketAddr;
