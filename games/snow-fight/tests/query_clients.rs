@@ -1,12 +1,14 @@
 //! Real query clients list a running game server: python-a2s (PyPI `python-a2s`, the module
 //! `a2s`) asks a server with two bots playing on loopback for its info, players and rules, over
-//! a plain server, a secure one, and a separate query port, and sees the live game.
+//! a plain server, a secure one, and a separate query port, and sees the live game; so does
+//! gamedig (npm, installed in `tools/gamedig`).
 //!
-//! Without python-a2s the tests print a notice and pass, except under CI (`CI=true`), where a
-//! missing client is a failure: `.ci/run` installs it.
+//! Without a client its tests print a notice and pass, except under CI (`CI=true`), where a
+//! missing client is a failure: `.ci/run` installs both.
 
 mod queries;
 
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::atomic::Ordering;
 
@@ -38,15 +40,37 @@ fn python_a2s() -> bool {
         .args(["-c", "import a2s"])
         .output()
         .is_ok_and(|o| o.status.success());
-    if !found {
-        let help = "python-a2s is not installed (python3 -c 'import a2s' failed): \
-                    pip install python-a2s (.ci/run installs it)";
-        if std::env::var("CI").is_ok_and(|v| v == "true") {
-            panic!("{help}");
-        }
-        eprintln!("skipped: {help}");
-    }
     found
+        || missing(
+            "python-a2s is not installed (python3 -c 'import a2s' failed): \
+             pip install python-a2s (.ci/run installs it)",
+        )
+}
+
+/// Where gamedig is installed, if it is and Node.js runs; under CI its absence fails the test.
+fn gamedig() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tools/gamedig");
+    let node = Command::new("node")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if node && dir.join("node_modules/gamedig").is_dir() {
+        return Some(dir);
+    }
+    missing(
+        "gamedig is not installed (no Node.js, or no tools/gamedig/node_modules): \
+         npm ci --prefix tools/gamedig (.ci/run installs it)",
+    );
+    None
+}
+
+/// Says a query client is missing: a failure under CI, else a notice (and `false`).
+fn missing(help: &str) -> bool {
+    if std::env::var("CI").is_ok_and(|v| v == "true") {
+        panic!("{help}");
+    }
+    eprintln!("skipped: {help}");
+    false
 }
 
 /// python-a2s's view of the server at `running.query_addr`.
@@ -122,4 +146,44 @@ fn python_a2s_lists_a_secure_server_on_its_game_port() {
 #[test]
 fn python_a2s_lists_a_server_on_its_query_port() {
     listed_with_two_bots(Mode::QueryPort);
+}
+
+#[test]
+fn gamedig_lists_a_server_with_its_players() {
+    let Some(dir) = gamedig() else {
+        return;
+    };
+    let running = Running::start(Mode::Plain, 2);
+    let addr = running.query_addr;
+    let out = Command::new("node")
+        .current_dir(&dir)
+        .args(["query.mjs", &addr.ip().to_string(), &addr.port().to_string()])
+        .output()
+        .expect("node runs");
+    let game_port = running.game_addr.port();
+    running.stop();
+    assert!(
+        out.status.success(),
+        "gamedig failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let seen: Value = serde_json::from_slice(&out.stdout).expect("gamedig printed JSON");
+    assert_eq!(seen["name"], listing().name.as_str());
+    assert_eq!(seen["map"], "yard");
+    assert_eq!(seen["game"], "Snow Fight");
+    assert_eq!(seen["numplayers"], 2, "{seen}");
+    assert_eq!(seen["maxplayers"], 8);
+    assert_eq!(seen["bots"], 0);
+    assert_eq!(seen["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(seen["port"], game_port);
+    let mut names: Vec<&str> = seen["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    // gamedig lists them in an order of its own.
+    names.sort();
+    assert_eq!(names, ["player 1", "player 2"]);
+    assert_eq!(seen["rules"]["tick_rate"], "60", "{seen}");
 }
