@@ -77,7 +77,12 @@ fn missing(help: &str) -> bool {
 fn query(running: &Running) -> Value {
     let addr = running.query_addr;
     let out = Command::new("python3")
-        .args(["-c", A2S_QUERY, &addr.ip().to_string(), &addr.port().to_string()])
+        .args([
+            "-c",
+            A2S_QUERY,
+            &addr.ip().to_string(),
+            &addr.port().to_string(),
+        ])
         .output()
         .expect("python3 runs");
     assert!(
@@ -157,7 +162,11 @@ fn gamedig_lists_a_server_with_its_players() {
     let addr = running.query_addr;
     let out = Command::new("node")
         .current_dir(&dir)
-        .args(["query.mjs", &addr.ip().to_string(), &addr.port().to_string()])
+        .args([
+            "query.mjs",
+            &addr.ip().to_string(),
+            &addr.port().to_string(),
+        ])
         .output()
         .expect("node runs");
     let game_port = running.game_addr.port();

@@ -195,8 +195,8 @@ mod side_channel;
 mod socket;
 
 pub use crate::impairment::Impairment;
-pub use side_channel::{MAX_SIDE_DATAGRAM, SIDE_QUEUE, SideChannel, SideChannelStats};
 use crate::machine::Machine;
+pub use side_channel::{MAX_SIDE_DATAGRAM, SIDE_QUEUE, SideChannel, SideChannelStats};
 
 /// Counters of the socket layer.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -228,9 +228,16 @@ mod tests {
         side.send(addr(1), b"\xff\xff\xff\xffA1234".to_vec());
         let mut buf = Vec::new();
         let first = m.poll_transmit(now, &mut buf, 64).unwrap();
-        assert_eq!((first.destination, &buf[..]), (addr(1), &b"\xff\xff\xff\xffA1234"[..]));
+        assert_eq!(
+            (first.destination, &buf[..]),
+            (addr(1), &b"\xff\xff\xff\xffA1234"[..])
+        );
         let second = m.poll_transmit(now, &mut buf, 64).unwrap();
-        assert_eq!((second.destination, second.size), (addr(2), 4), "the Challenge");
+        assert_eq!(
+            (second.destination, second.size),
+            (addr(2), 4),
+            "the Challenge"
+        );
         assert!(m.poll_transmit(now, &mut buf, 64).is_none());
         assert_eq!(m.inner.server_stats().malformed, 0);
     }
@@ -238,7 +245,11 @@ mod tests {
     #[test]
     fn without_a_side_channel_everything_is_the_machine_s() {
         let mut m = Sided::new(Server::new(Config::default()));
-        m.handle(Instant::now(), addr(1), b"\xff\xff\xff\xffTSource Engine Query\0");
+        m.handle(
+            Instant::now(),
+            addr(1),
+            b"\xff\xff\xff\xffTSource Engine Query\0",
+        );
         assert_eq!(m.inner.server_stats().malformed, 1);
     }
 

@@ -58,8 +58,7 @@ pub(super) struct Queries {
 impl UdpServer {
     /// Answers server queries on the game's own port from now on.
     pub fn answer_queries(&mut self, listing: Listing) -> Result<(), Error> {
-        self.server
-            .set_side_channel(Some(SideChannel::new(SINGLE)));
+        self.server.set_side_channel(Some(SideChannel::new(SINGLE)));
         self.queries = Some(Queries::new(listing, self.local_addr()?, None));
         Ok(())
     }
@@ -97,7 +96,13 @@ impl UdpServer {
             buf,
         } = queries;
         let answer = |from, datagram: &[u8]| {
-            responder.answer(from, datagram, info, || players(game), || rules(game, secure))
+            responder.answer(
+                from,
+                datagram,
+                info,
+                || players(game),
+                || rules(game, secure),
+            )
         };
         match socket {
             None => {
@@ -176,14 +181,15 @@ fn players(game: &GameServer) -> Vec<PlayerInfo> {
 fn rules(game: &GameServer, secure: bool) -> Vec<(String, String)> {
     let config = game.config();
     let tick_rate = config.game.tick_rate.max(1);
-    let snapshot_rate = config
-        .snapshot_rate
-        .map_or(tick_rate, |r| r.min(tick_rate));
+    let snapshot_rate = config.snapshot_rate.map_or(tick_rate, |r| r.min(tick_rate));
     [
         ("tick_rate", tick_rate.to_string()),
         ("snapshot_rate", snapshot_rate.to_string()),
         ("min_players", config.game.min_players.to_string()),
-        ("round_secs", (config.game.max_ticks / tick_rate).to_string()),
+        (
+            "round_secs",
+            (config.game.max_ticks / tick_rate).to_string(),
+        ),
         ("secure", u8::from(secure).to_string()),
         ("rounds_played", game.stats().rounds.to_string()),
     ]

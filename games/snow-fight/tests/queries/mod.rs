@@ -60,10 +60,13 @@ impl Running {
     pub fn start(mode: Mode, bots: u64) -> Running {
         let key = Key::generate();
         let transport = match mode {
-            Mode::Secure => {
-                Server::bind_secure("127.0.0.1:0", hopnet::Config::default(), PROTOCOL_ID, key.clone())
-                    .unwrap()
-            }
+            Mode::Secure => Server::bind_secure(
+                "127.0.0.1:0",
+                hopnet::Config::default(),
+                PROTOCOL_ID,
+                key.clone(),
+            )
+            .unwrap(),
             Mode::Plain | Mode::QueryPort => {
                 Server::bind("127.0.0.1:0", hopnet::Config::default()).unwrap()
             }
