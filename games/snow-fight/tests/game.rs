@@ -238,10 +238,7 @@ fn a_bot_pings_only_once_joined() {
 fn the_roster_counts_each_player_s_wins_and_time_since_joining() {
     let (_, server) = play(3, 2);
     let roster = server.roster();
-    assert_eq!(
-        roster.iter().map(|e| e.player).collect::<Vec<_>>(),
-        [1, 2]
-    );
+    assert_eq!(roster.iter().map(|e| e.player).collect::<Vec<_>>(), [1, 2]);
     let winner = server.outcomes()[0].winner;
     for entry in &roster {
         let won = server

@@ -1,24 +1,4 @@
-//! Another protocol on a driver server's own socket: datagrams that start with a prefix no
-//! hopnet datagram starts with go to the application instead of the machine, and the
-//! application's answers leave through the same socket.
-//!
-//! What it is for: a game server answers server browsers' queries (the Source engine's A2S,
-//! whose datagrams start `FF FF FF FF`) on the port its players already know, as Source
-//! servers do. Why a hook in the driver rather than a second loop on a cloned socket: the
-//! driver owns the socket's reads (batched, drained up to a limit per `poll`), so a second
-//! reader would race it for every datagram; here each datagram is read once and told apart by
-//! one compare of its first four bytes, made only when a side channel is set. The application
-//! stays sans-I/O: it reads claimed datagrams with [`SideChannel::recv`] and queues answers
-//! with [`SideChannel::send`]; the next `poll` or `flush` sends them.
-//!
-//! A datagram that is exactly the prefix, four bytes, is never claimed: hopnet's handshake
-//! datagrams are bare 4-byte integers (PROTOCOL.md, "Handshake datagrams"), and a peer's random
-//! salt may be any four bytes. Every other datagram hopnet sends or accepts starts with a byte
-//! that a prefix of `FF` cannot match (PROTOCOL.md, "Server queries on the game's port").
-//!
-//! Bounded both ways: at most [`SIDE_QUEUE`] datagrams wait in each direction, and a claimed
-//! datagram longer than [`MAX_SIDE_DATAGRAM`] is dropped; both are counted
-//! ([`SideChannelStats`]), never an error.
+//! Another protocol on a driver server's own socket (see [`SideChannel`]).
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
@@ -49,8 +29,28 @@ pub struct SideChannelStats {
     pub dropped_out: u64,
 }
 
-/// The datagrams of another protocol on a driver server's socket, told apart by a 4-byte
-/// prefix (see the [module](self)).
+/// Another protocol on a driver server's own socket: datagrams that start with a prefix no
+/// hopnet datagram starts with go to the application instead of the machine, and the
+/// application's answers leave through the same socket.
+///
+/// What it is for: a game server answers server browsers' queries (the Source engine's A2S,
+/// whose datagrams start `FF FF FF FF`) on the port its players already know, as Source
+/// servers do. Why a hook in the driver rather than a second loop on a cloned socket: the
+/// driver owns the socket's reads (batched, drained up to a limit per `poll`), so a second
+/// reader would race it for every datagram; here each datagram is read once and told apart by
+/// one compare of its first four bytes, made only when a side channel is set. The application
+/// stays sans-I/O: it reads claimed datagrams with [`recv`](Self::recv) and queues answers
+/// with [`send`](Self::send); the next `poll` or `flush` sends them.
+///
+/// A datagram that is exactly the prefix, four bytes, is never claimed: hopnet's handshake
+/// datagrams are bare 4-byte integers (PROTOCOL.md, "Handshake datagrams"), and a peer's random
+/// salt may be any four bytes. Every longer datagram that hopnet or a conforming peer sends
+/// starts with a byte other than `FF`, on the spec's wire, the extended one and in secure mode
+/// (PROTOCOL.md, "Server queries on the game's port").
+///
+/// Bounded both ways: at most [`SIDE_QUEUE`] datagrams wait in each direction, and a claimed
+/// datagram longer than [`MAX_SIDE_DATAGRAM`] is dropped; both are counted
+/// ([`SideChannelStats`]), never an error.
 ///
 /// ```no_run
 /// use hopnet::io::blocking::Server;

@@ -16,6 +16,7 @@ use std::time::Duration;
 use hopnet::Error;
 use hopnet::io::SideChannel;
 use hopnet_formats::source_query::SINGLE;
+use tracing::debug;
 
 use super::UdpServer;
 use crate::query::{PlayerInfo, Responder, ServerInfo};
@@ -124,9 +125,12 @@ impl UdpServer {
                     let (n, from) = match socket.recv_from(buf) {
                         Ok(got) => got,
                         Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
-                        // An ICMP error of an earlier answer (Windows reports them here).
-                        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => continue,
-                        Err(e) => return Err(e.into()),
+                        // Such as an ICMP error of an earlier answer (Windows reports them
+                        // here): the query socket's trouble never stops the game.
+                        Err(error) => {
+                            debug!(%error, "query socket");
+                            continue;
+                        }
                     };
                     let datagram = &buf[..n];
                     if !Responder::is_query(datagram) {
