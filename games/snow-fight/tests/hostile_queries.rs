@@ -16,7 +16,7 @@ use hopnet_formats::source_query::{
 use queries::{Mode, Running, ask};
 use snow_fight::rng::Rng;
 
-const WAIT: Duration = Duration::from_millis(500);
+const WAIT: Duration = Duration::from_secs(2);
 /// How long a test waits for an answer that must not come.
 const SILENCE: Duration = Duration::from_millis(50);
 
@@ -56,17 +56,29 @@ fn no_amplification(mode: Mode) {
         let shortest = if i < 4 { 5 } else { request.len() };
         for len in shortest..=request.len() {
             let sent = &request[..len];
-            if let Some(answer) = ask(&socket, to, sent, SILENCE) {
+            // A socket of its own, so that no late answer to another request is taken for
+            // this one's.
+            let asker = UdpSocket::bind("127.0.0.1:0").unwrap();
+            let whole = len == request.len();
+            let answer = ask(&asker, to, sent, if whole { WAIT } else { SILENCE });
+            if whole {
+                assert!(answer.is_some(), "a whole request gets its challenge");
+            }
+            if let Some(answer) = answer {
                 assert!(
                     answer.len() <= sent.len(),
                     "{} bytes answer {} bytes: {sent:02x?}",
                     answer.len(),
                     sent.len()
                 );
-                let Challenge { challenge } = from_bytes(&answer).expect("only a challenge");
-                assert_eq!(challenge, real);
+                let _: Challenge = from_bytes(&answer).expect("only a challenge");
             }
         }
+        // The same from the address whose challenge is known: the challenge it is, again.
+        let answer = ask(&socket, to, &request, WAIT).expect("a challenge");
+        let Challenge { challenge } = from_bytes(&answer).expect("only a challenge");
+        assert_eq!(challenge, real);
+        assert!(answer.len() <= request.len());
     }
     // The challenge answered, the answers are the full ones (and larger than the request).
     let request = info_request(Some(real));

@@ -155,11 +155,15 @@ impl Drop for Running {
     }
 }
 
-/// Sends `request` from `socket` to `to` and returns the answer, or `None` after `wait`.
+/// Sends `request` from `socket` to `to` and returns the answer, or `None` after `wait`. A late
+/// answer to an earlier request, already waiting, is dropped first.
 pub fn ask(socket: &UdpSocket, to: SocketAddr, request: &[u8], wait: Duration) -> Option<Vec<u8>> {
+    let mut buf = [0u8; 2048];
+    socket.set_nonblocking(true).unwrap();
+    while socket.recv_from(&mut buf).is_ok() {}
+    socket.set_nonblocking(false).unwrap();
     socket.set_read_timeout(Some(wait)).unwrap();
     socket.send_to(request, to).unwrap();
-    let mut buf = [0u8; 2048];
     match socket.recv_from(&mut buf) {
         Ok((n, _)) => Some(buf[..n].to_vec()),
         Err(_) => None,
