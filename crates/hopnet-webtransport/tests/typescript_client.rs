@@ -110,5 +110,9 @@ fn the_typescript_client_sends_only_what_the_spec_defines() {
     let out = web_toolchain::node(&[&script, compiled()], "the handshake's wire check");
     let checked: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     assert_eq!(checked["probes"], 4, "{checked}");
-    assert_eq!(checked["keepalive"].as_str().map(|k| &k[..4]), Some("06ff"), "{checked}");
+    assert_eq!(
+        checked["keepalive"].as_str().map(|k| &k[..4]),
+        Some("06ff"),
+        "{checked}"
+    );
 }

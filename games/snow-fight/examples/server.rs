@@ -23,20 +23,29 @@
 //! with a fresh self-signed certificate the page trusts by its hash; `--web-cert` and
 //! `--web-key` give it a real one instead (PEM files), for a host with a name.
 //!
+//! Server browsers and query tools list it: it answers the Source engine's server queries
+//! (A2S_INFO, A2S_PLAYER, A2S_RULES) on the game's port, or on `--query-port`, with
+//! `--server-name` and `--map` as its name and map. With python-a2s
+//! (`pip install python-a2s`):
+//!
+//! ```text
+//! python3 -c 'import a2s; print(a2s.info(("127.0.0.1", 7000))); print(a2s.players(("127.0.0.1", 7000)))'
+//! ```
+//!
 //! Logs with `tracing` to stderr; `RUST_LOG=debug` shows every hit and refused action.
 
 mod common;
 #[path = "common/secure_server.rs"]
 mod secure_server;
 
-use std::net::SocketAddr;
+use std::net::{SocketAddr, UdpSocket};
 
 use std::path::PathBuf;
 
 use clap::Parser;
 use hopnet_webtransport::{Certificate, Trust, WebTransportConfig};
 use snow_fight::Config;
-use snow_fight::net::UdpServer;
+use snow_fight::net::{Listing, UdpServer};
 use snow_fight::session::{GameServer, ServerConfig};
 use snow_fight::web::WebServer;
 use tracing::info;
@@ -68,6 +77,16 @@ struct Args {
     /// draws between snapshots still moves smoothly.
     #[arg(long)]
     snapshot_rate: Option<u32>,
+    /// The server's name in server browsers (A2S_INFO).
+    #[arg(long, default_value_t = Listing::default().name)]
+    server_name: String,
+    /// The map's name in server browsers (the worlds are generated from the seed).
+    #[arg(long, default_value_t = Listing::default().map)]
+    map: String,
+    /// Answer server queries (A2S) on this UDP port of the bind address instead of the
+    /// game's own port.
+    #[arg(long)]
+    query_port: Option<u16>,
     #[command(flatten)]
     security: SecureServerArgs,
     /// Also take players from browsers: serve the page over HTTP on this address (TCP) and
@@ -115,7 +134,21 @@ fn run_udp(args: &Args, game: GameServer) -> Result<(), String> {
         .bind(args.bind, hopnet::Config::default())
         .map_err(|e| format!("cannot listen on {}: {e}", args.bind))?;
     let mut server = UdpServer::with_server(transport, game, args.tick_rate);
-    info!(addr = %args.bind, secure = args.security.secure, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
+    let listing = Listing {
+        name: args.server_name.clone(),
+        map: args.map.clone(),
+    };
+    match args.query_port {
+        None => server.answer_queries(listing),
+        Some(port) => {
+            let addr = SocketAddr::new(args.bind.ip(), port);
+            let socket = UdpSocket::bind(addr)
+                .map_err(|e| format!("cannot listen for queries on {addr}: {e}"))?;
+            server.answer_queries_on(socket, listing)
+        }
+    }
+    .map_err(|e| format!("cannot answer queries: {e}"))?;
+    info!(addr = %args.bind, queries = ?server.query_addr(), name = %args.server_name, secure = args.security.secure, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
     let mut status = Status::new(args.tick_rate);
     server
         .run(|s| status.report(&s.game))
@@ -129,6 +162,15 @@ fn run_web(args: &Args, web: SocketAddr, game: GameServer) -> Result<(), String>
         return Err(
             "--web and --secure cannot be combined: a page speaks hopnet over \
                     WebTransport (TLS), not netcode"
+                .into(),
+        );
+    }
+    if args.query_port.is_some() {
+        // The WebTransport server runs hopnet-webtransport's own driver, which has no side
+        // channel for queries yet.
+        return Err(
+            "--web and --query-port cannot be combined yet: run the query \
+                    responder with a UDP-only server"
                 .into(),
         );
     }

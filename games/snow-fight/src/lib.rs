@@ -8,7 +8,10 @@
 //! - [`session`]: a server's rounds and a client's view over `hopnet`'s state machines,
 //!   without sockets.
 //! - [`net`]: the same over real UDP, plus a lossy relay.
-//! - [`query`]: answers the Source engine's server queries (A2S), without sockets.
+//! - [`query`]: answers the Source engine's server queries (A2S), without sockets; [`net`]'s
+//!   [`UdpServer::answer_queries`](net::UdpServer::answer_queries) answers them on the game's
+//!   port from the live game, so server browsers list the server (`python3 -c 'import a2s;
+//!   print(a2s.info(("127.0.0.1", 7000)))'` against the `server` example).
 //! - [`web`]: the same for browsers too (WebTransport), and the page that plays.
 //!
 //! The examples `server`, `client` and `demo` are thin layers over [`session`], [`net`] and

@@ -7,6 +7,9 @@
 //! [`Server::bind_secure`] or [`Client::connect_secure`], handed to [`UdpServer::with_server`]
 //! or [`play_bot_on`]: the game is the same above it.
 //!
+//! [`UdpServer::answer_queries`] has the server answer server browsers' queries (the Source
+//! engine's A2S) on the game's own port, from the live game (`queries`).
+//!
 //! To run over a bad link between real sockets, put `hopnet`'s lossy relay
 //! ([`hopnet::io::relay::Relay`]) between the clients and the server, as the demo does.
 
@@ -19,6 +22,10 @@ use tracing::warn;
 
 use crate::session::{BotPlayer, GameServer};
 
+mod queries;
+
+pub use queries::{GAME, Listing};
+
 /// A game server on a UDP socket.
 pub struct UdpServer {
     /// The transport: a socket and a [`hopnet::Server`].
@@ -27,6 +34,7 @@ pub struct UdpServer {
     pub game: GameServer,
     tick: Duration,
     next_tick: Instant,
+    queries: Option<queries::Queries>,
 }
 
 impl UdpServer {
@@ -53,6 +61,7 @@ impl UdpServer {
             game,
             tick,
             next_tick: Instant::now() + tick,
+            queries: None,
         }
     }
 
@@ -67,11 +76,13 @@ impl UdpServer {
     }
 
     /// One turn of the loop: I/O until a datagram arrives or the next tick is due, the events,
-    /// and the tick if it is due (its snapshots go out at once). Returns whether a tick ran.
+    /// the server queries (if it answers them), and the tick if it is due (its snapshots go out
+    /// at once). Returns whether a tick ran.
     pub fn turn(&mut self) -> Result<bool, Error> {
         let wait = self.next_tick.saturating_duration_since(Instant::now());
         self.server.poll(wait)?;
         self.game.poll(self.server.machine());
+        self.answer_pending_queries()?;
         let now = Instant::now();
         if now < self.next_tick {
             return Ok(false);

@@ -6,7 +6,10 @@
 //! an `S2C_CHALLENGE` (9 bytes), which is no larger than any request it answers (an
 //! `A2S_INFO` request is at least 25 bytes, the others 9). Only a request carrying the
 //! address's challenge gets the full answer. A challenge is a keyed hash of the address, so
-//! the responder keeps no state per client.
+//! the responder keeps no state per client: [`Responder::answer`] takes `&self`.
+//!
+//! [`UdpServer::answer_queries`](crate::net::UdpServer::answer_queries) puts it on a server's
+//! socket and feeds it the live game.
 
 use std::hash::{BuildHasher, RandomState};
 use std::net::SocketAddr;
@@ -298,6 +301,34 @@ mod tests {
             let answer = ask(&r, from, &request).unwrap();
             assert!(answer.len() <= request.len(), "{request:02x?}");
         }
+    }
+
+    #[test]
+    fn random_query_datagrams_never_panic_nor_get_more_than_they_sent() {
+        let r = Responder::new();
+        let from: SocketAddr = "127.0.0.1:5000".parse().unwrap();
+        let mut rng = crate::rng::Rng::new(29);
+        let mut answered = 0;
+        for _ in 0..20_000 {
+            let len = 5 + rng.below(40) as usize;
+            let mut datagram: Vec<u8> = (0..len).map(|_| rng.next_u64() as u8).collect();
+            datagram[..4].copy_from_slice(&SINGLE);
+            datagram[4] = [b'T', b'U', b'V', b'W', b'i'][rng.below(5) as usize];
+            if datagram[4] == b'T' && rng.below(2) == 0 {
+                // A well-formed A2S_INFO head, so that its challenge part is reached.
+                let head = info_request(None);
+                let n = head.len().min(datagram.len());
+                datagram[..n].copy_from_slice(&head[..n]);
+            }
+            if let Some(answer) = ask(&r, from, &datagram) {
+                assert!(answer.len() <= datagram.len(), "{datagram:02x?}");
+                answered += 1;
+            }
+        }
+        assert!(
+            answered > 100,
+            "only {answered} answered: the inputs miss the decoders"
+        );
     }
 
     #[test]

@@ -233,3 +233,22 @@ fn a_bot_pings_only_once_joined() {
         bot.client.stats().pings
     );
 }
+
+#[test]
+fn the_roster_counts_each_player_s_wins_and_time_since_joining() {
+    let (_, server) = play(3, 2);
+    let roster = server.roster();
+    assert_eq!(roster.iter().map(|e| e.player).collect::<Vec<_>>(), [1, 2]);
+    let winner = server.outcomes()[0].winner;
+    for entry in &roster {
+        let won = server
+            .outcomes()
+            .iter()
+            .filter(|o| o.winner == Some(entry.player))
+            .count() as u32;
+        assert_eq!(entry.wins, won, "{entry:?}");
+        assert!(entry.ticks_joined > 0 && entry.ticks_joined <= server.time());
+    }
+    let winner = winner.expect("this seed's round has a winner");
+    assert!(roster.iter().any(|e| e.player == winner && e.wins == 1));
+}

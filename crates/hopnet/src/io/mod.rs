@@ -6,6 +6,8 @@
 //!   `tokio::net::UdpSocket`, with `async fn recv`.
 //! - [`relay`]: a lossy UDP relay thread between real processes.
 //! - [`Impairment`]: loss and delay on a driver's outgoing datagrams, or in the relay.
+//! - [`SideChannel`]: another protocol's datagrams (server queries, say) on a blocking driver
+//!   server's own socket.
 //!
 //! The drivers are thin: all protocol logic is in [`Client`](crate::Client) and
 //! [`Server`](crate::Server). Both send and receive the same way (batched through
@@ -189,10 +191,12 @@ mod port;
 mod recv;
 pub mod relay;
 mod send;
+mod side_channel;
 mod socket;
 
 pub use crate::impairment::Impairment;
 use crate::machine::Machine;
+pub use side_channel::{MAX_SIDE_DATAGRAM, SIDE_QUEUE, SideChannel, SideChannelStats};
 
 /// Counters of the socket layer.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -34,7 +34,7 @@ mod server;
 pub use bot_player::BotPlayer;
 pub use client::{ClientEvent, ClientStats, GameClient};
 pub use interpolation::Interpolation;
-pub use server::{GameServer, ServerConfig, ServerStats};
+pub use server::{GameServer, RosterEntry, ServerConfig, ServerStats};
 
 /// Whether tick `a` is newer than tick `b`, as the server's time wraps: serial-number
 /// arithmetic, `a` less than half the range ahead of `b`. Exactly half-way, neither is newer.

@@ -1,13 +1,17 @@
 //! The game server: it accepts connections, runs the rules every tick, and tells every player
 //! what happened. What it answers to requests, how it sends snapshots and how a round ends and
-//! the next begins live in files of their own (`requests`, `snapshots`, `rounds`).
+//! the next begins live in files of their own (`requests`, `snapshots`, `rounds`); who plays, as a
+//! listing shows them, in `roster`.
 
 mod baselines;
 #[cfg(test)]
 mod delta_link;
 mod requests;
+mod roster;
 mod rounds;
 mod snapshots;
+
+pub use roster::RosterEntry;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -97,6 +101,10 @@ struct Client {
     dialect: Option<Dialect>,
     /// Set once it asked for deltas.
     deltas: Option<DeltaClient>,
+    /// The server's tick when it sent `Init` (0 before).
+    joined_at: u32,
+    /// Rounds it won.
+    wins: u32,
 }
 
 /// A client that asked for deltas: the channel they answer on, and what it holds.

@@ -40,6 +40,7 @@ pub use driver::BUSY_POLL;
 use driver::Loop;
 
 use super::machines::{ClientMachine, ServerMachine};
+use super::side_channel::{SideChannel, Sided};
 use super::{Driven, any_local};
 use crate::secure::{ConnectToken, Key, NetcodeServerConfig};
 use crate::{Config, Error, Event, ServerEvent};
@@ -85,7 +86,7 @@ macro_rules! driver_methods {
 /// in secure mode ([`bind_secure`](Self::bind_secure)).
 #[derive(Debug)]
 pub struct Server {
-    driver: Loop<ServerMachine>,
+    driver: Loop<Sided<ServerMachine>>,
 }
 
 impl Server {
@@ -94,7 +95,7 @@ impl Server {
         let socket = UdpSocket::bind(addr)?;
         let machine = ServerMachine::Plain(crate::Server::new(config));
         Ok(Server {
-            driver: Loop::new(socket, machine)?,
+            driver: Loop::new(socket, Sided::new(machine))?,
         })
     }
 
@@ -124,7 +125,7 @@ impl Server {
         let local = socket.local_addr()?;
         let machine = ServerMachine::new_secure(local, config, protocol_id, private_key)?;
         Ok(Server {
-            driver: Loop::new(socket, machine)?,
+            driver: Loop::new(socket, Sided::new(machine))?,
         })
     }
 
@@ -150,12 +151,24 @@ impl Server {
         let socket = UdpSocket::bind(addr)?;
         let machine = ServerMachine::new_secure_with(config, netcode)?;
         Ok(Server {
-            driver: Loop::new(socket, machine)?,
+            driver: Loop::new(socket, Sided::new(machine))?,
         })
     }
 
     driver_methods!(ServerEvent);
     server_methods!(,);
+
+    /// Hands the datagrams longer than four bytes that start with the side channel's prefix to
+    /// it instead of hopnet, and sends what it queues (see [`SideChannel`]); `None` removes it
+    /// (and what it held). A server without one pays nothing per datagram.
+    pub fn set_side_channel(&mut self, side: Option<SideChannel>) {
+        self.driver.port.machine.side = side;
+    }
+
+    /// The side channel, if one is set: read what it claimed and queue the answers here.
+    pub fn side_channel(&mut self) -> Option<&mut SideChannel> {
+        self.driver.port.machine.side.as_mut()
+    }
 }
 
 /// A client: a [`Client`] on its own UDP socket, on the spec's wire

@@ -39,7 +39,9 @@ impl GameServer {
                 None => {
                     let p = self.next_player;
                     self.next_player += 1;
-                    self.clients.entry(connection).or_default().player = Some(p);
+                    let client = self.clients.entry(connection).or_default();
+                    client.player = Some(p);
+                    client.joined_at = self.time;
                     let (entity, events) = self.world.add_player(p);
                     self.log_events(&events);
                     info!(%peer, player = p, entity, round = self.round, "player joined");

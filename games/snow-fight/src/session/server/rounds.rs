@@ -18,6 +18,11 @@ impl GameServer {
     ) {
         self.stats.rounds += 1;
         self.outcomes.push(outcome);
+        if let Some(winner) = outcome.winner
+            && let Some(client) = self.clients.values_mut().find(|c| c.player == Some(winner))
+        {
+            client.wins += 1;
+        }
         info!(round = self.round, winner = ?outcome.winner, reason = ?outcome.reason, ticks = outcome.tick, "round over");
         for &(c, p) in players {
             let result = if outcome.winner == Some(p) {
