@@ -19,7 +19,9 @@
 //!   the ship's square; if a resync has come without one, the SPACE is fired again. (Its
 //!   bullet's SPRITE may be lost in the same resync, so a SPACE can, rarely, fire twice: a
 //!   bullet more is harmless, and the instance bounds them.)
-//! - CONNECT is sent every [`RETRY`] until the instance answers; QUIT three times at the end.
+//! - CONNECT is sent every [`RETRY`] until the instance answers.
+//! - Once every move is confirmed, the client waits for a CHECK count equal to the number of
+//!   entities it knows (resyncing while they differ), then sends QUIT three times.
 //! - A CHECK count that differs from the entities the client knows makes it forget every
 //!   other entity and send CHECK, as the RFC says: the SPRITEs that answer rebuild the set,
 //!   and entities whose DEAD was lost disappear with it.
@@ -77,7 +79,10 @@ pub enum Phase {
     Connecting,
     /// Playing the moves.
     Playing,
-    /// Every move came back; QUIT sent.
+    /// Every move came back; waiting for a CHECK count that agrees with the entities known
+    /// (resyncing while it does not).
+    Settling,
+    /// The count agreed; QUIT sent.
     Done,
     /// The instance refused (KO with this body) or removed the ship.
     Failed(String),
@@ -174,6 +179,11 @@ impl InstanceClient {
         &self.stats
     }
 
+    /// Where the ship was first seen, and where it is now as far as the client knows.
+    pub fn position(&self) -> Option<((i32, i32), (i32, i32))> {
+        Some((self.spawn?, self.own()?))
+    }
+
     fn own(&self) -> Option<(i32, i32)> {
         self.entities.get(&self.player?).copied()
     }
@@ -229,10 +239,7 @@ impl InstanceClient {
             self.fired_above = None;
         }
         if self.done == self.plan.len() {
-            for _ in 0..3 {
-                self.send(Action::Quit, "");
-            }
-            self.phase = Phase::Done;
+            self.phase = Phase::Settling;
             return;
         }
         if self.waiting == Waiting::Nothing {
@@ -260,8 +267,9 @@ impl InstanceClient {
                 Action::Up
             }
         };
-        self.send(step, "");
         self.stats.moves_sent += 1;
+        let number = self.stats.moves_sent.to_string();
+        self.send(step, &number);
         self.waiting = Waiting::Move;
         self.retry_at = now + RETRY;
     }
@@ -288,11 +296,19 @@ impl InstanceClient {
         let Some(count) = body::number::<usize>(message) else {
             return;
         };
-        if count != self.entities.len() && self.phase == Phase::Playing {
-            let own = self.player.and_then(|p| Some((p, self.entities.get(&p).copied()?)));
+        let playing = matches!(self.phase, Phase::Playing | Phase::Settling);
+        if count != self.entities.len() && playing {
+            let own = self
+                .player
+                .and_then(|p| Some((p, self.entities.get(&p).copied()?)));
             self.entities.clear();
             self.entities.extend(own);
             self.resync(now);
+        } else if self.phase == Phase::Settling {
+            for _ in 0..3 {
+                self.send(Action::Quit, "");
+            }
+            self.phase = Phase::Done;
         }
     }
 
@@ -314,7 +330,8 @@ impl InstanceClient {
             Action::Dead => {
                 if let Some(id) = body::number::<u32>(&frame.message) {
                     self.entities.remove(&id);
-                    if Some(id) == self.player && self.phase == Phase::Playing {
+                    let playing = matches!(self.phase, Phase::Playing | Phase::Settling);
+                    if Some(id) == self.player && playing {
                         self.phase = Phase::Failed("the instance removed the ship".into());
                     }
                 }
@@ -367,7 +384,8 @@ impl Machine for InstanceClient {
                 }
                 Waiting::Resync { .. } => self.resync(now),
             },
-            Phase::Done | Phase::Failed(_) => {}
+            // The next CHECK count decides.
+            Phase::Settling | Phase::Done | Phase::Failed(_) => {}
         }
     }
 }

@@ -5,6 +5,11 @@
 //! "full" / "unknown"), so a flood of new addresses costs no state. A player silent for
 //! [`PLAYER_TIMEOUT`] is removed as if it had sent QUIT: a client that crashed does not hold
 //! its slot for ever.
+//!
+//! A move (LEFT, RIGHT, UP, DOWN, SPACE) may carry a number as its body: the instance then
+//! applies it only if the number is above the last one it applied from that player, so a
+//! duplicated or late datagram does not move the ship twice. A move with an empty body (a
+//! client that does not number its moves) is applied as it comes.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -43,6 +48,8 @@ pub struct InstanceStats {
 struct Player {
     entity: u32,
     last_heard: Instant,
+    /// The number of the last numbered move (or SPACE) applied.
+    last_move: Option<u32>,
 }
 
 /// One R-TYPE game instance. Players are kept in address order, so that in the simulator a
@@ -149,6 +156,7 @@ impl Instance {
             Player {
                 entity,
                 last_heard: now,
+                last_move: None,
             },
         );
         self.outbox.push(from, Action::Connect, &entity.to_string());
@@ -177,6 +185,20 @@ impl Instance {
         };
         player.last_heard = now;
         let entity = player.entity;
+        let is_move = matches!(
+            frame.action,
+            Action::Left | Action::Right | Action::Up | Action::Down | Action::Space
+        );
+        if is_move && !frame.message.is_empty() {
+            // A numbered move: applied once, and never after a later one (UDP duplicates
+            // and reorders datagrams, and a move is not idempotent).
+            match body::number::<u32>(&frame.message) {
+                Some(n) if player.last_move.is_none_or(|last| n > last) => {
+                    player.last_move = Some(n);
+                }
+                _ => return,
+            }
+        }
         match frame.action {
             Action::Left | Action::Right | Action::Up | Action::Down => {
                 if self.world.step(entity, frame.action) {

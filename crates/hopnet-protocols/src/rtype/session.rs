@@ -211,7 +211,7 @@ pub fn play(config: &SessionConfig) -> Result<SessionSummary, SessionError> {
         match driver.machine().phase().clone() {
             Phase::Done => break,
             Phase::Failed(why) => return Err(SessionError::Refused(why)),
-            Phase::Connecting | Phase::Playing => {}
+            Phase::Connecting | Phase::Playing | Phase::Settling => {}
         }
     }
     // The QUITs.
