@@ -104,7 +104,10 @@ fn client(lobby: SocketAddr, create: Option<String>, moves: usize, deadline: Ins
             for l in &s.listed {
                 eprintln!("listed: {l}");
             }
-            eprintln!("instance {} on port {}: {} moves came back", s.instance, s.port, s.moves);
+            eprintln!(
+                "instance {} on port {}: {} moves came back",
+                s.instance, s.port, s.moves
+            );
             println!(
                 "{}",
                 serde_json::json!({

@@ -69,7 +69,12 @@ fn run(seed: u64, players: usize, n: usize) -> Outcome {
     });
     for i in 0..players {
         let c = net.client(i);
-        assert_eq!(c.moves_done(), n, "seed {seed}: player {i}: {:?}", c.phase());
+        assert_eq!(
+            c.moves_done(),
+            n,
+            "seed {seed}: player {i}: {:?}",
+            c.phase()
+        );
     }
     assert!(all_done, "seed {seed}");
     assert!(agreed.iter().all(|&a| a), "seed {seed}");
@@ -104,9 +109,10 @@ fn players_survive_loss_duplication_and_reordering() {
     }
     // The loss was felt and survived through the RFC's own means: resyncs that CHECK asked
     // for, moves sent again after a resync showed them lost, and CHECK counts received.
-    assert!(resyncs > 40, "{resyncs}");
-    assert!(repeats > 0, "{repeats}");
-    assert!(checks > 40, "{checks}");
+    assert!(resyncs > 1000, "{resyncs}");
+    assert!(repeats > 100, "{repeats}");
+    // A player quits only once a CHECK count agreed with it: at least one each.
+    assert!(checks >= 300, "{checks}");
 }
 
 #[test]

@@ -299,7 +299,12 @@ fn serve(mut stream: TcpStream, shared: &Arc<Shared>) -> io::Result<()> {
         let n = match stream.read(&mut buf) {
             Ok(0) => return Ok(()),
             Ok(n) => n,
-            Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
                 continue;
             }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,

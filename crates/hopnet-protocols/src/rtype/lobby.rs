@@ -85,9 +85,7 @@ impl LobbySession {
                 match instances.create(&frame.message) {
                     Ok(l) => frames::encode(Action::Joined, &format!("{} {}", l.port, l.id), out),
                     Err(CreateError::Full) => frames::encode(Action::Ko, "full", out),
-                    Err(CreateError::Unavailable) => {
-                        frames::encode(Action::Ko, "unavailable", out)
-                    }
+                    Err(CreateError::Unavailable) => frames::encode(Action::Ko, "unavailable", out),
                 }
             }
             Action::Join => {
@@ -95,10 +93,10 @@ impl LobbySession {
                 let found = port.and_then(|p| instances.list().into_iter().find(|l| l.port == p));
                 match found {
                     None => frames::encode(Action::Ko, "unknown", out),
-                    Some(l) if l.players >= l.max_players => frames::encode(Action::Ko, "full", out),
-                    Some(l) => {
-                        frames::encode(Action::Joined, &format!("{} {}", l.port, l.id), out)
+                    Some(l) if l.players >= l.max_players => {
+                        frames::encode(Action::Ko, "full", out)
                     }
+                    Some(l) => frames::encode(Action::Joined, &format!("{} {}", l.port, l.id), out),
                 }
             }
             Action::Ping => frames::encode(Action::Pong, &frame.message, out),

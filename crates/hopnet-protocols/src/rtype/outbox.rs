@@ -29,7 +29,8 @@ impl Outbox {
             self.dropped += 1;
             return;
         }
-        self.queue.push_back((to, frames::to_bytes(action, message)));
+        self.queue
+            .push_back((to, frames::to_bytes(action, message)));
     }
 
     /// Datagrams waiting.

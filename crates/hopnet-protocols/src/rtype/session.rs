@@ -122,7 +122,12 @@ impl Lobby {
                 Ok(0) => return Err(SessionError::Protocol("the lobby closed".into())),
                 Ok(n) => n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) if matches!(e.kind(), io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut) => {
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                    ) =>
+                {
                     return Err(SessionError::Deadline("waiting for the lobby".into()));
                 }
                 Err(e) => return Err(e.into()),

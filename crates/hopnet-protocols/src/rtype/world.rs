@@ -111,7 +111,10 @@ impl World {
         if let Some(id) = replaced {
             self.entities.remove(&id);
         }
-        Some((self.insert(at.x, at.y, Kind::Bullet { owner: player }), replaced))
+        Some((
+            self.insert(at.x, at.y, Kind::Bullet { owner: player }),
+            replaced,
+        ))
     }
 
     /// Removes `player` and its bullets; their ids, the player's first.
