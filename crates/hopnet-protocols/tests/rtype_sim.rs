@@ -51,8 +51,8 @@ fn run(seed: u64, players: usize, n: usize) -> Outcome {
     }
     let mut agreed = vec![false; players];
     let all_done = net.run_until(Duration::from_secs(60), |net| {
-        for i in 0..players {
-            if *net.client(i).phase() == Phase::Settling && !agreed[i] {
+        for (i, agreed) in agreed.iter_mut().enumerate() {
+            if *net.client(i).phase() == Phase::Settling && !*agreed {
                 // Every move confirmed and none in flight: the instance has the ship where the
                 // player saw it.
                 let c = net.client(i);
@@ -60,7 +60,7 @@ fn run(seed: u64, players: usize, n: usize) -> Outcome {
                 let e = net.server().world().entities()[&player];
                 assert_eq!((e.x, e.y), at, "seed {seed}: player {i}");
                 assert_eq!((at.0 - spawn.0, at.1 - spawn.1), walked(n), "seed {seed}");
-                agreed[i] = true;
+                *agreed = true;
             }
             assert!(net.server().world().entities().len() <= MAX_ENTITIES);
             assert!(net.server().player_count() <= 4);

@@ -201,18 +201,10 @@ impl Instance {
         }
         match frame.action {
             Action::Left | Action::Right | Action::Up | Action::Down => {
-                if self.world.step(entity, frame.action) {
-                    self.announce(entity);
-                }
+                self.world.step(entity, frame.action);
+                self.announce(entity);
             }
-            Action::Space => {
-                if let Some((bullet, replaced)) = self.world.fire(entity) {
-                    if let Some(old) = replaced {
-                        self.bury(old, None);
-                    }
-                    self.announce(bullet);
-                }
-            }
+            Action::Space => self.fire(entity),
             Action::Check => {
                 self.stats.resyncs += 1;
                 self.send_all(from);
@@ -222,6 +214,17 @@ impl Instance {
             // The other actions (KEY, TEXT, ...) carry nothing this game acts on.
             _ => {}
         }
+    }
+
+    /// A bullet for `player`, announced; the one it replaced, if any, buried.
+    fn fire(&mut self, player: u32) {
+        let Some((bullet, replaced)) = self.world.fire(player) else {
+            return;
+        };
+        if let Some(old) = replaced {
+            self.bury(old, None);
+        }
+        self.announce(bullet);
     }
 
     fn expire(&mut self, now: Instant) {

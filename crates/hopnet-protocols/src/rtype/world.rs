@@ -74,22 +74,19 @@ impl World {
         id
     }
 
-    /// Moves `player` one unit for a LEFT, RIGHT, UP or DOWN; whether it moved.
-    pub fn step(&mut self, player: u32, action: Action) -> bool {
+    /// Moves `player` one unit for a LEFT, RIGHT, UP or DOWN (any other action, or an
+    /// entity that is not there, moves nothing).
+    pub fn step(&mut self, player: u32, action: Action) {
         let (dx, dy) = match action {
             Action::Left => (-1, 0),
             Action::Right => (1, 0),
             Action::Up => (0, -1),
             Action::Down => (0, 1),
-            _ => return false,
+            _ => return,
         };
-        match self.entities.get_mut(&player) {
-            Some(e) => {
-                e.x = e.x.saturating_add(dx);
-                e.y = e.y.saturating_add(dy);
-                true
-            }
-            None => false,
+        if let Some(e) = self.entities.get_mut(&player) {
+            e.x = e.x.saturating_add(dx);
+            e.y = e.y.saturating_add(dy);
         }
     }
 
