@@ -319,6 +319,11 @@ impl InstanceClient {
             Action::Connect if self.phase == Phase::Connecting => {
                 if let Some(player) = body::number::<u32>(&frame.message) {
                     self.player = Some(player);
+                    // Its SPRITE may have come first (reordered): no move is out yet, so
+                    // where it stands is where it spawned.
+                    if let Some(&at) = self.entities.get(&player) {
+                        self.spawn = Some(at);
+                    }
                     self.phase = Phase::Playing;
                     self.retry_at = now + RETRY;
                     self.advance(now);
