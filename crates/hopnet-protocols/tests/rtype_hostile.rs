@@ -328,6 +328,19 @@ fn a_damaged_frame_is_skipped_and_the_stream_goes_on() {
     r.push(&[damaged.as_slice(), second.as_slice()].concat());
     assert_eq!(r.next_frame().map(|f| f.message), Some("two".into()));
     assert_eq!(r.skipped_bytes, first.len() as u64);
+    // Sizes that lie, their CRCs agreeing: a compressed size of 4 GB, an original size far
+    // beyond what the bytes hold. Not waited for: the next frame comes at once.
+    let compressed = (first.len() - 25) as u32;
+    for lie in [
+        lying(Action::Ping, "one", 3, u32::MAX),
+        lying(Action::Ping, "one", u32::MAX, compressed),
+        lying(Action::Ping, "one", 100_000, compressed),
+    ] {
+        let mut r = FrameReader::new();
+        r.push(&[lie.as_slice(), second.as_slice()].concat());
+        assert_eq!(r.next_frame().map(|f| f.message), Some("two".into()));
+        assert_eq!(r.buffered(), 0);
+    }
     // A frame cut anywhere arrives whole once the rest comes.
     for cut in 0..second.len() {
         let mut r = FrameReader::new();
