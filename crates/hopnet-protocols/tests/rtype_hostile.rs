@@ -155,6 +155,12 @@ fn frames_that_lie_about_their_sizes_are_refused_before_decompression() {
     assert_eq!(instance.player_count(), 1);
 }
 
+/// Where the instance's first entity (its only ship, in these tests) stands.
+fn ship(instance: &Instance) -> (i32, i32) {
+    let e = instance.world().entities().values().next().unwrap();
+    (e.x, e.y)
+}
+
 #[test]
 fn lying_ids_are_refused_or_ignored() {
     let mut instance = Instance::new(3);
@@ -172,13 +178,7 @@ fn lying_ids_are_refused_or_ignored() {
     }
     assert_eq!(instance.player_count(), 0);
     instance.handle(now, peer, &to_bytes(Action::Connect, "3"));
-    let spawn = instance
-        .world()
-        .entities()
-        .values()
-        .next()
-        .copied()
-        .unwrap();
+    let spawn = ship(&instance);
     drain(&mut instance, now);
     // Numbers that are not moves' numbers, and a number below the last: not applied.
     for n in ["4294967296", "-1", "1 2", "x"] {
@@ -187,25 +187,11 @@ fn lying_ids_are_refused_or_ignored() {
     instance.handle(now, peer, &to_bytes(Action::Right, "10"));
     instance.handle(now, peer, &to_bytes(Action::Right, "10"));
     instance.handle(now, peer, &to_bytes(Action::Right, "9"));
-    let at = instance
-        .world()
-        .entities()
-        .values()
-        .next()
-        .copied()
-        .unwrap();
-    assert_eq!((at.x, at.y), (spawn.x + 1, spawn.y));
+    assert_eq!(ship(&instance), (spawn.0 + 1, spawn.1));
     // A SPRITE or a DEAD from a client means nothing to the instance.
     instance.handle(now, peer, &to_bytes(Action::Sprite, "0 100 100"));
     instance.handle(now, peer, &to_bytes(Action::Dead, "0"));
-    let at = instance
-        .world()
-        .entities()
-        .values()
-        .next()
-        .copied()
-        .unwrap();
-    assert_eq!((at.x, at.y), (spawn.x + 1, spawn.y));
+    assert_eq!(ship(&instance), (spawn.0 + 1, spawn.1));
 }
 
 #[test]
