@@ -122,6 +122,8 @@ pub struct InstanceClient {
     server: SocketAddr,
     instance: u32,
     plan: Vec<Action>,
+    /// How far the first `k` moves take the ship from its spawn point, for every `k`.
+    walked: Vec<(i32, i32)>,
     phase: Phase,
     player: Option<u32>,
     spawn: Option<(i32, i32)>,
@@ -139,10 +141,17 @@ impl InstanceClient {
     /// A client that will connect to instance `instance` at `server` and play `plan`
     /// (see [`moves`]), starting at `now`.
     pub fn new(server: SocketAddr, instance: u32, plan: Vec<Action>, now: Instant) -> Self {
+        let mut walked = Vec::with_capacity(plan.len() + 1);
+        walked.push((0, 0));
+        for &a in &plan {
+            let ((x, y), (dx, dy)) = (walked[walked.len() - 1], delta(a));
+            walked.push((x + dx, y + dy));
+        }
         InstanceClient {
             server,
             instance,
             plan,
+            walked,
             phase: Phase::Connecting,
             player: None,
             spawn: None,
@@ -192,13 +201,9 @@ impl InstanceClient {
 
     /// Where the ship stands after the first `k` moves.
     fn target(&self, k: usize) -> Option<(i32, i32)> {
-        let (mut x, mut y) = self.spawn?;
-        for &a in &self.plan[..k] {
-            let (dx, dy) = delta(a);
-            x += dx;
-            y += dy;
-        }
-        Some((x, y))
+        let (x, y) = self.spawn?;
+        let (dx, dy) = self.walked[k];
+        Some((x + dx, y + dy))
     }
 
     fn send(&mut self, action: Action, message: &str) {
