@@ -32,3 +32,7 @@ pub struct FormatsReadme;
 #[doc = include_str!("../../hopnet-bevy/README.md")]
 #[cfg(doctest)]
 pub struct BevyReadme;
+/// hopnet-webtransport's README.
+#[doc = include_str!("../../hopnet-webtransport/README.md")]
+#[cfg(doctest)]
+pub struct WebTransportReadme;

@@ -18,6 +18,11 @@
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --secure --key-file server.key --protocol-id 7
 //! ```
 //!
+//! With `--web 127.0.0.1:8080` browsers play too: the server serves the page on
+//! `http://127.0.0.1:8080/` (TCP) and takes its WebTransport sessions on the same port (UDP),
+//! with a fresh self-signed certificate the page trusts by its hash; `--web-cert` and
+//! `--web-key` give it a real one instead (PEM files), for a host with a name.
+//!
 //! Logs with `tracing` to stderr; `RUST_LOG=debug` shows every hit and refused action.
 
 mod common;
@@ -26,10 +31,14 @@ mod secure_server;
 
 use std::net::SocketAddr;
 
+use std::path::PathBuf;
+
 use clap::Parser;
+use hopnet_webtransport::{Certificate, Trust, WebTransportConfig};
 use snow_fight::Config;
 use snow_fight::net::UdpServer;
 use snow_fight::session::{GameServer, ServerConfig};
+use snow_fight::web::WebServer;
 use tracing::info;
 
 use crate::secure_server::SecureServerArgs;
@@ -61,6 +70,16 @@ struct Args {
     snapshot_rate: Option<u32>,
     #[command(flatten)]
     security: SecureServerArgs,
+    /// Also take players from browsers: serve the page over HTTP on this address (TCP) and
+    /// accept WebTransport sessions on the same address (UDP).
+    #[arg(long, value_name = "ADDR")]
+    web: Option<SocketAddr>,
+    /// With `--web`: the certificate chain (PEM) to present instead of a self-signed one.
+    #[arg(long, value_name = "FILE", requires = "web_key")]
+    web_cert: Option<PathBuf>,
+    /// With `--web-cert`: its private key (PEM).
+    #[arg(long, value_name = "FILE", requires = "web_cert")]
+    web_key: Option<PathBuf>,
 }
 
 fn main() {
@@ -79,25 +98,86 @@ fn main() {
         snapshot_rate: args.snapshot_rate,
         ..ServerConfig::default()
     };
-    let transport = match args.security.bind(args.bind, hopnet::Config::default()) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("cannot listen on {}: {e}", args.bind);
-            std::process::exit(1);
-        }
+    let game = GameServer::new(config);
+    let result = match args.web {
+        Some(web) => run_web(&args, web, game),
+        None => run_udp(&args, game),
     };
-    let mut server = UdpServer::with_server(transport, GameServer::new(config), args.tick_rate);
+    if let Err(e) = result {
+        eprintln!("server: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run_udp(args: &Args, game: GameServer) -> Result<(), String> {
+    let transport = args
+        .security
+        .bind(args.bind, hopnet::Config::default())
+        .map_err(|e| format!("cannot listen on {}: {e}", args.bind))?;
+    let mut server = UdpServer::with_server(transport, game, args.tick_rate);
     info!(addr = %args.bind, secure = args.security.secure, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
-    let mut last_report = 0;
-    if let Err(e) = server.run(|s| {
-        let t = s.game.time();
-        if t >= last_report + 10 * args.tick_rate {
-            last_report = t;
-            let st = s.game.stats();
+    let mut status = Status::new(args.tick_rate);
+    server
+        .run(|s| status.report(&s.game))
+        .map_err(|e| e.to_string())
+}
+
+fn run_web(args: &Args, web: SocketAddr, game: GameServer) -> Result<(), String> {
+    if args.security.secure {
+        // Browsers cannot speak netcode (a page has no UDP): the WebTransport server carries
+        // the spec's wire, which QUIC's TLS already protects between the page and the server.
+        return Err(
+            "--web and --secure cannot be combined: a page speaks hopnet over \
+                    WebTransport (TLS), not netcode"
+                .into(),
+        );
+    }
+    let certificate = match (&args.web_cert, &args.web_key) {
+        (Some(cert), Some(key)) => Certificate::from_pem_files(cert, key, Trust::WebPki),
+        _ => Certificate::self_signed(["localhost", &web.ip().to_string()]),
+    }
+    .map_err(|e| e.to_string())?;
+    let hash = certificate.page_hash().map(|_| certificate.hash_hex());
+    let mut server = WebServer::bind(
+        args.bind,
+        WebTransportConfig::new(web, certificate),
+        hopnet::Config::default(),
+        game,
+        args.tick_rate,
+    )
+    .map_err(|e| format!("cannot listen on {} and {web}: {e}", args.bind))?;
+    let page = server
+        .serve_page(web)
+        .map_err(|e| format!("cannot serve the page on {web}: {e}"))?;
+    info!(addr = %args.bind, webtransport = %server.server.web_addr(), certificate_sha256 = ?hash, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
+    info!("open http://{page}/ in a browser to play (http://{page}/?bot=1 lets a bot play)");
+    let mut status = Status::new(args.tick_rate);
+    server
+        .run(|s| status.report(&s.game))
+        .map_err(|e| e.to_string())
+}
+
+/// The status line logged every 10 s of game time.
+struct Status {
+    tick_rate: u32,
+    last: u32,
+}
+
+impl Status {
+    fn new(tick_rate: u32) -> Status {
+        Status { tick_rate, last: 0 }
+    }
+
+    /// Logs the status when it is due; never asks to stop.
+    fn report(&mut self, game: &GameServer) -> bool {
+        let t = game.time();
+        if t >= self.last + 10 * self.tick_rate {
+            self.last = t;
+            let st = game.stats();
             info!(
                 tick = t,
-                players = s.game.players(),
-                alive = s.game.alive(),
+                players = game.players(),
+                alive = game.alive(),
                 rounds = st.rounds,
                 messages_in = st.messages_in,
                 messages_out = st.messages_out,
@@ -105,8 +185,5 @@ fn main() {
             );
         }
         false
-    }) {
-        eprintln!("server stopped: {e}");
-        std::process::exit(1);
     }
 }

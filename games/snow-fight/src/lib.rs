@@ -9,8 +9,10 @@
 //!   without sockets.
 //! - [`net`]: the same over real UDP, plus a lossy relay.
 //! - [`query`]: answers the Source engine's server queries (A2S), without sockets.
+//! - [`web`]: the same for browsers too (WebTransport), and the page that plays.
 //!
-//! The examples `server`, `client` and `demo` are thin layers over [`session`] and [`net`].
+//! The examples `server`, `client` and `demo` are thin layers over [`session`], [`net`] and
+//! [`web`].
 
 pub mod bot;
 pub mod net;
@@ -19,6 +21,7 @@ pub mod rng;
 pub mod rules;
 pub mod session;
 pub mod snapshot;
+pub mod web;
 pub mod world;
 
 pub use rules::{GameEvent, Input, Refused};

@@ -1,0 +1,42 @@
+//! Browsers join a hopnet server: WebTransport sessions carry hopnet's datagrams beside its UDP
+//! clients, in one [`Server`](hopnet::Server), one game.
+//!
+//! A browser cannot send UDP, but it can open a [WebTransport] session to a server whose
+//! certificate it trusts and exchange unreliable datagrams in it. Here each such datagram is a
+//! hopnet datagram, exactly what a UDP client sends: the spec's handshake, its chunks, ACKs and
+//! retransmissions, every delivery mode and the extensions run unchanged inside the session,
+//! and the game cannot tell a browser player from any other except by its address
+//! ([`is_session_address`]). A hopnet client in the page (`web/src/hopnet/` in the
+//! repository, TypeScript) speaks the same wire.
+//!
+//! - [`Server`]: the driver, hopnet's server over a UDP socket and WebTransport together.
+//! - [`Certificate`]: a self-signed ECDSA P-256 certificate of at most 14 days that a page
+//!   trusts by its hash, or the operator's own.
+//! - [`Site`]: the page and its scripts over HTTP from the same host, with the hash it needs.
+//!
+//! Sizes: a session's datagrams must hold the spec's 508-byte datagram (a browser's hold about
+//! 1,200), or the session is refused. A connection that negotiates hopnet's extensions over
+//! WebTransport must offer a datagram size its session carries: larger datagrams are dropped
+//! and counted ([`WebStats::too_large`]).
+//!
+//! [WebTransport]: https://www.w3.org/TR/webtransport/
+
+mod address;
+mod certificate;
+mod config;
+mod error;
+mod server;
+mod sessions;
+mod site;
+mod stats;
+mod udp;
+mod web;
+
+pub use address::is_session_address;
+pub use certificate::{Certificate, MAX_HASH_VALIDITY, Trust};
+pub use config::WebTransportConfig;
+pub use error::Error;
+pub use server::Server;
+pub use sessions::{CLOSE_DATAGRAMS_TOO_SMALL, CLOSE_HOPNET_ENDED, CLOSE_SERVER_STOPPED};
+pub use site::{INFO_PATH, Site};
+pub use stats::WebStats;

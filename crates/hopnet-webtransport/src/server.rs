@@ -1,0 +1,450 @@
+//! The driver: one [`hopnet::Server`] fed by a UDP socket and by WebTransport sessions.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant, SystemTime};
+
+use hopnet::{ConnectionId, Delivery, ServerEvent};
+use tokio::runtime::Runtime;
+use tokio::sync::mpsc;
+use tracing::{info, warn};
+use wtransport::{ServerConfig, VarInt};
+
+use crate::address::is_session_address;
+use crate::certificate::Renewal;
+use crate::sessions::{self, CLOSE_SERVER_STOPPED, Channels, Control, Counters, Inbound, Limits};
+use crate::site::{self, Site};
+use crate::udp::Udp;
+use crate::web::Web;
+use crate::{Certificate, Error, WebStats, WebTransportConfig};
+
+/// Datagrams handled per `poll` from each side at most, so that one flood cannot starve the
+/// caller's tick.
+const MAX_RECV_PER_POLL: usize = 4096;
+/// Datagrams per transmit asked of the endpoint.
+const BATCH: usize = 64;
+/// How often sessions are checked for a hopnet connection that ended.
+const UPKEEP_EVERY: Duration = Duration::from_millis(50);
+/// How long a dropped server waits for QUIC to tell the sessions it closed.
+const CLOSE_WAIT: Duration = Duration::from_millis(100);
+
+/// A hopnet server whose clients come over UDP and, from browsers, over WebTransport: one
+/// [`hopnet::Server`], one game, both kinds of client.
+///
+/// Each WebTransport session's datagrams carry hopnet datagrams, byte for byte what a UDP
+/// client sends, so the handshake, delivery modes, ordering and extensions are the same. The
+/// endpoint knows a session by an address this driver gives it ([`is_session_address`]), and
+/// whatever it sends there goes into the session. A session that ends is, to the endpoint, its
+/// peer sending `END`; a hopnet connection that ends (closed by the game, timed out) closes its
+/// session a moment later, and a session that goes
+/// [`unused_session_timeout`](WebTransportConfig::unused_session_timeout) without a connection
+/// is closed too.
+///
+/// It is driven like [`hopnet::io::blocking::Server`]: [`poll`](Server::poll) does one round
+/// of I/O, waiting at most as long as the caller allows, then events are read with
+/// [`poll_event`](Server::poll_event) or through [`endpoint`](Server::endpoint). QUIC runs on a
+/// tokio runtime of one worker thread that the server owns; nothing of it shows, but it means a
+/// `Server` is for synchronous code: use (and drop) it outside any async runtime, on a thread
+/// of its own if the game is async.
+///
+/// ```no_run
+/// use hopnet_webtransport::{Certificate, Server, WebTransportConfig};
+/// use std::time::Duration;
+///
+/// let certificate = Certificate::self_signed(["localhost", "127.0.0.1"])?;
+/// let web = WebTransportConfig::new("127.0.0.1:8080".parse().unwrap(), certificate);
+/// let mut server = Server::bind("127.0.0.1:7000".parse().unwrap(), web, hopnet::Config::default())?;
+/// loop {
+///     server.poll(Duration::from_millis(16))?;
+///     while let Some(event) = server.poll_event() {
+///         println!("{:?} from {}", event.event, event.peer);
+///     }
+/// }
+/// # Ok::<(), hopnet_webtransport::Error>(())
+/// ```
+pub struct Server {
+    endpoint: hopnet::Server,
+    udp: Udp,
+    web: Web,
+    page_hash: Option<[u8; 32]>,
+    /// `/webtransport.json` as the site serves it.
+    info: site::Info,
+    renewal: Option<Renewal>,
+    quic_idle_timeout: Duration,
+    buf: Vec<u8>,
+    next_upkeep: Instant,
+    accepting: tokio::task::JoinHandle<()>,
+    // Dropped last: the sockets above are registered with it.
+    runtime: Runtime,
+}
+
+impl std::fmt::Debug for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Server")
+            .field("udp", &self.udp.socket.local_addr().ok())
+            .field("web", &self.web.addr)
+            .field("stats", &self.web_stats())
+            .finish_non_exhaustive()
+    }
+}
+
+/// What woke a wait.
+enum Woken {
+    Nothing,
+    Datagram(Inbound),
+    Control(Control),
+}
+
+impl Server {
+    /// Binds `udp` for hopnet's UDP clients and `web.bind` for WebTransport sessions, and
+    /// starts accepting both.
+    pub fn bind(
+        udp: SocketAddr,
+        web: WebTransportConfig,
+        config: hopnet::Config,
+    ) -> Result<Server, Error> {
+        if web.max_sessions == 0 || web.inbox == 0 {
+            return Err(Error::Config(
+                "max_sessions and inbox must be at least 1".into(),
+            ));
+        }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("hopnet-webtransport")
+            .enable_all()
+            .build()?;
+        let _guard = runtime.enter();
+
+        let socket = std::net::UdpSocket::bind(udp)?;
+        socket.set_nonblocking(true)?;
+        let udp = Udp::new(socket)?;
+
+        let quic = quic_config(web.bind, &web.certificate, web.quic_idle_timeout)?;
+        let wt = Arc::new(wtransport::Endpoint::server(quic)?);
+        let addr = wt.local_addr()?;
+
+        let (datagram_tx, datagrams) = mpsc::channel(web.inbox);
+        let (control_tx, control) = mpsc::unbounded_channel();
+        let counters = Arc::new(Counters::default());
+        let limits = Limits {
+            max_sessions: web.max_sessions,
+            handshake_timeout: web.handshake_timeout,
+            min_datagram: hopnet::ext::features::SPEC_DATAGRAM,
+        };
+        let accepting = runtime.spawn(sessions::accept(
+            wt.clone(),
+            limits,
+            Channels {
+                datagrams: datagram_tx,
+                control: control_tx,
+            },
+            counters.clone(),
+        ));
+        drop(_guard);
+        Ok(Server {
+            endpoint: hopnet::Server::new(config),
+            udp,
+            web: Web::new(
+                wt,
+                addr,
+                datagrams,
+                control,
+                counters,
+                web.unused_session_timeout,
+            ),
+            page_hash: web.certificate.page_hash(),
+            info: Arc::new(RwLock::new(
+                site::info_json(addr.port(), web.certificate.page_hash())
+                    .into_bytes()
+                    .into(),
+            )),
+            renewal: web.certificate.renewal(),
+            quic_idle_timeout: web.quic_idle_timeout,
+            buf: Vec::new(),
+            next_upkeep: Instant::now(),
+            accepting,
+            runtime,
+        })
+    }
+
+    /// The UDP address hopnet's clients connect to.
+    pub fn local_addr(&self) -> Result<SocketAddr, Error> {
+        Ok(self.udp.socket.local_addr()?)
+    }
+
+    /// The UDP address WebTransport listens on (`https://host:port/` to a page).
+    pub fn web_addr(&self) -> SocketAddr {
+        self.web.addr
+    }
+
+    /// The SHA-256 hash of the certificate that a page pins, if it is trusted by hash.
+    pub fn certificate_hash(&self) -> Option<[u8; 32]> {
+        self.page_hash
+    }
+
+    /// Serves `site` over HTTP on `addr` (TCP), with `/webtransport.json` added: the
+    /// WebTransport port and the certificate's hash, which the page needs to open its session
+    /// (see [`Site`]). Returns the bound address. The page must come from the host WebTransport
+    /// listens on, and a browser grants WebTransport only to a secure context: `localhost` and
+    /// `127.0.0.1` over plain HTTP are one, any other host needs HTTPS in front.
+    pub fn serve_site(&mut self, addr: SocketAddr, site: Site) -> Result<SocketAddr, Error> {
+        let _guard = self.runtime.enter();
+        let listener = std::net::TcpListener::bind(addr)?;
+        listener.set_nonblocking(true)?;
+        let bound = listener.local_addr()?;
+        let listener = tokio::net::TcpListener::from_std(listener)?;
+        self.runtime
+            .spawn(site::serve(listener, Arc::new(site), self.info.clone()));
+        Ok(bound)
+    }
+
+    /// One round of I/O: runs due timers, sends what is queued, waits at most `max_wait` for a
+    /// datagram from either side (zero: never), takes every datagram already there, and sends
+    /// the answers. Then read the events.
+    pub fn poll(&mut self, max_wait: Duration) -> Result<(), Error> {
+        let now = Instant::now();
+        self.run_timers(now);
+        self.flush_at(now);
+        let received = self.drain(now);
+        if received == 0 && !max_wait.is_zero() {
+            let mut deadline = now + max_wait;
+            if let Some(t) = self.endpoint.poll_timeout() {
+                deadline = deadline.min(t);
+            }
+            if self.web.has_sessions() {
+                deadline = deadline.min(self.next_upkeep);
+            }
+            let woken = self.wait(deadline);
+            let now = Instant::now();
+            match woken {
+                Woken::Nothing => {}
+                Woken::Datagram(inbound) => self.web.on_datagram(inbound, &mut self.endpoint, now),
+                Woken::Control(control) => self.web.on_control(control, &mut self.endpoint, now),
+            }
+            self.drain(now);
+        }
+        let now = Instant::now();
+        self.run_timers(now);
+        if now >= self.next_upkeep {
+            self.web.upkeep(&self.endpoint, now);
+            self.renew_certificate();
+            self.next_upkeep = now + UPKEEP_EVERY;
+        }
+        self.flush_at(now);
+        Ok(())
+    }
+
+    /// Presents `certificate` to the sessions that open from now on (those open keep theirs),
+    /// and names its hash in `/webtransport.json`. A self-signed certificate made here is
+    /// renewed this way by itself (see [`Certificate`]).
+    pub fn set_certificate(&mut self, certificate: Certificate) -> Result<(), Error> {
+        let quic = quic_config(self.web.addr, &certificate, self.quic_idle_timeout)?;
+        self.web.endpoint.reload_config(quic, false)?;
+        self.page_hash = certificate.page_hash();
+        self.renewal = certificate.renewal();
+        let json = site::info_json(self.web.addr.port(), self.page_hash);
+        let mut info = self.info.write().unwrap_or_else(|e| e.into_inner());
+        *info = json.into_bytes().into();
+        Ok(())
+    }
+
+    /// Replaces a self-signed certificate made here once it is due.
+    fn renew_certificate(&mut self) {
+        let Some(renewal) = self.renewal.as_ref().filter(|r| SystemTime::now() >= r.due) else {
+            return;
+        };
+        match renewal.renew().and_then(|c| {
+            let hash = c.hash_hex();
+            self.set_certificate(c).map(|()| hash)
+        }) {
+            Ok(hash) => info!(certificate_sha256 = %hash, "self-signed certificate renewed"),
+            Err(error) => {
+                warn!(%error, "cannot renew the self-signed certificate; trying again in a minute");
+                if let Some(r) = &mut self.renewal {
+                    r.due = SystemTime::now() + Duration::from_secs(60);
+                }
+            }
+        }
+    }
+
+    /// Sends what is queued, as far as the congestion windows allow.
+    pub fn flush(&mut self) -> Result<(), Error> {
+        self.flush_at(Instant::now());
+        Ok(())
+    }
+
+    /// The next event, after a [`poll`](Self::poll).
+    pub fn poll_event(&mut self) -> Option<ServerEvent> {
+        self.endpoint.poll_event()
+    }
+
+    /// Queues a message and sends what the congestion window allows.
+    pub fn send(
+        &mut self,
+        id: ConnectionId,
+        bytes: &[u8],
+        delivery: Delivery,
+    ) -> Result<(), Error> {
+        self.queue(id, bytes, delivery)?;
+        self.flush()
+    }
+
+    /// Queues a message without sending anything yet.
+    pub fn queue(
+        &mut self,
+        id: ConnectionId,
+        bytes: &[u8],
+        delivery: Delivery,
+    ) -> Result<(), Error> {
+        Ok(self.endpoint.send(id, bytes, delivery)?)
+    }
+
+    /// Closes a connection (sends `END`); a session's closes a moment later.
+    pub fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
+        self.endpoint.close(id)?;
+        self.flush()
+    }
+
+    /// Hands back a message's buffer once read (see [`hopnet::Server::recycle`]).
+    pub fn recycle(&mut self, bytes: Vec<u8>) {
+        self.endpoint.recycle(bytes)
+    }
+
+    /// The state machine, for everything else: statistics, connections, events.
+    pub fn machine(&mut self) -> &mut hopnet::Server {
+        &mut self.endpoint
+    }
+
+    /// The carrier's counters.
+    pub fn web_stats(&self) -> WebStats {
+        let mut stats = WebStats::default();
+        self.web.fill_stats(&mut stats);
+        stats.udp_sent = self.udp.sent;
+        stats.udp_received = self.udp.received;
+        stats.udp_send_errors = self.udp.send_errors;
+        stats
+    }
+
+    fn run_timers(&mut self, now: Instant) {
+        if self.endpoint.poll_timeout().is_some_and(|t| t <= now) {
+            self.endpoint.handle_timeout(now);
+        }
+    }
+
+    /// Sends what the endpoint has, each transmit to its side, until it has nothing more or
+    /// the UDP socket is full.
+    fn flush_at(&mut self, now: Instant) {
+        if !self.udp.send_stalled() {
+            return;
+        }
+        while let Some(transmit) = self.endpoint.poll_transmit(now, &mut self.buf, BATCH) {
+            let datagrams = transmit.split(&self.buf);
+            if is_session_address(transmit.destination) {
+                self.web.send(transmit.destination, datagrams);
+            } else {
+                for datagram in datagrams {
+                    self.udp.send(transmit.destination, datagram);
+                }
+                if self.udp.is_stalled() {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Takes what both sides hold, without waiting; returns how many datagrams.
+    fn drain(&mut self, now: Instant) -> usize {
+        let mut count = 0;
+        self.web.drain_control(&mut self.endpoint, now);
+        while count < MAX_RECV_PER_POLL {
+            let Some((from, datagram)) = self.udp.try_recv() else {
+                break;
+            };
+            self.endpoint.handle(now, from, datagram);
+            count += 1;
+        }
+        let mut web = 0;
+        while web < MAX_RECV_PER_POLL {
+            let Ok(inbound) = self.web.datagrams.try_recv() else {
+                break;
+            };
+            self.web.on_datagram(inbound, &mut self.endpoint, now);
+            web += 1;
+        }
+        count + web
+    }
+
+    /// Waits until a datagram or a session's opening or end arrives, the UDP socket can take
+    /// what waits for it, or `deadline`.
+    fn wait(&mut self, deadline: Instant) -> Woken {
+        let Server {
+            runtime, udp, web, ..
+        } = self;
+        let stalled = udp.is_stalled();
+        runtime.block_on(async {
+            tokio::select! {
+                _ = udp.socket.readable() => Woken::Nothing,
+                _ = udp.socket.writable(), if stalled => Woken::Nothing,
+                Some(inbound) = web.datagrams.recv() => Woken::Datagram(inbound),
+                Some(control) = web.control.recv() => Woken::Control(control),
+                _ = tokio::time::sleep_until(deadline.into()) => Woken::Nothing,
+            }
+        })
+    }
+}
+
+/// Bytes of datagrams a session may hold before the carrier's task reads them (quinn drops the
+/// oldest beyond it); the task reads at once, so this only absorbs a stall.
+const SESSION_DATAGRAMS_IN: usize = 128 * 1024;
+/// Bytes of datagrams waiting to leave into one session (quinn drops the oldest beyond it):
+/// room for the largest hopnet message, 256 datagrams.
+const SESSION_DATAGRAMS_OUT: usize = 512 * 1024;
+/// Streams a page may open, and what each may hold: HTTP/3 needs a few (the session's request,
+/// its control and QPACK streams); hopnet uses none, so what a page sends on others is never
+/// read, and these windows are all it can make a server keep.
+const SESSION_BIDI_STREAMS: u32 = 4;
+const SESSION_UNI_STREAMS: u32 = 8;
+const SESSION_STREAM_WINDOW: u32 = 64 * 1024;
+const SESSION_RECEIVE_WINDOW: u32 = 256 * 1024;
+
+/// The QUIC side's configuration: where, with which certificate, QUIC's idle timeout, and each
+/// session's buffers bounded: with the defaults a page could make the server hold megabytes on
+/// streams nobody reads.
+fn quic_config(
+    bind: SocketAddr,
+    certificate: &Certificate,
+    idle_timeout: Duration,
+) -> Result<ServerConfig, Error> {
+    use wtransport::quinn::{IdleTimeout, TransportConfig, VarInt as QuicVarInt};
+    let mut transport = TransportConfig::default();
+    transport
+        .max_idle_timeout(Some(
+            IdleTimeout::try_from(idle_timeout)
+                .map_err(|_| Error::Config("quic_idle_timeout is too long".into()))?,
+        ))
+        .datagram_receive_buffer_size(Some(SESSION_DATAGRAMS_IN))
+        .datagram_send_buffer_size(SESSION_DATAGRAMS_OUT)
+        .max_concurrent_bidi_streams(QuicVarInt::from_u32(SESSION_BIDI_STREAMS))
+        .max_concurrent_uni_streams(QuicVarInt::from_u32(SESSION_UNI_STREAMS))
+        .stream_receive_window(QuicVarInt::from_u32(SESSION_STREAM_WINDOW))
+        .receive_window(QuicVarInt::from_u32(SESSION_RECEIVE_WINDOW));
+    Ok(ServerConfig::builder()
+        .with_bind_address(bind)
+        .with_custom_transport(certificate.identity(), transport)
+        .build())
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // The accepting task ends first: `wtransport` panics in an accept on a closed endpoint.
+        self.accepting.abort();
+        let _ = self.runtime.block_on(&mut self.accepting);
+        self.web
+            .endpoint
+            .close(VarInt::from_u32(CLOSE_SERVER_STOPPED), b"server stopped");
+        let endpoint = self.web.endpoint.clone();
+        self.runtime.block_on(async move {
+            let _ = tokio::time::timeout(CLOSE_WAIT, endpoint.wait_idle()).await;
+        });
+    }
+}

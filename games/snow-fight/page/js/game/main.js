@@ -1,0 +1,107 @@
+// The page: joins the game over WebTransport, draws the world, plays with the keyboard, or by
+// itself with `?bot=1`. `?ping=MS` pings every MS milliseconds (default 1000, at least 10), for
+// round-trip measurements. Its state is on `window.snowFight` for tests to read.
+import { HopnetSession, sessionOptionsFromPage } from "../hopnet/webtransport.js";
+import { Bot } from "./bot.js";
+import { GameClient } from "./client.js";
+import { bindKeys } from "./keys.js";
+import { draw } from "./view.js";
+const PING_EVERY = 1000;
+const MIN_PING_EVERY = 10;
+const KEPT_POSITIONS = 100;
+async function start() {
+    const params = new URLSearchParams(location.search);
+    const botMode = params.has("bot") && params.get("bot") !== "0";
+    const pingEvery = Math.max(MIN_PING_EVERY, Number(params.get("ping") ?? PING_EVERY) || PING_EVERY);
+    const state = {
+        status: "connecting",
+        detail: "",
+        bot: botMode,
+        player: null,
+        snapshots: 0,
+        positions: [],
+        rtts: [],
+        won: 0,
+        lost: 0,
+        connection: null,
+    };
+    window.snowFight = state;
+    const canvas = document.querySelector("canvas");
+    const status = document.getElementById("status");
+    const show = () => {
+        if (status !== null) {
+            const rtt = state.rtts.length > 0 ? ` · RTT ${Math.round(state.rtts[state.rtts.length - 1] ?? 0)} ms` : "";
+            status.textContent = `${state.status}${state.detail === "" ? "" : ` (${state.detail})`}${state.player === null ? "" : ` · player ${state.player}`} · won ${state.won} lost ${state.lost}${rtt}${state.bot ? " · bot" : ""}`;
+        }
+    };
+    let session;
+    try {
+        session = await HopnetSession.open(await sessionOptionsFromPage());
+    }
+    catch (e) {
+        state.status = "failed";
+        state.detail = String(e);
+        show();
+        return;
+    }
+    state.status = "joining";
+    const game = new GameClient((bytes, delivery) => session.send(bytes, delivery));
+    const bot = botMode ? new Bot() : null;
+    if (bot === null)
+        bindKeys(window, game);
+    let pinger = null;
+    session.onEvent = (event) => {
+        switch (event.type) {
+            case "connected":
+                game.sendInit();
+                break;
+            case "message": {
+                const happened = game.handle(event.bytes, performance.now());
+                if (happened?.type === "joined") {
+                    state.status = "playing";
+                    state.player = happened.player;
+                    pinger = setInterval(() => game.sendPing(performance.now()), pingEvery);
+                }
+                else if (happened?.type === "snapshot") {
+                    state.snapshots = game.stats.snapshots;
+                    const me = game.me();
+                    if (me !== null) {
+                        state.positions.push({ x: me.player.position.x, y: me.player.position.y, time: happened.time });
+                        if (state.positions.length > KEPT_POSITIONS)
+                            state.positions.shift();
+                    }
+                    bot?.think(game);
+                }
+                else if (happened?.type === "game-over") {
+                    state.won = game.stats.won;
+                    state.lost = game.stats.lost;
+                    bot?.reset();
+                }
+                else if (happened?.type === "error") {
+                    state.detail = happened.text;
+                }
+                break;
+            }
+            case "disconnected":
+            case "session-closed":
+                if (state.status !== "closed") {
+                    state.status = "closed";
+                    state.detail = event.type === "disconnected" ? event.reason : event.reason;
+                }
+                if (pinger !== null)
+                    clearInterval(pinger);
+                break;
+        }
+        state.rtts = game.stats.rtts;
+        state.connection = session.connection.stats;
+    };
+    const frame = () => {
+        if (canvas !== null)
+            draw(canvas, game.entities, game.player);
+        show();
+        requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+    addEventListener("pagehide", () => session.close());
+}
+void start();

@@ -1,0 +1,50 @@
+// The round-trip estimate and the retransmission timeout, RFC 6298 with hopnet's bounds
+// (PROTOCOL.md, "Retransmission"): samples only from chunks sent once (Karn), the timeout
+// doubled on each expiry until the next sample.
+/** Clock granularity in the RTO's spread, milliseconds. */
+const GRANULARITY = 1;
+export class RttEstimator {
+    constructor(initialRtt, minRto, maxRto) {
+        this.minRto = minRto;
+        this.maxRto = maxRto;
+        this.srtt = null;
+        this.backoff = 0;
+        this.rttvar = initialRtt / 2;
+        this.base = clamp(initialRtt * 3, minRto, maxRto);
+    }
+    /** A round trip measured, in milliseconds. */
+    sample(rtt) {
+        if (this.srtt === null) {
+            this.srtt = rtt;
+            this.rttvar = rtt / 2;
+        }
+        else {
+            this.rttvar = (this.rttvar * 3) / 4 + Math.abs(this.srtt - rtt) / 4;
+            this.srtt = (this.srtt * 7) / 8 + rtt / 8;
+        }
+        this.base = clamp(this.srtt + Math.max(GRANULARITY, 4 * this.rttvar), this.minRto, this.maxRto);
+        this.backoff = 0;
+    }
+    /** The retransmission timeout now, milliseconds. */
+    get rto() {
+        return Math.min(this.base * 2 ** this.backoff, this.maxRto);
+    }
+    /** The smoothed round trip, once sampled. */
+    get smoothed() {
+        return this.srtt;
+    }
+    /** A retransmission timer expired. */
+    backOff() {
+        this.backoff = Math.min(this.backoff + 1, 16);
+    }
+    /** A chunk resent after a timeout was acknowledged within the un-backed-off RTO: the link
+     * works again, though Karn's rule gave no sample. */
+    promptAfterRetransmission(elapsed) {
+        if (elapsed < this.base) {
+            this.backoff = 0;
+        }
+    }
+}
+function clamp(value, low, high) {
+    return Math.min(Math.max(value, low), high);
+}

@@ -1,0 +1,179 @@
+//! The game for browsers: the server over UDP and WebTransport together
+//! ([`hopnet_webtransport`]), and the page that plays it.
+//!
+//! The page (`page/`: `index.html`, and `js/`, the TypeScript of the repository's `web/src/`
+//! compiled by `npm run build --prefix web`) is built into the server, which serves it with
+//! [`WebServer::serve_page`] from the host it accepts sessions on. The page reads
+//! `/webtransport.json`, opens its session with the certificate's hash, runs hopnet's
+//! handshake inside it, and plays as any client does: `Init`, snapshots, actions.
+
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+use hopnet_webtransport::{Error, Server, Site, WebTransportConfig};
+
+use crate::session::GameServer;
+
+/// The page's files: path, content type, contents. `tests/page.rs` checks that this is every
+/// file of `page/`, and that `page/js/` is what `tsc` makes of `web/src/` now.
+pub const PAGE: &[(&str, &str, &str)] = &[
+    ("/", HTML, include_str!("../page/index.html")),
+    (
+        "/js/game/bot.js",
+        JS,
+        include_str!("../page/js/game/bot.js"),
+    ),
+    (
+        "/js/game/client.js",
+        JS,
+        include_str!("../page/js/game/client.js"),
+    ),
+    (
+        "/js/game/keys.js",
+        JS,
+        include_str!("../page/js/game/keys.js"),
+    ),
+    (
+        "/js/game/main.js",
+        JS,
+        include_str!("../page/js/game/main.js"),
+    ),
+    (
+        "/js/game/rules.js",
+        JS,
+        include_str!("../page/js/game/rules.js"),
+    ),
+    (
+        "/js/game/view.js",
+        JS,
+        include_str!("../page/js/game/view.js"),
+    ),
+    (
+        "/js/hopnet/connection.js",
+        JS,
+        include_str!("../page/js/hopnet/connection.js"),
+    ),
+    (
+        "/js/hopnet/errors.js",
+        JS,
+        include_str!("../page/js/hopnet/errors.js"),
+    ),
+    (
+        "/js/hopnet/handshake.js",
+        JS,
+        include_str!("../page/js/hopnet/handshake.js"),
+    ),
+    (
+        "/js/hopnet/header.js",
+        JS,
+        include_str!("../page/js/hopnet/header.js"),
+    ),
+    (
+        "/js/hopnet/receiver.js",
+        JS,
+        include_str!("../page/js/hopnet/receiver.js"),
+    ),
+    (
+        "/js/hopnet/rtt.js",
+        JS,
+        include_str!("../page/js/hopnet/rtt.js"),
+    ),
+    (
+        "/js/hopnet/sender.js",
+        JS,
+        include_str!("../page/js/hopnet/sender.js"),
+    ),
+    (
+        "/js/hopnet/webtransport.js",
+        JS,
+        include_str!("../page/js/hopnet/webtransport.js"),
+    ),
+    (
+        "/js/messages.js",
+        JS,
+        include_str!("../page/js/messages.js"),
+    ),
+];
+
+const HTML: &str = "text/html; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// The page as a [`Site`].
+pub fn page() -> Site {
+    PAGE.iter().fold(Site::new(), |site, (path, kind, body)| {
+        site.file(path, kind, body)
+    })
+}
+
+/// A game server whose players come over UDP and from browsers: a [`Server`] of
+/// `hopnet-webtransport` and a [`GameServer`], ticking at a fixed rate, as
+/// [`UdpServer`](crate::net::UdpServer) does over UDP alone.
+pub struct WebServer {
+    /// The transport: a UDP socket, WebTransport sessions, one [`hopnet::Server`].
+    pub server: Server,
+    /// The game.
+    pub game: GameServer,
+    tick: Duration,
+    next_tick: Instant,
+}
+
+impl WebServer {
+    /// Binds `udp` for UDP clients and `web.bind` for browsers, and prepares to tick
+    /// `tick_rate` times a second.
+    pub fn bind(
+        udp: SocketAddr,
+        web: WebTransportConfig,
+        config: hopnet::Config,
+        game: GameServer,
+        tick_rate: u32,
+    ) -> Result<WebServer, Error> {
+        let server = Server::bind(udp, web, config)?;
+        let tick = Duration::from_secs(1) / tick_rate.max(1);
+        Ok(WebServer {
+            server,
+            game,
+            tick,
+            next_tick: Instant::now() + tick,
+        })
+    }
+
+    /// Serves the page over HTTP on `addr` (TCP); returns the bound address. Serve it from the
+    /// host WebTransport listens on: the page opens its session to its own host.
+    pub fn serve_page(&mut self, addr: SocketAddr) -> Result<SocketAddr, Error> {
+        self.server.serve_site(addr, page())
+    }
+
+    /// The transport's state machine (connections, statistics).
+    pub fn machine(&mut self) -> &mut hopnet::Server {
+        self.server.machine()
+    }
+
+    /// One turn of the loop: I/O until a datagram arrives or the next tick is due, the events,
+    /// and the tick if it is due. Returns whether a tick ran.
+    pub fn turn(&mut self) -> Result<bool, Error> {
+        let wait = self.next_tick.saturating_duration_since(Instant::now());
+        self.server.poll(wait)?;
+        self.game.poll(self.server.machine());
+        let now = Instant::now();
+        if now < self.next_tick {
+            return Ok(false);
+        }
+        self.game.tick(self.server.machine());
+        self.next_tick += self.tick;
+        // Far behind (a debugger, a suspended laptop): skip rather than burst.
+        if now > self.next_tick + self.tick * 10 {
+            self.next_tick = now + self.tick;
+        }
+        self.server.poll(Duration::ZERO)?;
+        Ok(true)
+    }
+
+    /// Runs until `stop` returns true; it is asked after every tick.
+    pub fn run(&mut self, mut stop: impl FnMut(&mut WebServer) -> bool) -> Result<(), Error> {
+        loop {
+            if self.turn()? && stop(self) {
+                return Ok(());
+            }
+        }
+    }
+}
