@@ -6,7 +6,7 @@
 //! buffered bytes; a host at most `MAX_INSTANCES` instances and `MAX_LOBBY_CONNECTIONS`
 //! connections.
 
-use std::io::{Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
@@ -411,6 +411,15 @@ fn read_frames(
     got
 }
 
+/// Waits until the host has seen every lobby connection close.
+fn wait_until_closed(host: &Host) {
+    let start = Instant::now();
+    while host.lobby_connections() > 0 {
+        assert!(start.elapsed() < Duration::from_secs(10));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
 #[test]
 fn the_host_survives_garbage_floods_of_connections_and_creates() {
     let host = Host::bind("127.0.0.1:0".parse().unwrap(), HostConfig::default()).unwrap();
@@ -424,6 +433,7 @@ fn the_host_survives_garbage_floods_of_connections_and_creates() {
     let got = read_frames(&mut s, |got| got.last() == Some(&pong));
     assert_eq!(got.last(), Some(&pong));
     drop(s);
+    wait_until_closed(&host);
     // More connections than it takes: the extra ones are closed at once.
     let mut held = Vec::new();
     for _ in 0..MAX_LOBBY_CONNECTIONS + 16 {
@@ -431,28 +441,35 @@ fn the_host_survives_garbage_floods_of_connections_and_creates() {
     }
     let start = Instant::now();
     while host.lobby_connections() < MAX_LOBBY_CONNECTIONS {
-        assert!(start.elapsed() < Duration::from_secs(10));
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{} open, {:?}",
+            host.lobby_connections(),
+            host.summary()
+        );
         std::thread::sleep(Duration::from_millis(5));
     }
     std::thread::sleep(Duration::from_millis(100));
     assert_eq!(host.lobby_connections(), MAX_LOBBY_CONNECTIONS);
-    let mut closed = 0;
-    for s in &mut held {
-        s.set_read_timeout(Some(Duration::from_millis(20))).unwrap();
+    // The connections are accepted in the order they were made: the first ones are served
+    // (a read waits), the last 16 were closed (a read ends).
+    for (i, s) in held.iter_mut().enumerate() {
+        let served = i < MAX_LOBBY_CONNECTIONS;
+        let wait = if served { 20 } else { 5000 };
+        s.set_read_timeout(Some(Duration::from_millis(wait)))
+            .unwrap();
         match s.read(&mut [0u8; 1]) {
-            Ok(0) => closed += 1,
-            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => closed += 1,
-            _ => {}
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                assert!(served, "connection {i} was not closed")
+            }
+            Ok(0) => assert!(!served, "connection {i} was closed"),
+            Err(e) if e.kind() == ErrorKind::ConnectionReset => assert!(!served, "{i}: {e}"),
+            other => panic!("connection {i}: {other:?}"),
         }
     }
-    assert_eq!(closed, 16);
     drop(held);
     // A flood of CREATEs on one connection: MAX_INSTANCES made, then KO "full".
-    let start = Instant::now();
-    while host.lobby_connections() > 0 {
-        assert!(start.elapsed() < Duration::from_secs(10));
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_until_closed(&host);
     let mut s = TcpStream::connect(lobby).unwrap();
     for i in 0..MAX_INSTANCES + 4 {
         s.write_all(&to_bytes(Action::Create, &format!("i{i}")))
