@@ -42,7 +42,9 @@ fn run(n: usize, loss: f64) -> (Duration, Duration) {
         let stop = Arc::clone(&stop);
         std::thread::spawn(move || {
             while !stop.load(Ordering::Relaxed) {
-                instance.poll(Duration::from_millis(5)).expect("instance poll");
+                instance
+                    .poll(Duration::from_millis(5))
+                    .expect("instance poll");
             }
         })
     };
@@ -56,7 +58,12 @@ fn run(n: usize, loss: f64) -> (Duration, Duration) {
         player.poll(Duration::from_millis(5)).expect("player poll");
     }
     let took = (wall.elapsed(), cpu() - cpu0);
-    assert_eq!(player.machine().moves_done(), n, "{:?}", player.machine().phase());
+    assert_eq!(
+        player.machine().moves_done(),
+        n,
+        "{:?}",
+        player.machine().phase()
+    );
     stop.store(true, Ordering::Relaxed);
     serving.join().expect("instance thread");
     took
