@@ -1,0 +1,129 @@
+//! R-TYPE (RFC 4242, `context-rtype-rfc.txt`): a server (the TCP lobby and its instances on
+//! UDP ports of their own) and a client that lists, creates or joins, and plays.
+//!
+//! ```text
+//! cargo run -p hopnet-protocols --example rtype -- server --bind 127.0.0.1:4242
+//! cargo run -p hopnet-protocols --example rtype -- client --connect 127.0.0.1:4242 --create arena
+//! cargo run -p hopnet-protocols --example rtype -- client --connect 127.0.0.1:4242 --join --moves 40
+//! ```
+//!
+//! Each prints, as its last line on stdout, one JSON object: the client
+//! `{"instance":ID,"port":P,"entities":K,"checks":C,"resyncs":R}`, the server
+//! `{"instances":I,"lobby_connections":L}`. The client exits 0 once every move came back,
+//! non-zero on a refusal, a protocol error or its 30 s deadline. The server serves for its
+//! 30 s, then prints its summary and exits 0 (non-zero only if it could not bind).
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{ArgGroup, Parser, Subcommand};
+use hopnet_protocols::rtype::{Entry, Host, HostConfig, SessionConfig, play};
+
+/// Every program's deadline.
+const DEADLINE: Duration = Duration::from_secs(30);
+
+#[derive(Parser)]
+#[command(about = "R-TYPE (RFC 4242): the lobby and its instances, or a client")]
+struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// The TCP lobby on ADDR; instances on UDP ports of the same host.
+    Server {
+        /// Where the lobby listens.
+        #[arg(long)]
+        bind: SocketAddr,
+    },
+    /// Lists, creates or joins an instance, and plays.
+    #[command(group(ArgGroup::new("entry").required(true).args(["create", "join"])))]
+    Client {
+        /// The lobby's address.
+        #[arg(long)]
+        connect: SocketAddr,
+        /// Creates an instance of this name.
+        #[arg(long)]
+        create: Option<String>,
+        /// Joins the first listed instance with room.
+        #[arg(long)]
+        join: bool,
+        /// Moves to play (every fifth a SPACE).
+        #[arg(long, default_value_t = 20)]
+        moves: usize,
+    },
+}
+
+fn main() -> ExitCode {
+    let deadline = Instant::now() + DEADLINE;
+    match Args::parse().command {
+        Command::Server { bind } => server(bind, deadline),
+        Command::Client {
+            connect,
+            create,
+            join: _,
+            moves,
+        } => client(connect, create, moves, deadline),
+    }
+}
+
+fn server(bind: SocketAddr, deadline: Instant) -> ExitCode {
+    let host = match Host::bind(bind, HostConfig::default()) {
+        Ok(host) => host,
+        Err(e) => {
+            eprintln!("rtype: cannot bind {bind}: {e}");
+            println!("{}", serde_json::json!({ "error": e.to_string() }));
+            return ExitCode::FAILURE;
+        }
+    };
+    eprintln!("rtype lobby on {}", host.local_addr());
+    std::thread::sleep(deadline.saturating_duration_since(Instant::now()));
+    let summary = host.shutdown();
+    println!(
+        "{}",
+        serde_json::json!({
+            "instances": summary.instances,
+            "lobby_connections": summary.lobby_connections,
+        })
+    );
+    ExitCode::SUCCESS
+}
+
+fn client(lobby: SocketAddr, create: Option<String>, moves: usize, deadline: Instant) -> ExitCode {
+    let config = SessionConfig {
+        lobby,
+        entry: create.map_or(Entry::Join, Entry::Create),
+        moves,
+        deadline,
+        impairment: None,
+    };
+    match play(&config) {
+        Ok(s) => {
+            for l in &s.listed {
+                eprintln!("listed: {l}");
+            }
+            eprintln!(
+                "instance {} on port {}: {} moves came back",
+                s.instance, s.port, s.moves
+            );
+            println!(
+                "{}",
+                serde_json::json!({
+                    "instance": s.instance,
+                    "port": s.port,
+                    "entities": s.entities,
+                    "checks": s.checks,
+                    "resyncs": s.resyncs,
+                })
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("rtype: {e}");
+            println!("{}", serde_json::json!({ "error": e.to_string() }));
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! R-TYPE (`context-rtype-rfc.txt`, "RFC 4242"): a TCP lobby in front of game instances, each
+//! on a UDP port of its own, every message one [`Frame`](hopnet_formats::rtype::Frame) (LZ4
+//! and four CRC32s) on either transport.
+//!
+//! - [`Instance`]: a game instance, a sans-I/O [`hopnet::Machine`]: players, their moves and
+//!   bullets as SPRITEs, the CHECK count every second and the resync it may ask for,
+//!   PING/PONG, QUIT/DEAD. It runs under hopnet's drivers and in its simulator.
+//! - [`InstanceClient`]: a player, a sans-I/O machine too, that plays a list of moves and
+//!   survives lost moves and SPRITEs through CHECK (see [`client`](InstanceClient)'s docs).
+//! - [`LobbySession`]: the lobby, sans-I/O over a byte stream, with [`FrameReader`] cutting
+//!   frames out of it and finding its way again after damaged bytes.
+//! - [`Host`] (the server: the lobby on std TCP threads, each instance on its own thread and
+//!   UDP socket under [`hopnet::io::blocking::Driver`]) and [`play`] (a client's session).
+//!
+//! PROTOCOL.md, "R-TYPE", says what the RFC leaves open and what we chose.
+//!
+//! ```no_run
+//! use std::time::{Duration, Instant};
+//! use hopnet_protocols::rtype::{Entry, Host, HostConfig, SessionConfig, play};
+//!
+//! let host = Host::bind("127.0.0.1:0".parse()?, HostConfig::default())?;
+//! let summary = play(&SessionConfig {
+//!     lobby: host.local_addr(),
+//!     entry: Entry::Create("arena".into()),
+//!     moves: 20,
+//!     deadline: Instant::now() + Duration::from_secs(30),
+//!     impairment: None,
+//! })?;
+//! assert_eq!(summary.moves, 20);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod body;
+mod client;
+mod frames;
+mod host;
+mod instance;
+mod lobby;
+mod outbox;
+mod session;
+mod stream;
+mod world;
+
+pub use body::{Listing, valid_name};
+pub use client::{ClientStats, InstanceClient, MAX_KNOWN_ENTITIES, Phase, RETRY, moves};
+pub use frames::{MAX_MESSAGE, Rejected, decode, to_bytes};
+pub use host::{
+    EMPTY_INSTANCE_LIFETIME, Host, HostConfig, HostSummary, LOBBY_IDLE, MAX_INSTANCES,
+    MAX_LOBBY_CONNECTIONS,
+};
+pub use instance::{CHECK_INTERVAL, Instance, InstanceStats, PLAYER_TIMEOUT};
+pub use lobby::{CreateError, GAME, Instances, LobbySession};
+pub use outbox::MAX_OUTBOX;
+pub use session::{Entry, SessionConfig, SessionError, SessionSummary, play};
+pub use stream::{FrameReader, MAX_STREAM_FRAME};
+pub use world::{Entity, Kind, MAX_BULLETS_PER_PLAYER, MAX_ENTITIES, MAX_PLAYERS, World};
