@@ -3,6 +3,8 @@
 //! `pad_before`, checked against each other and against the field's type; the codec they
 //! select goes into the field's plan.
 
+use std::collections::HashSet;
+
 use proc_macro2::Span;
 use syn::{Ident, Type};
 
@@ -61,6 +63,11 @@ pub fn fields(
     fields: &mut [Field<'_>],
 ) -> Vec<u32> {
     let names: Vec<Ident> = fields.iter().map(|f| f.binding.clone()).collect();
+    let skipped: HashSet<String> = fields
+        .iter()
+        .filter(|f| f.wire.is_none())
+        .map(|f| f.binding.to_string())
+        .collect();
     let last_on_wire = fields.iter().rposition(|f| f.wire.is_some());
     let mut pads = vec![0; fields.len()];
     // Which field each `byte_len` names, by index: (length field, framed field).
@@ -222,6 +229,16 @@ pub fn fields(
                     Codec::ToEnd(None)
                 }
             };
+        }
+        let around = super::ends::Around {
+            names: &names,
+            skipped: &skipped,
+            at: i,
+            name: &f.name,
+        };
+        if let Some((ends_codec, ends)) = super::ends::resolve(cx, attrs, ty, &codec, &around) {
+            codec = ends_codec;
+            field_layout.ends = ends;
         }
         if let Some(a) = attrs.get("to_end")
             && Some(i) != last_on_wire
