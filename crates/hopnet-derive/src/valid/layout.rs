@@ -209,13 +209,21 @@ pub fn fields(
                 cx.error(
                     a.span,
                     format_args!(
-                        "`{}` applies to a `Vec<T>` or a `String`, not `{}`",
+                        "`{}` applies to a `Vec<T>`, a `String`{}, not `{}`",
                         a.rule.name,
+                        if a.rule.name == "byte_len" {
+                            " or a type of its own"
+                        } else {
+                            ""
+                        },
                         ty_string(ty)
                     ),
                 );
             }
             codec = match codec {
+                // A type of its own framed by a byte length (a packet in its frame): its own
+                // encoding, which must fill exactly those bytes.
+                Codec::Native if a.rule.name == "byte_len" && !is_list(ty) => Codec::Native,
                 Codec::Native => Codec::ToEnd(None),
                 Codec::MaxLen(n) => Codec::ToEnd(Some(n)),
                 _ => {
