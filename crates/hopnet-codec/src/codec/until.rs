@@ -113,23 +113,49 @@ impl<T: ByteItems, const END: u8, const MAX: u64> FieldDecode<T> for UntilByte<E
     #[inline]
     fn decode<R: BitRead>(r: &mut R) -> Result<T> {
         r.with_reader(|r| {
-            let mut bytes = Vec::new();
-            loop {
-                // Fails at the end of the input: a missing terminator is an error.
-                let byte = r.read_bits(8)? as u8;
-                if byte == END {
-                    break;
-                }
-                if bytes.len() as u64 >= MAX {
-                    return Err(Error::TooLong {
-                        len: MAX.saturating_add(1),
-                        max: MAX,
-                    });
-                }
-                bytes.push(byte);
-            }
+            let bytes = bytes_until(r, END, MAX)?;
             T::from_bytes(bytes, r.position())
         })
+    }
+}
+
+/// The bytes before the next `end`, which is consumed; at most `max` of them (an error past
+/// that), and a missing `end` an error at the end of the input. On a byte boundary the input
+/// is searched as a slice, else read byte by byte: the same bytes and errors either way.
+pub(crate) fn bytes_until(r: &mut BitReader<'_>, end: u8, max: u64) -> Result<Vec<u8>> {
+    if r.position().is_multiple_of(8) {
+        let rest = r.clone().read_slice(r.remaining_bits() / 8)?;
+        let limit =
+            usize::try_from(max.saturating_add(1)).map_or(rest.len(), |m| m.min(rest.len()));
+        match rest[..limit].iter().position(|&b| b == end) {
+            Some(i) => {
+                let bytes = r.read_slice(i as u64 + 1)?;
+                return Ok(bytes[..i].to_vec());
+            }
+            None if limit as u64 > max => return Err(past_max(max)),
+            // No terminator before the end: the loop below reads to it and reports it.
+            None => {}
+        }
+    }
+    let mut bytes = Vec::new();
+    loop {
+        // Fails at the end of the input: a missing terminator is an error.
+        let byte = r.read_bits(8)? as u8;
+        if byte == end {
+            return Ok(bytes);
+        }
+        if bytes.len() as u64 >= max {
+            return Err(past_max(max));
+        }
+        bytes.push(byte);
+    }
+}
+
+#[cold]
+fn past_max(max: u64) -> Error {
+    Error::TooLong {
+        len: max.saturating_add(1),
+        max,
     }
 }
 
@@ -281,6 +307,34 @@ mod tests {
         assert!(matches!(read(b"ab"), Err(Error::UnexpectedEnd { .. })));
         assert!(matches!(read(b"abcde\n"), Err(Error::TooLong { .. })));
         assert_eq!(<Line as FieldCodec<String>>::MAX_BITS, Some(40));
+    }
+
+    #[test]
+    fn aligned_and_unaligned_reads_agree() {
+        // The same bytes after a byte and after one bit: the slice search and the byte loop.
+        for input in [&b"ab\nz"[..], b"abcde\n", b"abc", b"", b"\n"] {
+            let aligned = {
+                let mut r = BitReader::new(input);
+                bytes_until(&mut r, b'\n', 4).map(|b| (b, r.position()))
+            };
+            let mut shifted = Vec::new();
+            let mut w = BitWriter::new(&mut shifted);
+            w.write_bits(1, 1);
+            w.write_bytes(input);
+            w.finish();
+            let mut r = BitReader::new(&shifted);
+            r.read_bits(1).unwrap();
+            let unaligned = bytes_until(&mut r, b'\n', 4).map(|b| (b, r.position() - 1));
+            match (aligned, unaligned) {
+                (Ok(a), Ok(u)) => assert_eq!(a, u),
+                (Err(a), Err(u)) => assert_eq!(
+                    std::mem::discriminant(&a),
+                    std::mem::discriminant(&u),
+                    "{a} / {u}"
+                ),
+                (a, u) => panic!("{input:?}: {a:?} / {u:?}"),
+            }
+        }
     }
 
     #[test]
