@@ -13,9 +13,9 @@
 //!
 //! Choices this crate made where the protocol leaves something open:
 //!
-//! - **A packet id is one byte.** Ids are VarInts, and every id of the status exchange (0 and
-//!   1) is below 128, where a VarInt is that byte: each direction's packets are an enum with an
-//!   eight-bit tag. An id from another state is an unknown variant.
+//! - **A packet id is one byte.** Ids are VarInts, and every id of the status exchange (zero
+//!   and one) is below 128, where a VarInt is that byte: each direction's packets are an enum
+//!   with an eight-bit tag. An id from another state is an unknown variant.
 //! - **Packets are grouped by state and direction**, as their ids are only unique there:
 //!   [`Handshaking`] (client to server, before the state changes), [`Serverbound`] and
 //!   [`Clientbound`] (the status state).

@@ -194,7 +194,7 @@ fn message(rng: &mut Lcg, n: usize) -> Message {
     let answers = section(rng, "an");
     let authorities = section(rng, "ns");
     let mut additionals = section(rng, "ar");
-    if n % 3 == 0 {
+    if n.is_multiple_of(3) {
         // EDNS: the OPT pseudo-record, last, as dnspython lists it.
         additionals.push(Record {
             name: Name::default(),
