@@ -331,7 +331,118 @@ fn cases() -> Vec<Case> {
     }
     delta_cases(&mut out);
     out.extend(dogfight_cases());
+    out.extend(server_cases());
     out
+}
+
+/// What game servers answer (`crate::servers`): an `A2S_INFO` response and a DNS query of four
+/// questions, by hopnet-codec's derive, the hand-written codec and deku, all checked to write
+/// and read the same bytes.
+fn server_cases() -> Vec<Case> {
+    use crate::servers::{DInfo, DMessage, hand, info, query};
+    use hopnet_formats::dns::Message;
+    use hopnet_formats::source_query::InfoResponse;
+
+    let mut out = Vec::new();
+
+    let v = info();
+    let bytes = hopnet_codec::to_bytes(&v).expect("rabbit encodes");
+    assert_eq!(hopnet_codec::from_bytes::<InfoResponse>(&bytes).unwrap(), v);
+    let mut hb = Vec::new();
+    hand::encode_info(&v, &mut hb).expect("hand encodes");
+    assert_eq!(
+        hb, bytes,
+        "the hand-written encoder writes the derive's bytes"
+    );
+    assert_eq!(hand::decode_info(&bytes).expect("hand decodes"), v);
+    let d = DInfo::from(&v);
+    assert_eq!(
+        d.to_bytes().unwrap(),
+        bytes,
+        "deku writes the derive's bytes"
+    );
+    assert_eq!(DInfo::from_bytes((&bytes, 0)).unwrap().1, d);
+    let names = ["a2s-info-encode", "a2s-info-decode"];
+    out.extend(vec_codec_cases(
+        "rabbit",
+        names,
+        ["derive, encode_into, reused Vec", "derive, from_bytes"],
+        v.clone(),
+        bytes.clone(),
+        |v, buf| hopnet_codec::encode_into(v, buf).unwrap(),
+        |b| hopnet_codec::from_bytes::<InfoResponse>(b).unwrap(),
+    ));
+    out.extend(vec_codec_cases(
+        "hand",
+        names,
+        ["hand-written, reused Vec", "hand-written"],
+        v,
+        bytes.clone(),
+        |v, buf| hand::encode_info(v, buf).unwrap(),
+        |b| hand::decode_info(b).unwrap(),
+    ));
+    out.extend(deku_cases::<DInfo>(names, d, bytes));
+
+    let m = query();
+    let bytes = hopnet_codec::to_bytes(&m).expect("rabbit encodes");
+    assert_eq!(hopnet_codec::from_bytes::<Message>(&bytes).unwrap(), m);
+    let mut hb = Vec::new();
+    hand::encode_query(&m, &mut hb).expect("hand encodes");
+    assert_eq!(
+        hb, bytes,
+        "the hand-written encoder writes the derive's bytes"
+    );
+    assert_eq!(hand::decode_query(&bytes).expect("hand decodes"), m);
+    let d = DMessage::from(&m);
+    assert_eq!(
+        d.to_bytes().unwrap(),
+        bytes,
+        "deku writes the derive's bytes"
+    );
+    assert_eq!(DMessage::from_bytes((&bytes, 0)).unwrap().1, d);
+    let names = ["dns-4q-encode", "dns-4q-decode"];
+    out.extend(vec_codec_cases(
+        "rabbit",
+        names,
+        ["derive, encode_into, reused Vec", "derive, from_bytes"],
+        m.clone(),
+        bytes.clone(),
+        |v, buf| hopnet_codec::encode_into(v, buf).unwrap(),
+        |b| hopnet_codec::from_bytes::<Message>(b).unwrap(),
+    ));
+    out.extend(vec_codec_cases(
+        "hand",
+        names,
+        ["hand-written, reused Vec", "hand-written"],
+        m,
+        bytes.clone(),
+        |v, buf| hand::encode_query(v, buf).unwrap(),
+        |b| hand::decode_query(b).unwrap(),
+    ));
+    out.extend(deku_cases::<DMessage>(names, d, bytes));
+    out
+}
+
+/// deku's encode (into a reused slice) and decode of a value that writes `bytes`.
+fn deku_cases<T>(names: [&'static str; 2], value: T, bytes: Vec<u8>) -> [Case; 2]
+where
+    T: for<'a> DekuContainerRead<'a> + DekuContainerWrite + 'static,
+{
+    let mut buf = vec![0u8; bytes.len()];
+    [
+        case(
+            "deku",
+            names[0],
+            bytes.len(),
+            "to_slice, reused; same bytes",
+            move || {
+                black_box(black_box(&value).to_slice(&mut buf).unwrap());
+            },
+        ),
+        case("deku", names[1], bytes.len(), "from_bytes", move || {
+            black_box(T::from_bytes((black_box(&bytes), 0)).unwrap());
+        }),
+    ]
 }
 
 /// Dogfight's state (`crate::dogfight`): hopnet-codec's derive, the hand-written codec and deku, all

@@ -29,4 +29,5 @@ pub mod dogfight;
 pub mod limit;
 pub mod mirror;
 pub mod report;
+pub mod servers;
 pub mod transport;

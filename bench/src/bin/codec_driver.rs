@@ -3,7 +3,9 @@
 //!
 //! `codec-driver (rabbit|limit|bitcode|bincode) (encode|decode|decode-vec|decode-players) N`;
 //! `codec-driver (rabbit|hand|deku) (dogfight-encode|dogfight-decode) N`: Dogfight's state;
-//! `codec-driver rabbit (delta|delta-decode) N`: the `delta-10pct` case.
+//! `codec-driver rabbit (delta|delta-decode) N`: the `delta-10pct` case;
+//! `codec-driver rabbit (a2s-info-encode|a2s-info-decode|dns-4q-encode|dns-4q-decode) N`: the
+//! server answers (`bench::servers`).
 
 use std::hint::black_box;
 
@@ -25,6 +27,38 @@ fn main() {
     let cfg = bincode::config::standard();
     let mut buf = Vec::with_capacity(1 << 16);
     match (peer, op) {
+        (Some("rabbit"), Some(case @ ("a2s-info-encode" | "dns-4q-encode"))) => {
+            let (info, query) = (bench::servers::info(), bench::servers::query());
+            for _ in 0..n {
+                buf.clear();
+                if case.starts_with("a2s") {
+                    hopnet_codec::encode_into(black_box(&info), &mut buf).unwrap();
+                } else {
+                    hopnet_codec::encode_into(black_box(&query), &mut buf).unwrap();
+                }
+                black_box(&buf);
+            }
+        }
+        (Some("rabbit"), Some("a2s-info-decode")) => {
+            let b = hopnet_codec::to_bytes(&bench::servers::info()).unwrap();
+            for _ in 0..n {
+                black_box(
+                    hopnet_codec::from_bytes::<hopnet_formats::source_query::InfoResponse>(
+                        black_box(&b),
+                    )
+                    .unwrap(),
+                );
+            }
+        }
+        (Some("rabbit"), Some("dns-4q-decode")) => {
+            let b = hopnet_codec::to_bytes(&bench::servers::query()).unwrap();
+            for _ in 0..n {
+                black_box(
+                    hopnet_codec::from_bytes::<hopnet_formats::dns::Message>(black_box(&b))
+                        .unwrap(),
+                );
+            }
+        }
         (Some("rabbit"), Some("encode")) => {
             for _ in 0..n {
                 buf.clear();

@@ -100,6 +100,26 @@ pub enum Encoding {
         /// How the value becomes the groups.
         form: Leb128Form,
     },
+    /// Items with no count on the wire, as many as an expression of earlier fields says
+    /// (`count = "expr"`).
+    Counted {
+        /// The expression, as written.
+        count: &'static str,
+        /// The encoding of each item.
+        item: Box<Encoding>,
+        /// The most items allowed, if bounded.
+        max_len: Option<u64>,
+    },
+    /// Items up to a terminator, which is written after them and read but not kept
+    /// (`until = B`, `until = "predicate"`).
+    Until {
+        /// What ends the items.
+        end: Terminator,
+        /// The encoding of each item.
+        item: Box<Encoding>,
+        /// The most items allowed before the terminator, if bounded.
+        max_len: Option<u64>,
+    },
     /// Items with no count, to the end of the input (`to_end`).
     ToEnd {
         /// The encoding of each item.
@@ -149,6 +169,20 @@ pub enum Encoding {
     Opaque {
         /// `std::any::type_name` of the type.
         type_name: &'static str,
+    },
+}
+
+/// What ends an [`Encoding::Until`] list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Terminator {
+    /// This byte (`until = B`, on a string or a byte list).
+    Byte(u8),
+    /// An item the predicate accepts (`until = "predicate"`): the item type's default value is
+    /// written as the terminator.
+    Item {
+        /// The predicate, as written.
+        predicate: &'static str,
     },
 }
 
@@ -280,8 +314,12 @@ pub trait Describe {
 pub enum Leb128Form {
     /// An unsigned value as it is (ULEB128).
     Unsigned,
-    /// Two's complement, the sign extended from bit 6 of the last group (SLEB128).
+    /// Two's complement, the sign extended from bit 6 of the last group (SLEB128,
+    /// `leb128_signed`).
     SignExtended,
+    /// A signed value's two's complement bits at the type's width, as an unsigned number
+    /// (`leb128` on a signed type: Minecraft's VarInt and VarLong).
+    TwosComplement,
     /// Zig-zag interleaved, then unsigned (protobuf's `sint32`, `sint64`).
     ZigZagged,
 }

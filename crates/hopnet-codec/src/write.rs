@@ -28,6 +28,9 @@ pub struct BitWriter<'a> {
     start: usize,
 }
 
+/// Byte strings up to this long are written through the accumulator, longer ones copied.
+const SHORT_BYTES: usize = 32;
+
 impl<'a> BitWriter<'a> {
     /// A writer that appends to `out`, starting at its current end (on a byte boundary).
     #[inline]
@@ -123,23 +126,29 @@ impl<'a> BitWriter<'a> {
     /// Pushes raw bytes, eight bits each.
     #[inline]
     pub fn write_bytes(&mut self, bytes: &[u8]) {
+        // Off a byte boundary, or for a few bytes (a label, a short name), the bytes join the
+        // accumulator as words, as numbers would: copying a short string out on its own costs
+        // a call to `memcpy`, which took longer than the copy.
+        if bytes.len() <= SHORT_BYTES || !self.pending.is_multiple_of(8) {
+            let mut chunks = bytes.chunks_exact(8);
+            for chunk in &mut chunks {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(chunk);
+                self.write_word(u64::from_le_bytes(word), 64);
+            }
+            let rest = chunks.remainder();
+            let mut word = 0u64;
+            for (i, &b) in rest.iter().enumerate() {
+                word |= u64::from(b) << (8 * i);
+            }
+            self.write_word(word, 8 * rest.len() as u32);
+            return;
+        }
         // On a byte boundary (always, in a byte layout) the pending bits are whole bytes: they
         // go out as they are, and the bytes after them, with no shifting through the
         // accumulator.
-        if self.pending.is_multiple_of(8) {
-            self.flush();
-            self.out.extend_from_slice(bytes);
-            return;
-        }
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.write_bits(u64::from_le_bytes(word), 64);
-        }
-        for &b in chunks.remainder() {
-            self.write_bits(b as u64, 8);
-        }
+        self.flush();
+        self.out.extend_from_slice(bytes);
     }
 
     /// Bits written so far by this writer.

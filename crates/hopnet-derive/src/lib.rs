@@ -82,6 +82,11 @@ use syn::{DeriveInput, parse_macro_input};
 /// | field | `#[rabbit(zigzag)]` | zig-zag, then the variable-length integer (signed types) |
 /// | field | `#[rabbit(with = "path")]` | `path::encode(&T, &mut BitWriter) -> Result<()>` and `path::decode(&mut BitReader) -> Result<T>`; sizes unknown (`MIN` 0, `MAX` `None`) |
 /// | field | `#[rabbit(if = "expr")]` | on `Option<T>`: no presence bit; present exactly when `expr` is true. `expr` sees the earlier fields as references named after them (`_0`, `_1` in tuples) |
+/// | field | `#[rabbit(leb128)]`, `leb128_signed`, `leb128_zigzag` | LEB128: the type's bits unsigned; two's complement sign-extended (SLEB128); zig-zag then unsigned |
+/// | field | `#[rabbit(cstring)]` | a `String`'s bytes, then a zero byte |
+/// | field | `#[rabbit(count = "expr")]` | a list or string of exactly `expr` items (an expression of earlier fields, seen as in `if`); no count on the wire |
+/// | field | `#[rabbit(until = B)]` | a `String` or `Vec<u8>`, then the byte `B` |
+/// | field | `#[rabbit(until = "predicate")]` | a `Vec<T>`'s items, then `T::default()`; read until an item the predicate (`Fn(&T) -> bool`) accepts |
 /// | field | `#[rabbit(max_len = N)]` | on a list or string: longer is an error on both sides; bounds `MAX_BITS` |
 /// | field | `#[rabbit(skip)]` | not on the wire; `Default::default()` on decode |
 /// | field | `#[rabbit(quantize(range = "A..=B", precision = P))]` | on `f32` / `f64`: the index of the nearest point of the grid `A, A + P, ...` up to `B`, in the fewest bits that hold the last |

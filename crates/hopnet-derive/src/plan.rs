@@ -132,8 +132,10 @@ pub enum Codec {
     ZigZag,
     /// `cstring`: UTF-8 bytes then a zero byte.
     CString,
-    /// `leb128`: unsigned, or sign-extended for a signed type.
+    /// `leb128`: unsigned, of a signed type's two's complement bits.
     Leb128,
+    /// `leb128_signed`: sign-extended.
+    Leb128Signed,
     /// `leb128_zigzag`.
     Leb128ZigZag,
     Range {
@@ -153,6 +155,12 @@ pub enum Codec {
     FixedLen(u64),
     /// `to_end` or `byte_len`: the items with no count, with `max_len` if given.
     ToEnd(Option<Expr>),
+    /// `count = "expr"`: the items with no count on the wire, with `max_len` if given.
+    Counted(Option<Expr>),
+    /// `until = B`: the bytes, then the byte `B`, with `max_len` if given.
+    UntilByte(u8, Option<Expr>),
+    /// `until = "predicate"`: the items, then the item type's default, with `max_len` if given.
+    UntilItem(Option<Expr>),
     /// `transform`: bytes the transform makes, framed by a byte length.
     Transformed,
     /// `quantize(range = "A..=B", precision = P)`.
@@ -187,6 +195,16 @@ pub struct FieldLayout {
     pub computed: Option<ComputedBy>,
     /// `byte_len = "field"`: the earlier field that holds this one's length in bytes.
     pub framed: Option<Framed>,
+    /// `count = "expr"` or `until = "predicate"`: what ends the list, found at run time.
+    pub ends: Option<Ends>,
+}
+
+/// How a list without a count of its own ends, when only generated code can tell.
+pub enum Ends {
+    /// `count = "expr"`: after as many items as the expression of earlier fields says.
+    Count(Condition),
+    /// `until = "predicate"`: at an item the predicate accepts.
+    Until(Condition),
 }
 
 /// How a computed field's value is found.

@@ -1,4 +1,4 @@
-//! `cstring`, `leb128` and `leb128_zigzag` through the derive: the bytes, the sizes, the
+//! `cstring`, `leb128`, `leb128_signed` and `leb128_zigzag` through the derive: the bytes, the sizes, the
 //! schema, and hostile input.
 
 use hopnet_codec::schema::{Body, Describe, Encoding, Leb128Form};
@@ -10,7 +10,7 @@ struct Entry {
     name: String,
     #[rabbit(leb128)]
     size: u64,
-    #[rabbit(leb128)]
+    #[rabbit(leb128_signed)]
     offset: i16,
     #[rabbit(leb128_zigzag)]
     delta: i32,

@@ -1,4 +1,4 @@
-//! Four other games' wire formats, declared byte for byte with `#[derive(Rabbit)]`.
+//! Other games' and game servers' wire formats, declared byte for byte with `#[derive(Rabbit)]`.
 //!
 //! The shared spec folder holds, besides this project's protocol, the formats of four other
 //! games. None is Rabbit's bit stream: they are byte-aligned, big- or little-endian, with
@@ -13,6 +13,9 @@
 //! | [`dogfight`] | Dogfight's binary codec (Elixir), big-endian | [`dogfight::State`], [`dogfight::Event`] |
 //! | [`woke`] | the WOKE transport of an R-Type, little-endian | [`woke::Packet`] |
 //! | [`rtype`] | the R-TYPE RFC's frame: LZ4 body and four CRC32s, little-endian | [`rtype::Frame`] |
+//! | [`dns`] | DNS messages: flags in the high bits, sections counted by the header, names ended by an empty label | [`dns::Message`] |
+//! | [`minecraft`] | Minecraft Java edition's server list ping: VarInt-framed packets, JSON status | [`minecraft::HandshakeFrame`], [`minecraft::ServerboundFrame`], [`minecraft::ClientboundFrame`] |
+//! | [`raknet`] | RakNet's offline ping and pong (Minecraft Bedrock's server list) | [`raknet::Offline`] |
 //! | [`source_query`] | the Source engine's server queries (A2S): C strings, little-endian | [`source_query::InfoRequest`], [`source_query::InfoResponse`], [`source_query::PlayerResponse`], [`source_query::RulesResponse`], ... |
 //!
 //! Where a seed leaves something open (a byte order, which bits of a word hold its flags), the
@@ -23,7 +26,10 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod dns;
 pub mod dogfight;
+pub mod minecraft;
+pub mod raknet;
 pub mod rtype;
 pub mod semi_ordered;
 pub mod source_query;

@@ -16,8 +16,10 @@
 //!
 //! Besides the spec's messages, the tool handles the other seeds' formats of the
 //! `hopnet-formats` crate, by their module paths: `semi_ordered::Datagram`, `dogfight::State`,
-//! `dogfight::Event`, `woke::Packet`, `rtype::Frame` (their JSON leaves out computed fields,
-//! which hold nothing).
+//! `dogfight::Event`, `woke::Packet`, `rtype::Frame`, the Source engine's queries
+//! (`source_query::InfoResponse`, ...), `dns::Message`, Minecraft's server list ping
+//! (`minecraft::HandshakeFrame`, `minecraft::ServerboundFrame`, `minecraft::ClientboundFrame`)
+//! and `raknet::Offline` (their JSON leaves out computed fields, which hold nothing).
 //!
 //! `--dialect original` encodes and decodes as the spec author's own implementation does: a
 //! 1-bit `ClientMessage` tag instead of the spec's `u32`. Every other type is the same in both
@@ -165,6 +167,15 @@ const SEED_CODECS: &[Codec] = codecs![
     "source_query::RulesRequest" => hopnet_formats::source_query::RulesRequest,
     "source_query::RulesResponse" => hopnet_formats::source_query::RulesResponse,
     "source_query::SplitHeader" => hopnet_formats::source_query::SplitHeader,
+    "dns::Message" => hopnet_formats::dns::Message,
+    "dns::Header" => hopnet_formats::dns::Header,
+    "dns::Question" => hopnet_formats::dns::Question,
+    "dns::Record" => hopnet_formats::dns::Record,
+    "dns::Name" => hopnet_formats::dns::Name,
+    "minecraft::HandshakeFrame" => hopnet_formats::minecraft::HandshakeFrame,
+    "minecraft::ServerboundFrame" => hopnet_formats::minecraft::ServerboundFrame,
+    "minecraft::ClientboundFrame" => hopnet_formats::minecraft::ClientboundFrame,
+    "raknet::Offline" => hopnet_formats::raknet::Offline,
 ];
 
 /// The schema of a seed type, in the spec's notation.
@@ -185,6 +196,15 @@ fn seed_definition(name: &str) -> Option<notation::Definition> {
         "source_query::RulesRequest" => source_query::RulesRequest::type_schema(),
         "source_query::RulesResponse" => source_query::RulesResponse::type_schema(),
         "source_query::SplitHeader" => source_query::SplitHeader::type_schema(),
+        "dns::Message" => dns::Message::type_schema(),
+        "dns::Header" => dns::Header::type_schema(),
+        "dns::Question" => dns::Question::type_schema(),
+        "dns::Record" => dns::Record::type_schema(),
+        "dns::Name" => dns::Name::type_schema(),
+        "minecraft::HandshakeFrame" => minecraft::HandshakeFrame::type_schema(),
+        "minecraft::ServerboundFrame" => minecraft::ServerboundFrame::type_schema(),
+        "minecraft::ClientboundFrame" => minecraft::ClientboundFrame::type_schema(),
+        "raknet::Offline" => raknet::Offline::type_schema(),
         _ => return None,
     };
     let mut def = notation::Definition::of(&schema);

@@ -47,17 +47,10 @@ impl FieldDecode<String> for CString {
     }
 }
 
-/// Reads bytes up to the zero byte, which it consumes.
+/// Reads bytes up to the zero byte, which it consumes; a missing terminator is an error at the
+/// end of the input.
 fn read(r: &mut BitReader<'_>) -> Result<String> {
-    let mut bytes = Vec::new();
-    loop {
-        // `read_bits` fails at the end of the input, so a missing terminator is an error.
-        let byte = r.read_bits(8)? as u8;
-        if byte == NUL {
-            break;
-        }
-        bytes.push(byte);
-    }
+    let bytes = super::until::bytes_until(r, NUL, u64::MAX)?;
     String::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 {
         position: r.position(),
         source: e.utf8_error(),

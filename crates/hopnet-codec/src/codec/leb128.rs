@@ -1,17 +1,27 @@
-//! `#[rabbit(leb128)]` and `#[rabbit(leb128_zigzag)]`: LEB128, the variable-length integer of
-//! DWARF, WebAssembly, protobuf and Minecraft: seven bits a byte, least significant group
-//! first, the high bit set on every byte but the last. Unlike the spec's varints its length is
-//! not bounded by the type's width in a prefix, so a reader takes at most
-//! [`max_bytes`] bytes of a type and refuses a value that does not fit it.
+//! `#[rabbit(leb128)]`, `#[rabbit(leb128_signed)]` and `#[rabbit(leb128_zigzag)]`: LEB128, the
+//! variable-length integer of DWARF, WebAssembly, protobuf and Minecraft: seven bits a byte,
+//! least significant group first, the high bit set on every byte but the last. Unlike the
+//! spec's varints its length is not bounded by the type's width in a prefix, so a reader takes
+//! at most [`max_bytes`] bytes of a type and refuses a value that does not fit it.
+//!
+//! Formats disagree on negative numbers, so each way is its own codec: [`Leb128`] writes a
+//! signed type's two's complement bits at its width as an unsigned number (Minecraft's VarInt:
+//! -1 as an `i32` is five bytes), [`Leb128Signed`] extends the sign from the last group (DWARF
+//! and WebAssembly: -1 is one byte), [`Leb128ZigZag`] interleaves first (protobuf's `sint`).
 
 use super::{FieldCodec, FieldDecode};
 use crate::schema::{Encoding, Leb128Form};
 use crate::{BitRead, BitWriter, Error, Result};
 
-/// LEB128 (`#[rabbit(leb128)]`): an unsigned type as it is (ULEB128), a signed type in two's
-/// complement with the sign extended from the last group's high bit (SLEB128, as DWARF and
-/// WebAssembly write it).
+/// Unsigned LEB128 (`#[rabbit(leb128)]`) of the value's bits: an unsigned type as it is
+/// (ULEB128), a signed type's two's complement bits at the type's width (Minecraft's VarInt and
+/// VarLong, protobuf's `int64`), so that a negative value takes the most bytes.
 pub struct Leb128;
+
+/// Signed LEB128 (`#[rabbit(leb128_signed)]`): two's complement with the sign extended from
+/// bit 6 of the last group (SLEB128, as DWARF and WebAssembly write it), so that small negative
+/// values stay short. Signed types only.
+pub struct Leb128Signed;
 
 /// Zig-zag (0, -1, 1, -2, … → 0, 1, 2, 3, …), then unsigned LEB128
 /// (`#[rabbit(leb128_zigzag)]`): protobuf's `sint32` and `sint64`. Signed types only.
@@ -26,13 +36,15 @@ pub const fn max_bytes(bits: u32) -> u32 {
 #[diagnostic::on_unimplemented(
     message = "`{C}` does not write `{Self}`",
     label = "not an integer this encoding takes",
-    note = "`#[rabbit(leb128)]` takes integers of at most 64 bits, `#[rabbit(leb128_zigzag)]` signed ones"
+    note = "`#[rabbit(leb128)]` takes integers of at most 64 bits, `#[rabbit(leb128_signed)]` and `#[rabbit(leb128_zigzag)]` signed ones"
 )]
 pub trait Leb128Int<C>: Sized + Copy {
     /// The type's width in bits.
     const BITS: u32;
     /// Whether the value is written sign-extended (SLEB128) rather than unsigned.
     const SIGNED: bool;
+    /// How the schema names the value's groups.
+    const FORM: Leb128Form;
     /// The value, widened.
     fn to_i128(self) -> i128;
     /// The value back, if it fits the type.
@@ -40,10 +52,11 @@ pub trait Leb128Int<C>: Sized + Copy {
 }
 
 macro_rules! leb128_int {
-    ($codec:ty, $signed:expr, $($t:ty => $bits:expr),*) => {$(
+    ($codec:ty, $signed:expr, $form:expr, $($t:ty => $bits:expr),*) => {$(
         impl Leb128Int<$codec> for $t {
             const BITS: u32 = $bits;
             const SIGNED: bool = $signed;
+            const FORM: Leb128Form = $form;
             #[inline(always)]
             fn to_i128(self) -> i128 {
                 self as i128
@@ -55,9 +68,30 @@ macro_rules! leb128_int {
         }
     )*};
 }
-leb128_int!(Leb128, false, u8 => 8, u16 => 16, u32 => 32, u64 => 64, usize => 64);
-leb128_int!(Leb128, true, i8 => 8, i16 => 16, i32 => 32, i64 => 64, isize => 64);
-leb128_int!(Leb128ZigZag, false, i8 => 8, i16 => 16, i32 => 32, i64 => 64, isize => 64);
+leb128_int!(Leb128, false, Leb128Form::Unsigned, u8 => 8, u16 => 16, u32 => 32, u64 => 64, usize => 64);
+leb128_int!(Leb128Signed, true, Leb128Form::SignExtended, i8 => 8, i16 => 16, i32 => 32, i64 => 64, isize => 64);
+leb128_int!(Leb128ZigZag, false, Leb128Form::ZigZagged, i8 => 8, i16 => 16, i32 => 32, i64 => 64, isize => 64);
+
+/// A signed type under [`Leb128`]: its two's complement bits, widened as an unsigned number of
+/// the type's width, and back.
+macro_rules! leb128_bits {
+    ($($t:ty => $u:ty),*) => {$(
+        impl Leb128Int<Leb128> for $t {
+            const BITS: u32 = <$u>::BITS;
+            const SIGNED: bool = false;
+            const FORM: Leb128Form = Leb128Form::TwosComplement;
+            #[inline(always)]
+            fn to_i128(self) -> i128 {
+                self as $u as i128
+            }
+            #[inline(always)]
+            fn from_i128(v: i128) -> Option<Self> {
+                <$u>::try_from(v).ok().map(|u| u as $t)
+            }
+        }
+    )*};
+}
+leb128_bits!(i8 => u8, i16 => u16, i32 => u32, i64 => u64, isize => usize);
 
 /// The groups of `v`, unsigned: how many bytes and each written through `put`.
 #[inline]
@@ -119,7 +153,7 @@ fn too_wide(value: i128, bits: u32) -> Error {
 }
 
 macro_rules! leb128_codec {
-    ($codec:ty, $form:expr, $encode:expr, $decode:expr) => {
+    ($codec:ty, $encode:expr, $decode:expr) => {
         impl<T: Leb128Int<$codec>> FieldCodec<T> for $codec {
             const MIN_BITS: u64 = 8;
             const MAX_BITS: Option<u64> = Some(8 * max_bytes(T::BITS) as u64);
@@ -144,7 +178,7 @@ macro_rules! leb128_codec {
             fn schema() -> Encoding {
                 Encoding::Leb128 {
                     bits: T::BITS,
-                    form: $form(T::SIGNED),
+                    form: T::FORM,
                 }
             }
         }
@@ -163,17 +197,14 @@ macro_rules! leb128_codec {
 
 leb128_codec!(
     Leb128,
-    |signed| if signed {
-        Leb128Form::SignExtended
-    } else {
-        Leb128Form::Unsigned
-    },
-    |v, signed, put| if signed {
-        signed_groups(v, put)
-    } else {
-        unsigned_groups(v as u128, put)
-    },
-    |raw, last, shift, signed| if signed && last & 0x40 != 0 && shift < 128 {
+    |v, _, put| unsigned_groups(v as u128, put),
+    |raw, _, _, _| raw as i128
+);
+
+leb128_codec!(
+    Leb128Signed,
+    |v, _, put| signed_groups(v, put),
+    |raw, last, shift, _| if last & 0x40 != 0 && shift < 128 {
         (raw | (!0u128 << shift)) as i128
     } else {
         raw as i128
@@ -182,7 +213,6 @@ leb128_codec!(
 
 leb128_codec!(
     Leb128ZigZag,
-    |_| Leb128Form::ZigZagged,
     |v, _, put| unsigned_groups(zigzag(v), put),
     |raw, _, _, _| ((raw >> 1) as i128) ^ -((raw & 1) as i128)
 );
@@ -212,17 +242,29 @@ mod tests {
     fn known_bytes() {
         // Wikipedia's and DWARF's examples.
         assert_eq!(encode::<Leb128, u32>(624_485), [0xe5, 0x8e, 0x26]);
-        assert_eq!(encode::<Leb128, i32>(-123_456), [0xc0, 0xbb, 0x78]);
-        assert_eq!(encode::<Leb128, i8>(-1), [0x7f]);
-        assert_eq!(encode::<Leb128, i8>(63), [0x3f]);
-        assert_eq!(encode::<Leb128, i8>(64), [0xc0, 0x00]);
+        assert_eq!(encode::<Leb128Signed, i32>(-123_456), [0xc0, 0xbb, 0x78]);
+        assert_eq!(encode::<Leb128Signed, i8>(-1), [0x7f]);
+        assert_eq!(encode::<Leb128Signed, i8>(63), [0x3f]);
+        assert_eq!(encode::<Leb128Signed, i8>(64), [0xc0, 0x00]);
+        // Minecraft's VarInt (wiki.vg's table): the bits of an i32, unsigned.
+        assert_eq!(encode::<Leb128, i32>(-1), [0xff, 0xff, 0xff, 0xff, 0x0f]);
+        assert_eq!(
+            encode::<Leb128, i32>(i32::MIN),
+            [0x80, 0x80, 0x80, 0x80, 0x08]
+        );
+        assert_eq!(encode::<Leb128, i32>(25_565), [0xdd, 0xc7, 0x01]);
+        assert_eq!(encode::<Leb128, i64>(-1).len(), 10);
+        assert_eq!(
+            decode::<Leb128, i32>(&[0xff, 0xff, 0xff, 0xff, 0x0f]).unwrap(),
+            -1
+        );
         assert_eq!(encode::<Leb128, u64>(u64::MAX).len(), 10);
         // protobuf's sint32: -1 is 1, 1 is 2, -64 is 127.
         assert_eq!(encode::<Leb128ZigZag, i32>(-1), [1]);
         assert_eq!(encode::<Leb128ZigZag, i32>(1), [2]);
         assert_eq!(encode::<Leb128ZigZag, i64>(i64::MIN).len(), 10);
         assert_eq!(
-            decode::<Leb128, i32>(&[0xc0, 0xbb, 0x78]).unwrap(),
+            decode::<Leb128Signed, i32>(&[0xc0, 0xbb, 0x78]).unwrap(),
             -123_456
         );
         assert_eq!(decode::<Leb128ZigZag, i64>(&[3]).unwrap(), -2);
@@ -235,6 +277,8 @@ mod tests {
         }
         for v in [0, -1, 63, 64, -64, -65, i64::MIN, i64::MAX] {
             assert_eq!(decode::<Leb128, i64>(&encode::<Leb128, i64>(v)).unwrap(), v);
+            let s = encode::<Leb128Signed, i64>(v);
+            assert_eq!(decode::<Leb128Signed, i64>(&s).unwrap(), v);
             let z = encode::<Leb128ZigZag, i64>(v);
             assert_eq!(decode::<Leb128ZigZag, i64>(&z).unwrap(), v);
         }
@@ -247,7 +291,8 @@ mod tests {
             decode::<Leb128, u8>(&[0x80, 0x02]),
             Err(Error::OutOfRange { .. })
         ));
-        assert!(decode::<Leb128, i8>(&[0x80, 0x01]).is_err());
+        assert!(decode::<Leb128Signed, i8>(&[0x80, 0x01]).is_err());
+        assert!(decode::<Leb128, i8>(&[0x80, 0x02]).is_err());
         assert!(matches!(
             decode::<Leb128, u32>(&[0x80]),
             Err(Error::UnexpectedEnd { .. })

@@ -3,7 +3,8 @@
 //!
 //! `#[derive(Rabbit)]` picks one codec type per field from its attributes ([`Native`] when
 //! there is none, [`Fixed`] for `#[bits(N)]`, [`Varint`], [`ZigZag`], [`Range`], [`MaxLen`], and for byte layouts
-//! [`BigEndian`], [`LittleEndian`], [`FixedLen`], [`ToEnd`], [`CString`], [`Leb128`] and [`Leb128ZigZag`]) and
+//! [`BigEndian`], [`LittleEndian`], [`FixedLen`], [`ToEnd`], [`Counted`], [`UntilByte`], [`UntilItem`], [`CString`], [`Leb128`],
+//! [`Leb128Signed`] and [`Leb128ZigZag`]) and
 //! emits the same calls for every field: `<C as FieldCodec<T>>::encode(&value, w)`, its
 //! constants for the sizes, `<C as FieldDecode<T>>::decode(r)`. Every rule of an encoding (its
 //! widths, its checks, its schema) lives in its type, so a new encoding is one more type and
@@ -30,6 +31,7 @@
 //! ```
 
 mod bytes;
+mod counted;
 mod cstring;
 mod fixed;
 pub mod leb128;
@@ -38,17 +40,20 @@ mod quantize;
 mod range;
 mod tag;
 mod to_end;
+mod until;
 mod varint;
 
 pub use bytes::{BigEndian, ByteNumber, ByteString, FixedLen, LittleEndian};
+pub use counted::{CountValue, Counted, CountedDecode, CountedList, check_count};
 pub use cstring::CString;
 pub use fixed::{Fixed, FixedBits};
-pub use leb128::{Leb128, Leb128Int, Leb128ZigZag};
+pub use leb128::{Leb128, Leb128Int, Leb128Signed, Leb128ZigZag};
 pub use max_len::{Bounded, ListItems, MaxLen};
 pub use quantize::{Quantize, QuantizeFloat};
 pub use range::{Range, RangeInt};
 pub use tag::{TagCodec, TagIndex};
 pub use to_end::{EndList, ToEnd};
+pub use until::{ByteItems, UntilByte, UntilItem, check_until, with_expression};
 pub use varint::{Varint, VarintInt, ZigZag};
 
 use crate::schema::Encoding;

@@ -124,6 +124,16 @@ impl EndList for String {
         if len > max {
             return Err(Error::TooLong { len, max });
         }
+        if r.position().is_multiple_of(8) {
+            // On a byte boundary the bytes are checked where they are, then copied once.
+            let bytes = r.read_slice(len)?;
+            return std::str::from_utf8(bytes)
+                .map(str::to_owned)
+                .map_err(|source| Error::InvalidUtf8 {
+                    position: r.position(),
+                    source,
+                });
+        }
         let mut bytes = vec![0u8; len as usize];
         r.read_bytes(&mut bytes)?;
         String::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 {

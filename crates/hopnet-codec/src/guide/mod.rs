@@ -48,7 +48,10 @@
 //! | container, variant, field | [`magic = b"..."`, `pad_before = N`](layouts) | constant bytes, reserved zero bits |
 //! | field | [`to_end`, `byte_len = "len"`](layouts) | lists with no count: to the end, or framed by a length field |
 //! | field | [`cstring`](terminated#cstring-strings-ended-by-a-zero-byte) | a string ended by a zero byte |
-//! | field | [`leb128`, `leb128_zigzag`](terminated#leb128-and-leb128_zigzag-variable-length-integers-of-other-formats) | LEB128 integers: unsigned, sign-extended or zig-zag |
+//! | field | [`leb128`, `leb128_signed`, `leb128_zigzag`](terminated#leb128-leb128_signed-and-leb128_zigzag-variable-length-integers-of-other-formats) | LEB128 integers: the type's bits unsigned, sign-extended or zig-zag |
+//! | field | [`count = "expr"`](lists#count--expr-a-count-from-earlier-fields) | a list or string as long as an expression of earlier fields says |
+//! | field | [`until = B`](lists#until--b-a-string-ended-by-a-byte) | a string or byte list ended by the byte `B` |
+//! | field | [`until = "predicate"`](lists#until--predicate-a-list-ended-by-an-item) | a list ended by an item the predicate accepts |
 //! | field | [`computed = "expr"`, `transform = "expr"`](layouts) | lengths and checksums computed from the others; bytes through a transform |
 //! | container | [`#[rabbit(delta)]`, `delta = "per_field"`](delta) | also `DeltaEncode` / `DeltaDecode`: the value against a baseline |
 //! | field | [`#[rabbit(key = "id")]`](delta#rabbitkey--field-lists-of-things-with-an-identity) | with `delta`, a `Vec<T>` keyed by its items' `id` |
@@ -70,6 +73,8 @@
 //! - [`containers`]: `crate`, `bound`, `from` / `try_from` / `into`;
 //! - [`layouts`]: other formats byte for byte: `endian`, `bytes`, `bit_order`, `magic`,
 //!   `pad_before`, `to_end`, `byte_len`, `computed`, `transform`;
+//! - [`terminated`]: `cstring`, `leb128`, `leb128_signed`, `leb128_zigzag`;
+//! - [`lists`]: lists counted by earlier fields or ended by a terminator: `count`, `until`;
 //! - [`delta`]: deltas against a baseline: `delta`, `key`, `quantize`;
 //! - [`sizes`]: the size constants, `encoded_bits`, merged writes, hand-written impls;
 //! - [`schema`]: the layout as data;
@@ -83,6 +88,7 @@ pub mod fields;
 pub mod generated;
 pub mod integers;
 pub mod layouts;
+pub mod lists;
 pub mod schema;
 pub mod sizes;
 pub mod tags;

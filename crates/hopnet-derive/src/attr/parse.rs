@@ -40,6 +40,10 @@ pub fn leb128(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Pars
     Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::Leb128, meta.path.span())))
 }
 
+pub fn leb128_signed(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
+    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::Leb128Signed, meta.path.span())))
+}
+
 pub fn leb128_zigzag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
     Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::Leb128ZigZag, meta.path.span())))
 }
@@ -182,6 +186,64 @@ pub fn condition(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> P
     string_of(cx, meta, name, "if = \"expression\"", cond, |err| {
         format!("the condition is not a Rust expression: {err}")
     })
+}
+
+/// `count = "expr"`: an expression of earlier fields.
+pub fn count(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
+    let cond = |expr, lit: &LitStr| Value::Cond(expr, lit.clone());
+    string_of(cx, meta, name, "count = \"field\"", cond, |err| {
+        format!("the count is not a Rust expression: {err}")
+    })
+}
+
+/// `until = B` (a byte, 0 to 255) or `until = "predicate"` (a closure or function on an item).
+pub fn until(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
+    const EXAMPLE: &str = "until = 0` or `until = \"|item: &T| ...\"";
+    if !meta.input.peek(Token![=]) {
+        cx.error(
+            meta.path.span(),
+            format_args!("`{name}` needs a value: `{EXAMPLE}`"),
+        );
+        skip_value(meta)?;
+        return Ok(None);
+    }
+    let value: Expr = meta.value()?.parse()?;
+    match &value {
+        Expr::Lit(ExprLit {
+            lit: Lit::Int(lit), ..
+        }) => Ok(match lit.base10_parse::<u8>() {
+            Ok(b) => Some(Value::Int(b.into(), lit.span())),
+            Err(_) => {
+                cx.error(
+                    lit.span(),
+                    format_args!(
+                        "`until = {}`: a terminating byte is from 0 to 255",
+                        lit.base10_digits()
+                    ),
+                );
+                None
+            }
+        }),
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(lit), ..
+        }) => Ok(match lit.parse::<Expr>() {
+            Ok(expr) => Some(Value::Cond(expr, lit.clone())),
+            Err(err) => {
+                cx.error(
+                    lit.span(),
+                    format_args!("the predicate is not a Rust expression: {err}"),
+                );
+                None
+            }
+        }),
+        other => {
+            cx.error_spanned(
+                other,
+                format_args!("expected a byte or a predicate in a string: `{EXAMPLE}`"),
+            );
+            Ok(None)
+        }
+    }
 }
 
 pub fn max_len(cx: &Ctxt, meta: &ParseNestedMeta<'_>, _: &'static str) -> Parsed {

@@ -34,7 +34,8 @@ pub enum Group {
     From,
     /// A container sets its byte order or its bit order, not both.
     Order,
-    /// A list without a count ends at the end of the input or of a byte length.
+    /// A list without a count of its own ends at the end of the input or of a byte length,
+    /// after as many items as an expression says, or at a terminator.
     Frame,
 }
 
@@ -135,6 +136,7 @@ pub const RULES: &[Rule] = &[
     encoding("varint", parse::varint),
     encoding("zigzag", parse::zigzag),
     encoding("leb128", parse::leb128),
+    encoding("leb128_signed", parse::leb128_signed),
     encoding("leb128_zigzag", parse::leb128_zigzag),
     encoding("cstring", parse::cstring),
     encoding("range", parse::range),
@@ -174,6 +176,16 @@ pub const RULES: &[Rule] = &[
     Rule {
         groups: &[(Place::Field, Group::Frame)],
         ..row("byte_len", FIELD, IN_FIELD, layout::byte_len)
+    },
+    // Lists counted by earlier fields or ended by a terminator (`guide::lists`): checked in
+    // `valid/ends.rs`.
+    Rule {
+        groups: &[(Place::Field, Group::Frame)],
+        ..row("count", FIELD, IN_FIELD, parse::count)
+    },
+    Rule {
+        groups: &[(Place::Field, Group::Frame)],
+        ..row("until", FIELD, IN_FIELD, parse::until)
     },
     row("transform", FIELD, IN_FIELD, layout::expression),
     row("computed", FIELD, IN_FIELD, layout::expression),

@@ -14,12 +14,14 @@ pub enum Value {
     Bound(Vec<WherePredicate>),
     /// `from = "Type"`, `try_from`, `into`.
     Type(syn::Type),
-    /// `#[bits(N)]`, `index = K`, `bytes = N`, `pad_before = N`, with the span of the number.
+    /// `#[bits(N)]`, `index = K`, `bytes = N`, `pad_before = N`, `until = B`, with the span of
+    /// the number.
     Int(u64, Span),
     /// A field encoding named by its own option, with the span of its value (for errors
     /// about the value).
     Encoding(Encoding, Span),
-    /// `if = "expr"`; also `computed` and `transform`: an expression, as written.
+    /// `if = "expr"`; also `computed`, `transform`, `count` and `until = "predicate"`: an
+    /// expression, as written.
     Cond(Expr, LitStr),
     /// `delta`, `delta = "per_struct"` (`false`) or `delta = "per_field"` (`true`).
     Delta { per_field: bool },
@@ -44,6 +46,8 @@ pub enum Encoding {
     CString,
     /// `leb128`.
     Leb128,
+    /// `leb128_signed`.
+    Leb128Signed,
     /// `leb128_zigzag`.
     Leb128ZigZag,
     /// `range = "A..=B"`.

@@ -195,8 +195,9 @@ fn field(f: &Field<'_>, wire: &Wire<'_>, n: &Names, owner: &str) -> TokenStream 
     let (b, w) = (&f.binding, &n.w);
     let enc = n.enc(f, wire, "encode");
     let in_field = n.in_field(owner, f);
+    let check = layout::encode_ends_check(f, wire, n, owner);
     match &wire.cond {
-        None => quote!(#enc(#b, #w) #in_field?;),
+        None => quote!(#check #enc(#b, #w) #in_field?;),
         Some(cond) => {
             // Earlier fields are already bound as references by the destructuring.
             let expr = &cond.expr;

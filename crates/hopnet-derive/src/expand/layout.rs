@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use super::items::{self, Part};
 use super::names::{Names, earlier_fields};
-use crate::plan::{Body, Codec, ComputedBy, Field, Plan, Wire};
+use crate::plan::{Body, Codec, ComputedBy, Ends, Field, Plan, Wire};
 
 /// An enum's own magic bytes as `(bits, value)`.
 fn enum_magic(input: &Plan<'_>, n: &Names) -> Vec<(u32, TokenStream)> {
@@ -155,9 +155,63 @@ pub fn encode_framed(
     })
 }
 
+/// Before `encode` writes a list counted by earlier fields or ended by an item: the check that
+/// a reader would find the same items (as many as the count says; none ending the list early).
+/// Its errors name the field already.
+pub fn encode_ends_check(f: &Field<'_>, wire: &Wire<'_>, n: &Names, owner: &str) -> TokenStream {
+    let (k, b) = (&n.krate, &f.binding);
+    let label = format!("{owner}.{}", f.name);
+    match &wire.layout.ends {
+        None => quote!(),
+        Some(Ends::Count(count)) => {
+            let expr = &count.expr;
+            let in_field = n.in_field(owner, f);
+            quote! {
+                #k::check_count(#label, #b.len(), #k::CountValue::to_count(#expr) #in_field?)?;
+            }
+        }
+        Some(Ends::Until(end)) => {
+            let expr = &end.expr;
+            quote!(#k::check_until(#label, #b.as_slice(), #expr)?;)
+        }
+    }
+}
+
+/// How `decode` reads a list counted by earlier fields (the count worked out first, seeing
+/// them as an `if` condition does) or ended by an item.
+fn decode_ends(f: &Field<'_>, wire: &Wire<'_>, n: &Names, owner: &str) -> Option<TokenStream> {
+    let (k, r, b, ty) = (&n.krate, &n.r, &f.binding, wire.ty);
+    let in_field = n.in_field(owner, f);
+    let c = n.codec_ty(f, wire);
+    Some(match wire.layout.ends.as_ref()? {
+        Ends::Count(count) => {
+            let expr = &count.expr;
+            let binds = earlier_fields(&count.uses);
+            let len = format_ident!("__rabbit_count", span = proc_macro2::Span::mixed_site());
+            quote! {
+                let #b: #ty = {
+                    let #len: u64 = {
+                        #binds
+                        #k::CountValue::to_count(#expr)
+                    } #in_field?;
+                    <#c as #k::CountedDecode<#ty>>::decode_counted(#r, #len) #in_field?
+                };
+            }
+        }
+        Ends::Until(end) => {
+            let expr = &end.expr;
+            quote!(let #b: #ty = <#c>::decode_until(#r, #expr) #in_field?;)
+        }
+    })
+}
+
 /// How `decode` reads a field whose layout changes it: a computed field (its `T`), a framed
-/// one (from exactly its bytes), a transformed one (its bytes reverted).
+/// one (from exactly its bytes), a transformed one (its bytes reverted), a counted one or one
+/// ended by an item.
 pub fn decode_field(f: &Field<'_>, wire: &Wire<'_>, n: &Names, owner: &str) -> Option<TokenStream> {
+    if let Some(read) = decode_ends(f, wire, n, owner) {
+        return Some(read);
+    }
     let (k, r, b) = (&n.krate, &n.r, &f.binding);
     let in_field = n.in_field(owner, f);
     if wire.layout.computed.is_some() {
@@ -238,6 +292,10 @@ pub fn field_schema(
 ) -> TokenStream {
     let k = &n.krate;
     let mut enc = base;
+    if let Some(Ends::Count(c) | Ends::Until(c)) = &wire.layout.ends {
+        let text = &c.text;
+        enc = quote!(#k::with_expression(#enc, #text));
+    }
     if let Some(framed) = &wire.layout.framed {
         let len = framed.len.to_string();
         if let Some(t) = &framed.transform {
@@ -268,10 +326,11 @@ pub fn field_schema(
 }
 
 /// Whether a field is read on its own in an msb container whatever its sizes: a conditional,
-/// framed or transformed field, or a list to the end.
+/// framed or transformed field, a list to the end, counted or ended by an item.
 fn always_own(wire: &Wire<'_>) -> bool {
     wire.cond.is_some()
         || wire.layout.framed.is_some()
+        || wire.layout.ends.is_some()
         || matches!(wire.codec, Codec::ToEnd(_) | Codec::Transformed)
 }
 

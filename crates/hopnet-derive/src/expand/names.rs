@@ -83,6 +83,7 @@ impl Names {
             Codec::ZigZag => quote!(#k::ZigZag),
             Codec::CString => quote!(#k::CString),
             Codec::Leb128 => quote!(#k::Leb128),
+            Codec::Leb128Signed => quote!(#k::Leb128Signed),
             Codec::Leb128ZigZag => quote!(#k::Leb128ZigZag),
             Codec::Range { min, max } => {
                 let (min, max) = (i128_lit(*min), i128_lit(*max));
@@ -102,6 +103,18 @@ impl Names {
             }
             Codec::ToEnd(None) => quote!(#k::ToEnd),
             Codec::ToEnd(Some(n)) => quote!(#k::ToEnd<{ #n as u64 }>),
+            Codec::Counted(None) => quote!(#k::Counted),
+            Codec::Counted(Some(n)) => quote!(#k::Counted<{ #n as u64 }>),
+            Codec::UntilByte(b, None) => {
+                let b = Literal::u8_suffixed(*b);
+                quote!(#k::UntilByte<#b>)
+            }
+            Codec::UntilByte(b, Some(n)) => {
+                let b = Literal::u8_suffixed(*b);
+                quote!(#k::UntilByte<#b, { #n as u64 }>)
+            }
+            Codec::UntilItem(None) => quote!(#k::UntilItem),
+            Codec::UntilItem(Some(n)) => quote!(#k::UntilItem<{ #n as u64 }>),
             // Written through its transform (`layout.rs`); the codec gives its sizes.
             Codec::Transformed => quote!(#k::Transformed),
             Codec::Quantize { min, max, step } => {

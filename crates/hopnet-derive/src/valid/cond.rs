@@ -22,6 +22,7 @@ pub fn condition_uses(
     later: &[Ident],
     skipped: &HashSet<String>,
     field: &str,
+    what: &str,
 ) -> Vec<Ident> {
     let mut finder = Names::default();
     finder.visit_expr(expr);
@@ -33,7 +34,7 @@ pub fn condition_uses(
         }
     };
     let earlier_list = if earlier.is_empty() {
-        "none: a condition can only use fields declared before its field".to_owned()
+        format!("none: a {what} can only use fields declared before its field")
     } else {
         earlier
             .iter()
@@ -53,7 +54,7 @@ pub fn condition_uses(
                 cx.error(
                     ident.span(),
                     format_args!(
-                        "the condition of `{field}` uses `{name}`, a skipped field: it is not on the wire, so the decoder cannot know it"
+                        "the {what} of `{field}` uses `{name}`, a skipped field: it is not on the wire, so the decoder cannot know it"
                     ),
                 );
             } else {
@@ -62,13 +63,13 @@ pub fn condition_uses(
         } else if later.first().is_some_and(|l| *l == name) {
             cx.error(
                 ident.span(),
-                format_args!("the condition of `{field}` cannot use the field itself"),
+                format_args!("the {what} of `{field}` cannot use the field itself"),
             );
         } else if later.iter().any(|l| *l == name) {
             cx.error(
                 ident.span(),
                 format_args!(
-                    "the condition of `{field}` uses `{name}`, which comes after it: a condition can only use earlier fields, since the decoder reads them first"
+                    "the {what} of `{field}` uses `{name}`, which comes after it: a {what} can only use earlier fields, since the decoder reads them first"
                 ),
             );
         } else if !is_path {
@@ -76,13 +77,20 @@ pub fn condition_uses(
         } else if name == "self" {
             cx.error(
                 ident.span(),
-                "`self` is not available in a condition: name the earlier fields directly, e.g. `if = \"*flag\"`",
+                format_args!(
+                    "`self` is not available in a {what}: name the earlier fields directly, e.g. {}",
+                    if what == "condition" {
+                        "`if = \"*flag\"`"
+                    } else {
+                        "`count = \"len\"`"
+                    }
+                ),
             );
         } else if looks_like_field(&name) {
             cx.error(
                 ident.span(),
                 format_args!(
-                    "unknown field `{name}` in the condition of `{field}`; earlier fields: {earlier_list}"
+                    "unknown field `{name}` in the {what} of `{field}`; earlier fields: {earlier_list}"
                 ),
             );
         }

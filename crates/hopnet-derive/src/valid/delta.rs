@@ -158,7 +158,8 @@ fn check_grid(cx: &Ctxt, attrs: &Attrs, ty: &Type, min: f64, max: f64, step: f64
 
 /// The byte-layout options a delta cannot carry: its bits are its own format, read in order
 /// against a baseline, so nothing in it may be framed by a length, run to the end of the
-/// input, be computed from the rest, or be read most significant bit first.
+/// input, be counted by other fields or ended by a terminator, be computed from the rest, or be
+/// read most significant bit first.
 const NOT_WITH_DELTA: &[&str] = &[
     "bit_order",
     "magic",
@@ -167,6 +168,8 @@ const NOT_WITH_DELTA: &[&str] = &[
     "transform",
     "computed",
     "pad_before",
+    "count",
+    "until",
 ];
 
 fn refuse_layouts(cx: &Ctxt, input: &Input<'_>) {

@@ -37,8 +37,15 @@ pub fn plan<'a>(
             let wire = f.attrs.get("skip").is_none().then(|| {
                 let mut wire = wire(cx, f);
                 if let Some(Value::Cond(expr, lit)) = f.attrs.get("if").map(|a| &a.value) {
-                    let uses =
-                        condition_uses(cx, expr, &names[..i], &names[i..], &skipped, &f.name());
+                    let uses = condition_uses(
+                        cx,
+                        expr,
+                        &names[..i],
+                        &names[i..],
+                        &skipped,
+                        &f.name(),
+                        "condition",
+                    );
                     wire.cond = Some(Condition {
                         expr: expr.clone(),
                         text: lit.value(),
@@ -114,6 +121,7 @@ fn codec(encoding: &Encoding) -> Codec {
         Encoding::ZigZag => Codec::ZigZag,
         Encoding::CString => Codec::CString,
         Encoding::Leb128 => Codec::Leb128,
+        Encoding::Leb128Signed => Codec::Leb128Signed,
         Encoding::Leb128ZigZag => Codec::Leb128ZigZag,
         Encoding::Range { min, max } => Codec::Range {
             min: *min,
@@ -169,6 +177,17 @@ fn check(cx: &Ctxt, codec: &Codec, attr: &Attr, value_span: Span, ty: &Type) {
         (Codec::Leb128, _) => {
             not_for("`leb128` applies to integer fields (u8..u64, i8..i64, usize, isize)")
         }
+        (Codec::Leb128Signed, Kind::Int { signed: true, .. }) => {}
+        (Codec::Leb128Signed, Kind::Int { signed: false, .. }) => cx.error(
+            attr.span,
+            format_args!(
+                "`leb128_signed` is for signed integers; `{}` is unsigned (use `leb128`)",
+                ty_string(ty)
+            ),
+        ),
+        (Codec::Leb128Signed, _) => {
+            not_for("`leb128_signed` applies to signed integer fields (i8..i64, isize)")
+        }
         (Codec::Leb128ZigZag, Kind::Int { signed: true, .. }) => {}
         (Codec::Leb128ZigZag, Kind::Int { signed: false, .. }) => cx.error(
             attr.span,
@@ -204,6 +223,15 @@ fn check(cx: &Ctxt, codec: &Codec, attr: &Attr, value_span: Span, ty: &Type) {
             "`max_len` applies to `Vec<T>`, `String`, `str` and slices (also behind `&`, `Box`, `Rc`, `Arc`)",
         ),
         // Chosen and checked by `valid/layout.rs`.
-        (Codec::Bytes { .. } | Codec::FixedLen(_) | Codec::ToEnd(_) | Codec::Transformed, _) => {}
+        (
+            Codec::Bytes { .. }
+            | Codec::FixedLen(_)
+            | Codec::ToEnd(_)
+            | Codec::Transformed
+            | Codec::Counted(_)
+            | Codec::UntilByte(..)
+            | Codec::UntilItem(_),
+            _,
+        ) => {}
     }
 }

@@ -3,6 +3,8 @@
 //! `pad_before`, checked against each other and against the field's type; the codec they
 //! select goes into the field's plan.
 
+use std::collections::HashSet;
+
 use proc_macro2::Span;
 use syn::{Ident, Type};
 
@@ -61,6 +63,11 @@ pub fn fields(
     fields: &mut [Field<'_>],
 ) -> Vec<u32> {
     let names: Vec<Ident> = fields.iter().map(|f| f.binding.clone()).collect();
+    let skipped: HashSet<String> = fields
+        .iter()
+        .filter(|f| f.wire.is_none())
+        .map(|f| f.binding.to_string())
+        .collect();
     let last_on_wire = fields.iter().rposition(|f| f.wire.is_some());
     let mut pads = vec![0; fields.len()];
     // Which field each `byte_len` names, by index: (length field, framed field).
@@ -202,13 +209,21 @@ pub fn fields(
                 cx.error(
                     a.span,
                     format_args!(
-                        "`{}` applies to a `Vec<T>` or a `String`, not `{}`",
+                        "`{}` applies to a `Vec<T>`, a `String`{}, not `{}`",
                         a.rule.name,
+                        if a.rule.name == "byte_len" {
+                            " or a type of its own"
+                        } else {
+                            ""
+                        },
                         ty_string(ty)
                     ),
                 );
             }
             codec = match codec {
+                // A type of its own framed by a byte length (a packet in its frame): its own
+                // encoding, which must fill exactly those bytes.
+                Codec::Native if a.rule.name == "byte_len" && !is_list(ty) => Codec::Native,
                 Codec::Native => Codec::ToEnd(None),
                 Codec::MaxLen(n) => Codec::ToEnd(Some(n)),
                 _ => {
@@ -222,6 +237,16 @@ pub fn fields(
                     Codec::ToEnd(None)
                 }
             };
+        }
+        let around = super::ends::Around {
+            names: &names,
+            skipped: &skipped,
+            at: i,
+            name: &f.name,
+        };
+        if let Some((ends_codec, ends)) = super::ends::resolve(cx, attrs, ty, &codec, &around) {
+            codec = ends_codec;
+            field_layout.ends = ends;
         }
         if let Some(a) = attrs.get("to_end")
             && Some(i) != last_on_wire

@@ -4,6 +4,7 @@
 
 mod cond;
 mod delta;
+mod ends;
 mod field;
 mod items;
 mod layout;

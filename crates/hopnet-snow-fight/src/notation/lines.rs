@@ -1,7 +1,9 @@
 //! A schema's components as lines of the spec's notation: enums as a variant then bodies,
 //! fields one by one, options and lists spelled out as the spec does.
 
-use hopnet_codec::schema::{Encoding, FieldSchema, Leb128Form, Number, Tag, VariantSchema};
+use hopnet_codec::schema::{
+    Encoding, FieldSchema, Leb128Form, Number, Tag, Terminator, VariantSchema,
+};
 
 use super::Line;
 use super::text::first_paragraph;
@@ -212,9 +214,29 @@ fn type_name(enc: &Encoding) -> String {
         Encoding::Constant { bits, value } => format!("u{bits} = {value:#x}"),
         Encoding::MsbFirst(inner) => format!("{}, high bit first", type_name(inner)),
         Encoding::CString => "u8 up to a zero byte, UTF-8 text".into(),
+        Encoding::Counted {
+            count,
+            item,
+            max_len,
+        } => match max_len {
+            Some(max) => format!("`{count}` * {}, at most {max}", type_name(item)),
+            None => format!("`{count}` * {}", type_name(item)),
+        },
+        Encoding::Until { end, item, max_len } => {
+            let end = match end {
+                Terminator::Byte(b) => format!("the byte {b:#04x}"),
+                Terminator::Item { predicate } => format!("an item where `{predicate}`"),
+                _ => "a terminator".into(),
+            };
+            match max_len {
+                Some(max) => format!("{} up to {end}, at most {max}", type_name(item)),
+                None => format!("{} up to {end}", type_name(item)),
+            }
+        }
         Encoding::Leb128 { bits, form } => match form {
             Leb128Form::Unsigned => format!("u{bits} LEB128"),
             Leb128Form::SignExtended => format!("i{bits} LEB128, sign-extended"),
+            Leb128Form::TwosComplement => format!("i{bits} LEB128 of its two's complement bits"),
             Leb128Form::ZigZagged => format!("i{bits} LEB128, zig-zag"),
             _ => format!("{bits}-bit LEB128"),
         },

@@ -1,0 +1,215 @@
+//! `#[rabbit(count = "expr")]`: a list or string with no count of its own, as many items as an
+//! expression of earlier fields says (DNS counts its questions and answers in the header).
+//!
+//! The count comes from other fields, so the codec type cannot read it alone: derived code
+//! works the count out, checks it against the value when encoding ([`check_count`]) and hands
+//! it to [`CountedDecode::decode_counted`] when decoding. Before anything is reserved the count
+//! is checked against what the input can hold, so a forged count of billions with a few bytes
+//! left is an error, not an allocation.
+
+use super::FieldCodec;
+use super::to_end::EndList;
+use crate::impls::collections::{decode_windowed, prealloc};
+use crate::schema::Encoding;
+use crate::{BitRead, BitReader, BitWriter, Decode, Encode, Error, Result};
+
+/// Lists and strings a count from elsewhere can size.
+#[diagnostic::on_unimplemented(
+    message = "`count` needs a `Vec<T>` or a `String`, not `{Self}`",
+    label = "not a list or string"
+)]
+pub trait CountedList: EndList {
+    /// Reads exactly `count` items (bytes for strings), refusing a count the rest of the input
+    /// cannot hold before reserving anything.
+    fn decode_counted(r: &mut BitReader<'_>, count: u64) -> Result<Self>;
+}
+
+/// A count that does not fit this machine's `usize` (only on narrow targets).
+#[cold]
+fn count_too_wide(count: u64) -> Error {
+    Error::custom(format!(
+        "a count of {count} does not fit this machine's memory"
+    ))
+}
+
+impl<T: Encode + Decode> CountedList for Vec<T> {
+    #[inline]
+    fn decode_counted(r: &mut BitReader<'_>, count: u64) -> Result<Self> {
+        r.check_count(count, T::MIN_BITS)?;
+        let count = usize::try_from(count).map_err(|_| count_too_wide(count))?;
+        let mut items = Vec::with_capacity(prealloc::<T>(count));
+        let mut local = r.clone();
+        let result = decode_windowed(&mut local, count, &mut items).and_then(|done| {
+            for _ in done..count {
+                items.push(T::decode(&mut local)?);
+            }
+            Ok(())
+        });
+        *r = local;
+        result.map(|()| items)
+    }
+}
+
+impl CountedList for String {
+    fn decode_counted(r: &mut BitReader<'_>, count: u64) -> Result<Self> {
+        r.check_count(count, 8)?;
+        let len = usize::try_from(count).map_err(|_| count_too_wide(count))?;
+        let mut bytes = vec![0u8; len];
+        r.read_bytes(&mut bytes)?;
+        String::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 {
+            position: r.position(),
+            source: e.utf8_error(),
+        })
+    }
+}
+
+/// The items with no count on the wire, at most `MAX` of them (`count = "expr"`, with
+/// `max_len = MAX` if given). Encoding writes the items only; derived code checks first that
+/// they are as many as the count says.
+pub struct Counted<const MAX: u64 = { u64::MAX }>;
+
+impl<T: EndList, const MAX: u64> FieldCodec<T> for Counted<MAX> {
+    const MIN_BITS: u64 = 0;
+    const MAX_BITS: Option<u64> = if MAX == u64::MAX {
+        None
+    } else {
+        crate::size::mul_max(T::ITEM_MAX_BITS, MAX)
+    };
+
+    #[inline]
+    fn encode(value: &T, w: &mut BitWriter<'_>) -> Result<()> {
+        let len = value.items() as u64;
+        if len > MAX {
+            return Err(Error::TooLong { len, max: MAX });
+        }
+        value.encode_items(w)
+    }
+
+    #[inline]
+    fn encoded_bits(value: &T) -> u64 {
+        value.items_bits()
+    }
+
+    /// The count's expression is the field's: the derive fills it in.
+    fn schema() -> Encoding {
+        Encoding::Counted {
+            count: "",
+            item: Box::new(T::item_schema()),
+            max_len: (MAX != u64::MAX).then_some(MAX),
+        }
+    }
+}
+
+/// Reading a list whose count the caller found.
+pub trait CountedDecode<T> {
+    /// Reads exactly `count` items.
+    fn decode_counted<R: BitRead>(r: &mut R, count: u64) -> Result<T>;
+}
+
+impl<T: CountedList, const MAX: u64> CountedDecode<T> for Counted<MAX> {
+    #[inline]
+    fn decode_counted<R: BitRead>(r: &mut R, count: u64) -> Result<T> {
+        if count > MAX {
+            return Err(Error::TooLong {
+                len: count,
+                max: MAX,
+            });
+        }
+        r.with_reader(|r| T::decode_counted(r, count))
+    }
+}
+
+/// A value a count expression may give: any integer, or a reference to one (an earlier field
+/// named on its own).
+#[diagnostic::on_unimplemented(
+    message = "a count must be an integer, not `{Self}`",
+    label = "the `count` expression gives this"
+)]
+pub trait CountValue {
+    /// The count, or an error for a negative one.
+    fn to_count(self) -> Result<u64>;
+}
+
+macro_rules! count_values {
+    ($($t:ty),*) => {$(
+        impl CountValue for $t {
+            #[inline(always)]
+            fn to_count(self) -> Result<u64> {
+                u64::try_from(self).map_err(|_| negative_count(self as i128))
+            }
+        }
+    )*};
+}
+count_values!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+impl<T: CountValue + Copy> CountValue for &T {
+    #[inline(always)]
+    fn to_count(self) -> Result<u64> {
+        (*self).to_count()
+    }
+}
+
+#[cold]
+fn negative_count(value: i128) -> Error {
+    Error::custom(format!("a negative count ({value})"))
+}
+
+/// Checks, before a counted list is written, that it holds as many items as its count says:
+/// a reader would otherwise read another number of them.
+#[inline]
+pub fn check_count(field: &'static str, items: usize, count: u64) -> Result<()> {
+    if items as u64 == count {
+        return Ok(());
+    }
+    Err(count_mismatch(field, items, count))
+}
+
+#[cold]
+#[inline(never)]
+fn count_mismatch(field: &'static str, items: usize, count: u64) -> Error {
+    Error::Computed {
+        field,
+        values: format!("holds {items} items, but its count says {count}").into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_count_is_refused_before_reserving() {
+        let input = [0u8; 10];
+        let result = <Counted as CountedDecode<Vec<u32>>>::decode_counted(
+            &mut BitReader::new(&input),
+            4_000_000_000,
+        );
+        assert!(matches!(
+            result,
+            Err(Error::CountTooLarge {
+                count: 4_000_000_000,
+                ..
+            })
+        ));
+        let text = <Counted as CountedDecode<String>>::decode_counted(
+            &mut BitReader::new(&input),
+            u64::MAX,
+        );
+        assert!(matches!(text, Err(Error::CountTooLarge { .. })));
+    }
+
+    #[test]
+    fn reads_exactly_the_count() {
+        let input = [1, 2, 3, 4];
+        let mut r = BitReader::new(&input);
+        let v = <Counted as CountedDecode<Vec<u8>>>::decode_counted(&mut r, 3).unwrap();
+        assert_eq!(v, [1, 2, 3]);
+        assert_eq!(r.remaining_bits(), 8);
+        let over =
+            <Counted<2> as CountedDecode<Vec<u8>>>::decode_counted(&mut BitReader::new(&input), 3);
+        assert!(matches!(over, Err(Error::TooLong { len: 3, max: 2 })));
+        assert!(check_count("T.f", 2, 3).is_err());
+        assert!((-1i32).to_count().is_err());
+        assert_eq!((&7u16).to_count().unwrap(), 7);
+    }
+}
