@@ -42,7 +42,7 @@ const CLOSE_WAIT: Duration = Duration::from_millis(100);
 ///
 /// It is driven like [`hopnet::io::blocking::Server`]: [`poll`](Server::poll) does one round
 /// of I/O, waiting at most as long as the caller allows, then events are read with
-/// [`poll_event`](Server::poll_event) or through [`endpoint`](Server::endpoint). QUIC runs on a
+/// [`poll_event`](Server::poll_event) or through [`machine`](Server::machine). QUIC runs on a
 /// tokio runtime of one worker thread that the server owns; nothing of it shows, but it means a
 /// `Server` is for synchronous code: use (and drop) it outside any async runtime, on a thread
 /// of its own if the game is async.
