@@ -9,3 +9,5 @@
 //!
 //! PROTOCOL.md has a section per protocol: what its text says, what it leaves open, and what
 //! we chose.
+
+pub mod semi_ordered_udp;

@@ -1,0 +1,59 @@
+//! The limits and timers of a Semi-ordered UDP endpoint.
+
+use std::time::Duration;
+
+/// How an endpoint behaves; [`Config::default`] is the contract's.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The first id of this end's two counters (reliable and unreliable) toward every peer.
+    pub start_id: u32,
+    /// The id a new peer's reliable packages are expected to start at. A new peer whose first
+    /// reliable package is outside the ordering window from here is taken to have started at
+    /// that package's id.
+    pub peer_start_id: u32,
+    /// A peer silent this long is forgotten (the contract's 15 s).
+    pub forget_after: Duration,
+    /// Confirmations owed wait at most this long to fill a datagram (the contract allows 20 ms).
+    pub confirm_delay: Duration,
+    /// Peers known at once; datagrams from further new addresses are ignored.
+    pub max_peers: usize,
+    /// Reliable packages sent to one peer and not yet confirmed; `send` refuses beyond it.
+    pub max_unconfirmed: usize,
+    /// Bytes of semi-ordered packages one peer's receiver holds back, waiting for smaller ids.
+    pub max_held_bytes: usize,
+    /// The round trip assumed before the first sample.
+    pub initial_rtt: Duration,
+    /// The retransmission timeout's floor.
+    pub min_rto: Duration,
+    /// The retransmission timeout's ceiling.
+    pub max_rto: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            start_id: 0,
+            peer_start_id: 0,
+            forget_after: Duration::from_secs(15),
+            confirm_delay: Duration::from_millis(5),
+            max_peers: 1024,
+            max_unconfirmed: 4096,
+            max_held_bytes: 1 << 20,
+            initial_rtt: Duration::from_millis(100),
+            min_rto: Duration::from_millis(20),
+            max_rto: Duration::from_secs(2),
+        }
+    }
+}
+
+impl Config {
+    /// The contract's behaviour with both counters, and the expected start of every peer's,
+    /// at `start_id` (the example's `--start-id`, for testing the 24-bit wrap).
+    pub fn starting_at(start_id: u32) -> Config {
+        Config {
+            start_id,
+            peer_start_id: start_id,
+            ..Config::default()
+        }
+    }
+}

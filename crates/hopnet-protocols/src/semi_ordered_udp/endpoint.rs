@@ -1,0 +1,201 @@
+//! Peers by address: every datagram in, every datagram out, the timers. The roles (server,
+//! client) decide what a delivered package leads to.
+
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use hopnet::Transmit;
+use hopnet::engine::U24;
+use hopnet_formats::semi_ordered::{Datagram, Reliability};
+
+use super::Config;
+use super::inbound::Verdict;
+use super::peer::Peer;
+
+/// A package handed up, in delivery order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Delivered {
+    /// Its sender.
+    pub from: SocketAddr,
+    /// How it was sent.
+    pub reliability: Reliability,
+    /// Whether it was for the server only.
+    pub server_targeted: bool,
+    /// Its id in its sender's numbering.
+    pub id: u32,
+    /// Its payload.
+    pub payload: Vec<u8>,
+}
+
+/// What an endpoint counted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(super) struct Counters {
+    pub malformed: u64,
+    pub refused_peers: u64,
+    pub refused_packages: u64,
+    pub forgotten: u64,
+}
+
+#[derive(Debug)]
+pub(super) struct Endpoint {
+    pub config: Config,
+    pub peers: HashMap<SocketAddr, Peer>,
+    pub counters: Counters,
+    /// Released packages, reused between datagrams.
+    released: Vec<(Vec<u8>, bool)>,
+}
+
+impl Endpoint {
+    pub fn new(config: Config) -> Endpoint {
+        Endpoint {
+            config,
+            peers: HashMap::new(),
+            counters: Counters::default(),
+            released: Vec::new(),
+        }
+    }
+
+    /// The peer at `addr`, made if there is room.
+    pub fn peer(&mut self, addr: SocketAddr, now: Instant) -> Option<&mut Peer> {
+        if !self.peers.contains_key(&addr) && self.peers.len() >= self.config.max_peers {
+            self.counters.refused_peers += 1;
+            return None;
+        }
+        Some(
+            self.peers
+                .entry(addr)
+                .or_insert_with(|| Peer::new(&self.config, now)),
+        )
+    }
+
+    /// Takes a datagram; the packages it hands up go to `deliver`, in delivery order.
+    /// `accept` says, before a reliable package is taken, whether the role has room for what
+    /// it leads to (a refused one is not confirmed, so it comes again).
+    pub fn handle(
+        &mut self,
+        now: Instant,
+        from: SocketAddr,
+        bytes: &[u8],
+        accept: impl FnOnce(&Endpoint) -> bool,
+        mut deliver: impl FnMut(&mut Endpoint, Delivered),
+    ) {
+        let Ok(datagram) = hopnet_codec::from_bytes::<Datagram>(bytes) else {
+            self.counters.malformed += 1;
+            return;
+        };
+        match datagram {
+            Datagram::Confirmation { ids } => {
+                let Some(peer) = self.peer(from, now) else {
+                    return;
+                };
+                peer.last_heard = now;
+                for id in ids {
+                    peer.outbound.confirmed(U24::new(id.0), now);
+                }
+            }
+            Datagram::Package {
+                reliability,
+                server_targeted,
+                id,
+                payload,
+            } => {
+                if self.peer(from, now).is_none() {
+                    return;
+                }
+                if reliability == Reliability::Unreliable {
+                    self.peers.get_mut(&from).expect("made above").last_heard = now;
+                    let package = Delivered {
+                        from,
+                        reliability,
+                        server_targeted,
+                        id,
+                        payload,
+                    };
+                    deliver(self, package);
+                    return;
+                }
+                let room = accept(self);
+                let peer = self.peers.get_mut(&from).expect("made above");
+                peer.last_heard = now;
+                let id24 = U24::new(id);
+                let mut released = std::mem::take(&mut self.released);
+                // The orderer holds the datagram as it came, so that a package released later
+                // still has its flags and id.
+                let verdict = if room {
+                    peer.inbound
+                        .reliable(id24, reliability, bytes.to_vec(), &mut released)
+                } else {
+                    Verdict::Refuse
+                };
+                match verdict {
+                    Verdict::Confirm => peer.confirmations.owe(id24, now),
+                    Verdict::Refuse => self.counters.refused_packages += 1,
+                }
+                for (datagram, _) in released.drain(..) {
+                    if let Ok(Datagram::Package {
+                        reliability,
+                        server_targeted,
+                        id,
+                        payload,
+                    }) = hopnet_codec::from_bytes::<Datagram>(&datagram)
+                    {
+                        let package = Delivered {
+                            from,
+                            reliability,
+                            server_targeted,
+                            id,
+                            payload,
+                        };
+                        deliver(self, package);
+                    }
+                }
+                self.released = released;
+            }
+        }
+    }
+
+    /// Writes the next datagram into `buf`: a due confirmation first, then packages.
+    pub fn poll_transmit(&mut self, now: Instant, buf: &mut Vec<u8>) -> Option<Transmit> {
+        buf.clear();
+        let delay = self.config.confirm_delay;
+        for (&addr, peer) in self.peers.iter_mut() {
+            if let Some(confirmation) = peer.confirmations.take_due(now, delay) {
+                if hopnet_codec::encode_into(&confirmation, buf).is_ok() {
+                    return Some(Transmit::single(addr, buf.len()));
+                }
+            }
+            if peer.outbound.has_ready() && peer.outbound.write_next(now, buf) {
+                return Some(Transmit::single(addr, buf.len()));
+            }
+        }
+        None
+    }
+
+    pub fn poll_timeout(&self) -> Option<Instant> {
+        self.peers
+            .values()
+            .map(|p| p.deadline(&self.config))
+            .min()
+    }
+
+    /// Runs the timers; returns the peers forgotten.
+    pub fn handle_timeout(&mut self, now: Instant, forgotten: &mut Vec<SocketAddr>) {
+        let forget_after = self.config.forget_after;
+        self.peers.retain(|&addr, peer| {
+            if now >= peer.last_heard + forget_after {
+                forgotten.push(addr);
+                return false;
+            }
+            peer.outbound.handle_timeout(now);
+            true
+        });
+        self.counters.forgotten += forgotten.len() as u64;
+    }
+
+    /// Bytes held for every peer, as the memory bound counts them.
+    pub fn bytes(&self) -> usize {
+        self.peers.values().map(Peer::bytes).sum::<usize>()
+            + self.peers.capacity() * (size_of::<SocketAddr>() + size_of::<Peer>())
+    }
+}

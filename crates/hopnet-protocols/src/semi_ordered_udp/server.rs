@@ -1,0 +1,151 @@
+//! The server role: a delivered server-targeted package is echoed to its sender, any other is
+//! forwarded to every other known peer, each as a new package of the server's own (same mode,
+//! same payload, server-targeted bit 0), in delivery order.
+
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use hopnet::{Machine, Transmit};
+
+use super::Config;
+use super::endpoint::{Delivered, Endpoint};
+
+/// What a [`Server`] counted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ServerStats {
+    /// Packages handed up.
+    pub delivered: u64,
+    /// Echoes queued.
+    pub echoed: u64,
+    /// Forwards queued (one per receiving peer).
+    pub forwarded: u64,
+    /// Echoes or forwards not queued: the peer's unreliable queue was full, or it had
+    /// vanished.
+    pub dropped: u64,
+    /// Datagrams that were not Semi-ordered UDP.
+    pub malformed: u64,
+    /// Datagrams from new addresses beyond the peer limit.
+    pub refused_peers: u64,
+    /// Reliable packages not taken (not confirmed, so sent again).
+    pub refused_packages: u64,
+    /// Peers forgotten after their silence.
+    pub forgotten: u64,
+}
+
+/// A Semi-ordered UDP server ([`Machine`]): echoes and forwards, per the contract.
+#[derive(Debug)]
+pub struct Server {
+    endpoint: Endpoint,
+    stats: ServerStats,
+    forgotten: Vec<SocketAddr>,
+    buf_targets: Vec<SocketAddr>,
+}
+
+impl Server {
+    /// A server that knows no peer yet.
+    pub fn new(config: Config) -> Server {
+        Server {
+            endpoint: Endpoint::new(config),
+            stats: ServerStats::default(),
+            forgotten: Vec::new(),
+            buf_targets: Vec::new(),
+        }
+    }
+
+    /// What it counted so far.
+    pub fn stats(&self) -> ServerStats {
+        let c = &self.endpoint.counters;
+        ServerStats {
+            malformed: c.malformed,
+            refused_peers: c.refused_peers,
+            refused_packages: c.refused_packages,
+            forgotten: c.forgotten,
+            ..self.stats.clone()
+        }
+    }
+
+    /// Peers known now.
+    pub fn peers(&self) -> usize {
+        self.endpoint.peers.len()
+    }
+
+    /// Bytes held for all peers: the bound the limits of [`Config`] keep.
+    pub fn memory(&self) -> usize {
+        self.endpoint.bytes()
+    }
+
+    /// Reliable packages awaiting confirmation from `peer`.
+    pub fn unconfirmed(&self, peer: SocketAddr) -> usize {
+        self.endpoint
+            .peers
+            .get(&peer)
+            .map_or(0, |p| p.outbound.unconfirmed())
+    }
+}
+
+/// Whether the server has room for the echoes and forwards of one more reliable package from
+/// `from` and of what it releases: every peer it could go to has at most half its window
+/// used (the other half covers the packages held back, which one arrival may release).
+fn has_room(endpoint: &Endpoint, from: SocketAddr) -> bool {
+    let limit = endpoint.config.max_unconfirmed / 2;
+    let from_room = endpoint
+        .peers
+        .get(&from)
+        .is_none_or(|p| p.outbound.unconfirmed() < limit && p.inbound.held() < limit);
+    from_room
+        && endpoint
+            .peers
+            .values()
+            .all(|p| p.outbound.unconfirmed() < endpoint.config.max_unconfirmed - limit / 2)
+}
+
+impl Machine for Server {
+    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        let stats = &mut self.stats;
+        let targets = &mut self.buf_targets;
+        self.endpoint.handle(
+            now,
+            from,
+            datagram,
+            |endpoint| has_room(endpoint, from),
+            |endpoint, package: Delivered| {
+                stats.delivered += 1;
+                targets.clear();
+                if package.server_targeted {
+                    targets.push(package.from);
+                } else {
+                    targets.extend(endpoint.peers.keys().filter(|&&a| a != package.from));
+                }
+                for to in targets.iter() {
+                    let queued = endpoint.peers.get_mut(to).map(|peer| {
+                        peer.outbound
+                            .send(package.reliability, false, &package.payload)
+                    });
+                    match queued {
+                        Some(Ok(_)) if package.server_targeted => stats.echoed += 1,
+                        Some(Ok(_)) => stats.forwarded += 1,
+                        _ => stats.dropped += 1,
+                    }
+                }
+            },
+        );
+    }
+
+    fn poll_transmit(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        _max_datagrams: usize,
+    ) -> Option<Transmit> {
+        self.endpoint.poll_transmit(now, buf)
+    }
+
+    fn poll_timeout(&mut self) -> Option<Instant> {
+        self.endpoint.poll_timeout()
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        self.forgotten.clear();
+        self.endpoint.handle_timeout(now, &mut self.forgotten);
+    }
+}
