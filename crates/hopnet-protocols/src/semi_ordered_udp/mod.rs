@@ -18,10 +18,12 @@
 //! | `endpoint.rs` | peers by address, the datagrams in and out, the timers |
 //! | `server.rs` | the server role: echo and forward |
 //! | `client.rs` | the client role: one server, events for the application |
+//! | `echo_check.rs` | the contract's client: what it sends, what it checks of the echoes |
 
 mod client;
 mod config;
 mod confirm;
+mod echo_check;
 mod endpoint;
 mod inbound;
 mod outbound;
@@ -30,6 +32,8 @@ mod server;
 
 pub use client::{Client, Event};
 pub use config::Config;
+pub use echo_check::{ClientMode, EchoCheck, Summary};
+pub use endpoint::Delivered;
 pub use hopnet_formats::semi_ordered::{MAX_PAYLOAD, Reliability};
 pub use outbound::SendError;
 pub use server::{Server, ServerStats};
