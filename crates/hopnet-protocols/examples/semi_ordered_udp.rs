@@ -168,10 +168,7 @@ fn client(
         let now = Instant::now();
         while next < count {
             let payload = check.payload(next);
-            match driver
-                .machine()
-                .send(now, check.mode(next), true, &payload)
-            {
+            match driver.machine().send(now, check.mode(next), true, &payload) {
                 Ok(_) => {
                     check.sent();
                     next += 1;

@@ -70,6 +70,7 @@ impl Client {
         server_targeted: bool,
         payload: &[u8],
     ) -> Result<u32, SendError> {
+        self.endpoint.now = Some(now);
         let peer = self
             .endpoint
             .peer(self.server, now)
@@ -98,7 +99,9 @@ impl Client {
         self.endpoint.peers.get(&self.server).is_none_or(|p| {
             p.outbound.unconfirmed() == 0
                 && !p.outbound.has_ready()
-                && p.confirmations.deadline(self.endpoint.config.confirm_delay).is_none()
+                && p.confirmations
+                    .deadline(self.endpoint.config.confirm_delay)
+                    .is_none()
         })
     }
 
@@ -121,9 +124,7 @@ impl Machine for Client {
             datagram,
             |_| !full,
             |_, package| {
-                if events.len() < MAX_EVENTS
-                    || package.reliability != Reliability::Unreliable
-                {
+                if events.len() < MAX_EVENTS || package.reliability != Reliability::Unreliable {
                     events.push_back(Event::Delivered {
                         reliability: package.reliability,
                         server_targeted: package.server_targeted,

@@ -42,6 +42,8 @@ pub(super) struct Endpoint {
     pub config: Config,
     pub peers: HashMap<SocketAddr, Peer>,
     pub counters: Counters,
+    /// The latest instant the endpoint was told: what it has ready to send is due then.
+    pub now: Option<Instant>,
     /// Released packages, reused between datagrams.
     released: Vec<(Vec<u8>, bool)>,
 }
@@ -52,6 +54,7 @@ impl Endpoint {
             config,
             peers: HashMap::new(),
             counters: Counters::default(),
+            now: None,
             released: Vec::new(),
         }
     }
@@ -80,6 +83,7 @@ impl Endpoint {
         accept: impl FnOnce(&Endpoint) -> bool,
         mut deliver: impl FnMut(&mut Endpoint, Delivered),
     ) {
+        self.now = Some(now);
         let Ok(datagram) = hopnet_codec::from_bytes::<Datagram>(bytes) else {
             self.counters.malformed += 1;
             return;
@@ -157,6 +161,7 @@ impl Endpoint {
 
     /// Writes the next datagram into `buf`: a due confirmation first, then packages.
     pub fn poll_transmit(&mut self, now: Instant, buf: &mut Vec<u8>) -> Option<Transmit> {
+        self.now = Some(now);
         buf.clear();
         let delay = self.config.confirm_delay;
         for (&addr, peer) in self.peers.iter_mut() {
@@ -173,14 +178,22 @@ impl Endpoint {
     }
 
     pub fn poll_timeout(&self) -> Option<Instant> {
+        let ready = self
+            .peers
+            .values()
+            .any(|p| p.outbound.has_ready())
+            .then_some(self.now)
+            .flatten();
         self.peers
             .values()
             .map(|p| p.deadline(&self.config))
+            .chain(ready)
             .min()
     }
 
     /// Runs the timers; returns the peers forgotten.
     pub fn handle_timeout(&mut self, now: Instant, forgotten: &mut Vec<SocketAddr>) {
+        self.now = Some(now);
         let forget_after = self.config.forget_after;
         self.peers.retain(|&addr, peer| {
             if now >= peer.last_heard + forget_after {

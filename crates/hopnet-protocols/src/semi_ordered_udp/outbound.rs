@@ -55,6 +55,9 @@ pub(super) struct Outbound {
     timers: BinaryHeap<Reverse<(Instant, U24)>>,
     unreliable: VecDeque<Vec<u8>>,
     rtt: RttEstimator,
+    /// When the timeout last backed off: packages sent at different instants expire at
+    /// different instants, and the timeout doubles once per timeout, not once per package.
+    backed_off: Option<Instant>,
     bytes: usize,
     max_unconfirmed: usize,
 }
@@ -70,6 +73,7 @@ impl Outbound {
             timers: BinaryHeap::new(),
             unreliable: VecDeque::new(),
             rtt: RttEstimator::new(config.initial_rtt, config.min_rto, config.max_rto),
+            backed_off: None,
             bytes: 0,
             max_unconfirmed: config.max_unconfirmed,
         }
@@ -148,7 +152,10 @@ impl Outbound {
         };
         self.bytes -= p.datagram.capacity();
         match (p.retransmitted, p.first_sent, p.last_sent) {
-            (false, Some(first), _) => self.rtt.sample(now.saturating_duration_since(first)),
+            (false, Some(first), _) => {
+                self.rtt.sample(now.saturating_duration_since(first));
+                self.backed_off = None;
+            }
             (true, _, Some(last)) => self
                 .rtt
                 .on_prompt_retransmission_ack(now.saturating_duration_since(last)),
@@ -210,8 +217,10 @@ impl Outbound {
                 expired = true;
             }
         }
-        if expired {
+        let rto = self.rtt.rto();
+        if expired && self.backed_off.is_none_or(|t| now >= t + rto) {
             self.rtt.back_off();
+            self.backed_off = Some(now);
         }
     }
 
