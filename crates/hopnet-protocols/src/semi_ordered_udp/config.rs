@@ -19,6 +19,8 @@ pub struct Config {
     pub max_peers: usize,
     /// Reliable packages sent to one peer and not yet confirmed; `send` refuses beyond it.
     pub max_unconfirmed: usize,
+    /// Unreliable packages queued toward one peer; one more is refused (it may be lost).
+    pub max_unreliable_queued: usize,
     /// Bytes of semi-ordered packages one peer's receiver holds back, waiting for smaller ids.
     pub max_held_bytes: usize,
     /// The round trip assumed before the first sample.
@@ -38,6 +40,7 @@ impl Default for Config {
             confirm_delay: Duration::from_millis(5),
             max_peers: 1024,
             max_unconfirmed: 4096,
+            max_unreliable_queued: 1024,
             max_held_bytes: 1 << 20,
             initial_rtt: Duration::from_millis(100),
             min_rto: Duration::from_millis(20),
@@ -55,5 +58,30 @@ impl Config {
             peer_start_id: start_id,
             ..Config::default()
         }
+    }
+}
+
+/// What one peer costs besides its packages: the ordering bits (8 KiB), the confirmations
+/// owed (at most 10,752 ids), the structures' own size, with room for their growth.
+const PEER_FIXED: usize = 64 * 1024;
+
+/// What one reliable package awaiting confirmation costs at most: its datagram (508 bytes,
+/// allocated in a 512-byte class) and its entries in the map, the send order and the timers,
+/// with their growth.
+const PER_UNCONFIRMED: usize = 1024;
+
+/// What one queued unreliable package costs at most.
+const PER_UNRELIABLE: usize = 640;
+
+impl Config {
+    /// The most bytes an endpoint holds, whatever its peers send: every peer at its limits
+    /// (held packages counted twice for the map around them). The hostile-input tests assert
+    /// the real allocation stays below it.
+    pub fn memory_bound(&self) -> usize {
+        let per_peer = PEER_FIXED
+            + 2 * self.max_held_bytes
+            + self.max_unconfirmed * PER_UNCONFIRMED
+            + self.max_unreliable_queued * PER_UNRELIABLE;
+        PEER_FIXED + self.max_peers * per_peer
     }
 }

@@ -11,9 +11,6 @@ use hopnet_formats::semi_ordered::{Datagram, MAX_PAYLOAD, Reliability};
 
 use super::Config;
 
-/// Unreliable packages queued toward one peer at most; one more is refused (it may be lost).
-const MAX_UNRELIABLE_QUEUED: usize = 4096;
-
 /// Why a package was not queued.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum SendError {
@@ -60,6 +57,7 @@ pub(super) struct Outbound {
     backed_off: Option<Instant>,
     bytes: usize,
     max_unconfirmed: usize,
+    max_unreliable_queued: usize,
 }
 
 impl Outbound {
@@ -76,6 +74,7 @@ impl Outbound {
             backed_off: None,
             bytes: 0,
             max_unconfirmed: config.max_unconfirmed,
+            max_unreliable_queued: config.max_unreliable_queued,
         }
     }
 
@@ -106,7 +105,7 @@ impl Outbound {
         }
         let reliable = reliability != Reliability::Unreliable;
         if reliable && !self.has_room()
-            || !reliable && self.unreliable.len() >= MAX_UNRELIABLE_QUEUED
+            || !reliable && self.unreliable.len() >= self.max_unreliable_queued
         {
             return Err(SendError::WouldBlock);
         }
