@@ -11,3 +11,4 @@
 //! we chose.
 
 pub mod semi_ordered_udp;
+pub mod woke;

@@ -1,0 +1,189 @@
+//! The issue-28 contract's WOKE program: a server that echoes every command, and a client
+//! that sends N commands and checks their echoes. The last stdout line is a JSON summary; the
+//! exit code says whether it succeeded; 30 s is the deadline.
+//!
+//! ```text
+//! woke server --bind ADDR
+//! woke client --connect ADDR --count N --size BYTES [--unreliable]
+//! ```
+//!
+//! `--loss P` (either side, ours only) drops that share of the program's outgoing datagrams.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use clap::{Parser, Subcommand};
+use hopnet::io::Impairment;
+use hopnet::io::blocking::Driver;
+use hopnet_protocols::woke::{
+    Client, CloseReason, Config, EchoCheck, Event, MAX_PENDING_RELIABLE, Server,
+};
+
+const DEADLINE: Duration = Duration::from_secs(30);
+
+#[derive(Parser)]
+#[command(about = "WOKE (context-woke-transport.txt) on hopnet's engine")]
+struct Args {
+    #[command(subcommand)]
+    role: Role,
+}
+
+#[derive(Subcommand)]
+enum Role {
+    /// Echo every command to its sender.
+    Server {
+        #[arg(long)]
+        bind: SocketAddr,
+        #[arg(long, default_value_t = 0.0)]
+        loss: f64,
+    },
+    /// Send N commands and check their echoes.
+    Client {
+        #[arg(long)]
+        connect: SocketAddr,
+        #[arg(long)]
+        count: u32,
+        #[arg(long)]
+        size: usize,
+        #[arg(long)]
+        unreliable: bool,
+        #[arg(long, default_value_t = 0.0)]
+        loss: f64,
+    },
+}
+
+fn impairment(loss: f64) -> Option<Impairment> {
+    (loss > 0.0).then(|| Impairment {
+        loss,
+        ..Impairment::default()
+    })
+}
+
+fn main() -> ExitCode {
+    let result = match Args::parse().role {
+        Role::Server { bind, loss } => server(bind, loss),
+        Role::Client {
+            connect,
+            count,
+            size,
+            unreliable,
+            loss,
+        } => client(connect, count, size, !unreliable, loss),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            println!("{{\"error\":{:?}}}", e.to_string());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Serves until the deadline, printing the counts whenever they change (at most once a
+/// second), so that the last line is a summary however the server ends. Succeeds if a client
+/// connected.
+fn server(bind: SocketAddr, loss: f64) -> Result<bool, hopnet::Error> {
+    let mut driver = Driver::bind(bind, Server::new(Config::default()))?;
+    driver.set_impairment(impairment(loss));
+    eprintln!("listening on {}", driver.local_addr()?);
+    let start = Instant::now();
+    let mut printed = None;
+    let mut last_print = start;
+    loop {
+        driver.poll(Duration::from_millis(50))?;
+        let now = Instant::now();
+        let stats = driver.machine().stats();
+        let done = now >= start + DEADLINE;
+        if done || (printed.as_ref() != Some(&stats) && now >= last_print + Duration::from_secs(1))
+        {
+            let open = driver.machine().connections();
+            println!(
+                "{{\"connections\":{open},\"connected\":{},\"closed\":{},\"dropped\":{},\"delivered\":{},\"malformed\":{}}}",
+                stats.connected, stats.closed, stats.dropped, stats.delivered, stats.malformed
+            );
+            last_print = now;
+            printed = Some(stats);
+        }
+        if done {
+            return Ok(printed.is_some_and(|s| s.connected > 0));
+        }
+    }
+}
+
+fn client(
+    connect: SocketAddr,
+    count: u32,
+    size: usize,
+    reliable: bool,
+    loss: f64,
+) -> Result<bool, hopnet::Error> {
+    if size < 4 {
+        println!("{{\"error\":\"--size must be at least 4 bytes\"}}");
+        return Ok(false);
+    }
+    let bind: SocketAddr = if connect.is_ipv4() {
+        "0.0.0.0:0".parse().expect("an address")
+    } else {
+        "[::]:0".parse().expect("an address")
+    };
+    let start = Instant::now();
+    let mut driver = Driver::bind(bind, Client::new(connect, Config::default(), start))?;
+    driver.set_impairment(impairment(loss));
+    let mut check = EchoCheck::new(count, size, reliable);
+    // Commands on their way at most, both directions together, so that neither end's
+    // pending reliable commands reach the seed's limit.
+    let in_flight = (MAX_PENDING_RELIABLE / 2) as u32;
+    let mut next = 0;
+    let mut linger_until = None;
+    let mut closed = None;
+    loop {
+        while next < count && check.outstanding() < in_flight && closed.is_none() {
+            let (kind, data) = check.command(next);
+            match driver.machine().send(kind, &data, reliable) {
+                Ok(()) => {
+                    check.sent();
+                    next += 1;
+                }
+                Err(e) => {
+                    eprintln!("send: {e}");
+                    break;
+                }
+            }
+            if !reliable {
+                // Unreliable commands are paced to what one packet a tick carries.
+                break;
+            }
+        }
+        driver.poll(Duration::from_millis(5))?;
+        while let Some(event) = driver.machine().poll_event() {
+            match event {
+                Event::Connected(id) => check.connected(id),
+                Event::Command(c) => check.echo(c.kind, &c.data, c.reliable),
+                Event::Closed(reason) => closed = Some(reason),
+            }
+        }
+        let now = Instant::now();
+        if closed.is_some_and(|r| r != CloseReason::Local) {
+            eprintln!("connection ended: {closed:?}");
+            break;
+        }
+        let finished = next == count && (!reliable || check.all_back());
+        if finished {
+            let until = *linger_until.get_or_insert(now + Duration::from_millis(300));
+            if now >= until && (!reliable || driver.machine().pending() == 0) {
+                break;
+            }
+        }
+        if now >= start + DEADLINE {
+            eprintln!("deadline passed");
+            break;
+        }
+    }
+    driver.machine().close(Instant::now());
+    driver.flush()?;
+    println!("{}", check.summary().to_json());
+    Ok(check.succeeded())
+}
