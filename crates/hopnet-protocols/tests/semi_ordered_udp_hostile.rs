@@ -97,7 +97,7 @@ fn a_flood_of_peers_and_lies_stays_within_the_bound() {
             let datagram = hostile(&mut rng);
             let from = addr(rng.random_range(1..2_000));
             server.handle(now, from, &datagram);
-            if i % 64 == 0 {
+            if i.is_multiple_of(64) {
                 drain(&mut server, now, &mut buf);
                 now += Duration::from_millis(1);
                 assert!(server.peers() <= config.max_peers);
@@ -130,9 +130,9 @@ fn a_client_ignores_strangers_and_survives_a_lying_server() {
         let mut buf = Vec::new();
         for i in 0..10_000u32 {
             let datagram = hostile(&mut rng);
-            let from = if i % 3 == 0 { addr(9) } else { server };
+            let from = if i.is_multiple_of(3) { addr(9) } else { server };
             client.handle(now, from, &datagram);
-            if i % 64 == 0 {
+            if i.is_multiple_of(64) {
                 drain(&mut client, now, &mut buf);
                 while client.poll_event().is_some() {}
             }

@@ -152,7 +152,7 @@ fn packages_not_for_the_server_are_forwarded_to_every_other_peer() {
         let done = net.run_until(Duration::from_secs(120), |net| {
             let now = net.now();
             while sent < count {
-                let mode = if sent % 2 == 0 {
+                let mode = if sent.is_multiple_of(2) {
                     Reliability::SemiOrdered
                 } else {
                     Reliability::Unordered
@@ -177,7 +177,7 @@ fn packages_not_for_the_server_are_forwarded_to_every_other_peer() {
                 {
                     if payload != b"hello" {
                         let i = u32::from_be_bytes(payload[..4].try_into().unwrap());
-                        assert_eq!(reliability == Reliability::SemiOrdered, i % 2 == 0);
+                        assert_eq!(reliability == Reliability::SemiOrdered, i.is_multiple_of(2));
                         got[k].push(i);
                     }
                 }
@@ -192,7 +192,7 @@ fn packages_not_for_the_server_are_forwarded_to_every_other_peer() {
             assert_eq!(sorted.len(), count as usize, "each forward once");
             // A semi-ordered forward comes after every forward sent before it.
             for (pos, &i) in g.iter().enumerate() {
-                if i % 2 == 0 {
+                if i.is_multiple_of(2) {
                     let before = g[..pos].iter().filter(|&&j| j < i).count();
                     assert_eq!(before, i as usize, "seed {seed}: {i} came early");
                 }

@@ -98,7 +98,7 @@ fn a_flood_of_requests_and_lies_stays_within_the_bound() {
         for i in 0..30_000u32 {
             let datagram = hostile(&mut rng);
             server.handle(now, addr(rng.random_range(1..500)), &datagram);
-            if i % 32 == 0 {
+            if i.is_multiple_of(32) {
                 now += Duration::from_millis(10);
                 if server.poll_timeout().is_some_and(|t| t <= now) {
                     server.handle_timeout(now);
@@ -132,9 +132,9 @@ fn a_client_survives_a_lying_server() {
     let mut buf = Vec::new();
     for i in 0..20_000u32 {
         let datagram = hostile(&mut rng);
-        let from = if i % 4 == 0 { addr(1) } else { server };
+        let from = if i.is_multiple_of(4) { addr(1) } else { server };
         client.handle(now, from, &datagram);
-        if i % 16 == 0 {
+        if i.is_multiple_of(16) {
             now += Duration::from_millis(10);
             if client.poll_timeout().is_some_and(|t| t <= now) {
                 client.handle_timeout(now);

@@ -48,10 +48,11 @@ fn echo_run(server: SocketAddr, count: u32, size: usize, reliable: bool, seed: u
     loop {
         let now = Instant::now();
         assert!(now < deadline, "{:?}", check.summary());
-        if next == count && (check.all_back() || !reliable) {
-            if *linger.get_or_insert(now + Duration::from_millis(300)) <= now {
-                break;
-            }
+        if next == count
+            && (check.all_back() || !reliable)
+            && *linger.get_or_insert(now + Duration::from_millis(300)) <= now
+        {
+            break;
         }
         while next < count && check.outstanding() < (MAX_PENDING_RELIABLE / 2) as u32 {
             let (kind, data) = check.command(next);

@@ -165,10 +165,10 @@ impl Endpoint {
         buf.clear();
         let delay = self.config.confirm_delay;
         for (&addr, peer) in self.peers.iter_mut() {
-            if let Some(confirmation) = peer.confirmations.take_due(now, delay) {
-                if hopnet_codec::encode_into(&confirmation, buf).is_ok() {
-                    return Some(Transmit::single(addr, buf.len()));
-                }
+            if let Some(confirmation) = peer.confirmations.take_due(now, delay)
+                && hopnet_codec::encode_into(&confirmation, buf).is_ok()
+            {
+                return Some(Transmit::single(addr, buf.len()));
             }
             if peer.outbound.has_ready() && peer.outbound.write_next(now, buf) {
                 return Some(Transmit::single(addr, buf.len()));
