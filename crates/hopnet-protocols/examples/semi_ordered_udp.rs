@@ -14,13 +14,14 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand, ValueEnum};
-use hopnet::io::Impairment;
 use hopnet::io::blocking::Driver;
 use hopnet_protocols::semi_ordered_udp::{
     Client, ClientMode, Config, EchoCheck, Event, SendError, Server,
 };
 
-const DEADLINE: Duration = Duration::from_secs(30);
+mod common;
+
+use common::{DEADLINE, exit, impairment, local_for, serve};
 
 #[derive(Parser)]
 #[command(about = "Semi-ordered UDP (context-semi-ordered-udp.txt) on hopnet's engine")]
@@ -65,13 +66,6 @@ enum Mode {
     Mixed,
 }
 
-fn impairment(loss: f64) -> Option<Impairment> {
-    (loss > 0.0).then(|| Impairment {
-        loss,
-        ..Impairment::default()
-    })
-}
-
 fn main() -> ExitCode {
     let result = match Args::parse().role {
         Role::Server {
@@ -88,15 +82,7 @@ fn main() -> ExitCode {
             loss,
         } => client(connect, count, size, mode, start_id, loss),
     };
-    match result {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("error: {e}");
-            println!("{{\"error\":{:?}}}", e.to_string());
-            ExitCode::FAILURE
-        }
-    }
+    exit(result)
 }
 
 /// Serves until the deadline, printing the counts whenever they change (at most once a
@@ -105,31 +91,20 @@ fn main() -> ExitCode {
 fn server(bind: SocketAddr, start_id: u32, loss: f64) -> Result<bool, hopnet::Error> {
     let mut driver = Driver::bind(bind, Server::new(Config::starting_at(start_id)))?;
     driver.set_impairment(impairment(loss));
-    eprintln!("listening on {}", driver.local_addr()?);
-    let start = Instant::now();
-    let mut printed = None;
-    let mut last_print = start;
-    let mut served = false;
-    loop {
-        driver.poll(Duration::from_millis(50))?;
-        let now = Instant::now();
-        let stats = driver.machine().stats();
-        served |= stats.delivered > 0;
-        let done = now >= start + DEADLINE;
-        if done || (printed.as_ref() != Some(&stats) && now >= last_print + Duration::from_secs(1))
-        {
-            let peers = driver.machine().peers();
-            println!(
-                "{{\"peers\":{peers},\"delivered\":{},\"echoed\":{},\"forwarded\":{},\"dropped\":{},\"malformed\":{}}}",
-                stats.delivered, stats.echoed, stats.forwarded, stats.dropped, stats.malformed
-            );
-            printed = Some(stats);
-            last_print = now;
-        }
-        if done {
-            return Ok(served);
-        }
-    }
+    let stats = serve(&mut driver, |server: &Server| {
+        let s = server.stats();
+        let json = format!(
+            "{{\"peers\":{},\"delivered\":{},\"echoed\":{},\"forwarded\":{},\"dropped\":{},\"malformed\":{}}}",
+            server.peers(),
+            s.delivered,
+            s.echoed,
+            s.forwarded,
+            s.dropped,
+            s.malformed
+        );
+        (s, json)
+    })?;
+    Ok(stats.delivered > 0)
 }
 
 fn client(
@@ -151,11 +126,7 @@ fn client(
         Mode::SemiOrdered => ClientMode::SemiOrdered,
         Mode::Mixed => ClientMode::Mixed,
     };
-    let bind: SocketAddr = if connect.is_ipv4() {
-        "0.0.0.0:0".parse().expect("an address")
-    } else {
-        "[::]:0".parse().expect("an address")
-    };
+    let bind = local_for(connect);
     let start = Instant::now();
     let machine = Client::new(connect, Config::starting_at(start_id), start);
     let mut driver = Driver::bind(bind, machine)?;

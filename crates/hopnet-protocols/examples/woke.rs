@@ -14,13 +14,14 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
-use hopnet::io::Impairment;
 use hopnet::io::blocking::Driver;
 use hopnet_protocols::woke::{
     Client, CloseReason, Config, EchoCheck, Event, MAX_PENDING_RELIABLE, Server,
 };
 
-const DEADLINE: Duration = Duration::from_secs(30);
+mod common;
+
+use common::{DEADLINE, exit, impairment, local_for, serve};
 
 #[derive(Parser)]
 #[command(about = "WOKE (context-woke-transport.txt) on hopnet's engine")]
@@ -53,13 +54,6 @@ enum Role {
     },
 }
 
-fn impairment(loss: f64) -> Option<Impairment> {
-    (loss > 0.0).then(|| Impairment {
-        loss,
-        ..Impairment::default()
-    })
-}
-
 fn main() -> ExitCode {
     let result = match Args::parse().role {
         Role::Server { bind, loss } => server(bind, loss),
@@ -71,15 +65,7 @@ fn main() -> ExitCode {
             loss,
         } => client(connect, count, size, !unreliable, loss),
     };
-    match result {
-        Ok(true) => ExitCode::SUCCESS,
-        Ok(false) => ExitCode::FAILURE,
-        Err(e) => {
-            eprintln!("error: {e}");
-            println!("{{\"error\":{:?}}}", e.to_string());
-            ExitCode::FAILURE
-        }
-    }
+    exit(result)
 }
 
 /// Serves until the deadline, printing the counts whenever they change (at most once a
@@ -88,29 +74,20 @@ fn main() -> ExitCode {
 fn server(bind: SocketAddr, loss: f64) -> Result<bool, hopnet::Error> {
     let mut driver = Driver::bind(bind, Server::new(Config::default()))?;
     driver.set_impairment(impairment(loss));
-    eprintln!("listening on {}", driver.local_addr()?);
-    let start = Instant::now();
-    let mut printed = None;
-    let mut last_print = start;
-    loop {
-        driver.poll(Duration::from_millis(50))?;
-        let now = Instant::now();
-        let stats = driver.machine().stats();
-        let done = now >= start + DEADLINE;
-        if done || (printed.as_ref() != Some(&stats) && now >= last_print + Duration::from_secs(1))
-        {
-            let open = driver.machine().connections();
-            println!(
-                "{{\"connections\":{open},\"connected\":{},\"closed\":{},\"dropped\":{},\"delivered\":{},\"malformed\":{}}}",
-                stats.connected, stats.closed, stats.dropped, stats.delivered, stats.malformed
-            );
-            last_print = now;
-            printed = Some(stats);
-        }
-        if done {
-            return Ok(printed.is_some_and(|s| s.connected > 0));
-        }
-    }
+    let stats = serve(&mut driver, |server: &Server| {
+        let s = server.stats();
+        let json = format!(
+            "{{\"connections\":{},\"connected\":{},\"closed\":{},\"dropped\":{},\"delivered\":{},\"malformed\":{}}}",
+            server.connections(),
+            s.connected,
+            s.closed,
+            s.dropped,
+            s.delivered,
+            s.malformed
+        );
+        (s, json)
+    })?;
+    Ok(stats.connected > 0)
 }
 
 fn client(
@@ -124,11 +101,7 @@ fn client(
         println!("{{\"error\":\"--size must be at least 4 bytes\"}}");
         return Ok(false);
     }
-    let bind: SocketAddr = if connect.is_ipv4() {
-        "0.0.0.0:0".parse().expect("an address")
-    } else {
-        "[::]:0".parse().expect("an address")
-    };
+    let bind = local_for(connect);
     let start = Instant::now();
     let mut driver = Driver::bind(bind, Client::new(connect, Config::default(), start))?;
     driver.set_impairment(impairment(loss));

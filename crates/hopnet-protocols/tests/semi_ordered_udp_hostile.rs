@@ -7,6 +7,9 @@ use std::time::{Duration, Instant};
 
 use alloc_counter::{Counting, peak_allocation};
 use hopnet::Machine;
+
+mod common;
+use common::drain;
 use hopnet_formats::semi_ordered::{Datagram, PackageId, Reliability};
 use hopnet_protocols::semi_ordered_udp::{Client, Config, Server};
 use rand::rngs::StdRng;
@@ -72,18 +75,6 @@ fn hostile(rng: &mut StdRng) -> Vec<u8> {
     }
 }
 
-fn drain<M: Machine>(machine: &mut M, now: Instant, buf: &mut Vec<u8>) -> usize {
-    let mut n = 0;
-    while let Some(t) = machine.poll_transmit(now, buf, 1) {
-        assert!(t.size <= 508, "a datagram within the seed's size");
-        n += 1;
-    }
-    if machine.poll_timeout().is_some_and(|t| t <= now) {
-        machine.handle_timeout(now);
-    }
-    n
-}
-
 #[test]
 fn a_flood_of_peers_and_lies_stays_within_the_bound() {
     let config = small_config();
@@ -98,7 +89,7 @@ fn a_flood_of_peers_and_lies_stays_within_the_bound() {
             let from = addr(rng.random_range(1..2_000));
             server.handle(now, from, &datagram);
             if i.is_multiple_of(64) {
-                drain(&mut server, now, &mut buf);
+                drain(&mut server, now, &mut buf, 508);
                 now += Duration::from_millis(1);
                 assert!(server.peers() <= config.max_peers);
                 assert!(server.memory() <= bound, "{} > {bound}", server.memory());
@@ -112,7 +103,7 @@ fn a_flood_of_peers_and_lies_stays_within_the_bound() {
         );
         // Silent for the forgetting time, every peer goes, and its memory with it.
         now += Duration::from_secs(16);
-        drain(&mut server, now, &mut buf);
+        drain(&mut server, now, &mut buf, 508);
         assert_eq!(server.peers(), 0);
     });
     eprintln!("peak {peak} bytes, bound {bound}");
@@ -133,7 +124,7 @@ fn a_client_ignores_strangers_and_survives_a_lying_server() {
             let from = if i.is_multiple_of(3) { addr(9) } else { server };
             client.handle(now, from, &datagram);
             if i.is_multiple_of(64) {
-                drain(&mut client, now, &mut buf);
+                drain(&mut client, now, &mut buf, 508);
                 while client.poll_event().is_some() {}
             }
         }

@@ -2,40 +2,15 @@
 //! impairment on the server's and the clients' drivers): echoes and forwards.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread;
 use std::time::{Duration, Instant};
 
-use hopnet::io::Impairment;
 use hopnet::io::blocking::Driver;
+
+mod common;
+use common::{Served, lossy};
 use hopnet_protocols::semi_ordered_udp::{
     Client, ClientMode, Config, EchoCheck, Event, Reliability, Server,
 };
-
-fn lossy(seed: u64) -> Option<Impairment> {
-    Some(Impairment {
-        loss: 0.1,
-        seed,
-        ..Impairment::default()
-    })
-}
-
-/// A server on a thread until the returned flag is set.
-fn serve(config: Config) -> (SocketAddr, Arc<AtomicBool>, thread::JoinHandle<Server>) {
-    let mut driver = Driver::bind("127.0.0.1:0", Server::new(config)).unwrap();
-    driver.set_impairment(lossy(7));
-    let addr = driver.local_addr().unwrap();
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let handle = thread::spawn(move || {
-        while !flag.load(Ordering::Relaxed) {
-            driver.poll(Duration::from_millis(5)).unwrap();
-        }
-        driver.into_machine()
-    });
-    (addr, stop, handle)
-}
 
 fn client(server: SocketAddr, config: Config, seed: u64) -> Driver<Client> {
     let mut driver =
@@ -81,7 +56,8 @@ fn echo_run(server: SocketAddr, config: Config, mode: ClientMode, count: u32, se
 
 #[test]
 fn echoes_come_back_through_ten_percent_loss_both_ways() {
-    let (addr, stop, server) = serve(Config::default());
+    let served = Served::start(Server::new(Config::default()));
+    let addr = served.addr;
     for (seed, mode) in [
         ClientMode::Mixed,
         ClientMode::SemiOrdered,
@@ -92,9 +68,7 @@ fn echoes_come_back_through_ten_percent_loss_both_ways() {
     {
         echo_run(addr, Config::default(), mode, 400, seed as u64 + 1);
     }
-    stop.store(true, Ordering::Relaxed);
-    let server = server.join().unwrap();
-    let stats = server.stats();
+    let stats = served.stop().stats();
     assert!(stats.delivered >= 1200 - 400 / 3, "{stats:?}");
     assert_eq!((stats.dropped, stats.malformed), (0, 0));
 }
@@ -102,15 +76,15 @@ fn echoes_come_back_through_ten_percent_loss_both_ways() {
 #[test]
 fn the_wrap_over_loopback() {
     let config = Config::starting_at(0xff_ff80);
-    let (addr, stop, server) = serve(config.clone());
-    echo_run(addr, config, ClientMode::Mixed, 400, 11);
-    stop.store(true, Ordering::Relaxed);
-    server.join().unwrap();
+    let served = Served::start(Server::new(config.clone()));
+    echo_run(served.addr, config, ClientMode::Mixed, 400, 11);
+    served.stop();
 }
 
 #[test]
 fn forwards_reach_a_second_client_through_loss() {
-    let (addr, stop, server) = serve(Config::default());
+    let served = Served::start(Server::new(Config::default()));
+    let addr = served.addr;
     let mut a = client(addr, Config::default(), 21);
     let mut b = client(addr, Config::default(), 22);
     // b makes itself known first, then a sends packages for everyone else.
@@ -156,7 +130,6 @@ fn forwards_reach_a_second_client_through_loss() {
     got.sort_unstable();
     got.dedup();
     assert_eq!(got.len(), count as usize);
-    stop.store(true, Ordering::Relaxed);
-    let stats = server.join().unwrap().stats();
+    let stats = served.stop().stats();
     assert_eq!(stats.forwarded, u64::from(count));
 }

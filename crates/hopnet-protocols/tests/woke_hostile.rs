@@ -7,6 +7,9 @@ use std::time::{Duration, Instant};
 
 use alloc_counter::{Counting, peak_allocation};
 use hopnet::Machine;
+
+mod common;
+use common::drain;
 use hopnet_codec::layout::Computed;
 use hopnet_formats::woke::{Command, Delivery, Header, Packet};
 use hopnet_protocols::woke::{Client, Config, Server};
@@ -100,12 +103,7 @@ fn a_flood_of_requests_and_lies_stays_within_the_bound() {
             server.handle(now, addr(rng.random_range(1..500)), &datagram);
             if i.is_multiple_of(32) {
                 now += Duration::from_millis(10);
-                if server.poll_timeout().is_some_and(|t| t <= now) {
-                    server.handle_timeout(now);
-                }
-                while let Some(t) = server.poll_transmit(now, &mut buf, 1) {
-                    assert!(t.size <= 1472);
-                }
+                drain(&mut server, now, &mut buf, 1472);
                 assert!(server.connections() <= config.max_connections);
             }
         }
@@ -136,10 +134,7 @@ fn a_client_survives_a_lying_server() {
         client.handle(now, from, &datagram);
         if i.is_multiple_of(16) {
             now += Duration::from_millis(10);
-            if client.poll_timeout().is_some_and(|t| t <= now) {
-                client.handle_timeout(now);
-            }
-            while client.poll_transmit(now, &mut buf, 1).is_some() {}
+            drain(&mut client, now, &mut buf, 1472);
             while client.poll_event().is_some() {}
         }
     }

@@ -2,37 +2,13 @@
 //! server's and the client's drivers): reliable, split and unreliable commands echoed.
 
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::thread;
 use std::time::{Duration, Instant};
 
-use hopnet::io::Impairment;
 use hopnet::io::blocking::Driver;
+
+mod common;
+use common::{Served, lossy};
 use hopnet_protocols::woke::{Client, Config, EchoCheck, Event, MAX_PENDING_RELIABLE, Server};
-
-fn lossy(seed: u64) -> Option<Impairment> {
-    Some(Impairment {
-        loss: 0.1,
-        seed,
-        ..Impairment::default()
-    })
-}
-
-fn serve() -> (SocketAddr, Arc<AtomicBool>, thread::JoinHandle<Server>) {
-    let mut driver = Driver::bind("127.0.0.1:0", Server::new(Config::default())).unwrap();
-    driver.set_impairment(lossy(3));
-    let addr = driver.local_addr().unwrap();
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = stop.clone();
-    let handle = thread::spawn(move || {
-        while !flag.load(Ordering::Relaxed) {
-            driver.poll(Duration::from_millis(5)).unwrap();
-        }
-        driver.into_machine()
-    });
-    (addr, stop, handle)
-}
 
 fn echo_run(server: SocketAddr, count: u32, size: usize, reliable: bool, seed: u64) -> EchoCheck {
     let mut driver = Driver::bind(
@@ -79,7 +55,8 @@ fn echo_run(server: SocketAddr, count: u32, size: usize, reliable: bool, seed: u
 
 #[test]
 fn echoes_come_back_through_ten_percent_loss_both_ways() {
-    let (addr, stop, server) = serve();
+    let served = Served::start(Server::new(Config::default()));
+    let addr = served.addr;
     let check = echo_run(addr, 400, 100, true, 1);
     assert!(check.succeeded(), "{:?}", check.summary());
     let check = echo_run(addr, 8, 5_000, true, 2);
@@ -90,8 +67,7 @@ fn echoes_come_back_through_ten_percent_loss_both_ways() {
         s.echoed >= 30 && check.corrupt() == 0 && s.duplicates == 0,
         "{s:?}"
     );
-    stop.store(true, Ordering::Relaxed);
-    let stats = server.join().unwrap().stats();
+    let stats = served.stop().stats();
     assert_eq!(stats.connected, 3);
     assert!(stats.delivered >= 408 + 30, "{stats:?}");
 }

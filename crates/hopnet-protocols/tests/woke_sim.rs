@@ -4,21 +4,12 @@
 use std::time::Duration;
 
 use hopnet::sim::{LinkConfig, SimNetwork};
+
+mod common;
+use common::bad_link;
 use hopnet_protocols::woke::{
     Client, CloseReason, Config, EchoCheck, Event, MAX_PENDING_RELIABLE, MAX_SPLIT_DATA, Server,
 };
-
-fn bad_link() -> LinkConfig {
-    LinkConfig {
-        loss: 0.2,
-        duplicate: 0.05,
-        reorder: 0.2,
-        reorder_delay: Duration::from_millis(30),
-        delay: Duration::from_millis(10),
-        jitter: Duration::from_millis(5),
-        ..LinkConfig::default()
-    }
-}
 
 type Net = SimNetwork<Server, Client>;
 

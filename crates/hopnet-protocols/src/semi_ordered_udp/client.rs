@@ -8,7 +8,7 @@ use hopnet::{Machine, Transmit};
 use hopnet_formats::semi_ordered::Reliability;
 
 use super::Config;
-use super::endpoint::Endpoint;
+use super::endpoint::{Endpoint, endpoint_transmit};
 use super::outbound::SendError;
 
 /// Events waiting for the application at most; while it is this far behind, packages are
@@ -40,7 +40,6 @@ pub struct Client {
     endpoint: Endpoint,
     server: SocketAddr,
     events: VecDeque<Event>,
-    forgotten: Vec<SocketAddr>,
 }
 
 impl Client {
@@ -52,7 +51,6 @@ impl Client {
             endpoint,
             server,
             events: VecDeque::new(),
-            forgotten: Vec::new(),
         }
     }
 
@@ -136,23 +134,10 @@ impl Machine for Client {
         );
     }
 
-    fn poll_transmit(
-        &mut self,
-        now: Instant,
-        buf: &mut Vec<u8>,
-        _max_datagrams: usize,
-    ) -> Option<Transmit> {
-        self.endpoint.poll_transmit(now, buf)
-    }
-
-    fn poll_timeout(&mut self) -> Option<Instant> {
-        self.endpoint.poll_timeout()
-    }
+    endpoint_transmit!();
 
     fn handle_timeout(&mut self, now: Instant) {
-        self.forgotten.clear();
-        self.endpoint.handle_timeout(now, &mut self.forgotten);
-        if !self.forgotten.is_empty() {
+        if self.endpoint.handle_timeout(now) > 0 {
             self.events.push_back(Event::Forgotten);
         }
     }

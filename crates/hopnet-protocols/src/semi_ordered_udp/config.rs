@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use crate::rto::RtoConfig;
+
 /// How an endpoint behaves; [`Config::default`] is the contract's.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -23,12 +25,8 @@ pub struct Config {
     pub max_unreliable_queued: usize,
     /// Bytes of semi-ordered packages one peer's receiver holds back, waiting for smaller ids.
     pub max_held_bytes: usize,
-    /// The round trip assumed before the first sample.
-    pub initial_rtt: Duration,
-    /// The retransmission timeout's floor.
-    pub min_rto: Duration,
-    /// The retransmission timeout's ceiling.
-    pub max_rto: Duration,
+    /// The retransmission timeout: a package not confirmed within it is sent again.
+    pub rto: RtoConfig,
 }
 
 impl Default for Config {
@@ -42,9 +40,11 @@ impl Default for Config {
             max_unconfirmed: 4096,
             max_unreliable_queued: 1024,
             max_held_bytes: 1 << 20,
-            initial_rtt: Duration::from_millis(100),
-            min_rto: Duration::from_millis(20),
-            max_rto: Duration::from_secs(2),
+            rto: RtoConfig {
+                initial_rtt: Duration::from_millis(100),
+                min: Duration::from_millis(20),
+                max: Duration::from_millis(2000),
+            },
         }
     }
 }

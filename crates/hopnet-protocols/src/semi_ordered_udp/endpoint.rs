@@ -28,6 +28,27 @@ pub struct Delivered {
     pub payload: Vec<u8>,
 }
 
+impl Delivered {
+    /// The package `datagram` is, from `from`.
+    fn of(from: SocketAddr, datagram: Datagram) -> Option<Delivered> {
+        match datagram {
+            Datagram::Package {
+                reliability,
+                server_targeted,
+                id,
+                payload,
+            } => Some(Delivered {
+                from,
+                reliability,
+                server_targeted,
+                id,
+                payload,
+            }),
+            Datagram::Confirmation { .. } => None,
+        }
+    }
+}
+
 /// What an endpoint counted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(super) struct Counters {
@@ -88,75 +109,54 @@ impl Endpoint {
             self.counters.malformed += 1;
             return;
         };
-        match datagram {
+        if self.peer(from, now).is_none() {
+            return;
+        }
+        let peer = self.peers.get_mut(&from).expect("made above");
+        peer.last_heard = now;
+        let (reliability, id) = match &datagram {
             Datagram::Confirmation { ids } => {
-                let Some(peer) = self.peer(from, now) else {
-                    return;
-                };
-                peer.last_heard = now;
                 for id in ids {
                     peer.outbound.confirmed(U24::new(id.0), now);
                 }
+                return;
             }
             Datagram::Package {
-                reliability,
-                server_targeted,
-                id,
-                payload,
-            } => {
-                if self.peer(from, now).is_none() {
-                    return;
-                }
-                if reliability == Reliability::Unreliable {
-                    self.peers.get_mut(&from).expect("made above").last_heard = now;
-                    let package = Delivered {
-                        from,
-                        reliability,
-                        server_targeted,
-                        id,
-                        payload,
-                    };
-                    deliver(self, package);
-                    return;
-                }
-                let room = accept(self);
+                reliability, id, ..
+            } => (*reliability, U24::new(*id)),
+        };
+        if reliability == Reliability::Unreliable {
+            if let Some(package) = Delivered::of(from, datagram) {
+                deliver(self, package);
+            }
+            return;
+        }
+        let verdict = if accept(self) {
+            // The orderer holds the datagram as it came, so that a package released later
+            // still has its flags and id.
+            let peer = self.peers.get_mut(&from).expect("made above");
+            peer.inbound
+                .reliable(id, reliability, bytes.to_vec(), &mut self.released)
+        } else {
+            Verdict::Refuse
+        };
+        match verdict {
+            Verdict::Confirm => {
                 let peer = self.peers.get_mut(&from).expect("made above");
-                peer.last_heard = now;
-                let id24 = U24::new(id);
-                let mut released = std::mem::take(&mut self.released);
-                // The orderer holds the datagram as it came, so that a package released later
-                // still has its flags and id.
-                let verdict = if room {
-                    peer.inbound
-                        .reliable(id24, reliability, bytes.to_vec(), &mut released)
-                } else {
-                    Verdict::Refuse
-                };
-                match verdict {
-                    Verdict::Confirm => peer.confirmations.owe(id24, now),
-                    Verdict::Refuse => self.counters.refused_packages += 1,
-                }
-                for (datagram, _) in released.drain(..) {
-                    if let Ok(Datagram::Package {
-                        reliability,
-                        server_targeted,
-                        id,
-                        payload,
-                    }) = hopnet_codec::from_bytes::<Datagram>(&datagram)
-                    {
-                        let package = Delivered {
-                            from,
-                            reliability,
-                            server_targeted,
-                            id,
-                            payload,
-                        };
-                        deliver(self, package);
-                    }
-                }
-                self.released = released;
+                peer.confirmations.owe(id, now);
+            }
+            Verdict::Refuse => self.counters.refused_packages += 1,
+        }
+        let mut released = std::mem::take(&mut self.released);
+        for (datagram, _) in released.drain(..) {
+            let package = hopnet_codec::from_bytes::<Datagram>(&datagram)
+                .ok()
+                .and_then(|d| Delivered::of(from, d));
+            if let Some(package) = package {
+                deliver(self, package);
             }
         }
+        self.released = released;
     }
 
     /// Writes the next datagram into `buf`: a due confirmation first, then packages.
@@ -191,19 +191,21 @@ impl Endpoint {
             .min()
     }
 
-    /// Runs the timers; returns the peers forgotten.
-    pub fn handle_timeout(&mut self, now: Instant, forgotten: &mut Vec<SocketAddr>) {
+    /// Runs the timers; returns how many peers were forgotten.
+    pub fn handle_timeout(&mut self, now: Instant) -> usize {
         self.now = Some(now);
         let forget_after = self.config.forget_after;
-        self.peers.retain(|&addr, peer| {
-            if now >= peer.last_heard + forget_after {
-                forgotten.push(addr);
-                return false;
+        let before = self.peers.len();
+        self.peers.retain(|_, peer| {
+            let silent = now >= peer.last_heard + forget_after;
+            if !silent {
+                peer.outbound.handle_timeout(now);
             }
-            peer.outbound.handle_timeout(now);
-            true
+            !silent
         });
-        self.counters.forgotten += forgotten.len() as u64;
+        let forgotten = before - self.peers.len();
+        self.counters.forgotten += forgotten as u64;
+        forgotten
     }
 
     /// Bytes held for every peer, as the memory bound counts them.
@@ -212,3 +214,22 @@ impl Endpoint {
             + self.peers.capacity() * (size_of::<SocketAddr>() + size_of::<Peer>())
     }
 }
+
+/// The [`Machine`](hopnet::Machine) methods a role leaves to its endpoint as they are.
+macro_rules! endpoint_transmit {
+    () => {
+        fn poll_transmit(
+            &mut self,
+            now: Instant,
+            buf: &mut Vec<u8>,
+            _max_datagrams: usize,
+        ) -> Option<Transmit> {
+            self.endpoint.poll_transmit(now, buf)
+        }
+
+        fn poll_timeout(&mut self) -> Option<Instant> {
+            self.endpoint.poll_timeout()
+        }
+    };
+}
+pub(super) use endpoint_transmit;

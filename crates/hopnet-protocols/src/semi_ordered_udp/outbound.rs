@@ -70,7 +70,7 @@ impl Outbound {
             ready: VecDeque::new(),
             timers: BinaryHeap::new(),
             unreliable: VecDeque::new(),
-            rtt: RttEstimator::new(config.initial_rtt, config.min_rto, config.max_rto),
+            rtt: config.rto.estimator(),
             backed_off: None,
             bytes: 0,
             max_unconfirmed: config.max_unconfirmed,

@@ -8,7 +8,7 @@ use std::time::Instant;
 use hopnet::{Machine, Transmit};
 
 use super::Config;
-use super::endpoint::{Delivered, Endpoint};
+use super::endpoint::{Delivered, Endpoint, endpoint_transmit};
 
 /// What a [`Server`] counted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -37,7 +37,6 @@ pub struct ServerStats {
 pub struct Server {
     endpoint: Endpoint,
     stats: ServerStats,
-    forgotten: Vec<SocketAddr>,
     buf_targets: Vec<SocketAddr>,
 }
 
@@ -47,7 +46,6 @@ impl Server {
         Server {
             endpoint: Endpoint::new(config),
             stats: ServerStats::default(),
-            forgotten: Vec::new(),
             buf_targets: Vec::new(),
         }
     }
@@ -131,21 +129,9 @@ impl Machine for Server {
         );
     }
 
-    fn poll_transmit(
-        &mut self,
-        now: Instant,
-        buf: &mut Vec<u8>,
-        _max_datagrams: usize,
-    ) -> Option<Transmit> {
-        self.endpoint.poll_transmit(now, buf)
-    }
-
-    fn poll_timeout(&mut self) -> Option<Instant> {
-        self.endpoint.poll_timeout()
-    }
+    endpoint_transmit!();
 
     fn handle_timeout(&mut self, now: Instant) {
-        self.forgotten.clear();
-        self.endpoint.handle_timeout(now, &mut self.forgotten);
+        self.endpoint.handle_timeout(now);
     }
 }

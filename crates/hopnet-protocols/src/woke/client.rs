@@ -10,6 +10,7 @@ use hopnet_formats::woke::Packet;
 
 use super::Config;
 use super::connection::{CloseReason, Connection, Incoming};
+use super::outbox::Outbox;
 use super::outgoing::SendError;
 
 /// Events waiting for the application at most; beyond, a packet is not taken (nor
@@ -42,7 +43,7 @@ pub struct Client {
     state: State,
     tick: std::time::Duration,
     next_tick: Option<Instant>,
-    out: VecDeque<Vec<u8>>,
+    out: Outbox,
     events: VecDeque<Event>,
     incoming: Vec<Incoming>,
 }
@@ -56,7 +57,7 @@ impl Client {
             state: State::Connecting,
             tick: config.tick,
             next_tick: Some(now),
-            out: VecDeque::new(),
+            out: Outbox::default(),
             events: VecDeque::new(),
             incoming: Vec::new(),
         }
@@ -90,7 +91,7 @@ impl Client {
     pub fn close(&mut self, now: Instant) {
         if self.state != State::Closed {
             let packet = self.connection.close_packet(now);
-            self.out.push_back(packet);
+            self.out.push(self.server, packet);
             self.finish(CloseReason::Local);
         }
     }
@@ -146,7 +147,7 @@ impl Machine for Client {
             .extend(self.incoming.drain(..).map(Event::Command));
         if let Some(reason) = self.connection.limit_reached() {
             let packet = self.connection.close_packet(now);
-            self.out.push_back(packet);
+            self.out.push(self.server, packet);
             self.finish(reason);
         }
     }
@@ -157,10 +158,7 @@ impl Machine for Client {
         buf: &mut Vec<u8>,
         _max_datagrams: usize,
     ) -> Option<Transmit> {
-        let bytes = self.out.pop_front()?;
-        buf.clear();
-        buf.extend_from_slice(&bytes);
-        Some(Transmit::single(self.server, bytes.len()))
+        self.out.pop_into(buf)
     }
 
     fn poll_timeout(&mut self) -> Option<Instant> {
@@ -176,7 +174,7 @@ impl Machine for Client {
             State::Connected => {
                 if let Some(reason) = self.connection.limit_reached() {
                     let packet = self.connection.close_packet(now);
-                    self.out.push_back(packet);
+                    self.out.push(self.server, packet);
                     self.finish(reason);
                     return;
                 }
@@ -184,7 +182,7 @@ impl Machine for Client {
             }
             State::Closed => return,
         };
-        self.out.push_back(packet);
+        self.out.push(self.server, packet);
         let next = tick + self.tick;
         self.next_tick = Some(if next > now { next } else { now + self.tick });
     }

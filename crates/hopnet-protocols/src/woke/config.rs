@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use crate::rto::RtoConfig;
+
 /// The largest UDP payload: the seed's 1,472 bytes.
 pub const MAX_PACKET: usize = 1472;
 
@@ -25,13 +27,9 @@ pub struct Config {
     pub max_reassembly_bytes: usize,
     /// Unreliable commands queued toward one peer; one more is refused.
     pub max_unreliable_queued: usize,
-    /// The round trip assumed before the first sample (a reliable command not acknowledged
-    /// within the engine's retransmission timeout is carried again).
-    pub initial_rtt: Duration,
-    /// The retransmission timeout's floor.
-    pub min_rto: Duration,
-    /// The retransmission timeout's ceiling.
-    pub max_rto: Duration,
+    /// The retransmission timeout: a reliable command not acknowledged within it is carried
+    /// again.
+    pub rto: RtoConfig,
 }
 
 impl Default for Config {
@@ -41,9 +39,11 @@ impl Default for Config {
             max_connections: 1024,
             max_reassembly_bytes: 4 << 20,
             max_unreliable_queued: 1024,
-            initial_rtt: Duration::from_millis(100),
-            min_rto: Duration::from_millis(50),
-            max_rto: Duration::from_secs(1),
+            rto: RtoConfig {
+                initial_rtt: Duration::from_millis(100),
+                min: Duration::from_millis(50),
+                max: Duration::from_millis(1000),
+            },
         }
     }
 }

@@ -58,7 +58,7 @@ impl Connection {
             outgoing: Outgoing::new(config.max_unreliable_queued),
             reliable_seen: Delivered::new(),
             reassembly: Reassembly::new(config.max_reassembly_bytes),
-            rtt: RttEstimator::new(config.initial_rtt, config.min_rto, config.max_rto),
+            rtt: config.rto.estimator(),
             commands: Vec::new(),
             acked: Vec::new(),
         }

@@ -18,6 +18,7 @@
 //! | `acks.rs` | `ack` and the bitfield both ways, the unacknowledged run |
 //! | `outgoing.rs` | commands to send: reliable ones until acknowledged, split ones, unreliable ones |
 //! | `split.rs` | split commands reassembled within a budget |
+//! | `outbox.rs` | packets written, waiting for the driver |
 //! | `connection.rs` | one connection: a packet per tick, a packet from the peer |
 //! | `server.rs` | the server role: client ids, echoes |
 //! | `client.rs` | the client role: requests until answered |
@@ -28,6 +29,7 @@ mod client;
 mod config;
 mod connection;
 mod echo_check;
+mod outbox;
 mod outgoing;
 mod server;
 mod split;

@@ -2,7 +2,7 @@
 //! delivered command echoed to its sender (same type, same data, reliable iff it was), and one
 //! packet per connection every tick.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::Instant;
 
@@ -11,6 +11,7 @@ use hopnet_formats::woke::Packet;
 
 use super::Config;
 use super::connection::{CloseReason, Connection, Incoming};
+use super::outbox::Outbox;
 
 /// What a [`Server`] counted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -38,7 +39,7 @@ pub struct Server {
     connections: HashMap<SocketAddr, Connection>,
     next_client_id: u16,
     next_tick: Option<Instant>,
-    out: VecDeque<(SocketAddr, Vec<u8>)>,
+    out: Outbox,
     incoming: Vec<Incoming>,
     stats: ServerStats,
 }
@@ -51,7 +52,7 @@ impl Server {
             connections: HashMap::new(),
             next_client_id: 1,
             next_tick: None,
-            out: VecDeque::new(),
+            out: Outbox::default(),
             incoming: Vec::new(),
             stats: ServerStats::default(),
         }
@@ -73,11 +74,7 @@ impl Server {
             .values()
             .map(Connection::bytes)
             .sum::<usize>()
-            + self
-                .out
-                .iter()
-                .map(|(_, b)| b.capacity() + 48)
-                .sum::<usize>()
+            + self.out.bytes()
     }
 
     /// A client id not in use (never 0).
@@ -96,7 +93,7 @@ impl Server {
             self.stats.closed += 1;
             if reason != CloseReason::ByPeer {
                 self.stats.dropped += 1;
-                self.out.push_back((addr, c.close_packet(now)));
+                self.out.push(addr, c.close_packet(now));
             }
         }
     }
@@ -165,10 +162,7 @@ impl Machine for Server {
         buf: &mut Vec<u8>,
         _max_datagrams: usize,
     ) -> Option<Transmit> {
-        let (to, bytes) = self.out.pop_front()?;
-        buf.clear();
-        buf.extend_from_slice(&bytes);
-        Some(Transmit::single(to, bytes.len()))
+        self.out.pop_into(buf)
     }
 
     fn poll_timeout(&mut self) -> Option<Instant> {
@@ -188,7 +182,7 @@ impl Machine for Server {
             self.end(addr, reason, now);
         }
         for (&addr, c) in self.connections.iter_mut() {
-            self.out.push_back((addr, c.tick(now)));
+            self.out.push(addr, c.tick(now));
         }
         let next = tick + self.config.tick;
         self.next_tick = if self.connections.is_empty() {

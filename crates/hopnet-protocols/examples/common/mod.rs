@@ -1,0 +1,72 @@
+//! What the contract's example programs share: the deadline, the exit code and error line,
+//! the `--loss` impairment, the client's local address, and the server's loop that prints its
+//! counts whenever they change (so that its last line is a summary however it ends).
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use hopnet::Machine;
+use hopnet::io::Impairment;
+use hopnet::io::blocking::Driver;
+
+/// Every program's deadline.
+pub const DEADLINE: Duration = Duration::from_secs(30);
+
+/// `--loss P`: that share of the program's outgoing datagrams dropped.
+pub fn impairment(loss: f64) -> Option<Impairment> {
+    (loss > 0.0).then(|| Impairment {
+        loss,
+        ..Impairment::default()
+    })
+}
+
+/// The unspecified address of `connect`'s family, any port.
+pub fn local_for(connect: SocketAddr) -> SocketAddr {
+    let any = if connect.is_ipv4() {
+        "0.0.0.0:0"
+    } else {
+        "[::]:0"
+    };
+    any.parse().expect("an address")
+}
+
+/// The exit code of a run; an error is printed as the last line too.
+pub fn exit(result: Result<bool, hopnet::Error>) -> ExitCode {
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("error: {e}");
+            println!("{{\"error\":{:?}}}", e.to_string());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Serves until the deadline, printing `summary`'s JSON whenever its counts change (at most
+/// once a second) and at the end; returns the last counts.
+pub fn serve<M: Machine, S: PartialEq>(
+    driver: &mut Driver<M>,
+    summary: impl Fn(&M) -> (S, String),
+) -> Result<S, hopnet::Error> {
+    eprintln!("listening on {}", driver.local_addr()?);
+    let start = Instant::now();
+    let mut printed: Option<S> = None;
+    let mut last_print = start;
+    loop {
+        driver.poll(Duration::from_millis(50))?;
+        let now = Instant::now();
+        let (counts, json) = summary(driver.machine());
+        let done = now >= start + DEADLINE;
+        let changed = printed.as_ref() != Some(&counts);
+        if done || (changed && now >= last_print + Duration::from_secs(1)) {
+            println!("{json}");
+            last_print = now;
+            printed = Some(counts);
+        }
+        if done {
+            return Ok(printed.expect("printed at the end"));
+        }
+    }
+}
