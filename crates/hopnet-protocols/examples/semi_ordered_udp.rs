@@ -13,7 +13,7 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, ValueEnum};
 use hopnet::io::blocking::Driver;
 use hopnet_protocols::semi_ordered_udp::{
     Client, ClientMode, Config, EchoCheck, Event, SendError, Server,
@@ -21,16 +21,10 @@ use hopnet_protocols::semi_ordered_udp::{
 
 mod common;
 
-use common::{DEADLINE, exit, impairment, local_for, serve};
+use common::{DEADLINE, Echoes, Loss, exit, impairment, local_for, serve};
 
+/// Semi-ordered UDP (context-semi-ordered-udp.txt) on hopnet's engine.
 #[derive(Parser)]
-#[command(about = "Semi-ordered UDP (context-semi-ordered-udp.txt) on hopnet's engine")]
-struct Args {
-    #[command(subcommand)]
-    role: Role,
-}
-
-#[derive(Subcommand)]
 enum Role {
     /// Echo server-targeted packages to their sender, forward the others to every other peer.
     Server {
@@ -38,23 +32,19 @@ enum Role {
         bind: SocketAddr,
         #[arg(long, default_value_t = 0)]
         start_id: u32,
-        #[arg(long, default_value_t = 0.0)]
-        loss: f64,
+        #[command(flatten)]
+        loss: Loss,
     },
     /// Send N server-targeted packages and check their echoes.
     Client {
-        #[arg(long)]
-        connect: SocketAddr,
-        #[arg(long)]
-        count: u32,
-        #[arg(long)]
-        size: usize,
+        #[command(flatten)]
+        echoes: Echoes,
         #[arg(long, value_enum, default_value_t = Mode::Mixed)]
         mode: Mode,
         #[arg(long, default_value_t = 0)]
         start_id: u32,
-        #[arg(long, default_value_t = 0.0)]
-        loss: f64,
+        #[command(flatten)]
+        loss: Loss,
     },
 }
 
@@ -67,28 +57,25 @@ enum Mode {
 }
 
 fn main() -> ExitCode {
-    let result = match Args::parse().role {
+    exit(match Role::parse() {
         Role::Server {
             bind,
             start_id,
             loss,
         } => server(bind, start_id, loss),
         Role::Client {
-            connect,
-            count,
-            size,
+            echoes,
             mode,
             start_id,
             loss,
-        } => client(connect, count, size, mode, start_id, loss),
-    };
-    exit(result)
+        } => client(echoes, mode, start_id, loss),
+    })
 }
 
 /// Serves until the deadline, printing the counts whenever they change (at most once a
 /// second), so that the last line is a summary however the server ends. Succeeds if it
 /// served a peer.
-fn server(bind: SocketAddr, start_id: u32, loss: f64) -> Result<bool, hopnet::Error> {
+fn server(bind: SocketAddr, start_id: u32, loss: Loss) -> Result<bool, hopnet::Error> {
     let mut driver = Driver::bind(bind, Server::new(Config::starting_at(start_id)))?;
     driver.set_impairment(impairment(loss));
     let stats = serve(&mut driver, |server: &Server| {
@@ -108,12 +95,14 @@ fn server(bind: SocketAddr, start_id: u32, loss: f64) -> Result<bool, hopnet::Er
 }
 
 fn client(
-    connect: SocketAddr,
-    count: u32,
-    size: usize,
+    Echoes {
+        connect,
+        count,
+        size,
+    }: Echoes,
     mode: Mode,
     start_id: u32,
-    loss: f64,
+    loss: Loss,
 ) -> Result<bool, hopnet::Error> {
     if !(4..=hopnet_protocols::semi_ordered_udp::MAX_PAYLOAD).contains(&size) {
         eprintln!("--size must be 4 to 504 bytes");

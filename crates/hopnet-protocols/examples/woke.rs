@@ -13,7 +13,7 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use clap::{Parser, Subcommand};
+use clap::Parser;
 use hopnet::io::blocking::Driver;
 use hopnet_protocols::woke::{
     Client, CloseReason, Config, EchoCheck, Event, MAX_PENDING_RELIABLE, Server,
@@ -21,57 +21,44 @@ use hopnet_protocols::woke::{
 
 mod common;
 
-use common::{DEADLINE, exit, impairment, local_for, serve};
+use common::{DEADLINE, Echoes, Loss, exit, impairment, local_for, serve};
 
+/// WOKE (context-woke-transport.txt) on hopnet's engine.
 #[derive(Parser)]
-#[command(about = "WOKE (context-woke-transport.txt) on hopnet's engine")]
-struct Args {
-    #[command(subcommand)]
-    role: Role,
-}
-
-#[derive(Subcommand)]
 enum Role {
     /// Echo every command to its sender.
     Server {
         #[arg(long)]
         bind: SocketAddr,
-        #[arg(long, default_value_t = 0.0)]
-        loss: f64,
+        #[command(flatten)]
+        loss: Loss,
     },
     /// Send N commands and check their echoes.
     Client {
-        #[arg(long)]
-        connect: SocketAddr,
-        #[arg(long)]
-        count: u32,
-        #[arg(long)]
-        size: usize,
+        #[command(flatten)]
+        echoes: Echoes,
         #[arg(long)]
         unreliable: bool,
-        #[arg(long, default_value_t = 0.0)]
-        loss: f64,
+        #[command(flatten)]
+        loss: Loss,
     },
 }
 
 fn main() -> ExitCode {
-    let result = match Args::parse().role {
+    exit(match Role::parse() {
         Role::Server { bind, loss } => server(bind, loss),
         Role::Client {
-            connect,
-            count,
-            size,
+            echoes,
             unreliable,
             loss,
-        } => client(connect, count, size, !unreliable, loss),
-    };
-    exit(result)
+        } => client(echoes, !unreliable, loss),
+    })
 }
 
 /// Serves until the deadline, printing the counts whenever they change (at most once a
 /// second), so that the last line is a summary however the server ends. Succeeds if a client
 /// connected.
-fn server(bind: SocketAddr, loss: f64) -> Result<bool, hopnet::Error> {
+fn server(bind: SocketAddr, loss: Loss) -> Result<bool, hopnet::Error> {
     let mut driver = Driver::bind(bind, Server::new(Config::default()))?;
     driver.set_impairment(impairment(loss));
     let stats = serve(&mut driver, |server: &Server| {
@@ -91,11 +78,13 @@ fn server(bind: SocketAddr, loss: f64) -> Result<bool, hopnet::Error> {
 }
 
 fn client(
-    connect: SocketAddr,
-    count: u32,
-    size: usize,
+    Echoes {
+        connect,
+        count,
+        size,
+    }: Echoes,
     reliable: bool,
-    loss: f64,
+    loss: Loss,
 ) -> Result<bool, hopnet::Error> {
     if size < 4 {
         println!("{{\"error\":\"--size must be at least 4 bytes\"}}");

@@ -10,13 +10,36 @@ use hopnet::Machine;
 use hopnet::io::Impairment;
 use hopnet::io::blocking::Driver;
 
+/// `--loss P` (ours, on either side): that share of the program's outgoing datagrams
+/// dropped.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct Loss {
+    /// The share of outgoing datagrams dropped.
+    #[arg(long = "loss", default_value_t = 0.0)]
+    pub share: f64,
+}
+
+/// What every contract client is told: where, how many, how large.
+#[derive(clap::Args, Debug, Clone, Copy)]
+pub struct Echoes {
+    /// The server's address.
+    #[arg(long)]
+    pub connect: SocketAddr,
+    /// How many messages.
+    #[arg(long)]
+    pub count: u32,
+    /// Bytes per message (at least 4: the index comes first).
+    #[arg(long)]
+    pub size: usize,
+}
+
 /// Every program's deadline.
 pub const DEADLINE: Duration = Duration::from_secs(30);
 
-/// `--loss P`: that share of the program's outgoing datagrams dropped.
-pub fn impairment(loss: f64) -> Option<Impairment> {
-    (loss > 0.0).then(|| Impairment {
-        loss,
+/// The impairment `--loss` asks for.
+pub fn impairment(loss: Loss) -> Option<Impairment> {
+    (loss.share > 0.0).then(|| Impairment {
+        loss: loss.share,
         ..Impairment::default()
     })
 }

@@ -172,9 +172,12 @@ impl EchoCheck {
 impl Summary {
     /// The contract's JSON line.
     pub fn to_json(&self) -> String {
-        format!(
-            "{{\"sent\":{},\"reliable\":{},\"echoed\":{},\"duplicates\":{},\"order_violations\":{}}}",
-            self.sent, self.reliable, self.echoed, self.duplicates, self.order_violations
-        )
+        crate::json::object(&[
+            ("sent", self.sent.into()),
+            ("reliable", self.reliable.into()),
+            ("echoed", self.echoed.into()),
+            ("duplicates", self.duplicates.into()),
+            ("order_violations", self.order_violations.into()),
+        ])
     }
 }

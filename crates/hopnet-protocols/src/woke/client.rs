@@ -12,6 +12,7 @@ use super::Config;
 use super::connection::{CloseReason, Connection, Incoming};
 use super::outbox::Outbox;
 use super::outgoing::SendError;
+use super::ticker::{Ticker, outbox_transmit};
 
 /// Events waiting for the application at most; beyond, a packet is not taken (nor
 /// acknowledged), so its reliable commands come again.
@@ -41,8 +42,7 @@ pub struct Client {
     server: SocketAddr,
     connection: Connection,
     state: State,
-    tick: std::time::Duration,
-    next_tick: Option<Instant>,
+    ticker: Ticker,
     out: Outbox,
     events: VecDeque<Event>,
     incoming: Vec<Incoming>,
@@ -55,8 +55,7 @@ impl Client {
             server,
             connection: Connection::new(0, &config),
             state: State::Connecting,
-            tick: config.tick,
-            next_tick: Some(now),
+            ticker: Ticker::new(config.tick, Some(now)),
             out: Outbox::default(),
             events: VecDeque::new(),
             incoming: Vec::new(),
@@ -98,7 +97,7 @@ impl Client {
 
     fn finish(&mut self, reason: CloseReason) {
         self.state = State::Closed;
-        self.next_tick = None;
+        self.ticker.stop();
         self.events.push_back(Event::Closed(reason));
     }
 
@@ -152,23 +151,12 @@ impl Machine for Client {
         }
     }
 
-    fn poll_transmit(
-        &mut self,
-        _now: Instant,
-        buf: &mut Vec<u8>,
-        _max_datagrams: usize,
-    ) -> Option<Transmit> {
-        self.out.pop_into(buf)
-    }
-
-    fn poll_timeout(&mut self) -> Option<Instant> {
-        self.next_tick
-    }
+    outbox_transmit!();
 
     fn handle_timeout(&mut self, now: Instant) {
-        let Some(tick) = self.next_tick.filter(|&t| now >= t) else {
+        if !self.ticker.take(now) {
             return;
-        };
+        }
         let packet = match self.state {
             State::Connecting => self.connection.request(now),
             State::Connected => {
@@ -183,7 +171,5 @@ impl Machine for Client {
             State::Closed => return,
         };
         self.out.push(self.server, packet);
-        let next = tick + self.tick;
-        self.next_tick = Some(if next > now { next } else { now + self.tick });
     }
 }

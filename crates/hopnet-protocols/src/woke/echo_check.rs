@@ -17,10 +17,12 @@ pub struct Summary {
 impl Summary {
     /// The contract's JSON line.
     pub fn to_json(&self) -> String {
-        format!(
-            "{{\"sent\":{},\"echoed\":{},\"duplicates\":{},\"client_id\":{}}}",
-            self.sent, self.echoed, self.duplicates, self.client_id
-        )
+        crate::json::object(&[
+            ("sent", self.sent.into()),
+            ("echoed", self.echoed.into()),
+            ("duplicates", self.duplicates.into()),
+            ("client_id", self.client_id.into()),
+        ])
     }
 }
 

@@ -18,6 +18,7 @@
 //! | `acks.rs` | `ack` and the bitfield both ways, the unacknowledged run |
 //! | `outgoing.rs` | commands to send: reliable ones until acknowledged, split ones, unreliable ones |
 //! | `split.rs` | split commands reassembled within a budget |
+//! | `ticker.rs` | the 30 Hz loop's clock |
 //! | `outbox.rs` | packets written, waiting for the driver |
 //! | `connection.rs` | one connection: a packet per tick, a packet from the peer |
 //! | `server.rs` | the server role: client ids, echoes |
@@ -33,6 +34,7 @@ mod outbox;
 mod outgoing;
 mod server;
 mod split;
+mod ticker;
 
 pub use client::{Client, Event};
 pub use config::{Config, HEADER_LEN, MAX_PACKET, MAX_PENDING_RELIABLE, MAX_UNACKED_IN_A_ROW};

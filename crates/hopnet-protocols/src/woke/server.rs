@@ -12,6 +12,7 @@ use hopnet_formats::woke::Packet;
 use super::Config;
 use super::connection::{CloseReason, Connection, Incoming};
 use super::outbox::Outbox;
+use super::ticker::{Ticker, outbox_transmit};
 
 /// What a [`Server`] counted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -38,7 +39,7 @@ pub struct Server {
     config: Config,
     connections: HashMap<SocketAddr, Connection>,
     next_client_id: u16,
-    next_tick: Option<Instant>,
+    ticker: Ticker,
     out: Outbox,
     incoming: Vec<Incoming>,
     stats: ServerStats,
@@ -48,13 +49,13 @@ impl Server {
     /// A server with no client yet.
     pub fn new(config: Config) -> Server {
         Server {
-            config,
             connections: HashMap::new(),
             next_client_id: 1,
-            next_tick: None,
+            ticker: Ticker::new(config.tick, None),
             out: Outbox::default(),
             incoming: Vec::new(),
             stats: ServerStats::default(),
+            config,
         }
     }
 
@@ -117,7 +118,7 @@ impl Machine for Server {
                     c.established(id);
                     self.connections.insert(from, c);
                     self.stats.connected += 1;
-                    self.next_tick.get_or_insert(now);
+                    self.ticker.start(now);
                 }
                 return;
             }
@@ -156,23 +157,12 @@ impl Machine for Server {
         }
     }
 
-    fn poll_transmit(
-        &mut self,
-        _now: Instant,
-        buf: &mut Vec<u8>,
-        _max_datagrams: usize,
-    ) -> Option<Transmit> {
-        self.out.pop_into(buf)
-    }
-
-    fn poll_timeout(&mut self) -> Option<Instant> {
-        self.next_tick
-    }
+    outbox_transmit!();
 
     fn handle_timeout(&mut self, now: Instant) {
-        let Some(tick) = self.next_tick.filter(|&t| now >= t) else {
+        if !self.ticker.take(now) {
             return;
-        };
+        }
         let ended: Vec<_> = self
             .connections
             .iter()
@@ -184,13 +174,8 @@ impl Machine for Server {
         for (&addr, c) in self.connections.iter_mut() {
             self.out.push(addr, c.tick(now));
         }
-        let next = tick + self.config.tick;
-        self.next_tick = if self.connections.is_empty() {
-            None
-        } else if next > now {
-            Some(next)
-        } else {
-            Some(now + self.config.tick)
-        };
+        if self.connections.is_empty() {
+            self.ticker.stop();
+        }
     }
 }
