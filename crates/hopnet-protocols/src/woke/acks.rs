@@ -155,3 +155,47 @@ impl Sent {
         self.counting && run > MAX_UNACKED_IN_A_ROW
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn the_bitfield_names_the_packets_before_ack() {
+        let mut r = Received::default();
+        for seq in [5, 8, 10, 8] {
+            r.record(seq);
+        }
+        // ack 10; bit 1 is 8, bit 4 is 5.
+        assert_eq!(r.ack(), (10, 0b1_0010));
+        let mut r = Received::default();
+        for seq in [65_534, 65_535, 1] {
+            r.record(seq);
+        }
+        assert_eq!(r.ack(), (1, 0b110), "across the wrap");
+    }
+
+    #[test]
+    fn acknowledgements_release_what_the_packets_carried() {
+        let now = Instant::now();
+        let mut sent = Sent::new();
+        sent.start_counting();
+        for i in 0..40u16 {
+            sent.sent(now, vec![i]);
+        }
+        assert!(sent.too_many_unacked(), "40 sent, none acknowledged");
+        let mut rtt = RttEstimator::new(
+            Duration::from_millis(100),
+            Duration::from_millis(10),
+            Duration::from_secs(1),
+        );
+        let mut acked = Vec::new();
+        sent.acknowledged(now, 39, 0b101, &mut rtt, &mut acked);
+        assert_eq!(acked, [39, 38, 36]);
+        assert!(!sent.too_many_unacked());
+        acked.clear();
+        sent.acknowledged(now, 200, !0, &mut rtt, &mut acked);
+        assert!(acked.is_empty(), "an ack of a packet never sent is ignored");
+    }
+}

@@ -222,6 +222,11 @@ impl Connection {
         }
     }
 
+    /// A packet without commands (a ConnectionRequest) arrived: it is acknowledged too.
+    pub fn heard(&mut self, sequence: u16) {
+        self.received.record(sequence);
+    }
+
     /// Whether reliable id `id` is new (and records it).
     fn first_time(&mut self, id: u16) -> bool {
         if self.reliable_seen.contains(id) {

@@ -107,7 +107,7 @@ impl Machine for Server {
             return;
         };
         let (header, commands) = match packet {
-            Packet::ConnectionRequest { .. } => {
+            Packet::ConnectionRequest { header, .. } => {
                 if !self.connections.contains_key(&from) {
                     if self.connections.len() >= self.config.max_connections {
                         self.stats.refused += 1;
@@ -119,6 +119,10 @@ impl Machine for Server {
                     self.connections.insert(from, c);
                     self.stats.connected += 1;
                     self.ticker.start(now);
+                }
+                // Acknowledged like any packet, so that the answer's `ack` is one received.
+                if let Some(c) = self.connections.get_mut(&from) {
+                    c.heard(header.sequence);
                 }
                 return;
             }
