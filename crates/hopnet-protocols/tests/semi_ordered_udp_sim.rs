@@ -192,3 +192,30 @@ fn packages_not_for_the_server_are_forwarded_to_every_other_peer() {
         assert_eq!(net.server().stats().forwarded, 2 * u64::from(count));
     }
 }
+
+/// A client whose window is wider than the server's: under loss, more packages wait at the
+/// server behind a missing one than the server could echo at once. The missing one must still
+/// be taken (what it releases is echoed beyond the limit), or everything waits forever.
+#[test]
+fn a_wide_client_window_does_not_deadlock_the_server() {
+    for seed in 0..3 {
+        let wide = Config {
+            max_unconfirmed: 4096,
+            ..Config::default()
+        };
+        let mut net: Net =
+            SimNetwork::with_machines(seed, Server::new(Config::default()), bad_link());
+        let (server, now) = (net.server_addr(), net.now());
+        let i = net.add_client_machine(Client::new(server, wide, now));
+        let count = 3000;
+        let mut check = EchoCheck::new(count, 32, ClientMode::SemiOrdered);
+        let mut next = 0;
+        let done = net.run_until(Duration::from_secs(120), |net| {
+            pump(net, i, &mut check, &mut next, count);
+            next == count && check.all_reliable_back()
+        });
+        assert!(done, "seed {seed}: {:?}", check.summary());
+        assert!(check.succeeded(), "seed {seed}: {:?}", check.summary());
+        assert_eq!(net.server().stats().dropped, 0);
+    }
+}

@@ -37,7 +37,7 @@ impl Default for Config {
             forget_after: Duration::from_secs(15),
             confirm_delay: Duration::from_millis(5),
             max_peers: 1024,
-            max_unconfirmed: 4096,
+            max_unconfirmed: 1024,
             max_unreliable_queued: 1024,
             max_held_bytes: 1 << 20,
             rto: RtoConfig {

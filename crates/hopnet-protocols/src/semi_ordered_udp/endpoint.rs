@@ -101,7 +101,7 @@ impl Endpoint {
         now: Instant,
         from: SocketAddr,
         bytes: &[u8],
-        accept: impl FnOnce(&Endpoint) -> bool,
+        accept: impl FnOnce(&mut Endpoint) -> bool,
         mut deliver: impl FnMut(&mut Endpoint, Delivered),
     ) {
         self.now = Some(now);

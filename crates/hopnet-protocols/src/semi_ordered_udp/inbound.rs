@@ -73,11 +73,6 @@ impl Inbound {
         Verdict::Confirm
     }
 
-    /// Packages held back.
-    pub fn held(&self) -> usize {
-        self.order.held()
-    }
-
     /// Bytes held: the held packages and the engine's 8 KiB of bits.
     pub fn bytes(&self) -> usize {
         self.order.bytes() + 8192

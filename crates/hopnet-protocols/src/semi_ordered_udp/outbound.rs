@@ -78,19 +78,20 @@ impl Outbound {
         }
     }
 
-    /// Whether `send` would take one more reliable package now.
-    pub fn has_room(&mut self) -> bool {
+    /// How many more reliable packages `send` would take now: within the count limit, and
+    /// within the receiver's window from the oldest unconfirmed one.
+    pub fn room(&mut self) -> usize {
         while let Some(front) = self.sent_order.front() {
             if self.unconfirmed.contains_key(front) {
                 break;
             }
             self.sent_order.pop_front();
         }
-        let within_window = self
-            .sent_order
-            .front()
-            .is_none_or(|&oldest| self.next_reliable.diff(oldest) < ORDER_WINDOW - 1);
-        within_window && self.unconfirmed.len() < self.max_unconfirmed
+        let window = match self.sent_order.front() {
+            Some(&oldest) => (ORDER_WINDOW - 1 - self.next_reliable.diff(oldest)).max(0) as usize,
+            None => (ORDER_WINDOW - 1) as usize,
+        };
+        window.min(self.max_unconfirmed.saturating_sub(self.unconfirmed.len()))
     }
 
     /// Queues a package; returns its id.
@@ -100,11 +101,34 @@ impl Outbound {
         server_targeted: bool,
         payload: &[u8],
     ) -> Result<U24, SendError> {
+        self.send_within(reliability, server_targeted, payload, true)
+    }
+
+    /// Queues a package caused by one already taken (an echo, a forward): a reliable one goes
+    /// beyond the limits rather than be lost. Its caller took the cause only with room for
+    /// it ([`room`](Self::room)); what it releases, held back behind it, is already counted
+    /// in the receiver's held budget, and a package sent beyond the peer's window is
+    /// refused there and sent again once the window moves.
+    pub fn send_caused(
+        &mut self,
+        reliability: Reliability,
+        payload: &[u8],
+    ) -> Result<U24, SendError> {
+        self.send_within(reliability, false, payload, false)
+    }
+
+    fn send_within(
+        &mut self,
+        reliability: Reliability,
+        server_targeted: bool,
+        payload: &[u8],
+        limited: bool,
+    ) -> Result<U24, SendError> {
         if payload.len() > MAX_PAYLOAD {
             return Err(SendError::TooLarge);
         }
         let reliable = reliability != Reliability::Unreliable;
-        if reliable && !self.has_room()
+        if reliable && limited && self.room() == 0
             || !reliable && self.unreliable.len() >= self.max_unreliable_queued
         {
             return Err(SendError::WouldBlock);

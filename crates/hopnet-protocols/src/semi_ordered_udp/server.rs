@@ -81,20 +81,13 @@ impl Server {
     }
 }
 
-/// Whether the server has room for the echoes and forwards of one more reliable package from
-/// `from` and of what it releases: every peer it could go to has at most half its window
-/// used (the other half covers the packages held back, which one arrival may release).
-fn has_room(endpoint: &Endpoint, from: SocketAddr) -> bool {
-    let limit = endpoint.config.max_unconfirmed / 2;
-    let from_room = endpoint
-        .peers
-        .get(&from)
-        .is_none_or(|p| p.outbound.unconfirmed() < limit && p.inbound.held() < limit);
-    from_room
-        && endpoint
-            .peers
-            .values()
-            .all(|p| p.outbound.unconfirmed() < endpoint.config.max_unconfirmed - limit / 2)
+/// Whether the server has room for the echo or the forwards of one more reliable package:
+/// every peer they could go to can take one more reliable package. Otherwise the package is
+/// not taken (nor confirmed), and comes again. The packages it releases, held back behind
+/// it, are echoed beyond the limit ([`send_caused`](super::outbound::Outbound::send_caused)):
+/// refusing the one they wait for would wait forever.
+fn has_room(endpoint: &mut Endpoint) -> bool {
+    endpoint.peers.values_mut().all(|p| p.outbound.room() > 0)
 }
 
 impl Machine for Server {
@@ -105,7 +98,7 @@ impl Machine for Server {
             now,
             from,
             datagram,
-            |endpoint| has_room(endpoint, from),
+            has_room,
             |endpoint, package: Delivered| {
                 stats.delivered += 1;
                 targets.clear();
@@ -117,7 +110,7 @@ impl Machine for Server {
                 for to in targets.iter() {
                     let queued = endpoint.peers.get_mut(to).map(|peer| {
                         peer.outbound
-                            .send(package.reliability, false, &package.payload)
+                            .send_caused(package.reliability, &package.payload)
                     });
                     match queued {
                         Some(Ok(_)) if package.server_targeted => stats.echoed += 1,
