@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use quinn::{ClientConfig, Server, ServerConfig};
+use quinn::{ClientConfig, Endpoint, ServerConfig};
 use rustls::pki_types::{CertificateDer, PrivatePkcs8KeyDer};
 
 use super::relay::Relay;
@@ -39,8 +39,8 @@ fn configs() -> Result<(ServerConfig, ClientConfig), String> {
 async fn connect(
     config: ClientConfig,
     server: SocketAddr,
-) -> Result<(Server, quinn::Client), String> {
-    let mut endpoint = Server::client("127.0.0.1:0".parse().unwrap()).map_err(err)?;
+) -> Result<(Endpoint, quinn::Connection), String> {
+    let mut endpoint = Endpoint::client("127.0.0.1:0".parse().unwrap()).map_err(err)?;
     endpoint.set_default_client_config(config);
     let conn = endpoint
         .connect(server, "localhost")
@@ -64,14 +64,14 @@ fn spawn_server<F, Fut>(
     serve: F,
 ) -> Result<(SocketAddr, thread::JoinHandle<Result<(), String>>), String>
 where
-    F: FnOnce(quinn::Client, Arc<Shared>) -> Fut + Send + 'static,
+    F: FnOnce(quinn::Connection, Arc<Shared>) -> Fut + Send + 'static,
     Fut: std::future::Future<Output = Result<(), String>>,
 {
     let (tx, rx) = std::sync::mpsc::channel();
     let handle = super::spawn_server(move || -> Result<(), String> {
         let rt = runtime()?;
         rt.block_on(async move {
-            let endpoint = Server::server(config, "127.0.0.1:0".parse().unwrap()).map_err(err)?;
+            let endpoint = Endpoint::server(config, "127.0.0.1:0".parse().unwrap()).map_err(err)?;
             let _ = tx.send(endpoint.local_addr().map_err(err));
             let incoming = tokio::select! {
                 i = endpoint.accept() => i.ok_or("endpoint closed")?,
@@ -219,7 +219,7 @@ async fn read_frames(mut recv: quinn::RecvStream, mut tally: Tally<'_>) {
 }
 
 /// Reads datagrams into `tally` until the connection ends; then waits forever.
-async fn read_datagrams(conn: quinn::Client, mut tally: Tally<'_>) {
+async fn read_datagrams(conn: quinn::Connection, mut tally: Tally<'_>) {
     while let Ok(d) = conn.read_datagram().await {
         tally.receive(&d);
     }
@@ -230,7 +230,7 @@ async fn read_datagrams(conn: quinn::Client, mut tally: Tally<'_>) {
 /// peer's stream accepted, then the ticks (the messages written into the stream and sent as
 /// datagrams, which quinn's connection task puts into packets as it runs) and the drain.
 async fn tick_side(
-    conn: &quinn::Client,
+    conn: &quinn::Connection,
     plan: &TickPlan,
     role: Role,
     shared: &TickShared,
@@ -293,7 +293,7 @@ pub fn tick(plan: &TickPlan) -> Result<TickOutcome, String> {
         super::spawn_server(move || -> Result<(), String> {
             let result = runtime()?.block_on(async {
                 let endpoint =
-                    Server::server(server_config, "127.0.0.1:0".parse().unwrap()).map_err(err)?;
+                    Endpoint::server(server_config, "127.0.0.1:0".parse().unwrap()).map_err(err)?;
                 let _ = tx.send(endpoint.local_addr().map_err(err));
                 let incoming = tokio::select! {
                     i = endpoint.accept() => i.ok_or("endpoint closed")?,

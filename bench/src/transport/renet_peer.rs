@@ -9,7 +9,7 @@ use std::net::{SocketAddr, UdpSocket};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use renet::{ConnectionConfig, DefaultChannel, RenetClient, RenetServer, NetcodeServerEvent};
+use renet::{ConnectionConfig, DefaultChannel, RenetClient, RenetServer, ServerEvent};
 use renet_netcode::{
     ClientAuthentication, NetcodeClientTransport, NetcodeServerTransport, ServerAuthentication,
     ServerConfig,
@@ -146,8 +146,8 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
             srv_side.update()?;
             while let Some(ev) = srv_side.server.get_event() {
                 match ev {
-                    NetcodeServerEvent::ClientConnected { client_id } => clients.push(client_id),
-                    NetcodeServerEvent::ClientDisconnected { reason, .. } => {
+                    ServerEvent::ClientConnected { client_id } => clients.push(client_id),
+                    ServerEvent::ClientDisconnected { reason, .. } => {
                         return Err(format!("the server dropped the client: {reason:?}"));
                     }
                 }
@@ -196,7 +196,7 @@ pub fn rtt(p: &RttParams) -> Result<Vec<f64>, String> {
         while !sh.is_done() && Instant::now() < give_up {
             srv_side.update()?;
             while let Some(ev) = srv_side.server.get_event() {
-                if let NetcodeServerEvent::ClientConnected { client_id } = ev {
+                if let ServerEvent::ClientConnected { client_id } = ev {
                     clients.push(client_id);
                 }
             }
@@ -257,8 +257,8 @@ impl Side for TickServer {
         self.side.update()?;
         while let Some(ev) = self.side.server.get_event() {
             match ev {
-                NetcodeServerEvent::ClientConnected { client_id } => self.client = Some(client_id),
-                NetcodeServerEvent::ClientDisconnected { reason, .. } => {
+                ServerEvent::ClientConnected { client_id } => self.client = Some(client_id),
+                ServerEvent::ClientDisconnected { reason, .. } => {
                     return Err(format!("the client disconnected: {reason:?}"));
                 }
             }
