@@ -76,20 +76,18 @@ fn main() -> ExitCode {
 /// second), so that the last line is a summary however the server ends. Succeeds if it
 /// served a peer.
 fn server(bind: SocketAddr, start_id: u32, loss: Loss) -> Result<bool, hopnet::Error> {
-    let mut driver = Driver::bind(bind, Server::new(Config::starting_at(start_id)))?;
-    driver.set_impairment(impairment(loss));
-    let stats = serve(&mut driver, |server: &Server| {
+    let server = Server::new(Config::starting_at(start_id));
+    let stats = serve(bind, server, loss, |server: &Server| {
         let s = server.stats();
-        let json = format!(
-            "{{\"peers\":{},\"delivered\":{},\"echoed\":{},\"forwarded\":{},\"dropped\":{},\"malformed\":{}}}",
-            server.peers(),
-            s.delivered,
-            s.echoed,
-            s.forwarded,
-            s.dropped,
-            s.malformed
-        );
-        (s, json)
+        let fields = vec![
+            ("peers", server.peers() as u64),
+            ("delivered", s.delivered),
+            ("echoed", s.echoed),
+            ("forwarded", s.forwarded),
+            ("dropped", s.dropped),
+            ("malformed", s.malformed),
+        ];
+        (s, fields)
     })?;
     Ok(stats.delivered > 0)
 }

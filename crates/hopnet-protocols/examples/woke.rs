@@ -59,20 +59,18 @@ fn main() -> ExitCode {
 /// second), so that the last line is a summary however the server ends. Succeeds if a client
 /// connected.
 fn server(bind: SocketAddr, loss: Loss) -> Result<bool, hopnet::Error> {
-    let mut driver = Driver::bind(bind, Server::new(Config::default()))?;
-    driver.set_impairment(impairment(loss));
-    let stats = serve(&mut driver, |server: &Server| {
+    let server = Server::new(Config::default());
+    let stats = serve(bind, server, loss, |server: &Server| {
         let s = server.stats();
-        let json = format!(
-            "{{\"connections\":{},\"connected\":{},\"closed\":{},\"dropped\":{},\"delivered\":{},\"malformed\":{}}}",
-            server.connections(),
-            s.connected,
-            s.closed,
-            s.dropped,
-            s.delivered,
-            s.malformed
-        );
-        (s, json)
+        let fields = vec![
+            ("connections", server.connections() as u64),
+            ("connected", s.connected),
+            ("closed", s.closed),
+            ("dropped", s.dropped),
+            ("delivered", s.delivered),
+            ("malformed", s.malformed),
+        ];
+        (s, fields)
     })?;
     Ok(stats.connected > 0)
 }

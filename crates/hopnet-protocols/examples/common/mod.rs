@@ -67,12 +67,16 @@ pub fn exit(result: Result<bool, hopnet::Error>) -> ExitCode {
     }
 }
 
-/// Serves until the deadline, printing `summary`'s JSON whenever its counts change (at most
-/// once a second) and at the end; returns the last counts.
+/// Serves `machine` on `bind` until the deadline, printing `summary`'s counts as JSON
+/// whenever they change (at most once a second) and at the end; returns the last counts.
 pub fn serve<M: Machine, S: PartialEq>(
-    driver: &mut Driver<M>,
-    summary: impl Fn(&M) -> (S, String),
+    bind: SocketAddr,
+    machine: M,
+    loss: Loss,
+    summary: impl Fn(&M) -> (S, Vec<(&'static str, u64)>),
 ) -> Result<S, hopnet::Error> {
+    let mut driver = Driver::bind(bind, machine)?;
+    driver.set_impairment(impairment(loss));
     eprintln!("listening on {}", driver.local_addr()?);
     let start = Instant::now();
     let mut printed: Option<S> = None;
@@ -80,11 +84,12 @@ pub fn serve<M: Machine, S: PartialEq>(
     loop {
         driver.poll(Duration::from_millis(50))?;
         let now = Instant::now();
-        let (counts, json) = summary(driver.machine());
+        let (counts, fields) = summary(driver.machine());
         let done = now >= start + DEADLINE;
         let changed = printed.as_ref() != Some(&counts);
         if done || (changed && now >= last_print + Duration::from_secs(1)) {
-            println!("{json}");
+            let body: Vec<String> = fields.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect();
+            println!("{{{}}}", body.join(","));
             last_print = now;
             printed = Some(counts);
         }
