@@ -10,4 +10,8 @@
 //! PROTOCOL.md has a section per protocol: what its text says, what it leaves open, and what
 //! we chose.
 
+mod json;
+pub mod rto;
 pub mod rtype;
+pub mod semi_ordered_udp;
+pub mod woke;

@@ -117,6 +117,7 @@
 //! | `payload.rs` | bytes shared between the connections they go to, compressed once |
 //! | `spares.rs` | spare payload buffers, bounded: the sender's, and those the application hands back (`recycle`) |
 //! | `machine.rs` | the sans-I/O surface every driver and the simulator call |
+//! | `engine/` | the parts above a wire of another protocol builds on, public ([`engine`]) |
 //! | `secure/` | secure mode: the netcode 1.02 standard, one file per rule (see [`secure`]) |
 //! | `impairment/` | the loss, delay and jitter draw, and the delay line |
 //! | `io/send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
@@ -132,6 +133,7 @@ pub mod chunk;
 mod client;
 mod config;
 mod connection;
+pub mod engine;
 mod error;
 mod event;
 pub mod ext;

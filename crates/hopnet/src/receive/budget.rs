@@ -14,14 +14,17 @@ use crate::chunk::{CHUNK_SIZE, MAX_PAYLOAD};
 
 /// Bookkeeping charged per partial payload on top of its buffer, so that many tiny partials
 /// cannot slip under the memory budget.
-pub(crate) const PARTIAL_OVERHEAD: usize = 96;
+pub const PARTIAL_OVERHEAD: usize = 96;
 
 /// What a chunk would join: the partial's buffer capacity and how much of it is filled in
 /// order, or nothing yet.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Room {
+pub struct Room {
+    /// The partial's buffer capacity.
     pub capacity: usize,
+    /// Bytes filled in order from the start.
     pub filled: usize,
+    /// Whether a partial exists yet.
     pub exists: bool,
 }
 
@@ -36,8 +39,10 @@ impl Room {
 
 /// Memory held and the limit.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Budget {
+pub struct Budget {
+    /// Bytes held now.
     pub used: usize,
+    /// The most bytes to hold.
     pub limit: usize,
 }
 

@@ -11,9 +11,10 @@ use crate::packet::{seq_diff, seq_newer};
 /// first one goes below it.
 const LINE_START: u64 = 1 << 32;
 
-/// Which sequences were handed up, within half the sequence space behind the newest seen.
+/// Which 16-bit sequences were handed up (or received), within half the sequence space behind
+/// the newest seen: exactly-once across the wrap in 8 KiB, whatever the peer sends.
 #[derive(Debug)]
-pub(crate) struct Delivered {
+pub struct Delivered {
     bits: Vec<u64>,
     newest: Option<u16>,
     /// The newest sequence's place on a line that never wraps: it moves with the newest, by
@@ -22,7 +23,14 @@ pub(crate) struct Delivered {
     line: u64,
 }
 
+impl Default for Delivered {
+    fn default() -> Self {
+        Delivered::new()
+    }
+}
+
 impl Delivered {
+    /// Nothing seen yet.
     pub fn new() -> Delivered {
         Delivered {
             bits: vec![0; 65536 / 64],
@@ -49,6 +57,7 @@ impl Delivered {
         }
     }
 
+    /// Whether `seq` was inserted, and is not newer than the newest seen.
     pub fn contains(&self, seq: u16) -> bool {
         match self.newest {
             Some(n) if !seq_newer(seq, n) => {
@@ -58,6 +67,7 @@ impl Delivered {
         }
     }
 
+    /// Marks `seq` (call [`observe`](Self::observe) for it first).
     pub fn insert(&mut self, seq: u16) {
         self.bits[usize::from(seq / 64)] |= 1 << (seq % 64);
     }

@@ -9,11 +9,11 @@
 //! - [`order`]: ordered messages held back until those they follow are handed up (extended
 //!   wire).
 
-mod budget;
-mod delivered;
+pub(crate) mod budget;
+pub(crate) mod delivered;
 mod expiry;
 mod oldest;
-mod order;
+pub(crate) mod order;
 mod partial;
 
 use std::time::{Duration, Instant};

@@ -7,17 +7,20 @@
 //! reassembly budget. A sender keeps its live reliable messages within 16,384 sequence ids
 //! (and so within 16,384 indexes), so an index further ahead of the prefix, or behind it, is
 //! malformed.
+//!
+//! The index is any [`SerialIndex`]: hopnet's 16-bit reliable index, or another wire's
+//! numbering (Semi-ordered UDP's 24-bit ids), through [`crate::engine`].
 
 use std::collections::HashMap;
 
+use crate::engine::SerialIndex;
 use crate::event::Delivery;
-use crate::packet::seq_diff;
 
 /// How far ahead of the prefix an index may be.
-const WINDOW: i16 = 16_384;
+pub const WINDOW: i32 = 16_384;
 
 /// What a held message costs the budget besides its bytes (as a delivered event does).
-pub(crate) const HELD_OVERHEAD: usize = 64;
+pub const HELD_OVERHEAD: usize = 64;
 
 #[derive(Debug)]
 struct HeldMessage {
@@ -25,21 +28,40 @@ struct HeldMessage {
     semi: bool,
 }
 
-/// The reliable indexes handed up, and the messages held back.
+/// The reliable indexes handed up, and the messages held back: exactly-once and semi-ordered
+/// (or predecessor-ordered) delivery of messages numbered by a sender, within a window of
+/// [`WINDOW`] indexes ahead of the lowest index not yet handed up.
+///
+/// Memory: 8 KiB of bits, plus the messages held back ([`bytes`](Self::bytes), which the
+/// caller keeps within its budget).
 #[derive(Debug)]
-pub(crate) struct Orderer {
-    prefix: u16,
+pub struct Orderer<I = u16> {
+    prefix: I,
     done: Vec<u64>,
-    held: HashMap<u16, HeldMessage>,
+    held: HashMap<I, HeldMessage>,
     /// A held reliable ordered message, by the index it waits for.
-    waiting_on: HashMap<u16, u16>,
+    waiting_on: HashMap<I, I>,
     bytes: usize,
 }
 
-impl Orderer {
-    pub fn new() -> Orderer {
+impl Orderer<u16> {
+    /// An orderer whose first index is 0 (hopnet's reliable indexes).
+    pub fn new() -> Orderer<u16> {
+        Orderer::starting_at(0)
+    }
+}
+
+impl Default for Orderer<u16> {
+    fn default() -> Self {
+        Orderer::new()
+    }
+}
+
+impl<I: SerialIndex> Orderer<I> {
+    /// An orderer whose first index, the one nothing waits behind, is `prefix`.
+    pub fn starting_at(prefix: I) -> Orderer<I> {
         Orderer {
-            prefix: 0,
+            prefix,
             done: vec![0; 65536 / 64],
             held: HashMap::new(),
             waiting_on: HashMap::new(),
@@ -47,25 +69,35 @@ impl Orderer {
         }
     }
 
-    fn bit(&self, i: u16) -> bool {
-        self.done[usize::from(i / 64)] & (1 << (i % 64)) != 0
+    #[inline(always)]
+    fn bit(&self, i: I) -> bool {
+        let slot = i.slot();
+        self.done[slot / 64] & (1 << (slot % 64)) != 0
     }
 
-    fn set(&mut self, i: u16, on: bool) {
-        let word = &mut self.done[usize::from(i / 64)];
+    #[inline(always)]
+    fn set(&mut self, i: I, on: bool) {
+        let slot = i.slot();
+        let word = &mut self.done[slot / 64];
         if on {
-            *word |= 1 << (i % 64);
+            *word |= 1 << (slot % 64);
         } else {
-            *word &= !(1 << (i % 64));
+            *word &= !(1 << (slot % 64));
         }
     }
 
-    fn is_done(&self, i: u16) -> bool {
-        seq_diff(i, self.prefix) < 0 || self.bit(i)
+    fn is_done(&self, i: I) -> bool {
+        i.diff(self.prefix) < 0 || self.bit(i)
+    }
+
+    /// Whether `index` was handed up already (behind the prefix, or marked done ahead of it).
+    pub fn handed_up(&self, index: I) -> bool {
+        let ahead = index.diff(self.prefix);
+        ahead < 0 || ((0..WINDOW).contains(&ahead) && self.bit(index))
     }
 
     /// The index every held semi-ordered message waits to reach.
-    pub fn prefix(&self) -> u16 {
+    pub fn prefix(&self) -> I {
         self.prefix
     }
 
@@ -81,11 +113,11 @@ impl Orderer {
 
     /// Whether a message may carry `index` (and `after`): within the window, not handed up
     /// or held already, its predecessor before it.
-    pub fn accepts(&self, index: u16, after: Option<u16>) -> bool {
-        let ahead = seq_diff(index, self.prefix);
+    pub fn accepts(&self, index: I, after: Option<I>) -> bool {
+        let ahead = index.diff(self.prefix);
         let fresh =
             (0..WINDOW).contains(&ahead) && !self.bit(index) && !self.held.contains_key(&index);
-        let before = after.is_none_or(|a| (1..=WINDOW).contains(&seq_diff(index, a)));
+        let before = after.is_none_or(|a| (1..=WINDOW).contains(&index.diff(a)));
         fresh && before && after.is_none_or(|a| !self.waiting_on.contains_key(&a))
     }
 
@@ -94,9 +126,9 @@ impl Orderer {
     /// dropped, and its index counts as handed up so that nothing waits for it forever).
     pub fn arrive(
         &mut self,
-        index: u16,
+        index: I,
         delivery: Delivery,
-        after: Option<u16>,
+        after: Option<I>,
         bytes: Vec<u8>,
         out: &mut Vec<(Vec<u8>, bool)>,
     ) -> bool {
@@ -124,15 +156,15 @@ impl Orderer {
 
     /// Counts `index` as handed up without a message (one that failed to decompress), so that
     /// the messages after it are not held forever.
-    pub fn skip(&mut self, index: u16, out: &mut Vec<(Vec<u8>, bool)>) {
-        let ahead = seq_diff(index, self.prefix);
+    pub fn skip(&mut self, index: I, out: &mut Vec<(Vec<u8>, bool)>) {
+        let ahead = index.diff(self.prefix);
         if (0..WINDOW).contains(&ahead) && !self.bit(index) {
             self.mark_done(index, out);
         }
     }
 
     /// Marks `index` handed up and hands up what that releases.
-    fn mark_done(&mut self, index: u16, out: &mut Vec<(Vec<u8>, bool)>) {
+    fn mark_done(&mut self, index: I, out: &mut Vec<(Vec<u8>, bool)>) {
         if self.held.is_empty() && self.waiting_on.is_empty() {
             // Nothing held back, so nothing to release: the common case of a stream of
             // plain reliable messages, which should cost no allocation and no hashing.
@@ -160,11 +192,11 @@ impl Orderer {
     fn advance_prefix(&mut self) {
         while self.bit(self.prefix) {
             self.set(self.prefix, false);
-            self.prefix = self.prefix.wrapping_add(1);
+            self.prefix = self.prefix.next();
         }
     }
 
-    fn release(&mut self, index: u16, out: &mut Vec<(Vec<u8>, bool)>) {
+    fn release(&mut self, index: I, out: &mut Vec<(Vec<u8>, bool)>) {
         if let Some(h) = self.held.remove(&index) {
             self.bytes -= h.bytes.capacity() + HELD_OVERHEAD;
             out.push((h.bytes, true));

@@ -34,7 +34,7 @@ mod loss;
 mod outgoing;
 mod pacing;
 mod queue;
-mod rtt;
+pub(crate) mod rtt;
 mod sender;
 mod tracked;
 pub(crate) mod wire;

@@ -13,9 +13,10 @@ fn nanos(d: Duration) -> u64 {
     u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
 }
 
-/// RFC 6298 round-trip estimator.
+/// RFC 6298 round-trip estimator: the smoothed round trip, its variation, and the
+/// retransmission timeout with exponential backoff.
 #[derive(Debug, Clone)]
-pub(crate) struct RttEstimator {
+pub struct RttEstimator {
     srtt: Option<Duration>,
     rttvar: Duration,
     min: Option<Duration>,
@@ -26,6 +27,8 @@ pub(crate) struct RttEstimator {
 }
 
 impl RttEstimator {
+    /// An estimator with no sample yet: the timeout starts at three times `initial_rtt`, and
+    /// always stays within `min_rto..=max_rto`.
     pub fn new(initial_rtt: Duration, min_rto: Duration, max_rto: Duration) -> RttEstimator {
         RttEstimator {
             srtt: None,
@@ -98,10 +101,12 @@ impl RttEstimator {
             .min(self.max_rto)
     }
 
+    /// The smoothed round trip, once a sample came.
     pub fn smoothed(&self) -> Option<Duration> {
         self.srtt
     }
 
+    /// The smallest sample.
     pub fn min(&self) -> Option<Duration> {
         self.min
     }

@@ -1,0 +1,144 @@
+//! The client role: one server, the packages it hands up as events for the application.
+
+use std::collections::VecDeque;
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use hopnet::{Machine, Transmit};
+use hopnet_formats::semi_ordered::Reliability;
+
+use super::Config;
+use super::endpoint::{Endpoint, endpoint_transmit};
+use super::outbound::SendError;
+
+/// Events waiting for the application at most; while it is this far behind, packages are
+/// not taken (reliable ones are not confirmed, so they come again).
+const MAX_EVENTS: usize = 65_536;
+
+/// What a [`Client`] tells its application.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A package from the server, in delivery order.
+    Delivered {
+        /// How it was sent.
+        reliability: Reliability,
+        /// Its server-targeted bit.
+        server_targeted: bool,
+        /// Its id in the server's numbering toward this client.
+        id: u32,
+        /// Its payload.
+        payload: Vec<u8>,
+    },
+    /// The server was silent for the forgetting time: what was unconfirmed is dropped, and
+    /// the next package starts afresh.
+    Forgotten,
+}
+
+/// A Semi-ordered UDP client ([`Machine`]): talks to one server.
+#[derive(Debug)]
+pub struct Client {
+    endpoint: Endpoint,
+    server: SocketAddr,
+    events: VecDeque<Event>,
+}
+
+impl Client {
+    /// A client of the server at `server`; the silence that forgets it counts from `now`.
+    pub fn new(server: SocketAddr, config: Config, now: Instant) -> Client {
+        let mut endpoint = Endpoint::new(config);
+        endpoint.peer(server, now);
+        Client {
+            endpoint,
+            server,
+            events: VecDeque::new(),
+        }
+    }
+
+    /// The server's address.
+    pub fn server(&self) -> SocketAddr {
+        self.server
+    }
+
+    /// Queues a package to the server; returns its id. [`SendError::WouldBlock`]: too many
+    /// reliable packages await confirmation (poll, then retry).
+    pub fn send(
+        &mut self,
+        now: Instant,
+        reliability: Reliability,
+        server_targeted: bool,
+        payload: &[u8],
+    ) -> Result<u32, SendError> {
+        self.endpoint.now = Some(now);
+        let peer = self
+            .endpoint
+            .peer(self.server, now)
+            .ok_or(SendError::UnknownPeer)?;
+        Ok(peer
+            .outbound
+            .send(reliability, server_targeted, payload)?
+            .get())
+    }
+
+    /// The next event.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    /// Reliable packages awaiting the server's confirmation.
+    pub fn unconfirmed(&self) -> usize {
+        self.endpoint
+            .peers
+            .get(&self.server)
+            .map_or(0, |p| p.outbound.unconfirmed())
+    }
+
+    /// Whether anything is still to be sent or confirmed, either way.
+    pub fn is_idle(&self) -> bool {
+        self.endpoint.peers.get(&self.server).is_none_or(|p| {
+            p.outbound.unconfirmed() == 0
+                && !p.outbound.has_ready()
+                && p.confirmations
+                    .deadline(self.endpoint.config.confirm_delay)
+                    .is_none()
+        })
+    }
+
+    /// Bytes held, as the memory bound counts them.
+    pub fn memory(&self) -> usize {
+        self.endpoint.bytes() + self.events.capacity() * size_of::<Event>()
+    }
+}
+
+impl Machine for Client {
+    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        if from != self.server {
+            return;
+        }
+        let events = &mut self.events;
+        let full = events.len() >= MAX_EVENTS;
+        self.endpoint.handle(
+            now,
+            from,
+            datagram,
+            |_| !full,
+            |_, package| {
+                if events.len() < MAX_EVENTS || package.reliability != Reliability::Unreliable {
+                    events.push_back(Event::Delivered {
+                        reliability: package.reliability,
+                        server_targeted: package.server_targeted,
+                        id: package.id,
+                        payload: package.payload,
+                    });
+                }
+            },
+        );
+    }
+
+    endpoint_transmit!();
+
+    fn handle_timeout(&mut self, now: Instant) {
+        if self.endpoint.handle_timeout(now) > 0 {
+            self.events.push_back(Event::Forgotten);
+        }
+    }
+}

@@ -1,0 +1,78 @@
+//! What the protocols' tests share: the simulator's bad link, the loopback impairment, a
+//! server machine on a thread, and a machine's output drained.
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use hopnet::Machine;
+use hopnet::io::Impairment;
+use hopnet::io::blocking::Driver;
+use hopnet::sim::LinkConfig;
+
+/// 20 % loss, duplication, reordering and jitter: the simulator link.
+pub fn bad_link() -> LinkConfig {
+    LinkConfig {
+        loss: 0.2,
+        duplicate: 0.05,
+        reorder: 0.2,
+        reorder_delay: Duration::from_millis(30),
+        delay: Duration::from_millis(10),
+        jitter: Duration::from_millis(5),
+        ..LinkConfig::default()
+    }
+}
+
+/// 10 % of a driver's outgoing datagrams dropped.
+pub fn lossy(seed: u64) -> Option<Impairment> {
+    Some(Impairment {
+        loss: 0.1,
+        seed,
+        ..Impairment::default()
+    })
+}
+
+/// A server on loopback, on its own thread, through 10 % loss, until it is stopped.
+pub struct Served<M> {
+    pub addr: SocketAddr,
+    stop: Arc<AtomicBool>,
+    handle: thread::JoinHandle<M>,
+}
+
+impl<M: Machine + Send + 'static> Served<M> {
+    pub fn start(machine: M) -> Served<M> {
+        let mut driver = Driver::bind("127.0.0.1:0", machine).unwrap();
+        driver.set_impairment(lossy(7));
+        let addr = driver.local_addr().unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let handle = thread::spawn(move || {
+            while !flag.load(Ordering::Relaxed) {
+                driver.poll(Duration::from_millis(5)).unwrap();
+            }
+            driver.into_machine()
+        });
+        Served { addr, stop, handle }
+    }
+
+    /// Stops the server; its machine, for its counts.
+    pub fn stop(self) -> M {
+        self.stop.store(true, Ordering::Relaxed);
+        self.handle.join().unwrap()
+    }
+}
+
+/// Sends what `machine` has at `now` (each datagram at most `max_len` bytes), then runs its
+/// timers if due.
+pub fn drain<M: Machine>(machine: &mut M, now: Instant, buf: &mut Vec<u8>, max_len: usize) {
+    while let Some(t) = machine.poll_transmit(now, buf, 1) {
+        assert!(t.size <= max_len, "a datagram of {} bytes", t.size);
+    }
+    if machine.poll_timeout().is_some_and(|t| t <= now) {
+        machine.handle_timeout(now);
+    }
+}
