@@ -7,8 +7,9 @@
 //! A "message" is one move confirmed: the move out, the instance's SPRITE back, and whatever
 //! the player needed to repair a loss (CHECK, the resync's SPRITEs, the move again). R-TYPE's
 //! UDP has no window: a player sends its next move once the last one's SPRITE came, so the
-//! rate is bound by the round trip, and under loss by the player's 100 ms wait before it asks.
-//! CPU is the process's (both threads) over the moves.
+//! rate is bound by the round trip, and under loss by the player's timeout (the round-trip
+//! estimator's, bounded by `rtype::DEFAULT_RTO`) before it asks. CPU is the process's (both
+//! threads) over the moves.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

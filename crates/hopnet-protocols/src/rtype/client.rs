@@ -9,9 +9,9 @@
 //!
 //! - It knows where each move must take its ship (the spawn point plus the moves so far) and
 //!   sends the next move only once a SPRITE has shown the ship there.
-//! - When no such SPRITE comes within [`RETRY`], it asks for the world again with CHECK (the
-//!   RFC's own resync: the instance answers with every entity), and keeps asking each
-//!   [`RETRY`] until a SPRITE of its ship has come since it asked.
+//! - When no such SPRITE comes within the retransmission timeout, it asks for the world again
+//!   with CHECK (the RFC's own resync: the instance answers with every entity), and keeps
+//!   asking each timeout until a SPRITE of its ship has come since it asked.
 //! - That fresh position then says what happened: at the target, the move landed and only its
 //!   SPRITE was lost; elsewhere, the client sends the one step that leads towards the target
 //!   (the lost move again, or a step back should a move ever have landed twice).
@@ -19,7 +19,7 @@
 //!   the ship's square; if a resync has come without one, the SPACE is fired again. (Its
 //!   bullet's SPRITE may be lost in the same resync, so a SPACE can, rarely, fire twice: a
 //!   bullet more is harmless, and the instance bounds them.)
-//! - CONNECT is sent every [`RETRY`] until the instance answers.
+//! - CONNECT is sent each timeout until the instance answers.
 //! - Once every move is confirmed, the client waits for a CHECK count equal to the number of
 //!   entities it knows (resyncing while they differ), then sends QUIT three times.
 //! - A CHECK count that differs from the entities the client knows makes it forget every
@@ -29,22 +29,41 @@
 //! The moves are chosen so that the ship never comes back to a square it left (two steps
 //! right for one step down and up), so a SPRITE delayed on the way can never pass for a new
 //! one.
+//!
+//! # The timeout
+//!
+//! The RFC measures no round trip, but a move and the SPRITE that confirms it are one: the
+//! client gives hopnet's [`RttEstimator`] the time from a move (or the first CONNECT) to its
+//! confirmation, and waits the estimator's retransmission timeout ([`DEFAULT_RTO`]'s bounds,
+//! or [`InstanceClient::with_rto`]'s). Karn's rule: a move whose wait saw a resync, or a
+//! CONNECT sent more than once, gives no sample, as its answer may be an earlier send's. Each
+//! expiry that sends CHECK or CONNECT again doubles the timeout until a sample comes (or a
+//! resent move is confirmed within the un-doubled timeout). A timeout shorter than the path's
+//! round trip only asks early: a resync, and a step sent under a new number after the
+//! resync's own SPRITE, so a move is never applied twice.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use hopnet::engine::RttEstimator;
 use hopnet::{Machine, Transmit};
 use hopnet_formats::rtype::{Action, Frame};
 
 use super::body;
 use super::frames;
 use super::outbox::Outbox;
+use crate::rto::RtoConfig;
 
-/// How long the client waits for a SPRITE (or a CONNECT) before it asks again. Fixed, as the
-/// RFC measures no round trip: on a path slower than this a move is only asked about early
-/// (a resync, and a repeat the instance ignores by its number), never applied twice.
-pub const RETRY: Duration = Duration::from_millis(100);
+/// The client's retransmission timeout by default: 150 ms before the first sample (three
+/// times the assumed 50 ms round trip), then the estimator's, never below 10 ms (a loopback
+/// round trip is far shorter, but a thread on a loaded machine can sleep that long, and an
+/// early resync costs a CHECK and its SPRITEs) nor above 1 s.
+pub const DEFAULT_RTO: RtoConfig = RtoConfig {
+    initial_rtt: Duration::from_millis(50),
+    min: Duration::from_millis(10),
+    max: Duration::from_millis(1000),
+};
 /// Entities the client keeps track of at most; a SPRITE of a new one beyond is ignored.
 pub const MAX_KNOWN_ENTITIES: usize = 4096;
 
@@ -133,6 +152,12 @@ pub struct InstanceClient {
     done: usize,
     waiting: Waiting,
     retry_at: Instant,
+    rtt: RttEstimator,
+    /// When the current move (or its last correction), or the last CONNECT, was sent.
+    sent_at: Option<Instant>,
+    /// Whether the current wait saw a resync or a repeated CONNECT: its answer gives no
+    /// sample (Karn's rule).
+    resent: bool,
     outbox: Outbox,
     stats: ClientStats,
 }
@@ -160,9 +185,24 @@ impl InstanceClient {
             done: 0,
             waiting: Waiting::Nothing,
             retry_at: now,
+            rtt: DEFAULT_RTO.estimator(),
+            sent_at: None,
+            resent: false,
             outbox: Outbox::default(),
             stats: ClientStats::default(),
         }
+    }
+
+    /// The same client with the retransmission timeout's settings `rto` instead of
+    /// [`DEFAULT_RTO`].
+    pub fn with_rto(mut self, rto: RtoConfig) -> Self {
+        self.rtt = rto.estimator();
+        self
+    }
+
+    /// The round-trip estimator: its smoothed round trip and current timeout.
+    pub fn rtt(&self) -> &RttEstimator {
+        &self.rtt
     }
 
     /// Where the session is.
@@ -214,7 +254,22 @@ impl InstanceClient {
         self.send(Action::Check, "");
         self.stats.resyncs += 1;
         self.waiting = Waiting::Resync { fresh: false };
-        self.retry_at = now + RETRY;
+        self.resent = true;
+        self.retry_at = now + self.rtt.rto();
+    }
+
+    /// The current move, or CONNECT, was answered: a sample if it was sent once, else only
+    /// the end of the backoff should it have come within the un-doubled timeout.
+    fn answered(&mut self, now: Instant) {
+        if let Some(sent) = self.sent_at.take() {
+            let elapsed = now.saturating_duration_since(sent);
+            if self.resent {
+                self.rtt.on_prompt_retransmission_ack(elapsed);
+            } else {
+                self.rtt.sample(elapsed);
+            }
+        }
+        self.resent = false;
     }
 
     /// Whether the current move's result has been seen.
@@ -240,6 +295,7 @@ impl InstanceClient {
             return;
         }
         while self.current_confirmed() {
+            self.answered(now);
             self.done += 1;
             self.stats.moves_confirmed += 1;
             self.waiting = Waiting::Nothing;
@@ -278,7 +334,8 @@ impl InstanceClient {
         let number = self.stats.moves_sent.to_string();
         self.send(step, &number);
         self.waiting = Waiting::Move;
-        self.retry_at = now + RETRY;
+        self.sent_at = Some(now);
+        self.retry_at = now + self.rtt.rto();
     }
 
     fn sprite(&mut self, now: Instant, message: &str) {
@@ -330,7 +387,8 @@ impl InstanceClient {
                         self.spawn = Some(at);
                     }
                     self.phase = Phase::Playing;
-                    self.retry_at = now + RETRY;
+                    self.answered(now);
+                    self.retry_at = now + self.rtt.rto();
                     self.advance(now);
                 }
             }
@@ -381,18 +439,26 @@ impl Machine for InstanceClient {
         if now < self.retry_at {
             return;
         }
-        self.retry_at = now + RETRY;
         match self.phase {
             Phase::Connecting => {
+                if self.sent_at.is_some() {
+                    self.resent = true;
+                    self.rtt.back_off();
+                }
                 let id = self.instance.to_string();
                 self.send(Action::Connect, &id);
+                self.sent_at = Some(now);
+                self.retry_at = now + self.rtt.rto();
             }
             Phase::Playing => match self.waiting {
-                // The ship's position is not known yet (its SPRITE was lost), or a move's
-                // SPRITE did not come: ask for the world.
-                Waiting::Nothing | Waiting::Move => self.resync(now),
+                // The resync's SPRITE came: send the step towards the target.
                 Waiting::Resync { fresh: true } if !self.current_confirmed() => self.send_move(now),
-                Waiting::Resync { .. } => self.resync(now),
+                // The ship's position is not known yet (its SPRITE was lost), or a move's (or
+                // the last resync's) SPRITE did not come in time: ask for the world.
+                Waiting::Nothing | Waiting::Move | Waiting::Resync { .. } => {
+                    self.rtt.back_off();
+                    self.resync(now);
+                }
             },
             // The next CHECK count decides.
             Phase::Settling | Phase::Done | Phase::Failed(_) => {}

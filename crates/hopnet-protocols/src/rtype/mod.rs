@@ -42,7 +42,7 @@ mod stream;
 mod world;
 
 pub use body::{Listing, valid_name};
-pub use client::{ClientStats, InstanceClient, MAX_KNOWN_ENTITIES, Phase, RETRY, moves};
+pub use client::{ClientStats, DEFAULT_RTO, InstanceClient, MAX_KNOWN_ENTITIES, Phase, moves};
 pub use frames::{MAX_MESSAGE, Rejected, decode, to_bytes};
 pub use host::{
     EMPTY_INSTANCE_LIFETIME, Host, HostConfig, HostSummary, LOBBY_IDLE, MAX_INSTANCES,
