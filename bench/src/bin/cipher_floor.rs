@@ -16,8 +16,12 @@ use chacha20poly1305::{ChaCha20Poly1305, KeyInit, Tag};
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let size: usize = args.next().map_or(1219, |a| a.parse().expect("DATAGRAM_BYTES"));
-    let count: u64 = args.next().map_or(200_000, |a| a.parse().expect("DATAGRAMS"));
+    let size: usize = args
+        .next()
+        .map_or(1219, |a| a.parse().expect("DATAGRAM_BYTES"));
+    let count: u64 = args
+        .next()
+        .map_or(200_000, |a| a.parse().expect("DATAGRAMS"));
     assert!(size > 16, "a datagram holds at least its 16-byte tag");
     let key = [7u8; 32];
     let ad = [0x86u8; 21];
@@ -39,11 +43,19 @@ fn main() {
     for sequence in (0..count).rev() {
         let tag: Tag = tags[sequence as usize];
         ChaCha20Poly1305::new((&key).into())
-            .decrypt_inout_detached((&nonce(sequence)).into(), &ad, buf.as_mut_slice().into(), &tag)
+            .decrypt_inout_detached(
+                (&nonce(sequence)).into(),
+                &ad,
+                buf.as_mut_slice().into(),
+                &tag,
+            )
             .expect("every tag verifies");
     }
     report("open", size, count, start.elapsed().as_secs_f64());
-    assert!(black_box(&buf).iter().all(|&b| b == 0x5a), "opened back to the plaintext");
+    assert!(
+        black_box(&buf).iter().all(|&b| b == 0x5a),
+        "opened back to the plaintext"
+    );
 }
 
 /// netcode's packet nonce: four zero bytes, then the sequence, little-endian.

@@ -42,7 +42,11 @@ fn impairment(loss: f64, seed: u64) -> Option<Impairment> {
 fn serve<M: Machine + Send + 'static>(
     machine: M,
     loss: f64,
-) -> (std::net::SocketAddr, Arc<AtomicBool>, thread::JoinHandle<()>) {
+) -> (
+    std::net::SocketAddr,
+    Arc<AtomicBool>,
+    thread::JoinHandle<()>,
+) {
     let mut driver = Driver::bind("127.0.0.1:0", machine).expect("bind");
     driver.set_busy_poll(Duration::ZERO);
     driver.set_impairment(impairment(loss, 1));
@@ -70,7 +74,11 @@ fn semi_ordered(count: u32, loss: f64) -> Sample {
     let (start, cpu0) = (Instant::now(), cpu());
     let mut next = 0;
     while !(next == count && check.all_reliable_back()) {
-        assert!(start.elapsed() < Duration::from_secs(60), "{:?}", check.summary());
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{:?}",
+            check.summary()
+        );
         while next < count {
             let payload = check.payload(next);
             let sent = driver
@@ -111,7 +119,11 @@ fn woke(count: u32, loss: f64) -> Sample {
     let (start, cpu0) = (Instant::now(), cpu());
     let mut next = 0;
     while !check.all_back() {
-        assert!(start.elapsed() < Duration::from_secs(60), "{:?}", check.summary());
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{:?}",
+            check.summary()
+        );
         while next < count && check.outstanding() < 512 {
             let (kind, data) = check.command(next);
             driver.machine().send(kind, &data, true).expect("send");
