@@ -198,9 +198,7 @@ impl ServerTransport for WokeServer {
     }
 
     fn stats(&mut self, client: ConnectionId) -> Option<Stats> {
-        self.clients
-            .contains_key(&client)
-            .then(Stats::default)
+        self.clients.contains_key(&client).then(Stats::default)
     }
 
     fn local_addr(&self) -> Option<SocketAddr> {
