@@ -44,7 +44,7 @@ struct Ordered {
 }
 
 fn pad(n: u32, reliable: bool) -> Vec<u8> {
-    let len = if reliable && n % 5 == 0 {
+    let len = if reliable && n.is_multiple_of(5) {
         3000
     } else {
         n as usize % 50
