@@ -135,6 +135,20 @@ impl NetClient {
         ))
     }
 
+    /// A WOKE client (the seed's transport, [`hopnet_protocols::woke`]) of `server`, from an
+    /// ephemeral port ([`WokeClient`](crate::transport::woke::WokeClient)). Messages go as
+    /// WOKE's commands: register them as `Reliable` or `Unreliable`; a message of another
+    /// mode is not sent, and a [`NetworkError`](crate::NetworkError) names the mode.
+    #[cfg(feature = "protocols")]
+    pub fn connect_woke(
+        server: SocketAddr,
+        config: hopnet_protocols::woke::Config,
+    ) -> Result<NetClient, Error> {
+        Ok(NetClient::new(crate::transport::woke::WokeClient::connect(
+            server, config,
+        )?))
+    }
+
     /// Where the connection is.
     pub fn state(&self) -> ConnectionState {
         self.state

@@ -126,6 +126,20 @@ impl NetServer {
         )?))
     }
 
+    /// A WOKE server (the seed's transport, [`hopnet_protocols::woke`]) on a UDP socket
+    /// bound to `addr` ([`WokeServer`](crate::transport::woke::WokeServer)). Messages go as
+    /// WOKE's commands: register them as `Reliable` or `Unreliable`; a message of another
+    /// mode is not sent, and a [`NetworkError`](crate::NetworkError) names the mode.
+    #[cfg(feature = "protocols")]
+    pub fn bind_woke(
+        addr: impl ToSocketAddrs,
+        config: hopnet_protocols::woke::Config,
+    ) -> Result<NetServer, Error> {
+        Ok(NetServer::new(crate::transport::woke::WokeServer::bind(
+            addr, config,
+        )?))
+    }
+
     /// The connected clients, by id.
     pub fn clients(&self) -> impl Iterator<Item = ConnectionId> + '_ {
         self.clients.keys().copied()

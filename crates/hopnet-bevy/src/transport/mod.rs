@@ -11,6 +11,10 @@
 //!   the same drivers, made secure when they are made);
 //! - the simulator: [`SimNet`](crate::sim::SimNet)'s server and clients, many apps on one
 //!   seeded lossy network in virtual time, for tests;
+//! - the seeds' protocols, with the `protocols` feature: WOKE
+//!   (`woke::WokeServer`, `woke::WokeClient`; `NetServer::bind_woke`,
+//!   `NetClient::connect_woke`) on hopnet's generic driver, carrying `Reliable` and
+//!   `Unreliable` messages and refusing every other mode with an error;
 //! - anything else: implement these traits for it (a few
 //!   lines over its machine's `send`, `poll_event` and `close`) and hand it to
 //!   [`NetServer::new`](crate::NetServer::new) or [`NetClient::new`](crate::NetClient::new).
@@ -20,6 +24,8 @@
 
 pub mod sim;
 mod udp;
+#[cfg(feature = "protocols")]
+pub mod woke;
 
 use std::net::SocketAddr;
 use std::time::Instant;

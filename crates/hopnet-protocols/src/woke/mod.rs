@@ -21,7 +21,7 @@
 //! | `ticker.rs` | the 30 Hz loop's clock |
 //! | `outbox.rs` | packets written, waiting for the driver |
 //! | `connection.rs` | one connection: a packet per tick, a packet from the peer |
-//! | `server.rs` | the server role: client ids, echoes |
+//! | `server.rs` | the server role: client ids; the contract's echoes, or an application's events and sends |
 //! | `client.rs` | the client role: requests until answered |
 //! | `echo_check.rs` | the contract's client: what it sends, what it checks of the echoes |
 
@@ -41,4 +41,4 @@ pub use config::{Config, HEADER_LEN, MAX_PACKET, MAX_PENDING_RELIABLE, MAX_UNACK
 pub use connection::{CloseReason, Incoming};
 pub use echo_check::{EchoCheck, Summary};
 pub use outgoing::{MAX_RELIABLE_DATA, MAX_SPLIT_DATA, MAX_UNRELIABLE_DATA, SendError};
-pub use server::{Server, ServerStats};
+pub use server::{Server, ServerEvent, ServerStats};

@@ -1,8 +1,10 @@
-//! The server role: a connection per client address, a non-zero client id for each, every
-//! delivered command echoed to its sender (same type, same data, reliable iff it was), and one
-//! packet per connection every tick.
+//! The server role: a connection per client address, a non-zero client id for each, and one
+//! packet per connection every tick. The contract's server ([`Server::new`]) echoes every
+//! delivered command to its sender (same type, same data, reliable iff it was); an
+//! application's server ([`Server::application`]) hands commands up as [`ServerEvent`]s and
+//! sends what the application gives it instead.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::time::Instant;
 
@@ -12,6 +14,7 @@ use hopnet_formats::woke::Packet;
 use super::Config;
 use super::connection::{CloseReason, Connection, Incoming};
 use super::outbox::Outbox;
+use super::outgoing::SendError;
 use super::ticker::{Ticker, outbox_transmit};
 
 /// What a [`Server`] counted.
@@ -33,10 +36,48 @@ pub struct ServerStats {
     pub refused: u64,
 }
 
-/// A WOKE server ([`Machine`]): echoes every command, per the contract.
+/// Events waiting for an application at most; beyond, a packet is not taken (nor
+/// acknowledged), so its reliable commands come again.
+const MAX_EVENTS: usize = 16_384;
+
+/// What an application's [`Server`] tells its application.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ServerEvent {
+    /// A client's request was answered: its id, from now on its connection's name.
+    Connected {
+        /// The client's id.
+        client_id: u16,
+        /// Its address.
+        peer: SocketAddr,
+    },
+    /// A command from a client.
+    Command {
+        /// The client's id.
+        client_id: u16,
+        /// Its address.
+        peer: SocketAddr,
+        /// The command.
+        command: Incoming,
+    },
+    /// A connection ended; its id may be given to a later client.
+    Closed {
+        /// The client's id.
+        client_id: u16,
+        /// Its address.
+        peer: SocketAddr,
+        /// Why.
+        reason: CloseReason,
+    },
+}
+
+/// A WOKE server ([`Machine`]): the contract's, which echoes every command, or an
+/// application's.
 #[derive(Debug)]
 pub struct Server {
     config: Config,
+    /// The contract's echo server; otherwise commands are handed up as events.
+    echo: bool,
+    events: VecDeque<ServerEvent>,
     connections: HashMap<SocketAddr, Connection>,
     next_client_id: u16,
     ticker: Ticker,
@@ -46,9 +87,11 @@ pub struct Server {
 }
 
 impl Server {
-    /// A server with no client yet.
+    /// The contract's server, with no client yet: every command is echoed to its sender.
     pub fn new(config: Config) -> Server {
         Server {
+            echo: true,
+            events: VecDeque::new(),
             connections: HashMap::new(),
             next_client_id: 1,
             ticker: Ticker::new(config.tick, None),
@@ -56,6 +99,71 @@ impl Server {
             incoming: Vec::new(),
             stats: ServerStats::default(),
             config,
+        }
+    }
+
+    /// An application's server, with no client yet: connections, commands and closes are
+    /// read with [`poll_event`](Self::poll_event), and commands are sent with
+    /// [`send`](Self::send); nothing is echoed.
+    pub fn application(config: Config) -> Server {
+        Server {
+            echo: false,
+            ..Server::new(config)
+        }
+    }
+
+    /// The next event (an application's server only; the contract's has none).
+    pub fn poll_event(&mut self) -> Option<ServerEvent> {
+        self.events.pop_front()
+    }
+
+    /// Queues a command to the client whose id is `client_id`, sent with its next packet.
+    pub fn send(
+        &mut self,
+        client_id: u16,
+        kind: u16,
+        data: &[u8],
+        reliable: bool,
+    ) -> Result<(), SendError> {
+        self.connections
+            .values_mut()
+            .find(|c| c.client_id == client_id)
+            .ok_or(SendError::Closed)?
+            .send(kind, data, reliable)
+    }
+
+    /// Reliable commands to `client_id` not yet acknowledged (more than 1,024 end the
+    /// connection, as the seed says).
+    pub fn pending(&self, client_id: u16) -> Option<usize> {
+        self.connections
+            .values()
+            .find(|c| c.client_id == client_id)
+            .map(Connection::pending)
+    }
+
+    /// Sends ConnectionClosed to `client_id` and ends its connection.
+    pub fn close(&mut self, client_id: u16, now: Instant) -> Result<(), SendError> {
+        let addr = self
+            .connections
+            .iter()
+            .find(|(_, c)| c.client_id == client_id)
+            .map(|(&a, _)| a)
+            .ok_or(SendError::Closed)?;
+        if let Some(mut c) = self.connections.remove(&addr) {
+            self.stats.closed += 1;
+            self.out.push(addr, c.close_packet(now));
+            self.closed(client_id, addr, CloseReason::Local);
+        }
+        Ok(())
+    }
+
+    fn closed(&mut self, client_id: u16, peer: SocketAddr, reason: CloseReason) {
+        if !self.echo {
+            self.events.push_back(ServerEvent::Closed {
+                client_id,
+                peer,
+                reason,
+            });
         }
     }
 
@@ -96,12 +204,16 @@ impl Server {
                 self.stats.dropped += 1;
                 self.out.push(addr, c.close_packet(now));
             }
+            self.closed(c.client_id, addr, reason);
         }
     }
 }
 
 impl Machine for Server {
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        if self.events.len() >= MAX_EVENTS {
+            return;
+        }
         let Ok(packet) = hopnet_codec::from_bytes::<Packet>(datagram) else {
             self.stats.malformed += 1;
             return;
@@ -118,6 +230,12 @@ impl Machine for Server {
                     c.established(id);
                     self.connections.insert(from, c);
                     self.stats.connected += 1;
+                    if !self.echo {
+                        self.events.push_back(ServerEvent::Connected {
+                            client_id: id,
+                            peer: from,
+                        });
+                    }
                     self.ticker.start(now);
                 }
                 // Acknowledged like any packet, so that the answer's `ack` is one received.
@@ -150,7 +268,14 @@ impl Machine for Server {
         c.handle(now, header, commands, &mut self.incoming);
         for command in self.incoming.drain(..) {
             self.stats.delivered += 1;
-            if c.send(command.kind, &command.data, command.reliable)
+            if !self.echo {
+                self.events.push_back(ServerEvent::Command {
+                    client_id: header.client_id,
+                    peer: from,
+                    command,
+                });
+            } else if c
+                .send(command.kind, &command.data, command.reliable)
                 .is_err()
             {
                 self.stats.echo_refused += 1;
