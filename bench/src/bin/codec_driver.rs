@@ -5,7 +5,8 @@
 //! `codec-driver (rabbit|hand|deku) (dogfight-encode|dogfight-decode) N`: Dogfight's state;
 //! `codec-driver rabbit (delta|delta-decode) N`: the `delta-10pct` case;
 //! `codec-driver rabbit (a2s-info-encode|a2s-info-decode|dns-4q-encode|dns-4q-decode) N`: the
-//! server answers (`bench::servers`).
+//! server answers (`bench::servers`);
+//! `codec-driver hand (a2s-info-decode|dns-4q-decode) N`: their hand-written decoders.
 
 use std::hint::black_box;
 
@@ -57,6 +58,18 @@ fn main() {
                     hopnet_codec::from_bytes::<hopnet_formats::dns::Message>(black_box(&b))
                         .unwrap(),
                 );
+            }
+        }
+        (Some("hand"), Some("a2s-info-decode")) => {
+            let b = hopnet_codec::to_bytes(&bench::servers::info()).unwrap();
+            for _ in 0..n {
+                black_box(bench::servers::hand::decode_info(black_box(&b)).unwrap());
+            }
+        }
+        (Some("hand"), Some("dns-4q-decode")) => {
+            let b = hopnet_codec::to_bytes(&bench::servers::query()).unwrap();
+            for _ in 0..n {
+                black_box(bench::servers::hand::decode_query(black_box(&b)).unwrap());
             }
         }
         (Some("rabbit"), Some("encode")) => {

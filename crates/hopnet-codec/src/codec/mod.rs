@@ -117,6 +117,25 @@ pub trait FieldDecode<T> {
     ///
     /// [`BitReader`]: crate::BitReader
     fn decode<R: BitRead>(r: &mut R) -> Result<T>;
+
+    /// Reads one value from exactly the next `bytes` bytes (the cursor on a byte boundary),
+    /// which it must fill but for the zero padding of its last byte: a field framed by a byte
+    /// length (`byte_len`). The cursor ends past those bytes.
+    ///
+    /// The provided method decodes from a reader over those bytes only, then checks what is
+    /// left of them; a codec whose value is the bytes themselves overrides it to take them
+    /// without that second reader.
+    #[inline]
+    fn decode_framed<R: BitRead>(r: &mut R, bytes: u64) -> Result<T> {
+        r.with_reader(|r| {
+            let mut span = r.region(bytes)?;
+            let end = span.position() + span.remaining_bits();
+            let value = Self::decode(&mut span)?;
+            span.finish()?;
+            r.skip_to(end)?;
+            Ok(value)
+        })
+    }
 }
 
 /// A value as its type encodes it ([`Encode`] and [`Decode`]): the codec of a field without

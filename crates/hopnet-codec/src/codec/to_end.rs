@@ -25,6 +25,19 @@ pub trait EndList: Sized {
     /// Reads items until fewer than eight bits are left, at most `max` of them (an error past
     /// that).
     fn decode_items(r: &mut BitReader<'_>, max: u64) -> Result<Self>;
+    /// Reads the items of exactly the next `bytes` bytes (the cursor on a byte boundary), at
+    /// most `max` of them, and moves the cursor past those bytes: the items of a field framed
+    /// by a byte length. The provided method reads them with [`EndList::decode_items`] from a
+    /// reader over those bytes only, then checks what is left of them.
+    #[inline]
+    fn decode_span(r: &mut BitReader<'_>, bytes: u64, max: u64) -> Result<Self> {
+        let mut span = r.region(bytes)?;
+        let end = span.position() + span.remaining_bits();
+        let value = Self::decode_items(&mut span, max)?;
+        span.finish()?;
+        r.skip_to(end)?;
+        Ok(value)
+    }
     /// The schema of one item.
     fn item_schema() -> Encoding;
 }
@@ -119,6 +132,17 @@ impl EndList for String {
         8 * self.len() as u64
     }
 
+    /// A string's items are its bytes: taken from the input where they are, with no reader of
+    /// their own (the same checks and errors as the provided method's).
+    #[inline]
+    fn decode_span(r: &mut BitReader<'_>, bytes: u64, max: u64) -> Result<Self> {
+        let slice = r.read_slice(bytes)?;
+        if bytes > max {
+            return Err(Error::TooLong { len: bytes, max });
+        }
+        utf8_owned(slice, r.position())
+    }
+
     fn decode_items(r: &mut BitReader<'_>, max: u64) -> Result<Self> {
         let len = r.remaining_bits() / 8;
         if len > max {
@@ -127,12 +151,7 @@ impl EndList for String {
         if r.position().is_multiple_of(8) {
             // On a byte boundary the bytes are checked where they are, then copied once.
             let bytes = r.read_slice(len)?;
-            return std::str::from_utf8(bytes)
-                .map(str::to_owned)
-                .map_err(|source| Error::InvalidUtf8 {
-                    position: r.position(),
-                    source,
-                });
+            return utf8_owned(bytes, r.position());
         }
         let mut bytes = vec![0u8; len as usize];
         r.read_bytes(&mut bytes)?;
@@ -148,6 +167,14 @@ impl EndList for String {
             signed: false,
         }
     }
+}
+
+/// `bytes` as a `String` if they are UTF-8; `position` is the error's, the cursor past them.
+#[inline]
+fn utf8_owned(bytes: &[u8], position: u64) -> Result<String> {
+    std::str::from_utf8(bytes)
+        .map(str::to_owned)
+        .map_err(|source| Error::InvalidUtf8 { position, source })
 }
 
 /// The items with no count, to the end of the input, at most `MAX` of them
@@ -190,5 +217,10 @@ impl<T: EndList, const MAX: u64> FieldDecode<T> for ToEnd<MAX> {
     #[inline]
     fn decode<R: BitRead>(r: &mut R) -> Result<T> {
         r.with_reader(|r| T::decode_items(r, MAX))
+    }
+
+    #[inline]
+    fn decode_framed<R: BitRead>(r: &mut R, bytes: u64) -> Result<T> {
+        r.with_reader(|r| T::decode_span(r, bytes, MAX))
     }
 }

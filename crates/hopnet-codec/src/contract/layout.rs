@@ -147,15 +147,7 @@ pub fn framed<T, C: FieldDecode<T>, L: TryInto<u64> + Copy, R: BitRead>(
     r: &mut R,
     len: &L,
 ) -> Result<T> {
-    let bytes = length(len)?;
-    r.with_reader(|r| {
-        let mut span = r.region(bytes)?;
-        let end = span.position() + span.remaining_bits();
-        let value = C::decode(&mut span)?;
-        span.finish()?;
-        r.skip_to(end)?;
-        Ok(value)
-    })
+    C::decode_framed(r, length(len)?)
 }
 
 /// Decodes a transformed field framed by the byte length `len`: its bytes, borrowed from the
