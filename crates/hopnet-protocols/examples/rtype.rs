@@ -10,7 +10,8 @@
 //! Each prints, as its last line on stdout, one JSON object: the client
 //! `{"instance":ID,"port":P,"entities":K,"checks":C,"resyncs":R}`, the server
 //! `{"instances":I,"lobby_connections":L}`. The client exits 0 once every move came back,
-//! non-zero on a refusal, a protocol error or its 30 s deadline. The server serves for its
+//! non-zero on a refusal, a protocol error or its 30 s deadline; then its summary holds what
+//! it saw so far (`null` where it never learnt the instance or port) and an `"error"`. The server serves for its
 //! 30 s, then prints its summary and exits 0 (non-zero only if it could not bind).
 
 use std::net::SocketAddr;
@@ -18,7 +19,9 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{ArgGroup, Parser, Subcommand};
-use hopnet_protocols::rtype::{Entry, Host, HostConfig, SessionConfig, play};
+use hopnet_protocols::rtype::{
+    Entry, Host, HostConfig, SessionConfig, SessionProgress, play_tracked,
+};
 
 /// Every program's deadline.
 const DEADLINE: Duration = Duration::from_secs(30);
@@ -99,7 +102,8 @@ fn client(lobby: SocketAddr, create: Option<String>, moves: usize, deadline: Ins
         deadline,
         impairment: None,
     };
-    match play(&config) {
+    let mut progress = SessionProgress::default();
+    match play_tracked(&config, &mut progress) {
         Ok(s) => {
             for l in &s.listed {
                 eprintln!("listed: {l}");
@@ -122,7 +126,18 @@ fn client(lobby: SocketAddr, create: Option<String>, moves: usize, deadline: Ins
         }
         Err(e) => {
             eprintln!("rtype: {e}");
-            println!("{}", serde_json::json!({ "error": e.to_string() }));
+            // The contract's summary as far as the session got, and why it ended.
+            println!(
+                "{}",
+                serde_json::json!({
+                    "instance": progress.instance,
+                    "port": progress.port,
+                    "entities": progress.entities,
+                    "checks": progress.checks,
+                    "resyncs": progress.resyncs,
+                    "error": e.to_string(),
+                })
+            );
             ExitCode::FAILURE
         }
     }

@@ -51,6 +51,8 @@ pub use host::{
 pub use instance::{CHECK_INTERVAL, Instance, InstanceStats, PLAYER_TIMEOUT};
 pub use lobby::{CreateError, GAME, Instances, LobbySession};
 pub use outbox::MAX_OUTBOX;
-pub use session::{Entry, SessionConfig, SessionError, SessionSummary, play};
+pub use session::{
+    Entry, SessionConfig, SessionError, SessionProgress, SessionSummary, play, play_tracked,
+};
 pub use stream::{FrameReader, MAX_STREAM_FRAME};
 pub use world::{Entity, Kind, MAX_BULLETS_PER_PLAYER, MAX_ENTITIES, MAX_PLAYERS, World};

@@ -189,9 +189,47 @@ fn enter(config: &SessionConfig) -> Result<(Vec<Listing>, u16, u32), SessionErro
     Ok((listed, port, id))
 }
 
+/// What a session has seen so far: the summary's fields, kept up to date while it runs, so
+/// that a session that fails can still say how far it got.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionProgress {
+    /// The instance's id, once the lobby said JOINED.
+    pub instance: Option<u32>,
+    /// Its UDP port, once the lobby said JOINED.
+    pub port: Option<u16>,
+    /// Entities the client knows.
+    pub entities: usize,
+    /// CHECK counts received.
+    pub checks: u64,
+    /// CHECK requests sent.
+    pub resyncs: u64,
+    /// Moves confirmed.
+    pub moves: usize,
+}
+
+impl SessionProgress {
+    fn observe(&mut self, client: &InstanceClient) {
+        self.entities = client.entities().len();
+        self.checks = client.stats().checks;
+        self.resyncs = client.stats().resyncs;
+        self.moves = client.moves_done();
+    }
+}
+
 /// Runs a whole session: the lobby, then the moves on the instance.
 pub fn play(config: &SessionConfig) -> Result<SessionSummary, SessionError> {
+    play_tracked(config, &mut SessionProgress::default())
+}
+
+/// [`play`], keeping `progress` up to date as the session goes, so that on an error it holds
+/// what was seen before it.
+pub fn play_tracked(
+    config: &SessionConfig,
+    progress: &mut SessionProgress,
+) -> Result<SessionSummary, SessionError> {
     let (listed, port, instance) = enter(config)?;
+    progress.instance = Some(instance);
+    progress.port = Some(port);
     let server = SocketAddr::new(config.lobby.ip(), port);
     let local: SocketAddr = if server.is_ipv4() {
         ([0, 0, 0, 0], 0).into()
@@ -212,7 +250,9 @@ pub fn play(config: &SessionConfig) -> Result<SessionSummary, SessionError> {
                 config.moves
             )));
         }
-        driver.poll(left.min(Duration::from_millis(50)))?;
+        let polled = driver.poll(left.min(Duration::from_millis(50)));
+        progress.observe(driver.machine());
+        polled?;
         match driver.machine().phase().clone() {
             Phase::Done => break,
             Phase::Failed(why) => return Err(SessionError::Refused(why)),
@@ -222,6 +262,7 @@ pub fn play(config: &SessionConfig) -> Result<SessionSummary, SessionError> {
     // The QUITs.
     driver.flush()?;
     let c = driver.machine();
+    progress.observe(c);
     Ok(SessionSummary {
         instance,
         port,

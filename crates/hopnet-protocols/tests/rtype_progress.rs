@@ -1,0 +1,82 @@
+//! What an R-TYPE session has seen so far, kept while it runs: a session that fails still
+//! says how far it got (the example client prints it as its summary on failure).
+
+use std::time::{Duration, Instant};
+
+use hopnet::io::Impairment;
+use hopnet_protocols::rtype::{
+    Entry, Host, HostConfig, SessionConfig, SessionError, SessionProgress, play_tracked,
+};
+
+fn session(host: &Host, entry: Entry, within: Duration, loss: f64) -> SessionConfig {
+    SessionConfig {
+        lobby: host.local_addr(),
+        entry,
+        moves: 10,
+        deadline: Instant::now() + within,
+        impairment: (loss > 0.0).then(|| Impairment {
+            loss,
+            seed: 7,
+            ..Impairment::default()
+        }),
+    }
+}
+
+#[test]
+fn a_session_cut_off_from_its_instance_keeps_the_instance_and_port() {
+    let host = Host::bind("127.0.0.1:0".parse().unwrap(), HostConfig::default()).unwrap();
+    // Every datagram of the client lost: the lobby (TCP) answers, the instance never hears.
+    let config = session(
+        &host,
+        Entry::Create("void".into()),
+        Duration::from_secs(2),
+        1.0,
+    );
+    let mut progress = SessionProgress::default();
+    let err = play_tracked(&config, &mut progress).unwrap_err();
+    assert!(matches!(err, SessionError::Deadline(_)), "{err}");
+    assert_eq!(host.instance_count(), 1);
+    let port = progress.port.expect("the lobby said JOINED");
+    assert_ne!(port, 0);
+    assert!(progress.instance.is_some(), "{progress:?}");
+    assert_eq!(
+        (progress.entities, progress.checks, progress.moves),
+        (0, 0, 0),
+        "{progress:?}"
+    );
+}
+
+#[test]
+fn a_refusal_in_the_lobby_knows_no_instance() {
+    let host = Host::bind("127.0.0.1:0".parse().unwrap(), HostConfig::default()).unwrap();
+    let config = session(&host, Entry::Join, Duration::from_secs(10), 0.0);
+    let mut progress = SessionProgress::default();
+    let err = play_tracked(&config, &mut progress).unwrap_err();
+    assert!(matches!(err, SessionError::Refused(_)), "{err}");
+    assert_eq!(progress, SessionProgress::default());
+}
+
+#[test]
+fn a_session_that_succeeds_ends_with_its_summary() {
+    let host = Host::bind("127.0.0.1:0".parse().unwrap(), HostConfig::default()).unwrap();
+    let config = session(
+        &host,
+        Entry::Create("arena".into()),
+        Duration::from_secs(30),
+        0.0,
+    );
+    let mut progress = SessionProgress::default();
+    let summary = play_tracked(&config, &mut progress).unwrap();
+    assert_eq!(
+        progress,
+        SessionProgress {
+            instance: Some(summary.instance),
+            port: Some(summary.port),
+            entities: summary.entities,
+            checks: summary.checks,
+            resyncs: summary.resyncs,
+            moves: 10,
+        }
+    );
+    assert_eq!(summary.moves, 10);
+}
