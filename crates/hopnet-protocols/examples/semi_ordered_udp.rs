@@ -16,12 +16,12 @@ use std::time::{Duration, Instant};
 use clap::{Parser, ValueEnum};
 use hopnet::io::blocking::Driver;
 use hopnet_protocols::semi_ordered_udp::{
-    Client, ClientMode, Config, EchoCheck, Event, SendError, Server,
+    Client, ClientMode, Config, EchoCheck, Event, SendError, Server, Summary,
 };
 
 mod common;
 
-use common::{DEADLINE, Echoes, Loss, exit, impairment, local_for, serve};
+use common::{DEADLINE, Echoes, Loss, exit, fail, impairment, local_for, serve};
 
 /// Semi-ordered UDP (context-semi-ordered-udp.txt) on hopnet's engine.
 #[derive(Parser)]
@@ -103,9 +103,8 @@ fn client(
     loss: Loss,
 ) -> Result<bool, hopnet::Error> {
     if !(4..=hopnet_protocols::semi_ordered_udp::MAX_PAYLOAD).contains(&size) {
-        eprintln!("--size must be 4 to 504 bytes");
-        println!("{{\"error\":\"--size must be 4 to 504 bytes\"}}");
-        return Ok(false);
+        let none = Summary::default().to_json();
+        return Ok(fail(&none, "--size must be 4 to 504 bytes"));
     }
     let mode = match mode {
         Mode::Unreliable => ClientMode::Unreliable,
@@ -116,9 +115,13 @@ fn client(
     let bind = local_for(connect);
     let start = Instant::now();
     let machine = Client::new(connect, Config::starting_at(start_id), start);
-    let mut driver = Driver::bind(bind, machine)?;
-    driver.set_impairment(impairment(loss));
     let mut check = EchoCheck::new(count, size, mode);
+    let mut driver = match Driver::bind(bind, machine) {
+        Ok(driver) => driver,
+        Err(e) => return Ok(fail(&check.summary().to_json(), &format!("bind: {e}"))),
+    };
+    driver.set_impairment(impairment(loss));
+    let mut error = None;
     let mut next = 0;
     // Unreliable echoes get this long after the last package went out.
     let mut linger_until = None;
@@ -133,12 +136,18 @@ fn client(
                 }
                 Err(SendError::WouldBlock) => break,
                 Err(e) => {
-                    eprintln!("error: {e}");
-                    return Ok(false);
+                    error = Some(format!("send: {e}"));
+                    break;
                 }
             }
         }
-        driver.poll(Duration::from_millis(5))?;
+        if error.is_some() {
+            break;
+        }
+        if let Err(e) = driver.poll(Duration::from_millis(5)) {
+            error = Some(format!("socket: {e}"));
+            break;
+        }
         while let Some(event) = driver.machine().poll_event() {
             match event {
                 Event::Delivered {
@@ -158,12 +167,20 @@ fn client(
             }
         }
         if now >= start + DEADLINE {
-            eprintln!("deadline passed");
+            error = Some("deadline passed".to_owned());
             break;
         }
     }
-    driver.flush()?;
-    let ok = check.succeeded();
-    println!("{}", check.summary().to_json());
-    Ok(ok)
+    if let Err(e) = driver.flush() {
+        error.get_or_insert(format!("socket: {e}"));
+    }
+    let summary = check.summary().to_json();
+    match error {
+        Some(error) => Ok(fail(&summary, &error)),
+        None if !check.succeeded() => Ok(fail(&summary, "the echoes broke the contract")),
+        None => {
+            println!("{summary}");
+            Ok(true)
+        }
+    }
 }

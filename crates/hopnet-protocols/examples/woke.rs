@@ -16,12 +16,12 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use hopnet::io::blocking::Driver;
 use hopnet_protocols::woke::{
-    Client, CloseReason, Config, EchoCheck, Event, MAX_PENDING_RELIABLE, Server,
+    Client, CloseReason, Config, EchoCheck, Event, MAX_PENDING_RELIABLE, Server, Summary,
 };
 
 mod common;
 
-use common::{DEADLINE, Echoes, Loss, exit, impairment, local_for, serve};
+use common::{DEADLINE, Echoes, Loss, exit, fail, impairment, local_for, serve};
 
 /// WOKE (context-woke-transport.txt) on hopnet's engine.
 #[derive(Parser)]
@@ -85,14 +85,18 @@ fn client(
     loss: Loss,
 ) -> Result<bool, hopnet::Error> {
     if size < 4 {
-        println!("{{\"error\":\"--size must be at least 4 bytes\"}}");
-        return Ok(false);
+        let none = Summary::default().to_json();
+        return Ok(fail(&none, "--size must be at least 4 bytes"));
     }
     let bind = local_for(connect);
     let start = Instant::now();
-    let mut driver = Driver::bind(bind, Client::new(connect, Config::default(), start))?;
-    driver.set_impairment(impairment(loss));
     let mut check = EchoCheck::new(count, size, reliable);
+    let mut driver = match Driver::bind(bind, Client::new(connect, Config::default(), start)) {
+        Ok(driver) => driver,
+        Err(e) => return Ok(fail(&check.summary().to_json(), &format!("bind: {e}"))),
+    };
+    driver.set_impairment(impairment(loss));
+    let mut error = None;
     // Commands on their way at most, both directions together, so that neither end's
     // pending reliable commands reach the seed's limit.
     let in_flight = (MAX_PENDING_RELIABLE / 2) as u32;
@@ -117,7 +121,10 @@ fn client(
                 break;
             }
         }
-        driver.poll(Duration::from_millis(5))?;
+        if let Err(e) = driver.poll(Duration::from_millis(5)) {
+            error = Some(format!("socket: {e}"));
+            break;
+        }
         while let Some(event) = driver.machine().poll_event() {
             match event {
                 Event::Connected(id) => check.connected(id),
@@ -126,8 +133,8 @@ fn client(
             }
         }
         let now = Instant::now();
-        if closed.is_some_and(|r| r != CloseReason::Local) {
-            eprintln!("connection ended: {closed:?}");
+        if let Some(reason) = closed.filter(|&r| r != CloseReason::Local) {
+            error = Some(format!("connection ended: {reason:?}"));
             break;
         }
         let finished = next == count && (!reliable || check.all_back());
@@ -138,12 +145,21 @@ fn client(
             }
         }
         if now >= start + DEADLINE {
-            eprintln!("deadline passed");
+            error = Some("deadline passed".to_owned());
             break;
         }
     }
     driver.machine().close(Instant::now());
-    driver.flush()?;
-    println!("{}", check.summary().to_json());
-    Ok(check.succeeded())
+    if let Err(e) = driver.flush() {
+        error.get_or_insert(format!("socket: {e}"));
+    }
+    let summary = check.summary().to_json();
+    match error {
+        Some(error) => Ok(fail(&summary, &error)),
+        None if !check.succeeded() => Ok(fail(&summary, "the echoes broke the contract")),
+        None => {
+            println!("{summary}");
+            Ok(true)
+        }
+    }
 }

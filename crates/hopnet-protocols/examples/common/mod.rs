@@ -1,4 +1,4 @@
-//! What the contract's example programs share: the deadline, the exit code and error line,
+//! What the contract's example programs share: the deadline, the exit code and error lines,
 //! the `--loss` impairment, the client's local address, and the server's loop that prints its
 //! counts whenever they change (so that its last line is a summary however it ends).
 
@@ -65,6 +65,22 @@ pub fn exit(result: Result<bool, hopnet::Error>) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// A client's last line when it fails: its summary so far with an `"error"` field saying why.
+pub fn summary_with_error(summary: &str, error: &str) -> String {
+    let error = serde_json::to_string(error).expect("a string serialises");
+    match summary.strip_suffix('}') {
+        Some(fields) if fields.len() > 1 => format!("{fields},\"error\":{error}}}"),
+        _ => format!("{{\"error\":{error}}}"),
+    }
+}
+
+/// Prints a failed client's last line (see [`summary_with_error`]) and its error on stderr.
+pub fn fail(summary: &str, error: &str) -> bool {
+    eprintln!("error: {error}");
+    println!("{}", summary_with_error(summary, error));
+    false
 }
 
 /// Serves `machine` on `bind` until the deadline, printing `summary`'s counts as JSON
