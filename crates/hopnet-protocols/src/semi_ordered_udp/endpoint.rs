@@ -171,7 +171,10 @@ impl Endpoint {
                 true
             } else if peer.outbound.has_ready() && peer.outbound.write_next(now, buf) {
                 true
-            } else if peer.keepalive_due(&self.config).is_some_and(|due| due <= now) {
+            } else if peer
+                .keepalive_due(&self.config)
+                .is_some_and(|due| due <= now)
+            {
                 let keepalive = Datagram::Confirmation { ids: Vec::new() };
                 hopnet_codec::encode_into(&keepalive, buf).is_ok()
             } else {

@@ -180,13 +180,18 @@ impl Server {
         let events = &mut self.events;
         let stats = &mut self.stats;
         let full = events.len() >= MAX_EVENTS;
-        self.endpoint
-            .handle(now, from, datagram, |_| !full, |_, package: Delivered| {
+        self.endpoint.handle(
+            now,
+            from,
+            datagram,
+            |_| !full,
+            |_, package: Delivered| {
                 if events.len() < MAX_EVENTS || package.reliability != Reliability::Unreliable {
                     stats.delivered += 1;
                     events.push_back(ServerEvent::Delivered(package));
                 }
-            });
+            },
+        );
         if !known && self.endpoint.peers.contains_key(&from) {
             self.events
                 .insert(mark, ServerEvent::Connected { peer: from });
