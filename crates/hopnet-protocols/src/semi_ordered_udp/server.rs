@@ -250,3 +250,61 @@ impl Machine for Server {
         self.buf_forgotten = forgotten;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use hopnet_formats::semi_ordered::Datagram;
+
+    use super::*;
+
+    fn package(id: u32, payload: &[u8]) -> Vec<u8> {
+        let datagram = Datagram::Package {
+            reliability: Reliability::Unordered,
+            server_targeted: true,
+            id,
+            payload: payload.to_vec(),
+        };
+        let mut buf = Vec::new();
+        hopnet_codec::encode_into(&datagram, &mut buf).unwrap();
+        buf
+    }
+
+    #[test]
+    fn an_application_server_reports_peers_and_packages_and_echoes_nothing() {
+        let t0 = Instant::now();
+        let a: SocketAddr = "127.0.0.1:4000".parse().unwrap();
+        let mut server = Server::application(Config::default());
+        server.handle(t0, a, &[0xff]);
+        assert_eq!(server.poll_event(), None, "garbage makes no peer");
+        server.handle(t0, a, &package(0, b"hi"));
+        assert_eq!(
+            server.poll_event(),
+            Some(ServerEvent::Connected { peer: a })
+        );
+        match server.poll_event() {
+            Some(ServerEvent::Delivered(p)) => {
+                assert_eq!((p.from, &p.payload[..]), (a, &b"hi"[..]))
+            }
+            other => panic!("{other:?}"),
+        }
+        // Only the confirmation goes out: no echo.
+        let mut buf = Vec::new();
+        let later = t0 + Duration::from_millis(50);
+        let mut sent = Vec::new();
+        while server.poll_transmit(later, &mut buf, 1).is_some() {
+            sent.push(hopnet_codec::from_bytes::<Datagram>(&buf).unwrap());
+        }
+        assert!(
+            matches!(&sent[..], [Datagram::Confirmation { .. }]),
+            "{sent:?}"
+        );
+        server.handle_timeout(t0 + Duration::from_secs(15));
+        assert_eq!(
+            server.poll_event(),
+            Some(ServerEvent::Forgotten { peer: a })
+        );
+        assert_eq!(server.peers(), 0);
+    }
+}
