@@ -149,6 +149,22 @@ impl NetClient {
         )?))
     }
 
+    /// A Semi-ordered UDP client (the seed's transport,
+    /// [`hopnet_protocols::semi_ordered_udp`]) of `server`, from an ephemeral port
+    /// ([`SemiOrderedClient`](crate::transport::semi_ordered::SemiOrderedClient)); connected
+    /// once the server answers its first keepalive. Register messages as `Reliable`,
+    /// `SemiOrdered` or `Unreliable`, each small enough for one package; a message of another
+    /// mode is not sent, and a [`NetworkError`](crate::NetworkError) names the mode.
+    #[cfg(feature = "protocols")]
+    pub fn connect_semi_ordered(
+        server: SocketAddr,
+        config: hopnet_protocols::semi_ordered_udp::Config,
+    ) -> Result<NetClient, Error> {
+        Ok(NetClient::new(
+            crate::transport::semi_ordered::SemiOrderedClient::connect(server, config)?,
+        ))
+    }
+
     /// Where the connection is.
     pub fn state(&self) -> ConnectionState {
         self.state

@@ -140,6 +140,22 @@ impl NetServer {
         )?))
     }
 
+    /// A Semi-ordered UDP server (the seed's transport, [`hopnet_protocols::semi_ordered_udp`])
+    /// on a UDP socket bound to `addr`
+    /// ([`SemiOrderedServer`](crate::transport::semi_ordered::SemiOrderedServer)). Register
+    /// messages as `Reliable`, `SemiOrdered` or `Unreliable`, each small enough for one
+    /// package; a message of another mode is not sent, and a
+    /// [`NetworkError`](crate::NetworkError) names the mode.
+    #[cfg(feature = "protocols")]
+    pub fn bind_semi_ordered(
+        addr: impl ToSocketAddrs,
+        config: hopnet_protocols::semi_ordered_udp::Config,
+    ) -> Result<NetServer, Error> {
+        Ok(NetServer::new(
+            crate::transport::semi_ordered::SemiOrderedServer::bind(addr, config)?,
+        ))
+    }
+
     /// The connected clients, by id.
     pub fn clients(&self) -> impl Iterator<Item = ConnectionId> + '_ {
         self.clients.keys().copied()

@@ -14,7 +14,10 @@
 //! - the seeds' protocols, with the `protocols` feature: WOKE
 //!   (`woke::WokeServer`, `woke::WokeClient`; `NetServer::bind_woke`,
 //!   `NetClient::connect_woke`) on hopnet's generic driver, carrying `Reliable` and
-//!   `Unreliable` messages and refusing every other mode with an error;
+//!   `Unreliable` messages and refusing every other mode with an error; and Semi-ordered UDP
+//!   (`semi_ordered::SemiOrderedServer`, `semi_ordered::SemiOrderedClient`;
+//!   `NetServer::bind_semi_ordered`, `NetClient::connect_semi_ordered`), carrying
+//!   `Reliable`, `SemiOrdered` and `Unreliable` messages and refusing every other mode;
 //! - anything else: implement these traits for it (a few
 //!   lines over its machine's `send`, `poll_event` and `close`) and hand it to
 //!   [`NetServer::new`](crate::NetServer::new) or [`NetClient::new`](crate::NetClient::new).
@@ -22,6 +25,8 @@
 //! `now` is the app's clock (`Time<Real>`'s last update): a transport over real sockets reads
 //! the real clock itself and may ignore it; the simulator runs its virtual time up to it.
 
+#[cfg(feature = "protocols")]
+pub mod semi_ordered;
 pub mod sim;
 mod udp;
 #[cfg(feature = "protocols")]

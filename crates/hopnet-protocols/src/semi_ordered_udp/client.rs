@@ -40,17 +40,22 @@ pub struct Client {
     endpoint: Endpoint,
     server: SocketAddr,
     events: VecDeque<Event>,
+    /// Whether a Semi-ordered UDP datagram came from the server since the client was made
+    /// or last forgot it.
+    heard: bool,
 }
 
 impl Client {
     /// A client of the server at `server`; the silence that forgets it counts from `now`.
     pub fn new(server: SocketAddr, config: Config, now: Instant) -> Client {
         let mut endpoint = Endpoint::new(config);
+        endpoint.now = Some(now);
         endpoint.peer(server, now);
         Client {
             endpoint,
             server,
             events: VecDeque::new(),
+            heard: false,
         }
     }
 
@@ -84,6 +89,12 @@ impl Client {
         self.events.pop_front()
     }
 
+    /// Whether a Semi-ordered UDP datagram (a package, a confirmation, a keepalive) came
+    /// from the server since the client was made or last forgot the server.
+    pub fn has_heard(&self) -> bool {
+        self.heard
+    }
+
     /// Reliable packages awaiting the server's confirmation.
     pub fn unconfirmed(&self) -> usize {
         self.endpoint
@@ -114,6 +125,7 @@ impl Machine for Client {
         if from != self.server {
             return;
         }
+        let malformed = self.endpoint.counters.malformed;
         let events = &mut self.events;
         let full = events.len() >= MAX_EVENTS;
         self.endpoint.handle(
@@ -132,12 +144,18 @@ impl Machine for Client {
                 }
             },
         );
+        if self.endpoint.counters.malformed == malformed {
+            self.heard = true;
+        }
     }
 
     endpoint_transmit!();
 
     fn handle_timeout(&mut self, now: Instant) {
-        if self.endpoint.handle_timeout(now) > 0 {
+        let mut forgotten = Vec::new();
+        self.endpoint.handle_timeout(now, &mut forgotten);
+        if !forgotten.is_empty() {
+            self.heard = false;
             self.events.push_back(Event::Forgotten);
         }
     }

@@ -27,6 +27,11 @@ pub struct Config {
     pub max_held_bytes: usize,
     /// The retransmission timeout: a package not confirmed within it is sent again.
     pub rto: RtoConfig,
+    /// When set, a peer this end has sent nothing to for this long gets an empty
+    /// confirmation (a control datagram confirming no id), so that it does not forget this
+    /// end while the application is quiet, and learns of it before its first package. The
+    /// contract's endpoints send none (`None`); an application's keep their peers with it.
+    pub keepalive: Option<Duration>,
 }
 
 impl Default for Config {
@@ -45,6 +50,7 @@ impl Default for Config {
                 min: Duration::from_millis(20),
                 max: Duration::from_millis(2000),
             },
+            keepalive: None,
         }
     }
 }

@@ -165,12 +165,23 @@ impl Endpoint {
         buf.clear();
         let delay = self.config.confirm_delay;
         for (&addr, peer) in self.peers.iter_mut() {
-            if let Some(confirmation) = peer.confirmations.take_due(now, delay)
+            let written = if let Some(confirmation) = peer.confirmations.take_due(now, delay)
                 && hopnet_codec::encode_into(&confirmation, buf).is_ok()
             {
-                return Some(Transmit::single(addr, buf.len()));
-            }
-            if peer.outbound.has_ready() && peer.outbound.write_next(now, buf) {
+                true
+            } else if peer.outbound.has_ready() && peer.outbound.write_next(now, buf) {
+                true
+            } else if peer
+                .keepalive_due(&self.config)
+                .is_some_and(|due| due <= now)
+            {
+                let keepalive = Datagram::Confirmation { ids: Vec::new() };
+                hopnet_codec::encode_into(&keepalive, buf).is_ok()
+            } else {
+                false
+            };
+            if written {
+                peer.last_sent = Some(now);
                 return Some(Transmit::single(addr, buf.len()));
             }
         }
@@ -191,21 +202,21 @@ impl Endpoint {
             .min()
     }
 
-    /// Runs the timers; returns how many peers were forgotten.
-    pub fn handle_timeout(&mut self, now: Instant) -> usize {
+    /// Runs the timers; the peers forgotten are added to `forgotten`.
+    pub fn handle_timeout(&mut self, now: Instant, forgotten: &mut Vec<SocketAddr>) {
         self.now = Some(now);
         let forget_after = self.config.forget_after;
-        let before = self.peers.len();
-        self.peers.retain(|_, peer| {
+        let before = forgotten.len();
+        self.peers.retain(|&addr, peer| {
             let silent = now >= peer.last_heard + forget_after;
-            if !silent {
+            if silent {
+                forgotten.push(addr);
+            } else {
                 peer.outbound.handle_timeout(now);
             }
             !silent
         });
-        let forgotten = before - self.peers.len();
-        self.counters.forgotten += forgotten as u64;
-        forgotten
+        self.counters.forgotten += (forgotten.len() - before) as u64;
     }
 
     /// Bytes held for every peer, as the memory bound counts them.

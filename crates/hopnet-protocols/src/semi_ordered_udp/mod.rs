@@ -16,7 +16,7 @@
 //! | `inbound.rs` | one sender's packages: once, semi-ordered, within a memory budget |
 //! | `peer.rs` | a peer: both halves and when it was last heard |
 //! | `endpoint.rs` | peers by address, the datagrams in and out, the timers |
-//! | `server.rs` | the server role: echo and forward |
+//! | `server.rs` | the server role: the contract's echo and forward, or an application's events |
 //! | `client.rs` | the client role: one server, events for the application |
 //! | `echo_check.rs` | the contract's client: what it sends, what it checks of the echoes |
 
@@ -36,7 +36,7 @@ pub use echo_check::{ClientMode, EchoCheck, Summary};
 pub use endpoint::Delivered;
 pub use hopnet_formats::semi_ordered::{MAX_PAYLOAD, Reliability};
 pub use outbound::SendError;
-pub use server::{Server, ServerStats};
+pub use server::{Server, ServerEvent, ServerStats};
 
 /// The most ids one confirmation datagram carries: 4 header bytes and 168 ids of 3 bytes are
 /// 508 bytes, the largest datagram the seed allows.

@@ -11,6 +11,8 @@ use super::outbound::Outbound;
 #[derive(Debug)]
 pub(super) struct Peer {
     pub last_heard: Instant,
+    /// When this end last sent the peer a datagram (none yet: `None`).
+    pub last_sent: Option<Instant>,
     pub outbound: Outbound,
     pub inbound: Inbound,
     pub confirmations: Confirmations,
@@ -20,6 +22,7 @@ impl Peer {
     pub fn new(config: &Config, now: Instant) -> Peer {
         Peer {
             last_heard: now,
+            last_sent: None,
             outbound: Outbound::new(config),
             inbound: Inbound::new(config.peer_start_id, config.max_held_bytes),
             confirmations: Confirmations::default(),
@@ -32,10 +35,18 @@ impl Peer {
         [
             self.confirmations.deadline(config.confirm_delay),
             self.outbound.deadline(),
+            self.keepalive_due(config),
         ]
         .into_iter()
         .flatten()
         .fold(forget, Instant::min)
+    }
+
+    /// When the peer is owed a keepalive, if this end sends them: at once if it was never
+    /// sent anything.
+    pub fn keepalive_due(&self, config: &Config) -> Option<Instant> {
+        let every = config.keepalive?;
+        Some(self.last_sent.map_or(self.last_heard, |sent| sent + every))
     }
 
     /// Bytes this peer holds, counted as the memory bound counts them.
