@@ -172,6 +172,10 @@ impl EndList for String {
 /// `bytes` as a `String` if they are UTF-8; `position` is the error's, the cursor past them.
 #[inline]
 fn utf8_owned(bytes: &[u8], position: u64) -> Result<String> {
+    if bytes.is_empty() {
+        // The empty string (the empty label ending a DNS name): nothing to check or copy.
+        return Ok(String::new());
+    }
     std::str::from_utf8(bytes)
         .map(str::to_owned)
         .map_err(|source| Error::InvalidUtf8 { position, source })

@@ -315,7 +315,23 @@ fn read_near_end(data: &[u8], pos: u64, n: u32) -> Result<u64> {
     if n as u64 > r.remaining_bits() {
         return Err(r.end(n as u64));
     }
-    Ok(r.peek(n))
+    if n == 0 {
+        return Ok(0);
+    }
+    // Only the bytes the read covers (at most nine, all inside the input: checked above),
+    // gathered one by one: a tail copy into a zeroed word cost a `memcpy` call per read.
+    let first = (pos >> 3) as usize;
+    let last = ((pos + u64::from(n) - 1) >> 3) as usize;
+    let mut word: u128 = 0;
+    for (i, &byte) in data[first..=last].iter().enumerate() {
+        word |= u128::from(byte) << (8 * i);
+    }
+    let value = (word >> (pos & 7)) as u64;
+    Ok(if n < 64 {
+        value & ((1u64 << n) - 1)
+    } else {
+        value
+    })
 }
 
 /// [`BitReader::read_varint`] within the last eight bytes of the input (for integers of up to

@@ -8,6 +8,7 @@ impl<'a> BitReader<'a> {
     /// offsets from the start of the input): what a field framed by a byte length reads from.
     /// The cursor must be on a byte boundary, and the bytes must be there. This reader does not
     /// move; [`BitReader::skip_to`] moves it past the span when its reading is done.
+    #[inline]
     pub fn region(&self, bytes: u64) -> Result<BitReader<'a>> {
         let (start, end) = self.span(bytes)?;
         Ok(BitReader::new_at(&self.data[..end], start))
@@ -15,6 +16,7 @@ impl<'a> BitReader<'a> {
 
     /// The next `bytes` bytes, borrowed from the input (the cursor on a byte boundary), and the
     /// cursor moved past them.
+    #[inline]
     pub fn read_slice(&mut self, bytes: u64) -> Result<&'a [u8]> {
         let (start, end) = self.span(bytes)?;
         self.pos = end as u64 * 8;
@@ -23,6 +25,7 @@ impl<'a> BitReader<'a> {
 
     /// Moves the cursor to `position`, a bit offset at or after it within the input: to the
     /// end of a [`BitReader::region`] once it has been read.
+    #[inline]
     pub fn skip_to(&mut self, position: u64) -> Result<()> {
         if position < self.pos || position > self.data.len() as u64 * 8 {
             return Err(Error::custom("skip_to outside the unread input"));
@@ -32,6 +35,7 @@ impl<'a> BitReader<'a> {
     }
 
     /// The byte range of the next `bytes` bytes, checked.
+    #[inline]
     fn span(&self, bytes: u64) -> Result<(usize, usize)> {
         if !self.pos.is_multiple_of(8) {
             return Err(Error::Unaligned { position: self.pos });
@@ -42,6 +46,7 @@ impl<'a> BitReader<'a> {
     }
 
     /// A reader over `data` at byte `start`.
+    #[inline]
     fn new_at(data: &'a [u8], start: usize) -> BitReader<'a> {
         let mut r = BitReader::new(data);
         r.pos = start as u64 * 8;
