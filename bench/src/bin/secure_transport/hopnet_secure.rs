@@ -77,6 +77,11 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
         let msg = payload(size, 0);
         case.shared.start();
         let mut sent = 0u64;
+        // SECURE_BENCH_STATS: what the client saw, printed after the run (the congestion
+        // window is sampled once per loop, outside the timed work only in the sense that it
+        // is cheap; leave it unset for the rows).
+        let diagnose = std::env::var_os("SECURE_BENCH_STATS").is_some();
+        let mut windows: Vec<u64> = Vec::new();
         while !case.shared.is_done() && !case.shared.past(deadline) {
             if sent < count {
                 let mut queued = 0;
@@ -96,14 +101,32 @@ pub fn reliable(p: &Params) -> Result<Outcome, String> {
                     Duration::ZERO
                 };
                 client.poll(wait).map_err(err)?;
+                if diagnose {
+                    windows.push(client.stats().congestion_window);
+                }
             } else {
                 client.poll(Duration::from_millis(1)).map_err(err)?;
             }
         }
-        if std::env::var_os("SECURE_BENCH_STATS").is_some() {
+        if diagnose {
             let s = client.stats();
+            let sock = client.socket_stats();
+            windows.sort_unstable();
+            let at = |q: f64| {
+                let i = ((windows.len().max(1) - 1) as f64 * q) as usize;
+                windows.get(i).copied().unwrap_or(0)
+            };
             eprint!(
-                "[retransmissions {}, srtt {:?}, netcode drops {}] ",
+                "[window p10 {} p50 {} p90 {}, min rtt {:?}] ",
+                at(0.1),
+                at(0.5),
+                at(0.9),
+                s.min_rtt
+            );
+            eprint!(
+                "[datagrams sent {}, received {}, retransmissions {}, srtt {:?}, netcode drops {}] ",
+                sock.sent,
+                sock.received,
                 s.retransmissions,
                 s.smoothed_rtt,
                 client

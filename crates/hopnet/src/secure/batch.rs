@@ -8,6 +8,12 @@
 //! stay equal, except where the sequence needs one more byte (after 255, 65,535, ...): the
 //! batch ends before that datagram, and the rest of the plain batch waits for the next call.
 //! A sealed batch also stays within one UDP payload ([`MAX_BATCH_BYTES`]).
+//!
+//! A batch is shorter than the plain drivers' ([`MAX_SEALED_BATCH`]): the machine stamps every
+//! datagram of a batch sent at the instant it writes them, but sealing each one takes about as
+//! long as sending it, so the last of a long batch leaves long after its stamp. The congestion
+//! controller reads that wait in every RTT sample as a queue (it tolerates a jitter floor of
+//! 100 µs, `send/congestion.rs`) and shrinks the window to drain a queue that is not there.
 
 use std::net::SocketAddr;
 use std::time::Instant;
@@ -16,6 +22,12 @@ use super::SendError;
 use super::netcode_client::NetcodeClient;
 use super::netcode_server::NetcodeServer;
 use crate::transmit::{MAX_BATCH_BYTES, Transmit};
+
+/// Datagrams polled from the machine underneath at once, at most: sealing 16 of the largest
+/// (1,200 bytes) takes well under the congestion controller's jitter floor on a core that
+/// seals a few hundred megabytes a second (BENCHMARKS.md, "Secure mode: batches short enough
+/// for the congestion controller").
+pub(crate) const MAX_SEALED_BATCH: usize = 16;
 
 /// One end's way of sealing payload packets toward one peer.
 pub(crate) trait Seal {
@@ -77,10 +89,15 @@ impl PlainBatch {
     }
 
     /// Whether datagrams wait, after asking `poll` (the machine's `poll_transmit` into the
-    /// buffer) for a new batch if none did.
-    pub fn fill(&mut self, poll: impl FnOnce(&mut Vec<u8>) -> Option<Transmit>) -> bool {
+    /// buffer, with the most datagrams it may write) for a new batch of at most
+    /// `max_datagrams` and [`MAX_SEALED_BATCH`] if none did.
+    pub fn fill(
+        &mut self,
+        max_datagrams: usize,
+        poll: impl FnOnce(&mut Vec<u8>, usize) -> Option<Transmit>,
+    ) -> bool {
         if self.transmit.is_none() {
-            self.transmit = poll(&mut self.buf);
+            self.transmit = poll(&mut self.buf, max_datagrams.clamp(1, MAX_SEALED_BATCH));
             self.offset = 0;
         }
         self.transmit.is_some()
@@ -200,7 +217,7 @@ mod tests {
     fn batch(sizes: &[usize]) -> PlainBatch {
         let mut plain = PlainBatch::default();
         let to = "10.0.0.1:1".parse().unwrap();
-        plain.fill(|buf| {
+        plain.fill(64, |buf, _| {
             buf.clear();
             for (i, &n) in sizes.iter().enumerate() {
                 buf.extend(std::iter::repeat_n(i as u8, n));
@@ -242,6 +259,19 @@ mod tests {
         assert_eq!((rest.size, rest.segment_size), (204, 102));
         assert_eq!(out[2], 2, "the third datagram");
         assert_eq!(plain.seal_into(&mut out, 64, &mut seal), Ok(None));
+    }
+
+    #[test]
+    fn the_machine_is_asked_for_a_batch_short_enough_to_seal_in_time() {
+        let mut plain = PlainBatch::default();
+        let mut asked = Vec::new();
+        for max in [64, 3, 0] {
+            plain.fill(max, |_, n| {
+                asked.push(n);
+                None
+            });
+        }
+        assert_eq!(asked, [MAX_SEALED_BATCH, 3, 1]);
     }
 
     #[test]

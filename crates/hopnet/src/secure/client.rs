@@ -151,10 +151,9 @@ impl SecureClient {
                 return None;
             }
             let inner = &mut self.inner;
-            if !self
-                .plain
-                .fill(|plain| inner.poll_transmit(now, plain, max_datagrams))
-            {
+            if !self.plain.fill(max_datagrams, |plain, max| {
+                inner.poll_transmit(now, plain, max)
+            }) {
                 return None;
             }
             let mut seal = ClientSeal {

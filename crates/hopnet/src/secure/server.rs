@@ -143,10 +143,9 @@ impl SecureServer {
                 return Some(Transmit::single(to, buf.len()));
             }
             let inner = &mut self.inner;
-            if !self
-                .plain
-                .fill(|plain| inner.poll_transmit(now, plain, max_datagrams))
-            {
+            if !self.plain.fill(max_datagrams, |plain, max| {
+                inner.poll_transmit(now, plain, max)
+            }) {
                 if self.follow_endpoint(now) {
                     continue;
                 }
