@@ -59,6 +59,8 @@ pub struct Outcome {
     pub expected: u64,
     pub late: u32,
     pub failures: u64,
+    /// Datagrams the server received over the ticks (the clients' keep-alives).
+    pub received: u64,
 }
 
 impl Outcome {
@@ -81,6 +83,7 @@ struct ServerSide {
     wall: Duration,
     late: u32,
     failures: u64,
+    received: u64,
 }
 
 fn serve(mut server: Server, plan: &FanoutPlan, sync: &Sync) -> Result<ServerSide, String> {
@@ -108,6 +111,7 @@ fn serve(mut server: Server, plan: &FanoutPlan, sync: &Sync) -> Result<ServerSid
     let start = Instant::now() + Duration::from_millis(20);
     sleep_until(start);
     let cpu_start = thread_cpu();
+    let received_before = server.socket_stats().received;
     for k in 0..plan.ticks {
         if sync.abort.load(Ordering::Relaxed) {
             return Err("the clients failed".into());
@@ -142,6 +146,7 @@ fn serve(mut server: Server, plan: &FanoutPlan, sync: &Sync) -> Result<ServerSid
         wall: Instant::now().saturating_duration_since(start),
         late,
         failures: failures + server.socket_stats().send_errors,
+        received: server.socket_stats().received - received_before,
     })
 }
 
@@ -322,5 +327,6 @@ pub fn run_once(plan: &FanoutPlan) -> Result<Outcome, String> {
         expected: accepted as u64 * u64::from(plan.ticks),
         late: server.late,
         failures: server.failures,
+        received: server.received,
     })
 }

@@ -236,8 +236,13 @@ fn main() {
                     (
                         o.cpu_per_second(),
                         format!(
-                            "{}/{} arrived, {} clients, {} late ticks, {} failures",
-                            o.arrived, o.expected, o.clients, o.late, o.failures
+                            "{}/{} arrived, {} clients, {} late ticks, {} failures, {:.0} datagrams received a second",
+                            o.arrived,
+                            o.expected,
+                            o.clients,
+                            o.late,
+                            o.failures,
+                            o.received as f64 / o.wall.as_secs_f64().max(1e-9)
                         ),
                     )
                 })
