@@ -209,11 +209,26 @@ impl<const MAX: u64> UntilItem<MAX> {
     }
 }
 
-/// The items before the one `end` accepts. A list that ends at once allocates nothing; the
-/// first item that does not end it reserves room for a few (what a `Vec`'s first growth
-/// would, no more than `max`), so that the usual short list (a DNS name's labels) does not go
-/// through the `Vec`'s growth path.
+/// The items before the one `end` accepts, read through a reader of this function's own,
+/// given back to `r` whatever the result: the caller's reader is behind a reference, and
+/// through it every item's reads kept the cursor in memory.
 fn read_until<T: Decode>(
+    r: &mut BitReader<'_>,
+    max: u64,
+    end: impl Fn(&T) -> bool,
+) -> Result<Vec<T>> {
+    let mut local = r.clone();
+    let result = read_items(&mut local, max, end);
+    *r = local;
+    result
+}
+
+/// [`read_until`]'s loop. A list that ends at once allocates nothing; the first item that
+/// does not end it reserves room for a few (what a `Vec`'s first growth would, no more than
+/// `max`), so that the usual short list (a DNS name's labels) does not go through the `Vec`'s
+/// growth path.
+#[inline(always)]
+fn read_items<T: Decode>(
     r: &mut BitReader<'_>,
     max: u64,
     end: impl Fn(&T) -> bool,
