@@ -29,11 +29,21 @@ fn every_read_near_the_end_matches_the_bits() {
                     assert_eq!(r.position(), pos + u64::from(n));
                 } else {
                     assert!(
-                        matches!(got, Err(Error::UnexpectedEnd { .. })),
+                        matches!(
+                            got,
+                            Err(Error::UnexpectedEnd { needed, remaining, position })
+                                if needed == u64::from(n)
+                                    && remaining == bits - pos
+                                    && position == pos
+                        ),
                         "{len} {pos} {n}: {got:?}"
                     );
                 }
             }
+            // More than 64 bits at once is refused, whatever is left.
+            let mut r = BitReader::new(&data);
+            r.skip_to(pos).unwrap();
+            assert!(r.read_bits(65).is_err(), "{len} {pos}");
         }
     }
 }

@@ -33,21 +33,32 @@ fn count_too_wide(count: u64) -> Error {
 }
 
 impl<T: Encode + Decode> CountedList for Vec<T> {
+    /// A count of zero (a DNS query's empty record sections) is the empty list at once,
+    /// inline: the checks of a count above zero all pass for it.
     #[inline]
     fn decode_counted(r: &mut BitReader<'_>, count: u64) -> Result<Self> {
-        r.check_count(count, T::MIN_BITS)?;
-        let count = usize::try_from(count).map_err(|_| count_too_wide(count))?;
-        let mut items = Vec::with_capacity(prealloc::<T>(count));
-        let mut local = r.clone();
-        let result = decode_windowed(&mut local, count, &mut items).and_then(|done| {
-            for _ in done..count {
-                items.push(T::decode(&mut local)?);
-            }
-            Ok(())
-        });
-        *r = local;
-        result.map(|()| items)
+        if count == 0 {
+            return Ok(Vec::new());
+        }
+        decode_counted_items(r, count)
     }
+}
+
+/// [`CountedList::decode_counted`] of a `Vec<T>` with a count above zero.
+#[inline]
+fn decode_counted_items<T: Encode + Decode>(r: &mut BitReader<'_>, count: u64) -> Result<Vec<T>> {
+    r.check_count(count, T::MIN_BITS)?;
+    let count = usize::try_from(count).map_err(|_| count_too_wide(count))?;
+    let mut items = Vec::with_capacity(prealloc::<T>(count));
+    let mut local = r.clone();
+    let result = decode_windowed(&mut local, count, &mut items).and_then(|done| {
+        for _ in done..count {
+            items.push(T::decode(&mut local)?);
+        }
+        Ok(())
+    });
+    *r = local;
+    result.map(|()| items)
 }
 
 impl CountedList for String {
@@ -211,5 +222,22 @@ mod tests {
         assert!(check_count("T.f", 2, 3).is_err());
         assert!((-1i32).to_count().is_err());
         assert_eq!((&7u16).to_count().unwrap(), 7);
+    }
+
+    #[test]
+    fn a_count_of_zero_reads_nothing() {
+        // Anywhere in the input, even at its end or off a byte boundary: no bits, no item.
+        let input = [0xff, 0x01];
+        for pos in [0, 3, 16] {
+            let mut r = BitReader::new(&input);
+            r.skip_to(pos).unwrap();
+            let v = <Counted as CountedDecode<Vec<u16>>>::decode_counted(&mut r, 0).unwrap();
+            assert!(v.is_empty());
+            assert_eq!(r.position(), pos);
+        }
+        let mut r = BitReader::new(&[]);
+        let v = <Counted<0> as CountedDecode<Vec<u8>>>::decode_counted(&mut r, 0).unwrap();
+        assert!(v.is_empty());
+        r.finish().unwrap();
     }
 }

@@ -209,7 +209,26 @@ impl<const MAX: u64> UntilItem<MAX> {
     }
 }
 
+/// The items before the one `end` accepts, read through a reader of this function's own,
+/// given back to `r` whatever the result: the caller's reader is behind a reference, and
+/// through it every item's reads kept the cursor in memory.
 fn read_until<T: Decode>(
+    r: &mut BitReader<'_>,
+    max: u64,
+    end: impl Fn(&T) -> bool,
+) -> Result<Vec<T>> {
+    let mut local = r.clone();
+    let result = read_items(&mut local, max, end);
+    *r = local;
+    result
+}
+
+/// [`read_until`]'s loop. A list that ends at once allocates nothing; the first item that
+/// does not end it reserves room for a few (what a `Vec`'s first growth would, no more than
+/// `max`), so that the usual short list (a DNS name's labels) does not go through the `Vec`'s
+/// growth path.
+#[inline(always)]
+fn read_items<T: Decode>(
     r: &mut BitReader<'_>,
     max: u64,
     end: impl Fn(&T) -> bool,
@@ -233,8 +252,24 @@ fn read_until<T: Decode>(
                 max,
             });
         }
+        if items.capacity() == 0 {
+            items = Vec::with_capacity(first_capacity::<T>(max));
+        }
         items.push(item);
     }
+}
+
+/// The capacity reserved with a list's first item: what a `Vec`'s first growth reserves (8
+/// one-byte items, 4 of up to a kilobyte, else 1), at most `max`. A few items at most,
+/// whatever the input says.
+#[inline(always)]
+fn first_capacity<T>(max: u64) -> usize {
+    let growth: u64 = match size_of::<T>() {
+        1 => 8,
+        ..=1024 => 4,
+        _ => 1,
+    };
+    growth.min(max) as usize
 }
 
 /// Checks, before a list ended by an item is written, that none of its items would end it and
@@ -350,5 +385,33 @@ mod tests {
         assert_eq!(r.remaining_bits(), 8);
         assert!(UntilItem::<1>::decode_until(&mut BitReader::new(&[5, 6, 0]), zero).is_err());
         assert!(UntilItem::<9>::decode_until(&mut BitReader::new(&[5, 6]), zero).is_err());
+    }
+
+    #[test]
+    fn item_terminated_lists_of_every_length() {
+        // Past the room the first item reserves (eight one-byte items), up to `max` and past.
+        let zero = |x: &u8| *x == 0;
+        for len in 0..=12u8 {
+            let items: Vec<u8> = (1..=len).collect();
+            let input: Vec<u8> = items.iter().copied().chain([0, 0xab]).collect();
+            let mut r = BitReader::new(&input);
+            let read = UntilItem::<10>::decode_until(&mut r, zero);
+            if len <= 10 {
+                assert_eq!(read.unwrap(), items);
+                assert_eq!(
+                    r.remaining_bits(),
+                    8,
+                    "{len}: the terminator consumed, no more"
+                );
+            } else {
+                assert!(
+                    matches!(read, Err(Error::TooLong { len: 11, max: 10 })),
+                    "{len}"
+                );
+            }
+        }
+        // A list that ends at once allocates nothing.
+        let empty = UntilItem::<10>::decode_until(&mut BitReader::new(&[0, 0]), zero).unwrap();
+        assert_eq!(empty.capacity(), 0);
     }
 }

@@ -300,10 +300,29 @@ impl<'a> BitReader<'a> {
 /// Out of line and cold: almost every read of a message is further from its end, and this
 /// path inlined into every field made the decode loop larger and kept more of its state on
 /// the stack. By value, not `&mut BitReader`: a reader whose address escaped into a call
-/// would have to keep its cursor in memory.
+/// would have to keep its cursor in memory. Only the common case is here, a read inside the
+/// input's last eight bytes, taken from their word; the rest is [`near_end_checked`]'s, so
+/// that this function needs no stack frame.
 #[cold]
 #[inline(never)]
 fn read_near_end(data: &[u8], pos: u64, n: u32) -> Result<u64> {
+    if let Some(tail) = data.last_chunk::<8>() {
+        // Wraps to a huge number when `pos` is before the last eight bytes.
+        let shift = pos.wrapping_sub((data.len() as u64 - 8) * 8);
+        // From `pos` to the end are the last eight bytes' word from `shift` on: `64 - shift`
+        // bits.
+        if shift < 64 && u64::from(n) <= 64 - shift {
+            return Ok(low_bits(u64::from_le_bytes(*tail) >> shift, n));
+        }
+    }
+    near_end_checked(data, pos, n)
+}
+
+/// [`read_near_end`] with every check: a read of more than 64 bits or past the end is an
+/// error, one of no bits is zero, and one on an input shorter than eight bytes (or starting
+/// before their last eight) gathers its bytes.
+#[inline(never)]
+fn near_end_checked(data: &[u8], pos: u64, n: u32) -> Result<u64> {
     let r = BitReader {
         data,
         pos,
@@ -318,20 +337,31 @@ fn read_near_end(data: &[u8], pos: u64, n: u32) -> Result<u64> {
     if n == 0 {
         return Ok(0);
     }
-    // Only the bytes the read covers (at most nine, all inside the input: checked above),
-    // gathered one by one: a tail copy into a zeroed word cost a `memcpy` call per read.
+    Ok(low_bits(gather(data, pos, n), n))
+}
+
+/// The low `n` bits of `word` (`n <= 64`).
+#[inline(always)]
+fn low_bits(word: u64, n: u32) -> u64 {
+    if n < 64 {
+        word & ((1u64 << n) - 1)
+    } else {
+        word
+    }
+}
+
+/// The bits from `pos` on, from only the bytes a read of `n` bits there covers (at most nine,
+/// all inside the input: the caller checked), gathered one by one: a tail copy into a zeroed
+/// word cost a `memcpy` call per read. For inputs shorter than eight bytes (or a read
+/// starting before their last eight).
+fn gather(data: &[u8], pos: u64, n: u32) -> u64 {
     let first = (pos >> 3) as usize;
     let last = ((pos + u64::from(n) - 1) >> 3) as usize;
     let mut word: u128 = 0;
     for (i, &byte) in data[first..=last].iter().enumerate() {
         word |= u128::from(byte) << (8 * i);
     }
-    let value = (word >> (pos & 7)) as u64;
-    Ok(if n < 64 {
-        value & ((1u64 << n) - 1)
-    } else {
-        value
-    })
+    (word >> (pos & 7)) as u64
 }
 
 /// [`BitReader::read_varint`] within the last eight bytes of the input (for integers of up to
