@@ -14,7 +14,6 @@
 use std::collections::VecDeque;
 
 use super::outgoing::Outgoing;
-use super::sender::Sender;
 use super::wire::Wire;
 use crate::event::Delivery;
 
@@ -137,15 +136,6 @@ impl Held {
             (true, false) => older(&mut self.ordered),
             (false, true) => older(&mut self.spec_reliable),
             (false, false) => older(&mut self.spec_ordered),
-        }
-    }
-}
-
-impl Sender {
-    /// Sends the held messages whose predecessors are all acknowledged, oldest first.
-    pub(super) fn release_held(&mut self) {
-        while let Some(abs) = self.held.release(self.queue.messages()) {
-            self.queue.release(abs);
         }
     }
 }

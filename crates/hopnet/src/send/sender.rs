@@ -241,6 +241,13 @@ impl Sender {
         self.release_held();
     }
 
+    /// Sends the held messages whose predecessors are all acknowledged, oldest first.
+    fn release_held(&mut self) {
+        while let Some(abs) = self.held.release(self.queue.messages()) {
+            self.queue.release(abs);
+        }
+    }
+
     /// Declares lost what the retransmission timer (`rto`) says is lost at `now`: queued again
     /// and pushed to `lost`.
     pub fn on_timeout(&mut self, now: Instant, rto: Duration, lost: &mut Vec<Lost>) {
