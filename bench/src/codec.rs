@@ -10,7 +10,6 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use deku::{DekuContainerRead, DekuContainerWrite};
-use hopnet_snow_fight::sample::{DEFAULT_SEED, sample_snapshot};
 use hopnet_snow_fight::{Entity, Snapshot};
 
 use crate::deku_types::DSnapshot;
@@ -18,9 +17,7 @@ use crate::delta;
 use crate::limit;
 use crate::mirror::MSnapshot;
 use crate::report::{Row, median};
-
-/// Entities in the benchmark snapshot.
-pub const ENTITIES: usize = 1000;
+pub use crate::snapshot::{ENTITIES, snapshot};
 
 /// Options of a run.
 #[derive(Debug, Clone)]
@@ -150,11 +147,6 @@ fn decode_case<T>(
     case(peer, name, input.len(), note, move || {
         black_box(decode(black_box(&input)));
     })
-}
-
-/// The snapshot every peer encodes.
-pub fn snapshot() -> Snapshot {
-    sample_snapshot(ENTITIES, DEFAULT_SEED)
 }
 
 /// Builds every case, checking first that each peer round-trips the data (and that the limit

@@ -6,7 +6,7 @@
 use hopnet_snow_fight::sample::{DEFAULT_SEED, SplitMix64, sample_snapshot};
 use hopnet_snow_fight::{Direction, EntityId, EntityKind, ObjectKind, PlayerId, Snapshot};
 
-use crate::codec::ENTITIES;
+use crate::snapshot::ENTITIES;
 
 /// The seed of the changes between the two snapshots.
 const SEED: u64 = 0xde17_a10f;

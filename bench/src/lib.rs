@@ -30,4 +30,5 @@ pub mod limit;
 pub mod mirror;
 pub mod report;
 pub mod servers;
+pub mod snapshot;
 pub mod transport;
