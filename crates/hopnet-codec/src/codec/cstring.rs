@@ -49,12 +49,9 @@ impl FieldDecode<String> for CString {
 
 /// Reads bytes up to the zero byte, which it consumes; a missing terminator is an error at the
 /// end of the input.
+#[inline]
 fn read(r: &mut BitReader<'_>) -> Result<String> {
-    let bytes = super::until::bytes_until(r, NUL, u64::MAX)?;
-    String::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 {
-        position: r.position(),
-        source: e.utf8_error(),
-    })
+    super::until::read_until_byte(r, NUL, u64::MAX)
 }
 
 #[cfg(test)]
@@ -88,5 +85,30 @@ mod tests {
             Err(Error::UnexpectedEnd { .. })
         ));
         assert!(matches!(decode(&[0xff, 0]), Err(Error::InvalidUtf8 { .. })));
+    }
+
+    /// On a byte boundary the string is checked in the input's slice, off one byte by byte:
+    /// the same error, at the same position (past the terminator), either way.
+    #[test]
+    fn bad_text_is_the_same_error_aligned_and_not() {
+        let bytes = [b'a', 0xff, 0, b'z'];
+        let Err(Error::InvalidUtf8 { position, source }) = decode(&bytes) else {
+            panic!("not a UTF-8 error");
+        };
+        assert_eq!((position, source.valid_up_to()), (24, 1));
+
+        let mut shifted = Vec::new();
+        let mut w = BitWriter::new(&mut shifted);
+        w.write_bits(1, 1);
+        w.write_bytes(&bytes);
+        w.finish();
+        let mut r = BitReader::new(&shifted);
+        r.read_bits(1).unwrap();
+        let Err(Error::InvalidUtf8 { position, source }) =
+            <CString as FieldDecode<String>>::decode(&mut r)
+        else {
+            panic!("not a UTF-8 error");
+        };
+        assert_eq!((position, source.valid_up_to()), (25, 1));
     }
 }

@@ -33,6 +33,7 @@
 mod bytes;
 mod counted;
 mod cstring;
+mod find_byte;
 mod fixed;
 pub mod leb128;
 mod max_len;

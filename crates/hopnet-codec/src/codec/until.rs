@@ -23,6 +23,12 @@ pub trait ByteItems: Sized {
     fn as_bytes(&self) -> &[u8];
     /// The value of the bytes read (`position`: where the reader stands, for errors).
     fn from_bytes(bytes: Vec<u8>, position: u64) -> Result<Self>;
+    /// The value of bytes borrowed from the input, with [`ByteItems::from_bytes`]'s checks and
+    /// errors: a string checks them before copying them, so bad text allocates nothing.
+    #[inline]
+    fn from_slice(bytes: &[u8], position: u64) -> Result<Self> {
+        Self::from_bytes(bytes.to_vec(), position)
+    }
     /// Whether the bytes are text, for the schema.
     const TEXT: bool;
 }
@@ -37,6 +43,13 @@ impl ByteItems for String {
             position,
             source: e.utf8_error(),
         })
+    }
+    #[inline]
+    fn from_slice(bytes: &[u8], position: u64) -> Result<Self> {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => Ok(text.to_owned()),
+            Err(source) => Err(Error::InvalidUtf8 { position, source }),
+        }
     }
     const TEXT: bool = true;
 }
@@ -112,31 +125,37 @@ fn holds_terminator(end: u8) -> Error {
 impl<T: ByteItems, const END: u8, const MAX: u64> FieldDecode<T> for UntilByte<END, MAX> {
     #[inline]
     fn decode<R: BitRead>(r: &mut R) -> Result<T> {
-        r.with_reader(|r| {
-            let bytes = bytes_until(r, END, MAX)?;
-            T::from_bytes(bytes, r.position())
-        })
+        r.with_reader(|r| read_until_byte(r, END, MAX))
     }
 }
 
-/// The bytes before the next `end`, which is consumed; at most `max` of them (an error past
-/// that), and a missing `end` an error at the end of the input. On a byte boundary the input
-/// is searched as a slice, else read byte by byte: the same bytes and errors either way.
-pub(crate) fn bytes_until(r: &mut BitReader<'_>, end: u8, max: u64) -> Result<Vec<u8>> {
-    if r.position().is_multiple_of(8) {
-        let rest = r.clone().read_slice(r.remaining_bits() / 8)?;
+/// The value of the bytes before the next `end`, which is consumed; at most `max` of them (an
+/// error past that), and a missing `end` an error at the end of the input. On a byte boundary
+/// the input is searched as a slice and the value made from the bytes in place, else read byte
+/// by byte ([`bytes_one_by_one`]): the same value and errors either way.
+#[inline]
+pub(crate) fn read_until_byte<T: ByteItems>(r: &mut BitReader<'_>, end: u8, max: u64) -> Result<T> {
+    if let Some(rest) = r.rest_bytes() {
         let limit =
             usize::try_from(max.saturating_add(1)).map_or(rest.len(), |m| m.min(rest.len()));
-        match rest[..limit].iter().position(|&b| b == end) {
+        match super::find_byte::find_byte(&rest[..limit], end) {
             Some(i) => {
-                let bytes = r.read_slice(i as u64 + 1)?;
-                return Ok(bytes[..i].to_vec());
+                r.pass_bytes(i + 1);
+                return T::from_slice(&rest[..i], r.position());
             }
             None if limit as u64 > max => return Err(past_max(max)),
             // No terminator before the end: the loop below reads to it and reports it.
             None => {}
         }
     }
+    let bytes = bytes_one_by_one(r, end, max)?;
+    T::from_bytes(bytes, r.position())
+}
+
+/// The bytes before the next `end`, read one at a time: off a byte boundary, or to report a
+/// missing `end` at the end of the input. Out of line: the aligned search is the common path.
+#[inline(never)]
+fn bytes_one_by_one(r: &mut BitReader<'_>, end: u8, max: u64) -> Result<Vec<u8>> {
     let mut bytes = Vec::new();
     loop {
         // Fails at the end of the input: a missing terminator is an error.
@@ -350,7 +369,7 @@ mod tests {
         for input in [&b"ab\nz"[..], b"abcde\n", b"abc", b"", b"\n"] {
             let aligned = {
                 let mut r = BitReader::new(input);
-                bytes_until(&mut r, b'\n', 4).map(|b| (b, r.position()))
+                read_until_byte::<Vec<u8>>(&mut r, b'\n', 4).map(|b| (b, r.position()))
             };
             let mut shifted = Vec::new();
             let mut w = BitWriter::new(&mut shifted);
@@ -359,7 +378,8 @@ mod tests {
             w.finish();
             let mut r = BitReader::new(&shifted);
             r.read_bits(1).unwrap();
-            let unaligned = bytes_until(&mut r, b'\n', 4).map(|b| (b, r.position() - 1));
+            let unaligned =
+                read_until_byte::<Vec<u8>>(&mut r, b'\n', 4).map(|b| (b, r.position() - 1));
             match (aligned, unaligned) {
                 (Ok(a), Ok(u)) => assert_eq!(a, u),
                 (Err(a), Err(u)) => assert_eq!(

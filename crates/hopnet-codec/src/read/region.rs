@@ -23,6 +23,27 @@ impl<'a> BitReader<'a> {
         Ok(&self.data[start..end])
     }
 
+    /// The input's bytes from the cursor on, if the cursor is on a byte boundary: what a string
+    /// ended by a byte is searched for in, before [`BitReader::pass_bytes`] moves past it.
+    #[inline]
+    pub(crate) fn rest_bytes(&self) -> Option<&'a [u8]> {
+        if self.pos.is_multiple_of(8) {
+            self.data.get((self.pos / 8) as usize..)
+        } else {
+            None
+        }
+    }
+
+    /// Moves the cursor `bytes` bytes on, within what [`BitReader::rest_bytes`] gave (never
+    /// past the end of the input, whatever `bytes` is: no reader stands past its input).
+    #[inline]
+    pub(crate) fn pass_bytes(&mut self, bytes: usize) {
+        self.pos = self
+            .pos
+            .saturating_add((bytes as u64).saturating_mul(8))
+            .min(self.data.len() as u64 * 8);
+    }
+
     /// Moves the cursor to `position`, a bit offset at or after it within the input: to the
     /// end of a [`BitReader::region`] once it has been read.
     #[inline]
@@ -51,5 +72,34 @@ impl<'a> BitReader<'a> {
         let mut r = BitReader::new(data);
         r.pos = start as u64 * 8;
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BitReader;
+
+    #[test]
+    fn rest_bytes_only_on_a_byte_boundary() {
+        let mut r = BitReader::new(&[1, 2, 3]);
+        assert_eq!(r.rest_bytes(), Some(&[1, 2, 3][..]));
+        r.read_bits(1).unwrap();
+        assert_eq!(r.rest_bytes(), None);
+        r.read_bits(7).unwrap();
+        assert_eq!(r.rest_bytes(), Some(&[2, 3][..]));
+        r.pass_bytes(2);
+        assert_eq!(r.rest_bytes(), Some(&[][..]));
+        assert_eq!(r.remaining_bits(), 0);
+    }
+
+    /// A count past the input stops at its end: the reader's remaining bits never wrap.
+    #[test]
+    fn pass_bytes_never_passes_the_end() {
+        let mut r = BitReader::new(&[1, 2, 3]);
+        r.pass_bytes(1);
+        assert_eq!(r.position(), 8);
+        r.pass_bytes(usize::MAX);
+        assert_eq!((r.position(), r.remaining_bits()), (24, 0));
+        assert!(r.read_bits(1).is_err());
     }
 }
