@@ -344,8 +344,11 @@ impl Server {
     /// Queues a [`Delivery::Tracked`] message on a connection; its [`Event::Acknowledged`] or
     /// [`Event::Lost`] will name the id returned.
     pub fn send_tracked(&mut self, id: ConnectionId, bytes: &[u8]) -> Result<MessageId, Error> {
-        self.core_mut(id)?
-            .send(Data::Borrowed(bytes), Delivery::Tracked)
+        let sent = self
+            .core_mut(id)?
+            .send(Data::Borrowed(bytes), Delivery::Tracked);
+        self.after_tracked_send(id);
+        sent
     }
 
     /// Queues a [`Delivery::Tracked`] message held in shared bytes on a connection.
@@ -354,8 +357,17 @@ impl Server {
         id: ConnectionId,
         payload: &Payload,
     ) -> Result<MessageId, Error> {
-        self.core_mut(id)?
-            .send(Data::Shared(payload), Delivery::Tracked)
+        let sent = self
+            .core_mut(id)?
+            .send(Data::Shared(payload), Delivery::Tracked);
+        self.after_tracked_send(id);
+        sent
+    }
+
+    /// A tracked message past `max_tracked` pushes the oldest out, and that one's
+    /// [`Event::Lost`] is due at once: the connection takes its turn for events now.
+    fn after_tracked_send(&mut self, id: ConnectionId) {
+        self.after_activity(id);
     }
 
     /// The extensions a connection agreed to, if any.

@@ -98,6 +98,23 @@ fn tracked_messages_beyond_the_limit_evict_the_oldest() {
     );
 }
 
+#[test]
+fn a_servers_tracked_message_pushed_out_by_a_send_is_reported_at_once() {
+    // The eviction happens inside the send: the server's next poll_event must see it, not a
+    // later pass over its connections.
+    let config = Config::builder().max_tracked(1).build().unwrap();
+    let mut pair = Pair::new(config);
+    let id = pair.id();
+    let server = pair.server();
+    while server.poll_event().is_some() {}
+    let first = server.send_tracked(id, b"first").unwrap();
+    server.send_tracked(id, b"second").unwrap();
+    assert_eq!(
+        server.poll_event().map(|e| e.event),
+        Some(Event::Lost { id: first })
+    );
+}
+
 /// A pair at `config`, whose server has received every chunk of a 3,000-byte tracked message
 /// but the second one; returns the pair after that.
 fn one_chunk_short(config: Config) -> Pair {
