@@ -192,6 +192,7 @@ mod recv;
 pub mod relay;
 mod send;
 mod side_channel;
+mod singles;
 mod socket;
 
 pub use crate::impairment::Impairment;

@@ -3,9 +3,12 @@
 //!
 //! - The machine writes each batch into one reused buffer (nothing allocated per datagram), as
 //!   large as the socket's GSO allows.
-//! - A lone datagram (a small message, one ACK) leaves with a plain `sendto`: quinn-udp's
-//!   `sendmsg` also builds an `IP_TOS` control message (its ECN bits, which hopnet does not
-//!   use) that the kernel must parse. A batch of several leaves in one `sendmsg` with UDP GSO.
+//! - Lone datagrams (a small message, one ACK, a server's snapshot to each of its clients) are
+//!   gathered, up to [`MAX_SINGLES`](super::singles::MAX_SINGLES), and leave together in one
+//!   `sendmmsg` on Linux ([`Singles`]); one alone leaves with a plain `sendto`. Not through
+//!   quinn-udp's `sendmsg`, which also builds an `IP_TOS` control message (its ECN bits, which
+//!   hopnet does not use) that the kernel must parse. A batch of several to one destination
+//!   leaves in one `sendmsg` with UDP GSO, after the lone ones gathered before it.
 //! - A full socket buffer (`WouldBlock`): the batch is kept and goes first when the socket has
 //!   room (the blocking driver retries within a millisecond, the tokio driver awaits
 //!   writability).
@@ -22,6 +25,7 @@ use std::time::Instant;
 use quinn_udp::UdpSocketState;
 
 use super::SocketStats;
+use super::singles::Singles;
 use super::socket::{SEND_BUF, Socket, gso_segments};
 use crate::impairment::{Impaired, Impairment};
 use crate::machine::Machine;
@@ -33,6 +37,7 @@ use crate::transmit::Transmit;
 pub(crate) struct Outbox {
     buf: Vec<u8>,
     stalled: Option<Transmit>,
+    singles: Singles,
     impaired: Option<Impaired<(SocketAddr, Vec<u8>)>>,
 }
 
@@ -41,6 +46,7 @@ impl Outbox {
         Outbox {
             buf: Vec::with_capacity(SEND_BUF),
             stalled: None,
+            singles: Singles::default(),
             impaired: None,
         }
     }
@@ -49,9 +55,9 @@ impl Outbox {
         self.impaired = impairment.map(Impaired::new);
     }
 
-    /// Whether a batch waits for room in the socket.
+    /// Whether datagrams wait for room in the socket.
     pub fn is_stalled(&self) -> bool {
-        self.stalled.is_some()
+        self.stalled.is_some() || !self.singles.is_empty()
     }
 
     /// When the next datagram held back by the impairment is due.
@@ -59,8 +65,8 @@ impl Outbox {
         self.impaired.as_ref().and_then(Impaired::next_due)
     }
 
-    /// Sends the stalled batch, the held datagrams now due, then what the machine has, until
-    /// it has nothing more (`true`) or the socket is full (`false`: a batch waits).
+    /// Sends the stalled datagrams, the held ones now due, then what the machine has, until
+    /// it has nothing more (`true`) or the socket is full (`false`: datagrams wait).
     pub fn flush<S: Socket>(
         &mut self,
         socket: &S,
@@ -69,6 +75,9 @@ impl Outbox {
         now: Instant,
         stats: &mut SocketStats,
     ) -> bool {
+        if !self.singles.send(socket, stats) {
+            return false;
+        }
         if let Some(batch) = self.stalled.take()
             && !self.send(socket, state, batch, stats)
         {
@@ -93,7 +102,7 @@ impl Outbox {
                 None => gso_segments(state),
             };
             let Some(batch) = machine.poll_transmit(now, &mut self.buf, max) else {
-                return true;
+                return self.singles.send(socket, stats);
             };
             if let Some(impaired) = &mut self.impaired {
                 match impaired.draw(now) {
@@ -108,6 +117,21 @@ impl Outbox {
                     }
                     Some(_) => {}
                 }
+            }
+            if self.impaired.is_none() && batch.datagrams() == 1 {
+                self.singles.push(
+                    batch.destination,
+                    &self.buf[..batch.size.min(self.buf.len())],
+                );
+                if self.singles.is_full() && !self.singles.send(socket, stats) {
+                    return false;
+                }
+                continue;
+            }
+            // A batch to one destination leaves after the lone datagrams gathered before it.
+            if !self.singles.send(socket, stats) {
+                self.stalled = Some(batch);
+                return false;
             }
             if !self.send(socket, state, batch, stats) {
                 return false;

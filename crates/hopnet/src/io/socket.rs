@@ -1,8 +1,10 @@
 //! The socket under a driver: its setup (buffers, GRO, what the kernel attaches to received
-//! datagrams), how many datagrams one GSO send may carry, and the two ways a datagram leaves.
+//! datagrams), how many datagrams one GSO send may carry, and the three ways datagrams leave
+//! (one `sendto`, a GSO batch to one destination, `sendmmsg` to several).
 
 use std::io;
 use std::net::SocketAddr;
+use std::ops::Range;
 
 use quinn_udp::{UdpSockRef, UdpSocketState};
 
@@ -36,6 +38,22 @@ pub(crate) trait Socket {
         state: &UdpSocketState,
         transmit: &quinn_udp::Transmit<'_>,
     ) -> io::Result<()>;
+    /// Sends datagrams to several destinations (`bytes[range]` to each address), in one
+    /// system call where the OS has one (`sendmmsg`). Returns how many left, in order: an
+    /// error only if the first could not, as `sendmmsg` reports.
+    fn send_many(
+        &self,
+        bytes: &[u8],
+        datagrams: &[(SocketAddr, Range<usize>)],
+    ) -> io::Result<usize> {
+        for (i, (to, range)) in datagrams.iter().enumerate() {
+            let datagram = bytes.get(range.clone()).unwrap_or_default();
+            if let Err(e) = self.send_one(datagram, *to) {
+                return if i == 0 { Err(e) } else { Ok(i) };
+            }
+        }
+        Ok(datagrams.len())
+    }
 }
 
 impl Socket for std::net::UdpSocket {
@@ -60,6 +78,15 @@ impl Socket for std::net::UdpSocket {
     ) -> io::Result<()> {
         state.try_send(self.into(), transmit)
     }
+
+    #[cfg(target_os = "linux")]
+    fn send_many(
+        &self,
+        bytes: &[u8],
+        datagrams: &[(SocketAddr, Range<usize>)],
+    ) -> io::Result<usize> {
+        sendmmsg(self, bytes, datagrams)
+    }
 }
 
 #[cfg(feature = "tokio")]
@@ -81,6 +108,51 @@ impl Socket for tokio::net::UdpSocket {
         self.try_io(tokio::io::Interest::WRITABLE, || {
             state.try_send(self.into(), transmit)
         })
+    }
+
+    #[cfg(target_os = "linux")]
+    fn send_many(
+        &self,
+        bytes: &[u8],
+        datagrams: &[(SocketAddr, Range<usize>)],
+    ) -> io::Result<usize> {
+        self.try_io(tokio::io::Interest::WRITABLE, || {
+            sendmmsg(self, bytes, datagrams)
+        })
+    }
+}
+
+/// `sendmmsg(2)`: each `bytes[range]` to its address, in one system call; how many left.
+#[cfg(target_os = "linux")]
+fn sendmmsg(
+    socket: &impl std::os::fd::AsFd,
+    bytes: &[u8],
+    datagrams: &[(SocketAddr, Range<usize>)],
+) -> io::Result<usize> {
+    use std::io::IoSlice;
+
+    use rustix::net::{MMsgHdr, SendAncillaryBuffer, SendFlags, SocketAddrAny};
+
+    let addresses: Vec<SocketAddrAny> = datagrams.iter().map(|(to, _)| (*to).into()).collect();
+    let slices: Vec<[IoSlice<'_>; 1]> = datagrams
+        .iter()
+        .map(|(_, range)| [IoSlice::new(bytes.get(range.clone()).unwrap_or_default())])
+        .collect();
+    let mut control: Vec<SendAncillaryBuffer<'_, '_, '_>> = datagrams
+        .iter()
+        .map(|_| SendAncillaryBuffer::default())
+        .collect();
+    let mut messages: Vec<MMsgHdr<'_>> = addresses
+        .iter()
+        .zip(&slices)
+        .zip(control.iter_mut())
+        .map(|((to, slice), control)| MMsgHdr::new_with_addr(to, slice, control))
+        .collect();
+    loop {
+        match rustix::net::sendmmsg(socket, &mut messages, SendFlags::empty()) {
+            Err(rustix::io::Errno::INTR) => {}
+            sent => return sent.map_err(io::Error::from),
+        }
     }
 }
 
