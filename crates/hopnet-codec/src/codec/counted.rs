@@ -8,7 +8,7 @@
 //! left is an error, not an allocation.
 
 use super::FieldCodec;
-use super::to_end::EndList;
+use super::to_end::{EndList, encode_at_most, items_max_bits};
 use crate::impls::collections::{decode_windowed, prealloc};
 use crate::schema::Encoding;
 use crate::{BitRead, BitReader, BitWriter, Decode, Encode, Error, Result};
@@ -81,19 +81,11 @@ pub struct Counted<const MAX: u64 = { u64::MAX }>;
 
 impl<T: EndList, const MAX: u64> FieldCodec<T> for Counted<MAX> {
     const MIN_BITS: u64 = 0;
-    const MAX_BITS: Option<u64> = if MAX == u64::MAX {
-        None
-    } else {
-        crate::size::mul_max(T::ITEM_MAX_BITS, MAX)
-    };
+    const MAX_BITS: Option<u64> = items_max_bits(T::ITEM_MAX_BITS, MAX);
 
     #[inline]
     fn encode(value: &T, w: &mut BitWriter<'_>) -> Result<()> {
-        let len = value.items() as u64;
-        if len > MAX {
-            return Err(Error::TooLong { len, max: MAX });
-        }
-        value.encode_items(w)
+        encode_at_most(value, MAX, w)
     }
 
     #[inline]

@@ -187,21 +187,33 @@ fn utf8_owned(bytes: &[u8], position: u64) -> Result<String> {
 /// one must itself come last wherever it is used, since its list takes the rest of the input.
 pub struct ToEnd<const MAX: u64 = { u64::MAX }>;
 
-impl<T: EndList, const MAX: u64> FieldCodec<T> for ToEnd<MAX> {
-    const MIN_BITS: u64 = 0;
-    const MAX_BITS: Option<u64> = if MAX == u64::MAX {
+/// The largest encoding of at most `max` items of `item` bits each; `None` when `max` is
+/// `u64::MAX` (no `max_len`: unbounded). Shared by the lists whose count is not on the wire.
+pub(super) const fn items_max_bits(item: Option<u64>, max: u64) -> Option<u64> {
+    if max == u64::MAX {
         None
     } else {
-        crate::size::mul_max(T::ITEM_MAX_BITS, MAX)
-    };
+        crate::size::mul_max(item, max)
+    }
+}
+
+/// Writes the items, more than `max` of them an error (a `max_len` the decoder would refuse).
+#[inline]
+pub(super) fn encode_at_most<T: EndList>(value: &T, max: u64, w: &mut BitWriter<'_>) -> Result<()> {
+    let len = value.items() as u64;
+    if len > max {
+        return Err(Error::TooLong { len, max });
+    }
+    value.encode_items(w)
+}
+
+impl<T: EndList, const MAX: u64> FieldCodec<T> for ToEnd<MAX> {
+    const MIN_BITS: u64 = 0;
+    const MAX_BITS: Option<u64> = items_max_bits(T::ITEM_MAX_BITS, MAX);
 
     #[inline]
     fn encode(value: &T, w: &mut BitWriter<'_>) -> Result<()> {
-        let len = value.items() as u64;
-        if len > MAX {
-            return Err(Error::TooLong { len, max: MAX });
-        }
-        value.encode_items(w)
+        encode_at_most(value, MAX, w)
     }
 
     #[inline]
