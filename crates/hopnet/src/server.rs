@@ -347,7 +347,8 @@ impl Server {
         let sent = self
             .core_mut(id)?
             .send(Data::Borrowed(bytes), Delivery::Tracked);
-        self.after_tracked_send(id);
+        // Past `max_tracked` the oldest tracked message is pushed out: its `Lost` is due now.
+        self.after_activity(id);
         sent
     }
 
@@ -360,14 +361,9 @@ impl Server {
         let sent = self
             .core_mut(id)?
             .send(Data::Shared(payload), Delivery::Tracked);
-        self.after_tracked_send(id);
-        sent
-    }
-
-    /// A tracked message past `max_tracked` pushes the oldest out, and that one's
-    /// [`Event::Lost`] is due at once: the connection takes its turn for events now.
-    fn after_tracked_send(&mut self, id: ConnectionId) {
+        // Past `max_tracked` the oldest tracked message is pushed out: its `Lost` is due now.
         self.after_activity(id);
+        sent
     }
 
     /// The extensions a connection agreed to, if any.
