@@ -32,8 +32,7 @@ fn query() -> Message {
 fn a_query_byte_for_byte() {
     let want = b"\xbe\xef\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\
 \x03www\x07example\x03com\x00\x00\x01\x00\x01";
-    assert_eq!(to_bytes(&query()).unwrap(), want);
-    assert_eq!(from_bytes::<Message>(want).unwrap(), query());
+    common::both_ways(&query(), want);
 }
 
 #[test]
