@@ -24,28 +24,12 @@ pub fn flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed
     Ok(Some(Value::Flag))
 }
 
-pub fn varint(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::Varint, meta.path.span())))
-}
-
-pub fn zigzag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::ZigZag, meta.path.span())))
-}
-
-pub fn cstring(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::CString, meta.path.span())))
-}
-
-pub fn leb128(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::Leb128, meta.path.span())))
-}
-
-pub fn leb128_signed(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::Leb128Signed, meta.path.span())))
-}
-
-pub fn leb128_zigzag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::Leb128ZigZag, meta.path.span())))
+/// A flag that names its encoding outright (`varint`, `leb128`, ...; [`Encoding::named`]).
+pub fn named_encoding(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
+    let Some(encoding) = Encoding::named(name) else {
+        return Err(meta.error(format_args!("no encoding is named `{name}`")));
+    };
+    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(encoding, meta.path.span())))
 }
 
 pub fn crate_path(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
