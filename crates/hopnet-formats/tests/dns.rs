@@ -55,14 +55,7 @@ fn an_answer_with_flags_and_records() {
         data_len: Computed::new(),
         data: vec![192, 0, 2, 1],
     });
-    answer.additionals.push(Record {
-        name: Name::default(),
-        rtype: 41,
-        class: 1232,
-        ttl: 0,
-        data_len: Computed::new(),
-        data: vec![],
-    });
+    answer.additionals.push(Record::edns_opt(1232));
     answer.header.answers = 1;
     answer.header.additionals = 1;
     let bytes = to_bytes(&answer).unwrap();

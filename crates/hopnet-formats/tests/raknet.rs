@@ -3,8 +3,8 @@
 
 mod common;
 
-use hopnet_codec::layout::Computed;
 use hopnet_codec::from_bytes;
+use hopnet_codec::layout::Computed;
 use hopnet_formats::raknet::*;
 use proptest::collection::vec;
 use proptest::prelude::*;

@@ -28,5 +28,9 @@ pub fn round_trip_and_truncations<T: Encode + Decode + PartialEq + std::fmt::Deb
 #[track_caller]
 pub fn both_ways<T: Encode + Decode + PartialEq + std::fmt::Debug>(value: &T, bytes: &[u8]) {
     assert_eq!(to_bytes(value).unwrap(), bytes, "encoding {value:?}");
-    assert_eq!(&from_bytes::<T>(bytes).unwrap(), value, "decoding {bytes:02x?}");
+    assert_eq!(
+        &from_bytes::<T>(bytes).unwrap(),
+        value,
+        "decoding {bytes:02x?}"
+    );
 }
