@@ -118,7 +118,7 @@
 //! | `spares.rs` | spare payload buffers, bounded: the sender's, and those the application hands back (`recycle`) |
 //! | `machine.rs` | the sans-I/O surface every driver and the simulator call |
 //! | `engine/` | the parts above a wire of another protocol builds on, public ([`engine`]) |
-//! | `secure/` | secure mode: the netcode 1.02 standard, one file per rule (see [`secure`]) |
+//! | `secure/` | secure mode: the server and client over netcode 1.02 (the `hopnet-netcode` crate), their datagrams sealed in batches (see [`secure`]) |
 //! | `impairment/` | the loss, delay and jitter draw, and the delay line |
 //! | `io/send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
 //! | `io/recv.rs`, `io/socket.rs` | batched receive; socket setup and the GSO probe |

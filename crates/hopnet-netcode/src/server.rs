@@ -30,7 +30,7 @@ use super::packet::{
 };
 use super::replay::ReplayWindow;
 use super::slot_timers::SlotTimers;
-use super::stats::{DropReason, SecureStats};
+use super::stats::{DropReason, NetcodeStats};
 use super::token_history::TokenHistory;
 use super::{SendError, UserData};
 
@@ -182,7 +182,7 @@ pub struct NetcodeServer {
     events: VecDeque<NetcodeServerEvent>,
     /// The datagram being read, decrypted in place.
     scratch: Box<[u8; MAX_PACKET_BYTES]>,
-    stats: SecureStats,
+    stats: NetcodeStats,
 }
 
 /// Why a server could not be created.
@@ -231,7 +231,7 @@ impl NetcodeServer {
             spare: Vec::new(),
             events: VecDeque::new(),
             scratch: Box::new([0; MAX_PACKET_BYTES]),
-            stats: SecureStats::default(),
+            stats: NetcodeStats::default(),
             config,
         })
     }
@@ -733,7 +733,7 @@ impl NetcodeServer {
     }
 
     /// The counters.
-    pub fn stats(&self) -> &SecureStats {
+    pub fn stats(&self) -> &NetcodeStats {
         &self.stats
     }
 }

@@ -93,7 +93,7 @@ impl DropReason {
 
 /// Counters of a netcode server or client.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SecureStats {
+pub struct NetcodeStats {
     /// Datagrams handed to `handle`.
     pub datagrams_received: u64,
     /// Of those, the ones accepted (each other one is counted in [`dropped`](Self::dropped)).
@@ -118,7 +118,7 @@ pub struct SecureStats {
     dropped: [u64; DropReason::ALL.len()],
 }
 
-impl SecureStats {
+impl NetcodeStats {
     /// Datagrams dropped for `reason`.
     pub fn dropped(&self, reason: DropReason) -> u64 {
         self.dropped[reason.index()]
@@ -138,10 +138,58 @@ impl SecureStats {
 mod tests {
     use super::*;
 
-    #[test]
-    fn all_lists_every_reason_at_its_index() {
-        for (i, reason) in DropReason::ALL.iter().enumerate() {
-            assert_eq!(reason.index(), i);
+    /// Where each reason stands in [`DropReason::ALL`], its declaration order. The match is
+    /// exhaustive: a reason added to the enum does not compile here until it is given its place
+    /// (declared last, the next one after `Unexpected`'s, which the test then names as the last).
+    fn place(reason: DropReason) -> usize {
+        match reason {
+            DropReason::Oversized => 0,
+            DropReason::TooSmall => 1,
+            DropReason::UnknownType => 2,
+            DropReason::WrongDirection => 3,
+            DropReason::SequenceLength => 4,
+            DropReason::NoKey => 5,
+            DropReason::NotFromServer => 6,
+            DropReason::Replayed => 7,
+            DropReason::Unauthentic => 8,
+            DropReason::WrongLength => 9,
+            DropReason::RequestLength => 10,
+            DropReason::RequestVersion => 11,
+            DropReason::RequestProtocol => 12,
+            DropReason::RequestExpired => 13,
+            DropReason::RequestToken => 14,
+            DropReason::NotInToken => 15,
+            DropReason::AddressConnected => 16,
+            DropReason::ClientConnected => 17,
+            DropReason::TokenUsedElsewhere => 18,
+            DropReason::HandshakesFull => 19,
+            DropReason::ChallengeInvalid => 20,
+            DropReason::Unexpected => 21,
         }
+    }
+
+    #[test]
+    fn all_lists_every_reason_once_at_its_index() {
+        for (i, &reason) in DropReason::ALL.iter().enumerate() {
+            assert_eq!(reason.index(), i, "{reason:?}");
+            assert_eq!(place(reason), i, "{reason:?}");
+        }
+        // The last reason declared closes the list.
+        assert_eq!(place(DropReason::Unexpected) + 1, DropReason::ALL.len());
+    }
+
+    #[test]
+    fn each_reason_is_counted_apart() {
+        let mut stats = NetcodeStats::default();
+        for (i, &reason) in DropReason::ALL.iter().enumerate() {
+            for _ in 0..=i {
+                stats.drop(reason);
+            }
+        }
+        for (i, &reason) in DropReason::ALL.iter().enumerate() {
+            assert_eq!(stats.dropped(reason), i as u64 + 1, "{reason:?}");
+        }
+        let n = DropReason::ALL.len() as u64;
+        assert_eq!(stats.dropped_total(), n * (n + 1) / 2);
     }
 }

@@ -13,13 +13,13 @@ use std::time::{Duration, Instant};
 use super::SendError;
 use super::challenge_token::CHALLENGE_TOKEN_BYTES;
 use super::connect_token::{ConnectToken, TokenError};
-use super::netcode_server::DISCONNECT_PACKETS;
 use super::packet::{
     MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, Packet, Receiver, append_packet, open_packet,
     payload_packet_len, read_header, write_packet, write_request,
 };
 use super::replay::ReplayWindow;
-use super::stats::{DropReason, SecureStats};
+use super::server::DISCONNECT_PACKETS;
+use super::stats::{DropReason, NetcodeStats};
 
 /// The most packets a client queues toward the socket.
 const MAX_QUEUED: usize = 256;
@@ -99,7 +99,7 @@ pub struct NetcodeClient {
     out: VecDeque<Vec<u8>>,
     spare: Vec<Vec<u8>>,
     scratch: Box<[u8; MAX_PACKET_BYTES]>,
-    stats: SecureStats,
+    stats: NetcodeStats,
 }
 
 impl NetcodeClient {
@@ -121,7 +121,7 @@ impl NetcodeClient {
             out: VecDeque::new(),
             spare: Vec::new(),
             scratch: Box::new([0; MAX_PACKET_BYTES]),
-            stats: SecureStats::default(),
+            stats: NetcodeStats::default(),
         }
     }
 
@@ -157,7 +157,7 @@ impl NetcodeClient {
     }
 
     /// The counters.
-    pub fn stats(&self) -> &SecureStats {
+    pub fn stats(&self) -> &NetcodeStats {
         &self.stats
     }
 
