@@ -164,22 +164,9 @@ impl NetcodeClient {
     /// Takes a datagram received from `from` at `now`. A payload from the server is returned
     /// once connected; everything else is handled (or dropped and counted) inside.
     pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) -> Option<&[u8]> {
-        self.stats.datagrams_received += 1;
-        match self.read(now, from, datagram) {
-            Ok(Some(range)) => {
-                self.stats.datagrams_accepted += 1;
-                self.stats.payloads_received += 1;
-                Some(&self.scratch[range])
-            }
-            Ok(None) => {
-                self.stats.datagrams_accepted += 1;
-                None
-            }
-            Err(reason) => {
-                self.stats.drop(reason);
-                None
-            }
-        }
+        let read = self.read(now, from, datagram);
+        let range = self.stats.count(read)?;
+        Some(&self.scratch[range])
     }
 
     /// Reads one datagram; a payload's place in the scratch buffer when it is one.

@@ -250,24 +250,9 @@ impl NetcodeServer {
         from: SocketAddr,
         datagram: &[u8],
     ) -> Option<(usize, &[u8])> {
-        self.stats.datagrams_received += 1;
-        match self.read(now, from, datagram) {
-            Ok(Some(client)) => {
-                self.stats.datagrams_accepted += 1;
-                self.stats.payloads_received += 1;
-                let len = datagram.len();
-                let payload = self.payload_in_scratch(len);
-                Some((client, payload))
-            }
-            Ok(None) => {
-                self.stats.datagrams_accepted += 1;
-                None
-            }
-            Err(reason) => {
-                self.stats.drop(reason);
-                None
-            }
-        }
+        let read = self.read(now, from, datagram);
+        let client = self.stats.count(read)?;
+        Some((client, self.payload_in_scratch(datagram.len())))
     }
 
     /// The decrypted payload of the datagram of `len` bytes now in the scratch buffer.

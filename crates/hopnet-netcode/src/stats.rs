@@ -129,8 +129,25 @@ impl NetcodeStats {
         self.dropped.iter().sum()
     }
 
-    pub(crate) fn drop(&mut self, reason: DropReason) {
+    fn drop(&mut self, reason: DropReason) {
         self.dropped[reason.index()] += 1;
+    }
+
+    /// Counts one datagram handed to `handle` by what reading it gave: accepted (a payload
+    /// when `Some`), or dropped for its reason. The payload, if any, is passed on.
+    pub(crate) fn count<T>(&mut self, read: Result<Option<T>, DropReason>) -> Option<T> {
+        self.datagrams_received += 1;
+        match read {
+            Ok(payload) => {
+                self.datagrams_accepted += 1;
+                self.payloads_received += u64::from(payload.is_some());
+                payload
+            }
+            Err(reason) => {
+                self.drop(reason);
+                None
+            }
+        }
     }
 }
 
@@ -176,6 +193,19 @@ mod tests {
         }
         // The last reason declared closes the list.
         assert_eq!(place(DropReason::Unexpected) + 1, DropReason::ALL.len());
+    }
+
+    #[test]
+    fn every_datagram_is_counted_once_as_accepted_or_dropped() {
+        let mut stats = NetcodeStats::default();
+        assert_eq!(stats.count(Ok(Some(7))), Some(7));
+        assert_eq!(stats.count::<u8>(Ok(None)), None);
+        assert_eq!(stats.count::<u8>(Err(DropReason::Replayed)), None);
+        assert_eq!(stats.datagrams_received, 3);
+        assert_eq!(stats.datagrams_accepted, 2);
+        assert_eq!(stats.payloads_received, 1);
+        assert_eq!(stats.dropped(DropReason::Replayed), 1);
+        assert_eq!(stats.dropped_total(), 1);
     }
 
     #[test]
