@@ -178,6 +178,13 @@ impl Exchange {
         })
     }
 
+    /// Checks what arrived each way ([`check_arrivals`]) and reports it.
+    fn check(&self, up: &str, down: &str, loss: f64, shim_dropped: u64) {
+        let up = check_arrivals(up, &self.up, loss);
+        let down = check_arrivals(down, &self.down, loss);
+        eprintln!("loss {loss}: {up} up, {down} down of {MESSAGES}; shim dropped {shim_dropped}");
+    }
+
     /// The next message from the server, if one is left.
     fn next_down(&mut self) -> Option<Vec<u8>> {
         (self.sent_down < MESSAGES).then(|| {
@@ -273,11 +280,11 @@ fn their_client_our_server(loss: f64, seed: u64) {
     assert_eq!(server.user_data(slot), Some(&user_data));
     assert_eq!(client.client_index(), slot);
     assert_eq!(client.max_clients(), 4);
-    let up = check_arrivals("their client to our server", &exchange.up, loss);
-    let down = check_arrivals("our server to their client", &exchange.down, loss);
-    eprintln!(
-        "loss {loss}: {up} up, {down} down of {MESSAGES}; shim dropped {}",
-        lossy.dropped
+    exchange.check(
+        "their client to our server",
+        "our server to their client",
+        loss,
+        lossy.dropped,
     );
     assert_intact(server.stats());
 
@@ -386,11 +393,11 @@ fn our_client_their_server(loss: f64, seed: u64) {
     assert_eq!(server.client_user_data(slot), Some(&user_data));
     assert_eq!(client.client_index() as usize, slot);
     assert_eq!(client.max_clients(), 4);
-    let up = check_arrivals("our client to their server", &exchange.up, loss);
-    let down = check_arrivals("their server to our client", &exchange.down, loss);
-    eprintln!(
-        "loss {loss}: {up} up, {down} down of {MESSAGES}; shim dropped {}",
-        lossy.dropped
+    exchange.check(
+        "our client to their server",
+        "their server to our client",
+        loss,
+        lossy.dropped,
     );
     assert_intact(client.stats());
 
