@@ -126,7 +126,7 @@
 //! | `spares.rs` | spare payload buffers, bounded: the sender's, and those the application hands back (`recycle`) |
 //! | `machine.rs` | the sans-I/O surface every driver and the simulator call |
 //! | `engine/` | the parts above a wire of another protocol builds on, public ([`engine`]) |
-//! | `secure/` | secure mode: the netcode 1.02 standard, one file per rule (see [`secure`]) |
+//! | `secure/` | secure mode: the server and client over netcode 1.02 (the `hopnet-netcode` crate), their datagrams sealed in batches (see [`secure`]) |
 //! | `impairment/` | the loss, delay and jitter draw, and the delay line |
 //! | `io/mod.rs` | the drivers' shared surface: secure mode's constructors, socket counters |
 //! | `io/port.rs` | a machine on a socket: what the two drivers share but how they wait |
