@@ -32,8 +32,9 @@ pub trait Machine {
         max_datagrams: usize,
     ) -> Option<Transmit>;
 
-    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
-    fn poll_timeout(&mut self) -> Option<Instant>;
+    /// When [`handle_timeout`](Self::handle_timeout) should next be called. A pure query: it
+    /// changes nothing, so a driver may ask as often as it likes.
+    fn poll_timeout(&self) -> Option<Instant>;
 
     /// Runs the timers that have expired at `now`.
     fn handle_timeout(&mut self, now: Instant);
@@ -54,7 +55,7 @@ macro_rules! inherent_machine {
             ) -> Option<Transmit> {
                 $ty::poll_transmit(self, now, buf, max_datagrams)
             }
-            fn poll_timeout(&mut self) -> Option<Instant> {
+            fn poll_timeout(&self) -> Option<Instant> {
                 $ty::poll_timeout(self)
             }
             fn handle_timeout(&mut self, now: Instant) {

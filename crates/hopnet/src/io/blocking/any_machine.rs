@@ -35,7 +35,7 @@ use crate::machine::Machine;
 ///         buf.extend_from_slice(&bytes);
 ///         Some(Transmit::single(to, bytes.len()))
 ///     }
-///     fn poll_timeout(&mut self) -> Option<Instant> { None }
+///     fn poll_timeout(&self) -> Option<Instant> { None }
 ///     fn handle_timeout(&mut self, _now: Instant) {}
 /// }
 ///
