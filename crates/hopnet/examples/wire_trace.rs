@@ -77,7 +77,10 @@ fn run(scenario: &Scenario) -> (usize, u32) {
                 let _ = net.client(c).send(&body, mode);
             }
         }
-        while let Some(ServerEvent { connection, event, .. }) = net.server().poll_event() {
+        while let Some(ServerEvent {
+            connection, event, ..
+        }) = net.server().poll_event()
+        {
             match event {
                 Event::Connected => connections.push(connection),
                 Event::Message { bytes, .. } if bytes.len() > 1_000 => {
