@@ -71,7 +71,8 @@
 //! |---|---|
 //! | `packet.rs` | the 4-byte header, its `ACK`, serial-number arithmetic, the 4-byte handshake shapes |
 //! | `chunk.rs` | payloads split into 504-byte chunks (or an extended message's), at most 256 |
-//! | `event.rs` | delivery modes, events, message ids |
+//! | `event.rs` | delivery modes, events, message and connection ids |
+//! | `serial.rs` | serial-number arithmetic (RFC 1982) at any width |
 //! | `ext/features.rs` | the agreed extensions and the chunk size they give |
 //! | `ext/negotiate.rs` | the offer and the accept on the wire |
 //! | `ext/datagram.rs` | the extended datagram: marker, CRC, padding |
@@ -116,7 +117,7 @@
 //! | `transmit.rs` | the shape of a batch of datagrams (UDP GSO's) |
 //! | `payload.rs` | bytes shared between the connections they go to, compressed once |
 //! | `spares.rs` | spare payload buffers, bounded: the sender's, and those the application hands back (`recycle`) |
-//! | `machine.rs` | the sans-I/O surface every driver and the simulator call |
+//! | `machine.rs` | the sans-I/O surface every driver and the simulator call (each machine implements it in its own file) |
 //! | `engine/` | the parts above a wire of another protocol builds on, public ([`engine`]) |
 //! | `secure/` | secure mode: the netcode 1.02 standard, one file per rule (see [`secure`]) |
 //! | `impairment/` | the loss, delay and jitter draw, and the delay line |
@@ -146,6 +147,7 @@ mod payload;
 mod receive;
 pub mod secure;
 mod send;
+mod serial;
 mod server;
 pub mod sim;
 mod spares;
@@ -156,11 +158,11 @@ pub use chunk::{CHUNK_SIZE, MAX_CHUNKS, MAX_PAYLOAD};
 pub use client::Client;
 pub use config::{Config, ConfigBuilder};
 pub use error::Error;
-pub use event::{Delivery, DisconnectReason, Event, MessageId};
+pub use event::{ConnectionId, Delivery, DisconnectReason, Event, MessageId, ServerEvent};
 pub use ext::Extensions;
 pub use handshake::HandshakeFailure;
 pub use machine::Machine;
 pub use payload::Payload;
-pub use server::{ConnectionId, Server, ServerEvent};
+pub use server::Server;
 pub use stats::{ServerStats, Stats};
 pub use transmit::Transmit;

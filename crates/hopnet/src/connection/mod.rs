@@ -1,6 +1,5 @@
-//! The data phase of one connection, shared by the client [`Client`](crate::Client)
-//! and every connection of the server's [`Server`](crate::Server): messages in and out,
-//! timers, close. Nothing here reads a clock or touches a socket: time comes in as `now`,
+//! The data phase of one connection, shared by the client and every connection of the server:
+//! messages in and out, timers, close. Nothing here reads a clock or touches a socket: time comes in as `now`,
 //! datagrams come in through `handle_datagram` and leave through `transmit`.
 //!
 //! - [`wire`]: the wire this end sends on, the spec's or the extended one, swapped once when
@@ -32,9 +31,9 @@ mod wire;
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use crate::Error;
 use crate::chunk::{MAX_PAYLOAD, count_chunks};
 use crate::config::Config;
+use crate::error::Error;
 use crate::event::{Delivery, DisconnectReason, Event, MessageId};
 use crate::ext::Extensions;
 use crate::ext::frame::ACK_NOW;

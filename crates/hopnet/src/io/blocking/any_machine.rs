@@ -6,7 +6,7 @@ use std::net::{ToSocketAddrs, UdpSocket};
 use std::time::Duration;
 
 use super::driver::Loop;
-use crate::Error;
+use crate::error::Error;
 use crate::machine::Machine;
 
 /// Any [`Machine`] on a UDP socket.
