@@ -71,7 +71,8 @@
 //! |---|---|
 //! | `packet.rs` | the 4-byte header, its `ACK`, serial-number arithmetic, the 4-byte handshake shapes |
 //! | `chunk.rs` | payloads split into 504-byte chunks (or an extended message's), at most 256 |
-//! | `event.rs` | delivery modes, events, message ids |
+//! | `event.rs` | delivery modes, events, message and connection ids |
+//! | `serial.rs` | serial-number arithmetic (RFC 1982) at any width |
 //! | `config.rs` | the tunables and their defaults, every memory bound among them |
 //! | `error.rs` | the errors a caller can cause (malformed input is counted, never an error) |
 //! | `stats.rs` | the counters per connection and per endpoint |
@@ -82,7 +83,6 @@
 //! | `ext/frame.rs` | the extended wire's frames: ping, close, ACK ranges, data |
 //! | `ext/compress.rs` | LZ4 framing of a message, bounded decompression |
 //! | `handshake/mod.rs` | the handshake's bare 4-byte datagrams: salt, pepper, seasoning |
-//! | `handshake/siphash.rs` | SipHash-2-4, the keyed function the cookie is made with |
 //! | `handshake/cookie.rs` | the server's stateless challenge cookie |
 //! | `handshake/client.rs` | the client's handshake: probes, and which answers it accepts |
 //! | `handshake/failure.rs` | what a client that gave up had tried, for its error |
@@ -124,7 +124,7 @@
 //! | `transmit.rs` | the shape of a batch of datagrams (UDP GSO's) |
 //! | `payload.rs` | bytes shared between the connections they go to, compressed once |
 //! | `spares.rs` | spare payload buffers, bounded: the sender's, and those the application hands back (`recycle`) |
-//! | `machine.rs` | the sans-I/O surface every driver and the simulator call |
+//! | `machine.rs` | the sans-I/O surface every driver and the simulator call (each machine implements it in its own file) |
 //! | `engine/` | the parts above a wire of another protocol builds on, public ([`engine`]) |
 //! | `secure/` | secure mode: the server and client over netcode 1.02 (the `hopnet-netcode` crate), their datagrams sealed in batches (see [`secure`]) |
 //! | `impairment/` | the loss, delay and jitter draw, and the delay line |
@@ -159,6 +159,7 @@ mod payload;
 mod receive;
 pub mod secure;
 mod send;
+mod serial;
 mod server;
 pub mod sim;
 mod spares;
@@ -169,11 +170,11 @@ pub use chunk::{CHUNK_SIZE, MAX_CHUNKS, MAX_PAYLOAD};
 pub use client::Client;
 pub use config::{Config, ConfigBuilder};
 pub use error::Error;
-pub use event::{Delivery, DisconnectReason, Event, MessageId};
+pub use event::{ConnectionId, Delivery, DisconnectReason, Event, MessageId, ServerEvent};
 pub use ext::Extensions;
 pub use handshake::HandshakeFailure;
 pub use machine::Machine;
 pub use payload::Payload;
-pub use server::{ConnectionId, Server, ServerEvent};
+pub use server::Server;
 pub use stats::{ServerStats, Stats};
 pub use transmit::Transmit;

@@ -431,7 +431,7 @@ impl Machine for InstanceClient {
         self.outbox.poll_transmit(buf)
     }
 
-    fn poll_timeout(&mut self) -> Option<Instant> {
+    fn poll_timeout(&self) -> Option<Instant> {
         matches!(self.phase, Phase::Connecting | Phase::Playing).then_some(self.retry_at)
     }
 

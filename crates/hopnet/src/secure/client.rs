@@ -20,6 +20,7 @@ use hopnet_netcode::{ClientState, ConnectToken, MAX_PAYLOAD_BYTES, NetcodeClient
 
 use crate::client::Client;
 use crate::event::{Delivery, DisconnectReason, Event};
+use crate::machine::Machine;
 use crate::transmit::Transmit;
 use crate::{Config, Error};
 
@@ -213,5 +214,30 @@ impl SecureClient {
     /// The netcode layer's counters.
     pub fn netcode_stats(&self) -> &NetcodeStats {
         self.netcode.stats()
+    }
+}
+
+/// The [`Machine`] surface is the inherent methods above, so that a driver, the simulator or a
+/// generic loop can run this machine like any other.
+impl Machine for SecureClient {
+    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        SecureClient::handle(self, now, from, datagram)
+    }
+
+    fn poll_transmit(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<Transmit> {
+        SecureClient::poll_transmit(self, now, buf, max_datagrams)
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        SecureClient::poll_timeout(self)
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        SecureClient::handle_timeout(self, now)
     }
 }

@@ -18,7 +18,9 @@ use hopnet_netcode::{
 };
 
 use crate::event::DisconnectReason;
-use crate::server::{ConnectionId, Server, ServerEvent};
+use crate::event::{ConnectionId, ServerEvent};
+use crate::machine::Machine;
+use crate::server::Server;
 use crate::transmit::Transmit;
 use crate::{Config, Error};
 
@@ -240,5 +242,30 @@ impl SecureServer {
     /// Datagrams of the endpoint dropped because their client's netcode connection was gone.
     pub fn unsealable(&self) -> u64 {
         self.unsealable
+    }
+}
+
+/// The [`Machine`] surface is the inherent methods above, so that a driver, the simulator or a
+/// generic loop can run this machine like any other.
+impl Machine for SecureServer {
+    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        SecureServer::handle(self, now, from, datagram)
+    }
+
+    fn poll_transmit(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<Transmit> {
+        SecureServer::poll_transmit(self, now, buf, max_datagrams)
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        SecureServer::poll_timeout(self)
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        SecureServer::handle_timeout(self, now)
     }
 }
