@@ -1,5 +1,5 @@
 //! Browsers join a hopnet server: WebTransport sessions carry hopnet's datagrams beside its UDP
-//! clients, in one [`Server`](hopnet::Server), one game.
+//! clients, in one [`Server`](hopnet::proto::Server), one game.
 //!
 //! A browser cannot send UDP, but it can open a [WebTransport] session to a server whose
 //! certificate it trusts and exchange unreliable datagrams in it. Here each such datagram is a

@@ -1,4 +1,4 @@
-//! The driver: one [`hopnet::Server`] fed by a UDP socket and by WebTransport sessions.
+//! The driver: one [`hopnet::proto::Server`] fed by a UDP socket and by WebTransport sessions.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
@@ -29,7 +29,7 @@ const UPKEEP_EVERY: Duration = Duration::from_millis(50);
 const CLOSE_WAIT: Duration = Duration::from_millis(100);
 
 /// A hopnet server whose clients come over UDP and, from browsers, over WebTransport: one
-/// [`hopnet::Server`], one game, both kinds of client.
+/// [`hopnet::proto::Server`], one game, both kinds of client.
 ///
 /// Each WebTransport session's datagrams carry hopnet datagrams, byte for byte what a UDP
 /// client sends, so the handshake, delivery modes, ordering and extensions are the same. The
@@ -40,7 +40,7 @@ const CLOSE_WAIT: Duration = Duration::from_millis(100);
 /// [`unused_session_timeout`](WebTransportConfig::unused_session_timeout) without a connection
 /// is closed too.
 ///
-/// It is driven like [`hopnet::io::blocking::Server`]: [`poll`](Server::poll) does one round
+/// It is driven like [`hopnet::Server`]: [`poll`](Server::poll) does one round
 /// of I/O, waiting at most as long as the caller allows, then events are read with
 /// [`poll_event`](Server::poll_event) or through [`machine`](Server::machine). QUIC runs on a
 /// tokio runtime of one worker thread that the server owns; nothing of it shows, but it means a
@@ -63,7 +63,7 @@ const CLOSE_WAIT: Duration = Duration::from_millis(100);
 /// # Ok::<(), hopnet_webtransport::Error>(())
 /// ```
 pub struct Server {
-    endpoint: hopnet::Server,
+    endpoint: hopnet::proto::Server,
     udp: Udp,
     web: Web,
     page_hash: Option<[u8; 32]>,
@@ -129,7 +129,7 @@ impl Server {
         let limits = Limits {
             max_sessions: web.max_sessions,
             handshake_timeout: web.handshake_timeout,
-            min_datagram: hopnet::ext::features::SPEC_DATAGRAM,
+            min_datagram: hopnet::SPEC_DATAGRAM,
         };
         let accepting = runtime.spawn(sessions::accept(
             wt.clone(),
@@ -142,7 +142,7 @@ impl Server {
         ));
         drop(_guard);
         Ok(Server {
-            endpoint: hopnet::Server::new(config),
+            endpoint: hopnet::proto::Server::new(config),
             udp,
             web: Web::new(
                 wt,
@@ -305,13 +305,13 @@ impl Server {
         self.flush()
     }
 
-    /// Hands back a message's buffer once read (see [`hopnet::Server::recycle`]).
+    /// Hands back a message's buffer once read (see [`hopnet::proto::Server::recycle`]).
     pub fn recycle(&mut self, bytes: Vec<u8>) {
         self.endpoint.recycle(bytes)
     }
 
     /// The state machine, for everything else: statistics, connections, events.
-    pub fn machine(&mut self) -> &mut hopnet::Server {
+    pub fn machine(&mut self) -> &mut hopnet::proto::Server {
         &mut self.endpoint
     }
 

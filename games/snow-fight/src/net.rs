@@ -1,4 +1,4 @@
-//! The game over real UDP, on `hopnet`'s blocking driver ([`hopnet::io::blocking`]).
+//! The game over real UDP, on `hopnet`'s blocking driver ([`hopnet`]).
 //!
 //! - [`UdpServer`]: a driver [`Server`] and a [`GameServer`], ticking at a fixed rate.
 //! - [`play_bot`]: a [`BotPlayer`] on a driver [`Client`], until told to stop.
@@ -11,12 +11,12 @@
 //! engine's A2S) on the game's own port, from the live game (`queries`).
 //!
 //! To run over a bad link between real sockets, put `hopnet`'s lossy relay
-//! ([`hopnet::io::relay::Relay`]) between the clients and the server, as the demo does.
+//! ([`hopnet::relay::Relay`]) between the clients and the server, as the demo does.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use hopnet::io::blocking::{Client, Server};
+use hopnet::{Client, Server};
 use hopnet::{Error, Event, Stats};
 use tracing::warn;
 
@@ -28,7 +28,7 @@ pub use queries::{GAME, Listing};
 
 /// A game server on a UDP socket.
 pub struct UdpServer {
-    /// The transport: a socket and a [`hopnet::Server`].
+    /// The transport: a socket and a [`hopnet::proto::Server`].
     pub server: Server,
     /// The game.
     pub game: GameServer,
@@ -71,7 +71,7 @@ impl UdpServer {
     }
 
     /// The transport's state machine (connections, statistics).
-    pub fn machine(&mut self) -> &mut hopnet::Server {
+    pub fn machine(&mut self) -> &mut hopnet::proto::Server {
         self.server.machine()
     }
 
@@ -116,7 +116,7 @@ pub fn play_bot(
     server: SocketAddr,
     config: hopnet::Config,
     player: &mut BotPlayer,
-    done: impl FnMut(&BotPlayer, &hopnet::Client) -> bool,
+    done: impl FnMut(&BotPlayer, &hopnet::proto::Client) -> bool,
 ) -> Result<Stats, Error> {
     play_bot_on(Client::connect(server, config)?, player, done)
 }
@@ -126,7 +126,7 @@ pub fn play_bot(
 pub fn play_bot_on(
     mut client: Client,
     player: &mut BotPlayer,
-    mut done: impl FnMut(&BotPlayer, &hopnet::Client) -> bool,
+    mut done: impl FnMut(&BotPlayer, &hopnet::proto::Client) -> bool,
 ) -> Result<Stats, Error> {
     let mut closed = None;
     while closed.is_none() && !done(player, client.machine()) {

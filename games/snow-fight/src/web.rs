@@ -109,7 +109,7 @@ pub fn page() -> Site {
 /// `hopnet-webtransport` and a [`GameServer`], ticking at a fixed rate, as
 /// [`UdpServer`](crate::net::UdpServer) does over UDP alone.
 pub struct WebServer {
-    /// The transport: a UDP socket, WebTransport sessions, one [`hopnet::Server`].
+    /// The transport: a UDP socket, WebTransport sessions, one [`hopnet::proto::Server`].
     pub server: Server,
     /// The game.
     pub game: GameServer,
@@ -144,7 +144,7 @@ impl WebServer {
     }
 
     /// The transport's state machine (connections, statistics).
-    pub fn machine(&mut self) -> &mut hopnet::Server {
+    pub fn machine(&mut self) -> &mut hopnet::proto::Server {
         self.server.machine()
     }
 

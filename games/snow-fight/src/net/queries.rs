@@ -14,7 +14,7 @@ use std::net::{SocketAddr, UdpSocket};
 use std::time::Duration;
 
 use hopnet::Error;
-use hopnet::io::SideChannel;
+use hopnet::SideChannel;
 use hopnet_formats::source_query::SINGLE;
 use tracing::debug;
 
