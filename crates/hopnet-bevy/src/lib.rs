@@ -109,35 +109,28 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod client;
-mod clock;
-mod error;
-mod inbox;
-mod messages;
-mod plugin;
-mod protocol;
+pub mod client;
 mod register;
-mod server;
-mod sets;
-pub mod snapshot;
-pub mod transport;
+pub mod server;
+mod shared;
 
-pub use transport::sim;
+pub use shared::transport::sim;
+pub use shared::{snapshot, transport};
 
 pub use client::{
     ConnectionState, HopnetClientPlugin, NetClient, client_connected, client_just_connected,
     client_just_disconnected,
 };
-pub use error::{NetworkError, Peer};
-pub use messages::{
+pub use register::NetworkApp;
+pub use server::{HopnetServerPlugin, NetServer};
+pub use shared::error::{NetworkError, Peer};
+pub use shared::messages::{
     ClientConnected, ClientDisconnected, Connected, Disconnected, FromClient, FromServer, SendTo,
     ToClients, ToServer,
 };
-pub use protocol::{Direction, Framing};
-pub use register::{NetworkApp, NetworkMessage, NetworkSnapshot};
-pub use server::{HopnetServerPlugin, NetServer};
-pub use sets::{HopnetReceive, HopnetSend};
-pub use snapshot::{SnapshotFromServer, SnapshotToClients};
+pub use shared::protocol::{Direction, Framing, NetworkMessage, NetworkSnapshot};
+pub use shared::sets::{HopnetReceive, HopnetSend};
+pub use shared::snapshot::{SnapshotFromServer, SnapshotToClients};
 
 /// hopnet's names a plugin user needs, re-exported.
 pub use hopnet::{ConnectionId, Delivery, DisconnectReason};

@@ -9,9 +9,9 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use hopnet::sim::LinkConfig;
+use hopnet_bevy::client::SnapshotClient;
 use hopnet_bevy::prelude::*;
 use hopnet_bevy::sim::SimNet;
-use hopnet_bevy::snapshot::SnapshotClient;
 use hopnet_codec::Rabbit;
 
 #[derive(Rabbit, Debug, Clone, PartialEq)]

@@ -1,7 +1,9 @@
 //! The client's plugin, its resource, and its run conditions.
 
 mod receive;
+mod register;
 mod send;
+mod snapshot;
 
 use std::net::SocketAddr;
 
@@ -9,14 +11,14 @@ use bevy_app::{App, Last, Plugin, PostUpdate, PreUpdate};
 use bevy_ecs::prelude::*;
 use hopnet::{Config, DisconnectReason, Error, Stats};
 
-use crate::error::log_errors;
-use crate::inbox::Inbox;
-use crate::messages::{Connected, Disconnected};
-use crate::sets::{Registered, Step};
-use crate::transport::ClientTransport;
+use crate::shared::error::log_errors;
+use crate::shared::inbox::Inbox;
+use crate::shared::messages::{Connected, Disconnected};
+use crate::shared::sets::Step;
+use crate::shared::transport::ClientTransport;
 
-pub(crate) use receive::decode_from_server;
-pub(crate) use send::send_to_server;
+pub(crate) use register::{register_message, register_snapshot};
+pub use snapshot::{SnapshotClient, SnapshotStats};
 
 /// The client's side: add it, insert a [`NetClient`], and register the message types.
 ///
@@ -31,7 +33,7 @@ pub struct HopnetClientPlugin;
 
 impl Plugin for HopnetClientPlugin {
     fn build(&self, app: &mut App) {
-        crate::plugin::common(app);
+        crate::shared::plugin::common(app);
         app.init_resource::<Inbox<()>>()
             .add_message::<Connected>()
             .add_message::<Disconnected>()
@@ -136,7 +138,7 @@ impl NetClient {
     }
 
     /// A WOKE client (the seed's transport, [`hopnet_protocols::woke`]) of `server`, from an
-    /// ephemeral port ([`WokeClient`](crate::transport::woke::WokeClient)). Messages go as
+    /// ephemeral port ([`WokeClient`](crate::shared::transport::woke::WokeClient)). Messages go as
     /// WOKE's commands: register them as `Reliable` or `Unreliable`; a message of another
     /// mode is not sent, and a [`NetworkError`](crate::NetworkError) names the mode.
     #[cfg(feature = "protocols")]
@@ -144,14 +146,14 @@ impl NetClient {
         server: SocketAddr,
         config: hopnet_protocols::woke::Config,
     ) -> Result<NetClient, Error> {
-        Ok(NetClient::new(crate::transport::woke::WokeClient::connect(
-            server, config,
-        )?))
+        Ok(NetClient::new(
+            crate::shared::transport::woke::WokeClient::connect(server, config)?,
+        ))
     }
 
     /// A Semi-ordered UDP client (the seed's transport,
     /// [`hopnet_protocols::semi_ordered_udp`]) of `server`, from an ephemeral port
-    /// ([`SemiOrderedClient`](crate::transport::semi_ordered::SemiOrderedClient)); connected
+    /// ([`SemiOrderedClient`](crate::shared::transport::semi_ordered::SemiOrderedClient)); connected
     /// once the server answers its first keepalive. Register messages as `Reliable`,
     /// `SemiOrdered` or `Unreliable`, each small enough for one package; a message of another
     /// mode is not sent, and a [`NetworkError`](crate::NetworkError) names the mode.
@@ -161,7 +163,7 @@ impl NetClient {
         config: hopnet_protocols::semi_ordered_udp::Config,
     ) -> Result<NetClient, Error> {
         Ok(NetClient::new(
-            crate::transport::semi_ordered::SemiOrderedClient::connect(server, config)?,
+            crate::shared::transport::semi_ordered::SemiOrderedClient::connect(server, config)?,
         ))
     }
 
@@ -199,32 +201,6 @@ impl NetClient {
     /// The transport, for what the plugin does not cover.
     pub fn transport_mut(&mut self) -> &mut dyn ClientTransport {
         &mut *self.transport
-    }
-}
-
-/// Registers `T` on a client app: its messages to the server (`to_server`) and from it
-/// (`to_clients`).
-pub(crate) fn register_message<T: crate::NetworkMessage>(
-    app: &mut App,
-    order: Registered,
-    to_server: bool,
-    to_clients: bool,
-) {
-    if to_clients {
-        app.add_message::<crate::FromServer<T>>().add_systems(
-            PreUpdate,
-            decode_from_server::<T>
-                .in_set(Step::Decode)
-                .run_if(resource_exists::<NetClient>),
-        );
-    }
-    if to_server {
-        app.add_message::<crate::ToServer<T>>().add_systems(
-            PostUpdate,
-            send_to_server::<T>
-                .in_set(order)
-                .run_if(resource_exists::<NetClient>),
-        );
     }
 }
 

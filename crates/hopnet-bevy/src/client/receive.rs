@@ -8,11 +8,11 @@ use bevy_time::{Real, Time};
 use hopnet::Event;
 
 use super::{ConnectionState, NetClient};
-use crate::clock::frame_instant;
-use crate::error::{NetworkError, Peer};
-use crate::inbox::Inbox;
-use crate::messages::{Connected, Disconnected, FromServer};
-use crate::protocol::{Direction, Protocol, frame};
+use crate::shared::clock::frame_instant;
+use crate::shared::error::{NetworkError, Peer};
+use crate::shared::inbox::Inbox;
+use crate::shared::messages::{Connected, Disconnected, FromServer};
+use crate::shared::protocol::{Direction, NetworkMessage, Protocol, frame};
 
 /// Takes in what arrived; writes the connection changes; files each message under its tag.
 pub(crate) fn poll(
@@ -69,7 +69,7 @@ pub(crate) fn poll(
 }
 
 /// Decodes this frame's `T`s from the server into [`FromServer<T>`] messages.
-pub(crate) fn decode_from_server<T: crate::NetworkMessage>(
+pub(crate) fn decode_from_server<T: NetworkMessage>(
     protocol: Res<Protocol>,
     mut inbox: ResMut<Inbox<()>>,
     mut messages: MessageWriter<FromServer<T>>,

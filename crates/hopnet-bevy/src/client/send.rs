@@ -7,13 +7,13 @@ use bevy_ecs::prelude::*;
 use bevy_time::{Real, Time};
 
 use super::NetClient;
-use crate::clock::frame_instant;
-use crate::error::{NetworkError, Peer};
-use crate::messages::ToServer;
-use crate::protocol::{Direction, Protocol, frame};
+use crate::shared::clock::frame_instant;
+use crate::shared::error::{NetworkError, Peer};
+use crate::shared::messages::ToServer;
+use crate::shared::protocol::{Direction, NetworkMessage, Protocol, frame};
 
 /// Encodes this frame's [`ToServer<T>`] and queues them.
-pub(crate) fn send_to_server<T: crate::NetworkMessage>(
+pub(crate) fn send_to_server<T: NetworkMessage>(
     protocol: Res<Protocol>,
     mut client: ResMut<NetClient>,
     mut outgoing: MessageReader<ToServer<T>>,

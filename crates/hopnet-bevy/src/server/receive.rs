@@ -8,12 +8,12 @@ use bevy_time::{Real, Time};
 use hopnet::{ConnectionId, Event, ServerEvent};
 
 use super::NetServer;
-use crate::clock::frame_instant;
-use crate::error::{NetworkError, Peer};
-use crate::inbox::Inbox;
-use crate::messages::{ClientConnected, ClientDisconnected, FromClient};
-use crate::protocol::{Direction, Protocol, frame};
-use crate::snapshot::TrackedReports;
+use super::snapshot::TrackedReports;
+use crate::shared::clock::frame_instant;
+use crate::shared::error::{NetworkError, Peer};
+use crate::shared::inbox::Inbox;
+use crate::shared::messages::{ClientConnected, ClientDisconnected, FromClient};
+use crate::shared::protocol::{Direction, NetworkMessage, Protocol, frame};
 
 /// Takes in what arrived; writes the connection changes; files each message under its tag.
 #[allow(clippy::too_many_arguments)]
@@ -72,7 +72,7 @@ pub(crate) fn poll(
 }
 
 /// Decodes this frame's `T`s from clients into [`FromClient<T>`] messages.
-pub(crate) fn decode_from_clients<T: crate::NetworkMessage>(
+pub(crate) fn decode_from_clients<T: NetworkMessage>(
     protocol: Res<Protocol>,
     mut inbox: ResMut<Inbox<ConnectionId>>,
     mut messages: MessageWriter<FromClient<T>>,

@@ -7,13 +7,13 @@ use bevy_ecs::prelude::*;
 use bevy_time::{Real, Time};
 
 use super::NetServer;
-use crate::clock::frame_instant;
-use crate::error::{NetworkError, Peer};
-use crate::messages::ToClients;
-use crate::protocol::{Direction, Protocol, frame};
+use crate::shared::clock::frame_instant;
+use crate::shared::error::{NetworkError, Peer};
+use crate::shared::messages::{SendTo, ToClients};
+use crate::shared::protocol::{Direction, NetworkMessage, Protocol, frame};
 
 /// Encodes this frame's [`ToClients<T>`] and queues each to the clients it names.
-pub(crate) fn send_to_clients<T: crate::NetworkMessage>(
+pub(crate) fn send_to_clients<T: NetworkMessage>(
     protocol: Res<Protocol>,
     mut server: ResMut<NetServer>,
     mut outgoing: MessageReader<ToClients<T>>,
@@ -44,7 +44,7 @@ pub(crate) fn send_to_clients<T: crate::NetworkMessage>(
             }
         };
         match out.to {
-            crate::SendTo::One(client) => send(client),
+            SendTo::One(client) => send(client),
             to => {
                 for &client in server.clients.keys() {
                     if to.includes(client) {

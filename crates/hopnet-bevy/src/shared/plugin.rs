@@ -3,9 +3,9 @@
 use bevy_app::{App, Last, PostUpdate, PreUpdate};
 use bevy_ecs::prelude::*;
 
-use crate::error::{NetworkError, log_errors};
-use crate::protocol::Protocol;
-use crate::sets::{HopnetReceive, HopnetSend, Step};
+use crate::shared::error::{NetworkError, log_errors};
+use crate::shared::protocol::Protocol;
+use crate::shared::sets::{HopnetReceive, HopnetSend, Step};
 
 /// Sets up what the server's and the client's plugin share; once, whichever comes first.
 pub(crate) fn common(app: &mut App) {
