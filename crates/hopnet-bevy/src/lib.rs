@@ -131,6 +131,7 @@ pub use shared::messages::{
 pub use shared::protocol::{Direction, Framing, NetworkMessage, NetworkSnapshot};
 pub use shared::sets::{HopnetReceive, HopnetSend};
 pub use shared::snapshot::{SnapshotFromServer, SnapshotToClients};
+pub use shared::transport::ConnectionStats;
 
 /// hopnet's names a plugin user needs, re-exported.
 pub use hopnet::{ConnectionId, Delivery, DisconnectReason};

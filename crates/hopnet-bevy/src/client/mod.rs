@@ -9,13 +9,13 @@ use std::net::SocketAddr;
 
 use bevy_app::{App, Last, Plugin, PostUpdate, PreUpdate};
 use bevy_ecs::prelude::*;
-use hopnet::{Config, DisconnectReason, Error, Stats};
+use hopnet::{Config, DisconnectReason, Error};
 
 use crate::shared::error::log_errors;
 use crate::shared::inbox::Inbox;
 use crate::shared::messages::{Connected, Disconnected};
 use crate::shared::sets::Step;
-use crate::shared::transport::ClientTransport;
+use crate::shared::transport::{ClientTransport, ConnectionStats};
 
 pub(crate) use register::{register_message, register_snapshot};
 pub use snapshot::{SnapshotClient, SnapshotStats};
@@ -188,8 +188,8 @@ impl NetClient {
         self.transport.close(now);
     }
 
-    /// The connection's statistics.
-    pub fn stats(&mut self) -> Stats {
+    /// The connection's statistics, with the counters its transport does not keep unknown.
+    pub fn stats(&mut self) -> ConnectionStats {
         self.transport.stats()
     }
 

@@ -10,13 +10,13 @@ use std::net::{SocketAddr, ToSocketAddrs};
 
 use bevy_app::{App, Last, Plugin, PostUpdate, PreUpdate};
 use bevy_ecs::prelude::*;
-use hopnet::{Config, ConnectionId, Error, Stats};
+use hopnet::{Config, ConnectionId, Error};
 
 use crate::shared::error::log_errors;
 use crate::shared::inbox::Inbox;
 use crate::shared::messages::{ClientConnected, ClientDisconnected};
 use crate::shared::sets::Step;
-use crate::shared::transport::ServerTransport;
+use crate::shared::transport::{ConnectionStats, ServerTransport};
 use snapshot::TrackedReports;
 
 pub(crate) use register::{register_message, register_snapshot};
@@ -178,8 +178,9 @@ impl NetServer {
         self.transport.close(client)
     }
 
-    /// A connection's statistics.
-    pub fn stats(&mut self, client: ConnectionId) -> Option<Stats> {
+    /// A connection's statistics (`None`: no such connection), with the counters its
+    /// transport does not keep unknown.
+    pub fn stats(&mut self, client: ConnectionId) -> Option<ConnectionStats> {
         self.transport.stats(client)
     }
 

@@ -1,5 +1,6 @@
 //! Semi-ordered UDP (`hopnet_protocols::semi_ordered_udp`, the seed's transport) under the
-//! plugins, on hopnet's generic blocking driver ([`Driver`]), behind the `protocols` feature.
+//! plugins, behind the `protocols` feature: what is the protocol's own, on the glue every
+//! seed protocol shares ([`seed`](super::seed)).
 //!
 //! Semi-ordered UDP carries packages three ways, and each maps onto the hopnet mode whose
 //! promise it keeps: [`Delivery::Reliable`] goes unordered (confirmed and retransmitted
@@ -24,30 +25,27 @@
 //! otherwise: the client's first one makes it known to the server, the server's answer
 //! makes the client `Connected`, and neither forgets the other while the game is quiet.
 //! Closing sends nothing: the closing end forgets the other at once, and the other forgets
-//! it after its silence. The protocol keeps no statistics in hopnet's form: `stats` reports
-//! zeros for a connection that is open.
+//! it after its silence. Of the [statistics](super::stats), the protocol keeps the reliable
+//! packages not yet confirmed; the glue counts the messages sent and handed up, and a
+//! client's datagrams; the rest is unknown.
 
-use std::collections::{HashMap, VecDeque};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
-use hopnet::engine::{SerialIndex, U24};
-use hopnet::io::blocking::Driver;
-use hopnet::{
-    ConnectionId, Delivery, DisconnectReason, Error, Event, MessageId, ServerEvent, Stats,
-};
+use hopnet::{Delivery, DisconnectReason, Error};
 use hopnet_protocols::semi_ordered_udp::{self, Reliability, SendError};
 
-use super::{ClientTransport, ServerTransport};
+use super::seed::{
+    Closing, SeedClient, SeedClientEvent, SeedClientMachine, SeedMessage, SeedServer,
+    SeedServerEvent, SeedServerMachine,
+};
+
+pub use super::seed::UNRELIABLE_WINDOW;
 
 /// The keepalive both ends send when [`Config::keepalive`](semi_ordered_udp::Config::keepalive)
 /// is `None`: well within the 15 s after which a silent peer is forgotten, so that a few lost
 /// keepalives in a row do not end a connection.
 pub const KEEPALIVE: Duration = Duration::from_secs(1);
-
-/// How far behind the newest unreliable package of a peer the receiving transport remembers
-/// which ids it handed up; an older one is dropped rather than perhaps handed up twice.
-pub const UNRELIABLE_WINDOW: i32 = 128;
 
 /// The protocol's reliability a delivery mode maps to, or the error that refuses it.
 pub fn semi_ordered_reliability(delivery: Delivery) -> Result<Reliability, Error> {
@@ -82,73 +80,19 @@ fn with_keepalive(mut config: semi_ordered_udp::Config) -> semi_ordered_udp::Con
     config
 }
 
-/// The unreliable package ids of one sender handed up lately: each is handed up at most once.
-#[derive(Debug, Default)]
-struct UnreliableOnce {
-    newest: Option<U24>,
-    /// Bit `k`: the id `newest - k` was handed up.
-    seen: u128,
-}
-
-impl UnreliableOnce {
-    /// Whether the package `id` is handed up (first time seen, within the window).
-    fn take(&mut self, id: u32) -> bool {
-        let id = U24::new(id);
-        let Some(newest) = self.newest else {
-            self.newest = Some(id);
-            self.seen = 1;
-            return true;
-        };
-        let ahead = id.diff(newest);
-        if ahead > 0 {
-            self.seen = if ahead >= UNRELIABLE_WINDOW {
-                0
-            } else {
-                self.seen << ahead
-            } | 1;
-            self.newest = Some(id);
-            return true;
-        }
-        let behind = -ahead;
-        if behind >= UNRELIABLE_WINDOW || self.seen >> behind & 1 == 1 {
-            return false;
-        }
-        self.seen |= 1 << behind;
-        true
+/// A delivered package as the glue's message: an unreliable one may come twice, and is
+/// handed up once by its id.
+fn message(reliability: Reliability, id: u32, payload: Vec<u8>) -> SeedMessage {
+    SeedMessage {
+        bytes: payload,
+        reliable: reliability != Reliability::Unreliable,
+        repeatable_id: Some(id),
     }
 }
 
-/// One delivered package as hopnet's event, or nothing if it is an unreliable one seen before.
-fn message(
-    once: &mut UnreliableOnce,
-    reliability: Reliability,
-    id: u32,
-    payload: Vec<u8>,
-) -> Option<Event> {
-    let reliable = reliability != Reliability::Unreliable;
-    (reliable || once.take(id)).then_some(Event::Message {
-        bytes: payload,
-        reliable,
-    })
-}
-
-/// A connection the server transport knows: its id, and its unreliable ids seen.
-#[derive(Debug)]
-struct Peer {
-    connection: ConnectionId,
-    once: UnreliableOnce,
-}
-
 /// A Semi-ordered UDP server ([`semi_ordered_udp::Server::application`]) on a UDP socket, as
-/// a [`ServerTransport`].
-#[derive(Debug)]
-pub struct SemiOrderedServer {
-    driver: Driver<semi_ordered_udp::Server>,
-    peers: HashMap<SocketAddr, Peer>,
-    clients: HashMap<ConnectionId, SocketAddr>,
-    next_id: u64,
-    events: VecDeque<ServerEvent>,
-}
+/// a [`ServerTransport`](super::ServerTransport).
+pub type SemiOrderedServer = SeedServer<semi_ordered_udp::Server>;
 
 impl SemiOrderedServer {
     /// A Semi-ordered UDP server on a socket bound to `addr` (with a [`KEEPALIVE`] if
@@ -158,149 +102,63 @@ impl SemiOrderedServer {
         config: semi_ordered_udp::Config,
     ) -> Result<SemiOrderedServer, Error> {
         let machine = semi_ordered_udp::Server::application(with_keepalive(config));
-        Ok(SemiOrderedServer {
-            driver: Driver::bind(addr, machine)?,
-            peers: HashMap::new(),
-            clients: HashMap::new(),
-            next_id: 0,
-            events: VecDeque::new(),
-        })
-    }
-
-    /// The driver: its impairment ([`Driver::set_impairment`]), its socket's statistics, and
-    /// the Semi-ordered UDP server itself.
-    pub fn driver(&mut self) -> &mut Driver<semi_ordered_udp::Server> {
-        &mut self.driver
-    }
-
-    fn address(&self, client: ConnectionId) -> Result<SocketAddr, Error> {
-        self.clients
-            .get(&client)
-            .copied()
-            .ok_or(Error::UnknownConnection(client))
+        SeedServer::new(addr, machine)
     }
 }
 
-impl ServerTransport for SemiOrderedServer {
-    fn update(&mut self, _now: Instant) -> Result<(), Error> {
-        self.driver.poll(Duration::ZERO)?;
-        while let Some(event) = self.driver.machine().poll_event() {
-            match event {
-                semi_ordered_udp::ServerEvent::Connected { peer } => {
-                    let connection = ConnectionId(self.next_id);
-                    self.next_id += 1;
-                    self.peers.insert(
-                        peer,
-                        Peer {
-                            connection,
-                            once: UnreliableOnce::default(),
-                        },
-                    );
-                    self.clients.insert(connection, peer);
-                    self.events.push_back(ServerEvent {
-                        connection,
-                        peer,
-                        event: Event::Connected,
-                    });
-                }
-                semi_ordered_udp::ServerEvent::Delivered(package) => {
-                    let Some(known) = self.peers.get_mut(&package.from) else {
-                        continue;
-                    };
-                    let event = message(
-                        &mut known.once,
-                        package.reliability,
-                        package.id,
-                        package.payload,
-                    );
-                    if let Some(event) = event {
-                        self.events.push_back(ServerEvent {
-                            connection: known.connection,
-                            peer: package.from,
-                            event,
-                        });
-                    }
-                }
-                semi_ordered_udp::ServerEvent::Forgotten { peer } => {
-                    // A peer the application closed is already gone from the maps.
-                    let Some(known) = self.peers.remove(&peer) else {
-                        continue;
-                    };
-                    self.clients.remove(&known.connection);
-                    self.events.push_back(ServerEvent {
-                        connection: known.connection,
-                        peer,
-                        event: Event::Disconnected {
-                            reason: DisconnectReason::TimedOut,
-                        },
-                    });
-                }
-            }
-        }
-        Ok(())
+impl SeedServerMachine for semi_ordered_udp::Server {
+    /// A peer is its address.
+    type Key = SocketAddr;
+    type Mode = Reliability;
+
+    fn mode(delivery: Delivery) -> Result<Reliability, Error> {
+        semi_ordered_reliability(delivery)
     }
 
-    fn poll_event(&mut self) -> Option<ServerEvent> {
-        self.events.pop_front()
+    fn next_event(&mut self) -> Option<SeedServerEvent<SocketAddr>> {
+        Some(match self.poll_event()? {
+            semi_ordered_udp::ServerEvent::Connected { peer } => {
+                SeedServerEvent::Connected { key: peer, peer }
+            }
+            semi_ordered_udp::ServerEvent::Delivered(package) => SeedServerEvent::Message {
+                key: package.from,
+                peer: package.from,
+                message: message(package.reliability, package.id, package.payload),
+            },
+            semi_ordered_udp::ServerEvent::Forgotten { peer } => SeedServerEvent::Closed {
+                key: peer,
+                peer,
+                reason: DisconnectReason::TimedOut,
+            },
+        })
     }
 
     fn send(
         &mut self,
-        client: ConnectionId,
+        peer: SocketAddr,
         bytes: &[u8],
-        delivery: Delivery,
+        reliability: Reliability,
+        now: Instant,
     ) -> Result<(), Error> {
-        let reliability = semi_ordered_reliability(delivery)?;
-        let peer = self.address(client)?;
-        self.driver
-            .machine()
-            .send(Instant::now(), peer, reliability, bytes)
+        semi_ordered_udp::Server::send(self, now, peer, reliability, bytes)
             .map(drop)
             .map_err(|e| send_error(e, bytes.len()))
     }
 
-    fn send_tracked(&mut self, _client: ConnectionId, _bytes: &[u8]) -> Result<MessageId, Error> {
-        Err(semi_ordered_reliability(Delivery::Tracked).unwrap_err())
+    /// Closing sends nothing: the peer is forgotten at once.
+    fn close(&mut self, peer: SocketAddr, _now: Instant) -> Result<Closing, Error> {
+        self.forget(peer);
+        Ok(Closing::AtOnce)
     }
 
-    fn close(&mut self, client: ConnectionId) -> Result<(), Error> {
-        let peer = self.address(client)?;
-        self.clients.remove(&client);
-        self.peers.remove(&peer);
-        self.driver.machine().forget(peer);
-        self.events.push_back(ServerEvent {
-            connection: client,
-            peer,
-            event: Event::Disconnected {
-                reason: DisconnectReason::LocalClose,
-            },
-        });
-        Ok(())
-    }
-
-    fn flush(&mut self, _now: Instant) -> Result<(), Error> {
-        self.driver.flush()
-    }
-
-    fn stats(&mut self, client: ConnectionId) -> Option<Stats> {
-        self.clients.contains_key(&client).then(Stats::default)
-    }
-
-    fn local_addr(&self) -> Option<SocketAddr> {
-        self.driver.local_addr().ok()
+    fn pending_reliable(&self, peer: SocketAddr) -> Option<u64> {
+        Some(self.unconfirmed(peer) as u64)
     }
 }
 
 /// A Semi-ordered UDP client ([`semi_ordered_udp::Client`]) on a UDP socket, as a
-/// [`ClientTransport`].
-#[derive(Debug)]
-pub struct SemiOrderedClient {
-    driver: Driver<semi_ordered_udp::Client>,
-    events: VecDeque<Event>,
-    once: UnreliableOnce,
-    connected: bool,
-    closed: bool,
-}
+/// [`ClientTransport`](super::ClientTransport).
+pub type SemiOrderedClient = SeedClient<semi_ordered_udp::Client>;
 
 impl SemiOrderedClient {
     /// A Semi-ordered UDP client of the server at `server`, from an ephemeral port (with a
@@ -310,137 +168,58 @@ impl SemiOrderedClient {
         server: SocketAddr,
         config: semi_ordered_udp::Config,
     ) -> Result<SemiOrderedClient, Error> {
-        let local: SocketAddr = if server.is_ipv4() {
-            (std::net::Ipv4Addr::UNSPECIFIED, 0).into()
-        } else {
-            (std::net::Ipv6Addr::UNSPECIFIED, 0).into()
-        };
         let machine = semi_ordered_udp::Client::new(server, with_keepalive(config), Instant::now());
-        Ok(SemiOrderedClient {
-            driver: Driver::bind(local, machine)?,
-            events: VecDeque::new(),
-            once: UnreliableOnce::default(),
-            connected: false,
-            closed: false,
-        })
-    }
-
-    /// The driver: its impairment ([`Driver::set_impairment`]), its socket's statistics, and
-    /// the Semi-ordered UDP client itself.
-    pub fn driver(&mut self) -> &mut Driver<semi_ordered_udp::Client> {
-        &mut self.driver
+        SeedClient::new(server, machine)
     }
 }
 
-impl ClientTransport for SemiOrderedClient {
-    fn update(&mut self, _now: Instant) -> Result<(), Error> {
-        if self.closed {
-            return Ok(());
-        }
-        self.driver.poll(Duration::ZERO)?;
-        if !self.connected && self.driver.machine().has_heard() {
-            self.connected = true;
-            self.events.push_back(Event::Connected);
-        }
-        while let Some(event) = self.driver.machine().poll_event() {
-            match event {
-                semi_ordered_udp::Event::Delivered {
-                    reliability,
-                    id,
-                    payload,
-                    ..
-                } => {
-                    if let Some(event) = message(&mut self.once, reliability, id, payload) {
-                        self.events.push_back(event);
-                    }
-                }
-                semi_ordered_udp::Event::Forgotten => {
-                    let reason = if self.connected {
-                        DisconnectReason::TimedOut
-                    } else {
-                        DisconnectReason::ConnectTimeout
-                    };
-                    self.closed = true;
-                    self.events.push_back(Event::Disconnected { reason });
-                    break;
-                }
-            }
-        }
-        Ok(())
+impl SeedClientMachine for semi_ordered_udp::Client {
+    type Mode = Reliability;
+
+    fn mode(delivery: Delivery) -> Result<Reliability, Error> {
+        semi_ordered_reliability(delivery)
     }
 
-    fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
+    /// `Connected` once the server has been heard from; `Closed` when the client forgets the
+    /// server after its silence (before it was ever heard: the connection never opened).
+    fn next_event(&mut self, connected: bool) -> Option<SeedClientEvent> {
+        if !connected && self.has_heard() {
+            return Some(SeedClientEvent::Connected);
+        }
+        Some(match self.poll_event()? {
+            semi_ordered_udp::Event::Delivered {
+                reliability,
+                id,
+                payload,
+                ..
+            } => SeedClientEvent::Message(message(reliability, id, payload)),
+            semi_ordered_udp::Event::Forgotten => SeedClientEvent::Closed(if connected {
+                DisconnectReason::TimedOut
+            } else {
+                DisconnectReason::ConnectTimeout
+            }),
+        })
     }
 
-    fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
-        let reliability = semi_ordered_reliability(delivery)?;
-        if self.closed {
-            return Err(Error::Closed);
-        }
-        self.driver
-            .machine()
-            .send(Instant::now(), reliability, false, bytes)
+    fn send(&mut self, bytes: &[u8], reliability: Reliability, now: Instant) -> Result<(), Error> {
+        semi_ordered_udp::Client::send(self, now, reliability, false, bytes)
             .map(drop)
             .map_err(|e| send_error(e, bytes.len()))
     }
 
-    fn send_tracked(&mut self, _bytes: &[u8]) -> Result<MessageId, Error> {
-        Err(semi_ordered_reliability(Delivery::Tracked).unwrap_err())
+    /// Closing sends nothing: the server is forgotten at once.
+    fn close(&mut self, _now: Instant) -> Closing {
+        Closing::AtOnce
     }
 
-    fn close(&mut self, _now: Instant) {
-        if !self.closed {
-            self.closed = true;
-            self.events.push_back(Event::Disconnected {
-                reason: DisconnectReason::LocalClose,
-            });
-        }
-    }
-
-    fn flush(&mut self, _now: Instant) -> Result<(), Error> {
-        if self.closed {
-            return Ok(());
-        }
-        self.driver.flush()
-    }
-
-    fn stats(&mut self) -> Stats {
-        Stats::default()
-    }
-
-    fn local_addr(&self) -> Option<SocketAddr> {
-        self.driver.local_addr().ok()
+    fn pending_reliable(&self) -> Option<u64> {
+        Some(self.unconfirmed() as u64)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_unreliable_id_is_handed_up_at_most_once() {
-        let mut once = UnreliableOnce::default();
-        assert!(once.take(10));
-        assert!(!once.take(10));
-        assert!(once.take(12));
-        assert!(once.take(11), "late but unseen");
-        assert!(!once.take(11));
-        assert!(!once.take(12));
-        // Wrapping past 2^24 - 1 is newer, not older.
-        let mut wrap = UnreliableOnce::default();
-        assert!(wrap.take((1 << 24) - 1));
-        assert!(wrap.take(0));
-        assert!(!wrap.take((1 << 24) - 1));
-        // Too far behind the newest: dropped rather than perhaps handed up twice.
-        let mut far = UnreliableOnce::default();
-        assert!(far.take(1000));
-        assert!(!far.take(1000 - UNRELIABLE_WINDOW as u32));
-        assert!(far.take(1000 - UNRELIABLE_WINDOW as u32 + 1));
-        // A jump past the window forgets what was seen before it.
-        assert!(far.take(5000));
-        assert!(!far.take(1000));
-    }
 
     #[test]
     fn each_mode_maps_onto_the_promise_it_keeps_or_is_refused_by_name() {

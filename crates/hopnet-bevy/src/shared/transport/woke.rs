@@ -1,5 +1,6 @@
-//! WOKE (`hopnet_protocols::woke`, the seed's transport) under the plugins, on hopnet's
-//! generic blocking driver ([`Driver`]), behind the `protocols` feature.
+//! WOKE (`hopnet_protocols::woke`, the seed's transport) under the plugins, behind the
+//! `protocols` feature: what is WOKE's own, on the glue every seed protocol shares
+//! ([`seed`](super::seed)).
 //!
 //! WOKE carries commands two ways only: reliable (retransmitted until acknowledged, handed up
 //! once, in no particular order) and unreliable (sent once). [`Delivery::Reliable`] and
@@ -15,21 +16,20 @@
 //! ([`MAX_UNRELIABLE_DATA`](hopnet_protocols::woke::MAX_UNRELIABLE_DATA)).
 //!
 //! WOKE names a client by a 16-bit id that a later client may get again; the server transport
-//! gives each connection its own [`ConnectionId`], never reused, as hopnet's servers do.
-//! WOKE keeps no per-connection statistics in hopnet's form: `stats` reports zeros for a
-//! connection that is open.
+//! gives each connection its own [`ConnectionId`](hopnet::ConnectionId), never reused, as hopnet's servers do.
+//! Of the [statistics](super::stats), WOKE keeps the reliable commands pending; the glue
+//! counts the messages sent and handed up, and a client's datagrams; the rest is unknown.
 
-use std::collections::{HashMap, VecDeque};
 use std::net::{SocketAddr, ToSocketAddrs};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use hopnet::io::blocking::Driver;
-use hopnet::{
-    ConnectionId, Delivery, DisconnectReason, Error, Event, MessageId, ServerEvent, Stats,
-};
+use hopnet::{Delivery, DisconnectReason, Error};
 use hopnet_protocols::woke::{self, CloseReason, SendError};
 
-use super::{ClientTransport, ServerTransport};
+use super::seed::{
+    Closing, SeedClient, SeedClientEvent, SeedClientMachine, SeedMessage, SeedServer,
+    SeedServerEvent, SeedServerMachine,
+};
 
 /// The WOKE command type every message is sent as.
 pub const MESSAGE_COMMAND: u16 = 1;
@@ -74,212 +74,114 @@ fn reason(reason: CloseReason) -> DisconnectReason {
     }
 }
 
-fn message(command: woke::Incoming) -> Event {
-    Event::Message {
+/// A WOKE command as the glue's message: WOKE never repeats an unreliable one.
+fn message(command: woke::Incoming) -> SeedMessage {
+    SeedMessage {
         bytes: command.data,
         reliable: command.reliable,
+        repeatable_id: None,
     }
 }
 
-/// A WOKE server ([`woke::Server::application`]) on a UDP socket, as a [`ServerTransport`].
-#[derive(Debug)]
-pub struct WokeServer {
-    driver: Driver<woke::Server>,
-    /// WOKE's client ids of the open connections, and their connections' ids.
-    ids: HashMap<u16, ConnectionId>,
-    clients: HashMap<ConnectionId, u16>,
-    next_id: u64,
-    events: VecDeque<ServerEvent>,
-}
+/// A WOKE server ([`woke::Server::application`]) on a UDP socket, as a
+/// [`ServerTransport`](super::ServerTransport).
+pub type WokeServer = SeedServer<woke::Server>;
 
 impl WokeServer {
     /// A WOKE server on a socket bound to `addr`.
     pub fn bind(addr: impl ToSocketAddrs, config: woke::Config) -> Result<WokeServer, Error> {
-        Ok(WokeServer {
-            driver: Driver::bind(addr, woke::Server::application(config))?,
-            ids: HashMap::new(),
-            clients: HashMap::new(),
-            next_id: 0,
-            events: VecDeque::new(),
+        SeedServer::new(addr, woke::Server::application(config))
+    }
+}
+
+impl SeedServerMachine for woke::Server {
+    type Key = u16;
+    type Mode = bool;
+
+    fn mode(delivery: Delivery) -> Result<bool, Error> {
+        woke_reliable(delivery)
+    }
+
+    fn next_event(&mut self) -> Option<SeedServerEvent<u16>> {
+        Some(match self.poll_event()? {
+            woke::ServerEvent::Connected { client_id, peer } => SeedServerEvent::Connected {
+                key: client_id,
+                peer,
+            },
+            woke::ServerEvent::Command {
+                client_id,
+                peer,
+                command,
+            } => SeedServerEvent::Message {
+                key: client_id,
+                peer,
+                message: message(command),
+            },
+            woke::ServerEvent::Closed {
+                client_id,
+                peer,
+                reason: why,
+            } => SeedServerEvent::Closed {
+                key: client_id,
+                peer,
+                reason: reason(why),
+            },
         })
     }
 
-    /// The driver: its impairment ([`Driver::set_impairment`]), its socket's statistics, and
-    /// the WOKE server itself.
-    pub fn driver(&mut self) -> &mut Driver<woke::Server> {
-        &mut self.driver
-    }
-
-    fn client_id(&self, client: ConnectionId) -> Result<u16, Error> {
-        self.clients
-            .get(&client)
-            .copied()
-            .ok_or(Error::UnknownConnection(client))
-    }
-}
-
-impl ServerTransport for WokeServer {
-    fn update(&mut self, _now: Instant) -> Result<(), Error> {
-        self.driver.poll(Duration::ZERO)?;
-        while let Some(event) = self.driver.machine().poll_event() {
-            let (client_id, peer, event) = match event {
-                woke::ServerEvent::Connected { client_id, peer } => {
-                    let connection = ConnectionId(self.next_id);
-                    self.next_id += 1;
-                    self.ids.insert(client_id, connection);
-                    self.clients.insert(connection, client_id);
-                    (client_id, peer, Event::Connected)
-                }
-                woke::ServerEvent::Command {
-                    client_id,
-                    peer,
-                    command,
-                } => (client_id, peer, message(command)),
-                woke::ServerEvent::Closed {
-                    client_id,
-                    peer,
-                    reason: why,
-                } => (
-                    client_id,
-                    peer,
-                    Event::Disconnected {
-                        reason: reason(why),
-                    },
-                ),
-            };
-            let Some(&connection) = self.ids.get(&client_id) else {
-                continue;
-            };
-            if matches!(event, Event::Disconnected { .. }) {
-                self.ids.remove(&client_id);
-                self.clients.remove(&connection);
-            }
-            self.events.push_back(ServerEvent {
-                connection,
-                peer,
-                event,
-            });
-        }
-        Ok(())
-    }
-
-    fn poll_event(&mut self) -> Option<ServerEvent> {
-        self.events.pop_front()
-    }
-
-    fn send(
-        &mut self,
-        client: ConnectionId,
-        bytes: &[u8],
-        delivery: Delivery,
-    ) -> Result<(), Error> {
-        let reliable = woke_reliable(delivery)?;
-        let id = self.client_id(client)?;
-        self.driver
-            .machine()
-            .send(id, MESSAGE_COMMAND, bytes, reliable)
+    fn send(&mut self, key: u16, bytes: &[u8], reliable: bool, _now: Instant) -> Result<(), Error> {
+        woke::Server::send(self, key, MESSAGE_COMMAND, bytes, reliable)
             .map_err(|e| send_error(e, bytes.len()))
     }
 
-    fn send_tracked(&mut self, _client: ConnectionId, _bytes: &[u8]) -> Result<MessageId, Error> {
-        Err(woke_reliable(Delivery::Tracked).unwrap_err())
+    fn close(&mut self, key: u16, now: Instant) -> Result<Closing, Error> {
+        woke::Server::close(self, key, now).map_err(|e| send_error(e, 0))?;
+        Ok(Closing::Reported)
     }
 
-    fn close(&mut self, client: ConnectionId) -> Result<(), Error> {
-        let id = self.client_id(client)?;
-        self.driver
-            .machine()
-            .close(id, Instant::now())
-            .map_err(|e| send_error(e, 0))
-    }
-
-    fn flush(&mut self, _now: Instant) -> Result<(), Error> {
-        self.driver.flush()
-    }
-
-    fn stats(&mut self, client: ConnectionId) -> Option<Stats> {
-        self.clients.contains_key(&client).then(Stats::default)
-    }
-
-    fn local_addr(&self) -> Option<SocketAddr> {
-        self.driver.local_addr().ok()
+    fn pending_reliable(&self, key: u16) -> Option<u64> {
+        self.pending(key).map(|n| n as u64)
     }
 }
 
-/// A WOKE client ([`woke::Client`]) on a UDP socket, as a [`ClientTransport`].
-#[derive(Debug)]
-pub struct WokeClient {
-    driver: Driver<woke::Client>,
-    events: VecDeque<Event>,
-}
+/// A WOKE client ([`woke::Client`]) on a UDP socket, as a
+/// [`ClientTransport`](super::ClientTransport).
+pub type WokeClient = SeedClient<woke::Client>;
 
 impl WokeClient {
     /// A WOKE client of the server at `server`, from an ephemeral port; its first request
     /// goes with the first update.
     pub fn connect(server: SocketAddr, config: woke::Config) -> Result<WokeClient, Error> {
-        let local: SocketAddr = if server.is_ipv4() {
-            (std::net::Ipv4Addr::UNSPECIFIED, 0).into()
-        } else {
-            (std::net::Ipv6Addr::UNSPECIFIED, 0).into()
-        };
-        let machine = woke::Client::new(server, config, Instant::now());
-        Ok(WokeClient {
-            driver: Driver::bind(local, machine)?,
-            events: VecDeque::new(),
-        })
-    }
-
-    /// The driver: its impairment ([`Driver::set_impairment`]), its socket's statistics, and
-    /// the WOKE client itself.
-    pub fn driver(&mut self) -> &mut Driver<woke::Client> {
-        &mut self.driver
+        SeedClient::new(server, woke::Client::new(server, config, Instant::now()))
     }
 }
 
-impl ClientTransport for WokeClient {
-    fn update(&mut self, _now: Instant) -> Result<(), Error> {
-        self.driver.poll(Duration::ZERO)?;
-        while let Some(event) = self.driver.machine().poll_event() {
-            self.events.push_back(match event {
-                woke::Event::Connected(_) => Event::Connected,
-                woke::Event::Command(command) => message(command),
-                woke::Event::Closed(why) => Event::Disconnected {
-                    reason: reason(why),
-                },
-            });
-        }
-        Ok(())
+impl SeedClientMachine for woke::Client {
+    type Mode = bool;
+
+    fn mode(delivery: Delivery) -> Result<bool, Error> {
+        woke_reliable(delivery)
     }
 
-    fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
+    fn next_event(&mut self, _connected: bool) -> Option<SeedClientEvent> {
+        Some(match self.poll_event()? {
+            woke::Event::Connected(_) => SeedClientEvent::Connected,
+            woke::Event::Command(command) => SeedClientEvent::Message(message(command)),
+            woke::Event::Closed(why) => SeedClientEvent::Closed(reason(why)),
+        })
     }
 
-    fn send(&mut self, bytes: &[u8], delivery: Delivery) -> Result<(), Error> {
-        let reliable = woke_reliable(delivery)?;
-        self.driver
-            .machine()
-            .send(MESSAGE_COMMAND, bytes, reliable)
+    fn send(&mut self, bytes: &[u8], reliable: bool, _now: Instant) -> Result<(), Error> {
+        woke::Client::send(self, MESSAGE_COMMAND, bytes, reliable)
             .map_err(|e| send_error(e, bytes.len()))
     }
 
-    fn send_tracked(&mut self, _bytes: &[u8]) -> Result<MessageId, Error> {
-        Err(woke_reliable(Delivery::Tracked).unwrap_err())
+    fn close(&mut self, now: Instant) -> Closing {
+        woke::Client::close(self, now);
+        Closing::Reported
     }
 
-    fn close(&mut self, now: Instant) {
-        self.driver.machine().close(now);
-    }
-
-    fn flush(&mut self, _now: Instant) -> Result<(), Error> {
-        self.driver.flush()
-    }
-
-    fn stats(&mut self) -> Stats {
-        Stats::default()
-    }
-
-    fn local_addr(&self) -> Option<SocketAddr> {
-        self.driver.local_addr().ok()
+    fn pending_reliable(&self) -> Option<u64> {
+        Some(self.pending() as u64)
     }
 }
