@@ -94,17 +94,24 @@
 //!
 //! # Where each rule lives
 //!
+//! Laid out as bevy_replicon is: `shared/` holds what both sides use, `server/` and `client/`
+//! each side, and neither side imports the other; [`NetworkApp`] (`register.rs`) stands above
+//! both and hands a registered type to the side or sides an app runs.
+//!
 //! | File | Rule |
 //! |---|---|
-//! | `sets.rs` | the public system sets, and the steps inside them |
-//! | `transport/` | the transport traits; hopnet's UDP drivers (`udp.rs`) and simulator (`sim.rs`) under them |
-//! | `protocol/` | the registered types per direction, their tags, the framing (`frame.rs`) |
-//! | `register.rs` | [`NetworkApp`]: registering a type adds its systems |
-//! | `server/`, `client/` | the plugins, their resources, receiving (`receive.rs`) and sending (`send.rs`) |
-//! | `inbox.rs` | this frame's payloads by tag, their buffers recycled |
-//! | `messages.rs` | the Bevy messages the app reads and writes |
-//! | `error.rs` | [`NetworkError`], and its log kept from flooding |
-//! | `snapshot/` | snapshots as deltas: the server's baselines per client (`baselines.rs`, `server.rs`), a client's kept snapshots (`client.rs`), the payload (`frame.rs`) |
+//! | `register.rs` | [`NetworkApp`]: a type entered in the protocol, then each side adds its systems for it |
+//! | `server/` | [`HopnetServerPlugin`], [`NetServer`]; receiving (`receive.rs`), sending (`send.rs`), a registered type's systems (`register.rs`), snapshots: each client's baselines (`snapshot/`, `baselines.rs`) and this frame's acknowledgements (`tracked.rs`) |
+//! | `client/` | [`HopnetClientPlugin`], [`NetClient`], the run conditions; `receive.rs`, `send.rs`, `register.rs` as the server's; the snapshots kept as baselines and the request to start again (`snapshot.rs`) |
+//! | `shared/transport/` | the transport traits; hopnet's UDP drivers (`udp.rs`) and simulator (`sim.rs`) under them; [`ConnectionStats`] (`stats.rs`); the seed protocols' glue written once (`seed/`) and what is WOKE's (`woke.rs`) and Semi-ordered UDP's (`semi_ordered.rs`) own |
+//! | `shared/protocol/` | the registered types per direction, their tags, [`NetworkMessage`] and [`NetworkSnapshot`], the framing (`frame.rs`) |
+//! | `shared/snapshot/` | the snapshot messages, the window, the payload (`frame.rs`) |
+//! | `shared/sets.rs` | the public system sets, and the steps inside them |
+//! | `shared/plugin.rs` | the setup both plugins share |
+//! | `shared/inbox.rs` | this frame's payloads by tag, their buffers recycled |
+//! | `shared/messages.rs` | the Bevy messages the app reads and writes |
+//! | `shared/error.rs` | [`NetworkError`], and its log kept from flooding |
+//! | `shared/clock.rs` | the app's clock, as the transports take it |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -1,4 +1,7 @@
-//! The client's plugin, its resource, and its run conditions.
+//! A client's side: its plugin, its resource and run conditions, what it does each frame
+//! (receiving, sending), the systems a registered type adds, and the client's half of
+//! snapshots ([`SnapshotClient`]: the snapshots kept as baselines, the request to start
+//! again). It uses what `shared` holds and nothing of the server's side.
 
 mod receive;
 mod register;

@@ -1,4 +1,6 @@
-//! The server's plugin and its resource.
+//! The server's side: its plugin and its resource, what it does each frame (receiving,
+//! sending), the systems a registered type adds, and the server's half of snapshots (each
+//! client's baselines). It uses what `shared` holds and nothing of a client's side.
 
 mod receive;
 mod register;
