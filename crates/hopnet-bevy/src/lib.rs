@@ -107,8 +107,9 @@
 //! | `shared/protocol/` | the registered types per direction, their tags, [`NetworkMessage`] and [`NetworkSnapshot`], the framing (`frame.rs`) |
 //! | `shared/snapshot/` | the snapshot messages, the window, the payload (`frame.rs`) |
 //! | `shared/sets.rs` | the public system sets, and the steps inside them |
-//! | `shared/plugin.rs` | the setup both plugins share |
-//! | `shared/inbox.rs` | this frame's payloads by tag, their buffers recycled |
+//! | `shared/plugin.rs` | the setup both plugins share, and where a side's systems go |
+//! | `shared/inbox.rs` | this frame's payloads filed by tag, each type's decoded, their buffers recycled |
+//! | `shared/encode.rs` | a type's messages of the frame encoded once each, with their tag and delivery |
 //! | `shared/messages.rs` | the Bevy messages the app reads and writes |
 //! | `shared/error.rs` | [`NetworkError`], and its log kept from flooding |
 //! | `shared/clock.rs` | the app's clock, as the transports take it |

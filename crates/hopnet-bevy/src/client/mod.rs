@@ -10,14 +10,13 @@ mod snapshot;
 
 use std::net::SocketAddr;
 
-use bevy_app::{App, Last, Plugin, PostUpdate, PreUpdate};
+use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 use hopnet::{Config, DisconnectReason, Error};
 
-use crate::shared::error::log_errors;
 use crate::shared::inbox::Inbox;
 use crate::shared::messages::{Connected, Disconnected};
-use crate::shared::sets::Step;
+use crate::shared::plugin;
 use crate::shared::transport::{ClientTransport, ConnectionStats};
 
 pub(crate) use register::{register_message, register_snapshot};
@@ -36,29 +35,16 @@ pub struct HopnetClientPlugin;
 
 impl Plugin for HopnetClientPlugin {
     fn build(&self, app: &mut App) {
-        crate::shared::plugin::common(app);
+        plugin::common(app);
         app.init_resource::<Inbox<()>>()
             .add_message::<Connected>()
-            .add_message::<Disconnected>()
-            .add_systems(
-                PreUpdate,
-                receive::poll
-                    .in_set(Step::Poll)
-                    .run_if(resource_exists::<NetClient>),
-            )
-            .add_systems(
-                PostUpdate,
-                send::flush
-                    .in_set(Step::Flush)
-                    .run_if(resource_exists::<NetClient>),
-            )
-            .add_systems(
-                Last,
-                send::close_on_exit
-                    .run_if(resource_exists::<NetClient>)
-                    .run_if(on_message::<bevy_app::AppExit>)
-                    .before(log_errors),
-            );
+            .add_message::<Disconnected>();
+        plugin::add_frame::<NetClient, _, _, _>(
+            app,
+            receive::poll,
+            send::flush,
+            send::close_on_exit,
+        );
     }
 }
 

@@ -10,14 +10,13 @@ mod snapshot;
 use std::collections::BTreeMap;
 use std::net::{SocketAddr, ToSocketAddrs};
 
-use bevy_app::{App, Last, Plugin, PostUpdate, PreUpdate};
+use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
 use hopnet::{Config, ConnectionId, Error};
 
-use crate::shared::error::log_errors;
 use crate::shared::inbox::Inbox;
 use crate::shared::messages::{ClientConnected, ClientDisconnected};
-use crate::shared::sets::Step;
+use crate::shared::plugin;
 use crate::shared::transport::{ConnectionStats, ServerTransport};
 use snapshot::TrackedReports;
 
@@ -35,30 +34,17 @@ pub struct HopnetServerPlugin;
 
 impl Plugin for HopnetServerPlugin {
     fn build(&self, app: &mut App) {
-        crate::shared::plugin::common(app);
+        plugin::common(app);
         app.init_resource::<Inbox<ConnectionId>>()
             .init_resource::<TrackedReports>()
             .add_message::<ClientConnected>()
-            .add_message::<ClientDisconnected>()
-            .add_systems(
-                PreUpdate,
-                receive::poll
-                    .in_set(Step::Poll)
-                    .run_if(resource_exists::<NetServer>),
-            )
-            .add_systems(
-                PostUpdate,
-                send::flush
-                    .in_set(Step::Flush)
-                    .run_if(resource_exists::<NetServer>),
-            )
-            .add_systems(
-                Last,
-                send::close_on_exit
-                    .run_if(resource_exists::<NetServer>)
-                    .run_if(on_message::<bevy_app::AppExit>)
-                    .before(log_errors),
-            );
+            .add_message::<ClientDisconnected>();
+        plugin::add_frame::<NetServer, _, _, _>(
+            app,
+            receive::poll,
+            send::flush,
+            send::close_on_exit,
+        );
     }
 }
 

@@ -5,6 +5,7 @@
 //! messages and their payload (`snapshot/`), and the setup both plugins share.
 
 pub(crate) mod clock;
+pub(crate) mod encode;
 pub(crate) mod error;
 pub(crate) mod inbox;
 pub(crate) mod messages;
