@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use common::modes::{check_both_ways, reliable_all_arrived, start};
 use common::{Stepper, client_app, server_app};
-use hopnet::io::Impairment;
-use hopnet::io::blocking::{Client, Server};
+use hopnet::Impairment;
+use hopnet::{Client, Server};
 use hopnet_bevy::{NetClient, NetServer};
 
 const TICK: Duration = Duration::from_millis(16);

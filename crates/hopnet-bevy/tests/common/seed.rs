@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use bevy::prelude::*;
 use hopnet::Delivery;
-use hopnet::io::Impairment;
+use hopnet::Impairment;
 use hopnet_bevy::prelude::*;
 use hopnet_codec::Rabbit;
 

@@ -4,7 +4,7 @@ use std::collections::VecDeque;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
-use hopnet::io::blocking::Driver;
+use hopnet::Driver;
 use hopnet::{Delivery, DisconnectReason, Error, Event, MessageId};
 
 use super::once::{UnreliableOnce, hand_up};

@@ -5,7 +5,7 @@
 //! (or is refused), how it sends, closes and names a connection, what it counts, and its
 //! events in hopnet's terms ([`SeedServerMachine`], [`SeedClientMachine`]). [`SeedServer`] and
 //! [`SeedClient`] do the rest the same way for all: the machine on hopnet's generic blocking
-//! driver ([`Driver`](hopnet::io::blocking::Driver)), a [`ConnectionId`](hopnet::ConnectionId)
+//! driver ([`Driver`](hopnet::Driver)), a [`ConnectionId`](hopnet::ConnectionId)
 //! per connection that is never reused (a protocol's own name for a peer may come back), the
 //! events queued for the plugins, unreliable messages handed up at most once, `Tracked`
 //! refused, and the counters the protocol does not keep left unknown.
