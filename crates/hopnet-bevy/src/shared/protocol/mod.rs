@@ -13,6 +13,29 @@ use std::any::{TypeId, type_name};
 use bevy_ecs::resource::Resource;
 use hopnet::Delivery;
 
+/// A message type the plugins can carry: anything that derives `Rabbit` (or implements
+/// [`Encode`](hopnet_codec::Encode) and [`Decode`](hopnet_codec::Decode)) and can live in a
+/// Bevy message.
+pub trait NetworkMessage:
+    hopnet_codec::Encode + hopnet_codec::Decode + Send + Sync + 'static
+{
+}
+
+impl<T: hopnet_codec::Encode + hopnet_codec::Decode + Send + Sync + 'static> NetworkMessage for T {}
+
+/// A snapshot type the plugins can replicate as deltas: one that derives `Rabbit` with
+/// `#[rabbit(delta)]` (or implements [`DeltaEncode`](hopnet_codec::DeltaEncode) and
+/// [`DeltaDecode`](hopnet_codec::DeltaDecode)).
+pub trait NetworkSnapshot:
+    hopnet_codec::DeltaEncode + hopnet_codec::DeltaDecode + Send + Sync + 'static
+{
+}
+
+impl<S: hopnet_codec::DeltaEncode + hopnet_codec::DeltaDecode + Send + Sync + 'static>
+    NetworkSnapshot for S
+{
+}
+
 /// How the plugins frame a message on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
 pub enum Framing {

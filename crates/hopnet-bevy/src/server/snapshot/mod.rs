@@ -1,19 +1,23 @@
 //! The server's side of a snapshot type: a sequence number per snapshot, each client's
 //! baselines, and each snapshot written once per baseline in use.
 
+mod baselines;
+mod tracked;
+
 use std::any::type_name;
 use std::collections::HashMap;
 
 use bevy_ecs::prelude::*;
 use hopnet::ConnectionId;
 
-use super::baselines::Baselines;
-use super::{SnapshotToClients, TrackedReports, frame};
-use crate::error::{NetworkError, Peer};
-use crate::inbox::Inbox;
-use crate::messages::{ClientDisconnected, SendTo};
-use crate::protocol::{Direction, Kind, Protocol};
 use crate::server::NetServer;
+use crate::shared::error::{NetworkError, Peer};
+use crate::shared::inbox::Inbox;
+use crate::shared::messages::{ClientDisconnected, SendTo};
+use crate::shared::protocol::{Direction, Kind, NetworkSnapshot, Protocol};
+use crate::shared::snapshot::{ResetRequest, SnapshotToClients, frame};
+use baselines::Baselines;
+pub(crate) use tracked::TrackedReports;
 
 /// One snapshot type's state on the server.
 #[derive(Resource, Debug)]
@@ -37,7 +41,7 @@ impl<S> Default for SnapshotServer<S> {
 
 /// Applies this frame's acknowledgements, losses, requests to start again and
 /// disconnections to the baselines.
-pub(crate) fn receive<S: crate::NetworkSnapshot>(
+pub(crate) fn receive<S: NetworkSnapshot>(
     protocol: Res<Protocol>,
     tracked: Res<TrackedReports>,
     mut state: ResMut<SnapshotServer<S>>,
@@ -57,7 +61,7 @@ pub(crate) fn receive<S: crate::NetworkSnapshot>(
     if let Some((tag, _)) = protocol.tag_of::<S>(Direction::ToServer, Kind::SnapshotReset) {
         inbox.drain(tag, |&client, bytes| {
             // The request is its tag alone.
-            match crate::protocol::frame::open(bytes, true).and_then(|(_, r)| r.finish()) {
+            match crate::shared::protocol::frame::open(bytes, true).and_then(|(_, r)| r.finish()) {
                 Ok(()) => {
                     if let Some(baselines) = state.clients.get_mut(&client) {
                         baselines.restart();
@@ -66,7 +70,7 @@ pub(crate) fn receive<S: crate::NetworkSnapshot>(
                 Err(reason) => {
                     errors.write(NetworkError::Undecodable {
                         peer: Peer::Client(client),
-                        message: type_name::<super::client::ResetRequest<S>>(),
+                        message: type_name::<ResetRequest<S>>(),
                         reason,
                     });
                 }
@@ -79,7 +83,7 @@ pub(crate) fn receive<S: crate::NetworkSnapshot>(
 }
 
 /// Sends this frame's [`SnapshotToClients<S>`], to each client against its baseline.
-pub(crate) fn send<S: crate::NetworkSnapshot>(
+pub(crate) fn send<S: NetworkSnapshot>(
     protocol: Res<Protocol>,
     mut server: ResMut<NetServer>,
     mut state: ResMut<SnapshotServer<S>>,

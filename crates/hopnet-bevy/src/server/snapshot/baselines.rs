@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use hopnet::MessageId;
 
-use super::{SNAPSHOT_WINDOW, newer};
+use crate::shared::snapshot::{SNAPSHOT_WINDOW, newer};
 
 /// Tracked snapshots in flight to one client, at most: far more than a window's worth; beyond
 /// it the oldest are forgotten (an acknowledgement of one of them then makes no baseline).

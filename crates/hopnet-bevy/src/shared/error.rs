@@ -78,6 +78,24 @@ pub enum NetworkError {
 }
 
 impl NetworkError {
+    /// A message of type `T` for `peer` that was not queued.
+    pub(crate) fn not_sent<T>(peer: Peer, error: hopnet::Error) -> NetworkError {
+        NetworkError::NotSent {
+            peer,
+            message: std::any::type_name::<T>(),
+            error,
+        }
+    }
+
+    /// A message of type `T` from `peer` that did not decode.
+    pub(crate) fn undecodable<T>(peer: Peer, reason: hopnet_codec::Error) -> NetworkError {
+        NetworkError::Undecodable {
+            peer,
+            message: std::any::type_name::<T>(),
+            reason,
+        }
+    }
+
     /// The peer concerned, if one is.
     pub fn peer(&self) -> Option<Peer> {
         match self {

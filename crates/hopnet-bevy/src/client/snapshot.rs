@@ -3,28 +3,23 @@
 
 use std::any::type_name;
 use std::collections::VecDeque;
-use std::marker::PhantomData;
 use std::time::{Duration, Instant};
 
 use bevy_ecs::prelude::*;
 use bevy_time::{Real, Time};
 use hopnet::Delivery;
 
-use super::{SNAPSHOT_WINDOW, SnapshotFromServer, frame, newer};
-use crate::client::NetClient;
-use crate::clock::frame_instant;
-use crate::error::{NetworkError, Peer};
-use crate::inbox::Inbox;
-use crate::messages::Connected;
-use crate::protocol::{Direction, Kind, Protocol};
+use super::NetClient;
+use crate::shared::clock::frame_instant;
+use crate::shared::error::{NetworkError, Peer};
+use crate::shared::inbox::Inbox;
+use crate::shared::messages::Connected;
+use crate::shared::protocol::{Direction, Kind, NetworkSnapshot, Protocol};
+use crate::shared::snapshot::{ResetRequest, SNAPSHOT_WINDOW, SnapshotFromServer, frame, newer};
 
 /// How long after a request to start again another may follow: the snapshots already on
 /// their way name the same missing baseline.
 const REQUEST_AGAIN_AFTER: Duration = Duration::from_millis(250);
-
-/// A client's request that snapshot type `S` start again from a whole snapshot (its name in
-/// error reports; the request itself is a bare tag).
-pub(crate) struct ResetRequest<S>(PhantomData<S>);
 
 /// What a client did with one snapshot type's payloads.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -106,7 +101,7 @@ impl<S> SnapshotClient<S> {
 }
 
 /// Decodes this frame's snapshot payloads; hands up the newest.
-pub(crate) fn receive<S: crate::NetworkSnapshot>(
+pub(crate) fn receive<S: NetworkSnapshot>(
     protocol: Res<Protocol>,
     mut state: ResMut<SnapshotClient<S>>,
     mut inbox: ResMut<Inbox<()>>,
@@ -178,7 +173,7 @@ pub(crate) fn receive<S: crate::NetworkSnapshot>(
 
 /// Asks the server to start again from a whole snapshot, when a delta could not be decoded
 /// (at most every [`REQUEST_AGAIN_AFTER`]).
-pub(crate) fn request_restart<S: crate::NetworkSnapshot>(
+pub(crate) fn request_restart<S: NetworkSnapshot>(
     protocol: Res<Protocol>,
     mut client: ResMut<NetClient>,
     mut state: ResMut<SnapshotClient<S>>,
@@ -197,7 +192,7 @@ pub(crate) fn request_restart<S: crate::NetworkSnapshot>(
         return;
     };
     let client = &mut *client;
-    if let Err(reason) = crate::protocol::frame::encode(Some(tag), &(), &mut client.buf) {
+    if let Err(reason) = crate::shared::protocol::frame::encode(Some(tag), &(), &mut client.buf) {
         errors.write(NetworkError::Unencodable {
             message: type_name::<ResetRequest<S>>(),
             reason,

@@ -22,20 +22,15 @@
 //! before it its baseline is (`u32`s; 0: none, the snapshot is whole), then the snapshot or
 //! its delta. A client's request to start again is the request's tag alone.
 
-mod baselines;
-pub(crate) mod client;
-mod frame;
-pub(crate) mod server;
+pub(crate) mod frame;
 
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use bevy_ecs::message::Message;
-use bevy_ecs::resource::Resource;
-use hopnet::{ConnectionId, MessageId};
+use hopnet::ConnectionId;
 
-use crate::messages::SendTo;
-
-pub use client::{SnapshotClient, SnapshotStats};
+use crate::shared::messages::SendTo;
 
 /// How many snapshots back a delta's baseline may be, and how many a client keeps: at 60
 /// snapshots a second, about a second, far more than a round trip.
@@ -83,26 +78,9 @@ pub struct SnapshotFromServer<S> {
 
 impl<S: Send + Sync + 'static> Message for SnapshotFromServer<S> {}
 
-/// This frame's reports on tracked messages, for the snapshot types' baselines.
-#[derive(Resource, Debug, Default)]
-pub(crate) struct TrackedReports {
-    reports: Vec<(ConnectionId, MessageId, bool)>,
-}
-
-impl TrackedReports {
-    pub fn clear(&mut self) {
-        self.reports.clear();
-    }
-
-    /// Message `id` to `client` was acknowledged (`true`) or lost.
-    pub fn report(&mut self, client: ConnectionId, id: MessageId, acknowledged: bool) {
-        self.reports.push((client, id, acknowledged));
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = &(ConnectionId, MessageId, bool)> {
-        self.reports.iter()
-    }
-}
+/// A client's request that snapshot type `S` start again from a whole snapshot (its name in
+/// error reports on either side; the request itself is a bare tag).
+pub(crate) struct ResetRequest<S>(PhantomData<S>);
 
 /// Whether sequence number `a` is newer than `b`, as they wrap: serial-number arithmetic.
 pub(crate) fn newer(a: u32, b: u32) -> bool {

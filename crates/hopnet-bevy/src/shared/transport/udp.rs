@@ -4,9 +4,9 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use hopnet::{Client, Server};
-use hopnet::{ConnectionId, Delivery, Error, Event, MessageId, ServerEvent, Stats};
+use hopnet::{ConnectionId, Delivery, Error, Event, MessageId, ServerEvent};
 
-use super::{ClientTransport, ServerTransport};
+use super::{ClientTransport, ConnectionStats, ServerTransport};
 
 impl ServerTransport for Server {
     fn update(&mut self, _now: Instant) -> Result<(), Error> {
@@ -45,8 +45,8 @@ impl ServerTransport for Server {
         Server::flush(self)
     }
 
-    fn stats(&mut self, client: ConnectionId) -> Option<Stats> {
-        self.machine().stats(client)
+    fn stats(&mut self, client: ConnectionId) -> Option<ConnectionStats> {
+        self.machine().stats(client).map(ConnectionStats::from)
     }
 
     fn local_addr(&self) -> Option<SocketAddr> {
@@ -83,8 +83,8 @@ impl ClientTransport for Client {
         Client::flush(self)
     }
 
-    fn stats(&mut self) -> Stats {
-        Client::stats(self)
+    fn stats(&mut self) -> ConnectionStats {
+        Client::stats(self).into()
     }
 
     fn local_addr(&self) -> Option<SocketAddr> {

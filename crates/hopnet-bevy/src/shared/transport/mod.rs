@@ -11,10 +11,11 @@
 //!   the same drivers, made secure when they are made);
 //! - the simulator: [`SimNet`](crate::sim::SimNet)'s server and clients, many apps on one
 //!   seeded lossy network in virtual time, for tests;
-//! - the seeds' protocols, with the `protocols` feature: WOKE
+//! - the seeds' protocols, with the `protocols` feature, on one glue (`seed`: hopnet's
+//!   generic blocking driver, connection ids, events, at-most-once delivery): WOKE
 //!   (`woke::WokeServer`, `woke::WokeClient`; `NetServer::bind_woke`,
-//!   `NetClient::connect_woke`) on hopnet's generic driver, carrying `Reliable` and
-//!   `Unreliable` messages and refusing every other mode with an error; and Semi-ordered UDP
+//!   `NetClient::connect_woke`), carrying `Reliable` and `Unreliable` messages and refusing
+//!   every other mode with an error; and Semi-ordered UDP
 //!   (`semi_ordered::SemiOrderedServer`, `semi_ordered::SemiOrderedClient`;
 //!   `NetServer::bind_semi_ordered`, `NetClient::connect_semi_ordered`), carrying
 //!   `Reliable`, `SemiOrdered` and `Unreliable` messages and refusing every other mode;
@@ -22,12 +23,17 @@
 //!   lines over its machine's `send`, `poll_event` and `close`) and hand it to
 //!   [`NetServer::new`](crate::NetServer::new) or [`NetClient::new`](crate::NetClient::new).
 //!
+//! Each reports a connection's [`stats`](stats) with the counters it does not keep as `None`.
+//!
 //! `now` is the app's clock (`Time<Real>`'s last update): a transport over real sockets reads
 //! the real clock itself and may ignore it; the simulator runs its virtual time up to it.
 
 #[cfg(feature = "protocols")]
+pub mod seed;
+#[cfg(feature = "protocols")]
 pub mod semi_ordered;
 pub mod sim;
+pub mod stats;
 mod udp;
 #[cfg(feature = "protocols")]
 pub mod woke;
@@ -35,7 +41,9 @@ pub mod woke;
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use hopnet::{ConnectionId, Delivery, Error, Event, MessageId, ServerEvent, Stats};
+use hopnet::{ConnectionId, Delivery, Error, Event, MessageId, ServerEvent};
+
+pub use stats::ConnectionStats;
 
 /// A server's transport: a server state machine and the way its datagrams travel.
 pub trait ServerTransport: Send + Sync + 'static {
@@ -65,8 +73,9 @@ pub trait ServerTransport: Send + Sync + 'static {
     /// Sends what is queued, as far as the congestion window allows, without blocking.
     fn flush(&mut self, now: Instant) -> Result<(), Error>;
 
-    /// A connection's statistics.
-    fn stats(&mut self, client: ConnectionId) -> Option<Stats>;
+    /// A connection's statistics (`None`: no such connection), with the counters this
+    /// transport does not keep unknown ([`ConnectionStats`]).
+    fn stats(&mut self, client: ConnectionId) -> Option<ConnectionStats>;
 
     /// The address the server listens on, if it has one.
     fn local_addr(&self) -> Option<SocketAddr> {
@@ -101,8 +110,9 @@ pub trait ClientTransport: Send + Sync + 'static {
     /// Sends what is queued, as far as the congestion window allows, without blocking.
     fn flush(&mut self, now: Instant) -> Result<(), Error>;
 
-    /// The connection's statistics.
-    fn stats(&mut self) -> Stats;
+    /// The connection's statistics, with the counters this transport does not keep unknown
+    /// ([`ConnectionStats`]).
+    fn stats(&mut self) -> ConnectionStats;
 
     /// The local address, if there is a socket.
     fn local_addr(&self) -> Option<SocketAddr> {

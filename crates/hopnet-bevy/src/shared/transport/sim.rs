@@ -45,9 +45,9 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
 use hopnet::sim::{LinkConfig, SimNetwork};
-use hopnet::{Config, ConnectionId, Delivery, Error, Event, MessageId, ServerEvent, Stats};
+use hopnet::{Config, ConnectionId, Delivery, Error, Event, MessageId, ServerEvent};
 
-use super::{ClientTransport, ServerTransport};
+use super::{ClientTransport, ConnectionStats, ServerTransport};
 
 /// A simulated network shared by the apps of a test: one server, any number of clients.
 #[derive(Clone, Debug)]
@@ -157,8 +157,12 @@ impl ServerTransport for SimServer {
         Ok(())
     }
 
-    fn stats(&mut self, client: ConnectionId) -> Option<Stats> {
-        self.net.lock().server().stats(client)
+    fn stats(&mut self, client: ConnectionId) -> Option<ConnectionStats> {
+        self.net
+            .lock()
+            .server()
+            .stats(client)
+            .map(ConnectionStats::from)
     }
 
     fn local_addr(&self) -> Option<SocketAddr> {
@@ -212,8 +216,8 @@ impl ClientTransport for SimClient {
         Ok(())
     }
 
-    fn stats(&mut self) -> Stats {
-        self.net.lock().client(self.index).stats()
+    fn stats(&mut self) -> ConnectionStats {
+        self.net.lock().client(self.index).stats().into()
     }
 
     fn local_addr(&self) -> Option<SocketAddr> {

@@ -6,6 +6,9 @@
 //! steady stream of messages allocates nothing.
 
 use bevy_ecs::resource::Resource;
+use hopnet_codec::Decode;
+
+use crate::shared::protocol::{Direction, Protocol, frame};
 
 /// This frame's payloads by tag, from peers named by `P` (a connection id on the server, `()`
 /// on a client).
@@ -32,6 +35,42 @@ impl<P> Inbox<P> {
             self.slots.resize_with(tag + 1, Vec::new);
         }
         self.slots[tag].push((peer, bytes));
+    }
+
+    /// Files a payload from `peer` under its tag, if the tag names a type registered for
+    /// `direction`; otherwise hands back the tag it starts with (if it has one) and the bytes.
+    pub fn file(
+        &mut self,
+        protocol: &Protocol,
+        direction: Direction,
+        peer: P,
+        bytes: Vec<u8>,
+    ) -> Result<(), (Option<u32>, Vec<u8>)> {
+        match frame::open(&bytes, protocol.tagged()) {
+            Ok((tag, _)) if protocol.entry(direction, tag).is_some() => {
+                self.put(tag, peer, bytes);
+                Ok(())
+            }
+            Ok((tag, _)) => Err((Some(tag), bytes)),
+            Err(_) => Err((None, bytes)),
+        }
+    }
+
+    /// Decodes every payload of message type `T` that arrived for `direction`, and hands each
+    /// to `each` with its peer.
+    pub fn decode<T: Decode + 'static>(
+        &mut self,
+        protocol: &Protocol,
+        direction: Direction,
+        mut each: impl FnMut(&P, hopnet_codec::Result<T>),
+    ) {
+        let Some(tag) = protocol.message_tag::<T>(direction) else {
+            return;
+        };
+        let tagged = protocol.tagged();
+        self.drain(tag, |peer, bytes| {
+            each(peer, frame::decode::<T>(bytes, tagged))
+        });
     }
 
     /// Runs `f` on every payload filed under `tag`, then keeps their buffers for the

@@ -3,7 +3,7 @@
 
 use hopnet_codec::{BitReader, Decode, DeltaDecode, DeltaEncode, Encode};
 
-use crate::protocol::frame;
+use crate::shared::protocol::frame;
 
 /// Writes the snapshot of sequence `sequence`, against `base` (its sequence number and value)
 /// or whole, into `out`, cleared first.
