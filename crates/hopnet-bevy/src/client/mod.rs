@@ -109,9 +109,7 @@ impl NetClient {
     /// A client that connects to `server` over UDP from an ephemeral port
     /// ([`hopnet::Client`]).
     pub fn connect(server: SocketAddr, config: Config) -> Result<NetClient, Error> {
-        Ok(NetClient::new(hopnet::Client::connect(
-            server, config,
-        )?))
+        Ok(NetClient::new(hopnet::Client::connect(server, config)?))
     }
 
     /// A secure client that connects with `token`, a netcode 1.02 connect token issued by
@@ -121,9 +119,9 @@ impl NetClient {
         token: hopnet::secure::ConnectToken,
         config: Config,
     ) -> Result<NetClient, Error> {
-        Ok(NetClient::new(
-            hopnet::Client::connect_secure(token, config)?,
-        ))
+        Ok(NetClient::new(hopnet::Client::connect_secure(
+            token, config,
+        )?))
     }
 
     /// A WOKE client (the seed's transport, [`hopnet_protocols::woke`]) of `server`, from an

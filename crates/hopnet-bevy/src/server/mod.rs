@@ -91,9 +91,7 @@ impl NetServer {
 
     /// A server on a UDP socket bound to `addr` ([`hopnet::Server`]).
     pub fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<NetServer, Error> {
-        Ok(NetServer::new(hopnet::Server::bind(
-            addr, config,
-        )?))
+        Ok(NetServer::new(hopnet::Server::bind(addr, config)?))
     }
 
     /// A secure server (hopnet over netcode 1.02, PROTOCOL.md "Secure mode") on a UDP socket
