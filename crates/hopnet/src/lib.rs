@@ -240,7 +240,7 @@ pub struct SocketStats {
     /// Datagrams dropped by the [`Impairment`].
     pub impaired_drops: u64,
     /// Times the blocking driver's busy-poll stood down because its turns got slow (another
-    /// thread wanted the core; see [`Server::set_busy_poll`](blocking::Server::set_busy_poll)).
+    /// thread wanted the core; see [`Server::set_busy_poll`](crate::Server::set_busy_poll)).
     pub busy_poll_calms: u64,
 }
 

@@ -3,7 +3,7 @@
 //! UDP and WOKE, or yours) is built from them rather than from copies.
 //!
 //! A machine implements [`Machine`](crate::Machine) and runs under the drivers
-//! ([`io::blocking::Driver`](crate::io::blocking::Driver), the tokio `Driver`) and the
+//! (`hopnet::Driver`, `hopnet::tokio::Driver`) and the
 //! simulator ([`sim::SimNetwork::with_machines`](crate::sim::SimNetwork::with_machines)). What
 //! it may take from here:
 //!
