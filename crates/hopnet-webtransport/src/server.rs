@@ -42,7 +42,9 @@ const CLOSE_WAIT: Duration = Duration::from_millis(100);
 ///
 /// It is driven like [`hopnet::io::blocking::Server`]: [`poll`](Server::poll) does one round
 /// of I/O, waiting at most as long as the caller allows, then events are read with
-/// [`poll_event`](Server::poll_event) or through [`machine`](Server::machine). QUIC runs on a
+/// [`poll_event`](Server::poll_event) or through [`machine`](Server::machine); both implement
+/// [`ServerDriver`](hopnet::io::ServerDriver), so a game's loop written once runs on either.
+/// QUIC runs on a
 /// tokio runtime of one worker thread that the server owns; nothing of it shows, but it means a
 /// `Server` is for synchronous code: use (and drop) it outside any async runtime, on a thread
 /// of its own if the game is async.
@@ -278,7 +280,9 @@ impl Server {
         self.endpoint.poll_event()
     }
 
-    /// Queues a message and sends what the congestion window allows.
+    /// Queues a message and flushes: it leaves now, with whatever else is queued, as far as
+    /// the congestion window allows. [`queue`](Self::queue) and the
+    /// [`machine`](Self::machine)'s `send` only queue.
     pub fn send(
         &mut self,
         id: ConnectionId,
@@ -289,7 +293,8 @@ impl Server {
         self.flush()
     }
 
-    /// Queues a message without sending anything yet.
+    /// Queues a message without sending anything yet: the next `flush`, `send` or
+    /// [`poll`](Self::poll) sends it, together with whatever else is queued.
     pub fn queue(
         &mut self,
         id: ConnectionId,
@@ -299,7 +304,8 @@ impl Server {
         Ok(self.endpoint.send(id, bytes, delivery)?)
     }
 
-    /// Closes a connection (sends `END`); a session's closes a moment later.
+    /// Closes a connection and flushes (its `END` leaves now); a session's closes a moment
+    /// later.
     pub fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
         self.endpoint.close(id)?;
         self.flush()
@@ -390,6 +396,28 @@ impl Server {
                 _ = tokio::time::sleep_until(deadline.into()) => Woken::Nothing,
             }
         })
+    }
+}
+
+/// A game's loop written for [`ServerDriver`](hopnet::io::ServerDriver) runs on this carrier
+/// as on UDP alone. No side channel: its UDP datagrams all go to hopnet.
+impl hopnet::io::ServerDriver for Server {
+    type Error = Error;
+
+    fn poll(&mut self, max_wait: Duration) -> Result<(), Error> {
+        Server::poll(self, max_wait)
+    }
+
+    fn machine(&mut self) -> &mut hopnet::Server {
+        Server::machine(self)
+    }
+
+    fn flush(&mut self) -> Result<(), Error> {
+        Server::flush(self)
+    }
+
+    fn local_addr(&self) -> Result<SocketAddr, Error> {
+        Server::local_addr(self)
     }
 }
 

@@ -37,9 +37,11 @@
 //! - A game server over real UDP: [`io::blocking::Server`] — call
 //!   [`poll`](io::blocking::Server::poll)`(Duration::ZERO)` once per tick, then drain
 //!   [`poll_event`](io::blocking::Server::poll_event) and
-//!   [`send`](io::blocking::Server::send) to [`ConnectionId`]s; a snapshot for every client
-//!   goes out as one shared [`Payload`] ([`Server::send_payload`]).
+//!   [`send`](io::blocking::Server::send) (which queues and flushes) to [`ConnectionId`]s; a
+//!   snapshot for every client goes out as one shared [`Payload`] ([`Server::send_payload`]).
 //!   A bot or client: [`io::blocking::Client`]. Async code: `io::async_tokio` (feature `tokio`).
+//!   A loop that runs on any carrier (UDP, WebTransport with `hopnet-webtransport`): generic
+//!   over [`io::ServerDriver`] / [`io::ClientDriver`].
 //! - On the open internet: secure mode ([`secure`]; PROTOCOL.md, "Secure mode"), hopnet over
 //!   netcode 1.02: [`io::blocking::Server::bind_secure`] with the key your backend seals
 //!   connect tokens with ([`secure::ConnectTokenBuilder`]), [`io::blocking::Client::connect_secure`]
@@ -123,8 +125,12 @@
 //! | `impairment/` | the loss, delay and jitter draw, and the delay line |
 //! | `io/send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
 //! | `io/recv.rs`, `io/socket.rs` | batched receive; socket setup and the GSO probe |
-//! | `io/blocking/`, `io/async_tokio.rs` | the two drivers: how each waits |
-//! | `io/machines.rs` | what a driver runs: the plain machine or its secure form |
+//! | `io/endpoint.rs` | the one driver type, generic over what it runs and how it waits: what every driver has |
+//! | `io/role.rs` | what a driver runs (the server, the client, any machine) and what of it the application drives |
+//! | `io/blocking/`, `io/async_tokio.rs` (and `io/async_tokio/`) | the two ways of waiting, each with its constructors and `send` |
+//! | `io/carrier.rs` | `ServerDriver` / `ClientDriver`: what a tick loop needs of any carrier's driver |
+//! | `io/machines.rs` | the plain machine or its secure form, chosen when the driver is made |
+//! | `io/side_channel.rs` | another protocol's datagrams on a driver server's socket |
 //! | `sim/` | the simulated network, its links, and the `Pair` harness |
 
 #![forbid(unsafe_code)]

@@ -1,9 +1,13 @@
 //! Drivers that run the state machines over real sockets.
 //!
 //! - [`blocking`]: [`Server`](blocking::Server) and [`Client`](blocking::Client) over
-//!   `std::net::UdpSocket`, polled once per game tick or in a loop.
-//! - `async_tokio` (feature `tokio`): `TokioServer` and `TokioClient` over
+//!   `std::net::UdpSocket`, polled once per game tick or in a loop; [`Driver`](blocking::Driver)
+//!   for a machine of any protocol.
+//! - `async_tokio` (feature `tokio`): `TokioServer`, `TokioClient` and `Driver` over
 //!   `tokio::net::UdpSocket`, with `async fn recv`.
+//! - [`ServerDriver`] and [`ClientDriver`]: what a game's tick loop needs of any carrier's
+//!   driver (these UDP ones, `hopnet-webtransport`'s, one to come), so that the loop is
+//!   written once, generic over the carrier.
 //! - [`relay`]: a lossy UDP relay thread between real processes.
 //! - [`Impairment`]: loss and delay on a driver's outgoing datagrams, or in the relay.
 //! - [`SideChannel`]: another protocol's datagrams (server queries, say) on a blocking driver
@@ -12,7 +16,18 @@
 //! The drivers are thin: all protocol logic is in [`Client`](crate::Client) and
 //! [`Server`](crate::Server). Both send and receive the same way (batched through
 //! `quinn-udp`: GSO sends, GRO and `recvmmsg` receives, one reused buffer each way, one policy
-//! for a full or refusing socket, in `send.rs`); they differ only in how they wait.
+//! for a full or refusing socket, in `send.rs`); they differ only in how they wait. Every one of
+//! them is one generic type, [`Endpoint`], over what it runs ([`Role`]: the server, the client,
+//! any machine) and how it waits ([`Wait`]): what all of them do is written once, and the names
+//! above are its aliases.
+//!
+//! # Two verbs
+//!
+//! A machine's `send` only queues: nothing leaves until a driver flushes. A driver's `send`
+//! queues and flushes, so the message leaves now; its `queue` is the machine's `send`. A tick
+//! that produces several messages queues them all (on the driver or its
+//! [`machine`](Endpoint::machine)) and flushes once, or lets the next `poll` send them: they
+//! leave in fewer system calls.
 //!
 //! # Secure mode
 //!
@@ -47,156 +62,25 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-/// Methods every driver's server and client has, however it waits.
-macro_rules! socket_methods {
-    () => {
-        /// The bound address.
-        pub fn local_addr(&self) -> Result<std::net::SocketAddr, crate::Error> {
-            Ok(self.driver.port.socket.local_addr()?)
-        }
-
-        /// Drops and delays outgoing datagrams from now on.
-        pub fn set_impairment(&mut self, impairment: Option<crate::io::Impairment>) {
-            self.driver.port.outbox.set_impairment(impairment);
-        }
-
-        /// Socket-level counters.
-        pub fn socket_stats(&self) -> crate::io::SocketStats {
-            self.driver.port.stats.clone()
-        }
-    };
-}
-
-/// The methods of a driver's server but `poll` / `recv` and `flush`. An async driver passes
-/// `async, .await`, a blocking one `,`.
-macro_rules! server_methods {
-    ($($async:ident)?, $($await:tt)*) => {
-        socket_methods!();
-
-        /// Queues a message and sends what the congestion window allows.
-        pub $($async)? fn send(
-            &mut self,
-            id: crate::ConnectionId,
-            bytes: &[u8],
-            delivery: crate::Delivery,
-        ) -> Result<(), crate::Error> {
-            self.queue(id, bytes, delivery)?;
-            self.flush()$($await)*
-        }
-
-        /// Closes a connection (sends `END`).
-        pub $($async)? fn close(&mut self, id: crate::ConnectionId) -> Result<(), crate::Error> {
-            self.machine().close(id)?;
-            self.flush()$($await)*
-        }
-
-        /// Queues a message without sending anything yet: the next `flush`, `send` or round of
-        /// I/O sends it, together with whatever else is queued. Messages queued together
-        /// leave in fewer system calls (the full chunks of several messages share one GSO
-        /// batch), which pays when a tick produces several messages for one peer.
-        pub fn queue(
-            &mut self,
-            id: crate::ConnectionId,
-            bytes: &[u8],
-            delivery: crate::Delivery,
-        ) -> Result<(), crate::Error> {
-            self.machine().send(id, bytes, delivery)
-        }
-
-        /// Hands back a message's buffer once read, for a later message to be copied into
-        /// (see [`Server::recycle`](crate::Server::recycle)).
-        pub fn recycle(&mut self, bytes: Vec<u8>) {
-            self.machine().recycle(bytes)
-        }
-
-        /// The state machine, for everything else: statistics, the connection list, and
-        /// [`send_payload`](crate::Server::send_payload) to send one shared payload to many
-        /// connections without a copy. A secure server's is the endpoint above netcode: the
-        /// same API, whatever the wire.
-        pub fn machine(&mut self) -> &mut crate::Server {
-            self.driver.port.machine.machine()
-        }
-
-        /// The secure server (netcode's clients, their client ids and user data, its
-        /// counters), if this server is secure.
-        pub fn secure(&mut self) -> Option<&mut crate::secure::SecureServer> {
-            self.driver.port.machine.secure()
-        }
-    };
-}
-
-/// The methods of a driver's client but `poll` / `recv` and `flush`, as [`server_methods`].
-macro_rules! client_methods {
-    ($($async:ident)?, $($await:tt)*) => {
-        socket_methods!();
-
-        /// Queues a message and sends what the congestion window allows.
-        pub $($async)? fn send(
-            &mut self,
-            bytes: &[u8],
-            delivery: crate::Delivery,
-        ) -> Result<(), crate::Error> {
-            self.queue(bytes, delivery)?;
-            self.flush()$($await)*
-        }
-
-        /// Closes the connection (sends `END`).
-        pub $($async)? fn close(&mut self) -> Result<(), crate::Error> {
-            self.machine().close();
-            self.flush()$($await)*
-        }
-
-        /// Queues a message without sending anything yet: the next `flush`, `send` or round of
-        /// I/O sends it, together with whatever else is queued. Messages queued together
-        /// leave in fewer system calls (the full chunks of several messages share one GSO
-        /// batch), which pays when a tick produces several messages.
-        pub fn queue(
-            &mut self,
-            bytes: &[u8],
-            delivery: crate::Delivery,
-        ) -> Result<(), crate::Error> {
-            self.machine().send(bytes, delivery)
-        }
-
-        /// Hands back a message's buffer once read, for a later message to be copied into
-        /// (see [`Client::recycle`](crate::Client::recycle)).
-        pub fn recycle(&mut self, bytes: Vec<u8>) {
-            self.machine().recycle(bytes)
-        }
-
-        /// The state machine. A secure client's is the connection above netcode, there from
-        /// the start (in its handshake until netcode has connected): the same API, whatever
-        /// the wire.
-        pub fn machine(&mut self) -> &mut crate::Client {
-            self.driver.port.machine.machine()
-        }
-
-        /// The secure client (netcode's state, its counters), if this client is secure.
-        pub fn secure(&mut self) -> Option<&mut crate::secure::SecureClient> {
-            self.driver.port.machine.secure()
-        }
-
-        /// The connection's statistics.
-        pub fn stats(&self) -> crate::Stats {
-            self.driver.port.machine.stats()
-        }
-    };
-}
-
 #[cfg(feature = "tokio")]
 pub mod async_tokio;
 pub mod blocking;
+mod carrier;
+mod endpoint;
 mod machines;
 mod port;
 mod recv;
 pub mod relay;
+mod role;
 mod send;
 mod side_channel;
 mod singles;
 mod socket;
 
 pub use crate::impairment::Impairment;
-use crate::machine::Machine;
+pub use carrier::{ClientDriver, ServerDriver};
+pub use endpoint::{Endpoint, Wait};
+pub use role::{AnyMachine, ClientRole, Role, ServerRole};
 pub use side_channel::{MAX_SIDE_DATAGRAM, SIDE_QUEUE, SideChannel, SideChannelStats};
 
 /// Counters of the socket layer.
@@ -213,12 +97,6 @@ pub struct SocketStats {
     /// Times the blocking driver's busy-poll stood down because its turns got slow (another
     /// thread wanted the core; see [`Server::set_busy_poll`](blocking::Server::set_busy_poll)).
     pub busy_poll_calms: u64,
-}
-
-/// A machine with events for the application: what a driver runs.
-pub(crate) trait Driven: Machine {
-    type Event;
-    fn poll_event(&mut self) -> Option<Self::Event>;
 }
 
 /// The first server a token names: a secure client binds an address of its family.

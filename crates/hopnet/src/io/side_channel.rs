@@ -4,8 +4,6 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use super::Driven;
-use super::machines::ServerMachine;
 use crate::machine::Machine;
 use crate::transmit::Transmit;
 
@@ -136,7 +134,7 @@ impl SideChannel {
 
 /// A machine with an optional side channel in front of it: what a driver server runs.
 #[derive(Debug)]
-pub(crate) struct Sided<M> {
+pub struct Sided<M> {
     pub inner: M,
     pub side: Option<SideChannel>,
 }
@@ -178,25 +176,6 @@ impl<M: Machine> Machine for Sided<M> {
 
     fn handle_timeout(&mut self, now: Instant) {
         self.inner.handle_timeout(now);
-    }
-}
-
-impl<M: Driven> Driven for Sided<M> {
-    type Event = M::Event;
-    fn poll_event(&mut self) -> Option<M::Event> {
-        self.inner.poll_event()
-    }
-}
-
-impl Sided<ServerMachine> {
-    /// The endpoint the application drives (see [`ServerMachine::machine`]).
-    pub fn machine(&mut self) -> &mut crate::Server {
-        self.inner.machine()
-    }
-
-    /// The secure server, if it is one.
-    pub fn secure(&mut self) -> Option<&mut crate::secure::SecureServer> {
-        self.inner.secure()
     }
 }
 
