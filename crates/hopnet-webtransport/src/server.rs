@@ -4,6 +4,7 @@ use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
+use hopnet::io::SideChannel;
 use hopnet::{ConnectionId, Delivery, ServerEvent};
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
@@ -73,6 +74,8 @@ pub struct Server {
     info: site::Info,
     renewal: Option<Renewal>,
     quic_idle_timeout: Duration,
+    /// Another protocol's datagrams on the UDP socket (server queries), if set.
+    side: Option<SideChannel>,
     buf: Vec<u8>,
     next_upkeep: Instant,
     accepting: tokio::task::JoinHandle<()>,
@@ -162,6 +165,7 @@ impl Server {
             )),
             renewal: web.certificate.renewal(),
             quic_idle_timeout: web.quic_idle_timeout,
+            side: None,
             buf: Vec::new(),
             next_upkeep: Instant::now(),
             accepting,
@@ -321,6 +325,19 @@ impl Server {
         &mut self.endpoint
     }
 
+    /// Hands the UDP datagrams longer than four bytes that start with the side channel's
+    /// prefix to it instead of hopnet, and sends what it queues over UDP (see
+    /// [`SideChannel`]); `None` removes it (and what it held). As on hopnet's UDP driver:
+    /// server queries on the game's port. Sessions' datagrams are always hopnet's.
+    pub fn set_side_channel(&mut self, side: Option<SideChannel>) {
+        self.side = side;
+    }
+
+    /// The side channel, if one is set: read what it claimed and queue the answers here.
+    pub fn side_channel(&mut self) -> Option<&mut SideChannel> {
+        self.side.as_mut()
+    }
+
     /// The carrier's counters.
     pub fn web_stats(&self) -> WebStats {
         let mut stats = WebStats::default();
@@ -342,6 +359,9 @@ impl Server {
     fn flush_at(&mut self, now: Instant) {
         if !self.udp.send_stalled() {
             return;
+        }
+        while let Some((to, answer)) = self.side.as_mut().and_then(SideChannel::next_answer) {
+            self.udp.send(to, &answer);
         }
         while let Some(transmit) = self.endpoint.poll_transmit(now, &mut self.buf, BATCH) {
             let datagrams = transmit.split(&self.buf);
@@ -366,7 +386,9 @@ impl Server {
             let Some((from, datagram)) = self.udp.try_recv() else {
                 break;
             };
-            self.endpoint.handle(now, from, datagram);
+            if !self.side.as_mut().is_some_and(|s| s.offer(from, datagram)) {
+                self.endpoint.handle(now, from, datagram);
+            }
             count += 1;
         }
         let mut web = 0;
@@ -400,7 +422,7 @@ impl Server {
 }
 
 /// A game's loop written for [`ServerDriver`](hopnet::io::ServerDriver) runs on this carrier
-/// as on UDP alone. No side channel: its UDP datagrams all go to hopnet.
+/// as on UDP alone, side channel included.
 impl hopnet::io::ServerDriver for Server {
     type Error = Error;
 
@@ -418,6 +440,15 @@ impl hopnet::io::ServerDriver for Server {
 
     fn local_addr(&self) -> Result<SocketAddr, Error> {
         Server::local_addr(self)
+    }
+
+    fn side_channel(&mut self) -> Option<&mut SideChannel> {
+        Server::side_channel(self)
+    }
+
+    fn set_side_channel(&mut self, side: Option<SideChannel>) -> Result<(), Error> {
+        Server::set_side_channel(self, side);
+        Ok(())
     }
 }
 

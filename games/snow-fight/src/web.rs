@@ -106,9 +106,8 @@ pub fn page() -> Site {
 }
 
 /// A game server whose players come over UDP and from browsers: the [`GameHost`] on a
-/// [`Server`] of `hopnet-webtransport`, the same loop as [`UdpServer`](crate::net::UdpServer)'s.
-/// Server queries are answered on a port of their own
-/// ([`answer_queries_on`](GameHost::answer_queries_on)): this carrier has no side channel.
+/// [`Server`] of `hopnet-webtransport`, the same loop as [`UdpServer`](crate::net::UdpServer)'s,
+/// server queries included (on the game's UDP port, through the carrier's side channel).
 pub type WebServer = GameHost<Server>;
 
 impl GameHost<Server> {

@@ -1,6 +1,6 @@
 //! Server queries (the Source engine's A2S) answered by a [`GameHost`] from the live game: on
-//! the game's own port through hopnet's [`SideChannel`], on a carrier that has one (UDP's does),
-//! or on a port of their own, on any carrier.
+//! the game's own port through hopnet's [`SideChannel`], on a carrier that has one (UDP's and
+//! WebTransport's do), or on a port of their own, on any carrier.
 //!
 //! The game's port is the default because it is the one players and server lists already
 //! know, and it costs hopnet one compare of four bytes per datagram: every query datagram
