@@ -1,12 +1,11 @@
 //! What a driver runs, and what of it the application drives: hopnet's server, hopnet's
 //! client, or a machine of any protocol.
 //!
-//! Each way of waiting (the [`blocking`](super::blocking) driver, the tokio one) is one generic
-//! type over a [`Role`], so that what every driver does (a round of I/O, a flush, the socket's
-//! address and counters, the machine) is written once for all three, and what only one role
-//! does (a server's `bind`, a client's `connect`) stands in that role's own `impl`. An
-//! application never names a role: it uses the drivers' names, `Server`, `Client` and
-//! `Driver<M>`.
+//! The one driver type, [`Endpoint`](super::Endpoint), is generic over a [`Role`] (and over how
+//! it waits), so that what every driver does (the machine, the socket's address and counters)
+//! is written once for all three, and what only one role does (a server's `bind`, a client's
+//! `connect`) stands in that role's own `impl`. An application never names a role: it uses the
+//! drivers' names, `Server`, `Client` and `Driver<M>`.
 
 use std::marker::PhantomData;
 
@@ -14,7 +13,7 @@ use super::machines::{ClientMachine, ServerMachine};
 use super::side_channel::Sided;
 use crate::machine::Machine;
 
-/// What a driver runs on its socket, and what of it [`machine`](super::blocking::Endpoint::machine)
+/// What a driver runs on its socket, and what of it [`machine`](super::Endpoint::machine)
 /// gives the application. Sealed: the roles are [`ServerRole`], [`ClientRole`] and
 /// [`AnyMachine`].
 pub trait Role: sealed::Sealed {
