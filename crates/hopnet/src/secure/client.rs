@@ -16,6 +16,8 @@
 use std::net::SocketAddr;
 use std::time::Instant;
 
+use hopnet_netcode::{ClientState, ConnectToken, MAX_PAYLOAD_BYTES, NetcodeClient, NetcodeStats};
+
 use crate::client::Client;
 use crate::event::{Delivery, DisconnectReason, Event};
 use crate::machine::Machine;
@@ -23,10 +25,6 @@ use crate::transmit::Transmit;
 use crate::{Config, Error};
 
 use super::batch::{ClientSeal, PlainBatch};
-use super::connect_token::ConnectToken;
-use super::netcode_client::{ClientState, NetcodeClient};
-use super::packet::MAX_PAYLOAD_BYTES;
-use super::stats::SecureStats;
 
 /// A secure client: a [`Client`] whose datagrams travel as netcode 1.02 payload packets.
 #[derive(Debug)]
@@ -214,7 +212,7 @@ impl SecureClient {
     }
 
     /// The netcode layer's counters.
-    pub fn netcode_stats(&self) -> &SecureStats {
+    pub fn netcode_stats(&self) -> &NetcodeStats {
         self.netcode.stats()
     }
 }

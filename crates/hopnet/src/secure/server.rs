@@ -12,6 +12,11 @@
 use std::net::SocketAddr;
 use std::time::{Instant, SystemTime};
 
+use hopnet_netcode::{
+    MAX_PAYLOAD_BYTES, NetcodeServer, NetcodeServerConfig, NetcodeServerEvent, NetcodeStats,
+    ServerDisconnectReason, UserData,
+};
+
 use crate::event::DisconnectReason;
 use crate::event::{ConnectionId, ServerEvent};
 use crate::machine::Machine;
@@ -19,13 +24,7 @@ use crate::server::Server;
 use crate::transmit::Transmit;
 use crate::{Config, Error};
 
-use super::UserData;
 use super::batch::{PlainBatch, SlotSeal};
-use super::netcode_server::{
-    NetcodeServer, NetcodeServerConfig, NetcodeServerEvent, ServerDisconnectReason,
-};
-use super::packet::MAX_PAYLOAD_BYTES;
-use super::stats::SecureStats;
 
 /// A secure server: an [`Server`] whose datagrams travel as netcode 1.02 payload packets.
 #[derive(Debug)]
@@ -221,7 +220,7 @@ impl SecureServer {
     }
 
     /// The netcode layer's counters.
-    pub fn netcode_stats(&self) -> &SecureStats {
+    pub fn netcode_stats(&self) -> &NetcodeStats {
         self.netcode.stats()
     }
 

@@ -31,7 +31,7 @@ use hopnet::Stats;
 use hopnet::io::Impairment;
 use hopnet::io::blocking::{Client, Server};
 use hopnet::io::relay::Relay;
-use hopnet::secure::{ConnectToken, ConnectTokenBuilder, DropReason, Key, SecureStats};
+use hopnet::secure::{ConnectToken, ConnectTokenBuilder, DropReason, Key, NetcodeStats};
 use hopnet_snow_fight as wire;
 use snow_fight::net::{UdpServer, play_bot_on};
 use snow_fight::session::{BotPlayer, ClientStats, GameServer, ServerConfig, ServerStats};
@@ -104,7 +104,7 @@ struct ServerReport {
     connections: Vec<(PlayerId, Stats)>,
     outcome: Option<Outcome>,
     /// The netcode layer's counters, in secure mode.
-    netcode: Option<SecureStats>,
+    netcode: Option<NetcodeStats>,
 }
 
 /// What a bot thread hands back.
