@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use hopnet::Delivery;
-use hopnet::io::Impairment;
+use hopnet::Impairment;
 use hopnet_bevy::prelude::*;
 use hopnet_bevy::transport::semi_ordered::{SemiOrderedClient, SemiOrderedServer};
 use hopnet_bevy::{NetClient, NetServer};

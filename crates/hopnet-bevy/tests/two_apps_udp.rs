@@ -8,8 +8,8 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{Stepper, check, client_app, server_app};
-use hopnet::io::Impairment;
-use hopnet::io::blocking::{Client, Server};
+use hopnet::Impairment;
+use hopnet::{Client, Server};
 use hopnet_bevy::{NetClient, NetServer};
 
 const TICK: Duration = Duration::from_millis(16);

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use bevy::prelude::*;
 use hopnet::Delivery;
-use hopnet::io::Impairment;
+use hopnet::Impairment;
 use hopnet_bevy::prelude::*;
 use hopnet_bevy::transport::woke::{WokeClient, WokeServer};
 use hopnet_bevy::{NetClient, NetServer};

@@ -1,10 +1,10 @@
-//! The driver: one [`hopnet::Server`] fed by a UDP socket and by WebTransport sessions.
+//! The driver: one [`hopnet::proto::Server`] fed by a UDP socket and by WebTransport sessions.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
-use hopnet::io::SideChannel;
+use hopnet::SideChannel;
 use hopnet::{ConnectionId, Delivery, ServerEvent};
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
@@ -30,7 +30,7 @@ const UPKEEP_EVERY: Duration = Duration::from_millis(50);
 const CLOSE_WAIT: Duration = Duration::from_millis(100);
 
 /// A hopnet server whose clients come over UDP and, from browsers, over WebTransport: one
-/// [`hopnet::Server`], one game, both kinds of client.
+/// [`hopnet::proto::Server`], one game, both kinds of client.
 ///
 /// Each WebTransport session's datagrams carry hopnet datagrams, byte for byte what a UDP
 /// client sends, so the handshake, delivery modes, ordering and extensions are the same. The
@@ -41,10 +41,10 @@ const CLOSE_WAIT: Duration = Duration::from_millis(100);
 /// [`unused_session_timeout`](WebTransportConfig::unused_session_timeout) without a connection
 /// is closed too.
 ///
-/// It is driven like [`hopnet::io::blocking::Server`]: [`poll`](Server::poll) does one round
+/// It is driven like [`hopnet::Server`]: [`poll`](Server::poll) does one round
 /// of I/O, waiting at most as long as the caller allows, then events are read with
 /// [`poll_event`](Server::poll_event) or through [`machine`](Server::machine); both implement
-/// [`ServerDriver`](hopnet::io::ServerDriver), so a game's loop written once runs on either.
+/// [`ServerDriver`](hopnet::ServerDriver), so a game's loop written once runs on either.
 /// QUIC runs on a
 /// tokio runtime of one worker thread that the server owns; nothing of it shows, but it means a
 /// `Server` is for synchronous code: use (and drop) it outside any async runtime, on a thread
@@ -66,7 +66,7 @@ const CLOSE_WAIT: Duration = Duration::from_millis(100);
 /// # Ok::<(), hopnet_webtransport::Error>(())
 /// ```
 pub struct Server {
-    endpoint: hopnet::Server,
+    endpoint: hopnet::proto::Server,
     udp: Udp,
     web: Web,
     page_hash: Option<[u8; 32]>,
@@ -134,7 +134,7 @@ impl Server {
         let limits = Limits {
             max_sessions: web.max_sessions,
             handshake_timeout: web.handshake_timeout,
-            min_datagram: hopnet::ext::features::SPEC_DATAGRAM,
+            min_datagram: hopnet::SPEC_DATAGRAM,
         };
         let accepting = runtime.spawn(sessions::accept(
             wt.clone(),
@@ -147,7 +147,7 @@ impl Server {
         ));
         drop(_guard);
         Ok(Server {
-            endpoint: hopnet::Server::new(config),
+            endpoint: hopnet::proto::Server::new(config),
             udp,
             web: Web::new(
                 wt,
@@ -315,13 +315,13 @@ impl Server {
         self.flush()
     }
 
-    /// Hands back a message's buffer once read (see [`hopnet::Server::recycle`]).
+    /// Hands back a message's buffer once read (see [`hopnet::proto::Server::recycle`]).
     pub fn recycle(&mut self, bytes: Vec<u8>) {
         self.endpoint.recycle(bytes)
     }
 
     /// The state machine, for everything else: statistics, connections, events.
-    pub fn machine(&mut self) -> &mut hopnet::Server {
+    pub fn machine(&mut self) -> &mut hopnet::proto::Server {
         &mut self.endpoint
     }
 
@@ -421,16 +421,16 @@ impl Server {
     }
 }
 
-/// A game's loop written for [`ServerDriver`](hopnet::io::ServerDriver) runs on this carrier
+/// A game's loop written for [`ServerDriver`](hopnet::ServerDriver) runs on this carrier
 /// as on UDP alone, side channel included.
-impl hopnet::io::ServerDriver for Server {
+impl hopnet::ServerDriver for Server {
     type Error = Error;
 
     fn poll(&mut self, max_wait: Duration) -> Result<(), Error> {
         Server::poll(self, max_wait)
     }
 
-    fn machine(&mut self) -> &mut hopnet::Server {
+    fn machine(&mut self) -> &mut hopnet::proto::Server {
         Server::machine(self)
     }
 

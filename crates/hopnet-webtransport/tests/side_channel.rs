@@ -5,8 +5,8 @@
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
 
-use hopnet::io::blocking::Client;
-use hopnet::io::{ServerDriver, SideChannel};
+use hopnet::Client;
+use hopnet::{ServerDriver, SideChannel};
 use hopnet_webtransport::{Certificate, Server, WebTransportConfig};
 
 const PREFIX: [u8; 4] = [0xff; 4];

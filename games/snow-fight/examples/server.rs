@@ -43,7 +43,7 @@ use std::net::{SocketAddr, UdpSocket};
 use std::path::PathBuf;
 
 use clap::Parser;
-use hopnet::io::ServerDriver;
+use hopnet::ServerDriver;
 use hopnet_webtransport::{Certificate, Trust, WebTransportConfig};
 use snow_fight::Config;
 use snow_fight::host::GameHost;

@@ -10,7 +10,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use hopnet::io::ServerDriver;
+use hopnet::ServerDriver;
 
 use crate::session::GameServer;
 
@@ -20,7 +20,7 @@ pub use queries::{GAME, Listing};
 
 /// A game server on a carrier's driver `D`.
 pub struct GameHost<D> {
-    /// The transport: the carrier's I/O and a [`hopnet::Server`].
+    /// The transport: the carrier's I/O and a [`hopnet::proto::Server`].
     pub server: D,
     /// The game.
     pub game: GameServer,
@@ -31,7 +31,7 @@ pub struct GameHost<D> {
 
 impl<D: ServerDriver> GameHost<D> {
     /// A game on a driver server of the caller's making (a secure one, say, from
-    /// [`hopnet::io::blocking::Server::bind_secure`]), ticking `tick_rate` times a second.
+    /// [`hopnet::Server::bind_secure`]), ticking `tick_rate` times a second.
     pub fn with_server(server: D, game: GameServer, tick_rate: u32) -> GameHost<D> {
         let tick = Duration::from_secs(1) / tick_rate.max(1);
         GameHost {
@@ -49,7 +49,7 @@ impl<D: ServerDriver> GameHost<D> {
     }
 
     /// The transport's state machine (connections, statistics).
-    pub fn machine(&mut self) -> &mut hopnet::Server {
+    pub fn machine(&mut self) -> &mut hopnet::proto::Server {
         self.server.machine()
     }
 

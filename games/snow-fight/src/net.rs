@@ -1,4 +1,4 @@
-//! The game over real UDP, on `hopnet`'s blocking driver ([`hopnet::io::blocking`]).
+//! The game over real UDP, on `hopnet`'s blocking driver ([`hopnet`]).
 //!
 //! - [`UdpServer`]: the game's [`GameHost`] on a driver [`Server`], ticking at a fixed rate.
 //! - [`play_bot`]: a [`BotPlayer`] on a driver [`Client`] (or, [`play_bot_on`], any
@@ -13,13 +13,13 @@
 //! queries, on any carrier).
 //!
 //! To run over a bad link between real sockets, put `hopnet`'s lossy relay
-//! ([`hopnet::io::relay::Relay`]) between the clients and the server, as the demo does.
+//! ([`hopnet::relay::Relay`]) between the clients and the server, as the demo does.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use hopnet::io::ClientDriver;
-use hopnet::io::blocking::{Client, Server};
+use hopnet::ClientDriver;
+use hopnet::{Client, Server};
 use hopnet::{Error, Event, Stats};
 use tracing::warn;
 
@@ -56,7 +56,7 @@ pub fn play_bot(
     server: SocketAddr,
     config: hopnet::Config,
     player: &mut BotPlayer,
-    done: impl FnMut(&BotPlayer, &hopnet::Client) -> bool,
+    done: impl FnMut(&BotPlayer, &hopnet::proto::Client) -> bool,
 ) -> Result<Stats, Error> {
     play_bot_on(Client::connect(server, config)?, player, done)
 }
@@ -66,7 +66,7 @@ pub fn play_bot(
 pub fn play_bot_on<C: ClientDriver>(
     mut client: C,
     player: &mut BotPlayer,
-    mut done: impl FnMut(&BotPlayer, &hopnet::Client) -> bool,
+    mut done: impl FnMut(&BotPlayer, &hopnet::proto::Client) -> bool,
 ) -> Result<Stats, C::Error> {
     let mut closed = None;
     while closed.is_none() && !done(player, client.machine()) {

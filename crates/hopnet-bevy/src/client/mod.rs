@@ -116,23 +116,21 @@ impl NetClient {
     }
 
     /// A client that connects to `server` over UDP from an ephemeral port
-    /// ([`hopnet::io::blocking::Client`]).
+    /// ([`hopnet::Client`]).
     pub fn connect(server: SocketAddr, config: Config) -> Result<NetClient, Error> {
-        Ok(NetClient::new(hopnet::io::blocking::Client::connect(
-            server, config,
-        )?))
+        Ok(NetClient::new(hopnet::Client::connect(server, config)?))
     }
 
     /// A secure client that connects with `token`, a netcode 1.02 connect token issued by
     /// the game's backend, to the first server it names that answers
-    /// ([`hopnet::io::blocking::Client::connect_secure`]).
+    /// ([`hopnet::Client::connect_secure`]).
     pub fn connect_secure(
         token: hopnet::secure::ConnectToken,
         config: Config,
     ) -> Result<NetClient, Error> {
-        Ok(NetClient::new(
-            hopnet::io::blocking::Client::connect_secure(token, config)?,
-        ))
+        Ok(NetClient::new(hopnet::Client::connect_secure(
+            token, config,
+        )?))
     }
 
     /// A WOKE client (the seed's transport, [`hopnet_protocols::woke`]) of `server`, from an

@@ -100,17 +100,15 @@ impl NetServer {
         }
     }
 
-    /// A server on a UDP socket bound to `addr` ([`hopnet::io::blocking::Server`]).
+    /// A server on a UDP socket bound to `addr` ([`hopnet::Server`]).
     pub fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<NetServer, Error> {
-        Ok(NetServer::new(hopnet::io::blocking::Server::bind(
-            addr, config,
-        )?))
+        Ok(NetServer::new(hopnet::Server::bind(addr, config)?))
     }
 
     /// A secure server (hopnet over netcode 1.02, PROTOCOL.md "Secure mode") on a UDP socket
     /// bound to `addr`: only clients with a connect token sealed under `private_key` for
     /// `protocol_id` and naming this address get in
-    /// ([`hopnet::io::blocking::Server::bind_secure`]). The plugin and the game's systems do
+    /// ([`hopnet::Server::bind_secure`]). The plugin and the game's systems do
     /// not change: only the transport does.
     pub fn bind_secure(
         addr: impl ToSocketAddrs,
@@ -118,7 +116,7 @@ impl NetServer {
         protocol_id: u64,
         private_key: hopnet::secure::Key,
     ) -> Result<NetServer, Error> {
-        Ok(NetServer::new(hopnet::io::blocking::Server::bind_secure(
+        Ok(NetServer::new(hopnet::Server::bind_secure(
             addr,
             config,
             protocol_id,

@@ -5,8 +5,8 @@
 //! queue the frame's messages, and [`flush`](ServerTransport::flush) them. So one plugin runs
 //! on whatever carries hopnet's datagrams, chosen by configuration:
 //!
-//! - real UDP: hopnet's blocking drivers, [`hopnet::io::blocking::Server`] and
-//!   [`hopnet::io::blocking::Client`] (`NetServer::bind`, `NetClient::connect`), on the
+//! - real UDP: hopnet's blocking drivers, [`hopnet::Server`] and
+//!   [`hopnet::Client`] (`NetServer::bind`, `NetClient::connect`), on the
 //!   spec's wire or in secure mode (`NetServer::bind_secure`, `NetClient::connect_secure`:
 //!   the same drivers, made secure when they are made);
 //! - the simulator: [`SimNet`](crate::sim::SimNet)'s server and clients, many apps on one

@@ -31,8 +31,8 @@ use std::collections::{HashMap, VecDeque};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
+use hopnet::Driver;
 use hopnet::engine::{SerialIndex, U24};
-use hopnet::io::blocking::Driver;
 use hopnet::{
     ConnectionId, Delivery, DisconnectReason, Error, Event, MessageId, ServerEvent, Stats,
 };

@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use hopnet::io::blocking::{Client, Server};
+use hopnet::{Client, Server};
 use hopnet::{ConnectionId, Delivery, Error, Event, MessageId, ServerEvent, Stats};
 
 use super::{ClientTransport, ServerTransport};

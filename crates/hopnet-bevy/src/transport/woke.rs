@@ -23,7 +23,7 @@ use std::collections::{HashMap, VecDeque};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::time::{Duration, Instant};
 
-use hopnet::io::blocking::Driver;
+use hopnet::Driver;
 use hopnet::{
     ConnectionId, Delivery, DisconnectReason, Error, Event, MessageId, ServerEvent, Stats,
 };

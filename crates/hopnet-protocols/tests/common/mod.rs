@@ -9,9 +9,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use hopnet::Driver;
+use hopnet::Impairment;
 use hopnet::Machine;
-use hopnet::io::Impairment;
-use hopnet::io::blocking::Driver;
 use hopnet::sim::LinkConfig;
 
 /// 20 % loss, duplication, reordering and jitter: the simulator link.

@@ -14,7 +14,7 @@
 use std::net::{SocketAddr, UdpSocket};
 use std::time::Duration;
 
-use hopnet::io::{ServerDriver, SideChannel};
+use hopnet::{ServerDriver, SideChannel};
 use hopnet_formats::source_query::SINGLE;
 use tracing::debug;
 

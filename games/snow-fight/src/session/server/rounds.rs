@@ -1,7 +1,7 @@
 //! The end of a round and the start of the next: `GameOver` (reliable) to every player, won or
 //! lost, then a new world from the next seed that everyone who joined plays in again.
 
-use hopnet::{ConnectionId, Delivery, Server};
+use hopnet::{ConnectionId, Delivery, proto::Server};
 use hopnet_snow_fight as wire;
 use tracing::info;
 
