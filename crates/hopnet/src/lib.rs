@@ -47,166 +47,76 @@
 //! # Ok::<(), hopnet::Error>(())
 //! ```
 //!
+//! # Two verbs
+//!
+//! A machine's `send` only queues: nothing leaves until a driver flushes. A driver's `send`
+//! queues and flushes, so the message leaves now; its `queue` is the machine's `send`. A tick
+//! that produces several messages queues them all (on the driver or its
+//! [`machine`](Endpoint::machine)) and flushes once, or lets the next `poll` send them: they
+//! leave in fewer system calls.
+//!
+//! # Secure mode
+//!
+//! Every driver's server and client also runs hopnet over netcode 1.02 ([`secure`](hopnet_proto::secure),
+//! PROTOCOL.md "Secure mode"), chosen when it is made, as renet's netcode transport is chosen by
+//! its `ServerAuthentication` / `ClientAuthentication`: a server binds with the private key it
+//! shares with the backend that issues connect tokens (`bind_secure`), a client connects with
+//! a token (`connect_secure`). Everything after that is the same calls on the same
+//! [`Server`](hopnet_proto::Server) and [`Client`](hopnet_proto::Client); `secure()` gives the
+//! netcode side (a client's id and user data from its token, the counters of dropped packets).
+//!
+//! ```no_run
+//! use std::time::{Duration, SystemTime};
+//! use hopnet::{Client, Server};
+//! use hopnet::secure::{ConnectTokenBuilder, Key};
+//! use hopnet::{Config, Delivery};
+//!
+//! const PROTOCOL_ID: u64 = 0x6d79_6761_6d65; // the game's, shared with the backend
+//! let key = Key::read_file("server.key")?;   // 64 hex characters, shared with the backend
+//! let mut server = Server::bind_secure("127.0.0.1:40000", Config::default(), PROTOCOL_ID, key.clone())?;
+//!
+//! // The backend, once it has authenticated player 42, issues a token (sent over HTTPS):
+//! let token = ConnectTokenBuilder::new(PROTOCOL_ID, 42, [server.local_addr()?])
+//!     .issue(&key, SystemTime::now())?;
+//! // The player's client connects with it.
+//! let mut client = Client::connect_secure(token, Config::default())?;
+//! client.send(b"queued until connected", Delivery::Reliable)?;
+//! while !client.machine().is_connected() {
+//!     server.poll(Duration::ZERO)?;
+//!     client.poll(Duration::from_millis(5))?;
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
 //! Both drivers send and receive the same way (batched through `quinn-udp`: GSO sends, GRO and
 //! `recvmmsg` receives, one reused buffer each way, one policy for a full or refusing socket,
 //! in `send.rs`); they differ only in how they wait.
 //!
 //! | File | Rule |
 //! |---|---|
-//! | `blocking/` | the blocking driver: its loop, busy-poll, any machine's driver |
-//! | `tokio.rs` | the tokio driver |
-//! | `machines.rs` | what a driver runs: the plain machine or its secure form |
-//! | `port.rs` | a socket and the machine it serves |
+//! | `endpoint.rs` | the one driver type, generic over what it runs and how it waits: what every driver has |
+//! | `role.rs` | what a driver runs (the server, the client, any machine) and what of it the application drives |
+//! | `blocking/`, `tokio.rs` (and `tokio/`) | the two ways of waiting, each with its constructors and `send` |
+//! | `carrier.rs` | `ServerDriver` / `ClientDriver`: what a tick loop needs of any carrier's driver |
+//! | `machines.rs` | the plain machine or its secure form, chosen when the driver is made |
+//! | `port.rs` | a machine on a socket: what the two drivers share but how they wait |
 //! | `send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
-//! | `singles.rs` | lone datagrams to many destinations, in one `sendmmsg` |
+//! | `singles.rs` | lone datagrams to many destinations, gathered into one `sendmmsg` |
 //! | `recv.rs`, `socket.rs` | batched receive; socket setup and the GSO probe |
-//! | `side_channel.rs` | another protocol's datagrams on a server's socket |
+//! | `side_channel.rs` | another protocol's datagrams on a driver server's socket |
 //! | `relay.rs` | a lossy UDP relay thread between real processes |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-/// Methods every driver's server and client has, however it waits.
-macro_rules! socket_methods {
-    () => {
-        /// The bound address.
-        pub fn local_addr(&self) -> Result<std::net::SocketAddr, crate::Error> {
-            Ok(self.driver.port.socket.local_addr()?)
-        }
-
-        /// Drops and delays outgoing datagrams from now on.
-        pub fn set_impairment(&mut self, impairment: Option<crate::Impairment>) {
-            self.driver.port.outbox.set_impairment(impairment);
-        }
-
-        /// Socket-level counters.
-        pub fn socket_stats(&self) -> crate::SocketStats {
-            self.driver.port.stats.clone()
-        }
-    };
-}
-
-/// The methods of a driver's server but `poll` / `recv` and `flush`. An async driver passes
-/// `async, .await`, a blocking one `,`.
-macro_rules! server_methods {
-    ($($async:ident)?, $($await:tt)*) => {
-        socket_methods!();
-
-        /// Queues a message and sends what the congestion window allows.
-        pub $($async)? fn send(
-            &mut self,
-            id: crate::ConnectionId,
-            bytes: &[u8],
-            delivery: crate::Delivery,
-        ) -> Result<(), crate::Error> {
-            self.queue(id, bytes, delivery)?;
-            self.flush()$($await)*
-        }
-
-        /// Closes a connection (sends `END`).
-        pub $($async)? fn close(&mut self, id: crate::ConnectionId) -> Result<(), crate::Error> {
-            self.machine().close(id)?;
-            self.flush()$($await)*
-        }
-
-        /// Queues a message without sending anything yet: the next `flush`, `send` or round of
-        /// I/O sends it, together with whatever else is queued. Messages queued together
-        /// leave in fewer system calls (the full chunks of several messages share one GSO
-        /// batch), which pays when a tick produces several messages for one peer.
-        pub fn queue(
-            &mut self,
-            id: crate::ConnectionId,
-            bytes: &[u8],
-            delivery: crate::Delivery,
-        ) -> Result<(), crate::Error> {
-            self.machine().send(id, bytes, delivery)
-        }
-
-        /// Hands back a message's buffer once read, for a later message to be copied into
-        /// (see [`Server::recycle`](hopnet_proto::Server::recycle)).
-        pub fn recycle(&mut self, bytes: Vec<u8>) {
-            self.machine().recycle(bytes)
-        }
-
-        /// The state machine, for everything else: statistics, the connection list, and
-        /// [`send_payload`](hopnet_proto::Server::send_payload) to send one shared payload to many
-        /// connections without a copy. A secure server's is the endpoint above netcode: the
-        /// same API, whatever the wire.
-        pub fn machine(&mut self) -> &mut hopnet_proto::Server {
-            self.driver.port.machine.machine()
-        }
-
-        /// The secure server (netcode's clients, their client ids and user data, its
-        /// counters), if this server is secure.
-        pub fn secure(&mut self) -> Option<&mut hopnet_proto::secure::SecureServer> {
-            self.driver.port.machine.secure()
-        }
-    };
-}
-
-/// The methods of a driver's client but `poll` / `recv` and `flush`, as [`server_methods`].
-macro_rules! client_methods {
-    ($($async:ident)?, $($await:tt)*) => {
-        socket_methods!();
-
-        /// Queues a message and sends what the congestion window allows.
-        pub $($async)? fn send(
-            &mut self,
-            bytes: &[u8],
-            delivery: crate::Delivery,
-        ) -> Result<(), crate::Error> {
-            self.queue(bytes, delivery)?;
-            self.flush()$($await)*
-        }
-
-        /// Closes the connection (sends `END`).
-        pub $($async)? fn close(&mut self) -> Result<(), crate::Error> {
-            self.machine().close();
-            self.flush()$($await)*
-        }
-
-        /// Queues a message without sending anything yet: the next `flush`, `send` or round of
-        /// I/O sends it, together with whatever else is queued. Messages queued together
-        /// leave in fewer system calls (the full chunks of several messages share one GSO
-        /// batch), which pays when a tick produces several messages.
-        pub fn queue(
-            &mut self,
-            bytes: &[u8],
-            delivery: crate::Delivery,
-        ) -> Result<(), crate::Error> {
-            self.machine().send(bytes, delivery)
-        }
-
-        /// Hands back a message's buffer once read, for a later message to be copied into
-        /// (see [`Client::recycle`](hopnet_proto::Client::recycle)).
-        pub fn recycle(&mut self, bytes: Vec<u8>) {
-            self.machine().recycle(bytes)
-        }
-
-        /// The state machine. A secure client's is the connection above netcode, there from
-        /// the start (in its handshake until netcode has connected): the same API, whatever
-        /// the wire.
-        pub fn machine(&mut self) -> &mut hopnet_proto::Client {
-            self.driver.port.machine.machine()
-        }
-
-        /// The secure client (netcode's state, its counters), if this client is secure.
-        pub fn secure(&mut self) -> Option<&mut hopnet_proto::secure::SecureClient> {
-            self.driver.port.machine.secure()
-        }
-
-        /// The connection's statistics.
-        pub fn stats(&self) -> crate::Stats {
-            self.driver.port.machine.stats()
-        }
-    };
-}
-
 mod blocking;
+mod carrier;
+mod endpoint;
 mod machines;
 mod port;
 mod recv;
 pub mod relay;
+mod role;
 mod send;
 mod side_channel;
 mod singles;
@@ -214,8 +124,11 @@ mod socket;
 #[cfg(feature = "tokio")]
 pub mod tokio;
 
-pub use blocking::{BUSY_POLL, Client, Driver, Server};
+pub use blocking::{BUSY_POLL, Blocking, Client, Driver, Server};
+pub use carrier::{ClientDriver, ServerDriver};
+pub use endpoint::{Endpoint, Wait};
 pub use hopnet_proto::impairment::Impairment;
+pub use role::{AnyMachine, ClientRole, Role, ServerRole};
 pub use side_channel::{MAX_SIDE_DATAGRAM, SIDE_QUEUE, SideChannel, SideChannelStats};
 
 /// The protocol without I/O, the `hopnet-proto` crate: the state machines these drivers run
@@ -242,12 +155,6 @@ pub struct SocketStats {
     /// Times the blocking driver's busy-poll stood down because its turns got slow (another
     /// thread wanted the core; see [`Server::set_busy_poll`](crate::Server::set_busy_poll)).
     pub busy_poll_calms: u64,
-}
-
-/// A machine with events for the application: what a driver runs.
-pub(crate) trait Driven: Machine {
-    type Event;
-    fn poll_event(&mut self) -> Option<Self::Event>;
 }
 
 /// The first server a token names: a secure client binds an address of its family.

@@ -5,93 +5,103 @@
 use std::net::SocketAddr;
 use std::time::{Instant, SystemTime};
 
-use super::Driven;
 use hopnet_proto::Machine;
-use hopnet_proto::Stats;
 use hopnet_proto::Transmit;
 use hopnet_proto::secure::{
     ConnectToken, Key, MAX_CLIENTS, NetcodeServerConfig, SecureClient, SecureServer,
 };
-use hopnet_proto::{Client, Config, Error, Event, Server, ServerEvent};
+use hopnet_proto::{Client, Config, Error, Server, Stats};
+
+/// A plain machine `P`, or `S`, its form over netcode 1.02 (which holds a `P` above netcode).
+///
+/// The two differ in size (netcode's slots and keys); one is made per driver and never moved
+/// on a hot path, so neither is boxed.
+#[derive(Debug)]
+pub enum Mode<P, S> {
+    /// The spec's wire (or hopnet's extended one).
+    Plain(P),
+    /// Secure mode.
+    Secure(S),
+}
 
 /// A driver's server machine.
-#[derive(Debug)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "one per driver, made once and never moved on a hot path: boxing would only add an indirection"
-)]
-pub(crate) enum ServerMachine {
-    Plain(Server),
-    Secure(SecureServer),
-}
+pub(crate) type ServerMachine = Mode<Server, SecureServer>;
 
 /// A driver's client machine.
-#[derive(Debug)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "one per driver, made once and never moved on a hot path: boxing would only add an indirection"
-)]
-pub(crate) enum ClientMachine {
-    Plain(Client),
-    Secure(SecureClient),
+pub(crate) type ClientMachine = Mode<Client, SecureClient>;
+
+/// A secure machine's plain one, above netcode: what the application drives.
+pub trait Above<P> {
+    /// The plain machine.
+    fn plain(&mut self) -> &mut P;
 }
 
-/// `Machine` by dispatch to the variant's own.
-macro_rules! dispatch_machine {
-    ($ty:ident) => {
-        impl Machine for $ty {
-            fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-                match self {
-                    $ty::Plain(m) => m.handle(now, from, datagram),
-                    $ty::Secure(m) => m.handle(now, from, datagram),
-                }
-            }
-            fn poll_transmit(
-                &mut self,
-                now: Instant,
-                buf: &mut Vec<u8>,
-                max_datagrams: usize,
-            ) -> Option<Transmit> {
-                match self {
-                    $ty::Plain(m) => m.poll_transmit(now, buf, max_datagrams),
-                    $ty::Secure(m) => m.poll_transmit(now, buf, max_datagrams),
-                }
-            }
-            fn poll_timeout(&self) -> Option<Instant> {
-                match self {
-                    $ty::Plain(m) => m.poll_timeout(),
-                    $ty::Secure(m) => m.poll_timeout(),
-                }
-            }
-            fn handle_timeout(&mut self, now: Instant) {
-                match self {
-                    $ty::Plain(m) => m.handle_timeout(now),
-                    $ty::Secure(m) => m.handle_timeout(now),
-                }
-            }
-        }
-    };
-}
-
-dispatch_machine!(ServerMachine);
-dispatch_machine!(ClientMachine);
-
-impl Driven for ServerMachine {
-    type Event = ServerEvent;
-    fn poll_event(&mut self) -> Option<ServerEvent> {
-        match self {
-            ServerMachine::Plain(m) => m.poll_event(),
-            ServerMachine::Secure(m) => m.poll_event(),
-        }
+impl Above<Server> for SecureServer {
+    fn plain(&mut self) -> &mut Server {
+        self.machine()
     }
 }
 
-impl Driven for ClientMachine {
-    type Event = Event;
-    fn poll_event(&mut self) -> Option<Event> {
+impl Above<Client> for SecureClient {
+    fn plain(&mut self) -> &mut Client {
+        self.machine()
+    }
+}
+
+impl<P, S: Above<P>> Mode<P, S> {
+    /// The machine the application drives (a secure one's own, above netcode).
+    pub fn machine(&mut self) -> &mut P {
         match self {
-            ClientMachine::Plain(m) => m.poll_event(),
-            ClientMachine::Secure(m) => m.poll_event(),
+            Mode::Plain(m) => m,
+            Mode::Secure(m) => m.plain(),
+        }
+    }
+
+    /// The secure machine, if it is one.
+    pub fn secure(&mut self) -> Option<&mut S> {
+        match self {
+            Mode::Plain(_) => None,
+            Mode::Secure(m) => Some(m),
+        }
+    }
+
+    /// Whether it runs in secure mode.
+    pub fn is_secure(&self) -> bool {
+        matches!(self, Mode::Secure(_))
+    }
+}
+
+impl<P: Machine, S: Machine> Machine for Mode<P, S> {
+    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        match self {
+            Mode::Plain(m) => m.handle(now, from, datagram),
+            Mode::Secure(m) => m.handle(now, from, datagram),
+        }
+    }
+
+    fn poll_transmit(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<Transmit> {
+        match self {
+            Mode::Plain(m) => m.poll_transmit(now, buf, max_datagrams),
+            Mode::Secure(m) => m.poll_transmit(now, buf, max_datagrams),
+        }
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        match self {
+            Mode::Plain(m) => m.poll_timeout(),
+            Mode::Secure(m) => m.poll_timeout(),
+        }
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        match self {
+            Mode::Plain(m) => m.handle_timeout(now),
+            Mode::Secure(m) => m.handle_timeout(now),
         }
     }
 }
@@ -122,22 +132,7 @@ impl ServerMachine {
         netcode: NetcodeServerConfig,
     ) -> Result<ServerMachine, Error> {
         let secure = SecureServer::new(config, netcode, Instant::now(), SystemTime::now())?;
-        Ok(ServerMachine::Secure(secure))
-    }
-
-    /// The endpoint the application drives (a secure server's own, above netcode).
-    pub fn machine(&mut self) -> &mut Server {
-        match self {
-            ServerMachine::Plain(m) => m,
-            ServerMachine::Secure(m) => m.machine(),
-        }
-    }
-
-    pub fn secure(&mut self) -> Option<&mut SecureServer> {
-        match self {
-            ServerMachine::Plain(_) => None,
-            ServerMachine::Secure(m) => Some(m),
-        }
+        Ok(Mode::Secure(secure))
     }
 }
 
@@ -145,36 +140,14 @@ impl ClientMachine {
     /// A secure client that starts connecting now with `token`.
     pub fn new_secure(config: Config, token: ConnectToken) -> Result<ClientMachine, Error> {
         let secure = SecureClient::new(config, token, Instant::now())?;
-        Ok(ClientMachine::Secure(secure))
+        Ok(Mode::Secure(secure))
     }
 
-    /// The connection the application drives (a secure client's own, above netcode).
-    pub fn machine(&mut self) -> &mut Client {
-        match self {
-            ClientMachine::Plain(m) => m,
-            ClientMachine::Secure(m) => m.machine(),
-        }
-    }
-
-    pub fn secure(&mut self) -> Option<&mut SecureClient> {
-        match self {
-            ClientMachine::Plain(_) => None,
-            ClientMachine::Secure(m) => Some(m),
-        }
-    }
-
+    /// The connection's statistics.
     pub fn stats(&self) -> Stats {
         match self {
-            ClientMachine::Plain(m) => m.stats(),
-            ClientMachine::Secure(m) => m.stats(),
-        }
-    }
-
-    #[cfg(feature = "tokio")]
-    pub fn is_closed(&self) -> bool {
-        match self {
-            ClientMachine::Plain(m) => m.is_closed(),
-            ClientMachine::Secure(m) => m.is_closed(),
+            Mode::Plain(m) => m.stats(),
+            Mode::Secure(m) => m.stats(),
         }
     }
 }

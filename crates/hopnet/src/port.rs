@@ -15,13 +15,13 @@ use hopnet_proto::Machine;
 /// The socket, quinn-udp's state for it, the machine, the receive and send sides, and the
 /// counters.
 #[derive(Debug)]
-pub(crate) struct Port<S, M> {
-    pub socket: S,
-    pub state: UdpSocketState,
-    pub machine: M,
-    pub recv: RecvBuf,
-    pub outbox: Outbox,
-    pub stats: SocketStats,
+pub struct Port<S, M> {
+    pub(crate) socket: S,
+    pub(crate) state: UdpSocketState,
+    pub(crate) machine: M,
+    pub(crate) recv: RecvBuf,
+    pub(crate) outbox: Outbox,
+    pub(crate) stats: SocketStats,
 }
 
 impl<S: Socket, M: Machine> Port<S, M> {

@@ -4,8 +4,6 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use super::Driven;
-use super::machines::ServerMachine;
 use hopnet_proto::Machine;
 use hopnet_proto::Transmit;
 
@@ -123,20 +121,34 @@ impl SideChannel {
         self.stats.clone()
     }
 
-    /// Keeps a claimed datagram, unless the inbox is full or it is too long.
-    fn take(&mut self, from: SocketAddr, datagram: &[u8]) {
+    /// For a driver: takes `datagram` from `from` if this channel [`claims`](Self::claims)
+    /// it (kept for [`recv`](Self::recv) unless the inbox is full or it is too long, either
+    /// way counted), and says whether it did; a datagram it does not claim is the machine's.
+    /// What hopnet's UDP driver does with every datagram when a side channel is set, and what
+    /// another carrier's driver calls to offer one.
+    pub fn offer(&mut self, from: SocketAddr, datagram: &[u8]) -> bool {
+        if !self.claims(datagram) {
+            return false;
+        }
         self.stats.claimed += 1;
         if self.inbox.len() >= SIDE_QUEUE || datagram.len() > MAX_SIDE_DATAGRAM {
             self.stats.dropped_in += 1;
-            return;
+        } else {
+            self.inbox.push_back((from, datagram.to_vec()));
         }
-        self.inbox.push_back((from, datagram.to_vec()));
+        true
+    }
+
+    /// For a driver: the next answer queued with [`send`](Self::send), oldest first, to send
+    /// on the socket the queries came in on, before the machine's datagrams.
+    pub fn next_answer(&mut self) -> Option<(SocketAddr, Vec<u8>)> {
+        self.outbox.pop_front()
     }
 }
 
 /// A machine with an optional side channel in front of it: what a driver server runs.
 #[derive(Debug)]
-pub(crate) struct Sided<M> {
+pub struct Sided<M> {
     pub inner: M,
     pub side: Option<SideChannel>,
 }
@@ -150,9 +162,8 @@ impl<M> Sided<M> {
 impl<M: Machine> Machine for Sided<M> {
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
         if let Some(side) = &mut self.side
-            && side.claims(datagram)
+            && side.offer(from, datagram)
         {
-            side.take(from, datagram);
             return;
         }
         self.inner.handle(now, from, datagram);
@@ -164,7 +175,7 @@ impl<M: Machine> Machine for Sided<M> {
         buf: &mut Vec<u8>,
         max_datagrams: usize,
     ) -> Option<Transmit> {
-        if let Some((to, answer)) = self.side.as_mut().and_then(|s| s.outbox.pop_front()) {
+        if let Some((to, answer)) = self.side.as_mut().and_then(SideChannel::next_answer) {
             buf.clear();
             buf.extend_from_slice(&answer);
             return Some(Transmit::single(to, answer.len()));
@@ -178,25 +189,6 @@ impl<M: Machine> Machine for Sided<M> {
 
     fn handle_timeout(&mut self, now: Instant) {
         self.inner.handle_timeout(now);
-    }
-}
-
-impl<M: Driven> Driven for Sided<M> {
-    type Event = M::Event;
-    fn poll_event(&mut self) -> Option<M::Event> {
-        self.inner.poll_event()
-    }
-}
-
-impl Sided<ServerMachine> {
-    /// The endpoint the application drives (see [`ServerMachine::machine`]).
-    pub fn machine(&mut self) -> &mut hopnet_proto::Server {
-        self.inner.machine()
-    }
-
-    /// The secure server, if it is one.
-    pub fn secure(&mut self) -> Option<&mut hopnet_proto::secure::SecureServer> {
-        self.inner.secure()
     }
 }
 

@@ -27,7 +27,7 @@ pub(crate) const SEND_BUF: usize = MAX_BATCH * (CHUNK_SIZE + HEADER_LEN);
 const SOCKET_BUFFER: usize = 2 << 20;
 
 /// What a driver needs of its UDP socket, whichever runtime owns it.
-pub(crate) trait Socket {
+pub trait Socket {
     /// Prepares the socket (see [`prepare`]) and returns quinn-udp's state for it.
     fn prepare(&self) -> io::Result<UdpSocketState>;
     /// Sends one datagram with a plain `sendto`.

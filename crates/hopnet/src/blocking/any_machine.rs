@@ -3,9 +3,10 @@
 //! busy-poll and impairment as [`Server`](super::Server) and [`Client`](super::Client).
 
 use std::net::{ToSocketAddrs, UdpSocket};
-use std::time::Duration;
 
-use super::driver::Loop;
+use super::Blocking;
+use crate::Endpoint;
+use crate::role::AnyMachine;
 use hopnet_proto::Error;
 use hopnet_proto::Machine;
 
@@ -51,12 +52,10 @@ use hopnet_proto::Machine;
 /// assert_eq!(&buf[..n], b"cba");
 /// # Ok::<(), hopnet::Error>(())
 /// ```
-#[derive(Debug)]
-pub struct Driver<M> {
-    driver: Loop<M>,
-}
+pub type Driver<M> = Endpoint<AnyMachine<M>, Blocking>;
 
-impl<M: Machine> Driver<M> {
+/// What a blocking [`Driver`] adds to every driver: it is made from its machine.
+impl<M: Machine> Endpoint<AnyMachine<M>, Blocking> {
     /// Runs `machine` on a socket bound to `addr`.
     pub fn bind(addr: impl ToSocketAddrs, machine: M) -> Result<Driver<M>, Error> {
         Driver::new(UdpSocket::bind(addr)?, machine)
@@ -64,38 +63,6 @@ impl<M: Machine> Driver<M> {
 
     /// Runs `machine` on `socket` (made non-blocking).
     pub fn new(socket: UdpSocket, machine: M) -> Result<Driver<M>, Error> {
-        Ok(Driver {
-            driver: Loop::new(socket, machine)?,
-        })
+        Endpoint::on(socket, machine)
     }
-
-    /// The machine, for its application side (events, sends).
-    pub fn machine(&mut self) -> &mut M {
-        &mut self.driver.port.machine
-    }
-
-    /// The machine, the socket closed.
-    pub fn into_machine(self) -> M {
-        self.driver.port.machine
-    }
-
-    /// How long [`poll`](Self::poll), when allowed to wait, reads without blocking before it
-    /// sleeps (see [`Server::set_busy_poll`](super::Server::set_busy_poll)).
-    pub fn set_busy_poll(&mut self, duration: Duration) {
-        self.driver.busy_poll = duration;
-    }
-
-    /// One round of I/O: due timers, what is queued sent, then a wait of at most `max_wait`
-    /// (zero: never block) for a datagram or the machine's next deadline, and every datagram
-    /// already in the kernel handed to the machine.
-    pub fn poll(&mut self, max_wait: Duration) -> Result<(), Error> {
-        Ok(self.driver.poll(max_wait)?)
-    }
-
-    /// Sends what the machine has to send now.
-    pub fn flush(&mut self) -> Result<(), Error> {
-        Ok(self.driver.flush()?)
-    }
-
-    socket_methods!();
 }

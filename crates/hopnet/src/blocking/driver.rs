@@ -7,8 +7,12 @@ use std::net::UdpSocket;
 use std::time::{Duration, Instant};
 
 use super::busy_poll::Contention;
+use crate::Endpoint;
+use crate::Error;
+use crate::endpoint::{Loop, Sealed, Wait};
 use crate::port::Port;
 use crate::recv::{RECV_SLOTS, is_transient};
+use crate::role::Role;
 use hopnet_proto::Machine;
 
 /// Datagrams handled per `poll` at most, so one flood cannot starve the caller's tick.
@@ -16,39 +20,41 @@ const MAX_RECV_PER_POLL: usize = 4096;
 /// Datagrams received before the answers (ACKs) go out, within one drain.
 const FLUSH_EVERY: usize = 64;
 /// How long `poll`, when it may wait, keeps reading without blocking before it sleeps (see
-/// [`Server::set_busy_poll`](super::Server::set_busy_poll)).
+/// [`Endpoint::set_busy_poll`]).
 pub const BUSY_POLL: Duration = Duration::from_micros(30);
 /// How soon a batch the kernel had no room for is tried again.
 const STALL_RETRY: Duration = Duration::from_millis(1);
 
+/// What the blocking way of waiting keeps.
 #[derive(Debug)]
-pub(super) struct Loop<M> {
-    pub port: Port<UdpSocket, M>,
+pub struct BusyWait {
     nonblocking: bool,
     /// How long `poll` keeps reading without blocking before it sleeps.
-    pub busy_poll: Duration,
+    busy_poll: Duration,
     /// When the last read of this `poll` found datagrams.
     recv_time: Option<Instant>,
     contention: Contention,
 }
 
-impl<M: Machine> Loop<M> {
-    pub fn new(socket: UdpSocket, machine: M) -> io::Result<Loop<M>> {
+impl<M: Machine> Loop<Blocking, M> {
+    pub fn new(socket: UdpSocket, machine: M) -> io::Result<Loop<Blocking, M>> {
         let port = Port::new(socket, machine)?;
         port.socket.set_nonblocking(true)?;
         Ok(Loop {
             port,
-            nonblocking: true,
-            busy_poll: BUSY_POLL,
-            recv_time: None,
-            contention: Contention::default(),
+            wait: BusyWait {
+                nonblocking: true,
+                busy_poll: BUSY_POLL,
+                recv_time: None,
+                contention: Contention::default(),
+            },
         })
     }
 
     fn set_nonblocking(&mut self, on: bool) -> io::Result<()> {
-        if self.nonblocking != on {
+        if self.wait.nonblocking != on {
             self.port.socket.set_nonblocking(on)?;
-            self.nonblocking = on;
+            self.wait.nonblocking = on;
         }
         Ok(())
     }
@@ -70,7 +76,7 @@ impl<M: Machine> Loop<M> {
         let port = &mut self.port;
         let filled = port.recv.recv(&port.state, (&port.socket).into(), slots)?;
         let now = Instant::now();
-        self.recv_time = Some(now);
+        self.wait.recv_time = Some(now);
         Ok((self.port.deliver(filled, now), filled))
     }
 
@@ -87,8 +93,9 @@ impl<M: Machine> Loop<M> {
             std::thread::yield_now();
             let read = self.recv_batch(RECV_SLOTS);
             // The turn's end: the read's return (before its datagrams were handled), or now.
-            let now = self.recv_time.unwrap_or_else(Instant::now);
+            let now = self.wait.recv_time.unwrap_or_else(Instant::now);
             let calm = self
+                .wait
                 .contention
                 .turn(now, now.saturating_duration_since(last));
             self.port.stats.busy_poll_calms += u64::from(calm);
@@ -177,12 +184,14 @@ impl<M: Machine> Loop<M> {
         if self.port.outbox.is_stalled() {
             deadline = deadline.min(now + STALL_RETRY);
         }
-        let busy = if self.contention.may_spin(now) {
-            self.busy_poll.min(deadline.saturating_duration_since(now))
+        let busy = if self.wait.contention.may_spin(now) {
+            self.wait
+                .busy_poll
+                .min(deadline.saturating_duration_since(now))
         } else {
             Duration::ZERO
         };
-        self.recv_time = None;
+        self.wait.recv_time = None;
         // Under load datagrams are already waiting: a poll that may not wait reads them at
         // once; one that may busy-polls (yielding first, see `busy_poll`). Only an idle socket
         // then sleeps (in poll(2) on Unix, so the socket never leaves non-blocking mode).
@@ -199,8 +208,67 @@ impl<M: Machine> Loop<M> {
             }
         }
         // The time of the last read, if there was one (no clock read on the answer's way).
-        let now = self.recv_time.take().unwrap_or_else(Instant::now);
+        let now = self.wait.recv_time.take().unwrap_or_else(Instant::now);
         self.port.run_timers(now);
         self.flush_at(now)
+    }
+}
+
+/// The blocking driver's way of waiting: in poll(2) on `std::net::UdpSocket`, after a short
+/// busy-poll (see [`Endpoint::set_busy_poll`]).
+#[derive(Debug)]
+pub struct Blocking;
+
+impl Sealed for Blocking {}
+
+impl Wait for Blocking {
+    type Socket = UdpSocket;
+    type State = BusyWait;
+    fn local_addr(socket: &UdpSocket) -> io::Result<std::net::SocketAddr> {
+        socket.local_addr()
+    }
+}
+
+/// How a blocking driver waits: [`poll`](Endpoint::poll) blocks for at most the time it is
+/// given.
+impl<R: Role> Endpoint<R, Blocking> {
+    /// Runs `machine` on `socket` (made non-blocking).
+    pub(super) fn on(
+        socket: UdpSocket,
+        machine: R::Machine,
+    ) -> Result<Endpoint<R, Blocking>, Error> {
+        Ok(Endpoint {
+            driver: Loop::<Blocking, _>::new(socket, machine)?,
+        })
+    }
+
+    /// One round of I/O: due timers run, what is queued sent, then a wait of at most
+    /// `max_wait` (zero: never block) for a datagram or the machine's next deadline, every
+    /// datagram already in the kernel handed to the machine, and the answers sent.
+    pub fn poll(&mut self, max_wait: Duration) -> Result<(), Error> {
+        Ok(self.driver.poll(max_wait)?)
+    }
+
+    /// Sends what is queued, as far as the congestion window allows; a batch the kernel has no
+    /// room for waits for the next `poll`.
+    pub fn flush(&mut self) -> Result<(), Error> {
+        Ok(self.driver.flush()?)
+    }
+
+    /// How long [`poll`](Self::poll), when allowed to wait, keeps reading the socket
+    /// without blocking (yielding the CPU before each attempt) before it sleeps until a
+    /// datagram or the next deadline; zero sleeps at once. A reply on loopback or a LAN
+    /// often comes within microseconds, sooner than a sleeping thread wakes up. It costs
+    /// at most that much CPU per idle `poll`; `poll(Duration::ZERO)` never waits and so
+    /// never busy-polls. Default: [`BUSY_POLL`].
+    ///
+    /// When the busy-poll's turns keep getting slow (four of more than 0.25 ms within
+    /// 50 ms: another thread wants this core, and each yield hands it over for a scheduler
+    /// slice), `poll` sleeps at once for a while instead (4 ms, doubled while the
+    /// contention lasts, up to 128 ms): a sleeping thread is woken when its datagram
+    /// arrives. [`SocketStats::busy_poll_calms`](crate::SocketStats::busy_poll_calms) counts
+    /// these stand-downs.
+    pub fn set_busy_poll(&mut self, duration: Duration) {
+        self.driver.wait.busy_poll = duration;
     }
 }

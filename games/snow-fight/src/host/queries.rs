@@ -1,24 +1,24 @@
-//! Server queries (the Source engine's A2S) answered by a [`UdpServer`] from the live game: on
-//! the game's own port through hopnet's [`SideChannel`], or on a port of their own.
+//! Server queries (the Source engine's A2S) answered by a [`GameHost`] from the live game: on
+//! the game's own port through hopnet's [`SideChannel`], on a carrier that has one (UDP's and
+//! WebTransport's do), or on a port of their own, on any carrier.
 //!
 //! The game's port is the default because it is the one players and server lists already
 //! know, and it costs hopnet one compare of four bytes per datagram: every query datagram
 //! starts `FF FF FF FF`, which no hopnet datagram longer than four bytes does (PROTOCOL.md,
 //! "Server queries on the game's port"). The driver reads each datagram once and hands the
-//! query ones to the side channel; [`UdpServer::turn`] answers them with the
+//! query ones to the side channel; [`GameHost::turn`] answers them with the
 //! [`Responder`] and the answers leave through the same socket, secure server or plain.
-//! A separate port ([`UdpServer::answer_queries_on`], the server's `--query-port`) is read
+//! A separate port ([`GameHost::answer_queries_on`], the server's `--query-port`) is read
 //! without blocking once per turn, so its answers wait up to one tick.
 
 use std::net::{SocketAddr, UdpSocket};
 use std::time::Duration;
 
-use hopnet::Error;
-use hopnet::SideChannel;
+use hopnet::{ServerDriver, SideChannel};
 use hopnet_formats::source_query::SINGLE;
 use tracing::debug;
 
-use super::UdpServer;
+use super::GameHost;
 use crate::query::{PlayerInfo, Responder, ServerInfo};
 use crate::session::GameServer;
 
@@ -56,19 +56,25 @@ pub(super) struct Queries {
     buf: Vec<u8>,
 }
 
-impl UdpServer {
-    /// Answers server queries on the game's own port from now on.
-    pub fn answer_queries(&mut self, listing: Listing) -> Result<(), Error> {
-        self.server.set_side_channel(Some(SideChannel::new(SINGLE)));
+impl<D: ServerDriver> GameHost<D> {
+    /// Answers server queries on the game's own port from now on; fails on a carrier without
+    /// a side channel (then [`answer_queries_on`](Self::answer_queries_on) a port of their own).
+    pub fn answer_queries(&mut self, listing: Listing) -> Result<(), D::Error> {
+        self.server
+            .set_side_channel(Some(SideChannel::new(SINGLE)))?;
         self.queries = Some(Queries::new(listing, self.local_addr()?, None));
         Ok(())
     }
 
     /// Answers server queries on `socket` (bound by the caller) from now on, not on the game's
     /// port.
-    pub fn answer_queries_on(&mut self, socket: UdpSocket, listing: Listing) -> Result<(), Error> {
-        socket.set_nonblocking(true)?;
-        self.server.set_side_channel(None);
+    pub fn answer_queries_on(
+        &mut self,
+        socket: UdpSocket,
+        listing: Listing,
+    ) -> Result<(), D::Error> {
+        socket.set_nonblocking(true).map_err(hopnet::Error::from)?;
+        self.server.set_side_channel(None)?;
         self.queries = Some(Queries::new(listing, self.local_addr()?, Some(socket)));
         Ok(())
     }
@@ -83,11 +89,11 @@ impl UdpServer {
     }
 
     /// Answers the queries that came in since the last turn.
-    pub(super) fn answer_pending_queries(&mut self) -> Result<(), Error> {
+    pub(super) fn answer_pending_queries(&mut self) -> Result<(), D::Error> {
         let Some(queries) = &mut self.queries else {
             return Ok(());
         };
-        let secure = self.server.secure().is_some();
+        let secure = self.server.is_secure();
         let game = &self.game;
         queries.info.max_players = u8::try_from(game.config().max_players).unwrap_or(u8::MAX);
         let Queries {
