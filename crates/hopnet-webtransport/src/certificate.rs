@@ -13,7 +13,7 @@ use std::time::{Duration, SystemTime};
 use wtransport::Identity;
 use wtransport::tls::self_signed::time::{Duration as TimeDuration, OffsetDateTime};
 
-use crate::Error;
+use crate::error::Error;
 
 /// The longest validity browsers accept for a certificate trusted by its hash.
 pub const MAX_HASH_VALIDITY: Duration = Duration::from_secs(14 * 24 * 3600);

@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use crate::Certificate;
+use crate::certificate::Certificate;
 
 /// Where browser sessions are accepted, with which certificate, and their bounds.
 #[derive(Debug)]

@@ -12,12 +12,15 @@ use tracing::{info, warn};
 use wtransport::{ServerConfig, VarInt};
 
 use crate::address::is_session_address;
+use crate::certificate::Certificate;
 use crate::certificate::Renewal;
+use crate::config::WebTransportConfig;
+use crate::error::Error;
 use crate::sessions::{self, CLOSE_SERVER_STOPPED, Channels, Control, Counters, Inbound, Limits};
 use crate::site::{self, Site};
+use crate::stats::WebStats;
 use crate::udp::Udp;
 use crate::web::Web;
-use crate::{Certificate, Error, WebStats, WebTransportConfig};
 
 /// Datagrams handled per `poll` from each side at most, so that one flood cannot starve the
 /// caller's tick.

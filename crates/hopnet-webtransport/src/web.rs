@@ -12,8 +12,8 @@ use wtransport::endpoint::endpoint_side::Server;
 use wtransport::error::SendDatagramError;
 use wtransport::{Connection, VarInt};
 
-use crate::WebStats;
 use crate::sessions::{CLOSE_HOPNET_ENDED, Control, Counters, Inbound};
+use crate::stats::WebStats;
 
 /// How long a session stays open after its hopnet connection ended, so that the `END` (or the
 /// last datagrams) queued for it leave before QUIC closes.

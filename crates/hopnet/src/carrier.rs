@@ -35,7 +35,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use super::SideChannel;
+use super::side_channel::SideChannel;
 use hopnet_proto::{Client, ConnectionId, Delivery, Event, Server, ServerEvent, Stats};
 
 /// A server's driver on some carrier: a [`Server`] machine and the I/O that feeds it.

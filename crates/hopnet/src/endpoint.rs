@@ -10,8 +10,9 @@ use std::net::SocketAddr;
 use super::port::Port;
 use super::role::{AnyMachine, ClientRole, Role, ServerRole};
 use super::socket::Socket;
-use super::{Impairment, SocketStats};
+use super::socket_stats::SocketStats;
 use hopnet_proto::Machine;
+use hopnet_proto::impairment::Impairment;
 use hopnet_proto::secure::{SecureClient, SecureServer};
 use hopnet_proto::{ConnectionId, Delivery, Error, Event, ServerEvent, Stats};
 

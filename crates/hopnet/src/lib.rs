@@ -112,6 +112,7 @@
 mod blocking;
 mod carrier;
 mod endpoint;
+mod local_address;
 mod machines;
 mod port;
 mod recv;
@@ -121,6 +122,7 @@ mod send;
 mod side_channel;
 mod singles;
 mod socket;
+mod socket_stats;
 #[cfg(feature = "tokio")]
 pub mod tokio;
 
@@ -130,6 +132,7 @@ pub use endpoint::{Endpoint, Wait};
 pub use hopnet_proto::impairment::Impairment;
 pub use role::{AnyMachine, ClientRole, Role, ServerRole};
 pub use side_channel::{MAX_SIDE_DATAGRAM, SIDE_QUEUE, SideChannel, SideChannelStats};
+pub use socket_stats::SocketStats;
 
 /// The protocol without I/O, the `hopnet-proto` crate: the state machines these drivers run
 /// ([`proto::Server`], [`proto::Client`]), for a loop of your own or a look inside.
@@ -140,41 +143,3 @@ pub use hopnet_proto::{
     SPEC_DATAGRAM, ServerEvent, ServerStats, Stats, Transmit,
 };
 pub use hopnet_proto::{engine, secure, sim};
-
-/// Counters of the socket layer.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SocketStats {
-    /// Datagrams handed to the kernel.
-    pub sent: u64,
-    /// Datagrams read from the kernel.
-    pub received: u64,
-    /// Datagrams the kernel refused (e.g. an unreachable spoofed address); dropped.
-    pub send_errors: u64,
-    /// Datagrams dropped by the [`Impairment`].
-    pub impaired_drops: u64,
-    /// Times the blocking driver's busy-poll stood down because its turns got slow (another
-    /// thread wanted the core; see [`Server::set_busy_poll`](crate::Server::set_busy_poll)).
-    pub busy_poll_calms: u64,
-}
-
-/// The first server a token names: a secure client binds an address of its family.
-fn first_server(
-    token: &hopnet_proto::secure::ConnectToken,
-) -> Result<std::net::SocketAddr, crate::Error> {
-    token
-        .server_addresses()
-        .first()
-        .copied()
-        .ok_or(crate::Error::InvalidConfig(
-            "a connect token names at least one server",
-        ))
-}
-
-/// The unspecified address of `server`'s family, any port: where a client binds.
-fn any_local(server: std::net::SocketAddr) -> std::net::SocketAddr {
-    if server.is_ipv4() {
-        ([0, 0, 0, 0], 0).into()
-    } else {
-        ([0u16; 8], 0).into()
-    }
-}

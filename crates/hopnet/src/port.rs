@@ -6,10 +6,10 @@ use std::time::Instant;
 
 use quinn_udp::UdpSocketState;
 
-use super::SocketStats;
 use super::recv::RecvBuf;
 use super::send::Outbox;
 use super::socket::Socket;
+use super::socket_stats::SocketStats;
 use hopnet_proto::Machine;
 
 /// The socket, quinn-udp's state for it, the machine, the receive and send sides, and the

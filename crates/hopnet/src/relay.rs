@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use super::any_local;
+use super::local_address::any_local;
 use hopnet_proto::impairment::{Impaired, Impairment};
 
 /// Clients a relay serves at most; datagrams from further clients are dropped.

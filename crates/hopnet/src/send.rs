@@ -24,9 +24,9 @@ use std::time::Instant;
 
 use quinn_udp::UdpSocketState;
 
-use super::SocketStats;
 use super::singles::Singles;
 use super::socket::{SEND_BUF, Socket, gso_segments};
+use super::socket_stats::SocketStats;
 use hopnet_proto::Machine;
 use hopnet_proto::Transmit;
 use hopnet_proto::impairment::{Impaired, Impairment};

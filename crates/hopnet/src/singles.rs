@@ -13,8 +13,8 @@ use std::io;
 use std::net::SocketAddr;
 use std::ops::Range;
 
-use super::SocketStats;
 use super::socket::Socket;
+use super::socket_stats::SocketStats;
 
 /// Lone datagrams gathered before they leave, at most: one system call's worth.
 pub(crate) const MAX_SINGLES: usize = 32;

@@ -29,10 +29,10 @@ use std::time::{Duration, Instant};
 use ::tokio::net::{ToSocketAddrs, UdpSocket};
 
 use super::Endpoint;
+use super::local_address::{any_local, first_server};
 use super::machines::{ClientMachine, ServerMachine};
 use super::role::{AnyMachine, ClientRole, Role, ServerRole};
 use super::side_channel::Sided;
-use super::{any_local, first_server};
 use hopnet_proto::Machine;
 use hopnet_proto::secure::{ConnectToken, Key, NetcodeServerConfig};
 use hopnet_proto::{Config, ConnectionId, Delivery, Error, Event, ServerEvent};

@@ -7,9 +7,9 @@ use std::time::{Duration, Instant};
 use super::Blocking;
 use crate::Endpoint;
 use crate::carrier::ClientDriver;
+use crate::local_address::{any_local, first_server};
 use crate::machines::ClientMachine;
 use crate::role::ClientRole;
-use crate::{any_local, first_server};
 use hopnet_proto::secure::ConnectToken;
 use hopnet_proto::{Config, Delivery, Error};
 
