@@ -10,23 +10,12 @@ mod common;
 use std::time::Duration;
 
 use common::seed_instance::SeedInstance;
+use common::walked;
 use hopnet::sim::{LinkConfig, SimNetwork};
-use hopnet_formats::rtype::Action;
 use hopnet_protocols::rtype::{InstanceClient, Phase, moves};
 
 const INSTANCE_ID: u32 = 3;
 const MOVES: usize = 20;
-
-/// Where `n` moves take a ship, from its spawn point.
-fn walked(n: usize) -> (i32, i32) {
-    moves(n).iter().fold((0, 0), |(x, y), a| match a {
-        Action::Left => (x - 1, y),
-        Action::Right => (x + 1, y),
-        Action::Up => (x, y - 1),
-        Action::Down => (x, y + 1),
-        _ => (x, y),
-    })
-}
 
 /// One player of [`MOVES`] moves against the seed instance over `link`; the error says what
 /// went wrong.

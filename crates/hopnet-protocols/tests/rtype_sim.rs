@@ -5,9 +5,11 @@
 
 use std::time::Duration;
 
+mod common;
+use common::walked;
+
 use hopnet::Machine;
 use hopnet::sim::{LinkConfig, SimNetwork};
-use hopnet_formats::rtype::Action;
 use hopnet_protocols::rtype::{
     Instance, InstanceClient, MAX_ENTITIES, PLAYER_TIMEOUT, Phase, moves,
 };
@@ -23,17 +25,6 @@ fn bad_link() -> LinkConfig {
         jitter: Duration::from_millis(5),
         ..LinkConfig::default()
     }
-}
-
-/// Where `n` moves take a ship, from its spawn point.
-fn walked(n: usize) -> (i32, i32) {
-    moves(n).iter().fold((0, 0), |(x, y), a| match a {
-        Action::Left => (x - 1, y),
-        Action::Right => (x + 1, y),
-        Action::Up => (x, y - 1),
-        Action::Down => (x, y + 1),
-        _ => (x, y),
-    })
 }
 
 struct Outcome {

@@ -270,11 +270,7 @@ impl Machine for SeedInstance {
         let (destination, bytes) = self.out.pop_front()?;
         buf.clear();
         buf.extend_from_slice(&bytes);
-        Some(Transmit {
-            destination,
-            size: bytes.len(),
-            segment_size: bytes.len(),
-        })
+        Some(Transmit::single(destination, bytes.len()))
     }
 
     fn poll_timeout(&mut self) -> Option<Instant> {
