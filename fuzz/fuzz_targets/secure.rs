@@ -26,8 +26,8 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant, SystemTime};
 
 use hopnet::secure::{
-    ClientState, ConnectTokenBuilder, Key, NetcodeClient, NetcodeServerConfig, SecureServer,
-    SecureStats,
+    ClientState, ConnectTokenBuilder, Key, NetcodeClient, NetcodeServerConfig, NetcodeStats,
+    SecureServer,
 };
 use hopnet::{Config, MAX_PAYLOAD, Machine};
 use hopnet_fuzz::input::Input;
@@ -192,7 +192,7 @@ impl World {
     }
 }
 
-fn assert_counted(stats: &SecureStats) {
+fn assert_counted(stats: &NetcodeStats) {
     assert_eq!(
         stats.datagrams_received,
         stats.datagrams_accepted + stats.dropped_total(),

@@ -1,5 +1,5 @@
 //! The floor of secure mode: what one core's ChaCha20-Poly1305 (RustCrypto's
-//! `chacha20poly1305`, the crate and calls hopnet's `secure/aead.rs` uses) seals and opens per
+//! `chacha20poly1305`, the crate and calls hopnet-netcode's `aead.rs` uses) seals and opens per
 //! second, with no protocol at all. Every secure datagram is sealed on one side and opened on
 //! the other, so a secure transfer in one direction moves at most this many bytes a second per
 //! core, whatever the transport above does.

@@ -1,5 +1,5 @@
-//! Conformance: every case of `vectors/bits.json` and `varint.json` (the repository's copy of
-//! `../shared/vectors`), read at test time.
+//! Conformance: every case of `vectors/bits.json` and `varint.json` (the repository's
+//! `vectors/`), read at test time.
 
 use hopnet_codec::{BitReader, BitWriter, Decode, Encode};
 

@@ -158,6 +158,22 @@ pub struct Record {
     pub data: Vec<u8>,
 }
 
+impl Record {
+    /// The OPT pseudo-record of EDNS (RFC 6891): the root name, type 41, the largest UDP
+    /// payload the sender takes in the class field, no extended flags and no options. A query
+    /// or a response carries it last among its additional records.
+    pub fn edns_opt(udp_payload_size: u16) -> Self {
+        Record {
+            name: Name::default(),
+            rtype: 41,
+            class: udp_payload_size,
+            ttl: 0,
+            data_len: Computed::new(),
+            data: Vec::new(),
+        }
+    }
+}
+
 /// A domain name: its labels, then the empty label. The root is no label at all.
 #[derive(Rabbit, Debug, Clone, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]

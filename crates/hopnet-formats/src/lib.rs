@@ -1,16 +1,17 @@
 //! Other games' and game servers' wire formats, declared byte for byte with `#[derive(Rabbit)]`.
 //!
-//! The shared spec folder holds, besides this project's protocol, the formats of four other
-//! games. None is Rabbit's bit stream: they are byte-aligned, big- or little-endian, with
-//! flags in the high bits of a byte, lengths and checksums computed from other fields, lists
-//! that run to the end of the datagram and compressed bodies. Each module declares one of
-//! them with the derive's byte-layout attributes (`hopnet_codec::guide::layouts`), so that the same
+//! The repository's `spec/` holds, besides Snow Fight's protocol, the formats of four other
+//! games; game servers also answer queries in formats of their own. None is Rabbit's bit
+//! stream: they are byte-aligned, big- or little-endian, with flags in the high bits of a
+//! byte, lengths and checksums computed from other fields, lists that run to the end of the
+//! datagram and compressed bodies. Each module declares one of them with the derive's
+//! byte-layout attributes (`hopnet_codec::guide::layouts`), so that the same
 //! `hopnet_codec::to_bytes` / `hopnet_codec::from_bytes` write and read exactly their bytes:
 //!
 //! | Module | Format | Top-level types |
 //! |---|---|---|
 //! | [`semi_ordered`] | Semi-ordered UDP: flags in the high bits, 24-bit big-endian ids | [`semi_ordered::Datagram`] |
-//! | [`dogfight`] | Dogfight's binary codec (Elixir), big-endian | [`dogfight::State`], [`dogfight::Event`] |
+//! | [`dogfight`] | Dogfight's binary codec (Elixir), big-endian; the same state in Rabbit's own bit-packing ([`dogfight::packed`]) | [`dogfight::State`], [`dogfight::Event`], [`dogfight::packed::State`] |
 //! | [`woke`] | the WOKE transport of an R-Type, little-endian | [`woke::Packet`] |
 //! | [`rtype`] | the R-TYPE RFC's frame: LZ4 body and four CRC32s, little-endian | [`rtype::Frame`] |
 //! | [`dns`] | DNS messages: flags in the high bits, sections counted by the header, names ended by an empty label | [`dns::Message`] |

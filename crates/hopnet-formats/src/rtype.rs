@@ -1,4 +1,4 @@
-//! R-TYPE (`context-rtype-rfc.txt`, "RFC 4242"): the `NetworkEvent` frame. An action byte,
+//! R-TYPE (`spec/context-rtype-rfc.txt`, "RFC 4242"): the `NetworkEvent` frame. An action byte,
 //! the message's original size, its compressed size, the LZ4-compressed message, then four
 //! CRC32s: of the original message, of the compressed size, of the original size, of the
 //! action.

@@ -1,4 +1,4 @@
-//! Semi-ordered UDP (`context-semi-ordered-udp.txt`): every datagram is a flags byte, a
+//! Semi-ordered UDP (`spec/context-semi-ordered-udp.txt`): every datagram is a flags byte, a
 //! 24-bit big-endian id and a payload to the end.
 //!
 //! The flags byte is read from its most significant bit: the control bit, two reliability

@@ -1,4 +1,4 @@
-//! WOKE (`context-woke-transport.txt`): the transport of an R-Type, packets of commands over
+//! WOKE (`spec/context-woke-transport.txt`): the transport of an R-Type, packets of commands over
 //! UDP.
 //!
 //! # Choices the seed leaves open

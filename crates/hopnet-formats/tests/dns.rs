@@ -32,8 +32,7 @@ fn query() -> Message {
 fn a_query_byte_for_byte() {
     let want = b"\xbe\xef\x01\x00\x00\x01\x00\x00\x00\x00\x00\x00\
 \x03www\x07example\x03com\x00\x00\x01\x00\x01";
-    assert_eq!(to_bytes(&query()).unwrap(), want);
-    assert_eq!(from_bytes::<Message>(want).unwrap(), query());
+    common::both_ways(&query(), want);
 }
 
 #[test]
@@ -56,14 +55,7 @@ fn an_answer_with_flags_and_records() {
         data_len: Computed::new(),
         data: vec![192, 0, 2, 1],
     });
-    answer.additionals.push(Record {
-        name: Name::default(),
-        rtype: 41,
-        class: 1232,
-        ttl: 0,
-        data_len: Computed::new(),
-        data: vec![],
-    });
+    answer.additionals.push(Record::edns_opt(1232));
     answer.header.answers = 1;
     answer.header.additionals = 1;
     let bytes = to_bytes(&answer).unwrap();

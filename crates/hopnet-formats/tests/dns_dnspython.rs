@@ -196,14 +196,7 @@ fn message(rng: &mut Lcg, n: usize) -> Message {
     let mut additionals = section(rng, "ar");
     if n.is_multiple_of(3) {
         // EDNS: the OPT pseudo-record, last, as dnspython lists it.
-        additionals.push(Record {
-            name: Name::default(),
-            rtype: 41,
-            class: 1232,
-            ttl: 0,
-            data_len: Computed::new(),
-            data: vec![],
-        });
+        additionals.push(Record::edns_opt(1232));
     }
     Message::new(header, questions, answers, authorities, additionals)
 }

@@ -1,6 +1,8 @@
 //! Dogfight: the seed's example state and events, byte for byte as its Elixir `encode` and
 //! `encode_event` write them.
 
+mod common;
+
 use hopnet_codec::Error;
 use hopnet_codec::layout::Computed;
 use hopnet_formats::dogfight::{
@@ -91,11 +93,7 @@ fn the_example_state_is_the_seeds_bytes() {
         bytes[..16],
         [0, 0, 0, 0xa2, 1, 0, 9, 0, 0, 1, 0x97, 0, 0, 0, 0xd1, 2]
     );
-    assert_eq!(hopnet_codec::to_bytes(&example()).unwrap(), bytes);
-    assert_eq!(
-        hopnet_codec::from_bytes::<State>(&bytes).unwrap(),
-        example()
-    );
+    common::both_ways(&example(), &bytes);
 }
 
 #[test]
@@ -195,8 +193,7 @@ fn events_are_the_seeds_bytes() {
     ];
     for (event, mut bytes) in cases {
         bytes.extend(ID.as_bytes());
-        assert_eq!(hopnet_codec::to_bytes(&event).unwrap(), bytes, "{event:?}");
-        assert_eq!(hopnet_codec::from_bytes::<Event>(&bytes).unwrap(), event);
+        common::both_ways(&event, &bytes);
     }
     assert!(hopnet_codec::from_bytes::<Event>(&[4; 37]).is_err());
     // A move whose direction is not one.

@@ -24,11 +24,7 @@ fn handshake(protocol_version: i32, address: &str, port: u16) -> HandshakeFrame 
 fn a_handshake_byte_for_byte() {
     // Length 16, id 0, protocol 767 (`ff 05`), "localhost", port 25565, next state 1.
     let want = b"\x10\x00\xff\x05\x09localhost\x63\xdd\x01";
-    assert_eq!(to_bytes(&handshake(767, "localhost", 25565)).unwrap(), want);
-    assert_eq!(
-        from_bytes::<HandshakeFrame>(want).unwrap(),
-        handshake(767, "localhost", 25565)
-    );
+    common::both_ways(&handshake(767, "localhost", 25565), want);
     // A pinger that does not know the protocol sends -1: five bytes.
     let bytes = to_bytes(&handshake(-1, "a", 1)).unwrap();
     assert_eq!(&bytes[..7], b"\x0b\x00\xff\xff\xff\xff\x0f");
@@ -39,11 +35,7 @@ fn status_ping_and_pong_bytes() {
     let request = Frame::new(Serverbound::StatusRequest);
     assert_eq!(to_bytes(&request).unwrap(), [1, 0]);
     let ping = Frame::new(Serverbound::Ping { payload: 0x0102 });
-    assert_eq!(to_bytes(&ping).unwrap(), [9, 1, 0, 0, 0, 0, 0, 0, 1, 2]);
-    assert_eq!(
-        from_bytes::<ServerboundFrame>(&[9, 1, 0, 0, 0, 0, 0, 0, 1, 2]).unwrap(),
-        ping
-    );
+    common::both_ways(&ping, &[9, 1, 0, 0, 0, 0, 0, 0, 1, 2]);
     let pong = Frame::new(Clientbound::Pong { payload: -1 });
     assert_eq!(
         to_bytes(&pong).unwrap(),

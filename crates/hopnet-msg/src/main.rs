@@ -24,7 +24,7 @@
 //! `--dialect original` encodes and decodes as the spec author's own implementation does: a
 //! 1-bit `ClientMessage` tag instead of the spec's `u32`. Every other type is the same in both
 //! dialects, so for them the flag changes nothing. The default, `spec`, is the contract of
-//! `shared/vectors/README.md`.
+//! the repository's `vectors/README.md`.
 
 use clap::Parser;
 use hopnet_codec::{Decode, Encode};

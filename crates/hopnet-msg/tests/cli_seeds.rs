@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{run, stdout};
+use common::{assert_listed, run, schema, stdout};
 
 /// Each seed example, hex to JSON and back.
 #[test]
@@ -65,22 +65,15 @@ fn frames_round_trip_in_batch_and_bad_lines_say_why() {
 
 #[test]
 fn types_and_schema_list_the_seed_types() {
-    let out = run(&["types"], "");
-    let text = stdout(&out);
-    for ty in [
+    assert_listed(&[
         "ServerMessage",
         "semi_ordered::Datagram",
         "dogfight::State",
         "dogfight::Event",
         "woke::Packet",
         "rtype::Frame",
-    ] {
-        assert!(text.lines().any(|l| l == ty), "{ty}: {text}");
-    }
-    let out = run(&["schema", "dogfight::State"], "");
-    assert!(out.status.success());
-    let text = stdout(&out);
-    assert!(text.starts_with("## dogfight::State\n"), "{text}");
+    ]);
+    let text = schema("dogfight::State");
     assert!(
         text.contains("- `total_length` (u32 big-endian, computed:"),
         "{text}"

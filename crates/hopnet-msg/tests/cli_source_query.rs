@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{run, stdout};
+use common::{assert_listed, run, schema, stdout};
 
 /// An A2S_INFO response as a Source server sends it, with the game port and keywords.
 const INFO: &str = concat!(
@@ -51,8 +51,7 @@ fn info_response_decodes_and_encodes_back() {
 
 #[test]
 fn types_and_schema_list_the_queries() {
-    let text = stdout(&run(&["types"], ""));
-    for ty in [
+    assert_listed(&[
         "source_query::InfoRequest",
         "source_query::InfoResponse",
         "source_query::Challenge",
@@ -61,16 +60,8 @@ fn types_and_schema_list_the_queries() {
         "source_query::RulesRequest",
         "source_query::RulesResponse",
         "source_query::SplitHeader",
-    ] {
-        assert!(text.lines().any(|l| l == ty), "{ty}: {text}");
-    }
-    let out = run(&["schema", "source_query::InfoResponse"], "");
-    assert!(out.status.success());
-    let text = stdout(&out);
-    assert!(
-        text.starts_with("## source_query::InfoResponse\n"),
-        "{text}"
-    );
+    ]);
+    let text = schema("source_query::InfoResponse");
     assert!(
         text.contains("`name` (u8 up to a zero byte, UTF-8 text)"),
         "{text}"

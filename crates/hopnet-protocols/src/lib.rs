@@ -1,6 +1,6 @@
 //! Other games' transports, each exactly as its text says, run on hopnet's engine.
 //!
-//! The repository's `shared/spec/` holds the protocols of four other games; three of them are
+//! The repository's `spec/` holds the protocols of four other games; three of them are
 //! transports. Each is a sans-I/O machine here ([`hopnet::Machine`]), built from hopnet's
 //! parts (its timers, RTT estimation, retransmission bookkeeping, ordering buffers and memory
 //! budgets), so it runs under hopnet's std and tokio drivers

@@ -1,7 +1,7 @@
 //! The canonical JSON form of the conformance vectors, through serde (the `serde` feature).
 //!
 //! Every message type implements `Serialize` and `Deserialize` so that `serde_json` produces and
-//! reads exactly the form that `shared/vectors/README.md` defines:
+//! reads exactly the form that the repository's `vectors/README.md` defines:
 //!
 //! - enums are externally tagged: `{"Event": {...}}`, and a variant without a body is its name as
 //!   a string (`"Dead"`, `"Pong"`, `"Won"`);

@@ -1,4 +1,4 @@
-//! Every message of the game protocol (`shared/spec/game-protocol.md`, section "Messages"),
+//! Every message of the game protocol (the repository's `spec/game-protocol.md`, section "Messages"),
 //! declared with `#[derive(Rabbit)]`: the schema crate a game client or server imports.
 //!
 //! A server sends [`ServerMessage`]s: timed [`Event`]s (a [`Snapshot`] of the world every tick,

@@ -1,6 +1,6 @@
 //! Conformance: every case of `vectors/messages.json` encodes to its exact bytes and decodes to
-//! its value; every case of `invalid.json` is an error. The files (the repository's copy of
-//! `../shared/vectors`) are read at test time.
+//! its value; every case of `invalid.json` is an error. The files (the repository's `vectors/`)
+//! are read at test time.
 
 use hopnet_codec::{Decode, Encode};
 use hopnet_snow_fight::{ClientMessage, ServerMessage};

@@ -6,13 +6,14 @@ use std::time::Instant;
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use crate::Error;
 use crate::config::Config;
 use crate::connection::Connection;
+use crate::error::Error;
 use crate::event::{Delivery, DisconnectReason, Event, MessageId};
 use crate::ext::Extensions;
 use crate::handshake::client::ClientHandshake;
 use crate::handshake::{HANDSHAKE_LEN, HandshakeFailure};
+use crate::machine::Machine;
 use crate::packet::{HEADER_LEN, is_handshake_shaped};
 use crate::payload::{Data, Payload};
 use crate::spares::Spares;
@@ -333,5 +334,30 @@ impl Client {
             self.phase = Phase::Closed;
             self.core.close_with(reason, false);
         }
+    }
+}
+
+/// The [`Machine`] surface is the inherent methods above, so that a driver, the simulator or a
+/// generic loop can run this machine like any other.
+impl Machine for Client {
+    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        Client::handle(self, now, from, datagram)
+    }
+
+    fn poll_transmit(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<Transmit> {
+        Client::poll_transmit(self, now, buf, max_datagrams)
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        Client::poll_timeout(self)
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        Client::handle_timeout(self, now)
     }
 }

@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use crate::Error;
 use crate::chunk::MAX_PAYLOAD;
+use crate::error::Error;
 use crate::ext::Extensions;
 use crate::ext::features::{MAX_DATAGRAM, SPEC_DATAGRAM};
 

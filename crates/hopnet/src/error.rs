@@ -2,8 +2,8 @@
 //! counted in the statistics and dropped.
 
 use crate::chunk::MAX_PAYLOAD;
+use crate::event::ConnectionId;
 use crate::handshake::HandshakeFailure;
-use crate::server::ConnectionId;
 
 /// What went wrong in a call.
 #[derive(Debug, thiserror::Error)]

@@ -1,6 +1,8 @@
 //! What the application sees of a connection: how a message is delivered, the events it
 //! polls, and why a connection ended.
 
+use std::net::SocketAddr;
+
 /// How a message is delivered.
 ///
 /// Every mode works toward any peer. Toward a peer that has not agreed to the extensions
@@ -115,4 +117,19 @@ pub enum Event {
         /// Why.
         reason: DisconnectReason,
     },
+}
+
+/// Identifies a connection of an [`Server`](crate::Server). Never reused within an endpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConnectionId(pub u64);
+
+/// An event on one of an endpoint's connections.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerEvent {
+    /// The connection.
+    pub connection: ConnectionId,
+    /// The peer's address.
+    pub peer: SocketAddr,
+    /// What happened.
+    pub event: Event,
 }

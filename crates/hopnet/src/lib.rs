@@ -71,12 +71,18 @@
 //! |---|---|
 //! | `packet.rs` | the 4-byte header, its `ACK`, serial-number arithmetic, the 4-byte handshake shapes |
 //! | `chunk.rs` | payloads split into 504-byte chunks (or an extended message's), at most 256 |
-//! | `event.rs` | delivery modes, events, message ids |
+//! | `event.rs` | delivery modes, events, message and connection ids |
+//! | `serial.rs` | serial-number arithmetic (RFC 1982) at any width |
+//! | `config.rs` | the tunables and their defaults, every memory bound among them |
+//! | `error.rs` | the errors a caller can cause (malformed input is counted, never an error) |
+//! | `stats.rs` | the counters per connection and per endpoint |
+//! | `ext/mod.rs` | the extended wire's parts, and the rule they keep toward spec peers |
 //! | `ext/features.rs` | the agreed extensions and the chunk size they give |
 //! | `ext/negotiate.rs` | the offer and the accept on the wire |
 //! | `ext/datagram.rs` | the extended datagram: marker, CRC, padding |
 //! | `ext/frame.rs` | the extended wire's frames: ping, close, ACK ranges, data |
 //! | `ext/compress.rs` | LZ4 framing of a message, bounded decompression |
+//! | `handshake/mod.rs` | the handshake's bare 4-byte datagrams: salt, pepper, seasoning |
 //! | `handshake/cookie.rs` | the server's stateless challenge cookie |
 //! | `handshake/client.rs` | the client's handshake: probes, and which answers it accepts |
 //! | `handshake/failure.rs` | what a client that gave up had tried, for its error |
@@ -93,6 +99,7 @@
 //! | `connection/queue.rs` | control datagrams and messages sent once, sent at once, bounded |
 //! | `connection/events.rs` | events held for the application, charged to the budget |
 //! | `connection/liveness.rs` | the idle timeout and the keepalive |
+//! | `send/mod.rs` | the send half of a connection, as the connection calls it |
 //! | `send/sender.rs` | sequence ids; a chunk sent, acknowledged or lost, told to its owners |
 //! | `send/queue.rs` | what is still to send, new or again (the only writer of its counters) |
 //! | `send/in_flight.rs` | transmissions in flight, by id (the only writer of its counters) |
@@ -113,17 +120,23 @@
 //! | `receive/oldest.rs` | which reliable partial is the oldest (the exception's test), in one lookup |
 //! | `receive/expiry.rs` | when an incomplete payload is given up |
 //! | `receive/order.rs` | ordered messages the receiver holds back, by reliable index |
+//! | `receive/tests.rs` | the reassembler's unit tests |
 //! | `transmit.rs` | the shape of a batch of datagrams (UDP GSO's) |
 //! | `payload.rs` | bytes shared between the connections they go to, compressed once |
 //! | `spares.rs` | spare payload buffers, bounded: the sender's, and those the application hands back (`recycle`) |
-//! | `machine.rs` | the sans-I/O surface every driver and the simulator call |
+//! | `machine.rs` | the sans-I/O surface every driver and the simulator call (each machine implements it in its own file) |
 //! | `engine/` | the parts above a wire of another protocol builds on, public ([`engine`]) |
-//! | `secure/` | secure mode: the netcode 1.02 standard, one file per rule (see [`secure`]) |
+//! | `secure/` | secure mode: the server and client over netcode 1.02 (the `hopnet-netcode` crate), their datagrams sealed in batches (see [`secure`]) |
 //! | `impairment/` | the loss, delay and jitter draw, and the delay line |
+//! | `io/mod.rs` | the drivers' shared surface: secure mode's constructors, socket counters |
+//! | `io/port.rs` | a machine on a socket: what the two drivers share but how they wait |
 //! | `io/send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
 //! | `io/recv.rs`, `io/socket.rs` | batched receive; socket setup and the GSO probe |
 //! | `io/blocking/`, `io/async_tokio.rs` | the two drivers: how each waits |
 //! | `io/machines.rs` | what a driver runs: the plain machine or its secure form |
+//! | `io/singles.rs` | lone datagrams to many destinations, gathered into one `sendmmsg` |
+//! | `io/side_channel.rs` | another protocol's datagrams on a blocking server's own socket |
+//! | `io/relay.rs` | a lossy UDP relay thread between real processes |
 //! | `sim/` | the simulated network, its links, and the `Pair` harness |
 
 #![forbid(unsafe_code)]
@@ -146,6 +159,7 @@ mod payload;
 mod receive;
 pub mod secure;
 mod send;
+mod serial;
 mod server;
 pub mod sim;
 mod spares;
@@ -156,11 +170,11 @@ pub use chunk::{CHUNK_SIZE, MAX_CHUNKS, MAX_PAYLOAD};
 pub use client::Client;
 pub use config::{Config, ConfigBuilder};
 pub use error::Error;
-pub use event::{Delivery, DisconnectReason, Event, MessageId};
+pub use event::{ConnectionId, Delivery, DisconnectReason, Event, MessageId, ServerEvent};
 pub use ext::Extensions;
 pub use handshake::HandshakeFailure;
 pub use machine::Machine;
 pub use payload::Payload;
-pub use server::{ConnectionId, Server, ServerEvent};
+pub use server::Server;
 pub use stats::{ServerStats, Stats};
 pub use transmit::Transmit;

@@ -10,13 +10,12 @@
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use crate::client::Client;
-use crate::secure::{SecureClient, SecureServer};
-use crate::server::Server;
 use crate::transmit::Transmit;
 
-/// A protocol state machine without I/O: [`Client`], [`Server`], their secure forms
-/// ([`SecureClient`], [`SecureServer`]), or a peer of your own
+/// A protocol state machine without I/O: [`Client`](crate::Client),
+/// [`Server`](crate::Server), their secure forms
+/// ([`SecureClient`](crate::secure::SecureClient), [`SecureServer`](crate::secure::SecureServer)),
+/// or a peer of your own
 /// (a server that speaks only the spec, say) to run in [`sim`](crate::sim).
 pub trait Machine {
     /// Takes a datagram received from `from` at `now`.
@@ -32,36 +31,10 @@ pub trait Machine {
         max_datagrams: usize,
     ) -> Option<Transmit>;
 
-    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
-    fn poll_timeout(&mut self) -> Option<Instant>;
+    /// When [`handle_timeout`](Self::handle_timeout) should next be called. A pure query: it
+    /// changes nothing, so a driver may ask as often as it likes.
+    fn poll_timeout(&self) -> Option<Instant>;
 
     /// Runs the timers that have expired at `now`.
     fn handle_timeout(&mut self, now: Instant);
 }
-
-/// `Machine` for a type with the same four inherent methods.
-macro_rules! inherent_machine {
-    ($($ty:ident),*) => {$(
-        impl Machine for $ty {
-            fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-                $ty::handle(self, now, from, datagram)
-            }
-            fn poll_transmit(
-                &mut self,
-                now: Instant,
-                buf: &mut Vec<u8>,
-                max_datagrams: usize,
-            ) -> Option<Transmit> {
-                $ty::poll_transmit(self, now, buf, max_datagrams)
-            }
-            fn poll_timeout(&mut self) -> Option<Instant> {
-                $ty::poll_timeout(self)
-            }
-            fn handle_timeout(&mut self, now: Instant) {
-                $ty::handle_timeout(self, now)
-            }
-        }
-    )*};
-}
-
-inherent_machine!(Client, Server, SecureClient, SecureServer);

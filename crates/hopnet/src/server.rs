@@ -6,32 +6,18 @@ use std::time::Instant;
 
 use rand::{Rng, SeedableRng, rngs::StdRng};
 
-use crate::Error;
 use crate::config::Config;
 use crate::connection::Connection;
-use crate::event::{Delivery, DisconnectReason, Event, MessageId};
+use crate::error::Error;
+use crate::event::{ConnectionId, Delivery, DisconnectReason, Event, MessageId, ServerEvent};
 use crate::ext::Extensions;
 use crate::handshake::cookie::CookieJar;
+use crate::machine::Machine;
 use crate::packet::{HEADER_LEN, Header, is_handshake_shaped, is_probe};
 use crate::payload::{Data, Payload};
 use crate::spares::Spares;
 use crate::stats::{ServerStats, Stats};
 use crate::transmit::Transmit;
-
-/// Identifies a connection of an [`Server`]. Never reused within an endpoint.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ConnectionId(pub u64);
-
-/// An event on one of an endpoint's connections.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ServerEvent {
-    /// The connection.
-    pub connection: ConnectionId,
-    /// The peer's address.
-    pub peer: SocketAddr,
-    /// What happened.
-    pub event: Event,
-}
 
 #[derive(Debug)]
 struct Peer {
@@ -467,5 +453,30 @@ impl Server {
             peer.core.close_with(reason, false);
         }
         self.after_activity(id);
+    }
+}
+
+/// The [`Machine`] surface is the inherent methods above, so that a driver, the simulator or a
+/// generic loop can run this machine like any other.
+impl Machine for Server {
+    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        Server::handle(self, now, from, datagram)
+    }
+
+    fn poll_transmit(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<Transmit> {
+        Server::poll_transmit(self, now, buf, max_datagrams)
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        Server::poll_timeout(self)
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        Server::handle_timeout(self, now)
     }
 }

@@ -7,24 +7,36 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant, SystemTime};
 
 use hopnet::io::blocking::{Client, Server};
-use hopnet::secure::{ClientState, ConnectToken, ConnectTokenBuilder, Key};
+use hopnet::secure::{ClientState, ConnectToken, Key};
 use hopnet::{Config, ConnectionId, Delivery, DisconnectReason, Error, Event};
 
-const PROTOCOL_ID: u64 = 0x6563_686f;
+mod common;
+use common::secure::{EVERY_SIZE, PROTOCOL_ID, message, messages, token_builder};
+
 const DEADLINE: Duration = Duration::from_secs(20);
 
+/// A token whose user data carries the client id in its first bytes and 0x5a in its last.
 fn token(key: &Key, client_id: u64, server: SocketAddr) -> ConnectToken {
     let mut user_data = [0u8; 256];
     user_data[..8].copy_from_slice(&client_id.to_le_bytes());
     user_data[255] = 0x5a;
-    ConnectTokenBuilder::new(PROTOCOL_ID, client_id, [server])
+    token_builder(client_id, server)
         .user_data(user_data)
         .issue(key, SystemTime::now())
         .unwrap()
 }
 
-fn message(i: usize, len: usize) -> Vec<u8> {
-    (0..len).map(|j| (i * 29 + j * 11) as u8).collect()
+/// A secure server on loopback, and a secure client connecting to it as `client_id`.
+fn secure_pair(client_id: u64) -> (Server, Client) {
+    let key = Key::generate();
+    let server =
+        Server::bind_secure("127.0.0.1:0", Config::default(), PROTOCOL_ID, key.clone()).unwrap();
+    let address = server.local_addr().unwrap();
+    let token = token(&key, client_id, address);
+    (
+        server,
+        Client::connect_secure(token, Config::default()).unwrap(),
+    )
 }
 
 /// Polls both until `done`, panicking after the deadline.
@@ -41,13 +53,20 @@ fn run(
     }
 }
 
+/// Polls both until the client gives up connecting, which it reports as a connect timeout.
+fn until_gave_up(server: &mut Server, client: &mut Client) {
+    run(server, client, |_, client| client.machine().is_closed());
+    assert_eq!(
+        client.poll_event(),
+        Some(Event::Disconnected {
+            reason: DisconnectReason::ConnectTimeout
+        })
+    );
+}
+
 #[test]
 fn a_secure_client_and_server_exchange_every_delivery_through_the_blocking_driver() {
-    let key = Key::generate();
-    let mut server =
-        Server::bind_secure("127.0.0.1:0", Config::default(), PROTOCOL_ID, key.clone()).unwrap();
-    let address = server.local_addr().unwrap();
-    let mut client = Client::connect_secure(token(&key, 77, address), Config::default()).unwrap();
+    let (mut server, mut client) = secure_pair(77);
     assert!(client.secure().is_some() && server.secure().is_some());
 
     // Sent before netcode connects: reliable messages wait and go first, in order.
@@ -85,7 +104,7 @@ fn a_secure_client_and_server_exchange_every_delivery_through_the_blocking_drive
     );
 
     // Every size both ways, reliably; the largest take many sealed batches.
-    let sizes = [1, 504, 505, 1200, 40_000, 129_024];
+    let sizes = EVERY_SIZE;
     for (i, &len) in sizes.iter().enumerate() {
         client
             .send(&message(10 + i, len), Delivery::ReliableOrdered)
@@ -108,15 +127,8 @@ fn a_secure_client_and_server_exchange_every_delivery_through_the_blocking_drive
         }
         up.len() == sizes.len() && down.len() == sizes.len()
     });
-    let expect = |base: usize| {
-        sizes
-            .iter()
-            .enumerate()
-            .map(|(i, &len)| message(base + i, len))
-            .collect::<Vec<_>>()
-    };
-    assert_eq!(up, expect(10));
-    assert_eq!(down, expect(20));
+    assert_eq!(up, messages(10, &sizes));
+    assert_eq!(down, messages(20, &sizes));
 
     // Unreliable both ways (a lossless loopback: all arrive).
     for i in 0..20 {
@@ -180,11 +192,7 @@ fn a_secure_client_and_server_exchange_every_delivery_through_the_blocking_drive
 
 #[test]
 fn a_server_close_reaches_a_secure_client() {
-    let key = Key::generate();
-    let mut server =
-        Server::bind_secure("127.0.0.1:0", Config::default(), PROTOCOL_ID, key.clone()).unwrap();
-    let address = server.local_addr().unwrap();
-    let mut client = Client::connect_secure(token(&key, 5, address), Config::default()).unwrap();
+    let (mut server, mut client) = secure_pair(5);
     let mut id: Option<ConnectionId> = None;
     run(&mut server, &mut client, |server, client| {
         while let Some(e) = server.poll_event() {
@@ -245,41 +253,19 @@ fn plain_and_secure_peers_do_not_connect_to_each_other() {
     let mut secure =
         Server::bind_secure("127.0.0.1:0", Config::default(), PROTOCOL_ID, key.clone()).unwrap();
     let mut plain_client = Client::connect(secure.local_addr().unwrap(), quick.clone()).unwrap();
-    let start = Instant::now();
-    while !plain_client.machine().is_closed() {
-        assert!(start.elapsed() < DEADLINE);
-        secure.poll(Duration::ZERO).unwrap();
-        plain_client.poll(Duration::from_millis(5)).unwrap();
-    }
-    assert_eq!(
-        plain_client.poll_event(),
-        Some(Event::Disconnected {
-            reason: DisconnectReason::ConnectTimeout
-        })
-    );
+    until_gave_up(&mut secure, &mut plain_client);
     let stats = secure.secure().unwrap().netcode_stats().clone();
     assert!(stats.dropped_total() > 0, "{stats:?}");
     assert_eq!(secure.poll_event(), None);
 
     let mut plain = Server::bind("127.0.0.1:0", Config::default()).unwrap();
     let address = plain.local_addr().unwrap();
-    let short = ConnectTokenBuilder::new(PROTOCOL_ID, 2, [address])
+    let short = token_builder(2, address)
         .timeout_seconds(1)
         .issue(&key, SystemTime::now())
         .unwrap();
     let mut secure_client = Client::connect_secure(short, Config::default()).unwrap();
-    let start = Instant::now();
-    while !secure_client.machine().is_closed() {
-        assert!(start.elapsed() < DEADLINE);
-        plain.poll(Duration::ZERO).unwrap();
-        secure_client.poll(Duration::from_millis(5)).unwrap();
-    }
-    assert_eq!(
-        secure_client.poll_event(),
-        Some(Event::Disconnected {
-            reason: DisconnectReason::ConnectTimeout
-        })
-    );
+    until_gave_up(&mut plain, &mut secure_client);
     assert_eq!(
         secure_client.secure().unwrap().netcode().state(),
         ClientState::ConnectionRequestTimedOut

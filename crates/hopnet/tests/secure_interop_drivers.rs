@@ -18,24 +18,22 @@ use hopnet::io::Impairment;
 use hopnet::io::blocking::{Client, Server};
 use hopnet::io::relay::Relay;
 use hopnet::packet::{Flags, Header};
-use hopnet::secure::{ConnectToken, ConnectTokenBuilder, Key};
+use hopnet::secure::{ConnectToken, Key};
 use hopnet::{Config, Delivery, DisconnectReason, Event};
 
-const PROTOCOL_ID: u64 = 0x6472_6976_6572;
+mod common;
+use common::secure::{PROTOCOL_ID, message, token_builder};
+
 const CLIENT_ID: u64 = 0x00c0_ffee;
 /// Messages each way of each kind.
 const MESSAGES: usize = 100;
 const DEADLINE: Duration = Duration::from_secs(30);
 const RESEND: Duration = Duration::from_millis(100);
 
-/// Message `k` of a kind: 1 to 504 bytes (one chunk), its index in the first two.
-fn message(base: usize, k: usize) -> Vec<u8> {
-    let len = [1, 2, 504, 37, 300, 503, 64][k % 7];
-    let mut bytes: Vec<u8> = (0..len).map(|j| (base + k * 3 + j) as u8).collect();
-    if len >= 2 {
-        bytes[..2].copy_from_slice(&((base + k) as u16).to_le_bytes());
-    }
-    bytes
+/// Message `k` of a kind numbered from `base`: 1 to 504 bytes (one chunk, all the stand-in
+/// peer reassembles).
+fn one_chunk(base: usize, k: usize) -> Vec<u8> {
+    message(base + k, [1, 2, 504, 37, 300, 503, 64][k % 7])
 }
 
 /// hopnet's spec wire, the least a peer needs (see the module docs).
@@ -122,11 +120,11 @@ impl Arrivals {
     fn check(&self, direction: &str, base: usize, loss: f64) {
         let mut reliable = self.reliable.clone();
         reliable.sort();
-        let mut want: Vec<Vec<u8>> = (0..MESSAGES).map(|k| message(base, k)).collect();
+        let mut want: Vec<Vec<u8>> = (0..MESSAGES).map(|k| one_chunk(base, k)).collect();
         want.sort();
         assert_eq!(reliable, want, "{direction}: reliable");
         let unreliable_sent: Vec<Vec<u8>> =
-            (0..MESSAGES).map(|k| message(base + 1000, k)).collect();
+            (0..MESSAGES).map(|k| one_chunk(base + 1000, k)).collect();
         let mut seen = HashSet::new();
         for bytes in &self.unreliable {
             assert!(
@@ -195,7 +193,7 @@ fn their_client_our_server(loss: f64) {
     let address = server.local_addr().unwrap();
     let relay = relay(address, loss);
     let public = relay.as_ref().map_or(address, Relay::local_addr);
-    let token = ConnectTokenBuilder::new(PROTOCOL_ID, CLIENT_ID, [public])
+    let token = token_builder(CLIENT_ID, public)
         .internal_addresses([address])
         .issue(&key, SystemTime::now())
         .unwrap()
@@ -229,8 +227,8 @@ fn their_client_our_server(loss: f64) {
             }
         }
         if client.state() == netcode::ClientState::Connected && sent_up < MESSAGES {
-            peer.send(now, &message(0, sent_up), true);
-            peer.send(now, &message(1000, sent_up), false);
+            peer.send(now, &one_chunk(0, sent_up), true);
+            peer.send(now, &one_chunk(1000, sent_up), false);
             sent_up += 1;
         }
         if let Some(id) = id
@@ -238,7 +236,7 @@ fn their_client_our_server(loss: f64) {
         {
             for (base, reliable) in [(5000, true), (6000, false)] {
                 server
-                    .send(id, &message(base, sent_down), delivery(reliable))
+                    .send(id, &one_chunk(base, sent_down), delivery(reliable))
                     .unwrap();
             }
             sent_down += 1;
@@ -331,15 +329,15 @@ fn our_client_their_server(loss: f64) {
         if client.machine().is_connected() && sent_up < MESSAGES {
             for (base, reliable) in [(0, true), (1000, false)] {
                 client
-                    .send(&message(base, sent_up), delivery(reliable))
+                    .send(&one_chunk(base, sent_up), delivery(reliable))
                     .unwrap();
             }
             sent_up += 1;
         }
         if let Some(i) = slot {
             if sent_down < MESSAGES {
-                peer.send(now, &message(5000, sent_down), true);
-                peer.send(now, &message(6000, sent_down), false);
+                peer.send(now, &one_chunk(5000, sent_down), true);
+                peer.send(now, &one_chunk(6000, sent_down), false);
                 sent_down += 1;
             }
             while let Some((payload, _)) = server.receive_packet(i) {

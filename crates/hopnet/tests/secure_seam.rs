@@ -6,14 +6,14 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant, SystemTime};
 
-use hopnet::secure::{
-    ConnectTokenBuilder, DropReason, Key, NetcodeServerConfig, SecureClient, SecureServer,
-};
+use hopnet::secure::{DropReason, Key, NetcodeServerConfig, SecureClient, SecureServer};
 use hopnet::{Config, ConnectionId, Delivery, DisconnectReason, Event, Machine, ServerEvent};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-const PROTOCOL_ID: u64 = 27;
+mod common;
+use common::secure::{EVERY_SIZE, PROTOCOL_ID, message, messages, token, token_builder};
+
 const STEP: Duration = Duration::from_millis(5);
 
 fn server_address() -> SocketAddr {
@@ -58,7 +58,7 @@ impl Net {
         let server = SecureServer::new(config.clone(), netcode, now, unix).unwrap();
         let clients = (0..clients)
             .map(|i| {
-                let token = ConnectTokenBuilder::new(PROTOCOL_ID, i as u64, [server_address()])
+                let token = token_builder(i as u64, server_address())
                     .issue(&key, unix)
                     .unwrap();
                 let address = SocketAddr::from(([10, 0, 1, i as u8], 5000));
@@ -200,16 +200,12 @@ impl Net {
     }
 }
 
-fn message(i: usize, len: usize) -> Vec<u8> {
-    (0..len).map(|j| (i * 7 + j * 13) as u8).collect()
-}
-
 fn reliable_both_ways(loss: f64, seed: u64, config: Config) {
     let config_wants_extensions = config.extensions().is_some();
     let mut net = Net::with_config(2, loss, seed, config);
     net.connect_all();
     assert_eq!(net.client_events[0][0], Event::Connected);
-    let sizes = [1usize, 504, 505, 5000, 40_000, 129_024];
+    let sizes = EVERY_SIZE;
     let ids = [net.connection_of(0), net.connection_of(1)];
     for (i, &len) in sizes.iter().enumerate() {
         for (c, &id) in ids.iter().enumerate() {
@@ -223,28 +219,18 @@ fn reliable_both_ways(loss: f64, seed: u64, config: Config) {
                 .unwrap();
         }
     }
-    let expected_up = |c: usize| {
-        sizes
-            .iter()
-            .enumerate()
-            .map(|(i, &len)| message(i + c, len))
-            .collect::<Vec<_>>()
-    };
-    let expected_down = |c: usize| {
-        sizes
-            .iter()
-            .enumerate()
-            .map(|(i, &len)| message(i + 10 + c, len))
-            .collect::<Vec<_>>()
-    };
     net.run_until(Duration::from_secs(120), |net| {
         (0..2).all(|c| net.counts(c) == (sizes.len(), sizes.len()))
     });
     for c in 0..2 {
-        assert_eq!(net.messages_at_server(c), expected_up(c), "client {c} up");
+        assert_eq!(
+            net.messages_at_server(c),
+            messages(c, &sizes),
+            "client {c} up"
+        );
         assert_eq!(
             net.messages_at_client(c),
-            expected_down(c),
+            messages(10 + c, &sizes),
             "client {c} down"
         );
     }
@@ -416,7 +402,7 @@ fn a_silent_client_times_out_on_both_layers() {
 fn a_client_that_cannot_connect_reports_it() {
     let key = Key::generate();
     let now = Instant::now();
-    let token = ConnectTokenBuilder::new(PROTOCOL_ID, 1, [server_address()])
+    let token = token_builder(1, server_address())
         .timeout_seconds(1)
         .issue(&key, SystemTime::now())
         .unwrap();
@@ -455,9 +441,7 @@ fn datagrams_larger_than_a_netcode_payload_are_refused_at_construction() {
         .max_datagram_size(1201)
         .build()
         .unwrap();
-    let token = ConnectTokenBuilder::new(PROTOCOL_ID, 1, [server_address()])
-        .issue(&Key::generate(), SystemTime::now())
-        .unwrap();
+    let token = token(&Key::generate(), 1, server_address());
     assert!(SecureClient::new(config.clone(), token, Instant::now()).is_err());
     let netcode = NetcodeServerConfig::new(PROTOCOL_ID, Key::generate(), server_address(), 8);
     assert!(SecureServer::new(config, netcode, Instant::now(), SystemTime::now()).is_err());

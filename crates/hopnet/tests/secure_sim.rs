@@ -8,11 +8,14 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::{Duration, SystemTime};
 
-use hopnet::secure::{ConnectTokenBuilder, DropReason, Key, SecureClient, SecureServer};
+use hopnet::secure::{DropReason, Key, SecureClient, SecureServer};
 use hopnet::sim::{LinkConfig, SimNetwork};
 use hopnet::{Config, ConnectionId, Delivery, Event};
 
-const PROTOCOL_ID: u64 = 0x0051_4d00;
+mod common;
+use common::secure::{
+    FORGERY_DROPS, PROTOCOL_ID, assert_dropped, message, messages, token_builder,
+};
 
 type SecureNet = SimNetwork<SecureServer, SecureClient>;
 
@@ -20,17 +23,13 @@ fn network(seed: u64, link: LinkConfig, clients: u64) -> (SecureNet, Key) {
     let key = Key::generate();
     let mut net = SimNetwork::secure(seed, Config::default(), link, PROTOCOL_ID, &key);
     for client_id in 0..clients {
-        let token = ConnectTokenBuilder::new(PROTOCOL_ID, 1000 + client_id, [net.server_addr()])
+        let token = token_builder(1000 + client_id, net.server_addr())
             .timeout_seconds(30)
             .issue(&key, SystemTime::now())
             .unwrap();
         net.add_secure_client(Config::default(), token);
     }
     (net, key)
-}
-
-fn message(i: usize, len: usize) -> Vec<u8> {
-    (0..len).map(|j| (i * 13 + j * 5) as u8).collect()
 }
 
 /// The server's connections by client index, once every client has connected, and the
@@ -104,21 +103,10 @@ fn many_secure_clients_exchange_reliable_messages_over_a_bad_link() {
     // Up: the queued message, then the four; down: the four.
     let want_up = |i: usize| -> Vec<Vec<u8>> {
         std::iter::once(message(i, 2000))
-            .chain(
-                sizes
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &len)| message(100 * i + k, len)),
-            )
+            .chain(messages(100 * i, &sizes))
             .collect()
     };
-    let want_down = |i: usize| -> Vec<Vec<u8>> {
-        sizes
-            .iter()
-            .enumerate()
-            .map(|(k, &len)| message(5000 + 100 * i + k, len))
-            .collect()
-    };
+    let want_down = |i: usize| messages(5000 + 100 * i, &sizes);
     let done = net.run_until(Duration::from_secs(300), |net| {
         while let Some(e) = net.server().poll_event() {
             if let Event::Message { bytes, .. } = e.event {
@@ -163,7 +151,7 @@ fn many_secure_clients_exchange_reliable_messages_over_a_bad_link() {
     // Corrupted datagrams failed authentication; nothing else was dropped but what loss,
     // duplication and the end of the handshake explain.
     let stats = net.server().netcode_stats().clone();
-    assert!(stats.dropped(DropReason::Unauthentic) > 0, "{stats:?}");
+    assert_dropped("server", &stats, &[DropReason::Unauthentic]);
 }
 
 /// Every event of every machine so far, the server's and client `i`'s; panics on a disconnect.
@@ -254,13 +242,7 @@ fn forged_and_replayed_packets_from_either_ends_address_change_nothing() {
         ("server", net.server().netcode_stats().clone()),
         ("client", net.client(0).netcode_stats().clone()),
     ] {
-        for reason in [
-            DropReason::Replayed,
-            DropReason::Unauthentic,
-            DropReason::TooSmall,
-        ] {
-            assert!(stats.dropped(reason) > 0, "{name}: {reason:?}: {stats:?}");
-        }
+        assert_dropped(name, &stats, &FORGERY_DROPS);
     }
 
     // And the connection works as before.

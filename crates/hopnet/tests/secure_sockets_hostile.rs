@@ -21,12 +21,14 @@ use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant, SystemTime};
 
 use hopnet::io::blocking::{Client, Server};
-use hopnet::secure::{ConnectToken, ConnectTokenBuilder, DropReason, Key, NetcodeClient};
+use hopnet::secure::{DropReason, Key, NetcodeClient};
 use hopnet::{Config, ConnectionId, Delivery, Event};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-const PROTOCOL_ID: u64 = 0x6861_636b;
+mod common;
+use common::secure::{FORGERY_DROPS, PROTOCOL_ID, assert_dropped, message, token, token_builder};
+
 const DEADLINE: Duration = Duration::from_secs(30);
 /// Datagrams a tap keeps of each direction.
 const CAPTURE: usize = 4096;
@@ -177,13 +179,9 @@ impl Echo {
     }
 }
 
-fn message(i: usize) -> Vec<u8> {
-    let len = [1, 500, 1200, 3000][i % 4];
-    let mut bytes: Vec<u8> = (0..len).map(|j| (i * 17 + j) as u8).collect();
-    if len >= 2 {
-        bytes[..2].copy_from_slice(&(i as u16).to_le_bytes());
-    }
-    bytes
+/// Message `i` of the echo rounds: one byte, most of a chunk, a netcode payload, a few chunks.
+fn echo_message(i: usize) -> Vec<u8> {
+    message(i, [1, 500, 1200, 3000][i % 4])
 }
 
 /// Sends messages `range` reliably and waits for every echo, intact, running `between` on
@@ -195,7 +193,7 @@ fn echo_round(
 ) {
     let start = Instant::now();
     for i in range.clone() {
-        client.send(&message(i), Delivery::Reliable).unwrap();
+        client.send(&echo_message(i), Delivery::Reliable).unwrap();
     }
     let mut echoed = Vec::new();
     while echoed.len() < range.len() {
@@ -211,7 +209,7 @@ fn echo_round(
         }
     }
     echoed.sort();
-    let mut want: Vec<Vec<u8>> = range.map(message).collect();
+    let mut want: Vec<Vec<u8>> = range.map(echo_message).collect();
     want.sort();
     assert_eq!(echoed, want);
 }
@@ -222,7 +220,7 @@ fn forged_disconnects_replays_and_plaintext_end_over_real_sockets_close_nothing(
     let mut echo = Echo::new(&key);
     let server_address = echo.server.local_addr().unwrap();
     let mut tap = Tap::new(server_address);
-    let token = ConnectTokenBuilder::new(PROTOCOL_ID, 9, [tap.public_address()])
+    let token = token_builder(9, tap.public_address())
         .internal_addresses([server_address])
         .issue(&key, SystemTime::now())
         .unwrap();
@@ -279,28 +277,22 @@ fn forged_disconnects_replays_and_plaintext_end_over_real_sockets_close_nothing(
     let server = secure.netcode_stats().clone();
     eprintln!("{sent_up} forged up (twice: tap and third socket), {sent_down} down");
     eprintln!("server: {server:?}");
-    for reason in [
-        DropReason::Replayed,
-        DropReason::Unauthentic,
-        DropReason::TooSmall,
-        // The captured request: from the client's address (connected), and from the third
-        // socket (its client id is connected).
-        DropReason::AddressConnected,
-        DropReason::ClientConnected,
-        // Everything from the third socket but the request: no key for that address.
-        DropReason::NoKey,
-    ] {
-        assert!(server.dropped(reason) > 0, "server: {reason:?}");
-    }
+    assert_dropped("server", &server, &FORGERY_DROPS);
+    assert_dropped(
+        "server",
+        &server,
+        &[
+            // The captured request: from the client's address (connected), and from the third
+            // socket (its client id is connected).
+            DropReason::AddressConnected,
+            DropReason::ClientConnected,
+            // Everything from the third socket but the request: no key for that address.
+            DropReason::NoKey,
+        ],
+    );
     let client_stats = client.secure().unwrap().netcode_stats().clone();
     eprintln!("client: {client_stats:?}");
-    for reason in [
-        DropReason::Replayed,
-        DropReason::Unauthentic,
-        DropReason::TooSmall,
-    ] {
-        assert!(client_stats.dropped(reason) > 0, "client: {reason:?}");
-    }
+    assert_dropped("client", &client_stats, &FORGERY_DROPS);
 }
 
 #[test]
@@ -308,12 +300,8 @@ fn a_request_flood_from_many_sockets_leaves_a_connected_clients_echo_intact() {
     let key = Key::generate();
     let mut echo = Echo::new(&key);
     let address = echo.server.local_addr().unwrap();
-    let token = |client_id: u64| -> ConnectToken {
-        ConnectTokenBuilder::new(PROTOCOL_ID, client_id, [address])
-            .issue(&key, SystemTime::now())
-            .unwrap()
-    };
-    let mut client = Client::connect_secure(token(1), Config::default()).unwrap();
+    let token_of = |client_id: u64| token(&key, client_id, address);
+    let mut client = Client::connect_secure(token_of(1), Config::default()).unwrap();
     echo_round(&mut client, 0..8, |_| echo.turn());
 
     // Rounds of the flood, each 192 datagrams, one per echo turn at first. (Unoptimized test
@@ -326,7 +314,7 @@ fn a_request_flood_from_many_sockets_leaves_a_connected_clients_echo_intact() {
     let floods: Vec<(UdpSocket, Vec<Vec<u8>>)> = (0..64u64)
         .map(|i| {
             let now = Instant::now();
-            let mut netcode = NetcodeClient::new(token(1000 + i), now);
+            let mut netcode = NetcodeClient::new(token_of(1000 + i), now);
             let mut request = Vec::new();
             netcode.poll_transmit(now, &mut request).unwrap();
             assert_eq!(request.len(), 1078);
@@ -361,7 +349,7 @@ fn a_request_flood_from_many_sockets_leaves_a_connected_clients_echo_intact() {
     let stats = secure.netcode_stats().clone();
     eprintln!("server under the flood: {stats:?}");
     assert!(stats.challenges_sent >= 64, "valid requests were answered");
-    assert!(stats.dropped(DropReason::RequestToken) > 0);
+    assert_dropped("server", &stats, &[DropReason::RequestToken]);
     assert!(
         stats.dropped_total() > 128,
         "the flood's junk and unopenable requests"

@@ -1,5 +1,5 @@
-//! Test 6: the wire. The header vectors (`vectors/header.json`, the repository's copy of
-//! `../shared/vectors`), read at test time, and real loopback UDP sockets end to end (directly,
+//! Test 6: the wire. The header vectors (the repository's `vectors/header.json`), read at
+//! test time, and real loopback UDP sockets end to end (directly,
 //! with an impaired socket, and through the lossy relay).
 
 use std::time::{Duration, Instant};

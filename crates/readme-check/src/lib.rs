@@ -28,6 +28,11 @@ pub struct SnowFightReadme;
 #[cfg(doctest)]
 pub struct FormatsReadme;
 
+/// hopnet-netcode's README.
+#[doc = include_str!("../../hopnet-netcode/README.md")]
+#[cfg(doctest)]
+pub struct NetcodeReadme;
+
 /// hopnet-bevy's README.
 #[doc = include_str!("../../hopnet-bevy/README.md")]
 #[cfg(doctest)]

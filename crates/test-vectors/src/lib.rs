@@ -1,5 +1,5 @@
 //! The conformance vectors for the workspace's tests: the files of the repository's `vectors/`
-//! (a byte-identical copy of `../shared/vectors`, see its README), read at test time, never
+//! (a byte-identical copy of the project's vectors, see its README), read at test time, never
 //! copied into code; and the two forms they write bytes in.
 //!
 //! One place for the directory's path and for the forms, so that every crate's conformance test

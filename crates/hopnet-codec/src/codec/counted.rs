@@ -9,7 +9,7 @@
 
 use super::FieldCodec;
 use super::to_end::{EndList, encode_at_most, items_max_bits};
-use crate::impls::collections::{decode_windowed, prealloc};
+use crate::impls::collections::{decode_list_items, decode_utf8};
 use crate::schema::Encoding;
 use crate::{BitRead, BitReader, BitWriter, Decode, Encode, Error, Result};
 
@@ -22,6 +22,14 @@ pub trait CountedList: EndList {
     /// Reads exactly `count` items (bytes for strings), refusing a count the rest of the input
     /// cannot hold before reserving anything.
     fn decode_counted(r: &mut BitReader<'_>, count: u64) -> Result<Self>;
+}
+
+/// `count` after checking that the rest of the input holds that many items of `min_item_bits`
+/// each, as a `usize`.
+#[inline]
+fn checked_len(r: &BitReader<'_>, count: u64, min_item_bits: u64) -> Result<usize> {
+    r.check_count(count, min_item_bits)?;
+    usize::try_from(count).map_err(|_| count_too_wide(count))
 }
 
 /// A count that does not fit this machine's `usize` (only on narrow targets).
@@ -47,30 +55,14 @@ impl<T: Encode + Decode> CountedList for Vec<T> {
 /// [`CountedList::decode_counted`] of a `Vec<T>` with a count above zero.
 #[inline]
 fn decode_counted_items<T: Encode + Decode>(r: &mut BitReader<'_>, count: u64) -> Result<Vec<T>> {
-    r.check_count(count, T::MIN_BITS)?;
-    let count = usize::try_from(count).map_err(|_| count_too_wide(count))?;
-    let mut items = Vec::with_capacity(prealloc::<T>(count));
-    let mut local = r.clone();
-    let result = decode_windowed(&mut local, count, &mut items).and_then(|done| {
-        for _ in done..count {
-            items.push(T::decode(&mut local)?);
-        }
-        Ok(())
-    });
-    *r = local;
-    result.map(|()| items)
+    let count = checked_len(r, count, T::MIN_BITS)?;
+    decode_list_items(r, count)
 }
 
 impl CountedList for String {
     fn decode_counted(r: &mut BitReader<'_>, count: u64) -> Result<Self> {
-        r.check_count(count, 8)?;
-        let len = usize::try_from(count).map_err(|_| count_too_wide(count))?;
-        let mut bytes = vec![0u8; len];
-        r.read_bytes(&mut bytes)?;
-        String::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 {
-            position: r.position(),
-            source: e.utf8_error(),
-        })
+        let len = checked_len(r, count, 8)?;
+        decode_utf8(r, len)
     }
 }
 

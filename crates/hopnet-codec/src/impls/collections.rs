@@ -187,20 +187,30 @@ impl<T: Decode + Encode> Decode for Vec<T> {
     #[inline]
     fn decode(r: &mut BitReader<'_>) -> Result<Self> {
         let count = read_count(r, T::MIN_BITS)?;
-        let mut items = Vec::with_capacity(prealloc::<T>(count));
-        // The items are read with a copy of the reader that lives in this frame, so that its
-        // cursor stays in a register across the loop instead of being stored through `r` at
-        // every field; `r` gets the final state back, also on error.
-        let mut local = r.clone();
-        let result = decode_windowed(&mut local, count, &mut items).and_then(|done| {
-            for _ in done..count {
-                items.push(T::decode(&mut local)?);
-            }
-            Ok(())
-        });
-        *r = local;
-        result.map(|()| items)
+        decode_list_items(r, count)
     }
+}
+
+/// A list's `count` items, the count already read (or found elsewhere) and checked against the
+/// input, so at most [`PREALLOC_BYTES`] are reserved ahead of what was read.
+#[inline(always)]
+pub(crate) fn decode_list_items<T: Decode + Encode>(
+    r: &mut BitReader<'_>,
+    count: usize,
+) -> Result<Vec<T>> {
+    let mut items = Vec::with_capacity(prealloc::<T>(count));
+    // The items are read with a copy of the reader that lives in this frame, so that its
+    // cursor stays in a register across the loop instead of being stored through `r` at
+    // every field; `r` gets the final state back, also on error.
+    let mut local = r.clone();
+    let result = decode_windowed(&mut local, count, &mut items).and_then(|done| {
+        for _ in done..count {
+            items.push(T::decode(&mut local)?);
+        }
+        Ok(())
+    });
+    *r = local;
+    result.map(|()| items)
 }
 
 impl<T: Decode + Encode> Decode for Box<[T]> {
@@ -273,13 +283,19 @@ impl Decode for String {
     #[inline]
     fn decode(r: &mut BitReader<'_>) -> Result<Self> {
         let len = read_count(r, 8)?;
-        let mut bytes = vec![0u8; len];
-        r.read_bytes(&mut bytes)?;
-        String::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 {
-            position: r.position(),
-            source: e.utf8_error(),
-        })
+        decode_utf8(r, len)
     }
+}
+
+/// A string's `len` bytes, the length already read and checked against the input.
+#[inline]
+pub(crate) fn decode_utf8(r: &mut BitReader<'_>, len: usize) -> Result<String> {
+    let mut bytes = vec![0u8; len];
+    r.read_bytes(&mut bytes)?;
+    String::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 {
+        position: r.position(),
+        source: e.utf8_error(),
+    })
 }
 
 impl Decode for Box<str> {

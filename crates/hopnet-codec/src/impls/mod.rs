@@ -1,4 +1,4 @@
-//! `Encode` and `Decode` for the standard library's types, as DESIGN.md lays them out.
+//! `Encode` and `Decode` for the standard library's types, as PROTOCOL.md ("Rabbit encoding") lays them out.
 
 /// `decode` and `decode_window` with one body: the reads it makes (`read_bits`,
 /// `read_varint`, ...) have the same names and meaning on a `BitReader` and a `BitWindow`.

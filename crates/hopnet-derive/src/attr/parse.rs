@@ -24,28 +24,12 @@ pub fn flag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed
     Ok(Some(Value::Flag))
 }
 
-pub fn varint(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::Varint, meta.path.span())))
-}
-
-pub fn zigzag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::ZigZag, meta.path.span())))
-}
-
-pub fn cstring(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::CString, meta.path.span())))
-}
-
-pub fn leb128(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::Leb128, meta.path.span())))
-}
-
-pub fn leb128_signed(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::Leb128Signed, meta.path.span())))
-}
-
-pub fn leb128_zigzag(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
-    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(Encoding::Leb128ZigZag, meta.path.span())))
+/// A flag that names its encoding outright (`varint`, `leb128`, ...; [`Encoding::named`]).
+pub fn named_encoding(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
+    let Some(encoding) = Encoding::named(name) else {
+        return Err(meta.error(format_args!("no encoding is named `{name}`")));
+    };
+    Ok(flag(cx, meta, name)?.map(|_| Value::Encoding(encoding, meta.path.span())))
 }
 
 pub fn crate_path(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
@@ -199,12 +183,7 @@ pub fn count(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parse
 /// `until = B` (a byte, 0 to 255) or `until = "predicate"` (a closure or function on an item).
 pub fn until(cx: &Ctxt, meta: &ParseNestedMeta<'_>, name: &'static str) -> Parsed {
     const EXAMPLE: &str = "until = 0` or `until = \"|item: &T| ...\"";
-    if !meta.input.peek(Token![=]) {
-        cx.error(
-            meta.path.span(),
-            format_args!("`{name}` needs a value: `{EXAMPLE}`"),
-        );
-        skip_value(meta)?;
+    if !has_value(cx, meta, name, EXAMPLE)? {
         return Ok(None);
     }
     let value: Expr = meta.value()?.parse()?;
@@ -288,6 +267,25 @@ pub(super) fn string_of<T: syn::parse::Parse>(
     })
 }
 
+/// Whether `= ...` follows the attribute's name. If not, the error says what `name` needs
+/// (`example`) and the rest of the attribute is skipped, so the caller gives `None`.
+fn has_value(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta<'_>,
+    name: &str,
+    example: &str,
+) -> syn::Result<bool> {
+    if meta.input.peek(Token![=]) {
+        return Ok(true);
+    }
+    cx.error(
+        meta.path.span(),
+        format_args!("`{name}` needs a value: `{example}`"),
+    );
+    skip_value(meta)?;
+    Ok(false)
+}
+
 /// Reads `= "..."`; a missing `=` or a non-string value is recorded and gives `None`.
 pub(super) fn string_value(
     cx: &Ctxt,
@@ -295,12 +293,7 @@ pub(super) fn string_value(
     name: &str,
     example: &str,
 ) -> syn::Result<Option<LitStr>> {
-    if !meta.input.peek(Token![=]) {
-        cx.error(
-            meta.path.span(),
-            format_args!("`{name}` needs a value: `{example}`"),
-        );
-        skip_value(meta)?;
+    if !has_value(cx, meta, name, example)? {
         return Ok(None);
     }
     let value: Expr = meta.value()?.parse()?;

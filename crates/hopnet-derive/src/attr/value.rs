@@ -59,3 +59,18 @@ pub enum Encoding {
     /// `quantize(range = "A..=B", precision = P)`.
     Quantize { min: f64, max: f64, step: f64 },
 }
+
+impl Encoding {
+    /// The encoding a flag names outright, by the flag's name.
+    pub fn named(name: &str) -> Option<Self> {
+        Some(match name {
+            "varint" => Self::Varint,
+            "zigzag" => Self::ZigZag,
+            "cstring" => Self::CString,
+            "leb128" => Self::Leb128,
+            "leb128_signed" => Self::Leb128Signed,
+            "leb128_zigzag" => Self::Leb128ZigZag,
+            _ => return None,
+        })
+    }
+}

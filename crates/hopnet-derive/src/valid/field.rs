@@ -164,41 +164,34 @@ fn check(cx: &Ctxt, codec: &Codec, attr: &Attr, value_span: Span, ty: &Type) {
         (Codec::Varint, _) => {
             not_for("`varint` applies to integer fields (u8..u64, i8..i64, usize)")
         }
-        (Codec::ZigZag, Kind::Int { signed: true, .. }) => {}
-        (Codec::ZigZag, Kind::Int { signed: false, .. }) => cx.error(
-            attr.span,
-            format_args!(
-                "`zigzag` is for signed integers; `{}` is unsigned (use `varint`)",
-                ty_string(ty)
-            ),
-        ),
-        (Codec::ZigZag, _) => not_for("`zigzag` applies to signed integer fields (i8..i64, isize)"),
         (Codec::Leb128, Kind::Int { .. }) => {}
         (Codec::Leb128, _) => {
             not_for("`leb128` applies to integer fields (u8..u64, i8..i64, usize, isize)")
         }
-        (Codec::Leb128Signed, Kind::Int { signed: true, .. }) => {}
-        (Codec::Leb128Signed, Kind::Int { signed: false, .. }) => cx.error(
-            attr.span,
-            format_args!(
-                "`leb128_signed` is for signed integers; `{}` is unsigned (use `leb128`)",
-                ty_string(ty)
-            ),
-        ),
-        (Codec::Leb128Signed, _) => {
-            not_for("`leb128_signed` applies to signed integer fields (i8..i64, isize)")
+        (
+            Codec::ZigZag | Codec::Leb128Signed | Codec::Leb128ZigZag,
+            Kind::Int { signed: true, .. },
+        ) => {}
+        (
+            Codec::ZigZag | Codec::Leb128Signed | Codec::Leb128ZigZag,
+            Kind::Int { signed: false, .. },
+        ) => {
+            let instead = if matches!(codec, Codec::ZigZag) {
+                "varint"
+            } else {
+                "leb128"
+            };
+            cx.error(
+                attr.span,
+                format_args!(
+                    "`{name}` is for signed integers; `{}` is unsigned (use `{instead}`)",
+                    ty_string(ty)
+                ),
+            )
         }
-        (Codec::Leb128ZigZag, Kind::Int { signed: true, .. }) => {}
-        (Codec::Leb128ZigZag, Kind::Int { signed: false, .. }) => cx.error(
-            attr.span,
-            format_args!(
-                "`leb128_zigzag` is for signed integers; `{}` is unsigned (use `leb128`)",
-                ty_string(ty)
-            ),
-        ),
-        (Codec::Leb128ZigZag, _) => {
-            not_for("`leb128_zigzag` applies to signed integer fields (i8..i64, isize)")
-        }
+        (Codec::ZigZag | Codec::Leb128Signed | Codec::Leb128ZigZag, _) => not_for(&format!(
+            "`{name}` applies to signed integer fields (i8..i64, isize)"
+        )),
         (Codec::CString, _) if ty_string(ty) == "String" => {}
         (Codec::CString, _) => not_for("`cstring` applies to `String` fields"),
         (Codec::Range { min, max }, Kind::Int { bits, signed }) => {

@@ -1,4 +1,4 @@
-//! Dogfight's binary codec (`context-dogfight-binary-codec.txt`): the game state and the game
+//! Dogfight's binary codec (`spec/context-dogfight-binary-codec.txt`): the game state and the game
 //! events, big-endian ("network order"), byte for byte as the seed's `encode` and
 //! `encode_event` (Elixir) write them.
 //!

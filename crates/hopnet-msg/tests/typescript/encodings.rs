@@ -283,6 +283,26 @@ where
 }
 
 /// A value Rust refuses to encode (its JSON reads, its encoding fails, or neither).
+/// `base` (a JSON object) with each field's value replaced by the raw JSON text given, so that
+/// numbers beyond what `serde_json` holds (past `u64`, below `i64`) stay exactly as written.
+fn with(base: &Value, fields: &[(&str, &str)]) -> String {
+    let mut object = base.clone();
+    for (i, (field, _)) in fields.iter().enumerate() {
+        assert!(object.get(*field).is_some(), "no field {field} in {base}");
+        object[*field] = Value::String(format!("\u{0}{i}"));
+    }
+    let mut text = object.to_string();
+    for (i, (_, raw)) in fields.iter().enumerate() {
+        text = text.replace(&format!("\"\\u0000{i}\""), raw);
+    }
+    // A case must be refused for its value, not for being no JSON at all.
+    assert!(
+        serde_json::from_str::<Value>(&text).is_ok(),
+        "not JSON: {text}"
+    );
+    text
+}
+
 fn refused<T: hopnet_codec::Encode + DeserializeOwned>(ty: &str, json: &str) -> Value {
     let encodes = serde_json::from_str::<T>(json)
         .ok()
@@ -350,62 +370,45 @@ fn generated_codecs_cover_every_encoding() {
 
     let n = json!({"a":0,"b":0,"c":0,"d":0,"e":0,"f":0,"g":0,"h":0,"i":0,"j":0,"k":0,"l":0,
                    "m":0,"n":0,"o":0,"p":0,"q":0,"r":0,"s":0,"t":0,"u":false,"v":false});
-    let with = |field: &str, value: &str| {
-        let mut text = n.to_string();
-        let at = text.find(&format!("\"{field}\":")).unwrap() + field.len() + 3;
-        let end = at + text[at..].find([',', '}']).unwrap();
-        text.replace_range(at..end, value);
-        text
-    };
+    let c = json!({"maybe":null,"list":[],"short":[],"name":"","text":"","array":[1,2,3],
+                   "pair":[1,""],"nested":[],"meters":1,"tuple":[1,true],"nothing":null,
+                   "empties":[]});
+    let conditional =
+        json!({"breakable":true,"health":1,"distance":0,"warning":null,"big":0,"huge":null});
     let encode_errors = vec![
-        refused::<Numbers>("Numbers", &with("a", "256")),
-        refused::<Numbers>("Numbers", &with("d", "18446744073709551616")),
-        refused::<Numbers>("Numbers", &with("e", "-1")),
-        refused::<Numbers>("Numbers", &with("f", "128")),
-        refused::<Numbers>("Numbers", &with("i", "-9223372036854775809")),
-        refused::<Numbers>("Numbers", &with("l", "2048")),
-        refused::<Numbers>("Numbers", &with("m", "32")),
-        refused::<Numbers>("Numbers", &with("n", "1099511627776")),
-        refused::<Numbers>("Numbers", &with("o", "-576460752303423489")),
-        refused::<Numbers>("Numbers", &with("q", "-6")),
-        refused::<Numbers>("Numbers", &with("q", "301")),
-        refused::<Numbers>("Numbers", &with("r", "9000000000000000001")),
-        refused::<Numbers>("Numbers", &with("u", "1")),
-        refused::<Containers>(
-            "Containers",
-            r#"{"maybe":null,"list":[],"short":[1,2,3,4],"name":"","text":"","array":[1,2,3],"pair":[1,""],"nested":[],"meters":1,"tuple":[1,true],"nothing":null,"empties":[]}"#,
+        refused::<Numbers>("Numbers", &with(&n, &[("a", "256")])),
+        refused::<Numbers>("Numbers", &with(&n, &[("d", "18446744073709551616")])),
+        refused::<Numbers>("Numbers", &with(&n, &[("e", "-1")])),
+        refused::<Numbers>("Numbers", &with(&n, &[("f", "128")])),
+        refused::<Numbers>("Numbers", &with(&n, &[("i", "-9223372036854775809")])),
+        refused::<Numbers>("Numbers", &with(&n, &[("l", "2048")])),
+        refused::<Numbers>("Numbers", &with(&n, &[("m", "32")])),
+        refused::<Numbers>("Numbers", &with(&n, &[("n", "1099511627776")])),
+        refused::<Numbers>("Numbers", &with(&n, &[("o", "-576460752303423489")])),
+        refused::<Numbers>("Numbers", &with(&n, &[("q", "-6")])),
+        refused::<Numbers>("Numbers", &with(&n, &[("q", "301")])),
+        refused::<Numbers>("Numbers", &with(&n, &[("r", "9000000000000000001")])),
+        refused::<Numbers>("Numbers", &with(&n, &[("u", "1")])),
+        refused::<Containers>("Containers", &with(&c, &[("short", "[1,2,3,4]")])),
+        refused::<Containers>("Containers", &with(&c, &[("name", r#""123456""#)])),
+        refused::<Containers>("Containers", &with(&c, &[("array", "[1,2]")])),
+        refused::<Containers>("Containers", &with(&c, &[("pair", "[1]")])),
+        refused::<Conditional>(
+            "Conditional",
+            &with(&conditional, &[("breakable", "false"), ("health", "3")]),
         ),
-        refused::<Containers>(
-            "Containers",
-            r#"{"maybe":null,"list":[],"short":[],"name":"123456","text":"","array":[1,2,3],"pair":[1,""],"nested":[],"meters":1,"tuple":[1,true],"nothing":null,"empties":[]}"#,
-        ),
-        refused::<Containers>(
-            "Containers",
-            r#"{"maybe":null,"list":[],"short":[],"name":"","text":"","array":[1,2],"pair":[1,""],"nested":[],"meters":1,"tuple":[1,true],"nothing":null,"empties":[]}"#,
-        ),
-        refused::<Containers>(
-            "Containers",
-            r#"{"maybe":null,"list":[],"short":[],"name":"","text":"","array":[1,2,3],"pair":[1],"nested":[],"meters":1,"tuple":[1,true],"nothing":null,"empties":[]}"#,
+        refused::<Conditional>("Conditional", &with(&conditional, &[("health", "null")])),
+        refused::<Conditional>("Conditional", &with(&conditional, &[("distance", "100")])),
+        refused::<Conditional>(
+            "Conditional",
+            &with(&conditional, &[("distance", "100"), ("warning", "16")]),
         ),
         refused::<Conditional>(
             "Conditional",
-            r#"{"breakable":false,"health":3,"distance":0,"warning":null,"big":0,"huge":null}"#,
-        ),
-        refused::<Conditional>(
-            "Conditional",
-            r#"{"breakable":true,"health":null,"distance":0,"warning":null,"big":0,"huge":null}"#,
-        ),
-        refused::<Conditional>(
-            "Conditional",
-            r#"{"breakable":true,"health":1,"distance":100,"warning":null,"big":0,"huge":null}"#,
-        ),
-        refused::<Conditional>(
-            "Conditional",
-            r#"{"breakable":true,"health":1,"distance":100,"warning":16,"big":0,"huge":null}"#,
-        ),
-        refused::<Conditional>(
-            "Conditional",
-            r#"{"breakable":true,"health":null,"distance":0,"warning":null,"big":5000000000000000001,"huge":null}"#,
+            &with(
+                &conditional,
+                &[("health", "null"), ("big", "5000000000000000001")],
+            ),
         ),
         refused::<Shape>("Shape", r#"{"Marked":[0,5]}"#),
         refused::<Shape>("Shape", r#"{"Marked":[2,null]}"#),

@@ -6,6 +6,8 @@
 //! web`); without them these tests fail and say what to install.
 
 mod cases;
+#[path = "../common/mod.rs"]
+mod common;
 mod encodings;
 mod snow_fight;
 mod toolchain;

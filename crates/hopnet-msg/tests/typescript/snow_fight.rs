@@ -3,43 +3,17 @@
 //! mutated from them.
 
 use super::cases::{Rng, decode_case, hex, mutations};
+use super::common::run_ok;
 use super::toolchain::{compile, conformance, fresh_dir, web_dir};
 use hopnet_snow_fight::*;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::process::{Command, Stdio};
-
-const BIN: &str = env!("CARGO_BIN_EXE_rabbit-msg");
-
-/// Runs `rabbit-msg` with `args`, `input` on standard input; its standard output.
-fn rabbit_msg(args: &[&str], input: &str) -> String {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run rabbit-msg");
-    let mut stdin = child.stdin.take().unwrap();
-    let input = input.to_string();
-    // Written from a thread: a large batch would fill the pipes both ways.
-    let writer = std::thread::spawn(move || stdin.write_all(input.as_bytes()));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    assert!(
-        out.status.success(),
-        "rabbit-msg {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
 
 #[test]
-fn generated_codecs_agree_with_rabbit_msg() {
+fn generated_codecs_agree_with_run_ok() {
     let dir = fresh_dir("snow-fight");
     let module = dir.join("src/messages.ts");
-    rabbit_msg(
+    run_ok(
         &["codegen", "typescript", "--out", module.to_str().unwrap()],
         "",
     );
@@ -87,7 +61,7 @@ fn generated_codecs_agree_with_rabbit_msg() {
     let mut decode = Vec::new();
     for (ty, all) in &bytes {
         let input: String = all.iter().map(|b| format!("{}\n", hex(b))).collect();
-        let output = rabbit_msg(&["decode", ty, "--batch"], &input);
+        let output = run_ok(&["decode", ty, "--batch"], &input);
         let lines: Vec<&str> = output.lines().collect();
         assert_eq!(lines.len(), all.len(), "one answer a line");
         for (b, line) in all.iter().zip(lines) {
@@ -223,7 +197,7 @@ fn encode_errors() -> Vec<Value> {
     ];
     // Rust does refuse each of them.
     for (ty, json) in cases {
-        let line = rabbit_msg(&["encode", ty, "--batch"], &format!("{json}\n"));
+        let line = run_ok(&["encode", ty, "--batch"], &format!("{json}\n"));
         assert!(
             line.starts_with("error:"),
             "rabbit-msg encodes {ty} {json}: {line}"

@@ -488,7 +488,7 @@ impl Machine for InstanceClient {
         self.outbox.poll_transmit(buf)
     }
 
-    fn poll_timeout(&mut self) -> Option<Instant> {
+    fn poll_timeout(&self) -> Option<Instant> {
         let timed = match self.phase {
             Phase::Connecting | Phase::Playing => true,
             // Verified and nothing out: the next CHECK count decides.

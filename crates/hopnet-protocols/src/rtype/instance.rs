@@ -263,7 +263,7 @@ impl Machine for Instance {
         self.outbox.poll_transmit(buf)
     }
 
-    fn poll_timeout(&mut self) -> Option<Instant> {
+    fn poll_timeout(&self) -> Option<Instant> {
         let expiry = self
             .players
             .values()

@@ -238,7 +238,7 @@ macro_rules! endpoint_transmit {
             self.endpoint.poll_transmit(now, buf)
         }
 
-        fn poll_timeout(&mut self) -> Option<Instant> {
+        fn poll_timeout(&self) -> Option<Instant> {
             self.endpoint.poll_timeout()
         }
     };

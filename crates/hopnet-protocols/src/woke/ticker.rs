@@ -54,7 +54,7 @@ macro_rules! outbox_transmit {
             self.out.pop_into(buf)
         }
 
-        fn poll_timeout(&mut self) -> Option<Instant> {
+        fn poll_timeout(&self) -> Option<Instant> {
             self.ticker.next()
         }
     };

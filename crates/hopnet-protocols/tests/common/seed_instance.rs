@@ -273,7 +273,7 @@ impl Machine for SeedInstance {
         Some(Transmit::single(destination, bytes.len()))
     }
 
-    fn poll_timeout(&mut self) -> Option<Instant> {
+    fn poll_timeout(&self) -> Option<Instant> {
         match (self.next_tick, self.next_check) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),

@@ -1,18 +1,12 @@
-//! The spec's notation, read from two places: the "Messages" section of the spec's Markdown, and
-//! `messages.md` beside this file, our checked-in table of the same facts. Both come out as the
-//! same [`Message`]s, so the two can be compared exactly and the table stands in for the spec
-//! in a clone that has no `../shared` beside it.
-//!
-//! The table's format, kept to what the comparison uses: free prose up to the first `## Name`
-//! heading; then per message its heading and either its components as the spec's bullets
-//! without their descriptions (`` - `name` (type) `` or `` - `name` (if cond then type) ``,
-//! with `1-bit integer` written `u1`) or the one word `Empty`. Nothing else, so that a typo is
-//! an error rather than a silently dropped component.
+//! The spec's notation read from the "Messages" section of its Markdown: per message its name
+//! and its components (`` - `name` (type) `` or `` - `name` (if cond then type) ``) in wire
+//! order, with `1-bit integer` written `u1` and the descriptions left out, so that they compare
+//! with the definitions `hopnet_snow_fight::notation` prints from the schema.
 
 use hopnet_snow_fight::notation::Line;
 
 /// One message of the spec: its name and components in wire order.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Message {
     pub name: String,
     pub lines: Vec<Line>,
@@ -88,73 +82,4 @@ pub fn spec(text: &str) -> Vec<Message> {
     // The conventions' examples are not messages.
     messages.retain(|m| m.name != "Conventions");
     messages
-}
-
-/// The messages of our table (`messages.md`), strictly: see the module's doc for the format.
-pub fn table(text: &str) -> Result<Vec<Message>, String> {
-    let mut messages: Vec<Message> = Vec::new();
-    // Whether the current message said `Empty`.
-    let mut empty = false;
-    let close = |message: Option<&Message>, empty: bool| match message {
-        Some(m) if m.lines.is_empty() && !empty => {
-            Err(format!("{}: neither components nor Empty", m.name))
-        }
-        _ => Ok(()),
-    };
-    for (i, line) in text.lines().enumerate() {
-        let at = |e: &str| format!("line {}: {e}: {line:?}", i + 1);
-        if let Some(name) = line.strip_prefix("## ") {
-            close(messages.last(), empty)?;
-            empty = false;
-            let name = name.trim();
-            if name.is_empty() || name.contains(char::is_whitespace) {
-                return Err(at("a message's name is one word"));
-            }
-            messages.push(Message {
-                name: name.to_string(),
-                lines: Vec::new(),
-            });
-            continue;
-        }
-        let Some(current) = messages.last_mut() else {
-            continue; // the prose before the first message
-        };
-        if line.trim().is_empty() {
-            continue;
-        }
-        if line == "Empty" {
-            if empty || !current.lines.is_empty() {
-                return Err(at("Empty in a message that has components"));
-            }
-            empty = true;
-        } else if line.starts_with("- `") {
-            if empty {
-                return Err(at("a component in a message that is Empty"));
-            }
-            let parsed = parse_bullet(line).map_err(|e| at(&e))?;
-            if parsed.to_string() != line {
-                return Err(at(&format!("not in the normal form `{parsed}`")));
-            }
-            current.lines.push(parsed);
-        } else {
-            return Err(at("neither a heading, a component, Empty nor blank"));
-        }
-    }
-    close(messages.last(), empty)?;
-    Ok(messages)
-}
-
-/// The table's text for these messages (without its prose): what `messages.md` must hold.
-pub fn render(messages: &[Message]) -> String {
-    let mut out = String::new();
-    for m in messages {
-        out.push_str(&format!("\n## {}\n\n", m.name));
-        if m.lines.is_empty() {
-            out.push_str("Empty\n");
-        }
-        for line in &m.lines {
-            out.push_str(&format!("{line}\n"));
-        }
-    }
-    out
 }

@@ -1,6 +1,5 @@
-//! The data phase of one connection, shared by the client [`Client`](crate::Client)
-//! and every connection of the server's [`Server`](crate::Server): messages in and out,
-//! timers, close. Nothing here reads a clock or touches a socket: time comes in as `now`,
+//! The data phase of one connection, shared by the client and every connection of the server:
+//! messages in and out, timers, close. Nothing here reads a clock or touches a socket: time comes in as `now`,
 //! datagrams come in through `handle_datagram` and leave through `transmit`.
 //!
 //! - [`wire`]: the wire this end sends on, the spec's or the extended one, swapped once when
@@ -32,9 +31,9 @@ mod wire;
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use crate::Error;
 use crate::chunk::{MAX_PAYLOAD, count_chunks};
 use crate::config::Config;
+use crate::error::Error;
 use crate::event::{Delivery, DisconnectReason, Event, MessageId};
 use crate::ext::Extensions;
 use crate::ext::frame::ACK_NOW;
@@ -418,65 +417,74 @@ impl Connection {
         self.stats.malformed += 1;
     }
 
-    /// Runs the timers that have expired at `now`, in [`Timer`]'s order (see [`timer`]).
+    /// Runs the timers that have expired at `now`, in [`Timer::VALUES`]' order (see [`timer`]).
     pub fn handle_timeout(&mut self, now: Instant) {
         if self.state == State::Closed {
             return;
         }
         self.clock = now;
-        // Each timer in Timer's order. Where a handler finds out for itself, cheaply,
-        // that nothing is due (the send half, the negotiator), it is called without asking
-        // its deadline first: the deadline query costs more than the early return.
-        if self.due(Timer::Idle, now) {
-            self.close_with(DisconnectReason::TimedOut, false);
-            return;
-        }
-        if self.data_phase {
-            // Timer::Send
-            self.outbound
-                .on_timeout(now, &mut self.stats, &mut self.tracked);
-            self.drain_tracked(false);
-            // Timer::Negotiation
-            self.poll_offer(now);
-            self.poll_ping(now);
-            // Timer::Probe
-            if matches!(self.wire, Wire::Extended { .. }) && self.outbound.probe_due(now) {
-                self.queue_frame(ACK_NOW);
+        for timer in Timer::VALUES {
+            if timer.data_phase_only() && !self.data_phase {
+                continue;
             }
-            if self.due(Timer::Keepalive, now) && !self.has_output() {
-                self.queue_signal(self.wire.keepalive(self.rx.newest()));
-                self.liveness.spoke(now);
+            if !timer.checks_itself() && !self.due(timer, now) {
+                continue;
             }
-            // Timer::AckDelay: the next transmit writes the frames owed.
+            self.on_timer(timer, now);
+            if self.state == State::Closed {
+                return;
+            }
         }
-        if self.due(Timer::Expiry, now) {
-            let expired = self.rx.expire(now);
-            self.stats.unreliable_expired += expired.unreliable as u64;
-            self.stats.reliable_abandoned += expired.reliable as u64;
+    }
+
+    /// The work of `timer`, which has expired (or, for a timer that
+    /// [checks itself](Timer::checks_itself), may have).
+    #[inline(always)]
+    fn on_timer(&mut self, timer: Timer, now: Instant) {
+        match timer {
+            Timer::Idle => self.close_with(DisconnectReason::TimedOut, false),
+            Timer::Send => {
+                self.outbound
+                    .on_timeout(now, &mut self.stats, &mut self.tracked);
+                self.drain_tracked(false);
+            }
+            Timer::Negotiation => {
+                self.poll_offer(now);
+                self.poll_ping(now);
+            }
+            Timer::Probe => {
+                if matches!(self.wire, Wire::Extended { .. }) && self.outbound.probe_due(now) {
+                    self.queue_frame(ACK_NOW);
+                }
+            }
+            Timer::Keepalive => {
+                if !self.has_output() {
+                    self.queue_signal(self.wire.keepalive(self.rx.newest()));
+                    self.liveness.spoke(now);
+                }
+            }
+            // Nothing to do here, so its deadline is not even asked: the next transmit writes
+            // the frames owed.
+            Timer::AckDelay => {}
+            Timer::Expiry => {
+                let expired = self.rx.expire(now);
+                self.stats.unreliable_expired += expired.unreliable as u64;
+                self.stats.reliable_abandoned += expired.reliable as u64;
+            }
         }
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called: the earliest
-    /// timer. The data phase is tested once, not per timer.
+    /// timer that runs in this phase.
     pub fn poll_timeout(&self) -> Option<Instant> {
         if self.state == State::Closed {
             return None;
         }
-        let mut earliest = self.liveness.idle_deadline();
-        let mut fold = |t: Option<Instant>| {
-            if let Some(t) = t {
-                earliest = earliest.min(t);
-            }
-        };
-        fold(self.deadline(Timer::Expiry));
-        if self.data_phase {
-            fold(self.deadline(Timer::Send));
-            fold(self.deadline(Timer::Negotiation));
-            fold(self.deadline(Timer::Probe));
-            fold(self.deadline(Timer::Keepalive));
-            fold(self.deadline(Timer::AckDelay));
-        }
-        Some(earliest)
+        Timer::VALUES
+            .into_iter()
+            .filter(|timer| self.data_phase || !timer.data_phase_only())
+            .filter_map(|timer| self.deadline(timer))
+            .min()
     }
 
     /// When `timer` expires, were it running (the data phase's timers run only in it: the

@@ -1,13 +1,17 @@
-//! The connection's timers, by name. Each deadline is computed from the state it belongs to
-//! when asked (nothing is stored, so nothing can go stale), and
-//! [`Connection::poll_timeout`](super::Connection::poll_timeout) is a pure query: the earliest
-//! of them. [`Connection::handle_timeout`](super::Connection::handle_timeout) runs the expired
-//! ones in the order of [`Timer`]'s variants, each at its turn, since an earlier timer's work can move
-//! a later one's (a retransmission timeout that declares every chunk lost leaves nothing to
-//! probe for). A handler that can tell cheaply that nothing is due (the send half's, the
-//! negotiator's) is called without its deadline being asked first: computing the send half's
-//! deadline, the earliest of three, costs more than its handler's early return
-//! (BENCHMARKS.md, "The connection's wire and timers").
+//! The connection's timers, as a table: one enum names every timer, [`Timer::VALUES`] lists
+//! them in the order an expired one is handled, and both
+//! [`Connection::poll_timeout`](super::Connection::poll_timeout) and
+//! [`Connection::handle_timeout`](super::Connection::handle_timeout) are one loop over that
+//! list, so a new timer is a variant, its place in the list, its deadline and its handler.
+//!
+//! Each deadline is computed from the state it belongs to when asked (nothing is stored, so
+//! nothing can go stale), and `poll_timeout` is a pure query: the earliest of them.
+//! `handle_timeout` runs the expired ones in the list's order, each at its turn, since an earlier
+//! timer's work can move a later one's (a retransmission timeout that declares every chunk lost
+//! leaves nothing to probe for). A handler that can tell cheaply that nothing is due (the send
+//! half's, the negotiator's) is called without its deadline being asked first
+//! ([`Timer::checks_itself`]): computing the send half's deadline, the earliest of three, costs
+//! more than its handler's early return (BENCHMARKS.md, "The connection's wire and timers").
 
 /// One of a connection's timers, in the order an expired one is handled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -27,4 +31,56 @@ pub(crate) enum Timer {
     AckDelay,
     /// A partial message's or a held-back message's time is up.
     Expiry,
+}
+
+impl Timer {
+    /// Every timer, in the order an expired one is handled.
+    pub(crate) const VALUES: [Timer; 7] = [
+        Timer::Idle,
+        Timer::Send,
+        Timer::Negotiation,
+        Timer::Probe,
+        Timer::Keepalive,
+        Timer::AckDelay,
+        Timer::Expiry,
+    ];
+
+    /// Whether the timer runs only in the data phase (after the handshake).
+    pub(crate) const fn data_phase_only(self) -> bool {
+        !matches!(self, Timer::Idle | Timer::Expiry)
+    }
+
+    /// Whether the timer's handler finds out for itself, cheaply, that nothing is due: it is
+    /// then called without its deadline being asked first.
+    pub(crate) const fn checks_itself(self) -> bool {
+        matches!(
+            self,
+            Timer::Send | Timer::Negotiation | Timer::Probe | Timer::AckDelay
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Timer;
+
+    /// `VALUES` holds every variant once: a variant added to the enum but not to the table
+    /// would never run.
+    #[test]
+    fn values_hold_every_timer_once() {
+        for timer in Timer::VALUES {
+            // An exhaustive match: a new variant fails to compile here until it is listed.
+            let listed = match timer {
+                Timer::Idle
+                | Timer::Send
+                | Timer::Negotiation
+                | Timer::Probe
+                | Timer::Keepalive
+                | Timer::AckDelay
+                | Timer::Expiry => Timer::VALUES.iter().filter(|&&t| t == timer).count(),
+            };
+            assert_eq!(listed, 1, "{timer:?}");
+        }
+        assert_eq!(Timer::VALUES.len(), 7);
+    }
 }

@@ -18,11 +18,9 @@
 //! These are the same types hopnet's own connections run on: a change to one is a change to
 //! both, and hopnet's tests and benchmarks cover them.
 
-mod serial;
-
 pub use crate::packet::{seq_diff, seq_newer};
 pub use crate::receive::budget::{Budget, PARTIAL_OVERHEAD, Room};
 pub use crate::receive::delivered::Delivered;
 pub use crate::receive::order::{HELD_OVERHEAD, Orderer, WINDOW as ORDER_WINDOW};
 pub use crate::send::rtt::RttEstimator;
-pub use serial::{SerialIndex, U24};
+pub use crate::serial::{SerialIndex, U24};

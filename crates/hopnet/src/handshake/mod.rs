@@ -16,12 +16,10 @@
 //! - `cookie`: the server's side, stateless;
 //! - `client`: the client's side: what it sends, when, and which answers it accepts;
 //! - [`failure`]: what a client that gave up had tried, for its error;
-//! - `siphash`: the keyed hash behind the cookies.
 
 pub(crate) mod client;
 pub(crate) mod cookie;
 pub mod failure;
-mod siphash;
 
 pub use failure::HandshakeFailure;
 

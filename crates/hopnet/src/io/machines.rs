@@ -57,7 +57,7 @@ macro_rules! dispatch_machine {
                     $ty::Secure(m) => m.poll_transmit(now, buf, max_datagrams),
                 }
             }
-            fn poll_timeout(&mut self) -> Option<Instant> {
+            fn poll_timeout(&self) -> Option<Instant> {
                 match self {
                     $ty::Plain(m) => m.poll_timeout(),
                     $ty::Secure(m) => m.poll_timeout(),

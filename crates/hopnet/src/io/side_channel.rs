@@ -172,7 +172,7 @@ impl<M: Machine> Machine for Sided<M> {
         self.inner.poll_transmit(now, buf, max_datagrams)
     }
 
-    fn poll_timeout(&mut self) -> Option<Instant> {
+    fn poll_timeout(&self) -> Option<Instant> {
         self.inner.poll_timeout()
     }
 

@@ -13,8 +13,8 @@
 
 use std::collections::HashMap;
 
-use crate::engine::SerialIndex;
 use crate::event::Delivery;
+use crate::serial::SerialIndex;
 
 /// How far ahead of the prefix an index may be.
 pub const WINDOW: i32 = 16_384;

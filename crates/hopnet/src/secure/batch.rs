@@ -18,9 +18,8 @@
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use super::SendError;
-use super::netcode_client::NetcodeClient;
-use super::netcode_server::NetcodeServer;
+use hopnet_netcode::{NetcodeClient, NetcodeServer, SendError};
+
 use crate::transmit::{MAX_BATCH_BYTES, Transmit};
 
 /// Datagrams polled from the machine underneath at once, at most: sealing 16 of the largest

@@ -16,16 +16,15 @@
 use std::net::SocketAddr;
 use std::time::Instant;
 
+use hopnet_netcode::{ClientState, ConnectToken, MAX_PAYLOAD_BYTES, NetcodeClient, NetcodeStats};
+
 use crate::client::Client;
 use crate::event::{Delivery, DisconnectReason, Event};
+use crate::machine::Machine;
 use crate::transmit::Transmit;
 use crate::{Config, Error};
 
 use super::batch::{ClientSeal, PlainBatch};
-use super::connect_token::ConnectToken;
-use super::netcode_client::{ClientState, NetcodeClient};
-use super::packet::MAX_PAYLOAD_BYTES;
-use super::stats::SecureStats;
 
 /// A secure client: a [`Client`] whose datagrams travel as netcode 1.02 payload packets.
 #[derive(Debug)]
@@ -213,7 +212,32 @@ impl SecureClient {
     }
 
     /// The netcode layer's counters.
-    pub fn netcode_stats(&self) -> &SecureStats {
+    pub fn netcode_stats(&self) -> &NetcodeStats {
         self.netcode.stats()
+    }
+}
+
+/// The [`Machine`] surface is the inherent methods above, so that a driver, the simulator or a
+/// generic loop can run this machine like any other.
+impl Machine for SecureClient {
+    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        SecureClient::handle(self, now, from, datagram)
+    }
+
+    fn poll_transmit(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<Transmit> {
+        SecureClient::poll_transmit(self, now, buf, max_datagrams)
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        SecureClient::poll_timeout(self)
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        SecureClient::handle_timeout(self, now)
     }
 }

@@ -12,18 +12,19 @@
 use std::net::SocketAddr;
 use std::time::{Instant, SystemTime};
 
+use hopnet_netcode::{
+    MAX_PAYLOAD_BYTES, NetcodeServer, NetcodeServerConfig, NetcodeServerEvent, NetcodeStats,
+    ServerDisconnectReason, UserData,
+};
+
 use crate::event::DisconnectReason;
-use crate::server::{ConnectionId, Server, ServerEvent};
+use crate::event::{ConnectionId, ServerEvent};
+use crate::machine::Machine;
+use crate::server::Server;
 use crate::transmit::Transmit;
 use crate::{Config, Error};
 
-use super::UserData;
 use super::batch::{PlainBatch, SlotSeal};
-use super::netcode_server::{
-    NetcodeServer, NetcodeServerConfig, NetcodeServerEvent, ServerDisconnectReason,
-};
-use super::packet::MAX_PAYLOAD_BYTES;
-use super::stats::SecureStats;
 
 /// A secure server: an [`Server`] whose datagrams travel as netcode 1.02 payload packets.
 #[derive(Debug)]
@@ -219,7 +220,7 @@ impl SecureServer {
     }
 
     /// The netcode layer's counters.
-    pub fn netcode_stats(&self) -> &SecureStats {
+    pub fn netcode_stats(&self) -> &NetcodeStats {
         self.netcode.stats()
     }
 
@@ -241,5 +242,30 @@ impl SecureServer {
     /// Datagrams of the endpoint dropped because their client's netcode connection was gone.
     pub fn unsealable(&self) -> u64 {
         self.unsealable
+    }
+}
+
+/// The [`Machine`] surface is the inherent methods above, so that a driver, the simulator or a
+/// generic loop can run this machine like any other.
+impl Machine for SecureServer {
+    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        SecureServer::handle(self, now, from, datagram)
+    }
+
+    fn poll_transmit(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<Transmit> {
+        SecureServer::poll_transmit(self, now, buf, max_datagrams)
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        SecureServer::poll_timeout(self)
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        SecureServer::handle_timeout(self, now)
     }
 }

@@ -41,8 +41,8 @@ pub(crate) mod wire;
 
 use std::time::{Duration, Instant};
 
-use crate::Error;
 use crate::config::Config;
+use crate::error::Error;
 use crate::event::{Delivery, MessageId};
 use crate::ext::Extensions;
 use crate::payload::Data;

@@ -12,7 +12,7 @@ use super::in_flight::InFlight;
 use super::loss::Lost;
 use super::queue::{AckedChunk, SendQueue};
 use super::wire::Wire;
-use crate::Error;
+use crate::error::Error;
 use crate::event::Delivery;
 use crate::ext::frame::AckRange;
 use crate::payload::Data;

@@ -11,8 +11,9 @@ use super::link::LinkConfig;
 use super::network::{Batch, SimNetwork, World, run};
 use crate::client::Client;
 use crate::config::Config;
+use crate::event::ConnectionId;
 use crate::event::Event;
-use crate::server::{ConnectionId, Server};
+use crate::server::Server;
 
 /// A connected client and server, driven in virtual time.
 ///

@@ -4,6 +4,7 @@
 
 pub mod original_server;
 pub mod same_pepper_server;
+pub mod secure;
 pub mod servers;
 pub mod strict_server;
 

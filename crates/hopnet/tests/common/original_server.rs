@@ -177,7 +177,7 @@ impl Machine for OriginalServer {
         })
     }
 
-    fn poll_timeout(&mut self) -> Option<Instant> {
+    fn poll_timeout(&self) -> Option<Instant> {
         self.peers
             .values()
             .filter_map(|p| match p {

@@ -130,7 +130,7 @@ impl Machine for SamePepperServer {
         })
     }
 
-    fn poll_timeout(&mut self) -> Option<Instant> {
+    fn poll_timeout(&self) -> Option<Instant> {
         self.inner.poll_timeout()
     }
 

@@ -76,7 +76,7 @@ impl Machine for EchoEndpoint {
     fn poll_transmit(&mut self, now: Instant, buf: &mut Vec<u8>, max: usize) -> Option<Transmit> {
         self.endpoint.poll_transmit(now, buf, max)
     }
-    fn poll_timeout(&mut self) -> Option<Instant> {
+    fn poll_timeout(&self) -> Option<Instant> {
         self.endpoint.poll_timeout()
     }
     fn handle_timeout(&mut self, now: Instant) {
@@ -178,7 +178,7 @@ impl Machine for TestServer {
             TestServer::SamePepper(s) => s.poll_transmit(now, buf, max),
         }
     }
-    fn poll_timeout(&mut self) -> Option<Instant> {
+    fn poll_timeout(&self) -> Option<Instant> {
         match self {
             TestServer::Original(s) => s.poll_timeout(),
             TestServer::Ours(s) => s.poll_timeout(),

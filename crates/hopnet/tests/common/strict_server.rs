@@ -289,7 +289,7 @@ impl Machine for StrictServer {
         })
     }
 
-    fn poll_timeout(&mut self) -> Option<Instant> {
+    fn poll_timeout(&self) -> Option<Instant> {
         self.peers
             .values()
             .map(|p| match p {

@@ -31,7 +31,7 @@ use hopnet::Stats;
 use hopnet::io::Impairment;
 use hopnet::io::blocking::{Client, Server};
 use hopnet::io::relay::Relay;
-use hopnet::secure::{ConnectToken, ConnectTokenBuilder, DropReason, Key, SecureStats};
+use hopnet::secure::{ConnectToken, ConnectTokenBuilder, DropReason, Key, NetcodeStats};
 use hopnet_snow_fight as wire;
 use snow_fight::net::{UdpServer, play_bot_on};
 use snow_fight::session::{
@@ -107,7 +107,7 @@ struct ServerReport {
     /// The first round's end: the `time` of its `GameOver`, and how it ended.
     round_end: Option<(u32, Outcome)>,
     /// The netcode layer's counters, in secure mode.
-    netcode: Option<SecureStats>,
+    netcode: Option<NetcodeStats>,
 }
 
 /// What a bot thread hands back.

@@ -119,3 +119,14 @@ fn dispatch(model: &Model) -> String {
     );
     out
 }
+
+/// The runtime's method for a variable-length integer of `bytes` bytes, one name on the reader
+/// and the writer alike: from 8 bytes on, the wide form, whose values may be bigints.
+fn varint_method(bytes: u32, zigzag: bool) -> &'static str {
+    match (bytes >= 8, zigzag) {
+        (false, false) => "varint",
+        (false, true) => "zigzag",
+        (true, false) => "wideVarint",
+        (true, true) => "wideZigzag",
+    }
+}

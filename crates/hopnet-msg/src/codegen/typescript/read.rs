@@ -4,50 +4,35 @@ use super::super::condition::Cond;
 use super::super::model::{FieldDef, Fields, TagWire, TypeBody, TypeDef};
 use super::super::names::{property, string_literal};
 use super::super::wire::Wire;
+use super::varint_method;
 
 /// The expression that reads one `wire` value from `r`.
 pub(super) fn expr(wire: &Wire) -> String {
     match wire {
         Wire::Null => "null".into(),
         Wire::Bool => "r.bool()".into(),
-        Wire::Bits {
-            bits,
-            signed: false,
-            wide: false,
-        } => format!("r.bits({bits})"),
-        Wire::Bits {
-            bits,
-            signed: true,
-            wide: false,
-        } => format!("r.signedBits({bits})"),
-        Wire::Bits {
-            bits,
-            signed: false,
-            wide: true,
-        } => format!("r.wideBits({bits})"),
-        Wire::Bits {
-            bits,
-            signed: true,
-            wide: true,
-        } => format!("r.wideSignedBits({bits})"),
-        Wire::Varint { bytes, zigzag } => match (*bytes >= 8, zigzag) {
-            (false, false) => format!("r.varint({bytes})"),
-            (false, true) => format!("r.zigzag({bytes})"),
-            (true, false) => format!("r.wideVarint({bytes})"),
-            (true, true) => format!("r.wideZigzag({bytes})"),
-        },
+        Wire::Bits { bits, signed, wide } => {
+            let method = match (signed, wide) {
+                (false, false) => "bits",
+                (true, false) => "signedBits",
+                (false, true) => "wideBits",
+                (true, true) => "wideSignedBits",
+            };
+            format!("r.{method}({bits})")
+        }
+        Wire::Varint { bytes, zigzag } => format!("r.{}({bytes})", varint_method(*bytes, *zigzag)),
         Wire::Range {
             min,
             max,
             bits,
-            wide: false,
-        } => format!("r.range({min}, {max}, {bits})"),
-        Wire::Range {
-            min,
-            max,
-            bits,
-            wide: true,
-        } => format!("r.wideRange({min}n, {max}n, {bits})"),
+            wide,
+        } => {
+            if *wide {
+                format!("r.wideRange({min}n, {max}n, {bits})")
+            } else {
+                format!("r.range({min}, {max}, {bits})")
+            }
+        }
         Wire::Float { bits } => format!("r.f{bits}()"),
         Wire::Option(inner) => format!("r.bool() ? {} : null", expr(inner)),
         Wire::List {

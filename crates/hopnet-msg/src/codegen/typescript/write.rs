@@ -6,6 +6,7 @@ use super::super::model::{FieldDef, Fields, TagWire, TypeBody, TypeDef};
 use super::super::names::string_literal;
 use super::super::wire::Wire;
 use super::read::uses;
+use super::varint_method;
 
 /// The expression that checks `value` and gives it typed, for the wires a condition can read
 /// (booleans and numbers); `None` for the others.
@@ -36,12 +37,9 @@ fn put(wire: &Wire, value: &str) -> String {
             (true, false) => format!("w.signedBits({value}, {bits});"),
             (_, true) => format!("w.bigBits({value}, {bits});"),
         },
-        Wire::Varint { bytes, zigzag } => match (*bytes >= 8, zigzag) {
-            (false, false) => format!("w.varint({value}, {bytes});"),
-            (false, true) => format!("w.zigzag({value}, {bytes});"),
-            (true, false) => format!("w.wideVarint({value}, {bytes});"),
-            (true, true) => format!("w.wideZigzag({value}, {bytes});"),
-        },
+        Wire::Varint { bytes, zigzag } => {
+            format!("w.{}({value}, {bytes});", varint_method(*bytes, *zigzag))
+        }
         Wire::Range {
             min, bits, wide, ..
         } => {

@@ -6,7 +6,7 @@ use std::net::{ToSocketAddrs, UdpSocket};
 use std::time::Duration;
 
 use super::driver::Loop;
-use crate::Error;
+use crate::error::Error;
 use crate::machine::Machine;
 
 /// Any [`Machine`] on a UDP socket.
@@ -35,7 +35,7 @@ use crate::machine::Machine;
 ///         buf.extend_from_slice(&bytes);
 ///         Some(Transmit::single(to, bytes.len()))
 ///     }
-///     fn poll_timeout(&mut self) -> Option<Instant> { None }
+///     fn poll_timeout(&self) -> Option<Instant> { None }
 ///     fn handle_timeout(&mut self, _now: Instant) {}
 /// }
 ///

@@ -30,7 +30,7 @@ use super::packet::{
 };
 use super::replay::ReplayWindow;
 use super::slot_timers::SlotTimers;
-use super::stats::{DropReason, SecureStats};
+use super::stats::{DropReason, NetcodeStats};
 use super::token_history::TokenHistory;
 use super::{SendError, UserData};
 
@@ -182,7 +182,7 @@ pub struct NetcodeServer {
     events: VecDeque<NetcodeServerEvent>,
     /// The datagram being read, decrypted in place.
     scratch: Box<[u8; MAX_PACKET_BYTES]>,
-    stats: SecureStats,
+    stats: NetcodeStats,
 }
 
 /// Why a server could not be created.
@@ -231,7 +231,7 @@ impl NetcodeServer {
             spare: Vec::new(),
             events: VecDeque::new(),
             scratch: Box::new([0; MAX_PACKET_BYTES]),
-            stats: SecureStats::default(),
+            stats: NetcodeStats::default(),
             config,
         })
     }
@@ -250,24 +250,9 @@ impl NetcodeServer {
         from: SocketAddr,
         datagram: &[u8],
     ) -> Option<(usize, &[u8])> {
-        self.stats.datagrams_received += 1;
-        match self.read(now, from, datagram) {
-            Ok(Some(client)) => {
-                self.stats.datagrams_accepted += 1;
-                self.stats.payloads_received += 1;
-                let len = datagram.len();
-                let payload = self.payload_in_scratch(len);
-                Some((client, payload))
-            }
-            Ok(None) => {
-                self.stats.datagrams_accepted += 1;
-                None
-            }
-            Err(reason) => {
-                self.stats.drop(reason);
-                None
-            }
-        }
+        let read = self.read(now, from, datagram);
+        let client = self.stats.count(read)?;
+        Some((client, self.payload_in_scratch(datagram.len())))
     }
 
     /// The decrypted payload of the datagram of `len` bytes now in the scratch buffer.
@@ -733,7 +718,7 @@ impl NetcodeServer {
     }
 
     /// The counters.
-    pub fn stats(&self) -> &SecureStats {
+    pub fn stats(&self) -> &NetcodeStats {
         &self.stats
     }
 }

@@ -93,7 +93,7 @@ impl DropReason {
 
 /// Counters of a netcode server or client.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SecureStats {
+pub struct NetcodeStats {
     /// Datagrams handed to `handle`.
     pub datagrams_received: u64,
     /// Of those, the ones accepted (each other one is counted in [`dropped`](Self::dropped)).
@@ -118,7 +118,7 @@ pub struct SecureStats {
     dropped: [u64; DropReason::ALL.len()],
 }
 
-impl SecureStats {
+impl NetcodeStats {
     /// Datagrams dropped for `reason`.
     pub fn dropped(&self, reason: DropReason) -> u64 {
         self.dropped[reason.index()]
@@ -129,8 +129,25 @@ impl SecureStats {
         self.dropped.iter().sum()
     }
 
-    pub(crate) fn drop(&mut self, reason: DropReason) {
+    fn drop(&mut self, reason: DropReason) {
         self.dropped[reason.index()] += 1;
+    }
+
+    /// Counts one datagram handed to `handle` by what reading it gave: accepted (a payload
+    /// when `Some`), or dropped for its reason. The payload, if any, is passed on.
+    pub(crate) fn count<T>(&mut self, read: Result<Option<T>, DropReason>) -> Option<T> {
+        self.datagrams_received += 1;
+        match read {
+            Ok(payload) => {
+                self.datagrams_accepted += 1;
+                self.payloads_received += u64::from(payload.is_some());
+                payload
+            }
+            Err(reason) => {
+                self.drop(reason);
+                None
+            }
+        }
     }
 }
 
@@ -138,10 +155,71 @@ impl SecureStats {
 mod tests {
     use super::*;
 
-    #[test]
-    fn all_lists_every_reason_at_its_index() {
-        for (i, reason) in DropReason::ALL.iter().enumerate() {
-            assert_eq!(reason.index(), i);
+    /// Where each reason stands in [`DropReason::ALL`], its declaration order. The match is
+    /// exhaustive: a reason added to the enum does not compile here until it is given its place
+    /// (declared last, the next one after `Unexpected`'s, which the test then names as the last).
+    fn place(reason: DropReason) -> usize {
+        match reason {
+            DropReason::Oversized => 0,
+            DropReason::TooSmall => 1,
+            DropReason::UnknownType => 2,
+            DropReason::WrongDirection => 3,
+            DropReason::SequenceLength => 4,
+            DropReason::NoKey => 5,
+            DropReason::NotFromServer => 6,
+            DropReason::Replayed => 7,
+            DropReason::Unauthentic => 8,
+            DropReason::WrongLength => 9,
+            DropReason::RequestLength => 10,
+            DropReason::RequestVersion => 11,
+            DropReason::RequestProtocol => 12,
+            DropReason::RequestExpired => 13,
+            DropReason::RequestToken => 14,
+            DropReason::NotInToken => 15,
+            DropReason::AddressConnected => 16,
+            DropReason::ClientConnected => 17,
+            DropReason::TokenUsedElsewhere => 18,
+            DropReason::HandshakesFull => 19,
+            DropReason::ChallengeInvalid => 20,
+            DropReason::Unexpected => 21,
         }
+    }
+
+    #[test]
+    fn all_lists_every_reason_once_at_its_index() {
+        for (i, &reason) in DropReason::ALL.iter().enumerate() {
+            assert_eq!(reason.index(), i, "{reason:?}");
+            assert_eq!(place(reason), i, "{reason:?}");
+        }
+        // The last reason declared closes the list.
+        assert_eq!(place(DropReason::Unexpected) + 1, DropReason::ALL.len());
+    }
+
+    #[test]
+    fn every_datagram_is_counted_once_as_accepted_or_dropped() {
+        let mut stats = NetcodeStats::default();
+        assert_eq!(stats.count(Ok(Some(7))), Some(7));
+        assert_eq!(stats.count::<u8>(Ok(None)), None);
+        assert_eq!(stats.count::<u8>(Err(DropReason::Replayed)), None);
+        assert_eq!(stats.datagrams_received, 3);
+        assert_eq!(stats.datagrams_accepted, 2);
+        assert_eq!(stats.payloads_received, 1);
+        assert_eq!(stats.dropped(DropReason::Replayed), 1);
+        assert_eq!(stats.dropped_total(), 1);
+    }
+
+    #[test]
+    fn each_reason_is_counted_apart() {
+        let mut stats = NetcodeStats::default();
+        for (i, &reason) in DropReason::ALL.iter().enumerate() {
+            for _ in 0..=i {
+                stats.drop(reason);
+            }
+        }
+        for (i, &reason) in DropReason::ALL.iter().enumerate() {
+            assert_eq!(stats.dropped(reason), i as u64 + 1, "{reason:?}");
+        }
+        let n = DropReason::ALL.len() as u64;
+        assert_eq!(stats.dropped_total(), n * (n + 1) / 2);
     }
 }

@@ -1,4 +1,4 @@
-//! Known answers from the reference C implementation (`crates/hopnet/tests/vectors/netcode/`, with
+//! Known answers from the reference C implementation (`tests/vectors/netcode/`, with
 //! its licence notice): every layout and seal of the standard, checked byte for byte both ways.
 
 use std::net::SocketAddr;

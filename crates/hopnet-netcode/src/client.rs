@@ -13,13 +13,13 @@ use std::time::{Duration, Instant};
 use super::SendError;
 use super::challenge_token::CHALLENGE_TOKEN_BYTES;
 use super::connect_token::{ConnectToken, TokenError};
-use super::netcode_server::DISCONNECT_PACKETS;
 use super::packet::{
     MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, Packet, Receiver, append_packet, open_packet,
     payload_packet_len, read_header, write_packet, write_request,
 };
 use super::replay::ReplayWindow;
-use super::stats::{DropReason, SecureStats};
+use super::server::DISCONNECT_PACKETS;
+use super::stats::{DropReason, NetcodeStats};
 
 /// The most packets a client queues toward the socket.
 const MAX_QUEUED: usize = 256;
@@ -99,7 +99,7 @@ pub struct NetcodeClient {
     out: VecDeque<Vec<u8>>,
     spare: Vec<Vec<u8>>,
     scratch: Box<[u8; MAX_PACKET_BYTES]>,
-    stats: SecureStats,
+    stats: NetcodeStats,
 }
 
 impl NetcodeClient {
@@ -121,7 +121,7 @@ impl NetcodeClient {
             out: VecDeque::new(),
             spare: Vec::new(),
             scratch: Box::new([0; MAX_PACKET_BYTES]),
-            stats: SecureStats::default(),
+            stats: NetcodeStats::default(),
         }
     }
 
@@ -157,29 +157,16 @@ impl NetcodeClient {
     }
 
     /// The counters.
-    pub fn stats(&self) -> &SecureStats {
+    pub fn stats(&self) -> &NetcodeStats {
         &self.stats
     }
 
     /// Takes a datagram received from `from` at `now`. A payload from the server is returned
     /// once connected; everything else is handled (or dropped and counted) inside.
     pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) -> Option<&[u8]> {
-        self.stats.datagrams_received += 1;
-        match self.read(now, from, datagram) {
-            Ok(Some(range)) => {
-                self.stats.datagrams_accepted += 1;
-                self.stats.payloads_received += 1;
-                Some(&self.scratch[range])
-            }
-            Ok(None) => {
-                self.stats.datagrams_accepted += 1;
-                None
-            }
-            Err(reason) => {
-                self.stats.drop(reason);
-                None
-            }
-        }
+        let read = self.read(now, from, datagram);
+        let range = self.stats.count(read)?;
+        Some(&self.scratch[range])
     }
 
     /// Reads one datagram; a payload's place in the scratch buffer when it is one.

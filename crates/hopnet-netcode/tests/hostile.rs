@@ -1,14 +1,14 @@
-//! Secure mode under attack, without sockets: an attacker who knows the addresses but not the
-//! keys, who can record and replay what passes, and who can send anything from anywhere.
-//! Every hostile datagram is dropped and counted under its reason, changes nothing, and never
-//! panics or grows memory.
+//! The netcode server and client under attack, without sockets: an attacker who knows the
+//! addresses but not the keys, who can record and replay what passes, and who can send anything
+//! from anywhere. Every hostile datagram is dropped and counted under its reason, changes
+//! nothing, and never panics or grows memory.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant, SystemTime};
 
-use hopnet::secure::{
+use hopnet_netcode::{
     ClientState, ConnectTokenBuilder, DropReason, Key, MAX_PACKET_BYTES, NetcodeClient,
-    NetcodeServer, NetcodeServerConfig, NetcodeServerEvent, REQUEST_PACKET_BYTES, SecureStats,
+    NetcodeServer, NetcodeServerConfig, NetcodeServerEvent, NetcodeStats, REQUEST_PACKET_BYTES,
     ServerDisconnectReason,
 };
 use rand::rngs::StdRng;
@@ -169,7 +169,7 @@ impl World {
 }
 
 /// Every datagram handed in is accounted for exactly once.
-fn assert_accounted(stats: &SecureStats) {
+fn assert_accounted(stats: &NetcodeStats) {
     assert_eq!(
         stats.datagrams_received,
         stats.datagrams_accepted + stats.dropped_total(),
@@ -234,7 +234,7 @@ fn forged_disconnect_payload_and_keep_alive_from_the_clients_address_change_noth
     // sequence the client already used.
     let stats = w.server.stats();
     let refused =
-        |s: &SecureStats| s.dropped(DropReason::Unauthentic) + s.dropped(DropReason::Replayed);
+        |s: &NetcodeStats| s.dropped(DropReason::Unauthentic) + s.dropped(DropReason::Replayed);
     assert_eq!(refused(stats) - refused(&before), forgeries);
     assert!(
         stats.dropped(DropReason::Unauthentic) - before.dropped(DropReason::Unauthentic)

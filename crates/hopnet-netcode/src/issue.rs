@@ -13,7 +13,7 @@ use super::{MAX_SERVER_ADDRESSES, USER_DATA_BYTES, UserData};
 /// What a token says: for which game, for which client, to which servers, for how long.
 ///
 /// ```
-/// use hopnet::secure::{ConnectTokenBuilder, Key};
+/// use hopnet_netcode::{ConnectTokenBuilder, Key};
 /// use std::time::SystemTime;
 ///
 /// let private_key = Key::generate(); // shared by the backend and its servers

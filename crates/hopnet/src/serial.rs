@@ -1,7 +1,7 @@
 //! Serial-number arithmetic (RFC 1982) for any width a wire numbers its packets in: hopnet's
 //! and WOKE's 16-bit sequences, Semi-ordered UDP's 24-bit package ids.
 //!
-//! The buffers that follow a sender's numbering ([`Orderer`](super::Orderer)) are generic over
+//! The buffers that follow a sender's numbering (the receive half's `Orderer`) are generic over
 //! [`SerialIndex`], so each width is compiled on its own: a 16-bit index costs what a `u16`
 //! does.
 
