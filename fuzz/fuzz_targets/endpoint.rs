@@ -29,7 +29,7 @@ use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
 use hopnet_fuzz::input::Input;
-use hopnet::packet::is_handshake_shaped;
+use hopnet_proto::fuzzing::packet::is_handshake_shaped;
 use hopnet::sim::{LinkConfig, SimNetwork};
 use hopnet::{Config, Delivery, ServerEvent, Event, MAX_PAYLOAD};
 

@@ -20,9 +20,9 @@ use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
 use hopnet_fuzz::input::Input;
-use hopnet::ext::compress::decompress;
-use hopnet::ext::datagram::{Frames, begin, seal};
-use hopnet::ext::frame::{Frame, write_ack};
+use hopnet_proto::fuzzing::ext::compress::decompress;
+use hopnet_proto::fuzzing::ext::datagram::{Frames, begin, seal};
+use hopnet_proto::fuzzing::ext::frame::{Frame, write_ack};
 use hopnet::sim::Pair;
 use hopnet::{Config, Delivery, MAX_PAYLOAD};
 

@@ -21,8 +21,8 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use hopnet::Machine;
-use hopnet::io::Impairment;
-use hopnet::io::blocking::Driver;
+use hopnet::Impairment;
+use hopnet::Driver;
 use hopnet_protocols::{semi_ordered_udp as sou, woke};
 
 fn cpu() -> Duration {

@@ -1,7 +1,7 @@
 //! The `fanout-1000` case: one hopnet server sends a 300-byte snapshot to each of 1,000
 //! clients at 30 Hz, unreliably; what does that cost the server's core?
 //!
-//! The server is `hopnet::io::blocking::Server` on the server thread (pinned to its core
+//! The server is `hopnet::Server` on the server thread (pinned to its core
 //! when pinning), looping as a game server does: at each tick `poll(0)` (read what came: the
 //! clients' keepalives), one shared [`Payload`] built (the snapshot encoded once), handed to
 //! every connection with `Server::send_payload`, then `flush`; it sleeps until the next
@@ -24,7 +24,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use hopnet::io::blocking::Server;
+use hopnet::Server;
 use hopnet::{ConnectionId, Delivery, Event, Payload};
 
 use super::fanout_clients::Pool;

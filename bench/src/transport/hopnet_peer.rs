@@ -1,4 +1,4 @@
-//! hopnet through its blocking driver (`hopnet::io::blocking`): `Server` and `Client` over
+//! hopnet through its blocking driver (`hopnet`): `Server` and `Client` over
 //! `std::net::UdpSocket`, polled in a loop as an application would.
 //!
 //! Two rows can come from here: `hopnet` (with the extensions a hopnet peer negotiates)
@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use hopnet::io::blocking::{Client, Server};
+use hopnet::{Client, Server};
 use hopnet::{Config, ConnectionId, Delivery, Error, Event};
 
 use super::relay::Relay;

@@ -94,50 +94,52 @@
 //!
 //! # Where each rule lives
 //!
+//! Laid out as bevy_replicon is: `shared/` holds what both sides use, `server/` and `client/`
+//! each side, and neither side imports the other; [`NetworkApp`] (`register.rs`) stands above
+//! both and hands a registered type to the side or sides an app runs.
+//!
 //! | File | Rule |
 //! |---|---|
-//! | `sets.rs` | the public system sets, and the steps inside them |
-//! | `transport/` | the transport traits; hopnet's UDP drivers (`udp.rs`) and simulator (`sim.rs`) under them |
-//! | `protocol/` | the registered types per direction, their tags, the framing (`frame.rs`) |
-//! | `register.rs` | [`NetworkApp`]: registering a type adds its systems |
-//! | `server/`, `client/` | the plugins, their resources, receiving (`receive.rs`) and sending (`send.rs`) |
-//! | `inbox.rs` | this frame's payloads by tag, their buffers recycled |
-//! | `messages.rs` | the Bevy messages the app reads and writes |
-//! | `error.rs` | [`NetworkError`], and its log kept from flooding |
-//! | `snapshot/` | snapshots as deltas: the server's baselines per client (`baselines.rs`, `server.rs`), a client's kept snapshots (`client.rs`), the payload (`frame.rs`) |
+//! | `register.rs` | [`NetworkApp`]: a type entered in the protocol, then each side adds its systems for it |
+//! | `server/` | [`HopnetServerPlugin`], [`NetServer`]; receiving (`receive.rs`), sending (`send.rs`), a registered type's systems (`register.rs`), snapshots: each client's baselines (`snapshot/`, `baselines.rs`) and this frame's acknowledgements (`tracked.rs`) |
+//! | `client/` | [`HopnetClientPlugin`], [`NetClient`], the run conditions; `receive.rs`, `send.rs`, `register.rs` as the server's; the snapshots kept as baselines and the request to start again (`snapshot.rs`) |
+//! | `shared/transport/` | the transport traits; hopnet's UDP drivers (`udp.rs`) and simulator (`sim.rs`) under them; [`ConnectionStats`] (`stats.rs`); the seed protocols' glue written once (`seed/`) and what is WOKE's (`woke.rs`) and Semi-ordered UDP's (`semi_ordered.rs`) own |
+//! | `shared/protocol/` | the registered types per direction, their tags, [`NetworkMessage`] and [`NetworkSnapshot`], the framing (`frame.rs`) |
+//! | `shared/snapshot/` | the snapshot messages, the window, the payload (`frame.rs`) |
+//! | `shared/sets.rs` | the public system sets, and the steps inside them |
+//! | `shared/plugin.rs` | the setup both plugins share, and where a side's systems go |
+//! | `shared/inbox.rs` | this frame's payloads filed by tag, each type's decoded, their buffers recycled |
+//! | `shared/encode.rs` | a type's messages of the frame encoded once each, with their tag and delivery |
+//! | `shared/messages.rs` | the Bevy messages the app reads and writes |
+//! | `shared/error.rs` | [`NetworkError`], and its log kept from flooding |
+//! | `shared/clock.rs` | the app's clock, as the transports take it |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-mod client;
-mod clock;
-mod error;
-mod inbox;
-mod messages;
-mod plugin;
-mod protocol;
+pub mod client;
 mod register;
-mod server;
-mod sets;
-pub mod snapshot;
-pub mod transport;
+pub mod server;
+mod shared;
 
-pub use transport::sim;
+pub use shared::transport::sim;
+pub use shared::{snapshot, transport};
 
 pub use client::{
     ConnectionState, HopnetClientPlugin, NetClient, client_connected, client_just_connected,
     client_just_disconnected,
 };
-pub use error::{NetworkError, Peer};
-pub use messages::{
+pub use register::NetworkApp;
+pub use server::{HopnetServerPlugin, NetServer};
+pub use shared::error::{NetworkError, Peer};
+pub use shared::messages::{
     ClientConnected, ClientDisconnected, Connected, Disconnected, FromClient, FromServer, SendTo,
     ToClients, ToServer,
 };
-pub use protocol::{Direction, Framing};
-pub use register::{NetworkApp, NetworkMessage, NetworkSnapshot};
-pub use server::{HopnetServerPlugin, NetServer};
-pub use sets::{HopnetReceive, HopnetSend};
-pub use snapshot::{SnapshotFromServer, SnapshotToClients};
+pub use shared::protocol::{Direction, Framing, NetworkMessage, NetworkSnapshot};
+pub use shared::sets::{HopnetReceive, HopnetSend};
+pub use shared::snapshot::{SnapshotFromServer, SnapshotToClients};
+pub use shared::transport::ConnectionStats;
 
 /// hopnet's names a plugin user needs, re-exported.
 pub use hopnet::{ConnectionId, Delivery, DisconnectReason};

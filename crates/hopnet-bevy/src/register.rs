@@ -1,37 +1,19 @@
 //! Registering what travels: the [`NetworkApp`] extension of Bevy's `App`.
+//!
+//! The one file that knows both sides: a type is entered in the shared `Protocol` (its
+//! tags, its registration's place in the sending order), then handed to the side or sides
+//! this app runs, each of which adds its own systems for it (`server/register.rs`,
+//! `client/register.rs`). Neither side knows the other, nor this file.
 
-use bevy_app::{App, PostUpdate, PreUpdate};
-use bevy_ecs::prelude::*;
+use bevy_app::App;
 use hopnet::Delivery;
 
-use crate::client::{HopnetClientPlugin, NetClient};
-use crate::protocol::{Direction, Framing, Kind, Protocol};
-use crate::server::{HopnetServerPlugin, NetServer};
-use crate::sets::{Registered, Step};
-use crate::snapshot::{SnapshotFromServer, SnapshotToClients, client, server};
-
-/// A message type the plugins can carry: anything that derives `Rabbit` (or implements
-/// [`Encode`](hopnet_codec::Encode) and [`Decode`](hopnet_codec::Decode)) and can live in a
-/// Bevy message.
-pub trait NetworkMessage:
-    hopnet_codec::Encode + hopnet_codec::Decode + Send + Sync + 'static
-{
-}
-
-impl<T: hopnet_codec::Encode + hopnet_codec::Decode + Send + Sync + 'static> NetworkMessage for T {}
-
-/// A snapshot type the plugins can replicate as deltas: one that derives `Rabbit` with
-/// `#[rabbit(delta)]` (or implements [`DeltaEncode`](hopnet_codec::DeltaEncode) and
-/// [`DeltaDecode`](hopnet_codec::DeltaDecode)).
-pub trait NetworkSnapshot:
-    hopnet_codec::DeltaEncode + hopnet_codec::DeltaDecode + Send + Sync + 'static
-{
-}
-
-impl<S: hopnet_codec::DeltaEncode + hopnet_codec::DeltaDecode + Send + Sync + 'static>
-    NetworkSnapshot for S
-{
-}
+use crate::client::{self, HopnetClientPlugin};
+use crate::server::{self, HopnetServerPlugin};
+use crate::shared::protocol::{
+    Direction, Framing, Kind, NetworkMessage, NetworkSnapshot, Protocol,
+};
+use crate::shared::sets::Registered;
 
 /// Registering the types that travel, on the server's app and on the clients' alike.
 ///
@@ -54,7 +36,7 @@ pub trait NetworkApp {
     fn add_server_message<T: NetworkMessage>(&mut self, delivery: Delivery) -> &mut Self;
 
     /// Registers snapshot type `S`, replicated from the server to clients as deltas: the
-    /// server writes [`SnapshotToClients<S>`], a client reads [`SnapshotFromServer<S>`] (see
+    /// server writes [`SnapshotToClients<S>`](crate::SnapshotToClients), a client reads [`SnapshotFromServer<S>`](crate::SnapshotFromServer) (see
     /// [`snapshot`](crate::snapshot)).
     fn add_snapshot<S: NetworkSnapshot>(&mut self) -> &mut Self;
 
@@ -94,10 +76,10 @@ fn register_message<T: NetworkMessage>(
     };
     Registered::configure(app, order);
     if is_server {
-        crate::server::register_message::<T>(app, Registered(order), to_server, to_clients);
+        server::register_message::<T>(app, Registered(order), to_server, to_clients);
     }
     if is_client {
-        crate::client::register_message::<T>(app, Registered(order), to_server, to_clients);
+        client::register_message::<T>(app, Registered(order), to_server, to_clients);
     }
 }
 
@@ -131,36 +113,10 @@ impl NetworkApp for App {
         };
         Registered::configure(self, order);
         if is_server {
-            self.init_resource::<server::SnapshotServer<S>>()
-                .add_message::<SnapshotToClients<S>>()
-                .add_systems(
-                    PreUpdate,
-                    server::receive::<S>
-                        .in_set(Step::Decode)
-                        .run_if(resource_exists::<NetServer>),
-                )
-                .add_systems(
-                    PostUpdate,
-                    server::send::<S>
-                        .in_set(Registered(order))
-                        .run_if(resource_exists::<NetServer>),
-                );
+            server::register_snapshot::<S>(self, Registered(order));
         }
         if is_client {
-            self.init_resource::<client::SnapshotClient<S>>()
-                .add_message::<SnapshotFromServer<S>>()
-                .add_systems(
-                    PreUpdate,
-                    client::receive::<S>
-                        .in_set(Step::Decode)
-                        .run_if(resource_exists::<NetClient>),
-                )
-                .add_systems(
-                    PostUpdate,
-                    client::request_restart::<S>
-                        .in_set(Registered(order))
-                        .run_if(resource_exists::<NetClient>),
-                );
+            client::register_snapshot::<S>(self, Registered(order));
         }
         self
     }

@@ -4,10 +4,12 @@
 //! simulator. Every one is dropped and reported with the peer and the reason; nothing panics;
 //! the connection goes on and a good message still arrives.
 
+mod common;
+
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
+use common::Stepper;
 use hopnet::sim::LinkConfig;
 use hopnet_bevy::Peer;
 use hopnet_bevy::prelude::*;
@@ -42,13 +44,11 @@ fn record(
         .extend(errors.read().map(|e| (e.peer(), e.to_string())));
 }
 
+const TICK: Duration = Duration::from_millis(16);
+
 fn app() -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .insert_resource(TimeUpdateStrategy::ManualDuration(Duration::from_millis(
-            16,
-        )))
-        .init_resource::<Seen>()
+    let mut app = common::app(TICK);
+    app.init_resource::<Seen>()
         // Both, so that one system records on either side.
         .add_message::<FromClient<Chat>>()
         .add_message::<FromServer<Chat>>()
@@ -104,10 +104,10 @@ fn a_server_app_drops_and_reports_what_a_client_gets_wrong() {
         .add_network_message::<Chat>(hopnet::Delivery::ReliableOrdered);
     // A client that is no Bevy app: it sends whatever it likes.
     let mut raw = net.client(hopnet::Config::default());
-    for _ in 0..100 {
-        server.update();
-    }
-    let id = server
+    let mut stepper = Stepper::new(server, Vec::new());
+    stepper.frames(100);
+    let id = stepper
+        .server
         .world()
         .resource::<NetServer>()
         .clients()
@@ -132,9 +132,8 @@ fn a_server_app_drops_and_reports_what_a_client_gets_wrong() {
         raw.send(&bytes, hopnet::Delivery::Unreliable).unwrap();
         random += 1;
     }
-    for _ in 0..200 {
-        server.update();
-    }
+    stepper.frames(200);
+    let server = &stepper.server;
     let seen = server.world().resource::<Seen>();
     let good = Chat {
         room: 5,
@@ -176,15 +175,19 @@ fn a_client_app_drops_and_reports_what_the_server_gets_wrong() {
         .add_plugins(HopnetClientPlugin)
         .insert_resource(NetClient::new(net.client(hopnet::Config::default())))
         .add_network_message::<Chat>(hopnet::Delivery::ReliableOrdered);
-    // The server is no Bevy app: the test steps the network itself and sends raw payloads.
-    let step = |client: &mut App| {
-        net.with(|n| n.step(Duration::from_millis(16)));
-        client.update();
-    };
-    for _ in 0..100 {
-        step(&mut client);
-    }
-    assert!(client.world().resource::<NetClient>().is_connected());
+    // The server is no Bevy app: in its place, an app that steps the network, and the test
+    // sends raw payloads from the network's server.
+    let mut network = common::app(TICK);
+    let stepped = net.clone();
+    network.add_systems(Update, move || stepped.with(|n| n.step(TICK)));
+    let mut stepper = Stepper::new(network, vec![client]);
+    stepper.frames(100);
+    assert!(
+        stepper.clients[0]
+            .world()
+            .resource::<NetClient>()
+            .is_connected()
+    );
     let id = net.with(|n| {
         while n.server().poll_event().is_some() {}
         n.server().connections().next().expect("connected")
@@ -197,9 +200,8 @@ fn a_client_app_drops_and_reports_what_the_server_gets_wrong() {
                 .unwrap();
         }
     });
-    for _ in 0..200 {
-        step(&mut client);
-    }
+    stepper.frames(200);
+    let client = &stepper.clients[0];
     let seen = client.world().resource::<Seen>();
     assert_eq!(seen.chats.len(), 1, "{:?}", seen.chats);
     assert_eq!(seen.errors.len(), bad.len() - 1, "{:?}", seen.errors);

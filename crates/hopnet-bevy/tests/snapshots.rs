@@ -3,15 +3,17 @@
 //! newer than the one before; most arrive as deltas; a client that lost its baselines asks to
 //! start again and gets whole snapshots, then deltas again.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 use bevy::prelude::*;
-use bevy::time::TimeUpdateStrategy;
+use common::{Stepper, app};
 use hopnet::sim::LinkConfig;
+use hopnet_bevy::client::SnapshotClient;
 use hopnet_bevy::prelude::*;
 use hopnet_bevy::sim::SimNet;
-use hopnet_bevy::snapshot::SnapshotClient;
 use hopnet_codec::Rabbit;
 
 #[derive(Rabbit, Debug, Clone, PartialEq)]
@@ -62,13 +64,6 @@ fn see(mut snapshots: MessageReader<SnapshotFromServer<Board>>, mut seen: ResMut
     seen.0.extend(snapshots.read().map(|s| s.snapshot.clone()));
 }
 
-fn app(tick: Duration) -> App {
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins)
-        .insert_resource(TimeUpdateStrategy::ManualDuration(tick));
-    app
-}
-
 #[test]
 fn clients_hand_up_the_servers_snapshots_mostly_as_deltas_and_recover_lost_baselines() {
     let link = LinkConfig {
@@ -97,7 +92,7 @@ fn clients_hand_up_the_servers_snapshots_mostly_as_deltas_and_recover_lost_basel
             tick.run_if(|s: Res<NetServer>| s.clients().count() == 2),
         );
 
-    let mut clients: Vec<App> = (0..2)
+    let clients: Vec<App> = (0..2)
         .map(|_| {
             let mut client = app(frame);
             client
@@ -110,17 +105,14 @@ fn clients_hand_up_the_servers_snapshots_mostly_as_deltas_and_recover_lost_basel
         })
         .collect();
 
-    for frame in 0..1200 {
-        server.update();
-        for client in &mut clients {
-            client.update();
-        }
-        if frame == 600 {
-            // Client 1 loses every baseline it held: the deltas already on their way name
-            // snapshots it no longer has.
-            clients[1].insert_resource(SnapshotClient::<Board>::default());
-        }
-    }
+    let mut stepper = Stepper::new(server, clients);
+    stepper.frames(601);
+    // Client 1 loses every baseline it held: the deltas already on their way name snapshots
+    // it no longer has.
+    stepper.clients[1].insert_resource(SnapshotClient::<Board>::default());
+    stepper.frames(599);
+    stepper.assert_no_errors();
+    let (server, clients) = (&stepper.server, &stepper.clients);
 
     let sent = &server.world().resource::<Game>().sent;
     assert!(sent.len() > 1000, "{}", sent.len());

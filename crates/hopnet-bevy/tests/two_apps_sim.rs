@@ -6,7 +6,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Stepper, check, client_app, server_app};
+use common::modes::{check_both_ways, reliable_all_arrived, start};
+use common::{Stepper, client_app, server_app};
 use hopnet::sim::LinkConfig;
 use hopnet_bevy::sim::SimNet;
 use hopnet_bevy::{NetClient, NetServer};
@@ -31,7 +32,7 @@ fn run(seed: u64) {
     let clients = (0..2)
         .map(|_| client_app(TICK, NetClient::new(net.client(config.clone())), FRAMES))
         .collect();
-    let mut stepper = Stepper { server, clients };
+    let mut stepper = Stepper::new(server, clients);
     // Connected, and the extensions agreed both ways (an offer or its accept may be lost a
     // few times): until then a sequenced message is an unreliable one, on the spec's wire.
     let agreed = |s: &mut Stepper| {
@@ -46,36 +47,43 @@ fn run(seed: u64) {
         stepper.run_until(30_000 / 16, agreed),
         "seed {seed}: not connected"
     );
-    stepper.start();
-    // 150 frames of writing, then until every reliable message is in: a minute at most.
+    start(&mut stepper);
+    // 100 frames of writing, then until every reliable message is in: a minute at most.
     assert!(
-        stepper.run_until(60_000 / 16, |s| s.reliable_all_arrived()),
+        stepper.run_until(60_000 / 16, |s| reliable_all_arrived(s)),
         "seed {seed}: reliable messages missing after a minute"
     );
     // A little longer, for late unreliable ones.
-    for _ in 0..30 {
-        stepper.frame();
-    }
+    stepper.frames(30);
+    check_both_ways(&stepper, true, assert_loss_is_plausible);
+    assert_stats_are_hopnets(&mut stepper);
+}
 
-    let server_sent = &Stepper::script(&stepper.server).sent;
-    for client in &stepper.clients {
-        assert!(Stepper::script(client).done());
-        let got = Stepper::arrivals(client);
-        let got: Vec<_> = got.arrived.iter().collect();
-        let counts = check(server_sent, &got, true);
-        assert_loss_is_plausible(&counts);
+/// On hopnet's simulator every counter is kept: none is unknown.
+fn assert_stats_are_hopnets(stepper: &mut Stepper) {
+    for client in &mut stepper.clients {
+        let stats = client.world_mut().resource_mut::<NetClient>().stats();
+        let hopnet = stats.hopnet.clone().expect("hopnet's counters");
+        assert!(stats.smoothed_rtt.is_some(), "{stats:?}");
+        assert_eq!(stats.messages_sent, Some(hopnet.messages_sent));
+        assert!(
+            stats.messages_sent.unwrap() >= 6 * FRAMES as u64,
+            "{stats:?}"
+        );
+        assert!(stats.packets_received.unwrap() > 0, "{stats:?}");
     }
-    let server_got = &Stepper::arrivals(&stepper.server).arrived;
-    for (i, client) in stepper.clients.iter().enumerate() {
-        let id = stepper.client_id(i);
-        let got: Vec<_> = server_got.iter().filter(|a| a.from == id).collect();
-        let counts = check(&Stepper::script(client).sent, &got, true);
-        assert_loss_is_plausible(&counts);
+    let ids: Vec<_> = (0..stepper.clients.len())
+        .map(|i| stepper.client_id(i))
+        .collect();
+    let mut server = stepper.server.world_mut().resource_mut::<NetServer>();
+    for id in ids {
+        let stats = server.stats(id).expect("connected");
+        assert!(
+            stats.hopnet.is_some() && stats.bytes_sent.unwrap() > 0,
+            "{stats:?}"
+        );
     }
-    for app in std::iter::once(&stepper.server).chain(&stepper.clients) {
-        let errors = &app.world().resource::<common::Errors>().0;
-        assert!(errors.is_empty(), "seed {seed}: {errors:?}");
-    }
+    assert_eq!(server.stats(hopnet::ConnectionId(999)), None);
 }
 
 /// At 20 % loss, most of what is sent once still arrives, and not all of it.

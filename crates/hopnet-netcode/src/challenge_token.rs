@@ -5,8 +5,9 @@
 
 use super::aead::{MAC_BYTES, Unauthentic, open, seal, sequence_nonce};
 use super::key::Key;
+use super::user_data::USER_DATA_BYTES;
+use super::user_data::UserData;
 use super::wire::{Reader, Writer};
-use super::{USER_DATA_BYTES, UserData};
 
 /// The size of a challenge token, encrypted or not.
 pub const CHALLENGE_TOKEN_BYTES: usize = 300;

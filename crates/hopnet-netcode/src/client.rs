@@ -10,7 +10,6 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use super::SendError;
 use super::challenge_token::CHALLENGE_TOKEN_BYTES;
 use super::connect_token::{ConnectToken, TokenError};
 use super::packet::{
@@ -18,6 +17,7 @@ use super::packet::{
     payload_packet_len, read_header, write_packet, write_request,
 };
 use super::replay::ReplayWindow;
+use super::send_error::SendError;
 use super::server::DISCONNECT_PACKETS;
 use super::stats::{DropReason, NetcodeStats};
 

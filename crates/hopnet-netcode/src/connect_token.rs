@@ -4,11 +4,12 @@
 
 use std::net::SocketAddr;
 
+use super::address::MAX_SERVER_ADDRESSES;
 use super::address::{read_addresses, write_addresses};
 use super::key::Key;
 use super::private_token::{PRIVATE_TOKEN_BYTES, TOKEN_NONCE_BYTES};
+use super::version::VERSION_INFO;
 use super::wire::{Reader, Writer};
-use super::{MAX_SERVER_ADDRESSES, VERSION_INFO};
 
 /// The size of a connect token.
 pub const CONNECT_TOKEN_BYTES: usize = 2048;

@@ -5,10 +5,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use rand::{CryptoRng, RngCore};
 
+use super::address::MAX_SERVER_ADDRESSES;
 use super::connect_token::{ConnectToken, TokenError};
 use super::key::Key;
 use super::private_token::{PrivateToken, TOKEN_NONCE_BYTES, encrypt_private_token};
-use super::{MAX_SERVER_ADDRESSES, USER_DATA_BYTES, UserData};
+use super::user_data::USER_DATA_BYTES;
+use super::user_data::UserData;
 
 /// What a token says: for which game, for which client, to which servers, for how long.
 ///

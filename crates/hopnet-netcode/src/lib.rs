@@ -115,11 +115,14 @@ mod key;
 mod packet;
 mod private_token;
 mod replay;
+mod send_error;
 mod sequence;
 mod server;
 mod slot_timers;
 mod stats;
 mod token_history;
+mod user_data;
+mod version;
 mod wire;
 
 #[cfg(test)]
@@ -135,28 +138,11 @@ pub use key::{KEY_BYTES, Key, KeyFileError};
 pub use packet::{MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, REQUEST_PACKET_BYTES};
 pub use private_token::{PRIVATE_TOKEN_BYTES, TOKEN_NONCE_BYTES};
 pub use replay::REPLAY_WINDOW;
+pub use send_error::SendError;
 pub use server::{
     DISCONNECT_PACKETS, MAX_CLIENTS, NetcodeServer, NetcodeServerConfig, NetcodeServerEvent,
     ServerConfigError, ServerDisconnectReason,
 };
 pub use stats::{DropReason, NetcodeStats};
-
-/// The version string every token and packet carries: "NETCODE 1.02" and a zero byte.
-pub const VERSION_INFO: &[u8; 13] = b"NETCODE 1.02\0";
-
-/// The size of a token's user data.
-pub const USER_DATA_BYTES: usize = 256;
-
-/// 256 bytes from the backend to the server, carried in the token, opaque to netcode.
-pub type UserData = [u8; USER_DATA_BYTES];
-
-/// Why a payload was not sent.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum SendError {
-    /// A payload packet carries 1 to 1,200 bytes.
-    #[error("a netcode payload is 1 to {MAX_PAYLOAD_BYTES} bytes, not {0}")]
-    PayloadSize(usize),
-    /// No connection (the client is not connected, or the server's slot is empty).
-    #[error("not connected")]
-    NotConnected,
-}
+pub use user_data::{USER_DATA_BYTES, UserData};
+pub use version::VERSION_INFO;

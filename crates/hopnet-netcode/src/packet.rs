@@ -10,7 +10,6 @@
 //! type, direction, sequence length, size again ([`read_header`]); then the replay window,
 //! decryption, the window's update, and the content's size ([`open_packet`]).
 
-use super::VERSION_INFO;
 use super::aead::{MAC_BYTES, open, seal, sequence_nonce};
 use super::challenge_token::CHALLENGE_TOKEN_BYTES;
 use super::connect_token::ConnectToken;
@@ -21,6 +20,7 @@ use super::private_token::{
 use super::replay::ReplayWindow;
 use super::sequence::{prefix_byte, read_sequence, sequence_bytes, write_sequence};
 use super::stats::DropReason;
+use super::version::VERSION_INFO;
 use super::wire::{Reader, Writer};
 
 /// The most payload one packet carries.

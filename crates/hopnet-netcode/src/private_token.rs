@@ -10,8 +10,10 @@ use std::net::SocketAddr;
 use super::address::{read_addresses, write_addresses};
 use super::aead::{MAC_BYTES, Unauthentic, open_x, seal_x};
 use super::key::Key;
+use super::user_data::USER_DATA_BYTES;
+use super::user_data::UserData;
+use super::version::VERSION_INFO;
 use super::wire::{Reader, Writer};
-use super::{USER_DATA_BYTES, UserData, VERSION_INFO};
 
 /// The size of the private part, encrypted or not.
 pub const PRIVATE_TOKEN_BYTES: usize = 1024;

@@ -29,10 +29,11 @@ use super::packet::{
     payload_packet_len, read_header, read_request, write_packet,
 };
 use super::replay::ReplayWindow;
+use super::send_error::SendError;
 use super::slot_timers::SlotTimers;
 use super::stats::{DropReason, NetcodeStats};
 use super::token_history::TokenHistory;
-use super::{SendError, UserData};
+use super::user_data::UserData;
 
 /// How many disconnect packets a server or client sends when it closes a connection, so that
 /// one arrives despite loss.

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, ValueEnum};
-use hopnet::io::blocking::Driver;
+use hopnet::Driver;
 use hopnet_protocols::semi_ordered_udp::{
     Client, ClientMode, Config, EchoCheck, Event, SendError, Server, Summary,
 };

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use hopnet::io::blocking::Driver;
+use hopnet::Driver;
 use hopnet_protocols::woke::{
     Client, CloseReason, Config, EchoCheck, Event, MAX_PENDING_RELIABLE, Server, Summary,
 };

@@ -4,7 +4,7 @@
 //! transports. Each is a sans-I/O machine here ([`hopnet::Machine`]), built from hopnet's
 //! parts (its timers, RTT estimation, retransmission bookkeeping, ordering buffers and memory
 //! budgets), so it runs under hopnet's std and tokio drivers
-//! ([`hopnet::io::blocking::Driver`]) and in its simulator ([`hopnet::sim::SimNetwork`]) as
+//! ([`hopnet::Driver`]) and in its simulator ([`hopnet::sim::SimNetwork`]) as
 //! Snow Fight's wire does. Their byte layouts are declared in `hopnet-formats`.
 //!
 //! PROTOCOL.md has a section per protocol: what its text says, what it leaves open, and what

@@ -5,7 +5,7 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use hopnet::io::Impairment;
+use hopnet::Impairment;
 use hopnet_protocols::rtype::{Entry, Host, HostConfig, SessionConfig, SessionError, play};
 
 fn lossy(seed: u64) -> Option<Impairment> {

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use hopnet::io::Impairment;
+use hopnet::Impairment;
 use hopnet_protocols::rtype::{
     Entry, Host, HostConfig, SessionConfig, SessionError, SessionProgress, play_tracked,
 };

@@ -13,7 +13,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use common::seed_instance::SeedHost;
-use hopnet::io::Impairment;
+use hopnet::Impairment;
 use hopnet_protocols::rtype::{Entry, Host, HostConfig, SessionConfig, play};
 
 const MOVES: usize = 20;

@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use hopnet::io::Impairment;
-use hopnet::io::async_tokio::Driver;
+use hopnet::Impairment;
+use hopnet::tokio::Driver;
 use hopnet_protocols::rtype::{Instance, InstanceClient, Phase, moves};
 
 fn lossy(seed: u64) -> Option<Impairment> {

@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use hopnet::io::blocking::Driver;
+use hopnet::Driver;
 
 mod common;
 use common::semi_ordered::{send_what_fits, take_echoes};

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use hopnet::io::async_tokio::Driver;
+use hopnet::tokio::Driver;
 
 mod common;
 use common::on_tokio;

@@ -1,6 +1,6 @@
 //! The address each WebTransport session has toward hopnet's server.
 //!
-//! hopnet's [`Server`](hopnet::Server) keys its connections by the peer's socket address.
+//! hopnet's [`Server`](hopnet::proto::Server) keys its connections by the peer's socket address.
 //! A browser's session has no UDP address of its own that the server could send to (its
 //! datagrams arrive inside a QUIC connection), so the driver gives each session a synthetic
 //! address and routes every datagram the endpoint sends there into that session. The addresses

@@ -1,5 +1,5 @@
 //! Browsers join a hopnet server: WebTransport sessions carry hopnet's datagrams beside its UDP
-//! clients, in one [`Server`](hopnet::Server), one game.
+//! clients, in one [`Server`](hopnet::proto::Server), one game.
 //!
 //! A browser cannot send UDP, but it can open a [WebTransport] session to a server whose
 //! certificate it trusts and exchange unreliable datagrams in it. Here each such datagram is a
@@ -9,7 +9,8 @@
 //! ([`is_session_address`]). A hopnet client in the page (`web/src/hopnet/` in the
 //! repository, TypeScript) speaks the same wire.
 //!
-//! - [`Server`]: the driver, hopnet's server over a UDP socket and WebTransport together.
+//! - [`Server`]: the driver, hopnet's server over a UDP socket and WebTransport together; a
+//!   [`ServerDriver`](hopnet::ServerDriver), so a game's loop written for UDP runs on it.
 //! - [`Certificate`]: a self-signed ECDSA P-256 certificate of at most 14 days that a page
 //!   trusts by its hash, or the operator's own.
 //! - [`Site`]: the page and its scripts over HTTP from the same host, with the hash it needs.

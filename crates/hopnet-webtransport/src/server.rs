@@ -1,9 +1,10 @@
-//! The driver: one [`hopnet::Server`] fed by a UDP socket and by WebTransport sessions.
+//! The driver: one [`hopnet::proto::Server`] fed by a UDP socket and by WebTransport sessions.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
+use hopnet::SideChannel;
 use hopnet::{ConnectionId, Delivery, ServerEvent};
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
@@ -29,7 +30,7 @@ const UPKEEP_EVERY: Duration = Duration::from_millis(50);
 const CLOSE_WAIT: Duration = Duration::from_millis(100);
 
 /// A hopnet server whose clients come over UDP and, from browsers, over WebTransport: one
-/// [`hopnet::Server`], one game, both kinds of client.
+/// [`hopnet::proto::Server`], one game, both kinds of client.
 ///
 /// Each WebTransport session's datagrams carry hopnet datagrams, byte for byte what a UDP
 /// client sends, so the handshake, delivery modes, ordering and extensions are the same. The
@@ -40,9 +41,11 @@ const CLOSE_WAIT: Duration = Duration::from_millis(100);
 /// [`unused_session_timeout`](WebTransportConfig::unused_session_timeout) without a connection
 /// is closed too.
 ///
-/// It is driven like [`hopnet::io::blocking::Server`]: [`poll`](Server::poll) does one round
+/// It is driven like [`hopnet::Server`]: [`poll`](Server::poll) does one round
 /// of I/O, waiting at most as long as the caller allows, then events are read with
-/// [`poll_event`](Server::poll_event) or through [`machine`](Server::machine). QUIC runs on a
+/// [`poll_event`](Server::poll_event) or through [`machine`](Server::machine); both implement
+/// [`ServerDriver`](hopnet::ServerDriver), so a game's loop written once runs on either.
+/// QUIC runs on a
 /// tokio runtime of one worker thread that the server owns; nothing of it shows, but it means a
 /// `Server` is for synchronous code: use (and drop) it outside any async runtime, on a thread
 /// of its own if the game is async.
@@ -63,7 +66,7 @@ const CLOSE_WAIT: Duration = Duration::from_millis(100);
 /// # Ok::<(), hopnet_webtransport::Error>(())
 /// ```
 pub struct Server {
-    endpoint: hopnet::Server,
+    endpoint: hopnet::proto::Server,
     udp: Udp,
     web: Web,
     page_hash: Option<[u8; 32]>,
@@ -71,6 +74,8 @@ pub struct Server {
     info: site::Info,
     renewal: Option<Renewal>,
     quic_idle_timeout: Duration,
+    /// Another protocol's datagrams on the UDP socket (server queries), if set.
+    side: Option<SideChannel>,
     buf: Vec<u8>,
     next_upkeep: Instant,
     accepting: tokio::task::JoinHandle<()>,
@@ -129,7 +134,7 @@ impl Server {
         let limits = Limits {
             max_sessions: web.max_sessions,
             handshake_timeout: web.handshake_timeout,
-            min_datagram: hopnet::ext::features::SPEC_DATAGRAM,
+            min_datagram: hopnet::SPEC_DATAGRAM,
         };
         let accepting = runtime.spawn(sessions::accept(
             wt.clone(),
@@ -142,7 +147,7 @@ impl Server {
         ));
         drop(_guard);
         Ok(Server {
-            endpoint: hopnet::Server::new(config),
+            endpoint: hopnet::proto::Server::new(config),
             udp,
             web: Web::new(
                 wt,
@@ -160,6 +165,7 @@ impl Server {
             )),
             renewal: web.certificate.renewal(),
             quic_idle_timeout: web.quic_idle_timeout,
+            side: None,
             buf: Vec::new(),
             next_upkeep: Instant::now(),
             accepting,
@@ -278,7 +284,9 @@ impl Server {
         self.endpoint.poll_event()
     }
 
-    /// Queues a message and sends what the congestion window allows.
+    /// Queues a message and flushes: it leaves now, with whatever else is queued, as far as
+    /// the congestion window allows. [`queue`](Self::queue) and the
+    /// [`machine`](Self::machine)'s `send` only queue.
     pub fn send(
         &mut self,
         id: ConnectionId,
@@ -289,7 +297,8 @@ impl Server {
         self.flush()
     }
 
-    /// Queues a message without sending anything yet.
+    /// Queues a message without sending anything yet: the next `flush`, `send` or
+    /// [`poll`](Self::poll) sends it, together with whatever else is queued.
     pub fn queue(
         &mut self,
         id: ConnectionId,
@@ -299,20 +308,34 @@ impl Server {
         Ok(self.endpoint.send(id, bytes, delivery)?)
     }
 
-    /// Closes a connection (sends `END`); a session's closes a moment later.
+    /// Closes a connection and flushes (its `END` leaves now); a session's closes a moment
+    /// later.
     pub fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
         self.endpoint.close(id)?;
         self.flush()
     }
 
-    /// Hands back a message's buffer once read (see [`hopnet::Server::recycle`]).
+    /// Hands back a message's buffer once read (see [`hopnet::proto::Server::recycle`]).
     pub fn recycle(&mut self, bytes: Vec<u8>) {
         self.endpoint.recycle(bytes)
     }
 
     /// The state machine, for everything else: statistics, connections, events.
-    pub fn machine(&mut self) -> &mut hopnet::Server {
+    pub fn machine(&mut self) -> &mut hopnet::proto::Server {
         &mut self.endpoint
+    }
+
+    /// Hands the UDP datagrams longer than four bytes that start with the side channel's
+    /// prefix to it instead of hopnet, and sends what it queues over UDP (see
+    /// [`SideChannel`]); `None` removes it (and what it held). As on hopnet's UDP driver:
+    /// server queries on the game's port. Sessions' datagrams are always hopnet's.
+    pub fn set_side_channel(&mut self, side: Option<SideChannel>) {
+        self.side = side;
+    }
+
+    /// The side channel, if one is set: read what it claimed and queue the answers here.
+    pub fn side_channel(&mut self) -> Option<&mut SideChannel> {
+        self.side.as_mut()
     }
 
     /// The carrier's counters.
@@ -337,6 +360,9 @@ impl Server {
         if !self.udp.send_stalled() {
             return;
         }
+        while let Some((to, answer)) = self.side.as_mut().and_then(SideChannel::next_answer) {
+            self.udp.send(to, &answer);
+        }
         while let Some(transmit) = self.endpoint.poll_transmit(now, &mut self.buf, BATCH) {
             let datagrams = transmit.split(&self.buf);
             if is_session_address(transmit.destination) {
@@ -360,7 +386,9 @@ impl Server {
             let Some((from, datagram)) = self.udp.try_recv() else {
                 break;
             };
-            self.endpoint.handle(now, from, datagram);
+            if !self.side.as_mut().is_some_and(|s| s.offer(from, datagram)) {
+                self.endpoint.handle(now, from, datagram);
+            }
             count += 1;
         }
         let mut web = 0;
@@ -390,6 +418,37 @@ impl Server {
                 _ = tokio::time::sleep_until(deadline.into()) => Woken::Nothing,
             }
         })
+    }
+}
+
+/// A game's loop written for [`ServerDriver`](hopnet::ServerDriver) runs on this carrier
+/// as on UDP alone, side channel included.
+impl hopnet::ServerDriver for Server {
+    type Error = Error;
+
+    fn poll(&mut self, max_wait: Duration) -> Result<(), Error> {
+        Server::poll(self, max_wait)
+    }
+
+    fn machine(&mut self) -> &mut hopnet::proto::Server {
+        Server::machine(self)
+    }
+
+    fn flush(&mut self) -> Result<(), Error> {
+        Server::flush(self)
+    }
+
+    fn local_addr(&self) -> Result<SocketAddr, Error> {
+        Server::local_addr(self)
+    }
+
+    fn side_channel(&mut self) -> Option<&mut SideChannel> {
+        Server::side_channel(self)
+    }
+
+    fn set_side_channel(&mut self, side: Option<SideChannel>) -> Result<(), Error> {
+        Server::set_side_channel(self, side);
+        Ok(())
     }
 }
 

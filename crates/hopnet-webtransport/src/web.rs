@@ -78,7 +78,12 @@ impl Web {
     }
 
     /// Takes one session's opening or end.
-    pub fn on_control(&mut self, control: Control, hopnet: &mut hopnet::Server, now: Instant) {
+    pub fn on_control(
+        &mut self,
+        control: Control,
+        hopnet: &mut hopnet::proto::Server,
+        now: Instant,
+    ) {
         match control {
             Control::Opened { addr, connection } => {
                 self.sessions.insert(
@@ -100,14 +105,19 @@ impl Web {
     }
 
     /// Takes every opening and end waiting.
-    pub fn drain_control(&mut self, hopnet: &mut hopnet::Server, now: Instant) {
+    pub fn drain_control(&mut self, hopnet: &mut hopnet::proto::Server, now: Instant) {
         while let Ok(control) = self.control.try_recv() {
             self.on_control(control, hopnet, now);
         }
     }
 
     /// Hands one session datagram to the endpoint.
-    pub fn on_datagram(&mut self, inbound: Inbound, hopnet: &mut hopnet::Server, now: Instant) {
+    pub fn on_datagram(
+        &mut self,
+        inbound: Inbound,
+        hopnet: &mut hopnet::proto::Server,
+        now: Instant,
+    ) {
         if !self.sessions.contains_key(&inbound.from) {
             // Its opening may still wait in the other channel.
             self.drain_control(hopnet, now);
@@ -144,7 +154,7 @@ impl Web {
 
     /// Closes the sessions whose hopnet connection ended a moment ago, or that have gone
     /// `unused_timeout` without one.
-    pub fn upkeep(&mut self, hopnet: &hopnet::Server, now: Instant) {
+    pub fn upkeep(&mut self, hopnet: &hopnet::proto::Server, now: Instant) {
         let unused_timeout = self.unused_timeout;
         let mut closed = 0;
         self.sessions.retain(|addr, session| {

@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{EchoServer, WebClient};
-use hopnet::io::blocking::Client;
+use hopnet::Client;
 use hopnet::{DisconnectReason, Event};
 use hopnet_webtransport::{CLOSE_HOPNET_ENDED, is_session_address};
 use wtransport::VarInt;

@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use hopnet::io::blocking::{Client, Server};
 use hopnet::sim::{LinkConfig, Pair, SimNetwork};
+use hopnet::{Client, Server};
 use hopnet::{Config, Delivery, Error, Event};
 
 const CASES: [(&str, usize, Delivery, usize); 3] = [

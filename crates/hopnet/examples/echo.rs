@@ -30,8 +30,8 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
 use clap::{Parser, Subcommand};
-use hopnet::io::blocking::{Client, Server};
 use hopnet::secure::{ConnectToken, ConnectTokenBuilder, Key, NetcodeServerConfig};
+use hopnet::{Client, Server};
 use hopnet::{Config, Delivery, Error, Event, MAX_PAYLOAD};
 
 #[derive(Parser)]

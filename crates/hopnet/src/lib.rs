@@ -1,180 +1,180 @@
-//! The game protocol's transport: reliable and unreliable messages over UDP.
+//! Reliable UDP for games: the drivers that run hopnet's protocol over real sockets.
 //!
 //! Messages of up to 129,024 bytes are split into 504-byte chunks, framed with a 4-byte header
 //! `[flags, chunk, sequence_hi, sequence_lo]`, and sent; reliable chunks are acknowledged one by
 //! one and retransmitted on an adaptive timer (RFC 6298) under a congestion window. A connection
 //! starts with the `Init` / `Challenge` / `ChallengeResponse` handshake and ends with `END` or
-//! 15 s of silence. PROTOCOL.md ("Transport") records every choice the spec leaves open.
+//! 15 s of silence. Each message has its [`Delivery`]: unreliable, sequenced, reliable,
+//! reliable ordered, semi-ordered, or tracked. Two ends whose configurations enable them agree
+//! on hopnet's extensions to the spec's wire (batching, acknowledgement ranges, a CRC-32, LZ4, a
+//! larger datagram, receiver-side ordering), invisibly to a peer without them. PROTOCOL.md
+//! records every choice the spec leaves open.
 //!
-//! Each message has its [`Delivery`]: unreliable, sequenced, reliable, reliable ordered,
-//! semi-ordered, or tracked (sent once, its acknowledgement reported). Two ends whose
-//! configurations enable them ([`ConfigBuilder::extensions`], off by default) agree on
-//! hopnet's extensions to the spec's wire ([`ext`]): batching, acknowledgement ranges, a
-//! CRC-32, LZ4, a larger datagram, and the order information that lets the receiver, not the
-//! sender, keep ordered delivery. The negotiation is invisible to a peer without them, which
-//! sees only the spec's wire (PROTOCOL.md, "Extensions").
+//! Two layers, as `quinn` over `quinn-proto`: the protocol is a pair of state machines without
+//! I/O in the crate `hopnet-proto` (re-exported as [`proto`]; its simulator as [`sim`]), and this
+//! crate holds the drivers that run them over UDP:
 //!
-//! The protocol is a pair of state machines with no I/O, in the shape of `quinn-proto`:
-//! a client [`Client`] and a server [`Server`]. Datagrams and the current time go in,
-//! datagrams, events and the next deadline come out. Because they never read a clock or a
-//! socket, everything is testable deterministically: [`sim`] runs them over a seeded lossy
-//! network with a virtual clock. The [`io`] drivers are thin loops around them over real UDP.
+//! - [`Server`] and [`Client`]: a blocking-with-deadline driver over `std::net::UdpSocket`,
+//!   polled once per game tick or in a loop; [`tokio::Server`] and [`tokio::Client`] the same
+//!   over tokio (feature `tokio`). Call `poll`, then drain `poll_event`; the machine underneath
+//!   ([`Server::machine`]) is where statistics, the connection list and shared payloads live.
+//! - Secure mode ([`secure`]; PROTOCOL.md, "Secure mode"), hopnet over netcode 1.02: the same
+//!   types, made with [`Server::bind_secure`] (the key your backend seals connect tokens with,
+//!   [`secure::ConnectTokenBuilder`]) and [`Client::connect_secure`] (a token).
+//! - [`Driver`]: any [`Machine`] of another wire on a UDP socket, with the same batching.
+//! - A bad link between real sockets: an [`Impairment`] on a driver's own outgoing datagrams, or
+//!   a [`relay::Relay`] thread between unmodified processes.
+//! - [`SideChannel`]: another protocol's datagrams (server queries, say) on a server's socket.
 //!
-//! A client and a server, connected, in virtual time ([`sim::Pair`]):
+//! `send` on a driver queues the message on the machine and flushes at once; `queue` only
+//! queues (the machine's `send`), for several messages that should leave together.
 //!
+//! ```no_run
+//! use std::time::Duration;
+//! use hopnet::{Client, Config, Delivery, Event, Server, ServerEvent};
+//!
+//! let mut server = Server::bind("127.0.0.1:7777", Config::default())?;
+//! let mut client = Client::connect(server.local_addr()?, Config::default())?;
+//! client.send(b"hello", Delivery::Reliable)?;
+//! loop {
+//!     server.poll(Duration::ZERO)?;
+//!     client.poll(Duration::from_millis(5))?;
+//!     if let Some(ServerEvent { event: Event::Message { bytes, .. }, .. }) = server.poll_event() {
+//!         assert_eq!(bytes, b"hello");
+//!         break;
+//!     }
+//! }
+//! # Ok::<(), hopnet::Error>(())
 //! ```
-//! use hopnet::sim::Pair;
+//!
+//! # Two verbs
+//!
+//! A machine's `send` only queues: nothing leaves until a driver flushes. A driver's `send`
+//! queues and flushes, so the message leaves now; its `queue` is the machine's `send`. A tick
+//! that produces several messages queues them all (on the driver or its
+//! [`machine`](Endpoint::machine)) and flushes once, or lets the next `poll` send them: they
+//! leave in fewer system calls.
+//!
+//! # Secure mode
+//!
+//! Every driver's server and client also runs hopnet over netcode 1.02 ([`secure`](hopnet_proto::secure),
+//! PROTOCOL.md "Secure mode"), chosen when it is made, as renet's netcode transport is chosen by
+//! its `ServerAuthentication` / `ClientAuthentication`: a server binds with the private key it
+//! shares with the backend that issues connect tokens (`bind_secure`), a client connects with
+//! a token (`connect_secure`). Everything after that is the same calls on the same
+//! [`Server`](hopnet_proto::Server) and [`Client`](hopnet_proto::Client); `secure()` gives the
+//! netcode side (a client's id and user data from its token, the counters of dropped packets).
+//!
+//! ```no_run
+//! use std::time::{Duration, SystemTime};
+//! use hopnet::{Client, Server};
+//! use hopnet::secure::{ConnectTokenBuilder, Key};
 //! use hopnet::{Config, Delivery};
 //!
-//! let mut pair = Pair::new(Config::default());
-//! pair.client().send(b"hello", Delivery::Reliable).unwrap();
-//! pair.drive();
-//! assert_eq!(pair.server_messages(), [b"hello".to_vec()]);
+//! const PROTOCOL_ID: u64 = 0x6d79_6761_6d65; // the game's, shared with the backend
+//! let key = Key::read_file("server.key")?;   // 64 hex characters, shared with the backend
+//! let mut server = Server::bind_secure("127.0.0.1:40000", Config::default(), PROTOCOL_ID, key.clone())?;
+//!
+//! // The backend, once it has authenticated player 42, issues a token (sent over HTTPS):
+//! let token = ConnectTokenBuilder::new(PROTOCOL_ID, 42, [server.local_addr()?])
+//!     .issue(&key, SystemTime::now())?;
+//! // The player's client connects with it.
+//! let mut client = Client::connect_secure(token, Config::default())?;
+//! client.send(b"queued until connected", Delivery::Reliable)?;
+//! while !client.machine().is_connected() {
+//!     server.poll(Duration::ZERO)?;
+//!     client.poll(Duration::from_millis(5))?;
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Which piece to use
-//!
-//! - A game server over real UDP: [`io::blocking::Server`] — call
-//!   [`poll`](io::blocking::Server::poll)`(Duration::ZERO)` once per tick, then drain
-//!   [`poll_event`](io::blocking::Server::poll_event) and
-//!   [`send`](io::blocking::Server::send) to [`ConnectionId`]s; a snapshot for every client
-//!   goes out as one shared [`Payload`] ([`Server::send_payload`]).
-//!   A bot or client: [`io::blocking::Client`]. Async code: `io::async_tokio` (feature `tokio`).
-//! - On the open internet: secure mode ([`secure`]; PROTOCOL.md, "Secure mode"), hopnet over
-//!   netcode 1.02: [`io::blocking::Server::bind_secure`] with the key your backend seals
-//!   connect tokens with ([`secure::ConnectTokenBuilder`]), [`io::blocking::Client::connect_secure`]
-//!   with a token; the same [`Server`] and [`Client`] above it.
-//! - Real sockets over a bad link: an [`io::Impairment`] on a driver's own outgoing datagrams,
-//!   or an [`io::relay::Relay`] thread between unmodified processes (clients connect to the
-//!   relay's address).
-//! - Tests of an application: [`sim::SimNetwork`] owns a server [`Server`] and any number of
-//!   client [`Client`]s on seeded lossy links with a virtual clock; `step` or `run_until`,
-//!   then read events from `server()` and `client(i)`. For one connection, [`sim::Pair`].
-//! - Your own event loop: drive [`Server`] / [`Client`] through their [`Machine`]
-//!   methods: `handle` every datagram, send what `poll_transmit` writes into your buffer, and
-//!   call `handle_timeout` when `poll_timeout`'s instant has passed.
-//!
-//! `send` never blocks: reliable messages wait in a bounded queue and [`Error::WouldBlock`]
-//! says it is full (poll, then retry). Unreliable messages are sent at once or dropped.
-//!
-//! Memory is bounded everywhere a peer could grow it: reassembly per connection
-//! ([`ConfigBuilder::max_reassembly_bytes`]), reliable messages awaiting acknowledgement, in
-//! count and in bytes ([`ConfigBuilder::max_pending_bytes`]; [`Error::WouldBlock`] from `send`),
-//! queued datagrams, and connections per endpoint. The server keeps no state at all for a
-//! half-open handshake (see [`handshake`]).
-//!
-//! # Where each rule lives
-//!
-//! One file per rule, of the spec or ours (PROTOCOL.md says why each rule is what it is):
+//! Both drivers send and receive the same way (batched through `quinn-udp`: GSO sends, GRO and
+//! `recvmmsg` receives, one reused buffer each way, one policy for a full or refusing socket,
+//! in `send.rs`); they differ only in how they wait.
 //!
 //! | File | Rule |
 //! |---|---|
-//! | `packet.rs` | the 4-byte header, its `ACK`, serial-number arithmetic, the 4-byte handshake shapes |
-//! | `chunk.rs` | payloads split into 504-byte chunks (or an extended message's), at most 256 |
-//! | `event.rs` | delivery modes, events, message and connection ids |
-//! | `serial.rs` | serial-number arithmetic (RFC 1982) at any width |
-//! | `config.rs` | the tunables and their defaults, every memory bound among them |
-//! | `error.rs` | the errors a caller can cause (malformed input is counted, never an error) |
-//! | `stats.rs` | the counters per connection and per endpoint |
-//! | `ext/mod.rs` | the extended wire's parts, and the rule they keep toward spec peers |
-//! | `ext/features.rs` | the agreed extensions and the chunk size they give |
-//! | `ext/negotiate.rs` | the offer and the accept on the wire |
-//! | `ext/datagram.rs` | the extended datagram: marker, CRC, padding |
-//! | `ext/frame.rs` | the extended wire's frames: ping, close, ACK ranges, data |
-//! | `ext/compress.rs` | LZ4 framing of a message, bounded decompression |
-//! | `handshake/mod.rs` | the handshake's bare 4-byte datagrams: salt, pepper, seasoning |
-//! | `handshake/cookie.rs` | the server's stateless challenge cookie |
-//! | `handshake/client.rs` | the client's handshake: probes, and which answers it accepts |
-//! | `handshake/failure.rs` | what a client that gave up had tried, for its error |
-//! | `client.rs` | the client: handshake phases, then the data phase |
-//! | `server.rs` | the server: connections by address, challenges, probe acknowledgements |
-//! | `connection/mod.rs` | the data phase of one connection: dispatch, each expired timer handled in one match, close |
-//! | `connection/wire.rs` | the wire this end sends on, spec or extended, swapped once when agreed: its ACKs, keepalive, close, deadlines |
-//! | `connection/timer.rs` | the connection's timers by name, in the order an expired one is handled |
-//! | `connection/acks.rs` | the spec's ACKs owed, sent first and batched |
-//! | `connection/ack_ranges.rs` | ACK frames owed on the extended wire: ranges, when they leave |
-//! | `connection/negotiation.rs` | one connection's offer and accept, when each end switches |
-//! | `connection/extended.rs` | what arrives on the extended wire, and what was not agreed |
-//! | `connection/pack.rs` | extended datagrams packed with frames, in batches |
-//! | `connection/queue.rs` | control datagrams and messages sent once, sent at once, bounded |
-//! | `connection/events.rs` | events held for the application, charged to the budget |
-//! | `connection/liveness.rs` | the idle timeout and the keepalive |
-//! | `send/mod.rs` | the send half of a connection, as the connection calls it |
-//! | `send/sender.rs` | sequence ids; a chunk sent, acknowledged or lost, told to its owners |
-//! | `send/queue.rs` | what is still to send, new or again (the only writer of its counters) |
-//! | `send/in_flight.rs` | transmissions in flight, by id (the only writer of its counters) |
-//! | `send/loss.rs` | loss detection (timer, packet threshold), returning what it lost |
-//! | `send/feedback.rs` | acknowledgements and losses told to RTT and congestion control |
-//! | `send/wire.rs` | a message's framing (spec or extended), reliable indexes, compression |
-//! | `send/outgoing.rs` | reliable messages held by sequence, recycled or shared buffers |
-//! | `send/hold.rs` | ordered messages the sender holds toward a peer that cannot order |
-//! | `send/tracked.rs` | tracked messages: acknowledged, or lost after a timeout |
-//! | `send/batch.rs` | which chunk next, in GSO-shaped batches, under window and pacer |
-//! | `send/rtt.rs` | round-trip estimate and retransmission timeout (RFC 6298) |
-//! | `send/congestion.rs` | the congestion window, random loss told from congestion |
-//! | `send/pacing.rs` | the window spread over a round trip |
-//! | `receive/mod.rs` | a chunk's way to a delivered payload |
-//! | `receive/delivered.rs` | exactly-once hand-up across the sequence wrap |
-//! | `receive/partial.rs` | a payload being reassembled, and what a chunk must agree with |
-//! | `receive/budget.rs` | the reassembly memory budget and its one exception |
-//! | `receive/oldest.rs` | which reliable partial is the oldest (the exception's test), in one lookup |
-//! | `receive/expiry.rs` | when an incomplete payload is given up |
-//! | `receive/order.rs` | ordered messages the receiver holds back, by reliable index |
-//! | `receive/tests.rs` | the reassembler's unit tests |
-//! | `transmit.rs` | the shape of a batch of datagrams (UDP GSO's) |
-//! | `payload.rs` | bytes shared between the connections they go to, compressed once |
-//! | `spares.rs` | spare payload buffers, bounded: the sender's, and those the application hands back (`recycle`) |
-//! | `machine.rs` | the sans-I/O surface every driver and the simulator call (each machine implements it in its own file) |
-//! | `engine/` | the parts above a wire of another protocol builds on, public ([`engine`]) |
-//! | `secure/` | secure mode: the server and client over netcode 1.02 (the `hopnet-netcode` crate), their datagrams sealed in batches (see [`secure`]) |
-//! | `impairment/` | the loss, delay and jitter draw, and the delay line |
-//! | `io/mod.rs` | the drivers' shared surface: secure mode's constructors, socket counters |
-//! | `io/port.rs` | a machine on a socket: what the two drivers share but how they wait |
-//! | `io/send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
-//! | `io/recv.rs`, `io/socket.rs` | batched receive; socket setup and the GSO probe |
-//! | `io/blocking/`, `io/async_tokio.rs` | the two drivers: how each waits |
-//! | `io/machines.rs` | what a driver runs: the plain machine or its secure form |
-//! | `io/singles.rs` | lone datagrams to many destinations, gathered into one `sendmmsg` |
-//! | `io/side_channel.rs` | another protocol's datagrams on a blocking server's own socket |
-//! | `io/relay.rs` | a lossy UDP relay thread between real processes |
-//! | `sim/` | the simulated network, its links, and the `Pair` harness |
+//! | `endpoint.rs` | the one driver type, generic over what it runs and how it waits: what every driver has |
+//! | `role.rs` | what a driver runs (the server, the client, any machine) and what of it the application drives |
+//! | `blocking/`, `tokio.rs` (and `tokio/`) | the two ways of waiting, each with its constructors and `send` |
+//! | `carrier.rs` | `ServerDriver` / `ClientDriver`: what a tick loop needs of any carrier's driver |
+//! | `machines.rs` | the plain machine or its secure form, chosen when the driver is made |
+//! | `port.rs` | a machine on a socket: what the two drivers share but how they wait |
+//! | `send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
+//! | `singles.rs` | lone datagrams to many destinations, gathered into one `sendmmsg` |
+//! | `recv.rs`, `socket.rs` | batched receive; socket setup and the GSO probe |
+//! | `side_channel.rs` | another protocol's datagrams on a driver server's socket |
+//! | `relay.rs` | a lossy UDP relay thread between real processes |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub mod chunk;
-mod client;
-mod config;
-mod connection;
-pub mod engine;
-mod error;
-mod event;
-pub mod ext;
-pub mod handshake;
-mod impairment;
-pub mod io;
-mod machine;
-pub mod packet;
-mod payload;
-mod receive;
-pub mod secure;
+mod blocking;
+mod carrier;
+mod endpoint;
+mod machines;
+mod port;
+mod recv;
+pub mod relay;
+mod role;
 mod send;
-mod serial;
-mod server;
-pub mod sim;
-mod spares;
-mod stats;
-mod transmit;
+mod side_channel;
+mod singles;
+mod socket;
+#[cfg(feature = "tokio")]
+pub mod tokio;
 
-pub use chunk::{CHUNK_SIZE, MAX_CHUNKS, MAX_PAYLOAD};
-pub use client::Client;
-pub use config::{Config, ConfigBuilder};
-pub use error::Error;
-pub use event::{ConnectionId, Delivery, DisconnectReason, Event, MessageId, ServerEvent};
-pub use ext::Extensions;
-pub use handshake::HandshakeFailure;
-pub use machine::Machine;
-pub use payload::Payload;
-pub use server::Server;
-pub use stats::{ServerStats, Stats};
-pub use transmit::Transmit;
+pub use blocking::{BUSY_POLL, Blocking, Client, Driver, Server};
+pub use carrier::{ClientDriver, ServerDriver};
+pub use endpoint::{Endpoint, Wait};
+pub use hopnet_proto::impairment::Impairment;
+pub use role::{AnyMachine, ClientRole, Role, ServerRole};
+pub use side_channel::{MAX_SIDE_DATAGRAM, SIDE_QUEUE, SideChannel, SideChannelStats};
+
+/// The protocol without I/O, the `hopnet-proto` crate: the state machines these drivers run
+/// ([`proto::Server`], [`proto::Client`]), for a loop of your own or a look inside.
+pub use hopnet_proto as proto;
+pub use hopnet_proto::{
+    CHUNK_SIZE, Config, ConfigBuilder, ConnectionId, Delivery, DisconnectReason, Error, Event,
+    Extensions, HEADER_LEN, HandshakeFailure, MAX_CHUNKS, MAX_PAYLOAD, Machine, MessageId, Payload,
+    SPEC_DATAGRAM, ServerEvent, ServerStats, Stats, Transmit,
+};
+pub use hopnet_proto::{engine, secure, sim};
+
+/// Counters of the socket layer.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SocketStats {
+    /// Datagrams handed to the kernel.
+    pub sent: u64,
+    /// Datagrams read from the kernel.
+    pub received: u64,
+    /// Datagrams the kernel refused (e.g. an unreachable spoofed address); dropped.
+    pub send_errors: u64,
+    /// Datagrams dropped by the [`Impairment`].
+    pub impaired_drops: u64,
+    /// Times the blocking driver's busy-poll stood down because its turns got slow (another
+    /// thread wanted the core; see [`Server::set_busy_poll`](crate::Server::set_busy_poll)).
+    pub busy_poll_calms: u64,
+}
+
+/// The first server a token names: a secure client binds an address of its family.
+fn first_server(
+    token: &hopnet_proto::secure::ConnectToken,
+) -> Result<std::net::SocketAddr, crate::Error> {
+    token
+        .server_addresses()
+        .first()
+        .copied()
+        .ok_or(crate::Error::InvalidConfig(
+            "a connect token names at least one server",
+        ))
+}
+
+/// The unspecified address of `server`'s family, any port: where a client binds.
+fn any_local(server: std::net::SocketAddr) -> std::net::SocketAddr {
+    if server.is_ipv4() {
+        ([0, 0, 0, 0], 0).into()
+    } else {
+        ([0u16; 8], 0).into()
+    }
+}

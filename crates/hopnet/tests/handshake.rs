@@ -8,6 +8,8 @@
 //! sans-I/O API in the simulator and through the std and tokio drivers on real sockets, and
 //! none of them sees anything it objects to.
 
+// The test peers and helpers the machines' tests use, in hopnet-proto.
+#[path = "../../hopnet-proto/tests/common/mod.rs"]
 mod common;
 
 use std::net::{SocketAddr, UdpSocket};
@@ -16,9 +18,9 @@ use std::time::{Duration, Instant};
 use common::servers::{EchoEndpoint, Kind, TestServer};
 use common::strict_server::StrictServer;
 use common::{OnSocket, index_of, payload};
-use hopnet::io::Impairment;
+use hopnet::Impairment;
 use hopnet::sim::{LinkConfig, SimNetwork};
-use hopnet::{Client, Config, Delivery, Error, Event, Machine};
+use hopnet::{Config, Delivery, Error, Event, Machine, proto::Client};
 
 const MESSAGES: u32 = 20;
 const SIZE: usize = 5000;
@@ -195,7 +197,7 @@ fn our_server_sees_init_response_and_one_probe() {
 
 #[test]
 fn our_server_under_heavy_loss_and_duplication() {
-    fn echo(endpoint: &mut hopnet::Server) {
+    fn echo(endpoint: &mut hopnet::proto::Server) {
         while let Some(e) = endpoint.poll_event() {
             if let Event::Message { bytes, .. } = e.event {
                 endpoint
@@ -237,7 +239,7 @@ fn an_idle_client_keeps_its_connection_to_a_strict_server() {
 /// server of `kind` on a real socket, each side dropping `loss` of what it sends; returns the
 /// server once every echo came back.
 fn std_driver_echo(kind: Kind, seed: u64, loss: f64) -> TestServer {
-    use hopnet::io::blocking::Client;
+    use hopnet::Client;
     let server = OnSocket::spawn(TestServer::new(kind, seed), seed, loss);
     let mut client = Client::connect(server.addr, Config::default()).unwrap();
     client.set_impairment(Some(Impairment {
@@ -271,14 +273,13 @@ fn std_driver_echo(kind: Kind, seed: u64, loss: f64) -> TestServer {
 /// [`std_driver_echo`].
 #[cfg(feature = "tokio")]
 fn tokio_driver_echo(kind: Kind, seed: u64, loss: f64) -> TestServer {
-    use hopnet::io::async_tokio::TokioClient;
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     let server = OnSocket::spawn(TestServer::new(kind, seed), seed, loss);
     let back = rt.block_on(async {
-        let mut client = TokioClient::connect(server.addr, Config::default())
+        let mut client = hopnet::tokio::Client::connect(server.addr, Config::default())
             .await
             .unwrap();
         client.set_impairment(Some(Impairment {
@@ -413,7 +414,7 @@ fn a_client_that_gives_up_says_why() {
 /// arrive.
 #[test]
 fn wait_connected_fails_with_the_reason() {
-    use hopnet::io::blocking::Client;
+    use hopnet::Client;
     let socket = UdpSocket::bind("127.0.0.1:0").unwrap();
     socket
         .set_read_timeout(Some(Duration::from_millis(50)))

@@ -5,13 +5,15 @@
 //! `ChallengeResponse` is lost (PROTOCOL.md, "The client's handshake", the re-answer rule).
 //! In the simulator over 20 seeds per case, and over loopback sockets with the blocking driver.
 
+// The test peers and helpers the machines' tests use, in hopnet-proto.
+#[path = "../../hopnet-proto/tests/common/mod.rs"]
 mod common;
 
 use std::time::{Duration, Instant};
 
 use common::servers::{Kind, TestServer};
 use common::{OnSocket, index_of, payload};
-use hopnet::io::Impairment;
+use hopnet::Impairment;
 use hopnet::sim::{LinkConfig, SimNetwork};
 use hopnet::{Config, Delivery, Event};
 
@@ -105,7 +107,7 @@ fn the_same_pepper_is_answered_again_when_a_response_is_lost() {
 /// The contract over loopback sockets: the blocking driver's client losing `loss` of what it
 /// sends, the server on its own socket losing as much of what it sends.
 fn on_sockets(kind: Kind, seed: u64, loss: f64) -> Result<(), String> {
-    use hopnet::io::blocking::Client;
+    use hopnet::Client;
     let server = OnSocket::spawn(TestServer::new(kind, seed), seed, loss);
     let mut client = Client::connect(server.addr, Config::default()).map_err(|e| e.to_string())?;
     client.set_impairment(Some(Impairment {

@@ -6,10 +6,12 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant, SystemTime};
 
-use hopnet::io::blocking::{Client, Server};
 use hopnet::secure::{ClientState, ConnectToken, Key};
+use hopnet::{Client, Server};
 use hopnet::{Config, ConnectionId, Delivery, DisconnectReason, Error, Event};
 
+// The test peers and helpers the machines' tests use, in hopnet-proto.
+#[path = "../../hopnet-proto/tests/common/mod.rs"]
 mod common;
 use common::secure::{EVERY_SIZE, PROTOCOL_ID, message, messages, token_builder};
 
@@ -277,18 +279,20 @@ fn plain_and_secure_peers_do_not_connect_to_each_other() {
 #[cfg(feature = "tokio")]
 #[test]
 fn a_secure_client_and_server_exchange_messages_through_the_tokio_driver() {
-    use hopnet::io::async_tokio::{TokioClient, TokioServer};
-
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     runtime.block_on(async {
         let key = Key::generate();
-        let mut server =
-            TokioServer::bind_secure("127.0.0.1:0", Config::default(), PROTOCOL_ID, key.clone())
-                .await
-                .unwrap();
+        let mut server = hopnet::tokio::Server::bind_secure(
+            "127.0.0.1:0",
+            Config::default(),
+            PROTOCOL_ID,
+            key.clone(),
+        )
+        .await
+        .unwrap();
         let address = server.local_addr().unwrap();
         // The server echoes every message with its delivery, and reports the client id.
         let echo = tokio::spawn(async move {
@@ -312,9 +316,10 @@ fn a_secure_client_and_server_exchange_messages_through_the_tokio_driver() {
                 }
             }
         });
-        let mut client = TokioClient::connect_secure(token(&key, 31, address), Config::default())
-            .await
-            .unwrap();
+        let mut client =
+            hopnet::tokio::Client::connect_secure(token(&key, 31, address), Config::default())
+                .await
+                .unwrap();
         assert_eq!(client.recv().await.unwrap(), Event::Connected);
         let sizes = [1, 700, 129_024];
         for (i, &len) in sizes.iter().enumerate() {

@@ -14,13 +14,15 @@ use std::collections::{BTreeMap, HashSet};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant, SystemTime};
 
-use hopnet::io::Impairment;
-use hopnet::io::blocking::{Client, Server};
-use hopnet::io::relay::Relay;
-use hopnet::packet::{Flags, Header};
+use hopnet::Impairment;
+use hopnet::relay::Relay;
 use hopnet::secure::{ConnectToken, Key};
+use hopnet::{Client, Server};
 use hopnet::{Config, Delivery, DisconnectReason, Event};
+use hopnet_proto::fuzzing::packet::{Flags, Header};
 
+// The test peers and helpers the machines' tests use, in hopnet-proto.
+#[path = "../../hopnet-proto/tests/common/mod.rs"]
 mod common;
 use common::secure::{PROTOCOL_ID, message, token_builder};
 

@@ -20,12 +20,14 @@ use std::io::ErrorKind;
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant, SystemTime};
 
-use hopnet::io::blocking::{Client, Server};
 use hopnet::secure::{DropReason, Key, NetcodeClient};
+use hopnet::{Client, Server};
 use hopnet::{Config, ConnectionId, Delivery, Event};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
+// The test peers and helpers the machines' tests use, in hopnet-proto.
+#[path = "../../hopnet-proto/tests/common/mod.rs"]
 mod common;
 use common::secure::{FORGERY_DROPS, PROTOCOL_ID, assert_dropped, message, token, token_builder};
 

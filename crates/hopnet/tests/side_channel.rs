@@ -5,9 +5,9 @@
 use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant, SystemTime};
 
-use hopnet::io::SideChannel;
-use hopnet::io::blocking::{Client, Server};
+use hopnet::SideChannel;
 use hopnet::secure::{ConnectTokenBuilder, Key};
+use hopnet::{Client, Server};
 use hopnet::{Config, Delivery, Event, ServerEvent};
 
 const PREFIX: [u8; 4] = [0xff; 4];

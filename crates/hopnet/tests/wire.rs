@@ -4,11 +4,11 @@
 
 use std::time::{Duration, Instant};
 
-use hopnet::io::Impairment;
-use hopnet::io::blocking::{Client, Server};
-use hopnet::io::relay::Relay;
-use hopnet::packet::{Flags, Header};
+use hopnet::Impairment;
+use hopnet::relay::Relay;
+use hopnet::{Client, Server};
 use hopnet::{Config, Delivery, Event};
+use hopnet_proto::fuzzing::packet::{Flags, Header};
 
 const VECTORS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../vectors/header.json");
 
@@ -156,14 +156,13 @@ fn loopback_udp_through_lossy_relay() {
 #[cfg(feature = "tokio")]
 #[test]
 fn tokio_driver_echo() {
-    use hopnet::io::async_tokio::{TokioClient, TokioServer};
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
     rt.block_on(async {
-        let mut server = TokioServer::bind("127.0.0.1:0", Config::default())
+        let mut server = hopnet::tokio::Server::bind("127.0.0.1:0", Config::default())
             .await
             .unwrap();
         let addr = server.local_addr().unwrap();
@@ -180,7 +179,9 @@ fn tokio_driver_echo() {
                 }
             }
         });
-        let mut client = TokioClient::connect(addr, Config::default()).await.unwrap();
+        let mut client = hopnet::tokio::Client::connect(addr, Config::default())
+            .await
+            .unwrap();
         assert_eq!(client.recv().await.unwrap(), Event::Connected);
         for i in 0..50u32 {
             client

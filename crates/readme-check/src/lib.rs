@@ -13,6 +13,11 @@ pub struct RepositoryReadme;
 #[cfg(doctest)]
 pub struct HopnetReadme;
 
+/// hopnet-proto's README.
+#[doc = include_str!("../../hopnet-proto/README.md")]
+#[cfg(doctest)]
+pub struct HopnetProtoReadme;
+
 /// hopnet-codec's README.
 #[doc = include_str!("../../hopnet-codec/README.md")]
 #[cfg(doctest)]

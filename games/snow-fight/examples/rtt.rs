@@ -16,8 +16,8 @@ use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use hopnet::Client;
 use hopnet::Event;
-use hopnet::io::blocking::Client;
 use snow_fight::session::GameClient;
 use tokio::runtime::Runtime;
 use wtransport::tls::Sha256Digest;
@@ -42,7 +42,7 @@ struct Args {
 
 /// A hopnet connection and how its datagrams travel.
 trait Carrier {
-    fn connection(&mut self) -> &mut hopnet::Client;
+    fn connection(&mut self) -> &mut hopnet::proto::Client;
     /// One round of I/O, waiting at most `wait`.
     fn poll(&mut self, wait: Duration);
     fn poll_event(&mut self) -> Option<Event> {
@@ -51,7 +51,7 @@ trait Carrier {
 }
 
 impl Carrier for Client {
-    fn connection(&mut self) -> &mut hopnet::Client {
+    fn connection(&mut self) -> &mut hopnet::proto::Client {
         Client::machine(self)
     }
     fn poll(&mut self, wait: Duration) {
@@ -68,7 +68,7 @@ struct Session {
     runtime: Runtime,
     session: wtransport::Connection,
     datagrams: tokio::sync::mpsc::UnboundedReceiver<wtransport::datagram::Datagram>,
-    hopnet: hopnet::Client,
+    hopnet: hopnet::proto::Client,
     server: SocketAddr,
     buf: Vec<u8>,
 }
@@ -107,7 +107,7 @@ impl Session {
             runtime,
             session,
             datagrams,
-            hopnet: hopnet::Client::new(hopnet::Config::default(), server, Instant::now()),
+            hopnet: hopnet::proto::Client::new(hopnet::Config::default(), server, Instant::now()),
             server,
             buf: Vec::new(),
         }
@@ -123,7 +123,7 @@ impl Session {
 }
 
 impl Carrier for Session {
-    fn connection(&mut self) -> &mut hopnet::Client {
+    fn connection(&mut self) -> &mut hopnet::proto::Client {
         &mut self.hopnet
     }
     fn poll(&mut self, wait: Duration) {

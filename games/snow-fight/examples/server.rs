@@ -43,8 +43,10 @@ use std::net::{SocketAddr, UdpSocket};
 use std::path::PathBuf;
 
 use clap::Parser;
+use hopnet::ServerDriver;
 use hopnet_webtransport::{Certificate, Trust, WebTransportConfig};
 use snow_fight::Config;
+use snow_fight::host::GameHost;
 use snow_fight::net::{Listing, UdpServer};
 use snow_fight::session::{GameServer, ServerConfig};
 use snow_fight::web::WebServer;
@@ -134,20 +136,7 @@ fn run_udp(args: &Args, game: GameServer) -> Result<(), String> {
         .bind(args.bind, hopnet::Config::default())
         .map_err(|e| format!("cannot listen on {}: {e}", args.bind))?;
     let mut server = UdpServer::with_server(transport, game, args.tick_rate);
-    let listing = Listing {
-        name: args.server_name.clone(),
-        map: args.map.clone(),
-    };
-    match args.query_port {
-        None => server.answer_queries(listing),
-        Some(port) => {
-            let addr = SocketAddr::new(args.bind.ip(), port);
-            let socket = UdpSocket::bind(addr)
-                .map_err(|e| format!("cannot listen for queries on {addr}: {e}"))?;
-            server.answer_queries_on(socket, listing)
-        }
-    }
-    .map_err(|e| format!("cannot answer queries: {e}"))?;
+    answer_queries(&mut server, args)?;
     info!(addr = %args.bind, queries = ?server.query_addr(), name = %args.server_name, secure = args.security.secure, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
     let mut status = Status::new(args.tick_rate);
     server
@@ -162,15 +151,6 @@ fn run_web(args: &Args, web: SocketAddr, game: GameServer) -> Result<(), String>
         return Err(
             "--web and --secure cannot be combined: a page speaks hopnet over \
                     WebTransport (TLS), not netcode"
-                .into(),
-        );
-    }
-    if args.query_port.is_some() {
-        // The WebTransport server runs hopnet-webtransport's own driver, which has no side
-        // channel for queries yet.
-        return Err(
-            "--web and --query-port cannot be combined yet: run the query \
-                    responder with a UDP-only server"
                 .into(),
         );
     }
@@ -191,12 +171,32 @@ fn run_web(args: &Args, web: SocketAddr, game: GameServer) -> Result<(), String>
     let page = server
         .serve_page(web)
         .map_err(|e| format!("cannot serve the page on {web}: {e}"))?;
-    info!(addr = %args.bind, webtransport = %server.server.web_addr(), certificate_sha256 = ?hash, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
+    answer_queries(&mut server, args)?;
+    info!(addr = %args.bind, queries = ?server.query_addr(), webtransport = %server.server.web_addr(), certificate_sha256 = ?hash, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
     info!("open http://{page}/ in a browser to play (http://{page}/?bot=1 lets a bot play)");
     let mut status = Status::new(args.tick_rate);
     server
         .run(|s| status.report(&s.game))
         .map_err(|e| e.to_string())
+}
+
+/// Has the server answer server queries, on whichever carrier: on the game's port, or on
+/// `--query-port`.
+fn answer_queries<D: ServerDriver>(server: &mut GameHost<D>, args: &Args) -> Result<(), String> {
+    let listing = Listing {
+        name: args.server_name.clone(),
+        map: args.map.clone(),
+    };
+    match args.query_port {
+        None => server.answer_queries(listing),
+        Some(port) => {
+            let addr = SocketAddr::new(args.bind.ip(), port);
+            let socket = UdpSocket::bind(addr)
+                .map_err(|e| format!("cannot listen for queries on {addr}: {e}"))?;
+            server.answer_queries_on(socket, listing)
+        }
+    }
+    .map_err(|e| format!("cannot answer queries: {e}"))
 }
 
 /// The status line logged every 10 s of game time.

@@ -7,17 +7,21 @@
 //! - [`snapshot`]: conversions to and from the spec's messages (`hopnet-snow-fight`).
 //! - [`session`]: a server's rounds and a client's view over `hopnet`'s state machines,
 //!   without sockets.
-//! - [`net`]: the same over real UDP, plus a lossy relay.
-//! - [`query`]: answers the Source engine's server queries (A2S), without sockets; [`net`]'s
-//!   [`UdpServer::answer_queries`](net::UdpServer::answer_queries) answers them on the game's
+//! - [`host`]: the server's loop, once for every carrier (hopnet's `ServerDriver`): the
+//!   ticks, the events, the server queries.
+//! - [`net`]: the game over real UDP ([`net::UdpServer`], the host on UDP; a bot's loop).
+//! - [`query`]: answers the Source engine's server queries (A2S), without sockets; [`host`]'s
+//!   [`GameHost::answer_queries`](host::GameHost::answer_queries) answers them on the game's
 //!   port from the live game, so server browsers list the server (`python3 -c 'import a2s;
 //!   print(a2s.info(("127.0.0.1", 7000)))'` against the `server` example).
-//! - [`web`]: the same for browsers too (WebTransport), and the page that plays.
+//! - [`web`]: the game for browsers too ([`web::WebServer`], the host on WebTransport beside
+//!   UDP), and the page that plays.
 //!
-//! The examples `server`, `client` and `demo` are thin layers over [`session`], [`net`] and
-//! [`web`].
+//! The examples `server`, `client` and `demo` are thin layers over [`session`], [`host`],
+//! [`net`] and [`web`].
 
 pub mod bot;
+pub mod host;
 pub mod net;
 pub mod query;
 pub mod rng;

@@ -8,10 +8,10 @@
 //! handshake inside it, and plays as any client does: `Init`, snapshots, actions.
 
 use std::net::SocketAddr;
-use std::time::{Duration, Instant};
 
 use hopnet_webtransport::{Error, Server, Site, WebTransportConfig};
 
+use crate::host::GameHost;
 use crate::session::GameServer;
 
 /// The page's files: path, content type, contents. `tests/page.rs` checks that this is every
@@ -105,19 +105,12 @@ pub fn page() -> Site {
     })
 }
 
-/// A game server whose players come over UDP and from browsers: a [`Server`] of
-/// `hopnet-webtransport` and a [`GameServer`], ticking at a fixed rate, as
-/// [`UdpServer`](crate::net::UdpServer) does over UDP alone.
-pub struct WebServer {
-    /// The transport: a UDP socket, WebTransport sessions, one [`hopnet::Server`].
-    pub server: Server,
-    /// The game.
-    pub game: GameServer,
-    tick: Duration,
-    next_tick: Instant,
-}
+/// A game server whose players come over UDP and from browsers: the [`GameHost`] on a
+/// [`Server`] of `hopnet-webtransport`, the same loop as [`UdpServer`](crate::net::UdpServer)'s,
+/// server queries included (on the game's UDP port, through the carrier's side channel).
+pub type WebServer = GameHost<Server>;
 
-impl WebServer {
+impl GameHost<Server> {
     /// Binds `udp` for UDP clients and `web.bind` for browsers, and prepares to tick
     /// `tick_rate` times a second.
     pub fn bind(
@@ -128,52 +121,12 @@ impl WebServer {
         tick_rate: u32,
     ) -> Result<WebServer, Error> {
         let server = Server::bind(udp, web, config)?;
-        let tick = Duration::from_secs(1) / tick_rate.max(1);
-        Ok(WebServer {
-            server,
-            game,
-            tick,
-            next_tick: Instant::now() + tick,
-        })
+        Ok(WebServer::with_server(server, game, tick_rate))
     }
 
     /// Serves the page over HTTP on `addr` (TCP); returns the bound address. Serve it from the
     /// host WebTransport listens on: the page opens its session to its own host.
     pub fn serve_page(&mut self, addr: SocketAddr) -> Result<SocketAddr, Error> {
         self.server.serve_site(addr, page())
-    }
-
-    /// The transport's state machine (connections, statistics).
-    pub fn machine(&mut self) -> &mut hopnet::Server {
-        self.server.machine()
-    }
-
-    /// One turn of the loop: I/O until a datagram arrives or the next tick is due, the events,
-    /// and the tick if it is due. Returns whether a tick ran.
-    pub fn turn(&mut self) -> Result<bool, Error> {
-        let wait = self.next_tick.saturating_duration_since(Instant::now());
-        self.server.poll(wait)?;
-        self.game.poll(self.server.machine());
-        let now = Instant::now();
-        if now < self.next_tick {
-            return Ok(false);
-        }
-        self.game.tick(self.server.machine());
-        self.next_tick += self.tick;
-        // Far behind (a debugger, a suspended laptop): skip rather than burst.
-        if now > self.next_tick + self.tick * 10 {
-            self.next_tick = now + self.tick;
-        }
-        self.server.poll(Duration::ZERO)?;
-        Ok(true)
-    }
-
-    /// Runs until `stop` returns true; it is asked after every tick.
-    pub fn run(&mut self, mut stop: impl FnMut(&mut WebServer) -> bool) -> Result<(), Error> {
-        loop {
-            if self.turn()? && stop(self) {
-                return Ok(());
-            }
-        }
     }
 }

@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use hopnet::Client;
 use hopnet::Event;
-use hopnet::io::blocking::Client;
 use hopnet_webtransport::{Certificate, WebTransportConfig};
 use snow_fight::session::{ClientEvent, GameClient, GameServer, ServerConfig};
 use snow_fight::web::WebServer;

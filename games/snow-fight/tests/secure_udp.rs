@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, SystemTime};
 
-use hopnet::io::blocking::{Client, Server};
 use hopnet::secure::{ConnectTokenBuilder, Key};
+use hopnet::{Client, Server};
 use snow_fight::Config;
 use snow_fight::net::{UdpServer, play_bot_on};
 use snow_fight::session::{BotPlayer, GameServer, RoundResult, ServerConfig};

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant, SystemTime};
 use bench::transport::fanout::FanoutPlan;
 use bench::transport::hopnet_peer::{Flavor, config};
 use bench::transport::{noise, spawn_server};
-use hopnet::io::blocking::Server;
+use hopnet::Server;
 use hopnet::secure::{ConnectTokenBuilder, Key, SecureClient};
 use hopnet::{Config, ConnectionId, Delivery, Event, Machine, Payload};
 use rustix::event::{Timespec, epoll};

@@ -11,7 +11,7 @@ use bench::transport::hopnet_peer::{Flavor, config};
 use bench::transport::{
     Outcome, Params, RttParams, Shared, payload, ping_loop, spawn_server, start_reliable, tag_of,
 };
-use hopnet::io::blocking::{Client, Server};
+use hopnet::{Client, Server};
 use hopnet::secure::{ConnectToken, ConnectTokenBuilder, Key};
 use hopnet::{Delivery, Error, Event};
 

@@ -1,22 +1,26 @@
-//! The client's plugin, its resource, and its run conditions.
+//! A client's side: its plugin, its resource and run conditions, what it does each frame
+//! (receiving, sending), the systems a registered type adds, and the client's half of
+//! snapshots ([`SnapshotClient`]: the snapshots kept as baselines, the request to start
+//! again). It uses what `shared` holds and nothing of the server's side.
 
 mod receive;
+mod register;
 mod send;
+mod snapshot;
 
 use std::net::SocketAddr;
 
-use bevy_app::{App, Last, Plugin, PostUpdate, PreUpdate};
+use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
-use hopnet::{Config, DisconnectReason, Error, Stats};
+use hopnet::{Config, DisconnectReason, Error};
 
-use crate::error::log_errors;
-use crate::inbox::Inbox;
-use crate::messages::{Connected, Disconnected};
-use crate::sets::{Registered, Step};
-use crate::transport::ClientTransport;
+use crate::shared::inbox::Inbox;
+use crate::shared::messages::{Connected, Disconnected};
+use crate::shared::plugin;
+use crate::shared::transport::{ClientTransport, ConnectionStats};
 
-pub(crate) use receive::decode_from_server;
-pub(crate) use send::send_to_server;
+pub(crate) use register::{register_message, register_snapshot};
+pub use snapshot::{SnapshotClient, SnapshotStats};
 
 /// The client's side: add it, insert a [`NetClient`], and register the message types.
 ///
@@ -31,29 +35,16 @@ pub struct HopnetClientPlugin;
 
 impl Plugin for HopnetClientPlugin {
     fn build(&self, app: &mut App) {
-        crate::plugin::common(app);
+        plugin::common(app);
         app.init_resource::<Inbox<()>>()
             .add_message::<Connected>()
-            .add_message::<Disconnected>()
-            .add_systems(
-                PreUpdate,
-                receive::poll
-                    .in_set(Step::Poll)
-                    .run_if(resource_exists::<NetClient>),
-            )
-            .add_systems(
-                PostUpdate,
-                send::flush
-                    .in_set(Step::Flush)
-                    .run_if(resource_exists::<NetClient>),
-            )
-            .add_systems(
-                Last,
-                send::close_on_exit
-                    .run_if(resource_exists::<NetClient>)
-                    .run_if(on_message::<bevy_app::AppExit>)
-                    .before(log_errors),
-            );
+            .add_message::<Disconnected>();
+        plugin::add_frame::<NetClient, _, _, _>(
+            app,
+            receive::poll,
+            send::flush,
+            send::close_on_exit,
+        );
     }
 }
 
@@ -116,27 +107,25 @@ impl NetClient {
     }
 
     /// A client that connects to `server` over UDP from an ephemeral port
-    /// ([`hopnet::io::blocking::Client`]).
+    /// ([`hopnet::Client`]).
     pub fn connect(server: SocketAddr, config: Config) -> Result<NetClient, Error> {
-        Ok(NetClient::new(hopnet::io::blocking::Client::connect(
-            server, config,
-        )?))
+        Ok(NetClient::new(hopnet::Client::connect(server, config)?))
     }
 
     /// A secure client that connects with `token`, a netcode 1.02 connect token issued by
     /// the game's backend, to the first server it names that answers
-    /// ([`hopnet::io::blocking::Client::connect_secure`]).
+    /// ([`hopnet::Client::connect_secure`]).
     pub fn connect_secure(
         token: hopnet::secure::ConnectToken,
         config: Config,
     ) -> Result<NetClient, Error> {
-        Ok(NetClient::new(
-            hopnet::io::blocking::Client::connect_secure(token, config)?,
-        ))
+        Ok(NetClient::new(hopnet::Client::connect_secure(
+            token, config,
+        )?))
     }
 
     /// A WOKE client (the seed's transport, [`hopnet_protocols::woke`]) of `server`, from an
-    /// ephemeral port ([`WokeClient`](crate::transport::woke::WokeClient)). Messages go as
+    /// ephemeral port ([`WokeClient`](crate::shared::transport::woke::WokeClient)). Messages go as
     /// WOKE's commands: register them as `Reliable` or `Unreliable`; a message of another
     /// mode is not sent, and a [`NetworkError`](crate::NetworkError) names the mode.
     #[cfg(feature = "protocols")]
@@ -144,14 +133,14 @@ impl NetClient {
         server: SocketAddr,
         config: hopnet_protocols::woke::Config,
     ) -> Result<NetClient, Error> {
-        Ok(NetClient::new(crate::transport::woke::WokeClient::connect(
-            server, config,
-        )?))
+        Ok(NetClient::new(
+            crate::shared::transport::woke::WokeClient::connect(server, config)?,
+        ))
     }
 
     /// A Semi-ordered UDP client (the seed's transport,
     /// [`hopnet_protocols::semi_ordered_udp`]) of `server`, from an ephemeral port
-    /// ([`SemiOrderedClient`](crate::transport::semi_ordered::SemiOrderedClient)); connected
+    /// ([`SemiOrderedClient`](crate::shared::transport::semi_ordered::SemiOrderedClient)); connected
     /// once the server answers its first keepalive. Register messages as `Reliable`,
     /// `SemiOrdered` or `Unreliable`, each small enough for one package; a message of another
     /// mode is not sent, and a [`NetworkError`](crate::NetworkError) names the mode.
@@ -161,7 +150,7 @@ impl NetClient {
         config: hopnet_protocols::semi_ordered_udp::Config,
     ) -> Result<NetClient, Error> {
         Ok(NetClient::new(
-            crate::transport::semi_ordered::SemiOrderedClient::connect(server, config)?,
+            crate::shared::transport::semi_ordered::SemiOrderedClient::connect(server, config)?,
         ))
     }
 
@@ -186,8 +175,8 @@ impl NetClient {
         self.transport.close(now);
     }
 
-    /// The connection's statistics.
-    pub fn stats(&mut self) -> Stats {
+    /// The connection's statistics, with the counters its transport does not keep unknown.
+    pub fn stats(&mut self) -> ConnectionStats {
         self.transport.stats()
     }
 
@@ -199,32 +188,6 @@ impl NetClient {
     /// The transport, for what the plugin does not cover.
     pub fn transport_mut(&mut self) -> &mut dyn ClientTransport {
         &mut *self.transport
-    }
-}
-
-/// Registers `T` on a client app: its messages to the server (`to_server`) and from it
-/// (`to_clients`).
-pub(crate) fn register_message<T: crate::NetworkMessage>(
-    app: &mut App,
-    order: Registered,
-    to_server: bool,
-    to_clients: bool,
-) {
-    if to_clients {
-        app.add_message::<crate::FromServer<T>>().add_systems(
-            PreUpdate,
-            decode_from_server::<T>
-                .in_set(Step::Decode)
-                .run_if(resource_exists::<NetClient>),
-        );
-    }
-    if to_server {
-        app.add_message::<crate::ToServer<T>>().add_systems(
-            PostUpdate,
-            send_to_server::<T>
-                .in_set(order)
-                .run_if(resource_exists::<NetClient>),
-        );
     }
 }
 

@@ -1,18 +1,16 @@
 //! The client's `PreUpdate`: the transport polled, its events read and sorted, each type's
 //! payloads decoded.
 
-use std::any::type_name;
-
 use bevy_ecs::prelude::*;
 use bevy_time::{Real, Time};
 use hopnet::Event;
 
 use super::{ConnectionState, NetClient};
-use crate::clock::frame_instant;
-use crate::error::{NetworkError, Peer};
-use crate::inbox::Inbox;
-use crate::messages::{Connected, Disconnected, FromServer};
-use crate::protocol::{Direction, Protocol, frame};
+use crate::shared::clock::frame_instant;
+use crate::shared::error::{NetworkError, Peer};
+use crate::shared::inbox::Inbox;
+use crate::shared::messages::{Connected, Disconnected, FromServer};
+use crate::shared::protocol::{Direction, NetworkMessage, Protocol};
 
 /// Takes in what arrived; writes the connection changes; files each message under its tag.
 pub(crate) fn poll(
@@ -47,18 +45,12 @@ pub(crate) fn poll(
                 disconnected.write(Disconnected { reason });
             }
             Event::Message { bytes, .. } => {
-                let tag = frame::open(&bytes, protocol.tagged()).map(|(tag, _)| tag);
-                match tag {
-                    Ok(tag) if protocol.entry(Direction::ToClients, tag).is_some() => {
-                        inbox.put(tag, (), bytes);
-                    }
-                    _ => {
-                        errors.write(NetworkError::UnknownTag {
-                            peer: Peer::Server,
-                            tag: tag.ok(),
-                        });
-                        client.transport.recycle(bytes);
-                    }
+                if let Err((tag, bytes)) = inbox.file(&protocol, Direction::ToClients, (), bytes) {
+                    errors.write(NetworkError::UnknownTag {
+                        peer: Peer::Server,
+                        tag,
+                    });
+                    client.transport.recycle(bytes);
                 }
             }
             // The plugin sends nothing tracked from a client; a message registered with
@@ -69,26 +61,22 @@ pub(crate) fn poll(
 }
 
 /// Decodes this frame's `T`s from the server into [`FromServer<T>`] messages.
-pub(crate) fn decode_from_server<T: crate::NetworkMessage>(
+pub(crate) fn decode_from_server<T: NetworkMessage>(
     protocol: Res<Protocol>,
     mut inbox: ResMut<Inbox<()>>,
     mut messages: MessageWriter<FromServer<T>>,
     mut errors: MessageWriter<NetworkError>,
 ) {
-    let Some(tag) = protocol.message_tag::<T>(Direction::ToClients) else {
-        return;
-    };
-    let tagged = protocol.tagged();
-    inbox.drain(tag, |_, bytes| match frame::decode::<T>(bytes, tagged) {
-        Ok(message) => {
-            messages.write(FromServer { message });
-        }
-        Err(reason) => {
-            errors.write(NetworkError::Undecodable {
-                peer: Peer::Server,
-                message: type_name::<T>(),
-                reason,
-            });
-        }
-    });
+    inbox.decode::<T>(
+        &protocol,
+        Direction::ToClients,
+        |_, decoded| match decoded {
+            Ok(message) => {
+                messages.write(FromServer { message });
+            }
+            Err(reason) => {
+                errors.write(NetworkError::undecodable::<T>(Peer::Server, reason));
+            }
+        },
+    );
 }

@@ -1,47 +1,38 @@
 //! The client's `PostUpdate`: each type's messages encoded and queued, then the transport
 //! flushed.
 
-use std::any::type_name;
-
 use bevy_ecs::prelude::*;
 use bevy_time::{Real, Time};
 
 use super::NetClient;
-use crate::clock::frame_instant;
-use crate::error::{NetworkError, Peer};
-use crate::messages::ToServer;
-use crate::protocol::{Direction, Protocol, frame};
+use crate::shared::clock::frame_instant;
+use crate::shared::encode::encode_each;
+use crate::shared::error::{NetworkError, Peer};
+use crate::shared::messages::ToServer;
+use crate::shared::protocol::{Direction, NetworkMessage, Protocol};
 
 /// Encodes this frame's [`ToServer<T>`] and queues them.
-pub(crate) fn send_to_server<T: crate::NetworkMessage>(
+pub(crate) fn send_to_server<T: NetworkMessage>(
     protocol: Res<Protocol>,
     mut client: ResMut<NetClient>,
     mut outgoing: MessageReader<ToServer<T>>,
     mut errors: MessageWriter<NetworkError>,
 ) {
-    let Some((tag, registered)) = protocol.message_tag_and_delivery::<T>(Direction::ToServer)
-    else {
-        return;
-    };
-    let tag = protocol.tagged().then_some(tag);
     let client = &mut *client;
-    for out in outgoing.read() {
-        if let Err(reason) = frame::encode(tag, &out.message, &mut client.buf) {
-            errors.write(NetworkError::Unencodable {
-                message: type_name::<T>(),
-                reason,
-            });
-            continue;
-        }
-        let delivery = out.delivery.unwrap_or(registered);
-        if let Err(error) = client.transport.send(&client.buf, delivery) {
-            errors.write(NetworkError::NotSent {
-                peer: Peer::Server,
-                message: type_name::<T>(),
-                error,
-            });
-        }
-    }
+    let transport = &mut client.transport;
+    let outgoing = outgoing.read().map(|out| (&out.message, out.delivery, ()));
+    encode_each(
+        &protocol,
+        Direction::ToServer,
+        outgoing,
+        &mut client.buf,
+        &mut errors,
+        |bytes, delivery, (), errors| {
+            if let Err(error) = transport.send(bytes, delivery) {
+                errors.write(NetworkError::not_sent::<T>(Peer::Server, error));
+            }
+        },
+    );
 }
 
 /// Sends what the frame queued.

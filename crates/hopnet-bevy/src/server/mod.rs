@@ -1,24 +1,26 @@
-//! The server's plugin and its resource.
+//! The server's side: its plugin and its resource, what it does each frame (receiving,
+//! sending), the systems a registered type adds, and the server's half of snapshots (each
+//! client's baselines). It uses what `shared` holds and nothing of a client's side.
 
 mod receive;
+mod register;
 mod send;
+mod snapshot;
 
 use std::collections::BTreeMap;
 use std::net::{SocketAddr, ToSocketAddrs};
 
-use bevy_app::{App, Last, Plugin, PostUpdate, PreUpdate};
+use bevy_app::{App, Plugin};
 use bevy_ecs::prelude::*;
-use hopnet::{Config, ConnectionId, Error, Stats};
+use hopnet::{Config, ConnectionId, Error};
 
-use crate::error::log_errors;
-use crate::inbox::Inbox;
-use crate::messages::{ClientConnected, ClientDisconnected};
-use crate::sets::{Registered, Step};
-use crate::snapshot::TrackedReports;
-use crate::transport::ServerTransport;
+use crate::shared::inbox::Inbox;
+use crate::shared::messages::{ClientConnected, ClientDisconnected};
+use crate::shared::plugin;
+use crate::shared::transport::{ConnectionStats, ServerTransport};
+use snapshot::TrackedReports;
 
-pub(crate) use receive::decode_from_clients;
-pub(crate) use send::send_to_clients;
+pub(crate) use register::{register_message, register_snapshot};
 
 /// The server's side: add it, insert a [`NetServer`], and register the message types.
 ///
@@ -32,30 +34,17 @@ pub struct HopnetServerPlugin;
 
 impl Plugin for HopnetServerPlugin {
     fn build(&self, app: &mut App) {
-        crate::plugin::common(app);
+        plugin::common(app);
         app.init_resource::<Inbox<ConnectionId>>()
             .init_resource::<TrackedReports>()
             .add_message::<ClientConnected>()
-            .add_message::<ClientDisconnected>()
-            .add_systems(
-                PreUpdate,
-                receive::poll
-                    .in_set(Step::Poll)
-                    .run_if(resource_exists::<NetServer>),
-            )
-            .add_systems(
-                PostUpdate,
-                send::flush
-                    .in_set(Step::Flush)
-                    .run_if(resource_exists::<NetServer>),
-            )
-            .add_systems(
-                Last,
-                send::close_on_exit
-                    .run_if(resource_exists::<NetServer>)
-                    .run_if(on_message::<bevy_app::AppExit>)
-                    .before(log_errors),
-            );
+            .add_message::<ClientDisconnected>();
+        plugin::add_frame::<NetServer, _, _, _>(
+            app,
+            receive::poll,
+            send::flush,
+            send::close_on_exit,
+        );
     }
 }
 
@@ -100,17 +89,15 @@ impl NetServer {
         }
     }
 
-    /// A server on a UDP socket bound to `addr` ([`hopnet::io::blocking::Server`]).
+    /// A server on a UDP socket bound to `addr` ([`hopnet::Server`]).
     pub fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<NetServer, Error> {
-        Ok(NetServer::new(hopnet::io::blocking::Server::bind(
-            addr, config,
-        )?))
+        Ok(NetServer::new(hopnet::Server::bind(addr, config)?))
     }
 
     /// A secure server (hopnet over netcode 1.02, PROTOCOL.md "Secure mode") on a UDP socket
     /// bound to `addr`: only clients with a connect token sealed under `private_key` for
     /// `protocol_id` and naming this address get in
-    /// ([`hopnet::io::blocking::Server::bind_secure`]). The plugin and the game's systems do
+    /// ([`hopnet::Server::bind_secure`]). The plugin and the game's systems do
     /// not change: only the transport does.
     pub fn bind_secure(
         addr: impl ToSocketAddrs,
@@ -118,7 +105,7 @@ impl NetServer {
         protocol_id: u64,
         private_key: hopnet::secure::Key,
     ) -> Result<NetServer, Error> {
-        Ok(NetServer::new(hopnet::io::blocking::Server::bind_secure(
+        Ok(NetServer::new(hopnet::Server::bind_secure(
             addr,
             config,
             protocol_id,
@@ -127,7 +114,7 @@ impl NetServer {
     }
 
     /// A WOKE server (the seed's transport, [`hopnet_protocols::woke`]) on a UDP socket
-    /// bound to `addr` ([`WokeServer`](crate::transport::woke::WokeServer)). Messages go as
+    /// bound to `addr` ([`WokeServer`](crate::shared::transport::woke::WokeServer)). Messages go as
     /// WOKE's commands: register them as `Reliable` or `Unreliable`; a message of another
     /// mode is not sent, and a [`NetworkError`](crate::NetworkError) names the mode.
     #[cfg(feature = "protocols")]
@@ -135,14 +122,14 @@ impl NetServer {
         addr: impl ToSocketAddrs,
         config: hopnet_protocols::woke::Config,
     ) -> Result<NetServer, Error> {
-        Ok(NetServer::new(crate::transport::woke::WokeServer::bind(
-            addr, config,
-        )?))
+        Ok(NetServer::new(
+            crate::shared::transport::woke::WokeServer::bind(addr, config)?,
+        ))
     }
 
     /// A Semi-ordered UDP server (the seed's transport, [`hopnet_protocols::semi_ordered_udp`])
     /// on a UDP socket bound to `addr`
-    /// ([`SemiOrderedServer`](crate::transport::semi_ordered::SemiOrderedServer)). Register
+    /// ([`SemiOrderedServer`](crate::shared::transport::semi_ordered::SemiOrderedServer)). Register
     /// messages as `Reliable`, `SemiOrdered` or `Unreliable`, each small enough for one
     /// package; a message of another mode is not sent, and a
     /// [`NetworkError`](crate::NetworkError) names the mode.
@@ -152,7 +139,7 @@ impl NetServer {
         config: hopnet_protocols::semi_ordered_udp::Config,
     ) -> Result<NetServer, Error> {
         Ok(NetServer::new(
-            crate::transport::semi_ordered::SemiOrderedServer::bind(addr, config)?,
+            crate::shared::transport::semi_ordered::SemiOrderedServer::bind(addr, config)?,
         ))
     }
 
@@ -177,8 +164,9 @@ impl NetServer {
         self.transport.close(client)
     }
 
-    /// A connection's statistics.
-    pub fn stats(&mut self, client: ConnectionId) -> Option<Stats> {
+    /// A connection's statistics (`None`: no such connection), with the counters its
+    /// transport does not keep unknown.
+    pub fn stats(&mut self, client: ConnectionId) -> Option<ConnectionStats> {
         self.transport.stats(client)
     }
 
@@ -190,31 +178,5 @@ impl NetServer {
     /// The transport, for what the plugin does not cover.
     pub fn transport_mut(&mut self) -> &mut dyn ServerTransport {
         &mut *self.transport
-    }
-}
-
-/// Registers `T` on a server app: its messages from clients (`to_server`) and to them
-/// (`to_clients`).
-pub(crate) fn register_message<T: crate::NetworkMessage>(
-    app: &mut App,
-    order: Registered,
-    to_server: bool,
-    to_clients: bool,
-) {
-    if to_server {
-        app.add_message::<crate::FromClient<T>>().add_systems(
-            PreUpdate,
-            decode_from_clients::<T>
-                .in_set(Step::Decode)
-                .run_if(resource_exists::<NetServer>),
-        );
-    }
-    if to_clients {
-        app.add_message::<crate::ToClients<T>>().add_systems(
-            PostUpdate,
-            send_to_clients::<T>
-                .in_set(order)
-                .run_if(resource_exists::<NetServer>),
-        );
     }
 }

@@ -1,19 +1,17 @@
 //! The server's `PreUpdate`: the transport polled, its events read and sorted, each type's
 //! payloads decoded.
 
-use std::any::type_name;
-
 use bevy_ecs::prelude::*;
 use bevy_time::{Real, Time};
 use hopnet::{ConnectionId, Event, ServerEvent};
 
 use super::NetServer;
-use crate::clock::frame_instant;
-use crate::error::{NetworkError, Peer};
-use crate::inbox::Inbox;
-use crate::messages::{ClientConnected, ClientDisconnected, FromClient};
-use crate::protocol::{Direction, Protocol, frame};
-use crate::snapshot::TrackedReports;
+use super::snapshot::TrackedReports;
+use crate::shared::clock::frame_instant;
+use crate::shared::error::{NetworkError, Peer};
+use crate::shared::inbox::Inbox;
+use crate::shared::messages::{ClientConnected, ClientDisconnected, FromClient};
+use crate::shared::protocol::{Direction, NetworkMessage, Protocol};
 
 /// Takes in what arrived; writes the connection changes; files each message under its tag.
 #[allow(clippy::too_many_arguments)]
@@ -51,18 +49,13 @@ pub(crate) fn poll(
                 disconnected.write(ClientDisconnected { client, reason });
             }
             Event::Message { bytes, .. } => {
-                let tag = frame::open(&bytes, protocol.tagged()).map(|(tag, _)| tag);
-                match tag {
-                    Ok(tag) if protocol.entry(Direction::ToServer, tag).is_some() => {
-                        inbox.put(tag, client, bytes);
-                    }
-                    _ => {
-                        errors.write(NetworkError::UnknownTag {
-                            peer: Peer::Client(client),
-                            tag: tag.ok(),
-                        });
-                        server.transport.recycle(bytes);
-                    }
+                if let Err((tag, bytes)) = inbox.file(&protocol, Direction::ToServer, client, bytes)
+                {
+                    errors.write(NetworkError::UnknownTag {
+                        peer: Peer::Client(client),
+                        tag,
+                    });
+                    server.transport.recycle(bytes);
                 }
             }
             Event::Acknowledged { id } => tracked.report(client, id, true),
@@ -72,28 +65,22 @@ pub(crate) fn poll(
 }
 
 /// Decodes this frame's `T`s from clients into [`FromClient<T>`] messages.
-pub(crate) fn decode_from_clients<T: crate::NetworkMessage>(
+pub(crate) fn decode_from_clients<T: NetworkMessage>(
     protocol: Res<Protocol>,
     mut inbox: ResMut<Inbox<ConnectionId>>,
     mut messages: MessageWriter<FromClient<T>>,
     mut errors: MessageWriter<NetworkError>,
 ) {
-    let Some(tag) = protocol.message_tag::<T>(Direction::ToServer) else {
-        return;
-    };
-    let tagged = protocol.tagged();
-    inbox.drain(tag, |&client, bytes| {
-        match frame::decode::<T>(bytes, tagged) {
+    inbox.decode::<T>(
+        &protocol,
+        Direction::ToServer,
+        |&client, decoded| match decoded {
             Ok(message) => {
                 messages.write(FromClient { client, message });
             }
             Err(reason) => {
-                errors.write(NetworkError::Undecodable {
-                    peer: Peer::Client(client),
-                    message: type_name::<T>(),
-                    reason,
-                });
+                errors.write(NetworkError::undecodable::<T>(Peer::Client(client), reason));
             }
-        }
-    });
+        },
+    );
 }

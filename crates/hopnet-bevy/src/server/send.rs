@@ -1,59 +1,52 @@
 //! The server's `PostUpdate`: each type's messages encoded once and queued to their clients,
 //! then the transport flushed.
 
-use std::any::type_name;
-
 use bevy_ecs::prelude::*;
 use bevy_time::{Real, Time};
 
 use super::NetServer;
-use crate::clock::frame_instant;
-use crate::error::{NetworkError, Peer};
-use crate::messages::ToClients;
-use crate::protocol::{Direction, Protocol, frame};
+use crate::shared::clock::frame_instant;
+use crate::shared::encode::encode_each;
+use crate::shared::error::{NetworkError, Peer};
+use crate::shared::messages::{SendTo, ToClients};
+use crate::shared::protocol::{Direction, NetworkMessage, Protocol};
 
-/// Encodes this frame's [`ToClients<T>`] and queues each to the clients it names.
-pub(crate) fn send_to_clients<T: crate::NetworkMessage>(
+/// Encodes this frame's [`ToClients<T>`], each once, and queues each to the clients it names.
+pub(crate) fn send_to_clients<T: NetworkMessage>(
     protocol: Res<Protocol>,
     mut server: ResMut<NetServer>,
     mut outgoing: MessageReader<ToClients<T>>,
     mut errors: MessageWriter<NetworkError>,
 ) {
-    let Some((tag, registered)) = protocol.message_tag_and_delivery::<T>(Direction::ToClients)
-    else {
-        return;
-    };
-    let tag = protocol.tagged().then_some(tag);
     let server = &mut *server;
-    for out in outgoing.read() {
-        if let Err(reason) = frame::encode(tag, &out.message, &mut server.buf) {
-            errors.write(NetworkError::Unencodable {
-                message: type_name::<T>(),
-                reason,
-            });
-            continue;
-        }
-        let delivery = out.delivery.unwrap_or(registered);
-        let mut send = |client| {
-            if let Err(error) = server.transport.send(client, &server.buf, delivery) {
-                errors.write(NetworkError::NotSent {
-                    peer: Peer::Client(client),
-                    message: type_name::<T>(),
-                    error,
-                });
-            }
-        };
-        match out.to {
-            crate::SendTo::One(client) => send(client),
-            to => {
-                for &client in server.clients.keys() {
-                    if to.includes(client) {
-                        send(client);
+    let (transport, clients) = (&mut server.transport, &server.clients);
+    let outgoing = outgoing
+        .read()
+        .map(|out| (&out.message, out.delivery, out.to));
+    encode_each(
+        &protocol,
+        Direction::ToClients,
+        outgoing,
+        &mut server.buf,
+        &mut errors,
+        |bytes, delivery, to, errors| {
+            let mut send = |client| {
+                if let Err(error) = transport.send(client, bytes, delivery) {
+                    errors.write(NetworkError::not_sent::<T>(Peer::Client(client), error));
+                }
+            };
+            match to {
+                SendTo::One(client) => send(client),
+                to => {
+                    for &client in clients.keys() {
+                        if to.includes(client) {
+                            send(client);
+                        }
                     }
                 }
             }
-        }
-    }
+        },
+    );
 }
 
 /// Sends what the frame queued.

@@ -6,9 +6,9 @@ use std::net::SocketAddr;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use hopnet::Driver;
+use hopnet::Impairment;
 use hopnet::Machine;
-use hopnet::io::Impairment;
-use hopnet::io::blocking::Driver;
 
 /// `--loss P` (ours, on either side): that share of the program's outgoing datagrams
 /// dropped.

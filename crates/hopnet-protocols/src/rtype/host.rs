@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use hopnet::io::Impairment;
-use hopnet::io::blocking::Driver;
+use hopnet::Driver;
+use hopnet::Impairment;
 
 use super::body::Listing;
 use super::instance::Instance;

@@ -11,7 +11,7 @@
 //! - [`LobbySession`]: the lobby, sans-I/O over a byte stream, with [`FrameReader`] cutting
 //!   frames out of it and finding its way again after damaged bytes.
 //! - [`Host`] (the server: the lobby on std TCP threads, each instance on its own thread and
-//!   UDP socket under [`hopnet::io::blocking::Driver`]) and [`play`] (a client's session).
+//!   UDP socket under [`hopnet::Driver`]) and [`play`] (a client's session).
 //!
 //! PROTOCOL.md, "R-TYPE", says what the RFC leaves open and what we chose.
 //!

@@ -5,8 +5,8 @@ use std::io::{self, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-use hopnet::io::Impairment;
-use hopnet::io::blocking::Driver;
+use hopnet::Driver;
+use hopnet::Impairment;
 use hopnet_formats::rtype::{Action, Frame};
 
 use super::body::{self, Listing};

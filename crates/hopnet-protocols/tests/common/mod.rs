@@ -14,11 +14,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use hopnet::Driver;
+use hopnet::Impairment;
 use hopnet::Machine;
-use hopnet::io::Impairment;
-use hopnet::io::async_tokio::Driver as AsyncDriver;
-use hopnet::io::blocking::Driver;
 use hopnet::sim::LinkConfig;
+use hopnet::tokio::Driver as AsyncDriver;
 use hopnet_formats::rtype::Action;
 use hopnet_protocols::rtype::moves;
 

@@ -24,8 +24,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use hopnet::io::Impairment;
-use hopnet::io::blocking::Driver;
+use hopnet::Driver;
+use hopnet::Impairment;
 use hopnet::{Machine, Transmit};
 use hopnet_formats::rtype::{Action, Frame};
 use hopnet_protocols::rtype::{

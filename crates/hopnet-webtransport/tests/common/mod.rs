@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use hopnet::{Client, ConnectionId, Delivery, Event};
+use hopnet::{ConnectionId, Delivery, Event, proto::Client};
 use hopnet_webtransport::{Certificate, Server, WebStats, WebTransportConfig};
 use tokio::runtime::Runtime;
 use wtransport::tls::Sha256Digest;

@@ -37,7 +37,7 @@ use std::io;
 use std::net::SocketAddr;
 
 use clap::Parser;
-use hopnet::io::blocking::Client;
+use hopnet::Client;
 use hopnet_snow_fight::Dialect;
 use snow_fight::Config;
 use snow_fight::net::play_bot_on;

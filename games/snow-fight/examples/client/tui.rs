@@ -9,8 +9,8 @@ use std::io;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use hopnet::Client;
 use hopnet::Event;
-use hopnet::io::blocking::Client;
 use hopnet_snow_fight::Dialect;
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};

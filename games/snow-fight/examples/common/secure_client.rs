@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::SystemTime;
 
-use hopnet::io::blocking::Client;
+use hopnet::Client;
 use hopnet::secure::{ConnectToken, ConnectTokenBuilder, Key};
 
 /// How the client connects.

@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use hopnet::io::blocking::Server;
+use hopnet::Server;
 use hopnet::secure::Key;
 
 /// How the server listens.

@@ -27,11 +27,11 @@ use std::thread;
 use std::time::{Duration, Instant, SystemTime};
 
 use clap::Parser;
+use hopnet::Impairment;
 use hopnet::Stats;
-use hopnet::io::Impairment;
-use hopnet::io::blocking::{Client, Server};
-use hopnet::io::relay::Relay;
+use hopnet::relay::Relay;
 use hopnet::secure::{ConnectToken, ConnectTokenBuilder, DropReason, Key, NetcodeStats};
+use hopnet::{Client, Server};
 use hopnet_snow_fight as wire;
 use snow_fight::net::{UdpServer, play_bot_on};
 use snow_fight::session::{

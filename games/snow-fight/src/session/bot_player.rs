@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use hopnet::Client;
+use hopnet::proto::Client;
 use hopnet_snow_fight::Dialect;
 
 use super::{ClientEvent, GameClient, RoundResult};

@@ -6,7 +6,7 @@ mod deltas;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use hopnet::{Client, Delivery};
+use hopnet::{Delivery, proto::Client};
 use hopnet_snow_fight as wire;
 use hopnet_snow_fight::Dialect;
 use tracing::{debug, warn};

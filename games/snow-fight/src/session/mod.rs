@@ -2,7 +2,7 @@
 //! client's view of them ([`GameClient`], [`BotPlayer`]).
 //!
 //! Both sides talk to `hopnet`'s sans-I/O state machines, a server to an
-//! [`Server`](hopnet::Server) and a client to a [`Client`](hopnet::Client), so the
+//! [`Server`](hopnet::proto::Server) and a client to a [`Client`](hopnet::proto::Client), so the
 //! same code runs over real UDP ([`crate::net`]) and over `hopnet::sim`'s simulated network (the
 //! integration test).
 //!

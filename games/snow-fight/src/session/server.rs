@@ -16,7 +16,7 @@ pub use roster::RosterEntry;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use hopnet::{ConnectionId, Delivery, Event, Server, ServerEvent};
+use hopnet::{ConnectionId, Delivery, Event, ServerEvent, proto::Server};
 use hopnet_snow_fight as wire;
 use hopnet_snow_fight::Dialect;
 use tracing::{debug, info, warn};

@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use hopnet::sim::SimNetwork;
-use hopnet::{Client, Event};
+use hopnet::{Event, proto::Client};
 use snow_fight::Config;
 use snow_fight::session::{BotPlayer, ClientEvent, GameClient, GameServer, ServerConfig};
 

@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant, SystemTime};
 
-use hopnet::io::blocking::{Client, Server};
 use hopnet::secure::{ConnectTokenBuilder, Key};
+use hopnet::{Client, Server};
 use snow_fight::Config;
 use snow_fight::net::{Listing, UdpServer, play_bot, play_bot_on};
 use snow_fight::session::{BotPlayer, GameServer, ServerConfig};
@@ -108,7 +108,8 @@ impl Running {
                 let key = key.clone();
                 thread::spawn(move || {
                     let mut player = BotPlayer::new(game(), 20 + i);
-                    let done = |_: &BotPlayer, _: &hopnet::Client| stop.load(Ordering::Relaxed);
+                    let done =
+                        |_: &BotPlayer, _: &hopnet::proto::Client| stop.load(Ordering::Relaxed);
                     if secure {
                         let token = ConnectTokenBuilder::new(PROTOCOL_ID, 100 + i, [game_addr])
                             .issue(&key, SystemTime::now())

@@ -11,7 +11,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use hopnet::{ConnectionId, Event, Payload, Server, ServerEvent};
+use hopnet::{ConnectionId, Event, Payload, ServerEvent, proto::Server};
 use hopnet_snow_fight as wire;
 use hopnet_snow_fight::Dialect;
 

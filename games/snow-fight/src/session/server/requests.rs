@@ -1,7 +1,7 @@
 //! The server's answers to requests: `Pong` to `Ping`; to `Init`, `Connect` with the player id
 //! and the current snapshot, or an `Error` when the client already joined or the game is full.
 
-use hopnet::{ConnectionId, Delivery, Server};
+use hopnet::{ConnectionId, Delivery, proto::Server};
 use hopnet_snow_fight as wire;
 use tracing::{info, warn};
 

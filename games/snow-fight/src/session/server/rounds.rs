@@ -8,7 +8,7 @@
 //! that the next round does not end around them (a player who leaves dies, and the last one
 //! standing wins).
 
-use hopnet::{ConnectionId, Delivery, Server};
+use hopnet::{ConnectionId, Delivery, proto::Server};
 use hopnet_snow_fight as wire;
 use tracing::info;
 

@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use hopnet::{ConnectionId, Delivery, Payload, Server};
+use hopnet::{ConnectionId, Delivery, Payload, proto::Server};
 use hopnet_snow_fight as wire;
 use hopnet_snow_fight::delta::DeltaHeader;
 use tracing::{debug, warn};

@@ -1,0 +1,209 @@
+//! Server queries (the Source engine's A2S) answered by a [`GameHost`] from the live game: on
+//! the game's own port through hopnet's [`SideChannel`], on a carrier that has one (UDP's and
+//! WebTransport's do), or on a port of their own, on any carrier.
+//!
+//! The game's port is the default because it is the one players and server lists already
+//! know, and it costs hopnet one compare of four bytes per datagram: every query datagram
+//! starts `FF FF FF FF`, which no hopnet datagram longer than four bytes does (PROTOCOL.md,
+//! "Server queries on the game's port"). The driver reads each datagram once and hands the
+//! query ones to the side channel; [`GameHost::turn`] answers them with the
+//! [`Responder`] and the answers leave through the same socket, secure server or plain.
+//! A separate port ([`GameHost::answer_queries_on`], the server's `--query-port`) is read
+//! without blocking once per turn, so its answers wait up to one tick.
+
+use std::net::{SocketAddr, UdpSocket};
+use std::time::Duration;
+
+use hopnet::{ServerDriver, SideChannel};
+use hopnet_formats::source_query::SINGLE;
+use tracing::debug;
+
+use super::GameHost;
+use crate::query::{PlayerInfo, Responder, ServerInfo};
+use crate::session::GameServer;
+
+/// Query datagrams read from a separate query port per turn at most, so that a flood cannot
+/// hold up the game's tick; the rest wait in the kernel (which drops what overflows it).
+const MAX_QUERIES_PER_TURN: usize = 64;
+
+/// The game's name in `A2S_INFO`.
+pub const GAME: &str = "Snow Fight";
+
+/// What a server says about itself in a listing, beside what the live game tells.
+#[derive(Debug, Clone)]
+pub struct Listing {
+    /// The server's name (`--server-name`).
+    pub name: String,
+    /// The map's name (`--map`): the worlds are generated, so this is a label.
+    pub map: String,
+}
+
+impl Default for Listing {
+    fn default() -> Self {
+        Listing {
+            name: "Snow Fight server".into(),
+            map: "snowfield".into(),
+        }
+    }
+}
+
+/// A server's query side: the responder, what it says, and where it listens.
+pub(super) struct Queries {
+    responder: Responder,
+    info: ServerInfo,
+    /// A separate query port's socket; `None`: the game's port, through the side channel.
+    socket: Option<UdpSocket>,
+    buf: Vec<u8>,
+}
+
+impl<D: ServerDriver> GameHost<D> {
+    /// Answers server queries on the game's own port from now on; fails on a carrier without
+    /// a side channel (then [`answer_queries_on`](Self::answer_queries_on) a port of their own).
+    pub fn answer_queries(&mut self, listing: Listing) -> Result<(), D::Error> {
+        self.server
+            .set_side_channel(Some(SideChannel::new(SINGLE)))?;
+        self.queries = Some(Queries::new(listing, self.local_addr()?, None));
+        Ok(())
+    }
+
+    /// Answers server queries on `socket` (bound by the caller) from now on, not on the game's
+    /// port.
+    pub fn answer_queries_on(
+        &mut self,
+        socket: UdpSocket,
+        listing: Listing,
+    ) -> Result<(), D::Error> {
+        socket.set_nonblocking(true).map_err(hopnet::Error::from)?;
+        self.server.set_side_channel(None)?;
+        self.queries = Some(Queries::new(listing, self.local_addr()?, Some(socket)));
+        Ok(())
+    }
+
+    /// Where queries are answered, if they are.
+    pub fn query_addr(&self) -> Option<SocketAddr> {
+        let queries = self.queries.as_ref()?;
+        match &queries.socket {
+            Some(socket) => socket.local_addr().ok(),
+            None => self.local_addr().ok(),
+        }
+    }
+
+    /// Answers the queries that came in since the last turn.
+    pub(super) fn answer_pending_queries(&mut self) -> Result<(), D::Error> {
+        let Some(queries) = &mut self.queries else {
+            return Ok(());
+        };
+        let secure = self.server.is_secure();
+        let game = &self.game;
+        queries.info.max_players = u8::try_from(game.config().max_players).unwrap_or(u8::MAX);
+        let Queries {
+            responder,
+            info,
+            socket,
+            buf,
+        } = queries;
+        let answer = |from, datagram: &[u8]| {
+            responder.answer(
+                from,
+                datagram,
+                info,
+                || players(game),
+                || rules(game, secure),
+            )
+        };
+        match socket {
+            None => {
+                let Some(side) = self.server.side_channel() else {
+                    return Ok(());
+                };
+                let mut answered = false;
+                while let Some((from, datagram)) = side.recv() {
+                    if let Some(answer) = answer(from, &datagram) {
+                        answered |= side.send(from, answer);
+                    }
+                }
+                if answered {
+                    self.server.flush()?;
+                }
+            }
+            Some(socket) => {
+                for _ in 0..MAX_QUERIES_PER_TURN {
+                    let (n, from) = match socket.recv_from(buf) {
+                        Ok(got) => got,
+                        Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => break,
+                        // Such as an ICMP error of an earlier answer (Windows reports them
+                        // here): the query socket's trouble never stops the game.
+                        Err(error) => {
+                            debug!(%error, "query socket");
+                            continue;
+                        }
+                    };
+                    let datagram = &buf[..n];
+                    if !Responder::is_query(datagram) {
+                        continue;
+                    }
+                    if let Some(answer) = answer(from, datagram) {
+                        // A full socket buffer drops the answer; the client asks again.
+                        let _ = socket.send_to(&answer, from);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Queries {
+    fn new(listing: Listing, game_addr: SocketAddr, socket: Option<UdpSocket>) -> Queries {
+        Queries {
+            responder: Responder::new(),
+            info: ServerInfo {
+                name: listing.name,
+                map: listing.map,
+                game: GAME.into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+                max_players: 0,
+                game_port: game_addr.port(),
+            },
+            socket,
+            // A datagram larger than any query is cut short here and then fails to decode.
+            buf: vec![0; 2048],
+        }
+    }
+}
+
+/// The players from the live game. Bots are clients like any other to the server (it cannot
+/// tell them apart), so none is counted as a bot: `A2S_INFO`'s bots are the server's own.
+fn players(game: &GameServer) -> Vec<PlayerInfo> {
+    let tick_rate = f64::from(game.config().game.tick_rate.max(1));
+    game.roster()
+        .into_iter()
+        .map(|entry| PlayerInfo {
+            name: format!("player {}", entry.player),
+            score: i32::try_from(entry.wins).unwrap_or(i32::MAX),
+            connected: Duration::from_secs_f64(f64::from(entry.ticks_joined) / tick_rate),
+            bot: false,
+        })
+        .collect()
+}
+
+/// The server's settings that a player choosing a server cares about.
+fn rules(game: &GameServer, secure: bool) -> Vec<(String, String)> {
+    let config = game.config();
+    let tick_rate = config.game.tick_rate.max(1);
+    let snapshot_rate = config.snapshot_rate.map_or(tick_rate, |r| r.min(tick_rate));
+    [
+        ("tick_rate", tick_rate.to_string()),
+        ("snapshot_rate", snapshot_rate.to_string()),
+        ("min_players", config.game.min_players.to_string()),
+        (
+            "round_secs",
+            (config.game.max_ticks / tick_rate).to_string(),
+        ),
+        ("secure", u8::from(secure).to_string()),
+        ("rounds_played", game.stats().rounds.to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
