@@ -170,6 +170,11 @@ fn extended_client_against_the_strict_server() {
 }
 
 #[test]
+fn extended_client_against_the_same_pepper_server() {
+    extended_client_against(Kind::SamePepper);
+}
+
+#[test]
 fn extended_client_against_an_endpoint_without_extensions() {
     for (mut net, context) in networks(spec) {
         echo_all_modes(&mut net, extended(), echo);

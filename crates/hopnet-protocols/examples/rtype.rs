@@ -9,7 +9,8 @@
 //!
 //! Each prints, as its last line on stdout, one JSON object: the client
 //! `{"instance":ID,"port":P,"entities":K,"checks":C,"resyncs":R}`, the server
-//! `{"instances":I,"lobby_connections":L}`. The client exits 0 once every move came back,
+//! `{"instances":I,"lobby_connections":L}`. The client exits 0 once every move is played and
+//! the instance has shown its ship where the moves lead,
 //! non-zero on a refusal, a protocol error or its 30 s deadline; then its summary holds what
 //! it saw so far (`null` where it never learnt the instance or port) and an `"error"`. The server serves for its
 //! 30 s, then prints its summary and exits 0 (non-zero only if it could not bind).
@@ -109,7 +110,7 @@ fn client(lobby: SocketAddr, create: Option<String>, moves: usize, deadline: Ins
                 eprintln!("listed: {l}");
             }
             eprintln!(
-                "instance {} on port {}: {} moves came back",
+                "instance {} on port {}: {} moves played",
                 s.instance, s.port, s.moves
             );
             println!(

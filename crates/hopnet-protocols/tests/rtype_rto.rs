@@ -2,54 +2,15 @@
 //! estimator's timeout, doubles it on each resync and takes no sample from a resent move
 //! (Karn's rule). The player is driven by hand, the instance's answers written out.
 
-use std::net::SocketAddr;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+mod common;
+use common::rtype_player::{connected, ms, on_timer, sent, server, sprite};
 
 use hopnet::Machine;
 use hopnet_formats::rtype::Action;
 use hopnet_protocols::rto::RtoConfig;
-use hopnet_protocols::rtype::{DEFAULT_RTO, InstanceClient, Phase, decode, moves, to_bytes};
-
-const SHIP: u32 = 5;
-
-fn server() -> SocketAddr {
-    "10.0.0.1:7000".parse().unwrap()
-}
-
-fn ms(n: u64) -> Duration {
-    Duration::from_millis(n)
-}
-
-/// The actions the player has queued, in order.
-fn sent(client: &mut InstanceClient, now: Instant) -> Vec<Action> {
-    let mut out = Vec::new();
-    let mut buf = Vec::new();
-    while let Some(t) = client.poll_transmit(now, &mut buf, 1) {
-        out.push(decode(&buf[..t.size]).unwrap().action);
-    }
-    out
-}
-
-fn sprite(client: &mut InstanceClient, now: Instant, at: (i32, i32)) {
-    let body = format!("{SHIP} {} {}", at.0, at.1);
-    client.handle(now, server(), &to_bytes(Action::Sprite, &body));
-}
-
-/// A player connected at `t0 + rtt`, its ship seen at (0, 0), its first move (RIGHT) out.
-fn connected(t0: Instant, rtt: Duration) -> InstanceClient {
-    let mut c = InstanceClient::new(server(), 3, moves(10), t0);
-    c.handle_timeout(t0);
-    assert_eq!(sent(&mut c, t0), [Action::Connect]);
-    sprite(&mut c, t0 + rtt, (0, 0));
-    c.handle(
-        t0 + rtt,
-        server(),
-        &to_bytes(Action::Connect, &SHIP.to_string()),
-    );
-    assert_eq!(*c.phase(), Phase::Playing);
-    assert_eq!(sent(&mut c, t0 + rtt), [Action::Right]);
-    c
-}
+use hopnet_protocols::rtype::{DEFAULT_RTO, InstanceClient, Phase, moves, to_bytes};
 
 #[test]
 fn a_move_answered_once_is_a_sample_and_sets_the_wait() {
@@ -78,22 +39,19 @@ fn each_resync_doubles_the_wait_and_a_resent_move_gives_no_sample() {
     let base = c.rtt().rto();
     let srtt = c.rtt().smoothed();
     // The RIGHT's SPRITE does not come: CHECK, and twice the wait.
-    let t1 = c.poll_timeout().unwrap();
-    c.handle_timeout(t1);
-    assert_eq!(sent(&mut c, t1), [Action::Check]);
+    let (t1, sent_then) = on_timer(&mut c);
+    assert_eq!(sent_then, [Action::Check]);
     assert_eq!(c.rtt().rto(), base * 2);
     assert_eq!(c.poll_timeout(), Some(t1 + base * 2));
     // Nor does the resync's: CHECK again, four times the wait.
-    let t2 = c.poll_timeout().unwrap();
-    c.handle_timeout(t2);
-    assert_eq!(sent(&mut c, t2), [Action::Check]);
+    let (t2, sent_then) = on_timer(&mut c);
+    assert_eq!(sent_then, [Action::Check]);
     assert_eq!(c.poll_timeout(), Some(t2 + base * 4));
     // The resync shows the ship where it was: the RIGHT was lost, and is sent again at the
     // timer, without doubling it (nothing was lost this time).
     sprite(&mut c, t2 + ms(1), (0, 0));
-    let t3 = c.poll_timeout().unwrap();
-    c.handle_timeout(t3);
-    assert_eq!(sent(&mut c, t3), [Action::Right]);
+    let (t3, sent_then) = on_timer(&mut c);
+    assert_eq!(sent_then, [Action::Right]);
     assert_eq!(c.poll_timeout(), Some(t3 + base * 4));
     // Its SPRITE, however late, is no sample: it might have answered an earlier send.
     sprite(&mut c, t3 + base * 3, (1, 0));
@@ -114,13 +72,11 @@ fn a_resent_move_confirmed_promptly_ends_the_backoff_without_a_sample() {
     let mut c = connected(t0, ms(20));
     let base = c.rtt().rto();
     let srtt = c.rtt().smoothed();
-    let t1 = c.poll_timeout().unwrap();
-    c.handle_timeout(t1);
-    assert_eq!(sent(&mut c, t1), [Action::Check]);
+    let (t1, sent_then) = on_timer(&mut c);
+    assert_eq!(sent_then, [Action::Check]);
     sprite(&mut c, t1 + ms(1), (0, 0));
-    let t2 = c.poll_timeout().unwrap();
-    c.handle_timeout(t2);
-    assert_eq!(sent(&mut c, t2), [Action::Right]);
+    let (t2, sent_then) = on_timer(&mut c);
+    assert_eq!(sent_then, [Action::Right]);
     assert_eq!(c.rtt().rto(), base * 2);
     sprite(&mut c, t2 + ms(1), (1, 0));
     assert_eq!(c.rtt().smoothed(), srtt);
@@ -162,9 +118,8 @@ fn the_timeout_keeps_to_its_configured_bounds() {
     assert_eq!(c.rtt().rto(), ms(25));
     // Resyncs double it up to the ceiling.
     for _ in 0..4 {
-        let t = c.poll_timeout().unwrap();
-        c.handle_timeout(t);
-        assert_eq!(sent(&mut c, t).last(), Some(&Action::Check));
+        let (_, sent_then) = on_timer(&mut c);
+        assert_eq!(sent_then.last(), Some(&Action::Check));
     }
     assert_eq!(c.rtt().rto(), ms(60));
 }

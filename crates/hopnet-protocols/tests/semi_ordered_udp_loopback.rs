@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use hopnet::Driver;
 
 mod common;
+use common::semi_ordered::{send_what_fits, take_echoes};
 use common::{Served, lossy};
 use hopnet_protocols::semi_ordered_udp::{
     Client, ClientMode, Config, EchoCheck, Event, Reliability, Server,
@@ -26,30 +27,9 @@ fn echo_run(server: SocketAddr, config: Config, mode: ClientMode, count: u32, se
     let deadline = Instant::now() + Duration::from_secs(20);
     while !(next == count && check.all_reliable_back()) {
         assert!(Instant::now() < deadline, "{mode:?}: {:?}", check.summary());
-        while next < count {
-            let payload = check.payload(next);
-            let mode = check.mode(next);
-            if driver
-                .machine()
-                .send(Instant::now(), mode, true, &payload)
-                .is_err()
-            {
-                break;
-            }
-            check.sent();
-            next += 1;
-        }
+        send_what_fits(driver.machine(), &mut check, &mut next, count);
         driver.poll(Duration::from_millis(5)).unwrap();
-        while let Some(event) = driver.machine().poll_event() {
-            if let Event::Delivered {
-                reliability,
-                payload,
-                ..
-            } = event
-            {
-                check.echo(reliability, &payload);
-            }
-        }
+        take_echoes(driver.machine(), &mut check);
     }
     assert!(check.succeeded(), "{mode:?}: {:?}", check.summary());
 }

@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 use hopnet::Driver;
 
 mod common;
+use common::woke::{send_commands, take_events};
 use common::{Served, lossy};
-use hopnet_protocols::woke::{Client, Config, EchoCheck, Event, MAX_PENDING_RELIABLE, Server};
+use hopnet_protocols::woke::{Client, Config, EchoCheck, Server};
 
 fn echo_run(server: SocketAddr, count: u32, size: usize, reliable: bool, seed: u64) -> EchoCheck {
     let mut driver = Driver::bind(
@@ -30,23 +31,9 @@ fn echo_run(server: SocketAddr, count: u32, size: usize, reliable: bool, seed: u
         {
             break;
         }
-        while next < count && check.outstanding() < (MAX_PENDING_RELIABLE / 2) as u32 {
-            let (kind, data) = check.command(next);
-            driver.machine().send(kind, &data, reliable).unwrap();
-            check.sent();
-            next += 1;
-            if !reliable {
-                break;
-            }
-        }
+        send_commands(driver.machine(), &mut check, &mut next, count, reliable);
         driver.poll(Duration::from_millis(5)).unwrap();
-        while let Some(event) = driver.machine().poll_event() {
-            match event {
-                Event::Connected(id) => check.connected(id),
-                Event::Command(c) => check.echo(c.kind, &c.data, c.reliable),
-                Event::Closed(r) => panic!("closed: {r:?}"),
-            }
-        }
+        take_events(driver.machine(), &mut check);
     }
     driver.machine().close(Instant::now());
     driver.flush().unwrap();

@@ -70,7 +70,7 @@ fn two_bots_play_a_round_to_game_over() {
             let overs: Vec<bool> = events
                 .iter()
                 .filter_map(|e| match e {
-                    ClientEvent::GameOver(won) => Some(*won),
+                    ClientEvent::GameOver(result) => Some(result.won),
                     _ => None,
                 })
                 .collect();

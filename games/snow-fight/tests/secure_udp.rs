@@ -13,7 +13,7 @@ use hopnet::secure::{ConnectTokenBuilder, Key};
 use hopnet::{Client, Server};
 use snow_fight::Config;
 use snow_fight::net::{UdpServer, play_bot_on};
-use snow_fight::session::{BotPlayer, GameServer, ServerConfig};
+use snow_fight::session::{BotPlayer, GameServer, RoundResult, ServerConfig};
 
 const TICK_RATE: u32 = 60;
 const PROTOCOL_ID: u64 = 0x736e_6f77;
@@ -85,7 +85,7 @@ fn two_bots_play_a_round_in_secure_mode() {
             })
         })
         .collect();
-    let results: Vec<Vec<bool>> = bots.into_iter().map(|b| b.join().unwrap()).collect();
+    let results: Vec<Vec<RoundResult>> = bots.into_iter().map(|b| b.join().unwrap()).collect();
     stop.store(true, Ordering::Relaxed);
     let (outcomes, client_ids) = server_thread.join().unwrap();
     assert!(

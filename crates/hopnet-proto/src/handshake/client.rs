@@ -31,9 +31,16 @@ const MAX_ANSWERED: usize = 32;
 /// accepted us parses it as the empty last chunk of a 256-chunk message and, like any
 /// conforming peer, acknowledges it at once: that `ACK` is the confirmation the spec never
 /// sends. The message never completes (chunks 0 to 254 never come), so nothing is handed up.
-/// A server still waiting for our response takes it as a new `Init` and answers with a new
-/// `Challenge`, which the client answers once. So a `ChallengeResponse` is only ever sent in
-/// answer to a fresh `Challenge`, and a server that accepted one never sees another.
+/// A server still waiting for our response takes it as a new `Init` and challenges it, with a
+/// new pepper or (a reading the spec allows) the same one again.
+///
+/// The re-answer rule: a `Challenge` is answered once per salt, with that salt's seasoning, and
+/// only if a salt left since the last answer. A pepper never answered is answered for any such
+/// salt; a pepper already answered only for a probe resent since that answer (one that left on
+/// its own, at a resend, not the probe that went with the answer), so that a copy of a
+/// `Challenge` the network delivers twice is not answered in the same breath as the first.
+/// Every `ChallengeResponse` is the XOR of a salt never used before, so no datagram is ever
+/// sent twice, and a server that accepted one never sees that one again.
 #[derive(Debug, Clone)]
 pub(crate) struct ClientHandshake {
     /// The salt of the latest `Init` or probe.
@@ -50,6 +57,9 @@ pub(crate) struct ClientHandshake {
     responded: bool,
     /// Whether an `Init` left since the last answer: a `Challenge` is answered only then.
     armed: bool,
+    /// Whether a salt was resent (by the resend timer) since the last answer: a pepper already
+    /// answered is answered again only then.
+    resent: bool,
     /// Peppers answered so far, oldest first.
     answered: Vec<[u8; 4]>,
     /// Datagrams due at once, in order: a `ChallengeResponse`, then a probe.
@@ -82,6 +92,7 @@ impl ClientHandshake {
             highest: 0,
             responded: false,
             armed: false,
+            resent: false,
             answered: Vec::new(),
             due_now: Vec::new(),
             tried: HandshakeFailure {
@@ -113,7 +124,9 @@ impl ClientHandshake {
         }
         self.next_resend = now + self.interval;
         self.interval = (self.interval * 2).min(self.max);
-        Some(self.next_init())
+        let salt = self.next_init();
+        self.resent = true;
+        Some(salt)
     }
 
     /// The `Init` to send next: the same salt until we have responded, a fresh probe after.
@@ -130,17 +143,22 @@ impl ClientHandshake {
         self.salt
     }
 
-    /// A 4-byte datagram that is not a confirmation arrived: a `Challenge`, if we are waiting
-    /// for one and have not answered this pepper before. Returns whether it was answered.
+    /// A 4-byte datagram that is not a confirmation arrived: a `Challenge`, answered under the
+    /// re-answer rule (a salt left since the last answer; for a pepper answered before, a salt
+    /// resent since). Returns whether it was answered.
     pub fn on_challenge(&mut self, now: Instant, pepper: [u8; 4]) -> bool {
-        if !self.armed || self.answered.contains(&pepper) {
+        let repeated = self.answered.contains(&pepper);
+        if !self.armed || (repeated && !self.resent) {
             return false;
         }
-        if self.answered.len() == MAX_ANSWERED {
-            self.answered.remove(0);
+        if !repeated {
+            if self.answered.len() == MAX_ANSWERED {
+                self.answered.remove(0);
+            }
+            self.answered.push(pepper);
         }
-        self.answered.push(pepper);
         self.armed = false;
+        self.resent = false;
         let response = xor(self.salt, pepper);
         self.responded = true;
         self.tried.challenges += 1;
@@ -259,6 +277,45 @@ mod tests {
             let [hi, lo] = seq.to_be_bytes();
             assert!(!h.is_confirmation([0x06, 0xff, hi, lo]), "{seq:x}");
         }
+    }
+
+    #[test]
+    fn a_pepper_answered_before_is_answered_again_only_for_a_resent_probe() {
+        let now = Instant::now();
+        let mut h = handshake(now);
+        let init = h.poll(now).unwrap();
+        let pepper = [0x12, 0x34, 0x56, 0x78];
+        assert!(h.on_challenge(now, pepper));
+        let first = h.poll(now).unwrap();
+        assert_eq!(first, xor(init, pepper));
+        let companion = h.poll(now).unwrap();
+        // A copy of the same Challenge (the network's duplicate, or the server's answer to the
+        // probe that went with the response): not answered before a probe was resent.
+        assert!(!h.on_challenge(now + 10 * MS, pepper));
+        assert_eq!(h.poll(now + 10 * MS), None);
+        let resent = h.poll(now + 250 * MS).unwrap();
+        assert_ne!(resent, companion);
+        // Now it is answered, with the resent probe's seasoning: a datagram never sent before.
+        assert!(h.on_challenge(now + 260 * MS, pepper));
+        let second = h.poll(now + 260 * MS).unwrap();
+        assert_eq!(second, xor(resent, pepper));
+        assert_ne!(second, first);
+        // Once per salt: the next copy waits for the next resend.
+        h.poll(now + 260 * MS).unwrap();
+        assert!(!h.on_challenge(now + 270 * MS, pepper));
+        assert_eq!(h.tried().challenges, 2);
+    }
+
+    #[test]
+    fn a_new_pepper_is_answered_for_the_probe_that_went_with_the_response() {
+        let now = Instant::now();
+        let mut h = handshake(now);
+        h.poll(now).unwrap();
+        assert!(h.on_challenge(now, [1, 1, 1, 1]));
+        h.poll(now).unwrap();
+        let companion = h.poll(now).unwrap();
+        assert!(h.on_challenge(now + 10 * MS, [2, 2, 2, 2]));
+        assert_eq!(h.poll(now + 10 * MS), Some(xor(companion, [2, 2, 2, 2])));
     }
 
     #[test]

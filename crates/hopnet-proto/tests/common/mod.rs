@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod original_server;
+pub mod same_pepper_server;
 pub mod secure;
 pub mod servers;
 pub mod strict_server;

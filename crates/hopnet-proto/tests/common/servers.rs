@@ -1,5 +1,6 @@
-//! The three kinds of echo server a client must connect to, as one [`Machine`]: the model of
-//! the spec author's implementation, our own [`Server`], and the strict reader of the spec.
+//! The four kinds of echo server a client must connect to, as one [`Machine`]: the model of
+//! the spec author's implementation, our own [`Server`], the strict reader of the spec, and the
+//! strict reader that re-challenges with the same pepper.
 //! The tests run the same client code against each, in the simulator and on real sockets.
 
 use std::net::SocketAddr;
@@ -8,6 +9,7 @@ use std::time::Instant;
 use hopnet_proto::{Config, Delivery, Event, Machine, Server, Transmit};
 
 use super::original_server::OriginalServer;
+use super::same_pepper_server::SamePepperServer;
 use super::strict_server::StrictServer;
 
 /// Which server.
@@ -22,10 +24,13 @@ pub enum Kind {
     /// `ACK`, drops reserved bits and chunk 255 without `FIN`, forgets a connection after 15 s
     /// without a valid packet.
     Strict,
+    /// The strict reader with one pepper per address (`same_pepper_server.rs`): every `Init`
+    /// before verification, a probe included, is challenged again with the same pepper.
+    SamePepper,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 3] = [Kind::Original, Kind::Ours, Kind::Strict];
+    pub const ALL: [Kind; 4] = [Kind::Original, Kind::Ours, Kind::Strict, Kind::SamePepper];
 }
 
 /// Our [`Server`] as an echo server: sends every message back with the reliability it came
@@ -85,6 +90,7 @@ pub enum TestServer {
     Original(OriginalServer),
     Ours(Box<EchoEndpoint>),
     Strict(StrictServer),
+    SamePepper(Box<SamePepperServer>),
 }
 
 impl TestServer {
@@ -93,6 +99,7 @@ impl TestServer {
             Kind::Original => TestServer::Original(OriginalServer::new(seed)),
             Kind::Ours => TestServer::Ours(Box::new(EchoEndpoint::new(Config::default(), seed))),
             Kind::Strict => TestServer::Strict(StrictServer::new(seed)),
+            Kind::SamePepper => TestServer::SamePepper(Box::new(SamePepperServer::new(seed))),
         }
     }
 
@@ -101,6 +108,7 @@ impl TestServer {
             TestServer::Original(_) => Kind::Original,
             TestServer::Ours(_) => Kind::Ours,
             TestServer::Strict(_) => Kind::Strict,
+            TestServer::SamePepper(_) => Kind::SamePepper,
         }
     }
 
@@ -126,6 +134,7 @@ impl TestServer {
             TestServer::Strict(s) => {
                 s.stats.violations() + s.stats.timed_out + s.stats.closed_by_end == 0
             }
+            TestServer::SamePepper(s) => s.objections() == 0,
         };
         (!fine).then(|| self.summary())
     }
@@ -136,6 +145,7 @@ impl TestServer {
             TestServer::Original(s) => format!("{:?}", s.stats),
             TestServer::Ours(s) => format!("{:?}", s.endpoint.server_stats()),
             TestServer::Strict(s) => format!("{:?}", s.stats),
+            TestServer::SamePepper(s) => format!("{:?} {:?}", s.stats, s.inner.stats),
         }
     }
 
@@ -146,6 +156,7 @@ impl TestServer {
             TestServer::Original(s) => (s.stats.accepted, s.stats.failed_handshakes),
             TestServer::Ours(s) => (s.endpoint.server_stats().connections_accepted, 0),
             TestServer::Strict(s) => (s.stats.accepted, s.stats.failed_handshakes),
+            TestServer::SamePepper(s) => (s.inner.stats.accepted, 0),
         }
     }
 }
@@ -156,6 +167,7 @@ impl Machine for TestServer {
             TestServer::Original(s) => s.handle(now, from, datagram),
             TestServer::Ours(s) => s.handle(now, from, datagram),
             TestServer::Strict(s) => s.handle(now, from, datagram),
+            TestServer::SamePepper(s) => s.handle(now, from, datagram),
         }
     }
     fn poll_transmit(&mut self, now: Instant, buf: &mut Vec<u8>, max: usize) -> Option<Transmit> {
@@ -163,6 +175,7 @@ impl Machine for TestServer {
             TestServer::Original(s) => s.poll_transmit(now, buf, max),
             TestServer::Ours(s) => s.poll_transmit(now, buf, max),
             TestServer::Strict(s) => s.poll_transmit(now, buf, max),
+            TestServer::SamePepper(s) => s.poll_transmit(now, buf, max),
         }
     }
     fn poll_timeout(&self) -> Option<Instant> {
@@ -170,6 +183,7 @@ impl Machine for TestServer {
             TestServer::Original(s) => s.poll_timeout(),
             TestServer::Ours(s) => s.poll_timeout(),
             TestServer::Strict(s) => s.poll_timeout(),
+            TestServer::SamePepper(s) => s.poll_timeout(),
         }
     }
     fn handle_timeout(&mut self, now: Instant) {
@@ -177,6 +191,7 @@ impl Machine for TestServer {
             TestServer::Original(s) => s.handle_timeout(now),
             TestServer::Ours(s) => s.handle_timeout(now),
             TestServer::Strict(s) => s.handle_timeout(now),
+            TestServer::SamePepper(s) => s.handle_timeout(now),
         }
     }
 }

@@ -231,6 +231,26 @@ fn chunk_fits(open: &Open, flags: u8, chunk: u8, sequence: u16, body: &[u8]) -> 
     }
 }
 
+impl StrictServer {
+    /// Opens a connection to `from` as a verified handshake does: for a server that reads the
+    /// handshake otherwise and this one's packets alike (`same_pepper_server.rs`).
+    pub fn open(&mut self, now: Instant, from: SocketAddr) {
+        let open = Open {
+            last_valid: now,
+            partial: HashMap::new(),
+            delivered: HashSet::new(),
+            next_sequence: 0,
+            pending: BTreeMap::new(),
+        };
+        self.peers.insert(from, Peer::Open(Box::new(open)));
+    }
+
+    /// Whether `from` has an open connection.
+    pub fn is_open(&self, from: SocketAddr) -> bool {
+        matches!(self.peers.get(&from), Some(Peer::Open(_)))
+    }
+}
+
 impl Machine for StrictServer {
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
         match self.peers.remove(&from) {
@@ -249,14 +269,7 @@ impl Machine for StrictServer {
             Some(Peer::AwaitingResponse { expected, .. }) => {
                 if datagram == expected {
                     self.stats.accepted += 1;
-                    let open = Open {
-                        last_valid: now,
-                        partial: HashMap::new(),
-                        delivered: HashSet::new(),
-                        next_sequence: 0,
-                        pending: BTreeMap::new(),
-                    };
-                    self.peers.insert(from, Peer::Open(Box::new(open)));
+                    self.open(now, from);
                 } else {
                     self.stats.failed_handshakes += 1;
                 }

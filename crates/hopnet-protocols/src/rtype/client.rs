@@ -1,46 +1,52 @@
 //! A player: the client side of an instance as a sans-I/O [`Machine`], playing a fixed list
-//! of moves and checking that each came back.
+//! of moves the RFC's way.
 //!
-//! # Surviving loss
+//! # Playing the RFC's way
 //!
-//! Nothing on R-TYPE's UDP is acknowledged, and a move is not idempotent: the client cannot
-//! tell a lost move from a lost SPRITE, and resending a move whose SPRITE was lost would move
-//! the ship twice. So the client never resends on a guess:
+//! Nothing on R-TYPE's UDP is acknowledged or numbered, and a move is not idempotent: an
+//! instance applies every move it receives, so a move the network duplicates, or one a client
+//! sends again, moves the ship twice. The RFC's client (section 2.3, "Dropped packets") does
+//! not count on a move being applied once: it predicts where its ship is and takes the
+//! server's SPRITEs as the truth. So does this one:
 //!
-//! - It knows where each move must take its ship (the spawn point plus the moves so far) and
-//!   sends the next move only once a SPRITE has shown the ship there.
-//! - When no such SPRITE comes within the retransmission timeout, it asks for the world again
-//!   with CHECK (the RFC's own resync: the instance answers with every entity), and keeps
-//!   asking each timeout until a SPRITE of its ship has come since it asked.
-//! - That fresh position then says what happened: at the target, the move landed and only its
-//!   SPRITE was lost; elsewhere, the client sends the one step that leads towards the target
-//!   (the lost move again, or a step back should a move ever have landed twice).
-//! - A SPACE is confirmed by a new entity (an id above every one seen when it was fired) on
-//!   the ship's square; if a resync has come without one, the SPACE is fired again. (Its
-//!   bullet's SPRITE may be lost in the same resync, so a SPACE can, rarely, fire twice: a
-//!   bullet more is harmless, and the instance bounds them.)
+//! - Moves go out as the RFC has them, an action with an empty body. The client knows where
+//!   each move must take its ship (the spawn point plus the moves so far): that is its goal.
+//! - Its ship's position is predicted locally (the last position a SPRITE showed, plus the
+//!   step in flight) and corrected by every SPRITE of its ship.
+//! - It steers: it sends the one step that leads from where the server last showed the ship
+//!   towards the goal, and the next one once a SPRITE has shown the ship at the goal. A move
+//!   lost, applied twice, or applied late only changes which step is sent next.
+//! - When no SPRITE shows the ship at the goal within the retransmission timeout, it asks for
+//!   the world again with CHECK (the RFC's own resync: the instance answers with every
+//!   entity), and keeps asking each timeout until a SPRITE of its ship has come since; the
+//!   step towards the goal goes from that position.
+//! - A SPACE is sent once, as a player fires: what becomes of the bullet (where it appears,
+//!   whether it flies) is the instance's, and nothing waits for it.
 //! - CONNECT is sent each timeout until the instance answers.
-//! - Once every move is confirmed, the client waits for a CHECK count equal to the number of
-//!   entities it knows (resyncing while they differ), then sends QUIT three times.
+//! - Once every move is played, the client waits one timeout (so that a late copy of a move
+//!   has landed), asks with CHECK where its ship is, steers back should it have moved, and
+//!   then waits for a CHECK count equal to the number of entities it knows (resyncing while
+//!   they differ); then it sends QUIT three times.
 //! - A CHECK count that differs from the entities the client knows makes it forget every
 //!   other entity and send CHECK, as the RFC says: the SPRITEs that answer rebuild the set,
 //!   and entities whose DEAD was lost disappear with it.
 //!
 //! The moves are chosen so that the ship never comes back to a square it left (two steps
-//! right for one step down and up), so a SPRITE delayed on the way can never pass for a new
-//! one.
+//! right for one step down and up), so a SPRITE delayed on the way rarely passes for a new
+//! one; if one does, the next SPRITE corrects it.
 //!
 //! # The timeout
 //!
-//! The RFC measures no round trip, but a move and the SPRITE that confirms it are one: the
-//! client gives hopnet's [`RttEstimator`] the time from a move (or the first CONNECT) to its
-//! confirmation, and waits the estimator's retransmission timeout ([`DEFAULT_RTO`]'s bounds,
-//! or [`InstanceClient::with_rto`]'s). Karn's rule: a move whose wait saw a resync, or a
-//! CONNECT sent more than once, gives no sample, as its answer may be an earlier send's. Each
-//! expiry that sends CHECK or CONNECT again doubles the timeout until a sample comes (or a
-//! resent move is confirmed within the un-doubled timeout). A timeout shorter than the path's
-//! round trip only asks early: a resync, and a step sent under a new number after the
-//! resync's own SPRITE, so a move is never applied twice.
+//! The RFC measures no round trip, but a move and the SPRITE that shows it are one: the
+//! client gives hopnet's [`RttEstimator`] the time from a step (or the first CONNECT) to the
+//! SPRITE that shows the ship at its goal, and waits the estimator's retransmission timeout
+//! ([`DEFAULT_RTO`]'s bounds, or [`InstanceClient::with_rto`]'s). Karn's rule: a step whose
+//! wait saw a resync, or a CONNECT sent more than once, gives no sample, as its answer may
+//! be an earlier send's. Each expiry that sends CHECK or CONNECT again doubles the timeout
+//! until a sample comes (or a step sent after a resync is shown within the un-doubled
+//! timeout). A timeout shorter than the path's round trip only asks early: a resync, and a
+//! step that the next SPRITE may show to have been one too many, which the client then
+//! steers back.
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
@@ -100,8 +106,8 @@ pub enum Phase {
     Connecting,
     /// Playing the moves.
     Playing,
-    /// Every move came back; waiting for a CHECK count that agrees with the entities known
-    /// (resyncing while it does not).
+    /// Every move played; checking that the ship is where they lead, then waiting for a CHECK
+    /// count that agrees with the entities known (resyncing while it does not).
     Settling,
     /// The count agreed; QUIT sent.
     Done,
@@ -112,9 +118,9 @@ pub enum Phase {
 /// What the client has waiting for an answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Waiting {
-    /// Nothing sent yet for the current move.
+    /// Nothing sent yet for the current goal.
     Nothing,
-    /// The move (or its correction) is out.
+    /// A step towards the goal is out.
     Move,
     /// CHECK is out; whether a SPRITE of the ship has come since.
     Resync { fresh: bool },
@@ -125,11 +131,12 @@ enum Waiting {
 pub struct ClientStats {
     /// CHECK counts received from the instance.
     pub checks: u64,
-    /// CHECK requests sent: for a count that differed, or a move whose SPRITE did not come.
+    /// CHECK requests sent: for a count that differed, a step whose SPRITE did not come, or
+    /// the ship's final position.
     pub resyncs: u64,
-    /// Moves (and SPACEs) sent, corrections and repeats included.
+    /// Moves (and SPACEs) sent, corrections included.
     pub moves_sent: u64,
-    /// Moves whose result a SPRITE showed.
+    /// Moves whose goal a SPRITE showed the ship at.
     pub moves_confirmed: u64,
     /// Datagrams that were not frames.
     pub rejected: u64,
@@ -147,8 +154,11 @@ pub struct InstanceClient {
     player: Option<u32>,
     spawn: Option<(i32, i32)>,
     entities: BTreeMap<u32, (i32, i32)>,
-    /// The highest entity id seen when the pending SPACE was fired.
-    fired_above: Option<u32>,
+    /// Where the ship is predicted to be: the last SPRITE's position, plus the step in flight.
+    predicted: Option<(i32, i32)>,
+    /// Once every move is played: whether a SPRITE that answered a resync showed the ship
+    /// where the moves lead.
+    verified: bool,
     done: usize,
     waiting: Waiting,
     retry_at: Instant,
@@ -181,7 +191,8 @@ impl InstanceClient {
             player: None,
             spawn: None,
             entities: BTreeMap::new(),
-            fired_above: None,
+            predicted: None,
+            verified: false,
             done: 0,
             waiting: Waiting::Nothing,
             retry_at: now,
@@ -220,7 +231,7 @@ impl InstanceClient {
         &self.entities
     }
 
-    /// Moves confirmed so far.
+    /// Moves played so far: SPACEs sent, and moves whose goal a SPRITE showed the ship at.
     pub fn moves_done(&self) -> usize {
         self.done
     }
@@ -235,8 +246,24 @@ impl InstanceClient {
         Some((self.spawn?, self.own()?))
     }
 
+    /// Where the client predicts its ship to be: where a SPRITE last showed it, moved by the
+    /// step in flight if there is one (RFC 4242, 2.3).
+    pub fn predicted(&self) -> Option<(i32, i32)> {
+        self.predicted
+    }
+
     fn own(&self) -> Option<(i32, i32)> {
         self.entities.get(&self.player?).copied()
+    }
+
+    /// Where the ship must be now: after the current move, or after every move once all are
+    /// played.
+    fn goal(&self) -> Option<(i32, i32)> {
+        self.target((self.done + 1).min(self.plan.len()))
+    }
+
+    fn at_goal(&self) -> bool {
+        self.own().is_some() && self.own() == self.goal()
     }
 
     /// Where the ship stands after the first `k` moves.
@@ -272,67 +299,93 @@ impl InstanceClient {
         self.resent = false;
     }
 
-    /// Whether the current move's result has been seen.
-    fn current_confirmed(&self) -> bool {
-        let Some(&action) = self.plan.get(self.done) else {
-            return false;
-        };
-        if action == Action::Space {
-            let (Some(above), Some(at)) = (self.fired_above, self.own()) else {
-                return false;
-            };
-            return self
-                .entities
-                .range(above.saturating_add(1)..)
-                .any(|(&id, &pos)| Some(id) != self.player && pos == at);
-        }
-        self.own().is_some() && self.own() == self.target(self.done + 1)
-    }
-
-    /// Confirms what has been seen and sends the next move, as far as it goes.
+    /// Plays what the SPRITEs seen allow, as far as it goes: SPACEs are sent, moves whose
+    /// goal the ship is shown at are done, and a step towards the current goal goes out if
+    /// none is.
     fn advance(&mut self, now: Instant) {
-        if self.phase != Phase::Playing || self.spawn.is_none() {
+        if self.spawn.is_none() {
             return;
         }
-        while self.current_confirmed() {
-            self.answered(now);
-            self.done += 1;
-            self.stats.moves_confirmed += 1;
-            self.waiting = Waiting::Nothing;
-            self.fired_above = None;
+        match self.phase {
+            Phase::Playing => {}
+            Phase::Settling => return self.settle(now),
+            _ => return,
         }
-        if self.done == self.plan.len() {
-            self.phase = Phase::Settling;
-            return;
-        }
-        if self.waiting == Waiting::Nothing {
-            self.send_move(now);
-        }
-    }
-
-    /// Sends the current move, or the step that leads from where the ship is to its target.
-    fn send_move(&mut self, now: Instant) {
-        let action = self.plan[self.done];
-        let step = if action == Action::Space {
-            self.fired_above = self.entities.keys().next_back().copied();
-            Action::Space
-        } else {
-            let (Some((x, y)), Some((tx, ty))) = (self.own(), self.target(self.done + 1)) else {
+        loop {
+            let Some(&action) = self.plan.get(self.done) else {
+                // Every move played. A quiet wait first, so that a late copy of a move has
+                // landed (and been shown) before the resync that checks the ship's position.
+                self.phase = Phase::Settling;
+                self.verified = false;
+                self.waiting = Waiting::Nothing;
+                self.retry_at = now + self.rtt.rto();
                 return;
             };
-            if tx > x {
-                Action::Right
-            } else if tx < x {
-                Action::Left
-            } else if ty > y {
-                Action::Down
-            } else {
-                Action::Up
+            if action == Action::Space {
+                self.send(Action::Space, "");
+                self.stats.moves_sent += 1;
+                self.done += 1;
+                continue;
             }
+            if self.at_goal() {
+                self.answered(now);
+                self.done += 1;
+                self.stats.moves_confirmed += 1;
+                self.waiting = Waiting::Nothing;
+                continue;
+            }
+            if self.waiting == Waiting::Nothing {
+                self.send_move(now);
+            }
+            return;
+        }
+    }
+
+    /// Once every move is played: a resync's SPRITE at the final goal verifies it; a step
+    /// that brought the ship back there starts the quiet wait again; a SPRITE elsewhere
+    /// (a late move landed) undoes the verification.
+    fn settle(&mut self, now: Instant) {
+        let at_goal = self.at_goal();
+        if !at_goal {
+            self.verified = false;
+            if self.waiting == Waiting::Nothing {
+                self.retry_at = now + self.rtt.rto();
+            }
+            return;
+        }
+        match self.waiting {
+            Waiting::Resync { fresh: true } => {
+                self.verified = true;
+                self.waiting = Waiting::Nothing;
+            }
+            Waiting::Move => {
+                self.answered(now);
+                self.waiting = Waiting::Nothing;
+                self.retry_at = now + self.rtt.rto();
+            }
+            Waiting::Nothing | Waiting::Resync { fresh: false } => {}
+        }
+    }
+
+    /// Sends the step that leads from where the ship was last shown towards the goal, as the
+    /// RFC's client sends a move: the action, with an empty body.
+    fn send_move(&mut self, now: Instant) {
+        let (Some((x, y)), Some((tx, ty))) = (self.own(), self.goal()) else {
+            return;
         };
+        let step = if tx > x {
+            Action::Right
+        } else if tx < x {
+            Action::Left
+        } else if ty > y {
+            Action::Down
+        } else {
+            Action::Up
+        };
+        let (dx, dy) = delta(step);
+        self.predicted = Some((x + dx, y + dy));
         self.stats.moves_sent += 1;
-        let number = self.stats.moves_sent.to_string();
-        self.send(step, &number);
+        self.send(step, "");
         self.waiting = Waiting::Move;
         self.sent_at = Some(now);
         self.retry_at = now + self.rtt.rto();
@@ -348,6 +401,7 @@ impl InstanceClient {
         self.entities.insert(id, (x, y));
         if Some(id) == self.player {
             self.spawn.get_or_insert((x, y));
+            self.predicted = Some((x, y));
             if let Waiting::Resync { fresh } = &mut self.waiting {
                 *fresh = true;
             }
@@ -367,8 +421,10 @@ impl InstanceClient {
                 .and_then(|p| Some((p, self.entities.get(&p).copied()?)));
             self.entities.clear();
             self.entities.extend(own);
+            self.verified = false;
             self.resync(now);
-        } else if self.phase == Phase::Settling {
+        } else if self.phase == Phase::Settling && self.verified && self.waiting == Waiting::Nothing
+        {
             for _ in 0..3 {
                 self.send(Action::Quit, "");
             }
@@ -385,6 +441,7 @@ impl InstanceClient {
                     // where it stands is where it spawned.
                     if let Some(&at) = self.entities.get(&player) {
                         self.spawn = Some(at);
+                        self.predicted = Some(at);
                     }
                     self.phase = Phase::Playing;
                     self.answered(now);
@@ -432,7 +489,13 @@ impl Machine for InstanceClient {
     }
 
     fn poll_timeout(&self) -> Option<Instant> {
-        matches!(self.phase, Phase::Connecting | Phase::Playing).then_some(self.retry_at)
+        let timed = match self.phase {
+            Phase::Connecting | Phase::Playing => true,
+            // Verified and nothing out: the next CHECK count decides.
+            Phase::Settling => !(self.verified && self.waiting == Waiting::Nothing),
+            Phase::Done | Phase::Failed(_) => false,
+        };
+        timed.then_some(self.retry_at)
     }
 
     fn handle_timeout(&mut self, now: Instant) {
@@ -451,17 +514,29 @@ impl Machine for InstanceClient {
                 self.retry_at = now + self.rtt.rto();
             }
             Phase::Playing => match self.waiting {
-                // The resync's SPRITE came: send the step towards the target.
-                Waiting::Resync { fresh: true } if !self.current_confirmed() => self.send_move(now),
-                // The ship's position is not known yet (its SPRITE was lost), or a move's (or
+                // The resync's SPRITE came: send the step towards the goal.
+                Waiting::Resync { fresh: true } if !self.at_goal() => self.send_move(now),
+                // The ship's position is not known yet (its SPRITE was lost), or a step's (or
                 // the last resync's) SPRITE did not come in time: ask for the world.
                 Waiting::Nothing | Waiting::Move | Waiting::Resync { .. } => {
                     self.rtt.back_off();
                     self.resync(now);
                 }
             },
-            // The next CHECK count decides.
-            Phase::Settling | Phase::Done | Phase::Failed(_) => {}
+            Phase::Settling => match self.waiting {
+                // The quiet wait is over: where is the ship?
+                Waiting::Nothing if !self.verified => self.resync(now),
+                Waiting::Nothing => {}
+                // It is not where the moves lead (a late move landed): steer back.
+                Waiting::Resync { fresh: true } if !self.at_goal() => self.send_move(now),
+                Waiting::Resync { fresh: true } => self.settle(now),
+                Waiting::Move | Waiting::Resync { fresh: false } => {
+                    self.rtt.back_off();
+                    self.resync(now);
+                }
+            },
+            // Nothing more to send.
+            Phase::Done | Phase::Failed(_) => {}
         }
     }
 }

@@ -5,8 +5,9 @@
 //! - [`Instance`]: a game instance, a sans-I/O [`hopnet::Machine`]: players, their moves and
 //!   bullets as SPRITEs, the CHECK count every second and the resync it may ask for,
 //!   PING/PONG, QUIT/DEAD. It runs under hopnet's drivers and in its simulator.
-//! - [`InstanceClient`]: a player, a sans-I/O machine too, that plays a list of moves and
-//!   survives lost moves and SPRITEs through CHECK (see [`client`](InstanceClient)'s docs).
+//! - [`InstanceClient`]: a player, a sans-I/O machine too, that plays a list of moves the
+//!   RFC's way: its ship's position predicted and corrected by the SPRITEs, CHECK to resync,
+//!   never counting on a move being applied once (see [`client`](InstanceClient)'s docs).
 //! - [`LobbySession`]: the lobby, sans-I/O over a byte stream, with [`FrameReader`] cutting
 //!   frames out of it and finding its way again after damaged bytes.
 //! - [`Host`] (the server: the lobby on std TCP threads, each instance on its own thread and

@@ -53,7 +53,7 @@ pub struct SessionSummary {
     pub resyncs: u64,
     /// Instances the lobby listed.
     pub listed: Vec<Listing>,
-    /// Moves confirmed.
+    /// Moves played.
     pub moves: usize,
 }
 
@@ -203,7 +203,7 @@ pub struct SessionProgress {
     pub checks: u64,
     /// CHECK requests sent.
     pub resyncs: u64,
-    /// Moves confirmed.
+    /// Moves played.
     pub moves: usize,
 }
 
@@ -244,7 +244,7 @@ pub fn play_tracked(
         if left.is_zero() {
             let c = driver.machine();
             return Err(SessionError::Deadline(format!(
-                "{:?}, {} of {} moves confirmed",
+                "{:?}, {} of {} moves played",
                 c.phase(),
                 c.moves_done(),
                 config.moves

@@ -3,6 +3,11 @@
 
 #![allow(dead_code)]
 
+pub mod rtype_player;
+pub mod seed_instance;
+pub mod semi_ordered;
+pub mod woke;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -13,6 +18,9 @@ use hopnet::Driver;
 use hopnet::Impairment;
 use hopnet::Machine;
 use hopnet::sim::LinkConfig;
+use hopnet::tokio::Driver as AsyncDriver;
+use hopnet_formats::rtype::Action;
+use hopnet_protocols::rtype::moves;
 
 /// 20 % loss, duplication, reordering and jitter: the simulator link.
 pub fn bad_link() -> LinkConfig {
@@ -75,4 +83,49 @@ pub fn drain<M: Machine>(machine: &mut M, now: Instant, buf: &mut Vec<u8>, max_l
     if machine.poll_timeout().is_some_and(|t| t <= now) {
         machine.handle_timeout(now);
     }
+}
+
+/// Where the first `n` of an R-TYPE player's [`moves`] take its ship, from its spawn point.
+pub fn walked(n: usize) -> (i32, i32) {
+    moves(n).iter().fold((0, 0), |(x, y), a| match a {
+        Action::Left => (x - 1, y),
+        Action::Right => (x + 1, y),
+        Action::Up => (x, y - 1),
+        Action::Down => (x, y + 1),
+        _ => (x, y),
+    })
+}
+
+/// A server machine and the client `client` makes (given the server's address), each under
+/// hopnet's tokio driver on loopback, each losing 10 % of what it sends: `play` drives the
+/// client while the server serves, then `inspect` reads the server's machine.
+pub fn on_tokio<S: Machine, C: Machine, R>(
+    server: S,
+    client: impl FnOnce(SocketAddr) -> C,
+    play: impl AsyncFnOnce(&mut AsyncDriver<C>),
+    inspect: impl FnOnce(&mut S) -> R,
+) -> R {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut server = AsyncDriver::bind("127.0.0.1:0", server).await.unwrap();
+        server.set_impairment(lossy(1));
+        let addr = server.local_addr().unwrap();
+        let mut driver = AsyncDriver::bind("127.0.0.1:0", client(addr))
+            .await
+            .unwrap();
+        driver.set_impairment(lossy(2));
+        let serve = async {
+            loop {
+                server.poll(Duration::from_millis(5)).await.unwrap();
+            }
+        };
+        tokio::select! {
+            () = serve => unreachable!("the server serves until the client is done"),
+            () = play(&mut driver) => {}
+        }
+        inspect(server.machine())
+    })
 }

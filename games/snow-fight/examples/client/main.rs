@@ -103,7 +103,7 @@ fn run_bot(args: &Args) -> io::Result<()> {
         .map_err(io::Error::other)?;
     let stats = play_bot_on(client, &mut player, |p, _| {
         while reported < p.results.len() {
-            let won = p.results[reported];
+            let won = p.results[reported].won;
             reported += 1;
             let s = p.client.stats();
             tracing::info!(
@@ -118,7 +118,7 @@ fn run_bot(args: &Args) -> io::Result<()> {
         args.rounds.is_some_and(|n| p.results.len() >= n)
     })
     .map_err(io::Error::other)?;
-    let won = player.results.iter().filter(|w| **w).count();
+    let won = player.results.iter().filter(|r| r.won).count();
     println!(
         "bot: player {:?}, {} rounds ({} won), {} retransmissions, {} bytes up, {} bytes down",
         player.client.player(),

@@ -76,8 +76,8 @@ impl Tui {
                             Some(ClientEvent::Joined(p)) => {
                                 self.message = format!("joined as player {p}")
                             }
-                            Some(ClientEvent::GameOver(won)) => {
-                                self.message = if won {
+                            Some(ClientEvent::GameOver(result)) => {
+                                self.message = if result.won {
                                     "You WON the round!"
                                 } else {
                                     "You lost the round."

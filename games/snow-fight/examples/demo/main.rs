@@ -34,7 +34,9 @@ use hopnet::secure::{ConnectToken, ConnectTokenBuilder, DropReason, Key, Netcode
 use hopnet::{Client, Server};
 use hopnet_snow_fight as wire;
 use snow_fight::net::{UdpServer, play_bot_on};
-use snow_fight::session::{BotPlayer, ClientStats, GameServer, ServerConfig, ServerStats};
+use snow_fight::session::{
+    BotPlayer, ClientStats, GameServer, RoundResult, ServerConfig, ServerStats,
+};
 use snow_fight::{Config, Outcome, PlayerId};
 
 use crate::report::report;
@@ -102,7 +104,8 @@ struct ServerReport {
     samples: Vec<wire::ServerMessage>,
     /// Per player: the server's side of its connection.
     connections: Vec<(PlayerId, Stats)>,
-    outcome: Option<Outcome>,
+    /// The first round's end: the `time` of its `GameOver`, and how it ended.
+    round_end: Option<(u32, Outcome)>,
     /// The netcode layer's counters, in secure mode.
     netcode: Option<NetcodeStats>,
 }
@@ -112,7 +115,8 @@ struct BotReport {
     player: Option<PlayerId>,
     stats: ClientStats,
     conn: Stats,
-    result: Option<bool>,
+    /// The first round result the bot heard.
+    result: Option<RoundResult>,
 }
 
 fn main() {
@@ -224,7 +228,7 @@ fn run(args: &Args) -> bool {
                 stats: server.game.stats().clone(),
                 samples: server.game.samples().to_vec(),
                 connections,
-                outcome: server.game.outcomes().first().copied(),
+                round_end: server.game.round_ends().next(),
             }
         })
     };

@@ -14,6 +14,13 @@ fn ms(d: Option<Duration>) -> String {
     })
 }
 
+/// The bot's result for the round the report is about: the one whose `GameOver` has that
+/// round's time.
+fn round_result(server: &ServerReport, bot: &BotReport) -> Option<bool> {
+    let (time, _) = server.round_end?;
+    bot.result.filter(|r| r.time == time).map(|r| r.won)
+}
+
 /// Prints the report; `true` if the round finished and every bot saw its `GameOver`.
 pub fn report(
     args: &Args,
@@ -25,7 +32,7 @@ pub fn report(
 ) -> bool {
     println!();
     println!("== Report ==");
-    match server.outcome {
+    match server.round_end.map(|(_, o)| o) {
         Some(o) => {
             let why = match o.reason {
                 EndReason::LastStanding => "last player standing",
@@ -71,9 +78,11 @@ pub fn report(
     );
     for b in bots {
         let player = b.player.map_or("-".to_string(), |p| p.to_string());
-        let result = match b.result {
+        let result = match round_result(server, b) {
             Some(true) => "won",
             Some(false) => "lost",
+            // A result heard, but of another round than the one reported.
+            None if b.result.is_some() => "other",
             None => "-",
         };
         let down_retx = b
@@ -108,7 +117,8 @@ pub fn report(
     );
 
     snapshot_sizes(server);
-    let finished = server.outcome.is_some() && bots.iter().all(|b| b.result.is_some());
+    let finished =
+        server.round_end.is_some() && bots.iter().all(|b| round_result(server, b).is_some());
     if !finished {
         println!();
         println!("Not every bot saw GameOver before the time limit.");

@@ -1,5 +1,6 @@
 //! Players join and leave: a joining player stands at the next free spawn point, and the round
-//! starts once `min_players` have joined; a player who leaves dies where it stands.
+//! starts once `min_players` have joined (until then nobody is hurt: `throwing.rs`); a player
+//! who leaves dies where it stands.
 
 use super::GameEvent;
 use crate::world::{Dir, EntityId, EntityKind, Phase, Player, PlayerId, World};

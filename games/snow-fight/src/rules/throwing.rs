@@ -4,7 +4,7 @@
 //! broken again.
 
 use super::{GameEvent, Refused};
-use crate::world::{EntityId, EntityKind, ObjectState, Player, Vec2, World};
+use crate::world::{EntityId, EntityKind, ObjectState, Phase, Player, Vec2, World};
 
 impl World {
     /// `Throw`: the held object leaves the player's hands, flying, or dropped at its feet when
@@ -73,7 +73,13 @@ impl World {
                 }
             }
             let pos = self.clamp(pos, radius);
-            let damage = self.config.damage(o.kind);
+            // Nobody is hurt before the round starts: a round that waits for its last players
+            // must not lose one of those already there, or it would never start.
+            let damage = if self.phase == Phase::Running {
+                self.config.damage(o.kind)
+            } else {
+                0
+            };
             let remaining = remaining - travelled;
             if let Some(target) = hit {
                 self.entities[i].kind = EntityKind::Dead;
@@ -144,9 +150,43 @@ impl World {
 
 #[cfg(test)]
 mod tests {
-    use crate::rules::test_support::{arm, duel, object, place, player};
+    use crate::rules::test_support::{arm, duel, empty, object, place, player, teleport};
     use crate::rules::{GameEvent, Input, Refused};
     use crate::world::{Dir, EndReason, EntityKind, ObjectKind, ObjectState, Vec2};
+
+    #[test]
+    fn nobody_is_hurt_before_the_round_starts() {
+        let mut w = empty(3);
+        w.add_player(1);
+        w.add_player(2);
+        teleport(&mut w, 1, Vec2::new(4.0, 4.0));
+        teleport(&mut w, 2, Vec2::new(12.0, 4.0));
+        let victim = w.player_entity(2).unwrap().id;
+        let mut hits = 0;
+        for _ in 0..5 {
+            arm(&mut w, 1);
+            let target = player(&w, 2).pos;
+            w.apply(1, Input::Throw(target)).unwrap();
+            for _ in 0..60 {
+                for e in w.step() {
+                    if let GameEvent::Hit { target, damage, .. } = e {
+                        assert_eq!((target, damage), (victim, 0));
+                        hits += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(hits, 5);
+        assert_eq!(player(&w, 2).health, 100, "hit, but not hurt");
+        assert_eq!(w.phase(), crate::world::Phase::Waiting);
+        w.add_player(3);
+        assert_eq!(
+            w.phase(),
+            crate::world::Phase::Running,
+            "it starts with all three"
+        );
+        assert_eq!(w.living_players().count(), 3);
+    }
 
     #[test]
     fn thrown_objects_hit_kill_and_decide_the_round() {

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use hopnet::proto::Client;
 use hopnet_snow_fight::Dialect;
 
-use super::{ClientEvent, GameClient};
+use super::{ClientEvent, GameClient, RoundResult};
 use crate::bot::Bot;
 use crate::world::Config;
 
@@ -20,8 +20,8 @@ pub struct BotPlayer {
     last_ping: Option<Instant>,
     /// How often [`BotPlayer::maybe_ping`] pings (1 s by default).
     pub ping_every: Duration,
-    /// Every round result, in order (`true`: won).
-    pub results: Vec<bool>,
+    /// Every round result, in the order the rounds ended.
+    pub results: Vec<RoundResult>,
 }
 
 impl BotPlayer {
@@ -74,8 +74,8 @@ impl BotPlayer {
                     }
                 }
             }
-            Some(ClientEvent::GameOver(won)) => {
-                self.results.push(*won);
+            Some(ClientEvent::GameOver(result)) => {
+                self.results.push(*result);
                 if let Some(bot) = &mut self.bot {
                     bot.reset();
                 }

@@ -28,12 +28,23 @@ pub enum ClientEvent {
     /// A delta named a baseline (its tick) that the client does not hold: it was dropped, and
     /// the client will ask for deltas again, which brings a full snapshot.
     BaselineMissing(u32),
-    /// The round ended; `true` if we won.
-    GameOver(bool),
+    /// The round ended, with our result.
+    GameOver(RoundResult),
     /// A ping came back after this long.
     Pong(Duration),
     /// The server refused a request.
     Error(String),
+}
+
+/// A round's result as a client heard it: the `time` of its `GameOver` names the round (the
+/// server's [`GameServer::round_ends`](crate::session::GameServer::round_ends) lists the same
+/// times), so that a result is never read as another round's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundResult {
+    /// The server's time when the round ended.
+    pub time: u32,
+    /// Whether we won it.
+    pub won: bool,
 }
 
 /// Counters of a client, for its status line and the demo's report.
@@ -288,7 +299,7 @@ impl GameClient {
                     } else {
                         self.stats.lost += 1;
                     }
-                    Some(ClientEvent::GameOver(won))
+                    Some(ClientEvent::GameOver(RoundResult { time, won }))
                 }
             },
             wire::ServerMessage::Response(wire::Response { channel, kind }) => match kind {

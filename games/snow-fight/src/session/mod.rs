@@ -9,7 +9,8 @@
 //! The server follows the spec's diagram: it accepts connections; on an `Init` request it adds
 //! the player to the round and answers `Connect` (reliable) with the player id and the current
 //! snapshot; every tick it runs the rules and sends each player a `Snapshot` event (unreliable);
-//! when the round is over it sends `GameOver` (reliable) to everyone and starts a new round.
+//! when the round is over it sends `GameOver` (reliable and ordered) to everyone and, after an
+//! intermission, starts a new round.
 //! `Ping` gets `Pong`. Whatever a client gets wrong (an action before `Init`, `Init` twice, a
 //! message that does not decode) gets an `Error` response when it has a channel to answer on, is
 //! otherwise dropped, is logged either way, and never touches anyone else.
@@ -32,7 +33,7 @@ mod interpolation;
 mod server;
 
 pub use bot_player::BotPlayer;
-pub use client::{ClientEvent, ClientStats, GameClient};
+pub use client::{ClientEvent, ClientStats, GameClient, RoundResult};
 pub use interpolation::Interpolation;
 pub use server::{GameServer, RosterEntry, ServerConfig, ServerStats};
 

@@ -22,6 +22,7 @@ use hopnet_snow_fight::Dialect;
 use tracing::{debug, info, warn};
 
 use crate::rules::GameEvent;
+use crate::session::tick_newer;
 use crate::snapshot::from_action;
 use crate::world::{Config, Outcome, PlayerId, World};
 
@@ -45,6 +46,10 @@ pub struct ServerConfig {
     /// [`GameClient::BASELINES`](crate::session::GameClient::BASELINES) snapshots it received,
     /// which covers a window of up to that many ticks.
     pub delta_window: u32,
+    /// Seconds between a round's `GameOver` and the next round: the players who leave after a
+    /// round are gone before the next one starts, so that it neither starts with them nor
+    /// ends (last player standing) because they left.
+    pub intermission_secs: u32,
 }
 
 impl Default for ServerConfig {
@@ -56,6 +61,7 @@ impl Default for ServerConfig {
             sample_every: 60,
             snapshot_rate: None,
             delta_window: 64,
+            intermission_secs: 3,
         }
     }
 }
@@ -125,6 +131,10 @@ pub struct GameServer {
     buf: Vec<u8>,
     stats: ServerStats,
     outcomes: Vec<Outcome>,
+    /// The `time` of each round's `GameOver`, in the order of `outcomes`.
+    ended_at: Vec<u32>,
+    /// When the next round starts, during an intermission.
+    next_round_at: Option<u32>,
     samples: Vec<wire::ServerMessage>,
     /// The snapshots delta clients may hold, for their deltas' baselines.
     history: baselines::History,
@@ -148,6 +158,8 @@ impl GameServer {
             buf: Vec::with_capacity(2048),
             stats: ServerStats::default(),
             outcomes: Vec::new(),
+            ended_at: Vec::new(),
+            next_round_at: None,
             samples: Vec::new(),
         }
     }
@@ -170,6 +182,15 @@ impl GameServer {
     /// How every finished round ended, oldest first.
     pub fn outcomes(&self) -> &[Outcome] {
         &self.outcomes
+    }
+
+    /// Every round that ended, with the `time` of its `GameOver` events: what a client that
+    /// keeps its results by time ([`RoundResult`](crate::session::RoundResult)) matches.
+    pub fn round_ends(&self) -> impl Iterator<Item = (u32, Outcome)> + '_ {
+        self.ended_at
+            .iter()
+            .copied()
+            .zip(self.outcomes.iter().copied())
     }
 
     /// Every `sample_every`-th snapshot event sent, for size statistics.
@@ -316,7 +337,8 @@ impl GameServer {
     }
 
     /// Runs one tick: the rules, a snapshot to every player (on the ticks the snapshot rate
-    /// picks), and at the end of a round `GameOver` to every player and a new round.
+    /// picks), and at the end of a round `GameOver` to every player and, after the
+    /// intermission, a new round.
     pub fn tick(&mut self, endpoint: &mut Server) {
         self.time = self.time.wrapping_add(1);
         self.stats.ticks += 1;
@@ -330,8 +352,14 @@ impl GameServer {
         if !players.is_empty() && self.snapshot_due() {
             self.send_snapshots(endpoint, &players);
         }
-        if let Some(outcome) = self.world.outcome() {
-            self.end_round(endpoint, outcome, &players);
+        match self.next_round_at {
+            Some(at) if tick_newer(self.time, at) || self.time == at => self.new_round(),
+            Some(_) => {}
+            None => {
+                if let Some(outcome) = self.world.outcome() {
+                    self.end_round(endpoint, outcome, &players);
+                }
+            }
         }
     }
 

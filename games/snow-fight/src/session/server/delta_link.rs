@@ -161,6 +161,7 @@ fn run(seed: u64, link: Link, ticks: u32, snapshot_rate: Option<u32>) -> Seen {
         sample_every: 0,
         snapshot_rate,
         delta_window: 64,
+        ..ServerConfig::default()
     });
     let mut endpoint = Server::new(hopnet::Config::default());
     let mut net = Net {

@@ -1,5 +1,12 @@
-//! The end of a round and the start of the next: `GameOver` (reliable) to every player, won or
-//! lost, then a new world from the next seed that everyone who joined plays in again.
+//! The end of a round and the start of the next: `GameOver` to every player, won or lost, then,
+//! after an intermission, a new world from the next seed that everyone still connected plays
+//! in again.
+//!
+//! `GameOver` is sent reliable *and ordered*: a player whose `GameOver` was lost must not hear
+//! the next round's first, or it would take that round's result for this one's. The
+//! intermission lets the players who leave after a round go before the next one starts, so
+//! that the next round does not end around them (a player who leaves dies, and the last one
+//! standing wins).
 
 use hopnet::{ConnectionId, Delivery, proto::Server};
 use hopnet_snow_fight as wire;
@@ -31,13 +38,19 @@ impl GameServer {
                 wire::GameOver::Lost
             };
             let msg = wire::ServerMessage::game_over(self.time, result);
-            self.send(endpoint, c, &msg, Delivery::Reliable);
+            self.send(endpoint, c, &msg, Delivery::ReliableOrdered);
         }
-        self.new_round();
+        self.ended_at.push(self.time);
+        let ticks = self
+            .config
+            .intermission_secs
+            .saturating_mul(self.config.game.tick_rate);
+        self.next_round_at = Some(self.time.wrapping_add(ticks.max(1)));
     }
 
     /// Starts the next round with everyone who is connected and joined.
-    fn new_round(&mut self) {
+    pub(super) fn new_round(&mut self) {
+        self.next_round_at = None;
         self.round += 1;
         self.world = World::new(
             self.config.seed.wrapping_add(self.round as u64),
