@@ -1,6 +1,6 @@
 //! One driver trait for every carrier, so that a game's tick loop is written once.
 //!
-//! A carrier is how hopnet's datagrams travel: UDP ([`blocking::Server`](super::blocking::Server),
+//! A carrier is how hopnet's datagrams travel: UDP ([`crate::Server`],
 //! plain or secure), WebTransport beside UDP (`hopnet-webtransport`'s `Server`), or one to come.
 //! Each has its own driver, but a game does the same with all of them once a tick: a round of
 //! I/O, the events and the game's messages through the sans-I/O machine, a flush. These

@@ -26,18 +26,18 @@ pub trait Role: sealed::Sealed {
     fn app(machine: &mut Self::Machine) -> &mut Self::App;
 }
 
-/// hopnet's server, plain or secure ([`blocking::Server`](super::blocking::Server)): the
+/// hopnet's server, plain or secure ([`crate::Server`]): the
 /// application drives a [`Server`](hopnet_proto::Server) either way; a side channel may stand in
 /// front of it.
 #[derive(Debug)]
 pub struct ServerRole;
 
-/// hopnet's client, plain or secure ([`blocking::Client`](super::blocking::Client)): the
+/// hopnet's client, plain or secure ([`crate::Client`]): the
 /// application drives a [`Client`](hopnet_proto::Client) either way.
 #[derive(Debug)]
 pub struct ClientRole;
 
-/// A [`Machine`] of any protocol ([`blocking::Driver`](super::blocking::Driver)), driven as it
+/// A [`Machine`] of any protocol ([`crate::Driver`]), driven as it
 /// is.
 #[derive(Debug)]
 pub struct AnyMachine<M>(PhantomData<fn() -> M>);

@@ -5,7 +5,7 @@
 //! machine's `send` only queue). Both are cancel-safe: a `recv` dropped in a `select!` loses no
 //! datagram, because the socket read is the only await point that consumes input.
 //!
-//! It sends and receives as the [`blocking`](super::blocking) driver does, through the same
+//! It sends and receives as the blocking driver ([`crate::Server`], [`crate::Client`]) does, through the same
 //! code (see [`io`](super)); only the waiting is tokio's. As there, [`Server`],
 //! [`Client`] and [`Driver`] are one generic type, [`Endpoint`], over what it runs: what
 //! they share is written once.
@@ -98,7 +98,7 @@ impl Endpoint<ServerRole, Tokio> {
 
     /// Binds and serves hopnet over netcode 1.02: only clients with a connect token sealed
     /// under `private_key` for `protocol_id`, naming this server's bound address, connect (see
-    /// [`blocking::Server::bind_secure`](crate::blocking::Server::bind_secure)).
+    /// [`crate::Server::bind_secure`]).
     ///
     /// ```no_run
     /// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -130,7 +130,7 @@ impl Endpoint<ServerRole, Tokio> {
     }
 
     /// [`bind_secure`](Self::bind_secure) with every netcode setting (see
-    /// [`blocking::Server::bind_secure_with`](crate::blocking::Server::bind_secure_with)).
+    /// [`crate::Server::bind_secure_with`]).
     pub async fn bind_secure_with(
         addr: impl ToSocketAddrs,
         config: Config,
@@ -182,7 +182,7 @@ impl Endpoint<ClientRole, Tokio> {
 
     /// Binds an ephemeral port of the family of the token's first server and connects in
     /// secure mode (see
-    /// [`blocking::Client::connect_secure`](crate::blocking::Client::connect_secure)); the
+    /// [`crate::Client::connect_secure`]); the
     /// first event will be [`Event::Connected`] (or `Disconnected` when no server accepted).
     ///
     /// ```no_run
@@ -242,7 +242,7 @@ impl Endpoint<ClientRole, Tokio> {
 }
 
 /// Any [`Machine`] on a tokio UDP socket: the async form of
-/// [`blocking::Driver`](super::blocking::Driver), for a wire other than Snow Fight's.
+/// [`crate::Driver`], for a wire other than Snow Fight's.
 ///
 /// [`poll`](Endpoint::poll) is one round (what is due sent, then a datagram or a deadline
 /// handled); read the machine's events through [`machine`](Endpoint::machine) between rounds.
