@@ -3,7 +3,7 @@
 //! bound it asserts. Memory is measured where it is allocated, with a per-thread counting
 //! allocator (`alloc-counter`), never the process RSS. The regression tests of the fuzzers'
 //! findings are at the end (see `fuzz/README.md`). The transport's hostile tests are
-//! hopnet's (`crates/hopnet/tests/hostile.rs`).
+//! hopnet's (`crates/hopnet-proto/tests/hostile.rs`).
 
 use std::mem::size_of;
 
