@@ -296,7 +296,10 @@ mod tests {
         let mut last = shown;
         while r < 22.0 {
             let now = i.sample(r).unwrap().0;
-            assert!((now - last).abs() <= 6.0 * 0.5 / 4.0 + 1e-4, "{last} -> {now}");
+            assert!(
+                (now - last).abs() <= 6.0 * 0.5 / 4.0 + 1e-4,
+                "{last} -> {now}"
+            );
             last = now;
             r += 0.5;
         }

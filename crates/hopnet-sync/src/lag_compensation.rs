@@ -63,7 +63,10 @@ pub struct Rewound<K, T> {
 impl<K: PartialEq, T> Rewound<K, T> {
     /// One entity's volume.
     pub fn get(&self, key: K) -> Option<&T> {
-        self.entities.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+        self.entities
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v)
     }
 }
 

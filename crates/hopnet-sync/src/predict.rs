@@ -324,7 +324,11 @@ mod tests {
             p.predict(t, 1.0);
         }
         assert_eq!(p.reconcile(4, &4.0), Reconciled::Agreed);
-        assert_eq!(p.reconcile(3, &0.0), Reconciled::Stale, "older than one reconciled");
+        assert_eq!(
+            p.reconcile(3, &0.0),
+            Reconciled::Stale,
+            "older than one reconciled"
+        );
         assert_eq!(*p.displayed(), 10.0);
         assert_eq!(p.stats().corrections, 0);
     }

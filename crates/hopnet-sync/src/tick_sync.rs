@@ -9,7 +9,11 @@
 //! The estimate is fed by two kinds of samples: a server tick seen at a local instant
 //! ([`TickSync::on_server_tick`], every snapshot), and a round-trip time
 //! ([`TickSync::on_rtt`], such as the one [`InputSender::on_ack`](crate::input::InputSender::on_ack)
-//! measures). Both are smoothed as RFC 6298 smooths a round trip: a mean and a mean deviation.
+//! measures). The server's count of inputs that came late ([`TickSync::on_late_inputs`]) widens
+//! the margin at once, and it narrows again slowly while none come late: the loss and jitter of
+//! the path decide the margin, not a guess. Both are smoothed as RFC 6298 smooths a round trip: a mean and a mean deviation.
+//! The clock starts with the first server tick, as if the round trip were zero (the inputs
+//! that measure it must be sent by then); the first round trip moves it forward at once.
 //!
 //! The tick never jumps to correct a small error: it runs faster or slower by at most
 //! [`TickSyncConfig::max_rate_change`]. Only an error larger than
@@ -61,6 +65,12 @@ pub struct TickSyncConfig {
     pub max_ticks_per_update: u32,
     /// Round-trip samples longer than this are refused as absurd.
     pub max_rtt: Duration,
+    /// Ticks of margin added for each input the server reports late.
+    pub late_step: f64,
+    /// The most margin late inputs add.
+    pub max_late_margin: f64,
+    /// How fast that margin shrinks while nothing comes late, in ticks per tick.
+    pub late_decay: f64,
 }
 
 impl TickSyncConfig {
@@ -75,6 +85,9 @@ impl TickSyncConfig {
             max_gap_ticks: 20.0,
             max_ticks_per_update: 8,
             max_rtt: Duration::from_secs(5),
+            late_step: 0.5,
+            max_late_margin: 8.0,
+            late_decay: 0.002,
         }
     }
 }
@@ -129,7 +142,11 @@ pub struct TickSync {
     /// The round trip, in ticks.
     rtt: Option<Smoothed>,
     rate: f64,
+    /// Margin added because inputs came late.
+    late_margin: f64,
     synced: bool,
+    /// Started before any round trip was known: the first one moves the tick at once.
+    provisional: bool,
     stats: TickSyncStats,
 }
 
@@ -153,8 +170,7 @@ impl Iterator for Ticks {
 }
 
 impl TickSync {
-    /// A clock not yet synchronised: it hands out no tick before its first server tick and
-    /// round trip.
+    /// A clock not yet synchronised: it hands out no tick before its first server tick.
     pub fn new(config: TickSyncConfig) -> TickSync {
         TickSync {
             config,
@@ -164,7 +180,9 @@ impl TickSync {
             offset: None,
             rtt: None,
             rate: 1.0,
+            late_margin: 0.0,
             synced: false,
+            provisional: false,
             stats: TickSyncStats::default(),
         }
     }
@@ -187,6 +205,18 @@ impl TickSync {
         }
         let ticks = rtt.as_secs_f64() / self.tick_secs();
         Smoothed::add(&mut self.rtt, ticks);
+    }
+
+    /// The server counted `late` more of our inputs as arriving after their tick: run further
+    /// ahead (by `late_step` each, up to `max_late_margin`).
+    pub fn on_late_inputs(&mut self, late: u32) {
+        let added = f64::from(late) * self.config.late_step;
+        self.late_margin = (self.late_margin + added).min(self.config.max_late_margin);
+    }
+
+    /// The margin late inputs added, in ticks.
+    pub fn late_margin(&self) -> f64 {
+        self.late_margin
     }
 
     /// A message stamped with the server's tick `server_tick` arrived at `now`.
@@ -215,19 +245,32 @@ impl TickSync {
             .map(|s| Duration::from_secs_f64((s.mean * self.tick_secs()).max(0.0)))
     }
 
-    /// Our estimate of the tick the server is at `now` (fractional), once there are samples.
+    /// Our estimate of the tick the server is at `now` (fractional), once a server tick was
+    /// seen (taking the round trip as zero until one is known).
     pub fn server_tick_estimate(&mut self, now: Instant) -> Option<f64> {
         let local = self.local(now);
-        let (offset, rtt) = (self.offset?, self.rtt?);
-        Some(local + offset.mean + rtt.mean / 2.0)
+        let offset = self.offset?;
+        Some(local + offset.mean + self.half_rtt())
+    }
+
+    /// The server tick whose messages arrive about `now` (fractional): the newest state a
+    /// client can have, from which interpolation counts its delay back.
+    pub fn arriving_tick_estimate(&mut self, now: Instant) -> Option<f64> {
+        let local = self.local(now);
+        Some(local + self.offset?.mean)
+    }
+
+    fn half_rtt(&self) -> f64 {
+        self.rtt.map_or(0.0, |s| s.mean / 2.0)
     }
 
     /// The tick the client should be at `now`: the server's, plus half a round trip, plus the
     /// margin.
     fn target(&mut self, now: Instant) -> Option<f64> {
         let server = self.server_tick_estimate(now)?;
-        let half_rtt = self.rtt?.mean / 2.0;
-        Some(server + half_rtt + self.config.safety_ticks + self.jitter_ticks())
+        let half_rtt = self.half_rtt();
+        let margin = self.config.safety_ticks + self.jitter_ticks() + self.late_margin;
+        Some(server + half_rtt + margin)
     }
 
     /// Moves the clock to `now` and returns the ticks to simulate, in order. Before the first
@@ -251,14 +294,20 @@ impl TickSync {
         let Some(target) = self.target(now) else {
             return ticks;
         };
-        if !self.synced {
+        let restart = self.provisional && self.rtt.is_some() && target > self.tick;
+        if self.rtt.is_some() {
+            self.provisional = false;
+        }
+        if !self.synced || restart {
+            let jumped = self.synced;
+            self.provisional = self.rtt.is_none();
             self.synced = true;
             self.tick = target;
             let at = self.tick.floor() as Tick;
             return Ticks {
                 next: at,
                 end: at + 1,
-                jumped: false,
+                jumped,
             };
         }
         let max = f64::from(self.config.max_ticks_per_update);
@@ -268,6 +317,7 @@ impl TickSync {
         } else {
             elapsed
         };
+        self.late_margin = (self.late_margin - elapsed * self.config.late_decay).max(0.0);
         let error = target - self.tick;
         if error.abs() > self.config.max_gap_ticks {
             self.stats.jumps += 1;
@@ -356,7 +406,7 @@ mod tests {
         assert_eq!(s.stats().jumps, 0);
         // Caught up: server at 1405 + 5 (half rtt) + 5 + margin.
         let target = 1000.0 + 400.0 + 5.0 + 10.0 + 1.5 + s.jitter_ticks();
-        assert!((s.tick as f64 - target).abs() < 1.0, "{} vs {target}", s.tick);
+        assert!((s.tick - target).abs() < 1.0, "{} vs {target}", s.tick);
     }
 
     #[test]
@@ -387,12 +437,46 @@ mod tests {
     }
 
     #[test]
+    fn late_inputs_widen_the_margin_which_then_narrows_slowly() {
+        let start = Instant::now();
+        let mut s = synced(start);
+        let before = s.tick();
+        s.on_late_inputs(4);
+        assert_eq!(s.late_margin(), 2.0);
+        s.on_late_inputs(1000);
+        assert_eq!(s.late_margin(), 8.0, "bounded");
+        let mut now = start;
+        for i in 1..=600u32 {
+            now += TICK;
+            s.on_server_tick(now, 1000 + i);
+            s.update(now);
+        }
+        // Steered (not jumped) the 8 ticks further ahead, less what decayed meanwhile.
+        assert_eq!(s.stats().jumps, 0);
+        let ahead = s.tick() as f64 - (before as f64 + 600.0);
+        assert!((5.0..=8.0).contains(&ahead), "{ahead}");
+        assert!(s.late_margin() < 8.0 && s.late_margin() > 6.0);
+    }
+
+    #[test]
     fn absurd_round_trips_are_refused() {
         let mut s = TickSync::new(TickSyncConfig::new(TICK));
         s.on_rtt(Duration::from_secs(3600));
         assert_eq!(s.stats().rejected_rtt, 1);
         assert!(s.rtt().is_none());
-        s.on_server_tick(Instant::now(), 5);
-        assert_eq!(s.update(Instant::now()).count(), 0, "not synced without a round trip");
+    }
+
+    #[test]
+    fn started_without_a_round_trip_the_first_one_moves_it_at_once() {
+        let start = Instant::now();
+        let mut s = TickSync::new(TickSyncConfig::new(TICK));
+        assert_eq!(s.update(start).count(), 0, "nothing before a server tick");
+        s.on_server_tick(start, 1000);
+        assert_eq!(s.update(start).collect::<Vec<_>>(), [1001]);
+        s.on_rtt(Duration::from_millis(100));
+        let ticks = s.update(start + TICK);
+        assert!(ticks.jumped);
+        assert_eq!(s.tick(), 1012);
+        assert_eq!(s.stats().jumps, 0, "the start is not a jump");
     }
 }

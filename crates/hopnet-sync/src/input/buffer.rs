@@ -1,6 +1,7 @@
 //! The server's side: one client's inputs by tick, each handed out once at its tick, and an
 //! account of those that came late or never came.
 
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, VecDeque};
 use std::time::Instant;
 
@@ -167,12 +168,13 @@ impl<I> InputBuffer<I> {
             self.stats.too_far_ahead += 1;
             return false;
         }
-        if self.slots.contains_key(&tick) {
-            self.stats.duplicates += 1;
-        } else {
-            self.slots.insert(tick, input.clone());
-            self.stats.received += 1;
-            self.started = true;
+        match self.slots.entry(tick) {
+            Entry::Occupied(_) => self.stats.duplicates += 1,
+            Entry::Vacant(slot) => {
+                slot.insert(input.clone());
+                self.stats.received += 1;
+                self.started = true;
+            }
         }
         true
     }
@@ -217,6 +219,7 @@ impl<I> InputBuffer<I> {
         Some(InputAck {
             newest,
             held_us: u32::try_from(held).unwrap_or(u32::MAX),
+            late: self.stats.late as u32,
         })
     }
 
@@ -318,7 +321,10 @@ mod tests {
             assert!(b.awaited() <= u64::from(config.late_window));
         }
         let s = b.stats();
-        assert_eq!(s.flooded, 1000 * (1000 - u64::from(config.max_messages_per_tick)));
+        assert_eq!(
+            s.flooded,
+            1000 * (1000 - u64::from(config.max_messages_per_tick))
+        );
         assert_eq!(s.excess, 1000 * 8 * 8);
     }
 }

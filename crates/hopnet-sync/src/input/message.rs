@@ -27,21 +27,27 @@ impl<I> InputMessage<I> {
     /// Each input with its tick, oldest first (none whose tick would be below zero).
     pub fn ticks(&self) -> impl Iterator<Item = (Tick, &I)> {
         let len = self.inputs.len() as u64;
-        self.inputs.iter().enumerate().filter_map(move |(i, input)| {
-            let back = len - 1 - i as u64;
-            let tick = u64::from(self.newest).checked_sub(back)?;
-            Some((tick as Tick, input))
-        })
+        self.inputs
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, input)| {
+                let back = len - 1 - i as u64;
+                let tick = u64::from(self.newest).checked_sub(back)?;
+                Some((tick as Tick, input))
+            })
     }
 }
 
 /// The server's word on a client's inputs, carried in what the server sends it (a snapshot):
-/// the newest tick received, and how long the server held that message before writing this,
-/// so that the client can measure the round trip.
+/// the newest tick received, how long the server held that message before writing this (so
+/// that the client can measure the round trip), and how many inputs have come late (so that
+/// the client can run further ahead).
 #[derive(Rabbit, Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InputAck {
     /// The newest tick whose input the server has.
     pub newest: Tick,
     /// Microseconds between the arrival of the message that brought `newest` and this ack.
     pub held_us: u32,
+    /// Inputs that arrived after their tick, counted since the buffer began (wrapping).
+    pub late: u32,
 }

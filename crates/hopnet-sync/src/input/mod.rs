@@ -42,4 +42,4 @@ mod sender;
 
 pub use buffer::{InputBuffer, InputBufferConfig, InputStats};
 pub use message::{INPUT_DELIVERY, InputAck, InputMessage, MAX_INPUTS_PER_MESSAGE};
-pub use sender::{InputSender, SenderStats};
+pub use sender::{Acked, InputSender, SenderStats};

@@ -27,6 +27,15 @@ struct Pending<I> {
     sent: Option<Instant>,
 }
 
+/// What an acknowledgement told: give both to the [`TickSync`](crate::tick_sync::TickSync).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Acked {
+    /// The round trip it measured, when it names an input still waiting whose message left.
+    pub rtt: Option<Duration>,
+    /// Inputs the server counted late since the previous acknowledgement.
+    pub late: u32,
+}
+
 /// A client's inputs on their way to the server.
 #[derive(Debug, Clone)]
 pub struct InputSender<I> {
@@ -34,6 +43,7 @@ pub struct InputSender<I> {
     redundancy: usize,
     delay: Tick,
     acked: Option<Tick>,
+    late: Option<u32>,
     stats: SenderStats,
 }
 
@@ -47,6 +57,7 @@ impl<I: Clone> InputSender<I> {
             redundancy: redundancy.clamp(1, MAX_INPUTS_PER_MESSAGE),
             delay,
             acked: None,
+            late: None,
             stats: SenderStats::default(),
         }
     }
@@ -101,17 +112,25 @@ impl<I: Clone> InputSender<I> {
             count += 1;
         }
         let start = self.pending.len() - count;
-        let inputs = self.pending.range(start..).map(|p| p.input.clone()).collect();
+        let inputs = self
+            .pending
+            .range(start..)
+            .map(|p| p.input.clone())
+            .collect();
         Some(InputMessage { newest, inputs })
     }
 
     /// The server acknowledged `ack` at `now`: inputs up to its tick are forgotten. Returns
-    /// the round trip it measures, when it names an input still waiting whose message left.
-    pub fn on_ack(&mut self, now: Instant, ack: &InputAck) -> Option<Duration> {
+    /// the round trip it measures and the inputs newly counted late.
+    pub fn on_ack(&mut self, now: Instant, ack: &InputAck) -> Acked {
         if self.acked.is_some_and(|a| ack.newest <= a) {
-            return None;
+            return Acked::default();
         }
         self.acked = Some(ack.newest);
+        // The count only grows (wrapping); an older ack reordered after a newer one was
+        // refused above.
+        let late = self.late.map_or(0, |l| ack.late.wrapping_sub(l));
+        self.late = Some(ack.late);
         let mut rtt = None;
         while let Some(p) = self.pending.front() {
             if p.tick > ack.newest {
@@ -125,7 +144,7 @@ impl<I: Clone> InputSender<I> {
             }
             self.pending.pop_front();
         }
-        rtt
+        Acked { rtt, late }
     }
 
     /// Inputs waiting for an acknowledgement.
@@ -152,8 +171,22 @@ mod tests {
         }
         let m = s.message(now).unwrap();
         assert_eq!((m.newest, m.inputs.clone()), (5, vec![3, 4, 5]));
-        let rtt = s.on_ack(now + Duration::from_millis(50), &InputAck { newest: 5, held_us: 10_000 });
-        assert_eq!(rtt, Some(Duration::from_millis(40)));
+        let ack = InputAck {
+            newest: 5,
+            held_us: 10_000,
+            late: 3,
+        };
+        let acked = s.on_ack(now + Duration::from_millis(50), &ack);
+        assert_eq!(acked.rtt, Some(Duration::from_millis(40)));
+        assert_eq!(acked.late, 0, "the first ack is the baseline");
+        s.push(6, 6);
+        s.message(now);
+        let ack = InputAck {
+            newest: 6,
+            late: 5,
+            ..ack
+        };
+        assert_eq!(s.on_ack(now, &ack).late, 2);
         assert!(s.message(now).is_none());
     }
 
