@@ -36,3 +36,8 @@ pub mod tick_sync;
 
 /// A simulation tick's number, as client and server count them.
 pub type Tick = u32;
+
+/// The README's example, compiled and run with the crate's doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

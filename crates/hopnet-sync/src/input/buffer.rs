@@ -61,7 +61,8 @@ pub struct InputStats {
 }
 
 impl InputStats {
-    /// Ticks that expected an input: those simulated since the first input arrived.
+    /// Ticks that expected an input: those simulated from the first tick the client sent an
+    /// input for.
     pub fn expected(&self) -> u64 {
         self.on_time + self.missing
     }
@@ -98,7 +99,8 @@ pub struct InputBuffer<I> {
     missed: VecDeque<Tick>,
     newest: Option<(Tick, Instant)>,
     messages_this_tick: u32,
-    started: bool,
+    /// The first tick the client sent an input for: ticks before it expect none.
+    first: Option<Tick>,
     stats: InputStats,
 }
 
@@ -118,7 +120,7 @@ impl<I> InputBuffer<I> {
             missed: VecDeque::new(),
             newest: None,
             messages_this_tick: 0,
-            started: false,
+            first: None,
             stats: InputStats::default(),
         }
     }
@@ -173,7 +175,7 @@ impl<I> InputBuffer<I> {
             Entry::Vacant(slot) => {
                 slot.insert(input.clone());
                 self.stats.received += 1;
-                self.started = true;
+                self.first = Some(self.first.map_or(tick, |f| f.min(tick)));
             }
         }
         true
@@ -198,7 +200,7 @@ impl<I> InputBuffer<I> {
         let input = self.slots.remove(&tick);
         if input.is_some() {
             self.stats.on_time += 1;
-        } else if self.started {
+        } else if self.first.is_some_and(|f| tick >= f) {
             self.stats.missing += 1;
             self.missed.push_back(tick);
         }
