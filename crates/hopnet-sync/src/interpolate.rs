@@ -225,6 +225,11 @@ impl<T: Interpolate> Interpolator<T> {
         Some((prev.lerp(newest, t as f32), how))
     }
 
+    /// How the last sample was made.
+    pub fn last_sampled(&self) -> Option<Sampled> {
+        self.last.as_ref().map(|(_, _, how)| *how)
+    }
+
     /// The newest snapshot's tick.
     pub fn newest_tick(&self) -> Option<Tick> {
         self.snapshots.back().map(|(t, _)| *t)
@@ -275,7 +280,9 @@ mod tests {
         let mut i = walker();
         assert_eq!(i.sample(12.0), Some(X(12.0)));
         assert_eq!(i.sample(14.0), Some(X(14.0)));
+        assert_eq!(i.last_sampled(), Some(Sampled::Extrapolated));
         assert_eq!(i.sample(20.0), Some(X(14.0)), "held beyond 4 ticks");
+        assert_eq!(i.last_sampled(), Some(Sampled::Held));
         assert_eq!(i.stats().held, 1);
     }
 
