@@ -9,15 +9,8 @@ use hopnet_proto::{Config, Event, ServerEvent};
 use hopnet_sync::input::{
     INPUT_DELIVERY, InputBuffer, InputBufferConfig, InputMessage, MAX_INPUTS_PER_MESSAGE,
 };
-
-/// SplitMix64: the test's own deterministic draws.
-fn draw(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 fn hostile_run(loss: f64) {
     let link = LinkConfig {
@@ -29,29 +22,29 @@ fn hostile_run(loss: f64) {
     assert!(net.run_until(Duration::from_secs(30), |n| n.client(bad).is_connected()));
     let config = InputBufferConfig::default();
     let mut buffer = InputBuffer::<u16>::starting_at(config.clone(), 10_000);
-    let mut rng = 42u64;
+    let mut rng = StdRng::seed_from_u64(42);
     let mut decoded_bad = 0u64;
     for tick in 10_000u32..10_600 {
         // Each tick: a flood of messages, each its own kind of wrong.
         for _ in 0..20 {
-            let newest = match draw(&mut rng) % 5 {
-                0 => u32::MAX - (draw(&mut rng) % 4) as u32,
-                1 => (draw(&mut rng) % 100) as u32,
-                2 => tick + (draw(&mut rng) % 4) as u32, // duplicates of near ticks
-                3 => tick + 1_000 + (draw(&mut rng) % 1_000) as u32,
+            let newest = match rng.random_range(0..5) {
+                0 => u32::MAX - rng.random_range(0..4),
+                1 => rng.random_range(0..100),
+                2 => tick + rng.random_range(0..4), // duplicates of near ticks
+                3 => tick + rng.random_range(1_000..2_000),
                 _ => tick.saturating_sub(200),
             };
-            let len = (draw(&mut rng) as usize) % (MAX_INPUTS_PER_MESSAGE + 1);
+            let len = rng.random_range(0..=MAX_INPUTS_PER_MESSAGE);
             let message = InputMessage {
                 newest,
                 inputs: vec![7u16; len],
             };
             let mut bytes = hopnet_codec::to_bytes(&message).unwrap();
-            if draw(&mut rng).is_multiple_of(4) {
+            if rng.random_bool(0.25) {
                 // Garbage: a count beyond the bound, or random bytes.
                 let n = bytes.len().min(4);
                 for b in &mut bytes[..n] {
-                    *b = draw(&mut rng) as u8;
+                    *b = rng.random();
                 }
             }
             let _ = net.client(bad).send(&bytes, INPUT_DELIVERY);

@@ -156,6 +156,15 @@ impl Server {
         }
         let frame: Vec<(usize, Player)> = self.players.iter().copied().enumerate().collect();
         self.lag.record(t, frame.clone());
+        // Shots that came after their tick: judged now, from where the shooter was at its tick.
+        let mut late_shots = Vec::new();
+        for (i, buffer) in self.buffers.iter_mut().enumerate() {
+            for (tick, input) in buffer.take_late() {
+                if input.shoot {
+                    late_shots.push((i, tick, input.view()));
+                }
+            }
+        }
         for (shooter, view) in shots {
             let targets = if lag_compensation {
                 self.lag.rewind(t, view).entities
@@ -164,6 +173,19 @@ impl Server {
             };
             let hit = ray_hit((shooter, &self.players[shooter]), &targets);
             self.verdicts.insert((shooter, t), hit);
+        }
+        for (shooter, tick, view) in late_shots {
+            let at = self.lag.rewind(t, f64::from(tick));
+            let Some(from) = at.get(shooter).copied() else {
+                continue;
+            };
+            let targets = if lag_compensation {
+                self.lag.rewind(t, view).entities
+            } else {
+                frame.clone()
+            };
+            let hit = ray_hit((shooter, &from), &targets);
+            self.verdicts.insert((shooter, tick), hit);
         }
         self.history.push(self.players.clone());
         for (i, conn) in self.conns.iter().enumerate() {

@@ -6,6 +6,8 @@ use hopnet_sync::Tick;
 use hopnet_sync::input::InputAck;
 use hopnet_sync::interpolate::Interpolate;
 use hopnet_sync::predict::Simulation;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
 
 /// Walking speed, world units per second.
 pub const SPEED: f32 = 4.0;
@@ -146,39 +148,11 @@ pub fn ray_hit(shooter: (usize, &Player), targets: &[(usize, Player)]) -> Option
     best.map(|(_, i)| i)
 }
 
-/// A small deterministic generator (SplitMix64) for the bots.
-#[derive(Debug, Clone)]
-pub struct Dice(u64);
-
-impl Dice {
-    pub fn new(seed: u64) -> Dice {
-        Dice(seed)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..1`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// Uniform in `lo..hi`.
-    pub fn range(&mut self, lo: u32, hi: u32) -> u32 {
-        lo + (self.next() % u64::from(hi - lo)) as u32
-    }
-}
-
 /// A bot's play: walks for a while in one manner, turns towards the nearest player it sees
 /// (or wanders), shoots now and then.
 #[derive(Debug, Clone)]
 pub struct Bot {
-    dice: Dice,
+    dice: StdRng,
     walk: i8,
     walk_left: u32,
     wander: i8,
@@ -189,7 +163,7 @@ pub struct Bot {
 impl Bot {
     pub fn new(seed: u64) -> Bot {
         Bot {
-            dice: Dice::new(seed),
+            dice: StdRng::seed_from_u64(seed),
             walk: 1,
             walk_left: 0,
             wander: 0,
@@ -201,21 +175,21 @@ impl Bot {
     /// The input for this tick, from what the bot's screen shows: itself and the others.
     pub fn play(&mut self, me: &Player, others: &[(usize, Player)]) -> ShooterInput {
         if self.walk_left == 0 {
-            self.walk = match self.dice.range(0, 10) {
+            self.walk = match self.dice.random_range(0..10) {
                 0 => -1,
                 1 | 2 => 0,
                 _ => 1,
             };
-            self.walk_left = self.dice.range(20, 90);
+            self.walk_left = self.dice.random_range(20..90);
         }
         self.walk_left -= 1;
         if self.wander_left == 0 {
-            self.wander = if self.dice.unit() < 0.35 {
-                [-1, 1][self.dice.range(0, 2) as usize]
+            self.wander = if self.dice.random_bool(0.35) {
+                if self.dice.random() { 1 } else { -1 }
             } else {
                 0
             };
-            self.wander_left = self.dice.range(10, 60);
+            self.wander_left = self.dice.random_range(10..60);
         }
         self.wander_left -= 1;
         // Near a wall, walk back towards the middle.
@@ -240,7 +214,7 @@ impl Bot {
         };
         let shoot = self.cooldown == 0;
         if shoot {
-            self.cooldown = self.dice.range(12, 40);
+            self.cooldown = self.dice.random_range(12..40);
         } else {
             self.cooldown -= 1;
         }

@@ -97,6 +97,8 @@ pub struct InputBuffer<I> {
     /// Ticks simulated without their input, oldest first, until a late copy or the window's
     /// end.
     missed: VecDeque<Tick>,
+    /// Inputs that came after their tick, for the game's one-off effects (a shot judged late).
+    arrived_late: VecDeque<(Tick, I)>,
     newest: Option<(Tick, Instant)>,
     messages_this_tick: u32,
     /// The first tick the client sent an input for: ticks before it expect none.
@@ -118,6 +120,7 @@ impl<I> InputBuffer<I> {
             slots: BTreeMap::new(),
             next,
             missed: VecDeque::new(),
+            arrived_late: VecDeque::new(),
             newest: None,
             messages_this_tick: 0,
             first: None,
@@ -161,6 +164,11 @@ impl<I> InputBuffer<I> {
             if let Some(i) = self.missed.iter().position(|&t| t == tick) {
                 self.missed.remove(i);
                 self.stats.late += 1;
+                self.arrived_late.push_back((tick, input.clone()));
+                // Bounded as the missed ticks are: a game that never drains loses the oldest.
+                while self.arrived_late.len() > self.config.late_window as usize {
+                    self.arrived_late.pop_front();
+                }
             } else {
                 self.stats.duplicates += 1;
             }
@@ -212,6 +220,13 @@ impl<I> InputBuffer<I> {
             self.stats.lost += 1;
         }
         input
+    }
+
+    /// The inputs that arrived after their tick was simulated without them, each once, oldest
+    /// first: state cannot be rewound for them, but an event in them (a shot, judged with
+    /// lag compensation) can still be applied.
+    pub fn take_late(&mut self) -> impl Iterator<Item = (Tick, I)> + '_ {
+        self.arrived_late.drain(..)
     }
 
     /// The acknowledgement to send the client at `now`, once it sent anything in bounds.
@@ -282,6 +297,9 @@ mod tests {
         assert_eq!(b.take(1), None);
         assert_eq!(b.take(2), None);
         b.receive(now, &msg(1, vec![1])); // tick 1 late
+        b.receive(now, &msg(1, vec![1])); // and again: a duplicate
+        assert_eq!(b.take_late().collect::<Vec<_>>(), [(1, 1)]);
+        assert_eq!(b.take_late().count(), 0);
         for t in 3..10 {
             b.take(t);
         }

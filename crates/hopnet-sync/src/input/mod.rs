@@ -6,8 +6,9 @@
 //!   not acknowledged (redundancy), so that one lost datagram loses no input. Send it
 //!   unreliably ([`INPUT_DELIVERY`]).
 //! - [`InputBuffer`] (server, one per client): takes messages in, hands each tick's input out
-//!   once, writes the [`InputAck`] the client needs, and counts inputs that came late or never
-//!   came ([`InputStats`]). Whatever a client sends, its memory is bounded and nothing panics:
+//!   once, writes the [`InputAck`] the client needs, counts inputs that came late or never
+//!   came ([`InputStats`]), and hands the late ones over for their events
+//!   ([`InputBuffer::take_late`]). Whatever a client sends, its memory is bounded and nothing panics:
 //!   ticks far ahead or behind, floods of messages or of inputs, duplicate ticks are dropped
 //!   and counted.
 //!
