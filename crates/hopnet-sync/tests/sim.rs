@@ -1,7 +1,7 @@
 //! Every part together in hopnet's simulator: sync_lab's shooter (one server, four clients)
 //! at 0, 10 and 20 % loss, each measure against its goal, and each switch moving its measure.
 
-#[path = "../examples/sync_lab/lab.rs"]
+#[path = "../examples/sync_lab/lab/mod.rs"]
 mod lab;
 #[path = "../examples/sync_lab/shooter.rs"]
 mod shooter;
