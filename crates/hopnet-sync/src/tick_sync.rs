@@ -74,16 +74,19 @@ pub struct TickSyncConfig {
 }
 
 impl TickSyncConfig {
-    /// The defaults for a tick of this duration.
+    /// The defaults for a tick of this duration: the bounds that are times (the gap that
+    /// jumps, the most ticks at once) are at least 0.3 s and 0.1 s at fast tick rates.
     pub fn new(tick: Duration) -> TickSyncConfig {
+        let tick = tick.max(Duration::from_micros(100));
+        let ticks_in = |d: Duration| d.as_secs_f64() / tick.as_secs_f64();
         TickSyncConfig {
-            tick: tick.max(Duration::from_micros(100)),
+            tick,
             safety_ticks: 1.5,
             jitter_factor: 2.0,
             max_rate_change: 0.05,
             gain: 0.05,
-            max_gap_ticks: 20.0,
-            max_ticks_per_update: 8,
+            max_gap_ticks: ticks_in(Duration::from_millis(300)).max(20.0),
+            max_ticks_per_update: (ticks_in(Duration::from_millis(100)) as u32).max(8),
             max_rtt: Duration::from_secs(5),
             late_step: 0.5,
             max_late_margin: 8.0,

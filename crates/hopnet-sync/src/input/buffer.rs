@@ -141,25 +141,27 @@ impl<I> InputBuffer<I> {
         self.stats.messages += 1;
         let skip = message.inputs.len().saturating_sub(MAX_INPUTS_PER_MESSAGE);
         self.stats.excess += skip as u64;
-        let mut newest_ok = false;
         for (tick, input) in message.ticks().skip(skip) {
-            let ok = self.store(tick, input);
-            newest_ok |= ok && tick == message.newest;
+            self.store(tick, input);
         }
-        if newest_ok && self.newest.is_none_or(|(t, _)| message.newest > t) {
+        // Acknowledged even when too old to apply: a client whose clock is behind learns its
+        // round trip from it, and stops sending what is useless. Never a tick beyond the
+        // bound: a hostile claim is not echoed.
+        let in_bounds = message.newest - self.next.min(message.newest) <= self.config.max_ahead;
+        if in_bounds && self.newest.is_none_or(|(t, _)| message.newest > t) {
             self.newest = Some((message.newest, now));
         }
     }
 
-    /// Stores one input; whether its tick was within bounds.
-    fn store(&mut self, tick: Tick, input: &I) -> bool
+    /// Stores one input, or counts why not.
+    fn store(&mut self, tick: Tick, input: &I)
     where
         I: Clone,
     {
         if tick < self.next {
             if self.next - tick > self.config.late_window {
                 self.stats.too_old += 1;
-                return false;
+                return;
             }
             if let Some(i) = self.missed.iter().position(|&t| t == tick) {
                 self.missed.remove(i);
@@ -172,11 +174,11 @@ impl<I> InputBuffer<I> {
             } else {
                 self.stats.duplicates += 1;
             }
-            return true;
+            return;
         }
         if tick - self.next > self.config.max_ahead {
             self.stats.too_far_ahead += 1;
-            return false;
+            return;
         }
         match self.slots.entry(tick) {
             Entry::Occupied(_) => self.stats.duplicates += 1,
@@ -186,7 +188,6 @@ impl<I> InputBuffer<I> {
                 self.first = Some(self.first.map_or(tick, |f| f.min(tick)));
             }
         }
-        true
     }
 
     /// The input for `tick`, which the server simulates now, handed out once. Ticks are
@@ -320,7 +321,11 @@ mod tests {
         let s = b.stats();
         assert_eq!((s.too_far_ahead, s.too_old), (3, 2));
         assert!(b.is_empty());
-        assert!(b.ack(now).is_none(), "nothing in bounds to acknowledge");
+        assert_eq!(
+            b.ack(now).map(|a| a.newest),
+            Some(5),
+            "too old to apply, but acknowledged; the hostile future tick is not"
+        );
         // Ticks near zero with many inputs do not underflow.
         b.receive(now, &msg(1, vec![0; 32]));
         assert_eq!(b.stats().too_old, 4);

@@ -95,10 +95,11 @@ impl Client {
         if settings.prediction && self.predictor.is_none() {
             // The player stands still until its first input: its state before tick `t` is
             // the newest the server sent.
+            // Four seconds of history: longer than any lead the clock takes here.
             let config = PredictConfig {
+                history: (4 * settings.tick_hz as usize).max(128),
                 tolerance: 0.001,
-                smoothing_ticks: 6,
-                ..PredictConfig::default()
+                smoothing_ticks: (settings.tick_hz / 10).max(6),
             };
             self.predictor = Some(Predictor::new(
                 self.rules,

@@ -82,6 +82,18 @@ pub struct Report {
     pub hits_agreed: f64,
 }
 
+/// The interpolation's bounds, in time rather than ticks: 0.2 s of dead reckoning at most,
+/// 0.1 s to converge back, 2 s of snapshots.
+fn interpolation(tick_hz: u32) -> InterpolationConfig {
+    let defaults = InterpolationConfig::default();
+    InterpolationConfig {
+        capacity: defaults.capacity.max(2 * tick_hz as usize),
+        max_extrapolation_ticks: defaults.max_extrapolation_ticks.max(tick_hz as f32 / 5.0),
+        converge_ticks: defaults.converge_ticks.max(tick_hz as f32 / 10.0),
+        ..defaults
+    }
+}
+
 /// Runs the lab with `settings`; the report, or why it could not run.
 pub fn run(settings: &Settings) -> Result<Report, String> {
     if settings.tick_hz == 0 || settings.tick_hz > 1000 {
@@ -111,7 +123,7 @@ pub fn run(settings: &Settings) -> Result<Report, String> {
             predictor: None,
             own: None,
             remotes: (0..CLIENTS)
-                .map(|_| Interpolator::new(InterpolationConfig::default()))
+                .map(|_| Interpolator::new(interpolation(settings.tick_hz)))
                 .collect(),
             bot: Bot::new(settings.seed.wrapping_mul(1000).wrapping_add(i as u64)),
             awaiting: VecDeque::new(),
@@ -150,7 +162,11 @@ pub fn run(settings: &Settings) -> Result<Report, String> {
     for i in 0..CLIENTS {
         server.players.push(Server::start_positions(i));
         server.buffers.push(InputBuffer::starting_at(
-            InputBufferConfig::default(),
+            InputBufferConfig {
+                max_ahead: (2 * settings.tick_hz).max(128),
+                late_window: settings.tick_hz.max(64),
+                ..InputBufferConfig::default()
+            },
             FIRST_TICK,
         ));
         server.last_input.push(ShooterInput::default());
