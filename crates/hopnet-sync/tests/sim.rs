@@ -119,3 +119,16 @@ fn bad_settings_are_refused_not_run() {
         .is_err()
     );
 }
+
+#[test]
+fn at_a_one_second_round_trip_the_clock_keeps_up_and_the_window_holds() {
+    let r = lab(0.05, |s| {
+        s.rtt_ms = 1000;
+        s.jitter_ms = 50;
+    });
+    assert_eq!(r.input_to_view_ticks_p50, 0.0, "{r:?}");
+    assert!(r.late_inputs + r.lost_inputs <= 0.01, "{r:?}");
+    // The shooters' views are more than the 1 s rewind window old: clamped to it, not
+    // trusted, so the server misses what their screens hit.
+    assert!(r.hits_agreed < 0.9, "{r:?}");
+}
