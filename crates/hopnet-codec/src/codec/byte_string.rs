@@ -91,6 +91,9 @@ mod tests {
         assert_eq!(Vec::<u8>::from_slice(&bad, 0).unwrap(), bad);
         assert_eq!(&*Box::<[u8]>::from_slice(&bad, 0).unwrap(), &bad[..]);
         assert_eq!(Box::<[u8]>::from(&bad[..]).as_wire(), &bad[..]);
-        assert!(String::TEXT && !Vec::<u8>::TEXT && !Box::<[u8]>::TEXT);
+        assert_eq!(
+            [String::TEXT, Vec::<u8>::TEXT, Box::<[u8]>::TEXT],
+            [true, false, false]
+        );
     }
 }
