@@ -35,19 +35,12 @@ seed_messages! {
 /// A Semi-ordered UDP server app and two client apps, each end dropping `loss` of what it
 /// sends.
 fn semi_ordered_apps(with_ordered: bool, loss: f64) -> common::Stepper {
-    let config = semi_ordered_udp::Config::default();
-    let mut server = SemiOrderedServer::bind("127.0.0.1:0", config).unwrap();
-    server.driver().set_impairment(seed::lossy(loss, 1));
-    let addr = server.driver().local_addr().unwrap();
-    let clients = (0..2)
-        .map(|i| {
-            let config = semi_ordered_udp::Config::default();
-            let mut client = SemiOrderedClient::connect(addr, config).unwrap();
-            client.driver().set_impairment(seed::lossy(loss, 10 + i));
-            NetClient::new(client)
-        })
-        .collect();
-    apps(NetServer::new(server), clients, with_ordered)
+    let server =
+        SemiOrderedServer::bind("127.0.0.1:0", semi_ordered_udp::Config::default()).unwrap();
+    let connect =
+        |addr| SemiOrderedClient::connect(addr, semi_ordered_udp::Config::default()).unwrap();
+    let (server, clients) = seed::lossy_ends(server, connect, loss);
+    apps(server, clients, with_ordered)
 }
 
 // At 10 % loss, unreliable messages are checked for what the protocol promises of them (at

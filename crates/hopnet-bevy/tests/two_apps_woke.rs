@@ -36,17 +36,10 @@ seed_messages! {
 
 /// A WOKE server app and two client apps, each end dropping `loss` of what it sends.
 fn woke_apps(with_ordered: bool, loss: f64) -> common::Stepper {
-    let mut server = WokeServer::bind("127.0.0.1:0", woke::Config::default()).unwrap();
-    server.driver().set_impairment(seed::lossy(loss, 1));
-    let addr = server.driver().local_addr().unwrap();
-    let clients = (0..2)
-        .map(|i| {
-            let mut client = WokeClient::connect(addr, woke::Config::default()).unwrap();
-            client.driver().set_impairment(seed::lossy(loss, 10 + i));
-            NetClient::new(client)
-        })
-        .collect();
-    apps(NetServer::new(server), clients, with_ordered)
+    let server = WokeServer::bind("127.0.0.1:0", woke::Config::default()).unwrap();
+    let connect = |addr| WokeClient::connect(addr, woke::Config::default()).unwrap();
+    let (server, clients) = seed::lossy_ends(server, connect, loss);
+    apps(server, clients, with_ordered)
 }
 
 // At 10 % loss, unreliable messages are checked for what WOKE promises of them (at most

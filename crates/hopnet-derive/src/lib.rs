@@ -132,6 +132,18 @@ mod tests {
         format!(":: hopnet_codec :: __derive_v{version} ::")
     }
 
+    /// The expansion of a valid `input`, and the [`contract`] module: fails unless the runtime
+    /// is named through that one module for generated code, nothing else.
+    fn expand(input: &syn::DeriveInput) -> (String, String) {
+        let out = derive(input).expect("expands").to_string();
+        let k = contract();
+        assert_eq!(
+            out.matches(":: hopnet_codec ::").count(),
+            out.matches(&k).count()
+        );
+        (out, k)
+    }
+
     #[test]
     fn a_valid_input_expands() {
         let input: syn::DeriveInput = parse_quote! {
@@ -143,15 +155,9 @@ mod tests {
                 C { #[bits(3)] x: u8, #[rabbit(max_len = 2)] v: Vec<T> },
             }
         };
-        let out = derive(&input).expect("expands").to_string();
-        let k = contract();
+        let (out, k) = expand(&input);
         assert!(out.contains(&format!("{k} Encode for E < T >")));
         assert!(out.contains(&format!("T : {k} Encode + {k} Decode")));
-        // The runtime is named through its one module for generated code, nothing else.
-        assert_eq!(
-            out.matches(":: hopnet_codec ::").count(),
-            out.matches(&k).count()
-        );
         // The tag of index 4 and the field's width are asked of the runtime's codec types.
         assert!(out.contains(&format!("< {k} Varint as {k} TagIndex < 4u64 >>")));
         assert!(out.contains(&format!("{k} Fixed < 3u32 >")));
@@ -171,15 +177,10 @@ mod tests {
                 },
             }
         };
-        let out = derive(&input).expect("expands").to_string();
-        let k = contract();
+        let (out, k) = expand(&input);
         assert!(out.contains(&format!("{k} DeltaEncode for E < T >")));
         assert!(out.contains(&format!("{k} DeltaDecode for E < T >")));
         assert!(out.contains(&format!("T : {k} DeltaEncode + {k} DeltaDecode")));
-        assert_eq!(
-            out.matches(":: hopnet_codec ::").count(),
-            out.matches(&k).count()
-        );
     }
 
     #[test]
@@ -192,8 +193,7 @@ mod tests {
                 body: Vec<u8>,
             }
         };
-        let out = derive(&input).expect("expands").to_string();
-        let k = contract();
+        let (out, k) = expand(&input);
         for item in ["MIN_BITS", "MAX_BITS", "WORD_BITS"] {
             assert!(
                 out.contains(&format!(
@@ -202,10 +202,6 @@ mod tests {
                 "{item}"
             );
         }
-        assert_eq!(
-            out.matches(":: hopnet_codec ::").count(),
-            out.matches(&k).count()
-        );
     }
 
     #[test]

@@ -16,6 +16,16 @@ use oracles::{hex, python, unhex};
 
 const SCRIPT: &str = include_str!("oracles/minecraft.py");
 
+/// Runs the script on `input`: it prints the bytes its client sent (hex), then two lines of
+/// what it read from this crate's answer, which must be `read`. The bytes sent, or `None` when
+/// mcstatus is not installed.
+fn mcstatus_reads(input: &str, read: [&str; 2]) -> Option<Vec<u8>> {
+    let out = python("mcstatus", "mcstatus", SCRIPT, input)?;
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.get(1..3), Some(&read[..]), "{out}");
+    Some(unhex(lines[0]))
+}
+
 #[test]
 fn java_client_handshake_status_and_ping() {
     let token: i64 = 0x0123_4567_89ab_cdef;
@@ -27,15 +37,11 @@ fn java_client_handshake_status_and_ping() {
     .unwrap();
     server.extend(to_bytes(&Frame::new(Clientbound::Pong { payload: token })).unwrap());
     let input = format!("java snow.example 25565 767 {token}\n{}\n", hex(&server));
-    let Some(out) = python("mcstatus", "mcstatus", SCRIPT, &input) else {
+    let Some(sent) = mcstatus_reads(&input, ["3 20 Snow 1.21 767", "Snow Fight \u{2744}"]) else {
         return;
     };
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[1], "3 20 Snow 1.21 767", "{out}");
-    assert_eq!(lines[2], "Snow Fight \u{2744}", "{out}");
 
     // What the client wrote: three frames, one after the other.
-    let sent = unhex(lines[0]);
     let mut r = BitReader::new(&sent);
     let handshake = HandshakeFrame::decode(&mut r).unwrap();
     assert_eq!(
@@ -76,13 +82,12 @@ fn bedrock_client_unconnected_ping_and_pong() {
         advertisement: advertisement.into(),
     });
     let input = format!("bedrock\n{}\n", hex(&to_bytes(&pong).unwrap()));
-    let Some(out) = python("mcstatus", "mcstatus", SCRIPT, &input) else {
+    let Some(ping) = mcstatus_reads(
+        &input,
+        ["2 10 1.21.20 712 MCPE yard Survival", "Snow Fight"],
+    ) else {
         return;
     };
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[1], "2 10 1.21.20 712 MCPE yard Survival", "{out}");
-    assert_eq!(lines[2], "Snow Fight", "{out}");
-    let ping = unhex(lines[0]);
     assert_eq!(
         from_bytes::<Offline>(&ping).unwrap(),
         Offline::UnconnectedPing(raknet::Ping {

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{assert_listed, run, schema, stdout};
+use common::{assert_listed, assert_schema_says, run, stdout};
 
 /// An A2S_INFO response as a Source server sends it, with the game port and keywords.
 const INFO: &str = concat!(
@@ -61,9 +61,8 @@ fn types_and_schema_list_the_queries() {
         "source_query::RulesResponse",
         "source_query::SplitHeader",
     ]);
-    let text = schema("source_query::InfoResponse");
-    assert!(
-        text.contains("`name` (u8 up to a zero byte, UTF-8 text)"),
-        "{text}"
+    assert_schema_says(
+        "source_query::InfoResponse",
+        &["`name` (u8 up to a zero byte, UTF-8 text)"],
     );
 }

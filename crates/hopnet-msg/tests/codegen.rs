@@ -5,7 +5,7 @@
 mod common;
 
 use common::{run, stderr, stdout};
-use hopnet_codec::Rabbit;
+use hopnet_codec::{Encode, Rabbit};
 use hopnet_msg::codegen::{CodegenError, TypeScript};
 
 const CHECKED_IN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/src/messages.ts");
@@ -77,8 +77,13 @@ fn the_cli_names_the_field_it_cannot_generate() {
     fails(&["codegen", "cobol"]);
 }
 
-fn error_of(generator: TypeScript) -> CodegenError {
-    generator.generate().expect_err("the generator refuses it")
+/// The error of generating the module of `T` alone, named `name`: the generator must refuse
+/// it.
+fn refused<T: Encode + ?Sized>(name: &str) -> CodegenError {
+    TypeScript::new()
+        .message::<T>(name)
+        .generate()
+        .expect_err("the generator refuses it")
 }
 
 #[test]
@@ -98,7 +103,7 @@ fn what_has_no_typescript_codec_is_an_error_naming_its_field() {
         #[rabbit(with = "degrees")]
         heading: u16,
     }
-    let err = error_of(TypeScript::new().message::<Custom>("Custom"));
+    let err = refused::<Custom>("Custom");
     assert_eq!(err.item, "Custom.heading");
     assert!(err.reason.contains("custom codec"), "{err}");
 
@@ -109,7 +114,7 @@ fn what_has_no_typescript_codec_is_an_error_naming_its_field() {
         #[rabbit(skip)]
         local_only: u8,
     }
-    let err = error_of(TypeScript::new().message::<Skipped>("Skipped"));
+    let err = refused::<Skipped>("Skipped");
     assert_eq!(err.item, "Skipped.local_only");
 
     #[derive(Rabbit)]
@@ -118,14 +123,14 @@ fn what_has_no_typescript_codec_is_an_error_naming_its_field() {
         #[rabbit(bytes = 3)]
         id: u32,
     }
-    let err = error_of(TypeScript::new().message::<Bytes>("Bytes"));
+    let err = refused::<Bytes>("Bytes");
     assert_eq!(err.item, "Bytes.id");
 
     #[derive(Rabbit)]
     struct Nested {
         maybe: Option<Option<u8>>,
     }
-    let err = error_of(TypeScript::new().message::<Nested>("Nested"));
+    let err = refused::<Nested>("Nested");
     assert_eq!(err.item, "Nested.maybe");
     assert!(err.reason.contains("null"), "{err}");
 }
@@ -141,7 +146,7 @@ fn a_condition_that_calls_rust_code_is_an_error_naming_its_field() {
         #[rabbit(if = "*distance >= FAR")]
         warning: Option<u8>,
     }
-    let err = error_of(TypeScript::new().message::<Constant>("Constant"));
+    let err = refused::<Constant>("Constant");
     assert_eq!(err.item, "Constant.warning");
     assert!(err.reason.contains("`FAR`"), "{err}");
 
@@ -152,7 +157,7 @@ fn a_condition_that_calls_rust_code_is_an_error_naming_its_field() {
         #[rabbit(if = "matches!(kind, Some(1))")]
         extra: Option<u8>,
     }
-    let err = error_of(TypeScript::new().message::<Macro>("Macro"));
+    let err = refused::<Macro>("Macro");
     assert_eq!(err.item, "Macro.extra");
     assert!(err.reason.contains("macro"), "{err}");
 }
@@ -168,14 +173,14 @@ fn two_types_of_one_name_or_a_name_typescript_needs_are_errors() {
         small: Wrapper<u8>,
         text: Wrapper<String>,
     }
-    let err = error_of(TypeScript::new().message::<Both>("Both"));
+    let err = refused::<Both>("Both");
     assert_eq!(err.item, "Wrapper");
 
     #[derive(Rabbit)]
     struct Uint8Array {
         byte: u8,
     }
-    let err = error_of(TypeScript::new().message::<Uint8Array>("bytes"));
+    let err = refused::<Uint8Array>("bytes");
     assert_eq!(err.item, "Uint8Array");
     assert!(err.reason.contains("shadow"), "{err}");
 }

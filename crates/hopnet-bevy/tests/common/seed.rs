@@ -4,12 +4,15 @@
 //! [`seed_messages!`] makes the types and their systems for a test's list of modes.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use bevy::prelude::*;
 use hopnet::Delivery;
 use hopnet::Impairment;
 use hopnet_bevy::prelude::*;
+#[cfg(feature = "protocols")]
+use hopnet_bevy::transport::seed::{SeedClient, SeedClientMachine, SeedServer, SeedServerMachine};
 use hopnet_codec::Rabbit;
 
 use super::stepper::{Stepper, app};
@@ -36,6 +39,27 @@ pub fn lossy(loss: f64, seed: u64) -> Option<Impairment> {
         seed,
         ..Impairment::default()
     })
+}
+
+/// A seed protocol's `server` and two clients of it (`connect` makes one for the server's
+/// address), as the plugins' resources, each end dropping `loss` of what it sends with an
+/// impairment seed of its own.
+#[cfg(feature = "protocols")]
+pub fn lossy_ends<S: SeedServerMachine, C: SeedClientMachine>(
+    mut server: SeedServer<S>,
+    connect: impl Fn(SocketAddr) -> SeedClient<C>,
+    loss: f64,
+) -> (NetServer, Vec<NetClient>) {
+    server.driver().set_impairment(lossy(loss, 1));
+    let addr = server.driver().local_addr().unwrap();
+    let clients = (0..2)
+        .map(|i| {
+            let mut client = connect(addr);
+            client.driver().set_impairment(lossy(loss, 10 + i));
+            NetClient::new(client)
+        })
+        .collect();
+    (NetServer::new(server), clients)
 }
 
 /// Frames written so far and what arrived, by arrival.

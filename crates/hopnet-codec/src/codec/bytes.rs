@@ -9,6 +9,7 @@
 
 use std::borrow::Cow;
 
+use super::byte_string::ByteString;
 use super::fixed::FixedBits;
 use super::{FieldCodec, FieldDecode};
 use crate::schema::{Encoding, Number};
@@ -167,66 +168,6 @@ byte_order!(LittleEndian, false);
 /// (`#[rabbit(bytes = N)]` on a `String`, `Vec<u8>` or `Box<[u8]>`): a fixed-size text id.
 /// Any other length is an error when encoding; a string's bytes must be UTF-8.
 pub struct FixedLen<const N: u64>;
-
-/// Strings and byte lists a [`FixedLen`] field can hold.
-#[diagnostic::on_unimplemented(
-    message = "`bytes = N` on `{Self}`: an exact length needs a `String`, a `Vec<u8>` or a `Box<[u8]>`",
-    label = "not a string or a byte list"
-)]
-pub trait ByteString: Sized {
-    /// Whether the bytes are UTF-8 text (for the schema).
-    const TEXT: bool;
-    /// The bytes written.
-    fn as_wire(&self) -> &[u8];
-    /// The value of the bytes read (`position` is where they end, for errors).
-    fn from_wire(bytes: Vec<u8>, position: u64) -> Result<Self>;
-    /// The value of bytes borrowed from the input.
-    fn from_slice(bytes: &[u8], position: u64) -> Result<Self>;
-}
-
-impl ByteString for String {
-    const TEXT: bool = true;
-    fn as_wire(&self) -> &[u8] {
-        self.as_bytes()
-    }
-    fn from_wire(bytes: Vec<u8>, position: u64) -> Result<Self> {
-        String::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 {
-            position,
-            source: e.utf8_error(),
-        })
-    }
-    fn from_slice(bytes: &[u8], position: u64) -> Result<Self> {
-        std::str::from_utf8(bytes)
-            .map(str::to_owned)
-            .map_err(|source| Error::InvalidUtf8 { position, source })
-    }
-}
-
-impl ByteString for Vec<u8> {
-    const TEXT: bool = false;
-    fn as_wire(&self) -> &[u8] {
-        self
-    }
-    fn from_wire(bytes: Vec<u8>, _: u64) -> Result<Self> {
-        Ok(bytes)
-    }
-    fn from_slice(bytes: &[u8], _: u64) -> Result<Self> {
-        Ok(bytes.to_vec())
-    }
-}
-
-impl ByteString for Box<[u8]> {
-    const TEXT: bool = false;
-    fn as_wire(&self) -> &[u8] {
-        self
-    }
-    fn from_wire(bytes: Vec<u8>, _: u64) -> Result<Self> {
-        Ok(bytes.into_boxed_slice())
-    }
-    fn from_slice(bytes: &[u8], _: u64) -> Result<Self> {
-        Ok(bytes.into())
-    }
-}
 
 /// A string or byte list of the wrong length for its field.
 #[cold]

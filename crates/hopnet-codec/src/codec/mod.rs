@@ -30,6 +30,7 @@
 //! # Ok::<(), hopnet_codec::Error>(())
 //! ```
 
+mod byte_string;
 mod bytes;
 mod counted;
 mod cstring;
@@ -44,7 +45,8 @@ mod to_end;
 mod until;
 mod varint;
 
-pub use bytes::{BigEndian, ByteNumber, ByteString, FixedLen, LittleEndian};
+pub use byte_string::ByteString;
+pub use bytes::{BigEndian, ByteNumber, FixedLen, LittleEndian};
 pub use counted::{CountValue, Counted, CountedDecode, CountedList, check_count};
 pub use cstring::CString;
 pub use fixed::{Fixed, FixedBits};
@@ -54,7 +56,7 @@ pub use quantize::{Quantize, QuantizeFloat};
 pub use range::{Range, RangeInt};
 pub use tag::{TagCodec, TagIndex};
 pub use to_end::{EndList, ToEnd};
-pub use until::{ByteItems, UntilByte, UntilItem, check_until, with_expression};
+pub use until::{UntilByte, UntilItem, check_until, with_expression};
 pub use varint::{Varint, VarintInt, ZigZag};
 
 use crate::schema::Encoding;

@@ -7,69 +7,17 @@
 //! Both grow only by what the input holds (each item read has consumed input), so a missing
 //! terminator is an error at the end of the input, never a reservation.
 
+use super::byte_string::ByteString;
 use super::{FieldCodec, FieldDecode};
 use crate::impls::collections;
 use crate::schema::{Encoding, Terminator};
 use crate::{BitRead, BitReader, BitWriter, Decode, Encode, Error, Result};
 
-/// Byte strings a terminating byte can end: a `String` or a `Vec<u8>`.
-#[diagnostic::on_unimplemented(
-    message = "`until = B` ends a `String` or a `Vec<u8>`, not `{Self}`",
-    label = "not a byte string",
-    note = "a list of other items ends at an item: `until = \"|item: &T| ...\"`"
-)]
-pub trait ByteItems: Sized {
-    /// The bytes.
-    fn as_bytes(&self) -> &[u8];
-    /// The value of the bytes read (`position`: where the reader stands, for errors).
-    fn from_bytes(bytes: Vec<u8>, position: u64) -> Result<Self>;
-    /// The value of bytes borrowed from the input, with [`ByteItems::from_bytes`]'s checks and
-    /// errors: a string checks them before copying them, so bad text allocates nothing.
-    #[inline]
-    fn from_slice(bytes: &[u8], position: u64) -> Result<Self> {
-        Self::from_bytes(bytes.to_vec(), position)
-    }
-    /// Whether the bytes are text, for the schema.
-    const TEXT: bool;
-}
-
-impl ByteItems for String {
-    #[inline]
-    fn as_bytes(&self) -> &[u8] {
-        self.as_bytes()
-    }
-    fn from_bytes(bytes: Vec<u8>, position: u64) -> Result<Self> {
-        String::from_utf8(bytes).map_err(|e| Error::InvalidUtf8 {
-            position,
-            source: e.utf8_error(),
-        })
-    }
-    #[inline]
-    fn from_slice(bytes: &[u8], position: u64) -> Result<Self> {
-        match std::str::from_utf8(bytes) {
-            Ok(text) => Ok(text.to_owned()),
-            Err(source) => Err(Error::InvalidUtf8 { position, source }),
-        }
-    }
-    const TEXT: bool = true;
-}
-
-impl ByteItems for Vec<u8> {
-    #[inline]
-    fn as_bytes(&self) -> &[u8] {
-        self
-    }
-    fn from_bytes(bytes: Vec<u8>, _: u64) -> Result<Self> {
-        Ok(bytes)
-    }
-    const TEXT: bool = false;
-}
-
 /// The bytes, then the byte `END` (`until = END`), at most `MAX` bytes before it. A value
 /// holding `END` cannot be written (its reader would stop inside it).
 pub struct UntilByte<const END: u8, const MAX: u64 = { u64::MAX }>;
 
-impl<T: ByteItems, const END: u8, const MAX: u64> FieldCodec<T> for UntilByte<END, MAX> {
+impl<T: ByteString, const END: u8, const MAX: u64> FieldCodec<T> for UntilByte<END, MAX> {
     const MIN_BITS: u64 = 8;
     const MAX_BITS: Option<u64> = if MAX == u64::MAX {
         None
@@ -79,7 +27,7 @@ impl<T: ByteItems, const END: u8, const MAX: u64> FieldCodec<T> for UntilByte<EN
 
     #[inline]
     fn encode(value: &T, w: &mut BitWriter<'_>) -> Result<()> {
-        let bytes = value.as_bytes();
+        let bytes = value.as_wire();
         if bytes.len() as u64 > MAX {
             return Err(Error::TooLong {
                 len: bytes.len() as u64,
@@ -96,7 +44,7 @@ impl<T: ByteItems, const END: u8, const MAX: u64> FieldCodec<T> for UntilByte<EN
 
     #[inline]
     fn encoded_bits(value: &T) -> u64 {
-        8 * (value.as_bytes().len() as u64 + 1)
+        8 * (value.as_wire().len() as u64 + 1)
     }
 
     fn schema() -> Encoding {
@@ -122,7 +70,7 @@ fn holds_terminator(end: u8) -> Error {
     ))
 }
 
-impl<T: ByteItems, const END: u8, const MAX: u64> FieldDecode<T> for UntilByte<END, MAX> {
+impl<T: ByteString, const END: u8, const MAX: u64> FieldDecode<T> for UntilByte<END, MAX> {
     #[inline]
     fn decode<R: BitRead>(r: &mut R) -> Result<T> {
         r.with_reader(|r| read_until_byte(r, END, MAX))
@@ -134,7 +82,11 @@ impl<T: ByteItems, const END: u8, const MAX: u64> FieldDecode<T> for UntilByte<E
 /// the input is searched as a slice and the value made from the bytes in place, else read byte
 /// by byte ([`bytes_one_by_one`]): the same value and errors either way.
 #[inline]
-pub(crate) fn read_until_byte<T: ByteItems>(r: &mut BitReader<'_>, end: u8, max: u64) -> Result<T> {
+pub(crate) fn read_until_byte<T: ByteString>(
+    r: &mut BitReader<'_>,
+    end: u8,
+    max: u64,
+) -> Result<T> {
     if let Some(rest) = r.rest_bytes() {
         let limit =
             usize::try_from(max.saturating_add(1)).map_or(rest.len(), |m| m.min(rest.len()));
@@ -149,7 +101,7 @@ pub(crate) fn read_until_byte<T: ByteItems>(r: &mut BitReader<'_>, end: u8, max:
         }
     }
     let bytes = bytes_one_by_one(r, end, max)?;
-    T::from_bytes(bytes, r.position())
+    T::from_wire(bytes, r.position())
 }
 
 /// The bytes before the next `end`, read one at a time: off a byte boundary, or to report a

@@ -97,6 +97,14 @@ const fn encoding(name: &'static str, parse: Parser) -> Rule {
     }
 }
 
+/// A field attribute that says where a list ends: at most one of them on a field.
+const fn list_end(name: &'static str, parse: Parser) -> Rule {
+    Rule {
+        groups: &[(Place::Field, Group::Frame)],
+        ..row(name, FIELD, IN_FIELD, parse)
+    }
+}
+
 const IN_CONTAINER: &str = "it is a container attribute";
 const IN_FIELD: &str = "it is a field attribute";
 
@@ -169,24 +177,12 @@ pub const RULES: &[Rule] = &[
         layout::magic,
     ),
     encoding("bytes", layout::bytes),
-    Rule {
-        groups: &[(Place::Field, Group::Frame)],
-        ..row("to_end", FIELD, IN_FIELD, parse::flag)
-    },
-    Rule {
-        groups: &[(Place::Field, Group::Frame)],
-        ..row("byte_len", FIELD, IN_FIELD, layout::byte_len)
-    },
+    list_end("to_end", parse::flag),
+    list_end("byte_len", layout::byte_len),
     // Lists counted by earlier fields or ended by a terminator (`guide::lists`): checked in
     // `valid/ends.rs`.
-    Rule {
-        groups: &[(Place::Field, Group::Frame)],
-        ..row("count", FIELD, IN_FIELD, parse::count)
-    },
-    Rule {
-        groups: &[(Place::Field, Group::Frame)],
-        ..row("until", FIELD, IN_FIELD, parse::until)
-    },
+    list_end("count", parse::count),
+    list_end("until", parse::until),
     row("transform", FIELD, IN_FIELD, layout::expression),
     row("computed", FIELD, IN_FIELD, layout::expression),
     row("pad_before", FIELD, IN_FIELD, layout::pad_before),

@@ -223,31 +223,19 @@ mod tests {
 
     #[test]
     fn integers_wider_than_53_bits_may_be_bigints() {
-        let u32_ = wire(Encoding::Varint {
-            bytes: 4,
-            zigzag: false,
-        })
-        .unwrap();
-        let u64_ = wire(Encoding::Varint {
-            bytes: 8,
-            zigzag: false,
-        })
-        .unwrap();
+        let varint = |bytes| {
+            wire(Encoding::Varint {
+                bytes,
+                zigzag: false,
+            })
+            .unwrap()
+        };
         assert_eq!(
-            (u32_.ts_type(), u64_.ts_type()),
+            (varint(4).ts_type(), varint(8).ts_type()),
             ("number".into(), "number | bigint".into())
         );
-        let i53 = wire(Encoding::Fixed {
-            bits: 53,
-            signed: true,
-        })
-        .unwrap();
-        let u54 = wire(Encoding::Fixed {
-            bits: 54,
-            signed: false,
-        })
-        .unwrap();
-        assert!(!i53.is_wide() && u54.is_wide());
+        let fixed = |bits, signed| wire(Encoding::Fixed { bits, signed }).unwrap();
+        assert!(!fixed(53, true).is_wide() && fixed(54, false).is_wide());
     }
 
     #[test]

@@ -62,3 +62,12 @@ pub fn schema(ty: &str) -> String {
     assert!(text.starts_with(&format!("## {ty}\n")), "{text}");
     text
 }
+
+/// Fails unless `rabbit-msg schema TYPE` succeeds and its text says each of `lines`
+/// somewhere: each CLI test checks a type's schema this way.
+pub fn assert_schema_says(ty: &str, lines: &[&str]) {
+    let text = schema(ty);
+    for line in lines {
+        assert!(text.contains(line), "{ty} does not say {line:?}: {text}");
+    }
+}

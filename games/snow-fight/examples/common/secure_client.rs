@@ -9,6 +9,10 @@ use std::time::SystemTime;
 use hopnet::Client;
 use hopnet::secure::{ConnectToken, ConnectTokenBuilder, Key};
 
+#[path = "protocol_id.rs"]
+mod protocol_id;
+use protocol_id::parse_u64;
+
 /// How the client connects.
 #[derive(clap::Args, Debug)]
 pub struct SecureClientArgs {
@@ -24,14 +28,6 @@ pub struct SecureClientArgs {
     /// The game's netcode protocol id (decimal, or hexadecimal with 0x), for that token.
     #[arg(long, value_parser = parse_u64, requires_all = ["secure", "key_file"])]
     pub protocol_id: Option<u64>,
-}
-
-fn parse_u64(text: &str) -> Result<u64, String> {
-    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => text.parse(),
-    };
-    parsed.map_err(|e| format!("{text:?}: {e}"))
 }
 
 impl SecureClientArgs {

@@ -7,6 +7,10 @@ use std::path::PathBuf;
 use hopnet::Server;
 use hopnet::secure::Key;
 
+#[path = "protocol_id.rs"]
+mod protocol_id;
+use protocol_id::parse_u64;
+
 /// How the server listens.
 #[derive(clap::Args, Debug)]
 pub struct SecureServerArgs {
@@ -20,14 +24,6 @@ pub struct SecureServerArgs {
     /// The game's netcode protocol id (decimal, or hexadecimal with 0x).
     #[arg(long, value_parser = parse_u64, requires = "secure")]
     pub protocol_id: Option<u64>,
-}
-
-pub fn parse_u64(text: &str) -> Result<u64, String> {
-    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => text.parse(),
-    };
-    parsed.map_err(|e| format!("{text:?}: {e}"))
 }
 
 impl SecureServerArgs {

@@ -122,8 +122,7 @@ pub struct SimServer {
 
 impl ServerTransport for SimServer {
     fn update(&mut self, now: Instant) -> Result<(), Error> {
-        let mut net = self.net.lock();
-        self.clock.advance(&mut net, now);
+        self.clock.advance(&mut self.net.lock(), now);
         Ok(())
     }
 
@@ -187,8 +186,7 @@ impl SimClient {
 
 impl ClientTransport for SimClient {
     fn update(&mut self, now: Instant) -> Result<(), Error> {
-        let mut net = self.net.lock();
-        self.clock.advance(&mut net, now);
+        self.clock.advance(&mut self.net.lock(), now);
         Ok(())
     }
 
