@@ -69,6 +69,7 @@ pub(crate) struct ClientHandshake {
     started: Instant,
     next_resend: Instant,
     interval: Duration,
+    initial: Duration,
     max: Duration,
     timeout: Duration,
 }
@@ -103,6 +104,7 @@ impl ClientHandshake {
             started: now,
             next_resend: now,
             interval: initial,
+            initial,
             max,
             timeout,
         }
@@ -163,11 +165,8 @@ impl ClientHandshake {
         let probe = self.next_init();
         self.due_now.clear();
         self.due_now.extend([response, probe]);
-        // The interval keeps backing off across answers: each probe is a new salt, and a
-        // `Challenge` that answers one the client has already replaced is answered with the
-        // wrong seasoning, so at a round trip longer than the interval a client that resent at
-        // a fixed pace would never be answered right (tests/long_rtt_handshake.rs).
-        self.next_resend = now + self.interval;
+        self.interval = self.initial;
+        self.next_resend = now + self.initial;
         true
     }
 
@@ -246,10 +245,7 @@ mod tests {
         assert_eq!(response, xor(init, [1, 2, 3, 4]));
         let probe = h.poll(now + 300 * MS).unwrap();
         assert_eq!(probe, [0x05, 0xff, 0xff, 0x33]);
-        // The resend interval kept backing off across the answer (250, 500, then the 1 s cap),
-        // so the next probe waits a second.
-        assert_eq!(h.poll(now + 550 * MS), None);
-        assert_eq!(h.poll(now + 1300 * MS), Some([0x05, 0xff, 0xff, 0x32]));
+        assert_eq!(h.poll(now + 550 * MS), Some([0x05, 0xff, 0xff, 0x32]));
         for d in [init, probe] {
             assert!(is_probe(d));
             let (header, rest) = Header::decode(&d).unwrap();
@@ -267,7 +263,7 @@ mod tests {
         h.poll(now);
         h.on_challenge(now, [9, 9, 9, 9]);
         while h.poll(now).is_some() {}
-        h.poll(now + 500 * MS);
+        h.poll(now + 250 * MS);
         // Probes 0xff34 (the Init), 0xff33, 0xff32 were sent.
         for seq in [0xff34u16, 0xff33, 0xff32] {
             let [hi, lo] = seq.to_be_bytes();
@@ -297,16 +293,16 @@ mod tests {
         // probe that went with the response): not answered before a probe was resent.
         assert!(!h.on_challenge(now + 10 * MS, pepper));
         assert_eq!(h.poll(now + 10 * MS), None);
-        let resent = h.poll(now + 500 * MS).unwrap();
+        let resent = h.poll(now + 250 * MS).unwrap();
         assert_ne!(resent, companion);
         // Now it is answered, with the resent probe's seasoning: a datagram never sent before.
-        assert!(h.on_challenge(now + 510 * MS, pepper));
-        let second = h.poll(now + 510 * MS).unwrap();
+        assert!(h.on_challenge(now + 260 * MS, pepper));
+        let second = h.poll(now + 260 * MS).unwrap();
         assert_eq!(second, xor(resent, pepper));
         assert_ne!(second, first);
         // Once per salt: the next copy waits for the next resend.
-        h.poll(now + 510 * MS).unwrap();
-        assert!(!h.on_challenge(now + 520 * MS, pepper));
+        h.poll(now + 260 * MS).unwrap();
+        assert!(!h.on_challenge(now + 270 * MS, pepper));
         assert_eq!(h.tried().challenges, 2);
     }
 
