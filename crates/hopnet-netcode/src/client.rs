@@ -14,7 +14,7 @@ use super::challenge_token::CHALLENGE_TOKEN_BYTES;
 use super::connect_token::{ConnectToken, TokenError};
 use super::packet::{
     MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, Packet, Receiver, append_packet, open_packet,
-    payload_packet_len, read_header, write_packet, write_request,
+    payload_packet_len, read_header, write_request,
 };
 use super::replay::ReplayWindow;
 use super::send_error::SendError;
@@ -331,7 +331,8 @@ impl NetcodeClient {
 
     fn seal(&mut self, now: Instant, packet: &Packet<'_>, buf: &mut Vec<u8>) -> Option<()> {
         let key = &self.token.client_to_server_key;
-        write_packet(packet, self.sequence, key, self.token.protocol_id, buf)?;
+        buf.clear();
+        append_packet(packet, self.sequence, key, self.token.protocol_id, buf)?;
         self.sequence += 1;
         self.last_send = Some(now);
         Some(())

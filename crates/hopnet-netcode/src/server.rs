@@ -26,7 +26,7 @@ use super::handshakes::{Handshake, Handshakes};
 use super::key::Key;
 use super::packet::{
     MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, Packet, REQUEST, Receiver, append_packet, open_packet,
-    payload_packet_len, read_header, read_request, write_packet,
+    payload_packet_len, read_header, read_request,
 };
 use super::replay::ReplayWindow;
 use super::send_error::SendError;
@@ -464,7 +464,8 @@ impl NetcodeServer {
         let sequence = self.global_sequence;
         self.global_sequence += 1;
         let mut buf = self.spare.pop().unwrap_or_default();
-        if write_packet(packet, sequence, key, self.config.protocol_id, &mut buf).is_some() {
+        buf.clear();
+        if append_packet(packet, sequence, key, self.config.protocol_id, &mut buf).is_some() {
             self.enqueue(to, buf);
         }
     }
@@ -472,8 +473,9 @@ impl NetcodeServer {
     /// Queues a packet to a slot's client, sealed with its key and sequence.
     fn send_to_slot(&mut self, index: usize, packet: &Packet<'_>, now: Instant) -> Option<()> {
         let mut buf = self.spare.pop().unwrap_or_default();
+        buf.clear();
         let slot = self.slots[index].as_mut()?;
-        write_packet(
+        append_packet(
             packet,
             slot.sequence,
             &slot.send_key,
