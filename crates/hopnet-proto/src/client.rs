@@ -31,9 +31,9 @@ enum Phase {
 /// A client's connection to a server.
 ///
 /// Drive it like quinn-proto's: feed every datagram from the socket to
-/// [`handle`](Client::handle), send whatever [`poll_transmit`](Client::poll_transmit)
-/// writes into your buffer, call [`handle_timeout`](Client::handle_timeout) when the instant from
-/// [`poll_timeout`](Client::poll_timeout) passes, and drain
+/// [`handle`](Machine::handle), send whatever [`poll_transmit`](Machine::poll_transmit)
+/// writes into your buffer, call [`handle_timeout`](Machine::handle_timeout) when the instant from
+/// [`poll_timeout`](Machine::poll_timeout) passes, and drain
 /// [`poll_event`](Client::poll_event).
 #[derive(Debug)]
 pub struct Client {

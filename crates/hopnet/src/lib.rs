@@ -57,7 +57,7 @@
 //!
 //! # Secure mode
 //!
-//! Every driver's server and client also runs hopnet over netcode 1.02 ([`secure`](hopnet_proto::secure),
+//! Every driver's server and client also runs hopnet over netcode 1.02 ([`secure`],
 //! PROTOCOL.md "Secure mode"), chosen when it is made, as renet's netcode transport is chosen by
 //! its `ServerAuthentication` / `ClientAuthentication`: a server binds with the private key it
 //! shares with the backend that issues connect tokens (`bind_secure`), a client connects with
