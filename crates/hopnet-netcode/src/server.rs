@@ -25,11 +25,11 @@ use super::clock::UnixClock;
 use super::handshakes::{Handshake, Handshakes};
 use super::key::Key;
 use super::packet::{
-    MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, Packet, REQUEST, Receiver, append_packet, open_packet,
-    payload_packet_len, read_header, read_request,
+    MAX_PACKET_BYTES, Packet, REQUEST, Receiver, append_packet, open_packet, payload_packet_len,
+    read_header, read_request,
 };
 use super::replay::ReplayWindow;
-use super::send_error::SendError;
+use super::send_error::{SendError, check_payload_size};
 use super::slot_timers::SlotTimers;
 use super::stats::{DropReason, NetcodeStats};
 use super::token_history::TokenHistory;
@@ -512,9 +512,7 @@ impl NetcodeServer {
     /// client has confirmed its slot, a keep-alive goes first, so that it learns the slot even
     /// if its first keep-alive was lost.
     pub fn send(&mut self, now: Instant, client: usize, payload: &[u8]) -> Result<(), SendError> {
-        if payload.is_empty() || payload.len() > MAX_PAYLOAD_BYTES {
-            return Err(SendError::PayloadSize(payload.len()));
-        }
+        check_payload_size(payload)?;
         let Some(slot) = self.slots.get(client).and_then(Option::as_ref) else {
             return Err(SendError::NotConnected);
         };
@@ -552,9 +550,7 @@ impl NetcodeServer {
         payload: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<(), SendError> {
-        if payload.is_empty() || payload.len() > MAX_PAYLOAD_BYTES {
-            return Err(SendError::PayloadSize(payload.len()));
-        }
+        check_payload_size(payload)?;
         let Some(slot) = self.slots.get_mut(client).and_then(Option::as_mut) else {
             return Err(SendError::NotConnected);
         };
