@@ -31,7 +31,7 @@ use libfuzzer_sys::fuzz_target;
 use hopnet_fuzz::input::Input;
 use hopnet_proto::fuzzing::packet::is_handshake_shaped;
 use hopnet::sim::{LinkConfig, SimNetwork};
-use hopnet::{Config, Delivery, ServerEvent, Event, MAX_PAYLOAD};
+use hopnet::{Config, Delivery, ServerEvent, Event, Machine, MAX_PAYLOAD};
 
 /// The smallest reassembly budget hopnet allows, so that the fuzzer reaches it quickly.
 const BUDGET: usize = MAX_PAYLOAD;

@@ -25,7 +25,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use hopnet::Server;
-use hopnet::{ConnectionId, Delivery, Event, Payload};
+use hopnet::{ConnectionId, Delivery, Event, Machine, Payload};
 
 use super::fanout_clients::Pool;
 use super::hopnet_peer::{Flavor, config};

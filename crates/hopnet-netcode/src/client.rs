@@ -13,11 +13,11 @@ use std::time::{Duration, Instant};
 use super::challenge_token::CHALLENGE_TOKEN_BYTES;
 use super::connect_token::{ConnectToken, TokenError};
 use super::packet::{
-    MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, Packet, Receiver, append_packet, open_packet,
-    payload_packet_len, read_header, write_packet, write_request,
+    MAX_PACKET_BYTES, Packet, Receiver, append_packet, open_packet, payload_packet_len,
+    read_header, write_request,
 };
 use super::replay::ReplayWindow;
-use super::send_error::SendError;
+use super::send_error::{SendError, check_payload_size};
 use super::server::DISCONNECT_PACKETS;
 use super::stats::{DropReason, NetcodeStats};
 
@@ -267,9 +267,7 @@ impl NetcodeClient {
 
     /// Queues a payload packet (1 to 1,200 bytes) to the server; only once connected.
     pub fn send(&mut self, now: Instant, payload: &[u8]) -> Result<(), SendError> {
-        if payload.is_empty() || payload.len() > MAX_PAYLOAD_BYTES {
-            return Err(SendError::PayloadSize(payload.len()));
-        }
+        check_payload_size(payload)?;
         if self.state != ClientState::Connected {
             return Err(SendError::NotConnected);
         }
@@ -293,9 +291,7 @@ impl NetcodeClient {
         payload: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<(), SendError> {
-        if payload.is_empty() || payload.len() > MAX_PAYLOAD_BYTES {
-            return Err(SendError::PayloadSize(payload.len()));
-        }
+        check_payload_size(payload)?;
         if self.state != ClientState::Connected {
             return Err(SendError::NotConnected);
         }
@@ -331,7 +327,8 @@ impl NetcodeClient {
 
     fn seal(&mut self, now: Instant, packet: &Packet<'_>, buf: &mut Vec<u8>) -> Option<()> {
         let key = &self.token.client_to_server_key;
-        write_packet(packet, self.sequence, key, self.token.protocol_id, buf)?;
+        buf.clear();
+        append_packet(packet, self.sequence, key, self.token.protocol_id, buf)?;
         self.sequence += 1;
         self.last_send = Some(now);
         Some(())

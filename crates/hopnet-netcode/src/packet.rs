@@ -106,26 +106,14 @@ fn packet_ad(protocol_id: u64, prefix: u8) -> [u8; 13 + 8 + 1] {
     ad
 }
 
-/// Writes an encrypted packet into `out` (cleared first). `None` for a payload outside 1 to
-/// 1,200 bytes.
-pub(crate) fn write_packet(
-    packet: &Packet<'_>,
-    sequence: u64,
-    key: &Key,
-    protocol_id: u64,
-    out: &mut Vec<u8>,
-) -> Option<()> {
-    out.clear();
-    append_packet(packet, sequence, key, protocol_id, out)
-}
-
 /// The size of the payload packet that carries `len` bytes under `sequence`.
 pub(crate) fn payload_packet_len(len: usize, sequence: u64) -> usize {
     1 + usize::from(sequence_bytes(sequence)) + len + MAC_BYTES
 }
 
-/// Appends an encrypted packet to `out`, after what it holds (a batch being built). `None`
-/// for a payload outside 1 to 1,200 bytes, and `out` is then as it was.
+/// Appends an encrypted packet to `out`, after what it holds (a batch being built, or nothing
+/// for a packet of its own). `None` for a payload outside 1 to 1,200 bytes, and `out` is then
+/// as it was.
 pub(crate) fn append_packet(
     packet: &Packet<'_>,
     sequence: u64,

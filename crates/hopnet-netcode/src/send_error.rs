@@ -12,3 +12,12 @@ pub enum SendError {
     #[error("not connected")]
     NotConnected,
 }
+
+/// Refuses a payload no payload packet can carry, before anything is sealed or counted: the
+/// one size rule of both machines' `send` and `append_payload`.
+pub(crate) fn check_payload_size(payload: &[u8]) -> Result<(), SendError> {
+    if payload.is_empty() || payload.len() > MAX_PAYLOAD_BYTES {
+        return Err(SendError::PayloadSize(payload.len()));
+    }
+    Ok(())
+}

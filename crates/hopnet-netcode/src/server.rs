@@ -25,11 +25,11 @@ use super::clock::UnixClock;
 use super::handshakes::{Handshake, Handshakes};
 use super::key::Key;
 use super::packet::{
-    MAX_PACKET_BYTES, MAX_PAYLOAD_BYTES, Packet, REQUEST, Receiver, append_packet, open_packet,
-    payload_packet_len, read_header, read_request, write_packet,
+    MAX_PACKET_BYTES, Packet, REQUEST, Receiver, append_packet, open_packet, payload_packet_len,
+    read_header, read_request,
 };
 use super::replay::ReplayWindow;
-use super::send_error::SendError;
+use super::send_error::{SendError, check_payload_size};
 use super::slot_timers::SlotTimers;
 use super::stats::{DropReason, NetcodeStats};
 use super::token_history::TokenHistory;
@@ -464,7 +464,8 @@ impl NetcodeServer {
         let sequence = self.global_sequence;
         self.global_sequence += 1;
         let mut buf = self.spare.pop().unwrap_or_default();
-        if write_packet(packet, sequence, key, self.config.protocol_id, &mut buf).is_some() {
+        buf.clear();
+        if append_packet(packet, sequence, key, self.config.protocol_id, &mut buf).is_some() {
             self.enqueue(to, buf);
         }
     }
@@ -472,8 +473,9 @@ impl NetcodeServer {
     /// Queues a packet to a slot's client, sealed with its key and sequence.
     fn send_to_slot(&mut self, index: usize, packet: &Packet<'_>, now: Instant) -> Option<()> {
         let mut buf = self.spare.pop().unwrap_or_default();
+        buf.clear();
         let slot = self.slots[index].as_mut()?;
-        write_packet(
+        append_packet(
             packet,
             slot.sequence,
             &slot.send_key,
@@ -510,9 +512,7 @@ impl NetcodeServer {
     /// client has confirmed its slot, a keep-alive goes first, so that it learns the slot even
     /// if its first keep-alive was lost.
     pub fn send(&mut self, now: Instant, client: usize, payload: &[u8]) -> Result<(), SendError> {
-        if payload.is_empty() || payload.len() > MAX_PAYLOAD_BYTES {
-            return Err(SendError::PayloadSize(payload.len()));
-        }
+        check_payload_size(payload)?;
         let Some(slot) = self.slots.get(client).and_then(Option::as_ref) else {
             return Err(SendError::NotConnected);
         };
@@ -550,9 +550,7 @@ impl NetcodeServer {
         payload: &[u8],
         out: &mut Vec<u8>,
     ) -> Result<(), SendError> {
-        if payload.is_empty() || payload.len() > MAX_PAYLOAD_BYTES {
-            return Err(SendError::PayloadSize(payload.len()));
-        }
+        check_payload_size(payload)?;
         let Some(slot) = self.slots.get_mut(client).and_then(Option::as_mut) else {
             return Err(SendError::NotConnected);
         };

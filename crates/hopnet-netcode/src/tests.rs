@@ -8,7 +8,7 @@ use super::challenge_token::ChallengeToken;
 use super::connect_token::ConnectToken;
 use super::key::Key;
 use super::packet::{
-    Packet, Receiver, open_packet, read_header, read_request, write_packet, write_request,
+    Packet, Receiver, append_packet, open_packet, read_header, read_request, write_request,
 };
 use super::private_token::{PrivateToken, decrypt_private_token, encrypt_private_token};
 use super::replay::ReplayWindow;
@@ -152,7 +152,7 @@ fn check_packet(packet: Packet<'_>, name: &str, receiver: Receiver) {
     let key = key_from(|i| i + 17);
     let expected = vector(name);
     let mut out = Vec::new();
-    write_packet(&packet, PACKET_SEQUENCE, &key, PROTOCOL_ID, &mut out).unwrap();
+    append_packet(&packet, PACKET_SEQUENCE, &key, PROTOCOL_ID, &mut out).unwrap();
     assert_eq!(
         out, expected,
         "{name}: our bytes differ from the reference's"

@@ -31,9 +31,9 @@ enum Phase {
 /// A client's connection to a server.
 ///
 /// Drive it like quinn-proto's: feed every datagram from the socket to
-/// [`handle`](Client::handle), send whatever [`poll_transmit`](Client::poll_transmit)
-/// writes into your buffer, call [`handle_timeout`](Client::handle_timeout) when the instant from
-/// [`poll_timeout`](Client::poll_timeout) passes, and drain
+/// [`handle`](Machine::handle), send whatever [`poll_transmit`](Machine::poll_transmit)
+/// writes into your buffer, call [`handle_timeout`](Machine::handle_timeout) when the instant from
+/// [`poll_timeout`](Machine::poll_timeout) passes, and drain
 /// [`poll_event`](Client::poll_event).
 #[derive(Debug)]
 pub struct Client {
@@ -149,54 +149,6 @@ impl Client {
         }
     }
 
-    /// Takes a datagram received from `from`. Datagrams from anyone but the server are
-    /// ignored (so an `END` from another address cannot close us); malformed ones are counted.
-    ///
-    /// Until the server has confirmed the handshake, a 4-byte datagram is either that
-    /// confirmation (the acknowledgement of a probe) or a `Challenge`; a longer one is a packet
-    /// and confirms too. See PROTOCOL.md, "The client's handshake".
-    pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        if from != self.core.peer || self.phase == Phase::Closed {
-            return;
-        }
-        let four: Option<[u8; 4]> = datagram.try_into().ok();
-        match self.phase {
-            Phase::AwaitingChallenge | Phase::AwaitingConfirmation => match four {
-                Some(v) if self.handshake.responded() && self.handshake.is_confirmation(v) => {
-                    self.confirm(now);
-                    self.core.handle_datagram(now, datagram, &mut self.spares);
-                }
-                Some(v) => {
-                    self.core.count_received(now, HANDSHAKE_LEN);
-                    if self.handshake.on_challenge(now, v) {
-                        self.phase = Phase::AwaitingConfirmation;
-                    }
-                }
-                None if self.phase == Phase::AwaitingConfirmation
-                    && datagram.len() > HEADER_LEN =>
-                {
-                    self.confirm(now);
-                    self.core.handle_datagram(now, datagram, &mut self.spares);
-                    self.sync_phase();
-                }
-                None => self.core.count_malformed(),
-            },
-            Phase::Established => match four {
-                Some(v) if is_handshake_shaped(v) || self.handshake.was_answered(v) => {
-                    // A stray handshake datagram (a late copy of a Challenge): never a header
-                    // from a conforming peer.
-                    self.core.count_received(now, HANDSHAKE_LEN);
-                }
-                _ if datagram.len() < HEADER_LEN => self.core.count_malformed(),
-                _ => {
-                    self.core.handle_datagram(now, datagram, &mut self.spares);
-                    self.sync_phase();
-                }
-            },
-            Phase::Closed => {}
-        }
-    }
-
     /// The server has shown that it accepted us: data may flow, and the extensions may be
     /// offered.
     fn confirm(&mut self, now: Instant) {
@@ -209,64 +161,6 @@ impl Client {
     fn sync_phase(&mut self) {
         if self.core.is_closed() {
             self.phase = Phase::Closed;
-        }
-    }
-
-    /// Runs the timers that have expired at `now`.
-    pub fn handle_timeout(&mut self, now: Instant) {
-        match self.phase {
-            Phase::AwaitingChallenge | Phase::AwaitingConfirmation => {
-                if now >= self.handshake.deadline() {
-                    self.phase = Phase::Closed;
-                    self.failure = Some(self.handshake.tried());
-                    self.core
-                        .close_with(DisconnectReason::ConnectTimeout, false);
-                    return;
-                }
-            }
-            Phase::Established => self.core.handle_timeout(now),
-            Phase::Closed => {}
-        }
-        self.sync_phase();
-    }
-
-    /// Writes the next datagram, or a batch of up to `max_datagrams` datagrams of equal size
-    /// (the last may be shorter, see [`Transmit`]), into `buf` (cleared first), and says where
-    /// it goes. Nothing is allocated per datagram: `buf` is the caller's, reused from call to
-    /// call. Pass `max_datagrams = 1` to get one datagram at a time.
-    pub fn poll_transmit(
-        &mut self,
-        now: Instant,
-        buf: &mut Vec<u8>,
-        max_datagrams: usize,
-    ) -> Option<Transmit> {
-        buf.clear();
-        let destination = self.core.peer;
-        if matches!(
-            self.phase,
-            Phase::AwaitingChallenge | Phase::AwaitingConfirmation
-        ) {
-            let datagram = self.handshake.poll(now)?;
-            buf.extend_from_slice(&datagram);
-            self.core.count_sent(now, buf.len());
-            return Some(Transmit::single(destination, buf.len()));
-        }
-        let segment_size = self.core.transmit(now, buf, max_datagrams)?;
-        Some(Transmit {
-            destination,
-            size: buf.len(),
-            segment_size,
-        })
-    }
-
-    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
-    pub fn poll_timeout(&self) -> Option<Instant> {
-        match self.phase {
-            Phase::AwaitingChallenge | Phase::AwaitingConfirmation => {
-                Some(self.handshake.next_send().min(self.handshake.deadline()))
-            }
-            Phase::Established => self.core.poll_timeout(),
-            Phase::Closed => None,
         }
     }
 
@@ -337,27 +231,111 @@ impl Client {
     }
 }
 
-/// The [`Machine`] surface is the inherent methods above, so that a driver, the simulator or a
-/// generic loop can run this machine like any other.
+/// The [`Machine`] surface, what a driver, the simulator or a generic loop calls.
 impl Machine for Client {
+    /// Takes a datagram received from `from`. Datagrams from anyone but the server are
+    /// ignored (so an `END` from another address cannot close us); malformed ones are counted.
+    ///
+    /// Until the server has confirmed the handshake, a 4-byte datagram is either that
+    /// confirmation (the acknowledgement of a probe) or a `Challenge`; a longer one is a packet
+    /// and confirms too. See PROTOCOL.md, "The client's handshake".
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        Client::handle(self, now, from, datagram)
+        if from != self.core.peer || self.phase == Phase::Closed {
+            return;
+        }
+        let four: Option<[u8; 4]> = datagram.try_into().ok();
+        match self.phase {
+            Phase::AwaitingChallenge | Phase::AwaitingConfirmation => match four {
+                Some(v) if self.handshake.responded() && self.handshake.is_confirmation(v) => {
+                    self.confirm(now);
+                    self.core.handle_datagram(now, datagram, &mut self.spares);
+                }
+                Some(v) => {
+                    self.core.count_received(now, HANDSHAKE_LEN);
+                    if self.handshake.on_challenge(now, v) {
+                        self.phase = Phase::AwaitingConfirmation;
+                    }
+                }
+                None if self.phase == Phase::AwaitingConfirmation
+                    && datagram.len() > HEADER_LEN =>
+                {
+                    self.confirm(now);
+                    self.core.handle_datagram(now, datagram, &mut self.spares);
+                    self.sync_phase();
+                }
+                None => self.core.count_malformed(),
+            },
+            Phase::Established => match four {
+                Some(v) if is_handshake_shaped(v) || self.handshake.was_answered(v) => {
+                    // A stray handshake datagram (a late copy of a Challenge): never a header
+                    // from a conforming peer.
+                    self.core.count_received(now, HANDSHAKE_LEN);
+                }
+                _ if datagram.len() < HEADER_LEN => self.core.count_malformed(),
+                _ => {
+                    self.core.handle_datagram(now, datagram, &mut self.spares);
+                    self.sync_phase();
+                }
+            },
+            Phase::Closed => {}
+        }
     }
 
+    /// Runs the timers that have expired at `now`.
+    fn handle_timeout(&mut self, now: Instant) {
+        match self.phase {
+            Phase::AwaitingChallenge | Phase::AwaitingConfirmation => {
+                if now >= self.handshake.deadline() {
+                    self.phase = Phase::Closed;
+                    self.failure = Some(self.handshake.tried());
+                    self.core
+                        .close_with(DisconnectReason::ConnectTimeout, false);
+                    return;
+                }
+            }
+            Phase::Established => self.core.handle_timeout(now),
+            Phase::Closed => {}
+        }
+        self.sync_phase();
+    }
+
+    /// Writes the next datagram, or a batch of up to `max_datagrams` datagrams of equal size
+    /// (the last may be shorter, see [`Transmit`]), into `buf` (cleared first), and says where
+    /// it goes. Nothing is allocated per datagram: `buf` is the caller's, reused from call to
+    /// call. Pass `max_datagrams = 1` to get one datagram at a time.
     fn poll_transmit(
         &mut self,
         now: Instant,
         buf: &mut Vec<u8>,
         max_datagrams: usize,
     ) -> Option<Transmit> {
-        Client::poll_transmit(self, now, buf, max_datagrams)
+        buf.clear();
+        let destination = self.core.peer;
+        if matches!(
+            self.phase,
+            Phase::AwaitingChallenge | Phase::AwaitingConfirmation
+        ) {
+            let datagram = self.handshake.poll(now)?;
+            buf.extend_from_slice(&datagram);
+            self.core.count_sent(now, buf.len());
+            return Some(Transmit::single(destination, buf.len()));
+        }
+        let segment_size = self.core.transmit(now, buf, max_datagrams)?;
+        Some(Transmit {
+            destination,
+            size: buf.len(),
+            segment_size,
+        })
     }
 
+    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
     fn poll_timeout(&self) -> Option<Instant> {
-        Client::poll_timeout(self)
-    }
-
-    fn handle_timeout(&mut self, now: Instant) {
-        Client::handle_timeout(self, now)
+        match self.phase {
+            Phase::AwaitingChallenge | Phase::AwaitingConfirmation => {
+                Some(self.handshake.next_send().min(self.handshake.deadline()))
+            }
+            Phase::Established => self.core.poll_timeout(),
+            Phase::Closed => None,
+        }
     }
 }

@@ -83,73 +83,26 @@ impl Server {
         &self.config
     }
 
-    /// Takes a datagram received from `from`. Never fails: anything unexpected is counted in
-    /// [`ServerStats::malformed`] and dropped.
-    pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        self.stats.datagrams_received += 1;
-        let four: Option<[u8; 4]> = datagram.try_into().ok();
-        let known = match self.last_peer {
-            Some((addr, id)) if addr == from => Some(id),
-            _ => self.by_addr.get(&from).copied(),
-        };
-        if let Some(id) = known {
-            let Some(peer) = self.peers.get_mut(&id) else {
-                self.by_addr.remove(&from);
-                self.last_peer = None;
-                return;
-            };
-            self.last_peer = Some((from, id));
-            match four {
-                Some(v) if is_probe(v) || is_handshake_shaped(v) => {
-                    // A client's probe (or a repeated Init or ChallengeResponse, or an earlier
-                    // version's probe): it has not seen us accept. Acknowledge it as any
-                    // conforming peer acknowledges a `REL` chunk, store nothing, and let it
-                    // not count as life: a client that restarted on this address must not
-                    // keep its predecessor's connection open forever.
-                    peer.core.count_handshake(v.len());
-                    let [_, chunk, hi, lo] = v;
-                    let ack = Header::ack(chunk, u16::from_be_bytes([hi, lo]));
-                    peer.core.queue_control(ack.encode());
-                }
-                _ if datagram.len() < HEADER_LEN => peer.core.count_malformed(),
-                _ => peer.core.handle_datagram(now, datagram, &mut self.spares),
-            }
-            self.after_activity(id);
-            return;
-        }
-        let Some(value) = four else {
-            self.stats.malformed += 1;
-            return;
-        };
-        if self.cookies.verify(now, from, value) {
-            self.accept(now, from, value);
-            return;
-        }
-        // An Init. Answer with a challenge of the same size (no amplification), storing nothing.
-        if self.peers.len() >= self.config.max_connections {
+    /// Opens a connection to `peer`, whose handshake is done: it starts in the data phase and
+    /// reports [`Event::Connected`]. `last` is the size of the handshake's last datagram, counted
+    /// as received (none in secure mode, whose handshake is netcode's, below). `None` when the
+    /// endpoint is full or `peer` already has a connection.
+    fn open(
+        &mut self,
+        now: Instant,
+        peer: SocketAddr,
+        last: Option<usize>,
+    ) -> Option<ConnectionId> {
+        if self.by_addr.contains_key(&peer) || self.peers.len() >= self.config.max_connections {
             self.stats.refused_full += 1;
-            return;
-        }
-        if self.out.len() >= self.config.max_queued_datagrams {
-            self.stats.challenges_dropped += 1;
-            return;
-        }
-        let pepper = self.cookies.challenge(now, from, value);
-        self.out.push_back((from, pepper));
-        self.stats.challenges_sent += 1;
-    }
-
-    fn accept(&mut self, now: Instant, from: SocketAddr, seasoning: [u8; 4]) {
-        if self.peers.len() >= self.config.max_connections {
-            self.stats.refused_full += 1;
-            return;
+            return None;
         }
         let id = ConnectionId(self.next_id);
         self.next_id += 1;
-        // Like the spec's server, we answer nothing: the client's probe asks for a confirmation
-        // (PROTOCOL.md, "The client's handshake").
-        let mut core = Connection::new(from, &self.config, now, false, true);
-        core.count_received(now, seasoning.len());
+        let mut core = Connection::new(peer, &self.config, now, false, true);
+        if let Some(len) = last {
+            core.count_received(now, len);
+        }
         core.push_event(Event::Connected);
         self.peers.insert(
             id,
@@ -158,10 +111,11 @@ impl Server {
                 in_ready: false,
             },
         );
-        self.by_addr.insert(from, id);
+        self.by_addr.insert(peer, id);
         self.last_peer = None;
         self.stats.connections_accepted += 1;
         self.after_activity(id);
+        Some(id)
     }
 
     fn after_activity(&mut self, id: ConnectionId) {
@@ -187,70 +141,6 @@ impl Server {
         if done {
             self.peers.remove(&id);
         }
-    }
-
-    /// Runs the timers that have expired at `now` on every connection.
-    pub fn handle_timeout(&mut self, now: Instant) {
-        let mut ids = std::mem::take(&mut self.pass);
-        ids.clear();
-        ids.extend(self.peers.keys().copied());
-        for &id in &ids {
-            if let Some(peer) = self.peers.get_mut(&id) {
-                peer.core.handle_timeout(now);
-            }
-            self.after_activity(id);
-        }
-        self.pass = ids;
-    }
-
-    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
-    pub fn poll_timeout(&self) -> Option<Instant> {
-        self.peers
-            .values()
-            .filter_map(|p| p.core.poll_timeout())
-            .min()
-    }
-
-    /// Writes the next datagram, or a batch of up to `max_datagrams` equal-sized datagrams to
-    /// one connection (the last may be shorter, see [`Transmit`]), into `buf` (cleared
-    /// first), and says where it goes: challenges first, then the connections in turn, one
-    /// batch each. Nothing is allocated per datagram.
-    pub fn poll_transmit(
-        &mut self,
-        now: Instant,
-        buf: &mut Vec<u8>,
-        max_datagrams: usize,
-    ) -> Option<Transmit> {
-        buf.clear();
-        if let Some((destination, challenge)) = self.out.pop_front() {
-            buf.extend_from_slice(&challenge);
-            return Some(Transmit::single(destination, buf.len()));
-        }
-        // Round robin from the connection after the last one that sent, without allocating.
-        let cursor = ConnectionId(self.cursor);
-        let mut found = None;
-        for (&id, peer) in self.peers.range_mut(cursor..) {
-            if let Some(segment) = peer.core.transmit(now, buf, max_datagrams) {
-                found = Some((id, peer.core.peer, segment));
-                break;
-            }
-        }
-        if found.is_none() {
-            for (&id, peer) in self.peers.range_mut(..cursor) {
-                if let Some(segment) = peer.core.transmit(now, buf, max_datagrams) {
-                    found = Some((id, peer.core.peer, segment));
-                    break;
-                }
-            }
-        }
-        let (id, destination, segment_size) = found?;
-        self.cursor = id.0 + 1;
-        self.maybe_remove(id);
-        Some(Transmit {
-            destination,
-            size: buf.len(),
-            segment_size,
-        })
     }
 
     /// The next event on any connection (connections take turns).
@@ -418,26 +308,7 @@ impl Server {
         now: Instant,
         peer: SocketAddr,
     ) -> Option<ConnectionId> {
-        if self.by_addr.contains_key(&peer) || self.peers.len() >= self.config.max_connections {
-            self.stats.refused_full += 1;
-            return None;
-        }
-        let id = ConnectionId(self.next_id);
-        self.next_id += 1;
-        let mut core = Connection::new(peer, &self.config, now, false, true);
-        core.push_event(Event::Connected);
-        self.peers.insert(
-            id,
-            Peer {
-                core,
-                in_ready: false,
-            },
-        );
-        self.by_addr.insert(peer, id);
-        self.last_peer = None;
-        self.stats.connections_accepted += 1;
-        self.after_activity(id);
-        Some(id)
+        self.open(now, peer, None)
     }
 
     /// How many connections are open (the secure server compares it with its netcode clients,
@@ -456,27 +327,127 @@ impl Server {
     }
 }
 
-/// The [`Machine`] surface is the inherent methods above, so that a driver, the simulator or a
-/// generic loop can run this machine like any other.
+/// The [`Machine`] surface, what a driver, the simulator or a generic loop calls.
 impl Machine for Server {
+    /// Takes a datagram received from `from`. Never fails: anything unexpected is counted in
+    /// [`ServerStats::malformed`] and dropped.
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        Server::handle(self, now, from, datagram)
+        self.stats.datagrams_received += 1;
+        let four: Option<[u8; 4]> = datagram.try_into().ok();
+        let known = match self.last_peer {
+            Some((addr, id)) if addr == from => Some(id),
+            _ => self.by_addr.get(&from).copied(),
+        };
+        if let Some(id) = known {
+            let Some(peer) = self.peers.get_mut(&id) else {
+                self.by_addr.remove(&from);
+                self.last_peer = None;
+                return;
+            };
+            self.last_peer = Some((from, id));
+            match four {
+                Some(v) if is_probe(v) || is_handshake_shaped(v) => {
+                    // A client's probe (or a repeated Init or ChallengeResponse, or an earlier
+                    // version's probe): it has not seen us accept. Acknowledge it as any
+                    // conforming peer acknowledges a `REL` chunk, store nothing, and let it
+                    // not count as life: a client that restarted on this address must not
+                    // keep its predecessor's connection open forever.
+                    peer.core.count_handshake(v.len());
+                    let [_, chunk, hi, lo] = v;
+                    let ack = Header::ack(chunk, u16::from_be_bytes([hi, lo]));
+                    peer.core.queue_control(ack.encode());
+                }
+                _ if datagram.len() < HEADER_LEN => peer.core.count_malformed(),
+                _ => peer.core.handle_datagram(now, datagram, &mut self.spares),
+            }
+            self.after_activity(id);
+            return;
+        }
+        let Some(value) = four else {
+            self.stats.malformed += 1;
+            return;
+        };
+        if self.cookies.verify(now, from, value) {
+            // Like the spec's server, we answer nothing: the client's probe asks for a
+            // confirmation (PROTOCOL.md, "The client's handshake").
+            self.open(now, from, Some(value.len()));
+            return;
+        }
+        // An Init. Answer with a challenge of the same size (no amplification), storing nothing.
+        if self.peers.len() >= self.config.max_connections {
+            self.stats.refused_full += 1;
+            return;
+        }
+        if self.out.len() >= self.config.max_queued_datagrams {
+            self.stats.challenges_dropped += 1;
+            return;
+        }
+        let pepper = self.cookies.challenge(now, from, value);
+        self.out.push_back((from, pepper));
+        self.stats.challenges_sent += 1;
     }
 
+    /// Runs the timers that have expired at `now` on every connection.
+    fn handle_timeout(&mut self, now: Instant) {
+        let mut ids = std::mem::take(&mut self.pass);
+        ids.clear();
+        ids.extend(self.peers.keys().copied());
+        for &id in &ids {
+            if let Some(peer) = self.peers.get_mut(&id) {
+                peer.core.handle_timeout(now);
+            }
+            self.after_activity(id);
+        }
+        self.pass = ids;
+    }
+
+    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
+    fn poll_timeout(&self) -> Option<Instant> {
+        self.peers
+            .values()
+            .filter_map(|p| p.core.poll_timeout())
+            .min()
+    }
+
+    /// Writes the next datagram, or a batch of up to `max_datagrams` equal-sized datagrams to
+    /// one connection (the last may be shorter, see [`Transmit`]), into `buf` (cleared
+    /// first), and says where it goes: challenges first, then the connections in turn, one
+    /// batch each. Nothing is allocated per datagram.
     fn poll_transmit(
         &mut self,
         now: Instant,
         buf: &mut Vec<u8>,
         max_datagrams: usize,
     ) -> Option<Transmit> {
-        Server::poll_transmit(self, now, buf, max_datagrams)
-    }
-
-    fn poll_timeout(&self) -> Option<Instant> {
-        Server::poll_timeout(self)
-    }
-
-    fn handle_timeout(&mut self, now: Instant) {
-        Server::handle_timeout(self, now)
+        buf.clear();
+        if let Some((destination, challenge)) = self.out.pop_front() {
+            buf.extend_from_slice(&challenge);
+            return Some(Transmit::single(destination, buf.len()));
+        }
+        // Round robin from the connection after the last one that sent, without allocating.
+        let cursor = ConnectionId(self.cursor);
+        let mut found = None;
+        for (&id, peer) in self.peers.range_mut(cursor..) {
+            if let Some(segment) = peer.core.transmit(now, buf, max_datagrams) {
+                found = Some((id, peer.core.peer, segment));
+                break;
+            }
+        }
+        if found.is_none() {
+            for (&id, peer) in self.peers.range_mut(..cursor) {
+                if let Some(segment) = peer.core.transmit(now, buf, max_datagrams) {
+                    found = Some((id, peer.core.peer, segment));
+                    break;
+                }
+            }
+        }
+        let (id, destination, segment_size) = found?;
+        self.cursor = id.0 + 1;
+        self.maybe_remove(id);
+        Some(Transmit {
+            destination,
+            size: buf.len(),
+            segment_size,
+        })
     }
 }

@@ -6,8 +6,7 @@ use std::net::SocketAddr;
 use crate::chunk::CHUNK_SIZE;
 use crate::packet::HEADER_LEN;
 
-/// What [`Client::poll_transmit`] / [`Server::poll_transmit`] wrote into the caller's
-/// buffer: one datagram, or several to the same destination laid end to end.
+/// What [`Machine::poll_transmit`] wrote into the caller's buffer: one datagram, or several to the same destination laid end to end.
 ///
 /// Every datagram of a batch is `segment_size` bytes except the last, which may be shorter:
 /// exactly the shape UDP generic segmentation offload (GSO, `UDP_SEGMENT`) sends with one
@@ -16,8 +15,7 @@ use crate::packet::HEADER_LEN;
 /// (4 bytes each) and the chunks of one or several messages (504 bytes of payload each, the
 /// last shorter).
 ///
-/// [`Client::poll_transmit`]: crate::Client::poll_transmit
-/// [`Server::poll_transmit`]: crate::Server::poll_transmit
+/// [`Machine::poll_transmit`]: crate::Machine::poll_transmit
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Transmit {
     /// Where to send the datagrams.

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use hopnet_proto::fuzzing::packet::{Flags, HEADER_LEN, Header};
 use hopnet_proto::sim::{Batch, Pair};
-use hopnet_proto::{CHUNK_SIZE, Config, Delivery, Event};
+use hopnet_proto::{CHUNK_SIZE, Config, Delivery, Event, Machine};
 
 /// Checks a batch's shape and returns its datagrams.
 fn check_shape(batch: &Batch, max: usize) -> Vec<Vec<u8>> {

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use hopnet_proto::fuzzing::packet::{Flags, Header};
 use hopnet_proto::sim::{LinkConfig, Pair, SimNetwork};
-use hopnet_proto::{Config, Delivery, Error, Event, MAX_PAYLOAD, Server};
+use hopnet_proto::{Config, Delivery, Error, Event, MAX_PAYLOAD, Machine, Server};
 use rand::{Rng, RngCore, SeedableRng, rngs::SmallRng};
 
 const BUDGET: usize = 256 * 1024;

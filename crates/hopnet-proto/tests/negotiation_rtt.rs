@@ -6,7 +6,7 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use hopnet_proto::{Client, Config, Server, Transmit};
+use hopnet_proto::{Client, Config, Machine, Server, Transmit};
 
 const CLIENT: &str = "127.0.0.1:40001";
 const SERVER: &str = "127.0.0.1:40000";

@@ -4,7 +4,7 @@
 
 use alloc_counter::{Counting, peak_allocation};
 use hopnet_proto::sim::Pair;
-use hopnet_proto::{Config, Delivery, Event};
+use hopnet_proto::{Config, Delivery, Event, Machine};
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;

@@ -5,7 +5,7 @@ use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant, SystemTime};
 
 use hopnet::SideChannel;
-use hopnet::{ConnectionId, Delivery, ServerEvent};
+use hopnet::{ConnectionId, Delivery, Machine};
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
 use tracing::{info, warn};
@@ -45,15 +45,17 @@ const CLOSE_WAIT: Duration = Duration::from_millis(100);
 /// is closed too.
 ///
 /// It is driven like [`hopnet::Server`]: [`poll`](Server::poll) does one round
-/// of I/O, waiting at most as long as the caller allows, then events are read with
-/// [`poll_event`](Server::poll_event) or through [`machine`](Server::machine); both implement
-/// [`ServerDriver`](hopnet::ServerDriver), so a game's loop written once runs on either.
+/// of I/O, waiting at most as long as the caller allows, then events are read through
+/// [`machine`](Server::machine); both implement [`ServerDriver`](hopnet::ServerDriver), so a
+/// game's loop written once runs on either, and its `poll_event`, `send` (which flushes) and
+/// `close` are this server's.
 /// QUIC runs on a
 /// tokio runtime of one worker thread that the server owns; nothing of it shows, but it means a
 /// `Server` is for synchronous code: use (and drop) it outside any async runtime, on a thread
 /// of its own if the game is async.
 ///
 /// ```no_run
+/// use hopnet::ServerDriver;
 /// use hopnet_webtransport::{Certificate, Server, WebTransportConfig};
 /// use std::time::Duration;
 ///
@@ -282,26 +284,9 @@ impl Server {
         Ok(())
     }
 
-    /// The next event, after a [`poll`](Self::poll).
-    pub fn poll_event(&mut self) -> Option<ServerEvent> {
-        self.endpoint.poll_event()
-    }
-
-    /// Queues a message and flushes: it leaves now, with whatever else is queued, as far as
-    /// the congestion window allows. [`queue`](Self::queue) and the
-    /// [`machine`](Self::machine)'s `send` only queue.
-    pub fn send(
-        &mut self,
-        id: ConnectionId,
-        bytes: &[u8],
-        delivery: Delivery,
-    ) -> Result<(), Error> {
-        self.queue(id, bytes, delivery)?;
-        self.flush()
-    }
-
-    /// Queues a message without sending anything yet: the next `flush`, `send` or
-    /// [`poll`](Self::poll) sends it, together with whatever else is queued.
+    /// Queues a message without sending anything yet: the next `flush`,
+    /// [`send`](hopnet::ServerDriver::send) or [`poll`](Self::poll) sends it, together with
+    /// whatever else is queued.
     pub fn queue(
         &mut self,
         id: ConnectionId,
@@ -309,13 +294,6 @@ impl Server {
         delivery: Delivery,
     ) -> Result<(), Error> {
         Ok(self.endpoint.send(id, bytes, delivery)?)
-    }
-
-    /// Closes a connection and flushes (its `END` leaves now); a session's closes a moment
-    /// later.
-    pub fn close(&mut self, id: ConnectionId) -> Result<(), Error> {
-        self.endpoint.close(id)?;
-        self.flush()
     }
 
     /// Hands back a message's buffer once read (see [`hopnet::proto::Server::recycle`]).

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use hopnet::Machine;
 use tokio::sync::mpsc;
 use wtransport::endpoint::endpoint_side::Server;
 use wtransport::error::SendDatagramError;

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use hopnet::sim::{LinkConfig, Pair, SimNetwork};
 use hopnet::{Client, Server};
-use hopnet::{Config, Delivery, Error, Event};
+use hopnet::{Config, Delivery, Error, Event, Machine};
 
 const CASES: [(&str, usize, Delivery, usize); 3] = [
     ("reliable_1KiB", 1024, Delivery::Reliable, 256),

@@ -115,7 +115,7 @@ impl<W: Wait> Endpoint<ServerRole, W> {
     /// The secure server (netcode's clients, their client ids and user data, its
     /// counters), if this server is secure.
     pub fn secure(&mut self) -> Option<&mut SecureServer> {
-        self.running().inner.secure()
+        self.running().secure()
     }
 }
 

@@ -98,7 +98,7 @@
 //! | `role.rs` | what a driver runs (the server, the client, any machine) and what of it the application drives |
 //! | `blocking/`, `tokio.rs` (and `tokio/`) | the two ways of waiting, each with its constructors and `send` |
 //! | `carrier.rs` | `ServerDriver` / `ClientDriver`: what a tick loop needs of any carrier's driver |
-//! | `machines.rs` | the plain machine or its secure form, chosen when the driver is made |
+//! | `machines.rs` | the plain machine or its secure form, chosen when the driver is made, behind a server's side channel: the drivers' one dispatcher |
 //! | `port.rs` | a machine on a socket: what the two drivers share but how they wait |
 //! | `send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
 //! | `singles.rs` | lone datagrams to many destinations, gathered into one `sendmmsg` |

@@ -1,10 +1,12 @@
 //! What a driver runs: a plain machine, or its secure form (netcode 1.02 underneath), chosen
-//! when the driver is made. The application sees the same [`Server`] or [`Client`] either
-//! way; only the wire differs.
+//! when the driver is made, with, on a server, an optional side channel in front. The
+//! application sees the same [`Server`] or [`Client`] either way; only the wire differs.
+//! Written once for both roles, so that a driver's datagrams pass one dispatcher.
 
 use std::net::SocketAddr;
 use std::time::{Instant, SystemTime};
 
+use super::side_channel::SideChannel;
 use hopnet_proto::Machine;
 use hopnet_proto::Transmit;
 use hopnet_proto::secure::{
@@ -12,12 +14,19 @@ use hopnet_proto::secure::{
 };
 use hopnet_proto::{Client, Config, Error, Server, Stats};
 
-/// A plain machine `P`, or `S`, its form over netcode 1.02 (which holds a `P` above netcode).
-///
+/// A plain machine `P`, or `S`, its form over netcode 1.02 (which holds a `P` above netcode),
+/// behind an optional [`SideChannel`] (a server's; a client never has one).
+#[derive(Debug)]
+pub struct Mode<P, S> {
+    wire: Wire<P, S>,
+    /// Another protocol's datagrams on the same socket, told apart before the machine sees them.
+    pub(crate) side: Option<SideChannel>,
+}
+
 /// The two differ in size (netcode's slots and keys); one is made per driver and never moved
 /// on a hot path, so neither is boxed.
 #[derive(Debug)]
-pub enum Mode<P, S> {
+enum Wire<P, S> {
     /// The spec's wire (or hopnet's extended one).
     Plain(P),
     /// Secure mode.
@@ -48,34 +57,56 @@ impl Above<Client> for SecureClient {
     }
 }
 
+impl<P, S> Mode<P, S> {
+    /// The plain machine, without a side channel.
+    pub fn plain(machine: P) -> Mode<P, S> {
+        Mode {
+            wire: Wire::Plain(machine),
+            side: None,
+        }
+    }
+
+    fn secure_from(machine: S) -> Mode<P, S> {
+        Mode {
+            wire: Wire::Secure(machine),
+            side: None,
+        }
+    }
+}
+
 impl<P, S: Above<P>> Mode<P, S> {
     /// The machine the application drives (a secure one's own, above netcode).
     pub fn machine(&mut self) -> &mut P {
-        match self {
-            Mode::Plain(m) => m,
-            Mode::Secure(m) => m.plain(),
+        match &mut self.wire {
+            Wire::Plain(m) => m,
+            Wire::Secure(m) => m.plain(),
         }
     }
 
     /// The secure machine, if it is one.
     pub fn secure(&mut self) -> Option<&mut S> {
-        match self {
-            Mode::Plain(_) => None,
-            Mode::Secure(m) => Some(m),
+        match &mut self.wire {
+            Wire::Plain(_) => None,
+            Wire::Secure(m) => Some(m),
         }
     }
 
     /// Whether it runs in secure mode.
     pub fn is_secure(&self) -> bool {
-        matches!(self, Mode::Secure(_))
+        matches!(self.wire, Wire::Secure(_))
     }
 }
 
 impl<P: Machine, S: Machine> Machine for Mode<P, S> {
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        match self {
-            Mode::Plain(m) => m.handle(now, from, datagram),
-            Mode::Secure(m) => m.handle(now, from, datagram),
+        if let Some(side) = &mut self.side
+            && side.offer(from, datagram)
+        {
+            return;
+        }
+        match &mut self.wire {
+            Wire::Plain(m) => m.handle(now, from, datagram),
+            Wire::Secure(m) => m.handle(now, from, datagram),
         }
     }
 
@@ -85,23 +116,28 @@ impl<P: Machine, S: Machine> Machine for Mode<P, S> {
         buf: &mut Vec<u8>,
         max_datagrams: usize,
     ) -> Option<Transmit> {
-        match self {
-            Mode::Plain(m) => m.poll_transmit(now, buf, max_datagrams),
-            Mode::Secure(m) => m.poll_transmit(now, buf, max_datagrams),
+        if let Some((to, answer)) = self.side.as_mut().and_then(SideChannel::next_answer) {
+            buf.clear();
+            buf.extend_from_slice(&answer);
+            return Some(Transmit::single(to, answer.len()));
+        }
+        match &mut self.wire {
+            Wire::Plain(m) => m.poll_transmit(now, buf, max_datagrams),
+            Wire::Secure(m) => m.poll_transmit(now, buf, max_datagrams),
         }
     }
 
     fn poll_timeout(&self) -> Option<Instant> {
-        match self {
-            Mode::Plain(m) => m.poll_timeout(),
-            Mode::Secure(m) => m.poll_timeout(),
+        match &self.wire {
+            Wire::Plain(m) => m.poll_timeout(),
+            Wire::Secure(m) => m.poll_timeout(),
         }
     }
 
     fn handle_timeout(&mut self, now: Instant) {
-        match self {
-            Mode::Plain(m) => m.handle_timeout(now),
-            Mode::Secure(m) => m.handle_timeout(now),
+        match &mut self.wire {
+            Wire::Plain(m) => m.handle_timeout(now),
+            Wire::Secure(m) => m.handle_timeout(now),
         }
     }
 }
@@ -132,7 +168,7 @@ impl ServerMachine {
         netcode: NetcodeServerConfig,
     ) -> Result<ServerMachine, Error> {
         let secure = SecureServer::new(config, netcode, Instant::now(), SystemTime::now())?;
-        Ok(Mode::Secure(secure))
+        Ok(Mode::secure_from(secure))
     }
 }
 
@@ -140,14 +176,14 @@ impl ClientMachine {
     /// A secure client that starts connecting now with `token`.
     pub fn new_secure(config: Config, token: ConnectToken) -> Result<ClientMachine, Error> {
         let secure = SecureClient::new(config, token, Instant::now())?;
-        Ok(Mode::Secure(secure))
+        Ok(Mode::secure_from(secure))
     }
 
     /// The connection's statistics.
     pub fn stats(&self) -> Stats {
-        match self {
-            Mode::Plain(m) => m.stats(),
-            Mode::Secure(m) => m.stats(),
+        match &self.wire {
+            Wire::Plain(m) => m.stats(),
+            Wire::Secure(m) => m.stats(),
         }
     }
 }

@@ -10,7 +10,6 @@
 use std::marker::PhantomData;
 
 use super::machines::{ClientMachine, ServerMachine};
-use super::side_channel::Sided;
 use hopnet_proto::Machine;
 
 /// What a driver runs on its socket, and what of it [`machine`](super::Endpoint::machine)
@@ -43,10 +42,10 @@ pub struct ClientRole;
 pub struct AnyMachine<M>(PhantomData<fn() -> M>);
 
 impl Role for ServerRole {
-    type Machine = Sided<ServerMachine>;
+    type Machine = ServerMachine;
     type App = hopnet_proto::Server;
     fn app(machine: &mut Self::Machine) -> &mut hopnet_proto::Server {
-        machine.inner.machine()
+        machine.machine()
     }
 }
 

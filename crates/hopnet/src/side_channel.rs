@@ -2,10 +2,6 @@
 
 use std::collections::VecDeque;
 use std::net::SocketAddr;
-use std::time::Instant;
-
-use hopnet_proto::Machine;
-use hopnet_proto::Transmit;
 
 /// The most datagrams that wait in each direction; further ones are dropped and counted.
 pub const SIDE_QUEUE: usize = 256;
@@ -146,63 +142,19 @@ impl SideChannel {
     }
 }
 
-/// A machine with an optional side channel in front of it: what a driver server runs.
-#[derive(Debug)]
-pub struct Sided<M> {
-    pub inner: M,
-    pub side: Option<SideChannel>,
-}
-
-impl<M> Sided<M> {
-    pub fn new(inner: M) -> Sided<M> {
-        Sided { inner, side: None }
-    }
-}
-
-impl<M: Machine> Machine for Sided<M> {
-    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        if let Some(side) = &mut self.side
-            && side.offer(from, datagram)
-        {
-            return;
-        }
-        self.inner.handle(now, from, datagram);
-    }
-
-    fn poll_transmit(
-        &mut self,
-        now: Instant,
-        buf: &mut Vec<u8>,
-        max_datagrams: usize,
-    ) -> Option<Transmit> {
-        if let Some((to, answer)) = self.side.as_mut().and_then(SideChannel::next_answer) {
-            buf.clear();
-            buf.extend_from_slice(&answer);
-            return Some(Transmit::single(to, answer.len()));
-        }
-        self.inner.poll_transmit(now, buf, max_datagrams)
-    }
-
-    fn poll_timeout(&self) -> Option<Instant> {
-        self.inner.poll_timeout()
-    }
-
-    fn handle_timeout(&mut self, now: Instant) {
-        self.inner.handle_timeout(now);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use hopnet_proto::{Config, Server};
+    use crate::machines::ServerMachine;
+    use hopnet_proto::{Config, Machine, Server};
+    use std::time::Instant;
 
     fn addr(port: u16) -> SocketAddr {
         ([127, 0, 0, 1], port).into()
     }
 
-    fn sided() -> Sided<Server> {
-        let mut m = Sided::new(Server::new(Config::default()));
+    fn sided() -> ServerMachine {
+        let mut m = ServerMachine::plain(Server::new(Config::default()));
         m.side = Some(SideChannel::new([0xff; 4]));
         m
     }
@@ -231,18 +183,18 @@ mod tests {
             "the Challenge"
         );
         assert!(m.poll_transmit(now, &mut buf, 64).is_none());
-        assert_eq!(m.inner.server_stats().malformed, 0);
+        assert_eq!(m.machine().server_stats().malformed, 0);
     }
 
     #[test]
     fn without_a_side_channel_everything_is_the_machine_s() {
-        let mut m = Sided::new(Server::new(Config::default()));
+        let mut m = ServerMachine::plain(Server::new(Config::default()));
         m.handle(
             Instant::now(),
             addr(1),
             b"\xff\xff\xff\xffTSource Engine Query\0",
         );
-        assert_eq!(m.inner.server_stats().malformed, 1);
+        assert_eq!(m.machine().server_stats().malformed, 1);
     }
 
     #[test]

@@ -32,7 +32,6 @@ use super::Endpoint;
 use super::local_address::{any_local, first_server};
 use super::machines::{ClientMachine, ServerMachine};
 use super::role::{AnyMachine, ClientRole, Role, ServerRole};
-use super::side_channel::Sided;
 use hopnet_proto::Machine;
 use hopnet_proto::secure::{ConnectToken, Key, NetcodeServerConfig};
 use hopnet_proto::{Config, ConnectionId, Delivery, Error, Event, ServerEvent};
@@ -92,8 +91,8 @@ pub type Server = Endpoint<ServerRole, Tokio>;
 impl Endpoint<ServerRole, Tokio> {
     /// Binds and starts accepting connections.
     pub async fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<Server, Error> {
-        let machine = ServerMachine::Plain(hopnet_proto::Server::new(config));
-        Server::on(UdpSocket::bind(addr).await?, Sided::new(machine))
+        let machine = ServerMachine::plain(hopnet_proto::Server::new(config));
+        Server::on(UdpSocket::bind(addr).await?, machine)
     }
 
     /// Binds and serves hopnet over netcode 1.02: only clients with a connect token sealed
@@ -126,7 +125,7 @@ impl Endpoint<ServerRole, Tokio> {
         let socket = UdpSocket::bind(addr).await?;
         let local = socket.local_addr()?;
         let machine = ServerMachine::new_secure(local, config, protocol_id, private_key)?;
-        Server::on(socket, Sided::new(machine))
+        Server::on(socket, machine)
     }
 
     /// [`bind_secure`](Self::bind_secure) with every netcode setting (see
@@ -138,7 +137,7 @@ impl Endpoint<ServerRole, Tokio> {
     ) -> Result<Server, Error> {
         let socket = UdpSocket::bind(addr).await?;
         let machine = ServerMachine::new_secure_with(config, netcode)?;
-        Server::on(socket, Sided::new(machine))
+        Server::on(socket, machine)
     }
 
     /// Runs the protocol until the next event on any connection.
@@ -177,7 +176,7 @@ impl Endpoint<ClientRole, Tokio> {
     /// [`Event::Connected`] (or `Disconnected` on timeout).
     pub async fn connect(server: SocketAddr, config: Config) -> Result<Client, Error> {
         let conn = hopnet_proto::Client::new(config, server, Instant::now());
-        Client::start(any_local(server), ClientMachine::Plain(conn)).await
+        Client::start(any_local(server), ClientMachine::plain(conn)).await
     }
 
     /// Binds an ephemeral port of the family of the token's first server and connects in

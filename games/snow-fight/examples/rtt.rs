@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use hopnet::Client;
 use hopnet::Event;
+use hopnet::Machine;
 use snow_fight::session::GameClient;
 use tokio::runtime::Runtime;
 use wtransport::tls::Sha256Digest;

@@ -16,7 +16,7 @@
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use hopnet_netcode::{ClientState, ConnectToken, MAX_PAYLOAD_BYTES, NetcodeClient, NetcodeStats};
+use hopnet_netcode::{ClientState, ConnectToken, NetcodeClient, NetcodeStats};
 
 use crate::client::Client;
 use crate::event::{Delivery, DisconnectReason, Event};
@@ -25,6 +25,7 @@ use crate::transmit::Transmit;
 use crate::{Config, Error};
 
 use super::batch::{ClientSeal, PlainBatch};
+use super::fits_netcode;
 
 /// A secure client: a [`Client`] whose datagrams travel as netcode 1.02 payload packets.
 #[derive(Debug)]
@@ -41,11 +42,7 @@ impl SecureClient {
     /// Starts connecting at `now` with `token`. `config`'s datagrams must fit a netcode payload
     /// (`max_datagram_size` at most 1,200 bytes; the spec's 508 do).
     pub fn new(config: Config, token: ConnectToken, now: Instant) -> Result<SecureClient, Error> {
-        if config.max_datagram_size > MAX_PAYLOAD_BYTES {
-            return Err(Error::InvalidConfig(
-                "secure mode carries datagrams of at most 1,200 bytes (max_datagram_size)",
-            ));
-        }
+        fits_netcode(&config)?;
         let netcode = NetcodeClient::new(token, now);
         let inner = Client::new(config, netcode.server_address(), now);
         Ok(SecureClient {
@@ -69,16 +66,6 @@ impl SecureClient {
     /// Whether the connection has ended, or never will open.
     pub fn is_closed(&self) -> bool {
         self.inner.is_closed()
-    }
-
-    /// Takes a datagram received from `from`.
-    pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        if let Some(payload) = self.netcode.handle(now, from, datagram)
-            && self.opened
-        {
-            self.inner.handle(now, from, payload);
-        }
-        self.follow_netcode(now);
     }
 
     /// Opens the connection when netcode connects; ends it when netcode ends.
@@ -132,10 +119,50 @@ impl SecureClient {
         self.follow_connection(now);
     }
 
+    /// The next event: the connection's (its failure to connect included).
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.inner.poll_event()
+    }
+
+    /// The connection, from the start: for `send_payload`, `send_tracked`, `stats`,
+    /// `recycle`, `close`... Until netcode has connected it is in its handshake, as a plain
+    /// connection would be.
+    pub fn machine(&mut self) -> &mut Client {
+        &mut self.inner
+    }
+
+    /// The connection's statistics (see [`Client::stats`]).
+    pub fn stats(&self) -> crate::Stats {
+        self.inner.stats()
+    }
+
+    /// The netcode client (its state, slot, counters).
+    pub fn netcode(&self) -> &NetcodeClient {
+        &self.netcode
+    }
+
+    /// The netcode layer's counters.
+    pub fn netcode_stats(&self) -> &NetcodeStats {
+        self.netcode.stats()
+    }
+}
+
+/// The [`Machine`] surface, what a driver, the simulator or a generic loop calls.
+impl Machine for SecureClient {
+    /// Takes a datagram received from `from`.
+    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        if let Some(payload) = self.netcode.handle(now, from, datagram)
+            && self.opened
+        {
+            self.inner.handle(now, from, payload);
+        }
+        self.follow_netcode(now);
+    }
+
     /// Writes the next datagram or batch into `buf`: netcode's own packets first (one at a
     /// time), then the connection's datagrams, sealed as payload packets in batches of up to
     /// `max_datagrams` of one size (see [`Transmit`]), as the plain connection writes them.
-    pub fn poll_transmit(
+    fn poll_transmit(
         &mut self,
         now: Instant,
         buf: &mut Vec<u8>,
@@ -167,7 +194,7 @@ impl SecureClient {
     }
 
     /// When [`handle_timeout`](Self::handle_timeout) should next be called.
-    pub fn poll_timeout(&self) -> Option<Instant> {
+    fn poll_timeout(&self) -> Option<Instant> {
         let inner = if self.opened {
             self.inner.poll_timeout()
         } else {
@@ -180,64 +207,12 @@ impl SecureClient {
     }
 
     /// Runs both layers' timers.
-    pub fn handle_timeout(&mut self, now: Instant) {
+    fn handle_timeout(&mut self, now: Instant) {
         self.netcode.handle_timeout(now);
         self.follow_netcode(now);
         if self.opened {
             self.inner.handle_timeout(now);
         }
         self.follow_connection(now);
-    }
-
-    /// The next event: the connection's (its failure to connect included).
-    pub fn poll_event(&mut self) -> Option<Event> {
-        self.inner.poll_event()
-    }
-
-    /// The connection, from the start: for `send_payload`, `send_tracked`, `stats`,
-    /// `recycle`, `close`... Until netcode has connected it is in its handshake, as a plain
-    /// connection would be.
-    pub fn machine(&mut self) -> &mut Client {
-        &mut self.inner
-    }
-
-    /// The connection's statistics (see [`Client::stats`]).
-    pub fn stats(&self) -> crate::Stats {
-        self.inner.stats()
-    }
-
-    /// The netcode client (its state, slot, counters).
-    pub fn netcode(&self) -> &NetcodeClient {
-        &self.netcode
-    }
-
-    /// The netcode layer's counters.
-    pub fn netcode_stats(&self) -> &NetcodeStats {
-        self.netcode.stats()
-    }
-}
-
-/// The [`Machine`] surface is the inherent methods above, so that a driver, the simulator or a
-/// generic loop can run this machine like any other.
-impl Machine for SecureClient {
-    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        SecureClient::handle(self, now, from, datagram)
-    }
-
-    fn poll_transmit(
-        &mut self,
-        now: Instant,
-        buf: &mut Vec<u8>,
-        max_datagrams: usize,
-    ) -> Option<Transmit> {
-        SecureClient::poll_transmit(self, now, buf, max_datagrams)
-    }
-
-    fn poll_timeout(&self) -> Option<Instant> {
-        SecureClient::poll_timeout(self)
-    }
-
-    fn handle_timeout(&mut self, now: Instant) {
-        SecureClient::handle_timeout(self, now)
     }
 }

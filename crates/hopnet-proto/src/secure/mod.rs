@@ -39,3 +39,16 @@ pub use hopnet_netcode::{
     USER_DATA_BYTES, UserData,
 };
 pub use server::SecureServer;
+
+use crate::{Config, Error};
+
+/// Refuses a configuration whose datagrams would not fit one netcode payload packet: both
+/// secure machines carry each of their plain machine's datagrams as one.
+fn fits_netcode(config: &Config) -> Result<(), Error> {
+    if config.max_datagram_size > MAX_PAYLOAD_BYTES {
+        return Err(Error::InvalidConfig(
+            "secure mode carries datagrams of at most 1,200 bytes (max_datagram_size)",
+        ));
+    }
+    Ok(())
+}

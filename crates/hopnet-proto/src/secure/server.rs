@@ -13,8 +13,8 @@ use std::net::SocketAddr;
 use std::time::{Instant, SystemTime};
 
 use hopnet_netcode::{
-    MAX_PAYLOAD_BYTES, NetcodeServer, NetcodeServerConfig, NetcodeServerEvent, NetcodeStats,
-    ServerDisconnectReason, UserData,
+    NetcodeServer, NetcodeServerConfig, NetcodeServerEvent, NetcodeStats, ServerDisconnectReason,
+    UserData,
 };
 
 use crate::event::DisconnectReason;
@@ -25,6 +25,7 @@ use crate::transmit::Transmit;
 use crate::{Config, Error};
 
 use super::batch::{PlainBatch, SlotSeal};
+use super::fits_netcode;
 
 /// A secure server: an [`Server`] whose datagrams travel as netcode 1.02 payload packets.
 #[derive(Debug)]
@@ -48,11 +49,7 @@ impl SecureServer {
         now: Instant,
         unix_now: SystemTime,
     ) -> Result<SecureServer, Error> {
-        if config.max_datagram_size > MAX_PAYLOAD_BYTES {
-            return Err(Error::InvalidConfig(
-                "secure mode carries datagrams of at most 1,200 bytes (max_datagram_size)",
-            ));
-        }
+        fits_netcode(&config)?;
         if config.max_connections < netcode.max_clients {
             return Err(Error::InvalidConfig(
                 "max_connections must cover the secure server's max_clients",
@@ -66,19 +63,6 @@ impl SecureServer {
             plain: PlainBatch::default(),
             unsealable: 0,
         })
-    }
-
-    /// Takes a datagram received from `from`: netcode's packets are handled below, a payload
-    /// from a connected client goes to the endpoint as its datagram. (A payload from a client
-    /// whose connection has just closed above, before netcode's disconnect went out, is
-    /// dropped: the endpoint would take it for the spec's handshake.)
-    pub fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        if let Some((_, payload)) = self.netcode.handle(now, from, datagram)
-            && self.inner.connection_of(from).is_some()
-        {
-            self.inner.handle(now, from, payload);
-        }
-        self.follow_netcode(now);
     }
 
     /// Opens an endpoint connection for each client netcode connected, ends one for each it
@@ -127,73 +111,6 @@ impl SecureServer {
         // The disconnects' events: their connections are already gone.
         while self.netcode.poll_event().is_some() {}
         true
-    }
-
-    /// Writes the next datagram or batch into `buf`: netcode's own packets first (one at a
-    /// time), then the endpoint's datagrams, sealed as payload packets in batches of up to
-    /// `max_datagrams` of one size (see [`Transmit`]), as the plain endpoint writes them.
-    /// A connection closed above has its last datagrams sealed, then netcode's disconnect.
-    pub fn poll_transmit(
-        &mut self,
-        now: Instant,
-        buf: &mut Vec<u8>,
-        max_datagrams: usize,
-    ) -> Option<Transmit> {
-        loop {
-            if let Some(to) = self.netcode.poll_transmit(now, buf) {
-                return Some(Transmit::single(to, buf.len()));
-            }
-            let inner = &mut self.inner;
-            if !self.plain.fill(max_datagrams, |plain, max| {
-                inner.poll_transmit(now, plain, max)
-            }) {
-                if self.follow_endpoint(now) {
-                    continue;
-                }
-                return None;
-            }
-            let destination = self.plain.destination()?;
-            let Some(client) = self.netcode.client_at(destination) else {
-                self.unsealable += self.plain.discard();
-                continue;
-            };
-            if !self.netcode.is_confirmed(client) {
-                // Queued behind the keep-alive each payload needs until the client confirms.
-                let (netcode, unsealable) = (&mut self.netcode, &mut self.unsealable);
-                while self.plain.take_next(|datagram| {
-                    if netcode.send(now, client, datagram).is_err() {
-                        *unsealable += 1;
-                    }
-                }) {}
-                continue;
-            }
-            let mut seal = SlotSeal {
-                server: &mut self.netcode,
-                client,
-                now,
-            };
-            match self.plain.seal_into(buf, max_datagrams, &mut seal) {
-                Ok(Some(transmit)) => return Some(transmit),
-                Ok(None) => {}
-                Err(dropped) => self.unsealable += dropped,
-            }
-        }
-    }
-
-    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
-    pub fn poll_timeout(&self) -> Option<Instant> {
-        [self.inner.poll_timeout(), self.netcode.poll_timeout()]
-            .into_iter()
-            .flatten()
-            .min()
-    }
-
-    /// Runs both layers' timers.
-    pub fn handle_timeout(&mut self, now: Instant) {
-        self.netcode.handle_timeout(now);
-        self.follow_netcode(now);
-        self.inner.handle_timeout(now);
-        self.follow_endpoint(now);
     }
 
     /// The next event on any connection.
@@ -245,27 +162,85 @@ impl SecureServer {
     }
 }
 
-/// The [`Machine`] surface is the inherent methods above, so that a driver, the simulator or a
-/// generic loop can run this machine like any other.
+/// The [`Machine`] surface, what a driver, the simulator or a generic loop calls.
 impl Machine for SecureServer {
+    /// Takes a datagram received from `from`: netcode's packets are handled below, a payload
+    /// from a connected client goes to the endpoint as its datagram. (A payload from a client
+    /// whose connection has just closed above, before netcode's disconnect went out, is
+    /// dropped: the endpoint would take it for the spec's handshake.)
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        SecureServer::handle(self, now, from, datagram)
+        if let Some((_, payload)) = self.netcode.handle(now, from, datagram)
+            && self.inner.connection_of(from).is_some()
+        {
+            self.inner.handle(now, from, payload);
+        }
+        self.follow_netcode(now);
     }
 
+    /// Writes the next datagram or batch into `buf`: netcode's own packets first (one at a
+    /// time), then the endpoint's datagrams, sealed as payload packets in batches of up to
+    /// `max_datagrams` of one size (see [`Transmit`]), as the plain endpoint writes them.
+    /// A connection closed above has its last datagrams sealed, then netcode's disconnect.
     fn poll_transmit(
         &mut self,
         now: Instant,
         buf: &mut Vec<u8>,
         max_datagrams: usize,
     ) -> Option<Transmit> {
-        SecureServer::poll_transmit(self, now, buf, max_datagrams)
+        loop {
+            if let Some(to) = self.netcode.poll_transmit(now, buf) {
+                return Some(Transmit::single(to, buf.len()));
+            }
+            let inner = &mut self.inner;
+            if !self.plain.fill(max_datagrams, |plain, max| {
+                inner.poll_transmit(now, plain, max)
+            }) {
+                if self.follow_endpoint(now) {
+                    continue;
+                }
+                return None;
+            }
+            let destination = self.plain.destination()?;
+            let Some(client) = self.netcode.client_at(destination) else {
+                self.unsealable += self.plain.discard();
+                continue;
+            };
+            if !self.netcode.is_confirmed(client) {
+                // Queued behind the keep-alive each payload needs until the client confirms.
+                let (netcode, unsealable) = (&mut self.netcode, &mut self.unsealable);
+                while self.plain.take_next(|datagram| {
+                    if netcode.send(now, client, datagram).is_err() {
+                        *unsealable += 1;
+                    }
+                }) {}
+                continue;
+            }
+            let mut seal = SlotSeal {
+                server: &mut self.netcode,
+                client,
+                now,
+            };
+            match self.plain.seal_into(buf, max_datagrams, &mut seal) {
+                Ok(Some(transmit)) => return Some(transmit),
+                Ok(None) => {}
+                Err(dropped) => self.unsealable += dropped,
+            }
+        }
     }
 
+    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
     fn poll_timeout(&self) -> Option<Instant> {
-        SecureServer::poll_timeout(self)
+        [self.inner.poll_timeout(), self.netcode.poll_timeout()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
+    /// Runs both layers' timers.
     fn handle_timeout(&mut self, now: Instant) {
-        SecureServer::handle_timeout(self, now)
+        self.netcode.handle_timeout(now);
+        self.follow_netcode(now);
+        self.inner.handle_timeout(now);
+        self.follow_endpoint(now);
     }
 }

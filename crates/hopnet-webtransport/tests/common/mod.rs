@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use hopnet::{ConnectionId, Delivery, Event, proto::Client};
+use hopnet::{ConnectionId, Delivery, Event, Machine, ServerDriver, proto::Client};
 use hopnet_webtransport::{Certificate, Server, WebStats, WebTransportConfig};
 use tokio::runtime::Runtime;
 use wtransport::tls::Sha256Digest;

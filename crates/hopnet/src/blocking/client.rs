@@ -31,7 +31,7 @@ impl Endpoint<ClientRole, Blocking> {
         config: Config,
     ) -> Result<Client, Error> {
         let conn = hopnet_proto::Client::new(config, server, Instant::now());
-        Self::start(local, ClientMachine::Plain(conn))
+        Self::start(local, ClientMachine::plain(conn))
     }
 
     /// Binds an ephemeral port of the address family of the token's first server and connects

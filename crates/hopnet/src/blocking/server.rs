@@ -9,7 +9,7 @@ use crate::Endpoint;
 use crate::carrier::ServerDriver;
 use crate::machines::ServerMachine;
 use crate::role::ServerRole;
-use crate::side_channel::{SideChannel, Sided};
+use crate::side_channel::SideChannel;
 use hopnet_proto::secure::{Key, NetcodeServerConfig};
 use hopnet_proto::{Config, ConnectionId, Delivery, Error};
 
@@ -22,8 +22,10 @@ impl Endpoint<ServerRole, Blocking> {
     /// Binds a socket and starts accepting connections.
     pub fn bind(addr: impl ToSocketAddrs, config: Config) -> Result<Server, Error> {
         let socket = UdpSocket::bind(addr)?;
-        let machine = ServerMachine::Plain(hopnet_proto::Server::new(config));
-        Server::on(socket, Sided::new(machine))
+        Server::on(
+            socket,
+            ServerMachine::plain(hopnet_proto::Server::new(config)),
+        )
     }
 
     /// Binds a socket and serves hopnet over netcode 1.02 (PROTOCOL.md, "Secure mode"): only
@@ -51,7 +53,7 @@ impl Endpoint<ServerRole, Blocking> {
         let socket = UdpSocket::bind(addr)?;
         let local = socket.local_addr()?;
         let machine = ServerMachine::new_secure(local, config, protocol_id, private_key)?;
-        Server::on(socket, Sided::new(machine))
+        Server::on(socket, machine)
     }
 
     /// [`bind_secure`](Self::bind_secure) with every netcode setting: the public address the
@@ -75,7 +77,7 @@ impl Endpoint<ServerRole, Blocking> {
     ) -> Result<Server, Error> {
         let socket = UdpSocket::bind(addr)?;
         let machine = ServerMachine::new_secure_with(config, netcode)?;
-        Server::on(socket, Sided::new(machine))
+        Server::on(socket, machine)
     }
 
     /// Queues a message and flushes: it leaves now, with whatever else is queued, as far as
@@ -130,7 +132,7 @@ impl ServerDriver for Server {
     }
 
     fn is_secure(&self) -> bool {
-        self.driver.port.machine.inner.is_secure()
+        self.driver.port.machine.is_secure()
     }
 
     fn side_channel(&mut self) -> Option<&mut SideChannel> {
