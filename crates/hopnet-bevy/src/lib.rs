@@ -19,6 +19,9 @@
 //! - Snapshots: a type with `#[rabbit(delta)]` registered with
 //!   [`NetworkApp::add_snapshot`] goes from the server to each client as a delta against the
 //!   newest snapshot that client acknowledged ([`snapshot`]).
+//! - Tick sync, inputs with redundancy, prediction and reconciliation: hopnet-sync's parts as
+//!   [`sync::SyncServerPlugin`] and [`sync::SyncClientPlugin`], over the game's own rules
+//!   ([`sync`]).
 //!
 //! A server and a client app, over hopnet's simulated network with 20 % loss, stepped
 //! together with manual time as a test steps them:
@@ -101,6 +104,7 @@
 //! | File | Rule |
 //! |---|---|
 //! | `register.rs` | [`NetworkApp`]: a type entered in the protocol, then each side adds its systems for it |
+//! | `sync.rs` | the sync plugins' names ([`sync`]): `server/sync.rs` each client's inputs by tick and the ticks simulated, `client/sync.rs` the clock, the inputs with redundancy, the prediction; `shared/sync.rs` what both register and agree on |
 //! | `server/` | [`HopnetServerPlugin`], [`NetServer`]; receiving (`receive.rs`), sending (`send.rs`), a registered type's systems (`register.rs`), snapshots: each client's baselines (`snapshot/`, `baselines.rs`) and this frame's acknowledgements (`tracked.rs`) |
 //! | `client/` | [`HopnetClientPlugin`], [`NetClient`], the run conditions; `receive.rs`, `send.rs`, `register.rs` as the server's; the snapshots kept as baselines and the request to start again (`snapshot.rs`) |
 //! | `shared/transport/` | the transport traits; hopnet's UDP drivers (`udp.rs`) and simulator (`sim.rs`) under them; [`ConnectionStats`] (`stats.rs`); the seed protocols' glue written once (`seed/`) and what is WOKE's (`woke.rs`) and Semi-ordered UDP's (`semi_ordered.rs`) own |
@@ -121,6 +125,7 @@ pub mod client;
 mod register;
 pub mod server;
 mod shared;
+pub mod sync;
 
 pub use shared::transport::sim;
 pub use shared::{snapshot, transport};

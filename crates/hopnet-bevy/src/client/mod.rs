@@ -7,6 +7,7 @@ mod receive;
 mod register;
 mod send;
 mod snapshot;
+pub(crate) mod sync;
 
 use std::net::SocketAddr;
 

@@ -6,6 +6,7 @@ mod receive;
 mod register;
 mod send;
 mod snapshot;
+pub(crate) mod sync;
 
 use std::collections::BTreeMap;
 use std::net::{SocketAddr, ToSocketAddrs};
