@@ -1,20 +1,45 @@
 //! The one driver type: a machine on a UDP socket, generic over what it runs ([`Role`]) and
 //! how it waits ([`Wait`]). What every driver has is written here once; how a driver waits
 //! (`poll` and `flush`, blocking or async) is in its own module, [`blocking`](super::blocking)
-//! or `async_tokio`, with the constructors.
+//! or `tokio`, with the constructors.
+//!
+//! The layers a message crosses between the application and the socket are all here, in the
+//! order it crosses them, so that the path reads in one file:
+//!
+//! - [`Endpoint`]: what every driver has (the machine, `queue`, the counters);
+//! - [`Role`]: what a driver runs, and what of it the application drives: hopnet's server,
+//!   hopnet's client, or a machine of any protocol. Generic over it, what every driver does is
+//!   written once for all three, and what only one role does (a server's `bind`, a client's
+//!   `connect`) stands in that role's own `impl`. An application never names a role: it uses
+//!   the drivers' names, `Server`, `Client` and `Driver<M>`;
+//! - [`Mode`]: hopnet's machine in its plain form or its secure one (netcode 1.02 underneath),
+//!   chosen when the driver is made, with, on a server, an optional side channel in front. The
+//!   application sees the same [`Server`] or [`Client`] either way; only the wire differs.
+//!   Written once for both roles, so that a driver's datagrams pass one dispatcher;
+//! - [`Loop`] and [`Port`]: the machine on its socket, what the blocking and the tokio driver
+//!   share (everything but how they wait); its outgoing side is [`send`](super::send)'s.
 
 use std::fmt;
 use std::io;
+use std::marker::PhantomData;
 use std::net::SocketAddr;
+use std::time::{Instant, SystemTime};
 
-use super::port::Port;
-use super::role::{AnyMachine, ClientRole, Role, ServerRole};
-use super::socket::Socket;
+use quinn_udp::UdpSocketState;
+
+use super::recv::RecvBuf;
+use super::send::{Outbox, Socket};
+use super::side_channel::SideChannel;
 use super::socket_stats::SocketStats;
 use hopnet_proto::Machine;
+use hopnet_proto::Transmit;
 use hopnet_proto::impairment::Impairment;
-use hopnet_proto::secure::{SecureClient, SecureServer};
-use hopnet_proto::{ConnectionId, Delivery, Error, Event, ServerEvent, Stats};
+use hopnet_proto::secure::{
+    ConnectToken, Key, MAX_CLIENTS, NetcodeServerConfig, SecureClient, SecureServer,
+};
+use hopnet_proto::{
+    Client, Config, ConnectionId, Delivery, Error, Event, Server, ServerEvent, Stats,
+};
 
 /// How a driver waits: [`Blocking`](super::blocking::Blocking), or tokio's (`Tokio`, feature
 /// `tokio`). Sealed.
@@ -159,7 +184,302 @@ impl<M: Machine, W: Wait> Endpoint<AnyMachine<M>, W> {
     }
 }
 
+/// What a driver runs on its socket, and what of it [`machine`](super::Endpoint::machine)
+/// gives the application. Sealed: the roles are [`ServerRole`], [`ClientRole`] and
+/// [`AnyMachine`].
+pub trait Role: sealed_role::Sealed {
+    /// What the socket's datagrams are handed to.
+    type Machine: Machine;
+    /// What the application drives: the machine itself, or, in secure mode, the plain one
+    /// above netcode.
+    type App;
+    /// The application's side of `machine`.
+    fn app(machine: &mut Self::Machine) -> &mut Self::App;
+}
+
+/// hopnet's server, plain or secure ([`crate::Server`]): the
+/// application drives a [`Server`](hopnet_proto::Server) either way; a side channel may stand in
+/// front of it.
+#[derive(Debug)]
+pub struct ServerRole;
+
+/// hopnet's client, plain or secure ([`crate::Client`]): the
+/// application drives a [`Client`](hopnet_proto::Client) either way.
+#[derive(Debug)]
+pub struct ClientRole;
+
+/// A [`Machine`] of any protocol ([`crate::Driver`]), driven as it
+/// is.
+#[derive(Debug)]
+pub struct AnyMachine<M>(PhantomData<fn() -> M>);
+
+impl Role for ServerRole {
+    type Machine = ServerMachine;
+    type App = hopnet_proto::Server;
+    fn app(machine: &mut Self::Machine) -> &mut hopnet_proto::Server {
+        machine.machine()
+    }
+}
+
+impl Role for ClientRole {
+    type Machine = ClientMachine;
+    type App = hopnet_proto::Client;
+    fn app(machine: &mut Self::Machine) -> &mut hopnet_proto::Client {
+        machine.machine()
+    }
+}
+
+impl<M: Machine> Role for AnyMachine<M> {
+    type Machine = M;
+    type App = M;
+    fn app(machine: &mut M) -> &mut M {
+        machine
+    }
+}
+
+/// A plain machine `P`, or `S`, its form over netcode 1.02 (which holds a `P` above netcode),
+/// behind an optional [`SideChannel`] (a server's; a client never has one).
+#[derive(Debug)]
+pub struct Mode<P, S> {
+    wire: Wire<P, S>,
+    /// Another protocol's datagrams on the same socket, told apart before the machine sees them.
+    pub(crate) side: Option<SideChannel>,
+}
+
+/// The two differ in size (netcode's slots and keys); one is made per driver and never moved
+/// on a hot path, so neither is boxed.
+#[derive(Debug)]
+enum Wire<P, S> {
+    /// The spec's wire (or hopnet's extended one).
+    Plain(P),
+    /// Secure mode.
+    Secure(S),
+}
+
+/// A driver's server machine.
+pub(crate) type ServerMachine = Mode<Server, SecureServer>;
+
+/// A driver's client machine.
+pub(crate) type ClientMachine = Mode<Client, SecureClient>;
+
+/// A secure machine's plain one, above netcode: what the application drives.
+pub trait Above<P> {
+    /// The plain machine.
+    fn plain(&mut self) -> &mut P;
+}
+
+impl Above<Server> for SecureServer {
+    fn plain(&mut self) -> &mut Server {
+        self.machine()
+    }
+}
+
+impl Above<Client> for SecureClient {
+    fn plain(&mut self) -> &mut Client {
+        self.machine()
+    }
+}
+
+impl<P, S> Mode<P, S> {
+    /// The plain machine, without a side channel.
+    pub fn plain(machine: P) -> Mode<P, S> {
+        Mode {
+            wire: Wire::Plain(machine),
+            side: None,
+        }
+    }
+
+    fn secure_from(machine: S) -> Mode<P, S> {
+        Mode {
+            wire: Wire::Secure(machine),
+            side: None,
+        }
+    }
+}
+
+impl<P, S: Above<P>> Mode<P, S> {
+    /// The machine the application drives (a secure one's own, above netcode).
+    pub fn machine(&mut self) -> &mut P {
+        match &mut self.wire {
+            Wire::Plain(m) => m,
+            Wire::Secure(m) => m.plain(),
+        }
+    }
+
+    /// The secure machine, if it is one.
+    pub fn secure(&mut self) -> Option<&mut S> {
+        match &mut self.wire {
+            Wire::Plain(_) => None,
+            Wire::Secure(m) => Some(m),
+        }
+    }
+
+    /// Whether it runs in secure mode.
+    pub fn is_secure(&self) -> bool {
+        matches!(self.wire, Wire::Secure(_))
+    }
+}
+
+impl<P: Machine, S: Machine> Machine for Mode<P, S> {
+    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        if let Some(side) = &mut self.side
+            && side.offer(from, datagram)
+        {
+            return;
+        }
+        match &mut self.wire {
+            Wire::Plain(m) => m.handle(now, from, datagram),
+            Wire::Secure(m) => m.handle(now, from, datagram),
+        }
+    }
+
+    fn poll_transmit(
+        &mut self,
+        now: Instant,
+        buf: &mut Vec<u8>,
+        max_datagrams: usize,
+    ) -> Option<Transmit> {
+        if let Some((to, answer)) = self.side.as_mut().and_then(SideChannel::next_answer) {
+            buf.clear();
+            buf.extend_from_slice(&answer);
+            return Some(Transmit::single(to, answer.len()));
+        }
+        match &mut self.wire {
+            Wire::Plain(m) => m.poll_transmit(now, buf, max_datagrams),
+            Wire::Secure(m) => m.poll_transmit(now, buf, max_datagrams),
+        }
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        match &self.wire {
+            Wire::Plain(m) => m.poll_timeout(),
+            Wire::Secure(m) => m.poll_timeout(),
+        }
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        match &mut self.wire {
+            Wire::Plain(m) => m.handle_timeout(now),
+            Wire::Secure(m) => m.handle_timeout(now),
+        }
+    }
+}
+
+impl ServerMachine {
+    /// A secure server whose clients' tokens name `local`, the socket's bound address, with a
+    /// slot for each of `config`'s connections.
+    pub fn new_secure(
+        local: SocketAddr,
+        config: Config,
+        protocol_id: u64,
+        private_key: Key,
+    ) -> Result<ServerMachine, Error> {
+        if local.ip().is_unspecified() {
+            return Err(Error::InvalidConfig(
+                "a secure server bound to an unspecified address (0.0.0.0, ::) needs the public \
+                 address its clients' tokens name: use bind_secure_with",
+            ));
+        }
+        let max_clients = config.max_connections().min(MAX_CLIENTS);
+        let netcode = NetcodeServerConfig::new(protocol_id, private_key, local, max_clients);
+        ServerMachine::new_secure_with(config, netcode)
+    }
+
+    /// A secure server with every netcode setting given; its Unix time is the system's now.
+    pub fn new_secure_with(
+        config: Config,
+        netcode: NetcodeServerConfig,
+    ) -> Result<ServerMachine, Error> {
+        let secure = SecureServer::new(config, netcode, Instant::now(), SystemTime::now())?;
+        Ok(Mode::secure_from(secure))
+    }
+}
+
+impl ClientMachine {
+    /// A secure client that starts connecting now with `token`.
+    pub fn new_secure(config: Config, token: ConnectToken) -> Result<ClientMachine, Error> {
+        let secure = SecureClient::new(config, token, Instant::now())?;
+        Ok(Mode::secure_from(secure))
+    }
+
+    /// The connection's statistics.
+    pub fn stats(&self) -> Stats {
+        match &self.wire {
+            Wire::Plain(m) => m.stats(),
+            Wire::Secure(m) => m.stats(),
+        }
+    }
+}
+
+/// The socket, quinn-udp's state for it, the machine, the receive and send sides, and the
+/// counters.
+#[derive(Debug)]
+pub struct Port<S, M> {
+    pub(crate) socket: S,
+    pub(crate) state: UdpSocketState,
+    pub(crate) machine: M,
+    pub(crate) recv: RecvBuf,
+    pub(crate) outbox: Outbox,
+    pub(crate) stats: SocketStats,
+}
+
+impl<S: Socket, M: Machine> Port<S, M> {
+    pub fn new(socket: S, machine: M) -> io::Result<Port<S, M>> {
+        Ok(Port {
+            state: socket.prepare()?,
+            socket,
+            machine,
+            recv: RecvBuf::new(),
+            outbox: Outbox::new(),
+            stats: SocketStats::default(),
+        })
+    }
+
+    /// Sends what is due (see [`Outbox::flush`]); `false` if a batch waits for room.
+    pub fn flush(&mut self, now: Instant) -> bool {
+        let Port {
+            socket,
+            state,
+            machine,
+            outbox,
+            stats,
+            ..
+        } = self;
+        outbox.flush(socket, state, machine, now, stats)
+    }
+
+    /// Hands the datagrams of `filled` receive slots to the machine; returns how many.
+    pub fn deliver(&mut self, filled: usize, now: Instant) -> usize {
+        let datagrams = self.recv.deliver(filled, &mut self.machine, now);
+        self.stats.received += datagrams as u64;
+        datagrams
+    }
+
+    /// Runs the machine's timers if they are due.
+    pub fn run_timers(&mut self, now: Instant) {
+        if self.machine.poll_timeout().is_some_and(|t| t <= now) {
+            self.machine.handle_timeout(now);
+        }
+    }
+
+    /// The next instant something is due: a timer, or a datagram held by the impairment.
+    pub fn next_deadline(&mut self) -> Option<Instant> {
+        let timer = self.machine.poll_timeout();
+        match (timer, self.outbox.next_due()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
 mod sealed {
     pub trait Sealed {}
 }
 pub(crate) use sealed::Sealed;
+
+mod sealed_role {
+    pub trait Sealed {}
+    impl Sealed for super::ServerRole {}
+    impl Sealed for super::ClientRole {}
+    impl<M> Sealed for super::AnyMachine<M> {}
+}

@@ -94,15 +94,13 @@
 //!
 //! | File | Rule |
 //! |---|---|
-//! | `endpoint.rs` | the one driver type, generic over what it runs and how it waits: what every driver has |
-//! | `role.rs` | what a driver runs (the server, the client, any machine) and what of it the application drives |
+//! | `endpoint.rs` | the one driver type, generic over what it runs and how it waits: what every driver has; the roles (server, client, any machine) and what of each the application drives; the plain machine or its secure form behind a server's side channel (the drivers' one dispatcher); a machine on a socket, what the two drivers share but how they wait |
 //! | `blocking/`, `tokio.rs` (and `tokio/`) | the two ways of waiting, each with its constructors and `send` |
 //! | `carrier.rs` | `ServerDriver` / `ClientDriver`: what a tick loop needs of any carrier's driver |
-//! | `machines.rs` | the plain machine or its secure form, chosen when the driver is made, behind a server's side channel: the drivers' one dispatcher |
-//! | `port.rs` | a machine on a socket: what the two drivers share but how they wait |
-//! | `send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch) |
-//! | `singles.rs` | lone datagrams to many destinations, gathered into one `sendmmsg` |
-//! | `recv.rs`, `socket.rs` | batched receive; socket setup and the GSO probe |
+//! | `send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch), lone datagrams to many destinations gathered into one `sendmmsg`, the socket's three ways to send and its GSO batch size |
+//! | `recv.rs` | batched receive |
+//! | `socket.rs` | socket setup: buffers, GRO, what the kernel attaches to received datagrams |
+//! | `socket_stats.rs`, `local_address.rs` | the socket's counters; a client's local address for its server's family |
 //! | `side_channel.rs` | another protocol's datagrams on a driver server's socket |
 //! | `relay.rs` | a lossy UDP relay thread between real processes |
 
@@ -113,14 +111,10 @@ mod blocking;
 mod carrier;
 mod endpoint;
 mod local_address;
-mod machines;
-mod port;
 mod recv;
 pub mod relay;
-mod role;
 mod send;
 mod side_channel;
-mod singles;
 mod socket;
 mod socket_stats;
 #[cfg(feature = "tokio")]
@@ -128,9 +122,8 @@ pub mod tokio;
 
 pub use blocking::{BUSY_POLL, Blocking, Client, Driver, Server};
 pub use carrier::{ClientDriver, ServerDriver};
-pub use endpoint::{Endpoint, Wait};
+pub use endpoint::{AnyMachine, ClientRole, Endpoint, Role, ServerRole, Wait};
 pub use hopnet_proto::impairment::Impairment;
-pub use role::{AnyMachine, ClientRole, Role, ServerRole};
 pub use side_channel::{MAX_SIDE_DATAGRAM, SIDE_QUEUE, SideChannel, SideChannelStats};
 pub use socket_stats::SocketStats;
 

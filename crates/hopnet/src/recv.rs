@@ -92,7 +92,7 @@ impl RecvBuf {
 #[cfg(all(test, any(target_os = "linux", target_os = "android")))]
 mod tests {
     use super::*;
-    use crate::socket::{MAX_BATCH, SAFE_BATCH, Socket, gso_segments};
+    use crate::send::{MAX_BATCH, SAFE_BATCH, Socket, gso_segments};
     use hopnet_proto::CHUNK_SIZE;
     use hopnet_proto::HEADER_LEN;
 

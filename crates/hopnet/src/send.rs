@@ -4,7 +4,7 @@
 //! - The machine writes each batch into one reused buffer (nothing allocated per datagram), as
 //!   large as the socket's GSO allows.
 //! - Lone datagrams (a small message, one ACK, a server's snapshot to each of its clients) are
-//!   gathered, up to [`MAX_SINGLES`](super::singles::MAX_SINGLES), and leave together in one
+//!   gathered, up to [`MAX_SINGLES`], and leave together in one
 //!   `sendmmsg` on Linux ([`Singles`]); one alone leaves with a plain `sendto`. Not through
 //!   quinn-udp's `sendmsg`, which also builds an `IP_TOS` control message (its ECN bits, which
 //!   hopnet does not use) that the kernel must parse. A batch of several to one destination
@@ -17,19 +17,44 @@
 //! - Any other error (an unreachable or refused destination): dropped and counted, as UDP may
 //!   drop; the protocol repeats what matters.
 //! - Under an [`Impairment`], datagrams leave one at a time, each dropped or held back as drawn.
+//!
+//! Lone datagrams to many destinations are gathered so that they leave in one system call. A
+//! game server's tick hands each client its own snapshot: a thousand datagrams to a thousand
+//! addresses, none of which GSO can batch (GSO sends to one destination). One `sendto` each
+//! costs a system call each; Linux's `sendmmsg` takes many destinations at once, for about
+//! three quarters of the kernel's cost per datagram (BENCHMARKS.md, "What the kernel costs the
+//! sender"). Elsewhere they leave one `sendto` at a time. They keep their order: a driver sends
+//! what it gathered before any batch that follows it, and before anything else when the socket
+//! had no room.
+//!
+//! The socket's side of it is here too: the three ways datagrams leave (one `sendto`, a GSO
+//! batch to one destination, `sendmmsg` to several) and how many datagrams one GSO send may
+//! carry. How the socket is set up is [`socket`](super::socket)'s.
 
 use std::io;
 use std::net::SocketAddr;
+use std::ops::Range;
 use std::time::Instant;
 
 use quinn_udp::UdpSocketState;
 
-use super::singles::Singles;
-use super::socket::{SEND_BUF, Socket, gso_segments};
 use super::socket_stats::SocketStats;
 use hopnet_proto::Machine;
 use hopnet_proto::Transmit;
 use hopnet_proto::impairment::{Impaired, Impairment};
+use hopnet_proto::{CHUNK_SIZE, HEADER_LEN};
+
+/// Datagrams per GSO batch at most: Linux takes up to 128 segments per send since 6.9 (64
+/// before), and 128 full datagrams (65,024 bytes) still fit one UDP payload and one GRO slot.
+/// What this kernel takes is probed once ([`gso_segments`]).
+pub(crate) const MAX_BATCH: usize = 128;
+/// The segments per send that every Linux with UDP GSO takes.
+pub(crate) const SAFE_BATCH: usize = 64;
+/// Capacity of a send buffer: one full batch of full chunks.
+pub(crate) const SEND_BUF: usize = MAX_BATCH * (CHUNK_SIZE + HEADER_LEN);
+
+/// Lone datagrams gathered before they leave, at most: one system call's worth.
+pub(crate) const MAX_SINGLES: usize = 32;
 
 /// A driver's outgoing side: the send buffer, a batch the kernel had no room for, and the
 /// impairment's held datagrams.
@@ -184,5 +209,443 @@ impl Outbox {
             Err(_) => stats.send_errors += 1,
         }
         true
+    }
+}
+
+/// Lone datagrams waiting to leave, each copied out of the machine's buffer.
+#[derive(Debug, Default)]
+pub(crate) struct Singles {
+    bytes: Vec<u8>,
+    datagrams: Vec<(SocketAddr, Range<usize>)>,
+    /// How many of `datagrams` have left (or were dropped on an error).
+    done: usize,
+}
+
+impl Singles {
+    /// Whether none waits.
+    pub fn is_empty(&self) -> bool {
+        self.done >= self.datagrams.len()
+    }
+
+    /// Whether a system call's worth waits.
+    pub fn is_full(&self) -> bool {
+        self.datagrams.len() - self.done >= MAX_SINGLES
+    }
+
+    /// Gathers a datagram for `to`.
+    pub fn push(&mut self, to: SocketAddr, datagram: &[u8]) {
+        if self.is_empty() {
+            self.bytes.clear();
+            self.datagrams.clear();
+            self.done = 0;
+        }
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(datagram);
+        self.datagrams.push((to, start..self.bytes.len()));
+    }
+
+    /// Sends every datagram waiting; `false` if the socket had no room (those not sent wait,
+    /// in order). A datagram the kernel refuses otherwise (an unreachable destination) is
+    /// dropped and counted, as UDP may drop it.
+    pub fn send<S: Socket>(&mut self, socket: &S, stats: &mut SocketStats) -> bool {
+        while !self.is_empty() {
+            let waiting = &self.datagrams[self.done..];
+            let sent = if let [(to, range)] = waiting {
+                // One alone: a plain `sendto` costs less than building a `sendmmsg`.
+                socket.send_one(&self.bytes[range.clone()], *to).map(|()| 1)
+            } else {
+                socket.send_many(&self.bytes, waiting)
+            };
+            match sent {
+                // The kernel takes at least one or says why not; a socket that took none is
+                // taken for a full one.
+                Ok(0) => return false,
+                Ok(n) => {
+                    let n = n.min(waiting.len());
+                    self.done += n;
+                    stats.sent += n as u64;
+                }
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
+                    ) =>
+                {
+                    return false;
+                }
+                Err(_) => {
+                    // The first one waiting failed: the ones after it may still go.
+                    self.done += 1;
+                    stats.send_errors += 1;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// What a driver needs of its UDP socket, whichever runtime owns it.
+pub trait Socket {
+    /// Prepares the socket (see [`socket`](super::socket)) and returns quinn-udp's state for it.
+    fn prepare(&self) -> io::Result<UdpSocketState>;
+    /// Sends one datagram with a plain `sendto`.
+    fn send_one(&self, datagram: &[u8], to: SocketAddr) -> io::Result<()>;
+    /// Sends a batch of equal-sized datagrams in one system call (GSO), through quinn-udp.
+    fn send_gso(
+        &self,
+        state: &UdpSocketState,
+        transmit: &quinn_udp::Transmit<'_>,
+    ) -> io::Result<()>;
+    /// Sends datagrams to several destinations (`bytes[range]` to each address), in one
+    /// system call where the OS has one (`sendmmsg`). Returns how many left, in order: an
+    /// error only if the first could not, as `sendmmsg` reports.
+    fn send_many(
+        &self,
+        bytes: &[u8],
+        datagrams: &[(SocketAddr, Range<usize>)],
+    ) -> io::Result<usize> {
+        for (i, (to, range)) in datagrams.iter().enumerate() {
+            let datagram = bytes.get(range.clone()).unwrap_or_default();
+            if let Err(e) = self.send_one(datagram, *to) {
+                return if i == 0 { Err(e) } else { Ok(i) };
+            }
+        }
+        Ok(datagrams.len())
+    }
+}
+
+impl Socket for std::net::UdpSocket {
+    fn prepare(&self) -> io::Result<UdpSocketState> {
+        super::socket::prepare(self)
+    }
+
+    fn send_one(&self, datagram: &[u8], to: SocketAddr) -> io::Result<()> {
+        loop {
+            match self.send_to(datagram, to) {
+                Ok(_) => return Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    fn send_gso(
+        &self,
+        state: &UdpSocketState,
+        transmit: &quinn_udp::Transmit<'_>,
+    ) -> io::Result<()> {
+        state.try_send(self.into(), transmit)
+    }
+
+    #[cfg(target_os = "linux")]
+    fn send_many(
+        &self,
+        bytes: &[u8],
+        datagrams: &[(SocketAddr, Range<usize>)],
+    ) -> io::Result<usize> {
+        sendmmsg(self, bytes, datagrams)
+    }
+}
+
+#[cfg(feature = "tokio")]
+impl Socket for tokio::net::UdpSocket {
+    fn prepare(&self) -> io::Result<UdpSocketState> {
+        super::socket::prepare(self)
+    }
+
+    fn send_one(&self, datagram: &[u8], to: SocketAddr) -> io::Result<()> {
+        self.try_send_to(datagram, to).map(|_| ())
+    }
+
+    fn send_gso(
+        &self,
+        state: &UdpSocketState,
+        transmit: &quinn_udp::Transmit<'_>,
+    ) -> io::Result<()> {
+        // Through tokio, so that a full socket clears its writable readiness.
+        self.try_io(tokio::io::Interest::WRITABLE, || {
+            state.try_send(self.into(), transmit)
+        })
+    }
+
+    #[cfg(target_os = "linux")]
+    fn send_many(
+        &self,
+        bytes: &[u8],
+        datagrams: &[(SocketAddr, Range<usize>)],
+    ) -> io::Result<usize> {
+        self.try_io(tokio::io::Interest::WRITABLE, || {
+            sendmmsg(self, bytes, datagrams)
+        })
+    }
+}
+
+/// `sendmmsg(2)`: each `bytes[range]` to its address, in one system call; how many left.
+#[cfg(target_os = "linux")]
+fn sendmmsg(
+    socket: &impl std::os::fd::AsFd,
+    bytes: &[u8],
+    datagrams: &[(SocketAddr, Range<usize>)],
+) -> io::Result<usize> {
+    use std::io::IoSlice;
+
+    use rustix::net::{MMsgHdr, SendAncillaryBuffer, SendFlags, SocketAddrAny};
+
+    let addresses: Vec<SocketAddrAny> = datagrams.iter().map(|(to, _)| (*to).into()).collect();
+    let slices: Vec<[IoSlice<'_>; 1]> = datagrams
+        .iter()
+        .map(|(_, range)| [IoSlice::new(bytes.get(range.clone()).unwrap_or_default())])
+        .collect();
+    let mut control: Vec<SendAncillaryBuffer<'_, '_, '_>> = datagrams
+        .iter()
+        .map(|_| SendAncillaryBuffer::default())
+        .collect();
+    let mut messages: Vec<MMsgHdr<'_>> = addresses
+        .iter()
+        .zip(&slices)
+        .zip(control.iter_mut())
+        .map(|((to, slice), control)| MMsgHdr::new_with_addr(to, slice, control))
+        .collect();
+    loop {
+        match rustix::net::sendmmsg(socket, &mut messages, SendFlags::empty()) {
+            Err(rustix::io::Errno::INTR) => {}
+            sent => return sent.map_err(io::Error::from),
+        }
+    }
+}
+
+/// Datagrams one GSO send may carry on this socket: 1 without GSO, else what the kernel was
+/// found to take. Checked on every send: quinn-udp turns GSO off for good on a socket whose
+/// send failed with EIO or EINVAL. Twice as many segments per send halves the system calls of
+/// a bulk transfer (BENCHMARKS.md).
+pub(crate) fn gso_segments(state: &UdpSocketState) -> usize {
+    if state.max_gso_segments() <= 1 {
+        return 1;
+    }
+    static PROBED: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *PROBED.get_or_init(probe_gso_segments)
+}
+
+/// Sends one batch of [`MAX_BATCH`] one-byte segments to a fresh loopback socket's own address:
+/// the kernel refuses the whole send (EINVAL) when the batch is over its limit, so an
+/// accepted send means the larger batch is safe. quinn-udp reports 64 without looking.
+fn probe_gso_segments() -> usize {
+    let probe = || -> io::Result<()> {
+        let socket = std::net::UdpSocket::bind((std::net::Ipv4Addr::LOCALHOST, 0))?;
+        socket.set_nonblocking(true)?;
+        let state = UdpSocketState::new((&socket).into())?;
+        if state.max_gso_segments() <= 1 {
+            return Err(io::Error::other("no GSO"));
+        }
+        let contents = [0u8; MAX_BATCH];
+        let transmit = quinn_udp::Transmit {
+            destination: socket.local_addr()?,
+            ecn: None,
+            contents: &contents,
+            segment_size: Some(1),
+            src_ip: None,
+        };
+        state.try_send((&socket).into(), &transmit)
+    };
+    if probe().is_ok() {
+        MAX_BATCH
+    } else {
+        SAFE_BATCH
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::RefCell;
+
+    use super::*;
+
+    /// A socket that takes `room` datagrams (then says `WouldBlock`) and refuses any datagram
+    /// to `refused`, recording what it took and in how many calls.
+    struct Recorder {
+        room: RefCell<usize>,
+        refused: Option<SocketAddr>,
+        took: RefCell<Vec<(SocketAddr, Vec<u8>)>>,
+        calls: RefCell<usize>,
+    }
+
+    impl Recorder {
+        fn new(room: usize) -> Recorder {
+            Recorder {
+                room: RefCell::new(room),
+                refused: None,
+                took: RefCell::new(Vec::new()),
+                calls: RefCell::new(0),
+            }
+        }
+
+        fn take(&self, datagram: &[u8], to: SocketAddr) -> io::Result<()> {
+            if Some(to) == self.refused {
+                return Err(io::Error::from(io::ErrorKind::ConnectionRefused));
+            }
+            let mut room = self.room.borrow_mut();
+            if *room == 0 {
+                return Err(io::Error::from(io::ErrorKind::WouldBlock));
+            }
+            *room -= 1;
+            self.took.borrow_mut().push((to, datagram.to_vec()));
+            Ok(())
+        }
+    }
+
+    impl Socket for Recorder {
+        fn prepare(&self) -> io::Result<quinn_udp::UdpSocketState> {
+            Err(io::Error::other("not a socket"))
+        }
+
+        fn send_one(&self, datagram: &[u8], to: SocketAddr) -> io::Result<()> {
+            *self.calls.borrow_mut() += 1;
+            self.take(datagram, to)
+        }
+
+        fn send_gso(
+            &self,
+            _state: &quinn_udp::UdpSocketState,
+            _transmit: &quinn_udp::Transmit<'_>,
+        ) -> io::Result<()> {
+            Err(io::Error::other("not used"))
+        }
+
+        fn send_many(
+            &self,
+            bytes: &[u8],
+            datagrams: &[(SocketAddr, Range<usize>)],
+        ) -> io::Result<usize> {
+            // As sendmmsg: what went before a failure counts; a failure of the first is the
+            // call's error.
+            *self.calls.borrow_mut() += 1;
+            for (i, (to, range)) in datagrams.iter().enumerate() {
+                if let Err(e) = self.take(&bytes[range.clone()], *to) {
+                    return if i == 0 { Err(e) } else { Ok(i) };
+                }
+            }
+            Ok(datagrams.len())
+        }
+    }
+
+    fn addr(i: usize) -> SocketAddr {
+        SocketAddr::from(([127, 0, 0, 1], 1000 + i as u16))
+    }
+
+    fn gathered(n: usize) -> Singles {
+        let mut singles = Singles::default();
+        for i in 0..n {
+            singles.push(addr(i), &[i as u8; 3]);
+        }
+        singles
+    }
+
+    fn expected(range: Range<usize>) -> Vec<(SocketAddr, Vec<u8>)> {
+        range.map(|i| (addr(i), vec![i as u8; 3])).collect()
+    }
+
+    #[test]
+    fn many_destinations_leave_in_one_call_in_order() {
+        let socket = Recorder::new(usize::MAX);
+        let mut singles = gathered(MAX_SINGLES);
+        assert!(singles.is_full());
+        let mut stats = SocketStats::default();
+        assert!(singles.send(&socket, &mut stats));
+        assert_eq!(*socket.calls.borrow(), 1);
+        assert_eq!(*socket.took.borrow(), expected(0..MAX_SINGLES));
+        assert_eq!(stats.sent, MAX_SINGLES as u64);
+        assert!(singles.is_empty());
+    }
+
+    #[test]
+    fn a_full_socket_keeps_the_rest_in_order_for_later() {
+        let socket = Recorder::new(5);
+        let mut singles = gathered(12);
+        let mut stats = SocketStats::default();
+        assert!(!singles.send(&socket, &mut stats), "no room for the sixth");
+        assert!(!singles.is_empty());
+        assert_eq!(stats.sent, 5);
+        *socket.room.borrow_mut() = usize::MAX;
+        assert!(singles.send(&socket, &mut stats));
+        assert_eq!(*socket.took.borrow(), expected(0..12));
+        assert_eq!(stats.sent, 12);
+        // Gathering starts afresh once all have left.
+        singles.push(addr(99), b"next");
+        assert!(singles.send(&socket, &mut stats));
+        assert_eq!(
+            socket.took.borrow().last(),
+            Some(&(addr(99), b"next".to_vec()))
+        );
+    }
+
+    #[test]
+    fn a_refused_destination_is_dropped_and_counted_and_the_others_go() {
+        let mut socket = Recorder::new(usize::MAX);
+        socket.refused = Some(addr(3));
+        let mut singles = gathered(8);
+        let mut stats = SocketStats::default();
+        assert!(singles.send(&socket, &mut stats));
+        let mut want = expected(0..8);
+        want.remove(3);
+        assert_eq!(*socket.took.borrow(), want);
+        assert_eq!((stats.sent, stats.send_errors), (7, 1));
+    }
+
+    #[test]
+    fn one_alone_leaves_by_sendto() {
+        let socket = Recorder::new(usize::MAX);
+        let mut singles = gathered(1);
+        let mut stats = SocketStats::default();
+        assert!(singles.send(&socket, &mut stats));
+        assert_eq!(*socket.took.borrow(), expected(0..1));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn sendmmsg_delivers_each_datagram_to_its_own_socket() {
+        let receivers: Vec<std::net::UdpSocket> = (0..MAX_SINGLES)
+            .map(|_| std::net::UdpSocket::bind("127.0.0.1:0").unwrap())
+            .collect();
+        let sender = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        let mut singles = Singles::default();
+        for (i, r) in receivers.iter().enumerate() {
+            singles.push(r.local_addr().unwrap(), &vec![i as u8; 10 + i]);
+        }
+        let mut stats = SocketStats::default();
+        assert!(singles.send(&sender, &mut stats));
+        assert_eq!(stats.sent, MAX_SINGLES as u64);
+        for (i, r) in receivers.iter().enumerate() {
+            r.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+                .unwrap();
+            let mut buf = [0u8; 64];
+            let (n, from) = r.recv_from(&mut buf).unwrap();
+            assert_eq!(from, sender.local_addr().unwrap());
+            assert_eq!(&buf[..n], &vec![i as u8; 10 + i][..]);
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn sendmmsg_drops_a_datagram_the_kernel_refuses_and_sends_the_rest() {
+        let receivers: Vec<std::net::UdpSocket> = (0..3)
+            .map(|_| std::net::UdpSocket::bind("127.0.0.1:0").unwrap())
+            .collect();
+        let sender = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        let mut singles = Singles::default();
+        singles.push(receivers[0].local_addr().unwrap(), b"zero");
+        // An IPv6 destination from an IPv4 socket: the kernel refuses it.
+        singles.push("[::1]:9".parse().unwrap(), b"refused");
+        singles.push(receivers[1].local_addr().unwrap(), b"one");
+        singles.push(receivers[2].local_addr().unwrap(), b"two");
+        let mut stats = SocketStats::default();
+        assert!(singles.send(&sender, &mut stats));
+        assert_eq!((stats.sent, stats.send_errors), (3, 1));
+        for (r, want) in receivers.iter().zip([&b"zero"[..], b"one", b"two"]) {
+            r.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+                .unwrap();
+            let mut buf = [0u8; 16];
+            let n = r.recv(&mut buf).unwrap();
+            assert_eq!(&buf[..n], want);
+        }
     }
 }

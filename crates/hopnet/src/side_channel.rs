@@ -145,7 +145,7 @@ impl SideChannel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machines::ServerMachine;
+    use crate::endpoint::ServerMachine;
     use hopnet_proto::{Config, Machine, Server};
     use std::time::Instant;
 

@@ -30,8 +30,8 @@ use ::tokio::net::{ToSocketAddrs, UdpSocket};
 
 use super::Endpoint;
 use super::local_address::{any_local, first_server};
-use super::machines::{ClientMachine, ServerMachine};
-use super::role::{AnyMachine, ClientRole, Role, ServerRole};
+
+use super::endpoint::{AnyMachine, ClientMachine, ClientRole, Role, ServerMachine, ServerRole};
 use hopnet_proto::Machine;
 use hopnet_proto::secure::{ConnectToken, Key, NetcodeServerConfig};
 use hopnet_proto::{Config, ConnectionId, Delivery, Error, Event, ServerEvent};

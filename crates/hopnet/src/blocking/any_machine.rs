@@ -6,7 +6,7 @@ use std::net::{ToSocketAddrs, UdpSocket};
 
 use super::Blocking;
 use crate::Endpoint;
-use crate::role::AnyMachine;
+use crate::endpoint::AnyMachine;
 use hopnet_proto::Error;
 use hopnet_proto::Machine;
 

@@ -7,9 +7,8 @@ use std::time::{Duration, Instant};
 use super::Blocking;
 use crate::Endpoint;
 use crate::carrier::ClientDriver;
+use crate::endpoint::{ClientMachine, ClientRole};
 use crate::local_address::{any_local, first_server};
-use crate::machines::ClientMachine;
-use crate::role::ClientRole;
 use hopnet_proto::secure::ConnectToken;
 use hopnet_proto::{Config, Delivery, Error};
 

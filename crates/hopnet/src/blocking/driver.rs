@@ -9,10 +9,8 @@ use std::time::{Duration, Instant};
 use super::busy_poll::Contention;
 use crate::Endpoint;
 use crate::Error;
-use crate::endpoint::{Loop, Sealed, Wait};
-use crate::port::Port;
+use crate::endpoint::{Loop, Port, Role, Sealed, Wait};
 use crate::recv::{RECV_SLOTS, is_transient};
-use crate::role::Role;
 use hopnet_proto::Machine;
 
 /// Datagrams handled per `poll` at most, so one flood cannot starve the caller's tick.

@@ -9,8 +9,7 @@ use tokio::io::Interest;
 use tokio::net::UdpSocket;
 
 use crate::Error;
-use crate::endpoint::{Loop, Sealed, Wait};
-use crate::port::Port;
+use crate::endpoint::{Loop, Port, Sealed, Wait};
 use crate::recv::{RECV_SLOTS, is_transient};
 use hopnet_proto::Machine;
 
