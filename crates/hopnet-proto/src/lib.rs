@@ -98,17 +98,14 @@
 //! | `connection/queue.rs` | control datagrams and messages sent once, sent at once, bounded |
 //! | `connection/events.rs` | events held for the application, charged to the budget |
 //! | `connection/liveness.rs` | the idle timeout and the keepalive |
-//! | `send/mod.rs` | the send half of a connection, as the connection calls it |
-//! | `send/sender.rs` | sequence ids; a chunk sent, acknowledged or lost, told to its owners |
-//! | `send/queue.rs` | what is still to send, new or again (the only writer of its counters) |
-//! | `send/in_flight.rs` | transmissions in flight, by id (the only writer of its counters) |
+//! | `send/mod.rs` | the send half of a connection: its parts, the probe, its deadlines and counters |
+//! | `send/queue.rs` | a new message framed (spec or extended, reliable indexes, compression), numbered, and queued: what is still to send, new or again (the only writer of its counters) |
+//! | `send/sender.rs` | which chunk next, in GSO-shaped batches, under window and pacer; the chunk written; transmissions in flight, by id (the only writer of its counters) |
+//! | `send/feedback.rs` | acknowledgements and losses told to the queue and what is in flight, then to RTT and congestion control |
 //! | `send/loss.rs` | loss detection (timer, packet threshold), returning what it lost |
-//! | `send/feedback.rs` | acknowledgements and losses told to RTT and congestion control |
-//! | `send/wire.rs` | a message's framing (spec or extended), reliable indexes, compression |
 //! | `send/outgoing.rs` | reliable messages held by sequence, recycled or shared buffers |
 //! | `send/hold.rs` | ordered messages the sender holds toward a peer that cannot order |
 //! | `send/tracked.rs` | tracked messages: acknowledged, or lost after a timeout |
-//! | `send/batch.rs` | which chunk next, in GSO-shaped batches, under window and pacer |
 //! | `send/rtt.rs` | round-trip estimate and retransmission timeout (RFC 6298) |
 //! | `send/congestion.rs` | the congestion window, random loss told from congestion |
 //! | `send/pacing.rs` | the window spread over a round trip |

@@ -9,7 +9,7 @@
 //! message's last chunk, 16 bytes and so kept for a batch of its own, was never sent. Fix: a
 //! message's chunk never sent goes before a retransmission of a later message, the
 //! retransmissions go oldest message first, and the receiver may start its oldest message past
-//! the budget as it may grow it (`send::batch`, `send::sender`, `receive::budget`).
+//! the budget as it may grow it (`send::sender`, `receive::budget`).
 //!
 //! Reproduced in the simulator with the drivers' batching (GSO batches of up to 128
 //! datagrams) and a budget of a few messages: before the fix 15 of 30 seeds stalled.

@@ -12,7 +12,7 @@ use crate::chunk::count_chunks;
 use crate::ext::negotiate::NEGOTIATION_LEN;
 use crate::packet::HEADER_LEN;
 use crate::payload::{Data, Payload};
-use crate::send::wire::Wire;
+use crate::send::queue::Wire;
 use crate::spares::Spares;
 use crate::transmit::FULL_DATAGRAM;
 

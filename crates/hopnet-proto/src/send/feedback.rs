@@ -1,11 +1,15 @@
-//! What acknowledgements and losses tell the estimators: the sender reports each chunk
-//! acknowledged and each one its loss detection declared lost, and the send half hands them to
-//! the RTT estimator and the congestion controller (as QUIC's connection does with what its
-//! sent packets and its loss detection return), and to the tracked messages.
+//! What acknowledgements and losses do: the sender hears of each chunk acknowledged (the
+//! queue and what is in flight both do) and queues again what its loss detection declared
+//! lost; the send half then hands them to the RTT estimator and the congestion controller (as
+//! QUIC's connection does with what its sent packets and its loss detection return), and to
+//! the tracked messages.
 
 use std::time::{Duration, Instant};
 
 use super::Outbound;
+use super::loss::Lost;
+use super::queue::AckedChunk;
+use super::sender::Sender;
 use crate::event::MessageId;
 use crate::ext::frame::AckRange;
 use crate::stats::Stats;
@@ -151,6 +155,112 @@ impl Outbound {
         for lost in self.lost.drain(..) {
             stats.chunks_lost += 1;
             self.cc.on_loss(lost.tx_id, next_tx_id, blackout);
+        }
+    }
+}
+
+/// A chunk acknowledged for the first time, as the estimators hear of it.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Acked {
+    /// Its last transmission's id.
+    pub tx_id: u64,
+    /// When its last transmission left.
+    pub sent_at: Instant,
+    /// How many times it was sent.
+    pub tx_count: u32,
+    /// Whether its last transmission was still in flight (not declared lost).
+    pub in_flight: bool,
+    /// Whether it completed its message.
+    pub complete: bool,
+}
+
+impl Acked {
+    #[inline]
+    fn new(acked: AckedChunk, in_flight: bool) -> Acked {
+        Acked {
+            tx_id: acked.tx_id,
+            sent_at: acked.sent_at,
+            tx_count: acked.tx_count,
+            in_flight,
+            complete: acked.complete,
+        }
+    }
+}
+
+impl Sender {
+    /// The absolute number of the message with sequence id `seq`, if it was allocated within
+    /// the last half of the sequence space.
+    pub fn abs_of(&self, seq: u16) -> Option<u64> {
+        let back = u64::from((self.next_abs as u16).wrapping_sub(seq));
+        (back != 0 && back <= self.next_abs && back <= 0x8000).then(|| self.next_abs - back)
+    }
+    /// The absolute numbers of the sequences an ACK range names, within what was allocated.
+    pub fn abs_range(&self, range: &AckRange) -> Option<(u64, u64)> {
+        let next = self.next_abs as u16;
+        let back_first = u64::from(next.wrapping_sub(range.sequence));
+        if back_first == 0 || back_first > 0x8000 {
+            return None;
+        }
+        let back_last = u64::from(next.wrapping_sub(range.last_sequence()));
+        // A range that runs past the newest id ends there.
+        let back_last = if back_last == 0 || back_last > back_first {
+            1
+        } else {
+            back_last
+        };
+        let first = self.next_abs.checked_sub(back_first.min(self.next_abs))?;
+        let last = self.next_abs.checked_sub(back_last)?;
+        (first <= last).then_some((first, last))
+    }
+    /// An ACK for chunk `chunk` of message `abs` arrived: the queue and what is in flight hear
+    /// of it. `None` if it was already acknowledged (or never sent).
+    pub fn on_ack(&mut self, now: Instant, abs: u64, chunk: u8) -> Option<Acked> {
+        let acked = self.queue.ack(abs, chunk)?;
+        Some(Acked::new(acked, self.flight.acked(acked.tx_id, now)))
+    }
+    /// A range of an ACK frame arrived: hands every chunk it acknowledges for the first time
+    /// to `on_acked`, and returns how many messages it completed. Looks only at live messages
+    /// within the range.
+    #[inline]
+    pub fn on_ack_range(
+        &mut self,
+        now: Instant,
+        range: &AckRange,
+        mut on_acked: impl FnMut(&Acked),
+    ) -> usize {
+        let Some((from, to)) = self.abs_range(range) else {
+            return 0;
+        };
+        let Sender { queue, flight, .. } = self;
+        queue.ack_range(from, to, range.first_chunk, range.last_chunk, |acked| {
+            on_acked(&Acked::new(acked, flight.acked(acked.tx_id, now)));
+        })
+    }
+    /// What follows a batch of acknowledgements: loss detection by packet threshold (what it
+    /// declares lost is queued again and pushed to `lost`), and the ordered messages that may
+    /// now be sent.
+    pub fn after_acks(&mut self, lost: &mut Vec<Lost>) {
+        let from = lost.len();
+        self.flight.detect_by_threshold(lost);
+        self.requeue(&lost[from..]);
+        self.release_held();
+    }
+    /// Sends the held messages whose predecessors are all acknowledged, oldest first.
+    fn release_held(&mut self) {
+        while let Some(abs) = self.held.release(self.queue.messages()) {
+            self.queue.release(abs);
+        }
+    }
+    /// Declares lost what the retransmission timer (`rto`) says is lost at `now`: queued again
+    /// and pushed to `lost`.
+    pub fn on_timeout(&mut self, now: Instant, rto: Duration, lost: &mut Vec<Lost>) {
+        let from = lost.len();
+        self.flight.detect_by_timer(now, rto, lost);
+        self.requeue(&lost[from..]);
+    }
+    fn requeue(&mut self, lost: &[Lost]) {
+        for l in lost {
+            self.queue.lost(l.abs, l.chunk);
         }
     }
 }

@@ -14,7 +14,7 @@
 use std::collections::VecDeque;
 
 use super::outgoing::Outgoing;
-use super::wire::Wire;
+use super::queue::Wire;
 use crate::event::Delivery;
 
 /// The ordered messages held, and the live messages they may wait for (each list oldest

@@ -13,8 +13,8 @@
 
 use std::time::{Duration, Instant};
 
-use super::in_flight::InFlight;
 use super::rtt::RttEstimator;
+use super::sender::InFlight;
 
 /// How many later transmissions must be acknowledged before an unacknowledged one is lost.
 const PACKET_THRESHOLD: u64 = 3;

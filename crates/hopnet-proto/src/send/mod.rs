@@ -7,53 +7,51 @@
 //! returns what it declared lost; the send half, not the detector, tells the congestion
 //! controller.
 //!
-//! - [`sender`]: sequence numbering, and what passes between the owners: a chunk taken from
-//!   the queue goes in flight, an acknowledgement reaches both, a loss goes back to the queue;
-//! - [`queue`]: the reliable messages' chunks never sent, the ones to send again, the cursors
-//!   past the messages sent whole, each message's acknowledged chunks;
-//! - [`in_flight`]: the transmissions in flight, by id, and the largest acknowledged;
+//! A reliable message's way out passes two files, one per step: [`queue`] (framed, numbered,
+//! queued: what `send` does) and [`sender`] (chosen, written, recorded in flight: what
+//! `transmit` does). Each holds the `impl` blocks of its step, of [`Outbound`] and of the
+//! sender alike.
+//!
+//! - [`queue`]: a new message's framing (the spec's way or the extended one), its sequence id,
+//!   and the queue of reliable messages (chunks never sent, the ones to send again, the cursors
+//!   past the messages sent whole, each message's acknowledged chunks);
+//! - [`sender`]: which chunk goes next, in GSO-shaped batches, under the window and the pacer;
+//!   the chunk written; the transmissions in flight, by id, and the largest acknowledged;
+//! - [`feedback`]: what acknowledgements and losses do: the queue and what is in flight hear
+//!   of them, then the RTT estimator and the congestion controller;
 //! - [`loss`]: when a transmission in flight is lost (timer or packet threshold);
-//! - [`feedback`]: what acknowledgements and losses tell the RTT estimator and the congestion
-//!   controller;
 //! - [`outgoing`]: the reliable messages' storage, by sequence, and their recycled buffers;
-//! - [`wire`]: how a message is framed, the spec's way or the extended one;
 //! - [`hold`]: ordered messages that wait for acknowledgements (toward a peer that cannot
 //!   order them);
 //! - [`tracked`]: tracked messages, acknowledged or lost;
-//! - [`batch`]: which chunk goes next, in GSO-shaped batches, under the window and the pacer;
 //! - [`rtt`]: the round-trip estimate and retransmission timeout (RFC 6298);
 //! - [`congestion`]: the congestion window, which tells random loss from congestion;
 //! - [`pacing`]: the window spread over a round trip.
 
-mod batch;
 mod congestion;
 mod feedback;
 mod hold;
-mod in_flight;
 mod loss;
 mod outgoing;
 mod pacing;
-mod queue;
+pub(crate) mod queue;
 pub(crate) mod rtt;
 mod sender;
 mod tracked;
-pub(crate) mod wire;
 
 use std::time::{Duration, Instant};
 
 use crate::config::Config;
-use crate::error::Error;
-use crate::event::{Delivery, MessageId};
+use crate::event::MessageId;
 use crate::ext::Extensions;
-use crate::payload::Data;
 use crate::stats::Stats;
 use congestion::Congestion;
 use loss::Lost;
 use pacing::Pacer;
+use queue::ExtSender;
 use rtt::RttEstimator;
 use sender::Sender;
 use tracked::Tracker;
-use wire::{ExtSender, Wire};
 
 /// The send half of a connection: the sender and the estimators and controllers it answers to.
 #[derive(Debug)]
@@ -156,51 +154,6 @@ impl Outbound {
             self.ext = Some(ExtSender::new(ext, self.compression_threshold));
             self.sender.start_extended();
         }
-    }
-
-    /// Whether a message may be given a sequence id now.
-    pub fn check_room(&self, reliable: bool, len: usize) -> Result<(), Error> {
-        self.sender.check_room(reliable, len)
-    }
-
-    /// Frames a new message: compresses it where that is agreed and shortens it, and picks
-    /// the extended framing where it is agreed and the message fits 256 extended chunks.
-    #[inline]
-    pub fn frame<'a>(&mut self, data: Data<'a>, delivery: Delivery) -> (Data<'a>, Wire, bool) {
-        let rel = delivery.is_acknowledged();
-        let Some(ext) = &mut self.ext else {
-            return (data, Wire::Spec { rel }, false);
-        };
-        let len = data.as_slice().len();
-        let packed = if ext.compresses(len) {
-            match &data {
-                Data::Shared(p) => p.compressed().map(Data::Payload),
-                other => crate::ext::compress::compress(other.as_slice()).map(Data::Owned),
-            }
-        } else {
-            None
-        };
-        let (data, compressed) = match packed {
-            Some(c) => (c, true),
-            None => (data, false),
-        };
-        if !ext.fits(data.as_slice().len()) {
-            // Too large for 256 extended chunks (only at the smallest datagram sizes): the
-            // spec's framing, uncompressed, as a spec receiver would need it.
-            return (data, Wire::Spec { rel }, false);
-        }
-        let wire = Wire::Ext(ext.frame(delivery, compressed));
-        (data, wire, compressed)
-    }
-
-    /// Gives the next sequence id to a message, keeping a reliable one until acknowledged.
-    pub fn allocate(&mut self, reliable: Option<(Data<'_>, Wire, Delivery)>) -> u16 {
-        self.sender.allocate(reliable)
-    }
-
-    /// The id of the message allocated last.
-    pub fn last_id(&self) -> MessageId {
-        MessageId(self.sender.last_abs())
     }
 
     /// Tracks the message allocated last (`chunks` chunks). Returns a message reported lost to

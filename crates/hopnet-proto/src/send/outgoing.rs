@@ -13,7 +13,7 @@ use std::collections::VecDeque;
 use std::ops::{Deref, DerefMut};
 use std::time::Instant;
 
-use super::wire::Wire;
+use super::queue::Wire;
 use crate::chunk::{MAX_CHUNKS, chunk_of, count_chunks};
 use crate::event::Delivery;
 use crate::packet::HEADER_LEN;
@@ -21,7 +21,7 @@ use crate::payload::{Data, Payload};
 use crate::spares::{MAX_SPARE_CAPACITY, Spares};
 
 /// What the sender knows of one chunk of a reliable message (written by the queue,
-/// `queue.rs`; whether it is in flight is `in_flight.rs`'s to know).
+/// `queue.rs`; whether it is in flight is `sender.rs`'s to know).
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct ChunkState {
     /// Its last transmission's id.
@@ -369,7 +369,7 @@ mod tests {
     #[test]
     fn the_kept_length_of_the_last_chunk_is_what_framing_it_takes() {
         use crate::ext::Extensions;
-        use crate::send::wire::ExtSender;
+        use crate::send::queue::ExtSender;
         let mut ext = ExtSender::new(Extensions::ALL, 128);
         let mut o = Outgoing::new(SPARES);
         let deliveries = [

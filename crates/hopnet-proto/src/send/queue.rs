@@ -1,16 +1,254 @@
-//! The queue of reliable messages: what is still to be sent of them, new or again, and what is
-//! acknowledged. This file alone writes the counters that say so (chunks never sent, the
-//! cursors past the messages sent whole, the chunks to send again, each message's next new
+//! A new message's way in, as far as the connection's `send` takes it: framed, given its
+//! sequence id, and, if reliable, queued until every chunk is acknowledged.
+//!
+//! Framing: a message's chunks go as the spec's datagrams or as data frames of the extended
+//! wire, fixed when the message gets its sequence id. A message sent before the connection
+//! agreed to the extensions keeps the spec's framing to the end (its retransmissions too), so
+//! that a receiver never has to reassemble one message from chunks of two sizes; so does a
+//! message too large for 256 extended chunks (at the spec's datagram size with a CRC, an
+//! extended chunk is 493 bytes, 11 shorter than the spec's).
+//!
+//! Queueing: the reliable messages, what is still to be sent of them, new or again, and what
+//! is acknowledged. [`SendQueue`] alone writes the counters that say so (chunks never sent,
+//! the cursors past the messages sent whole, the chunks to send again, each message's next new
 //! chunk and its acknowledged chunks), as QUIC's send buffer keeps its unsent offset and its
-//! retransmissions behind a small API. What is in flight is [`in_flight`](super::in_flight)'s.
+//! retransmissions behind a small API. What is in flight is [`sender`](super::sender)'s.
 
 use std::collections::BTreeSet;
 use std::time::Instant;
 
+use super::Outbound;
 use super::outgoing::{OutMessage, Outgoing};
-use super::wire::Wire;
-use crate::event::Delivery;
+use super::sender::Sender;
+use crate::chunk::{CHUNK_SIZE, MAX_CHUNKS};
+use crate::error::Error;
+use crate::event::{Delivery, MessageId};
+use crate::ext::Extensions;
+use crate::ext::frame::{DataHeader, has_index};
+use crate::packet::{Flags, HEADER_LEN, Header};
 use crate::payload::Data;
+
+/// Sends are refused while the oldest unacknowledged reliable message is this many ids behind
+/// the next one, so that a sequence id is never reused while its previous message may live.
+const SEQUENCE_WINDOW: u64 = 16384;
+
+/// What the connection calls to queue a message.
+impl Outbound {
+    /// Whether a message may be given a sequence id now.
+    pub fn check_room(&self, reliable: bool, len: usize) -> Result<(), Error> {
+        self.sender.check_room(reliable, len)
+    }
+    /// Frames a new message: compresses it where that is agreed and shortens it, and picks
+    /// the extended framing where it is agreed and the message fits 256 extended chunks.
+    #[inline]
+    pub fn frame<'a>(&mut self, data: Data<'a>, delivery: Delivery) -> (Data<'a>, Wire, bool) {
+        let rel = delivery.is_acknowledged();
+        let Some(ext) = &mut self.ext else {
+            return (data, Wire::Spec { rel }, false);
+        };
+        let len = data.as_slice().len();
+        let packed = if ext.compresses(len) {
+            match &data {
+                Data::Shared(p) => p.compressed().map(Data::Payload),
+                other => crate::ext::compress::compress(other.as_slice()).map(Data::Owned),
+            }
+        } else {
+            None
+        };
+        let (data, compressed) = match packed {
+            Some(c) => (c, true),
+            None => (data, false),
+        };
+        if !ext.fits(data.as_slice().len()) {
+            // Too large for 256 extended chunks (only at the smallest datagram sizes): the
+            // spec's framing, uncompressed, as a spec receiver would need it.
+            return (data, Wire::Spec { rel }, false);
+        }
+        let wire = Wire::Ext(ext.frame(delivery, compressed));
+        (data, wire, compressed)
+    }
+    /// Gives the next sequence id to a message, keeping a reliable one until acknowledged.
+    pub fn allocate(&mut self, reliable: Option<(Data<'_>, Wire, Delivery)>) -> u16 {
+        self.sender.allocate(reliable)
+    }
+    /// The id of the message allocated last.
+    pub fn last_id(&self) -> MessageId {
+        MessageId(self.sender.last_abs())
+    }
+}
+
+impl Sender {
+    /// Whether a message of `len` bytes may be given a sequence id now.
+    pub fn check_room(&self, reliable: bool, len: usize) -> Result<(), Error> {
+        let messages = self.queue.messages();
+        if reliable
+            && (messages.len() >= self.max_pending
+                || messages.len() > 0 && messages.bytes() + len > self.max_pending_bytes)
+        {
+            return Err(Error::WouldBlock);
+        }
+        if let Some(oldest) = messages.oldest()
+            && self.next_abs - oldest >= SEQUENCE_WINDOW
+        {
+            return Err(Error::WouldBlock);
+        }
+        Ok(())
+    }
+    /// Gives the next sequence id to a message. A reliable one (`Some`) is kept until every
+    /// chunk is acknowledged: a copy of its payload, or a reference to shared bytes. An ordered
+    /// one that must wait for others (see [`hold`](super::hold)) is sent once they are
+    /// acknowledged.
+    pub fn allocate(&mut self, reliable: Option<(Data<'_>, Wire, Delivery)>) -> u16 {
+        let abs = self.next_abs;
+        self.next_abs += 1;
+        let seq = abs as u16;
+        if let Some((payload, wire, delivery)) = reliable {
+            let wait = self.held.must_wait(self.queue.messages(), wire, delivery);
+            self.queue.push(abs, seq, payload, wire, delivery, wait);
+            self.held.note(self.queue.messages(), abs, wire, delivery);
+            if wait {
+                self.held.push(abs);
+            }
+        }
+        seq
+    }
+    /// From now on new messages may be framed for the extended wire (see
+    /// [`Held::start_extended`]).
+    pub fn start_extended(&mut self) {
+        self.held.start_extended(self.queue.messages());
+    }
+}
+
+/// The framing of one message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wire {
+    /// The spec's: a 4-byte header and a chunk of up to 504 bytes per datagram.
+    Spec {
+        /// `REL` on every chunk (reliable and tracked messages).
+        rel: bool,
+    },
+    /// Data frames of the extended wire.
+    Ext(ExtWire),
+}
+
+/// What every data frame of an extended message repeats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ExtWire {
+    pub chunk_size: usize,
+    pub delivery: Delivery,
+    pub compressed: bool,
+    pub index: Option<u16>,
+    pub after: Option<u16>,
+}
+
+impl Wire {
+    /// Bytes of payload in every chunk but the last.
+    #[inline]
+    pub fn chunk_size(&self) -> usize {
+        match self {
+            Wire::Spec { .. } => CHUNK_SIZE,
+            Wire::Ext(e) => e.chunk_size,
+        }
+    }
+
+    #[inline]
+    pub fn is_spec(&self) -> bool {
+        matches!(self, Wire::Spec { .. })
+    }
+
+    fn data_header(e: &ExtWire, seq: u16, chunk: u8, fin: bool) -> DataHeader {
+        DataHeader {
+            sequence: seq,
+            chunk,
+            fin,
+            compressed: e.compressed,
+            delivery: e.delivery,
+            index: if chunk == 0 { e.index } else { None },
+            after: if chunk == 0 { e.after } else { None },
+        }
+    }
+
+    /// The bytes chunk `chunk` (`fin` if the last) of `len` bytes takes: a whole datagram on
+    /// the spec's wire, a frame on the extended one.
+    pub fn encoded_len(&self, seq: u16, chunk: u8, fin: bool, len: usize) -> usize {
+        match self {
+            Wire::Spec { .. } => HEADER_LEN + len,
+            Wire::Ext(e) => Self::data_header(e, seq, chunk, fin).encoded_len(len) + len,
+        }
+    }
+
+    /// Appends chunk `chunk` of message `seq` to `buf`: a spec datagram, or a data frame.
+    #[inline]
+    pub fn write(&self, buf: &mut Vec<u8>, seq: u16, chunk: u8, fin: bool, bytes: &[u8]) {
+        match self {
+            Wire::Spec { rel } => {
+                let mut flags = if *rel { Flags::REL } else { Flags::NONE };
+                if fin {
+                    flags = flags | Flags::FIN;
+                }
+                buf.extend_from_slice(&Header::new(flags, chunk, seq).encode());
+                buf.extend_from_slice(bytes);
+            }
+            Wire::Ext(e) => Self::data_header(e, seq, chunk, fin).write(buf, bytes),
+        }
+    }
+}
+
+/// What a connection that sends on the extended wire needs to frame new messages: the
+/// agreement, and the reliable indexes of the order information.
+#[derive(Debug, Clone)]
+pub(crate) struct ExtSender {
+    pub ext: Extensions,
+    pub compression_threshold: usize,
+    /// The reliable index of the next reliable, reliable ordered or semi-ordered message.
+    next_index: u16,
+    /// The reliable index of the last reliable ordered or semi-ordered message.
+    last_ordered: Option<u16>,
+}
+
+impl ExtSender {
+    pub fn new(ext: Extensions, compression_threshold: usize) -> ExtSender {
+        ExtSender {
+            ext,
+            compression_threshold,
+            next_index: 0,
+            last_ordered: None,
+        }
+    }
+
+    /// Whether a message of `len` bytes (as sent, after compression) fits 256 extended chunks.
+    pub fn fits(&self, len: usize) -> bool {
+        len <= MAX_CHUNKS * self.ext.chunk_size()
+    }
+
+    /// Whether a message of `len` bytes should be offered to the compressor.
+    pub fn compresses(&self, len: usize) -> bool {
+        self.ext.compression && len >= self.compression_threshold
+    }
+
+    /// The framing of a new message, numbering it if it is reliable.
+    pub fn frame(&mut self, delivery: Delivery, compressed: bool) -> ExtWire {
+        let mut wire = ExtWire {
+            chunk_size: self.ext.chunk_size(),
+            delivery,
+            compressed,
+            index: None,
+            after: None,
+        };
+        if has_index(delivery) {
+            let index = self.next_index;
+            self.next_index = index.wrapping_add(1);
+            wire.index = Some(index);
+            if delivery == Delivery::ReliableOrdered {
+                wire.after = self.last_ordered;
+            }
+            if delivery.is_ordered() {
+                self.last_ordered = Some(index);
+            }
+        }
+        wire
+    }
+}
 
 /// The reliable messages not yet fully acknowledged, and what of them waits to be sent.
 #[derive(Debug)]
@@ -423,5 +661,59 @@ mod tests {
             0
         );
         assert!(acked.is_empty(), "each chunk once");
+    }
+
+    #[test]
+    fn indexes_count_reliable_messages_and_chain_ordered_ones() {
+        let mut s = ExtSender::new(Extensions::ALL, 128);
+        let u = s.frame(Delivery::Unreliable, false);
+        assert_eq!((u.index, u.after), (None, None));
+        let r = s.frame(Delivery::Reliable, false);
+        let o1 = s.frame(Delivery::ReliableOrdered, false);
+        let t = s.frame(Delivery::Tracked, false);
+        let so = s.frame(Delivery::SemiOrdered, false);
+        let o2 = s.frame(Delivery::ReliableOrdered, true);
+        assert_eq!(r.index, Some(0));
+        assert_eq!((o1.index, o1.after), (Some(1), None));
+        assert_eq!(t.index, None);
+        assert_eq!((so.index, so.after), (Some(2), None));
+        assert_eq!(
+            (o2.index, o2.after, o2.compressed),
+            (Some(3), Some(2), true)
+        );
+        assert_eq!(o2.chunk_size, 493);
+        assert!(s.fits(256 * 493) && !s.fits(256 * 493 + 1));
+    }
+
+    #[test]
+    fn spec_and_extended_chunks_take_what_they_say() {
+        let spec = Wire::Spec { rel: true };
+        let mut buf = Vec::new();
+        spec.write(&mut buf, 9, 0, true, &[1, 2]);
+        assert_eq!(buf, [0x05, 0, 0, 9, 1, 2]);
+        assert_eq!(spec.encoded_len(9, 0, true, 2), buf.len());
+        let ext = Wire::Ext(ExtSender::new(Extensions::ALL, 128).frame(Delivery::Reliable, false));
+        buf.clear();
+        ext.write(&mut buf, 9, 0, true, &[1, 2]);
+        assert_eq!(ext.encoded_len(9, 0, true, 2), buf.len());
+        assert_eq!(buf, [0x64, 0, 9, 2, 0, 0, 1, 2]);
+    }
+
+    #[test]
+    fn the_pending_queue_is_bounded_in_bytes_but_always_takes_one_message() {
+        let mut s = Sender::new(8, 3000);
+        let wire = Wire::Spec { rel: true };
+        // A message larger than the bound is taken when nothing is pending.
+        assert!(s.check_room(true, 5000).is_ok());
+        s.allocate(Some((Data::Borrowed(&[0; 5000]), wire, Delivery::Reliable)));
+        assert!(matches!(s.check_room(true, 1), Err(Error::WouldBlock)));
+        // Unreliable messages do not wait in it.
+        assert!(s.check_room(false, 1).is_ok());
+        // Below the bound, a message is taken while it fits.
+        let mut s = Sender::new(8, 3000);
+        s.allocate(Some((Data::Borrowed(&[0; 1000]), wire, Delivery::Reliable)));
+        assert_eq!(s.queue.messages().bytes(), 1000);
+        assert!(s.check_room(true, 2000).is_ok());
+        assert!(matches!(s.check_room(true, 2001), Err(Error::WouldBlock)));
     }
 }
