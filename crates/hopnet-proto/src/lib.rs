@@ -99,11 +99,10 @@
 //! | `connection/events.rs` | events held for the application, charged to the budget |
 //! | `connection/liveness.rs` | the idle timeout and the keepalive |
 //! | `send/mod.rs` | the send half of a connection: its parts, the probe, its deadlines and counters |
-//! | `send/queue.rs` | a new message framed (spec or extended, reliable indexes, compression), numbered, and queued: what is still to send, new or again (the only writer of its counters) |
-//! | `send/sender.rs` | which chunk next, in GSO-shaped batches, under window and pacer; the chunk written; transmissions in flight, by id (the only writer of its counters) |
+//! | `send/sender.rs` | a new message's sequence id and its room; which chunk next, in GSO-shaped batches, under window and pacer; the chunk written; transmissions in flight, by id (the only writer of its counters) |
+//! | `send/queue.rs` | a message as kept until acknowledged: its framing (spec or extended, reliable indexes, compression), its storage by sequence (recycled or shared buffers), what is still to send, new or again (the only writer of its counters) |
 //! | `send/feedback.rs` | acknowledgements and losses told to the queue and what is in flight, then to RTT and congestion control |
 //! | `send/loss.rs` | loss detection (timer, packet threshold), returning what it lost |
-//! | `send/outgoing.rs` | reliable messages held by sequence, recycled or shared buffers |
 //! | `send/hold.rs` | ordered messages the sender holds toward a peer that cannot order |
 //! | `send/tracked.rs` | tracked messages: acknowledged, or lost after a timeout |
 //! | `send/rtt.rs` | round-trip estimate and retransmission timeout (RFC 6298) |

@@ -13,8 +13,8 @@
 
 use std::collections::VecDeque;
 
-use super::outgoing::Outgoing;
-use super::queue::Wire;
+use super::queue::{Outgoing, Wire};
+
 use crate::event::Delivery;
 
 /// The ordered messages held, and the live messages they may wait for (each list oldest

@@ -7,20 +7,22 @@
 //! returns what it declared lost; the send half, not the detector, tells the congestion
 //! controller.
 //!
-//! A reliable message's way out passes two files, one per step: [`queue`] (framed, numbered,
-//! queued: what `send` does) and [`sender`] (chosen, written, recorded in flight: what
-//! `transmit` does). Each holds the `impl` blocks of its step, of [`Outbound`] and of the
-//! sender alike.
+//! A reliable message's way out passes two files: [`sender`], which the connection calls
+//! (the message numbered, then, at each `transmit`, the next chunk chosen, written and
+//! recorded in flight) and, below it, [`queue`], where the message is kept (framed, stored,
+//! and what of it is still to send). Each holds the `impl` blocks of its concern, of
+//! [`Outbound`] and of the sender alike; nothing in [`queue`] calls up into [`sender`].
 //!
-//! - [`queue`]: a new message's framing (the spec's way or the extended one), its sequence id,
-//!   and the queue of reliable messages (chunks never sent, the ones to send again, the cursors
-//!   past the messages sent whole, each message's acknowledged chunks);
-//! - [`sender`]: which chunk goes next, in GSO-shaped batches, under the window and the pacer;
-//!   the chunk written; the transmissions in flight, by id, and the largest acknowledged;
+//! - [`sender`]: a new message's sequence id and its room; which chunk goes next, in
+//!   GSO-shaped batches, under the window and the pacer; the chunk written; the transmissions
+//!   in flight, by id, and the largest acknowledged;
+//! - [`queue`]: a message's framing (the spec's way or the extended one), its storage by
+//!   sequence with recycled or shared buffers, and the queue of what is to send (chunks never
+//!   sent, the ones to send again, the cursors past the messages sent whole, each message's
+//!   acknowledged chunks);
 //! - [`feedback`]: what acknowledgements and losses do: the queue and what is in flight hear
 //!   of them, then the RTT estimator and the congestion controller;
 //! - [`loss`]: when a transmission in flight is lost (timer or packet threshold);
-//! - [`outgoing`]: the reliable messages' storage, by sequence, and their recycled buffers;
 //! - [`hold`]: ordered messages that wait for acknowledgements (toward a peer that cannot
 //!   order them);
 //! - [`tracked`]: tracked messages, acknowledged or lost;
@@ -32,7 +34,6 @@ mod congestion;
 mod feedback;
 mod hold;
 mod loss;
-mod outgoing;
 mod pacing;
 pub(crate) mod queue;
 pub(crate) mod rtt;

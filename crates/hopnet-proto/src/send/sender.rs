@@ -1,4 +1,5 @@
-//! Choosing and transmitting: which reliable chunk leaves next, in the batches a GSO send
+//! The sender: a new message numbered and handed to the queue (what the connection's `send`
+//! does), then, at each `transmit`, which reliable chunk leaves next, in the batches a GSO send
 //! takes, as far as the congestion window and the pacer allow; the chunk written into the
 //! caller's buffer; and what is in flight, by transmission id, recorded as it leaves.
 //!
@@ -30,7 +31,10 @@ use std::time::Instant;
 
 use super::Outbound;
 use super::hold::Held;
-use super::queue::SendQueue;
+use super::queue::{SendQueue, Wire};
+use crate::error::Error;
+use crate::event::{Delivery, MessageId};
+use crate::payload::Data;
 use crate::stats::Stats;
 use crate::transmit::{FULL_DATAGRAM, Size};
 
@@ -48,6 +52,10 @@ const PACK_SCAN: u64 = 16;
 /// Below this many bytes left, an extended datagram takes no more chunks: a frame's header
 /// alone is up to 9 bytes.
 const MIN_PACK_ROOM: usize = 32;
+
+/// Sends are refused while the oldest unacknowledged reliable message is this many ids behind
+/// the next one, so that a sequence id is never reused while its previous message may live.
+const SEQUENCE_WINDOW: u64 = 16384;
 
 /// Outgoing sequence numbering and the reliable messages not yet fully acknowledged.
 #[derive(Debug)]
@@ -272,6 +280,93 @@ impl Sender {
         self.queue.clear();
         self.held = Held::default();
         self.flight.clear();
+    }
+}
+
+/// What the connection calls to queue a message.
+impl Outbound {
+    /// Whether a message may be given a sequence id now.
+    pub fn check_room(&self, reliable: bool, len: usize) -> Result<(), Error> {
+        self.sender.check_room(reliable, len)
+    }
+    /// Frames a new message: compresses it where that is agreed and shortens it, and picks
+    /// the extended framing where it is agreed and the message fits 256 extended chunks.
+    #[inline]
+    pub fn frame<'a>(&mut self, data: Data<'a>, delivery: Delivery) -> (Data<'a>, Wire, bool) {
+        let rel = delivery.is_acknowledged();
+        let Some(ext) = &mut self.ext else {
+            return (data, Wire::Spec { rel }, false);
+        };
+        let len = data.as_slice().len();
+        let packed = if ext.compresses(len) {
+            match &data {
+                Data::Shared(p) => p.compressed().map(Data::Payload),
+                other => crate::ext::compress::compress(other.as_slice()).map(Data::Owned),
+            }
+        } else {
+            None
+        };
+        let (data, compressed) = match packed {
+            Some(c) => (c, true),
+            None => (data, false),
+        };
+        if !ext.fits(data.as_slice().len()) {
+            // Too large for 256 extended chunks (only at the smallest datagram sizes): the
+            // spec's framing, uncompressed, as a spec receiver would need it.
+            return (data, Wire::Spec { rel }, false);
+        }
+        let wire = Wire::Ext(ext.frame(delivery, compressed));
+        (data, wire, compressed)
+    }
+    /// Gives the next sequence id to a message, keeping a reliable one until acknowledged.
+    pub fn allocate(&mut self, reliable: Option<(Data<'_>, Wire, Delivery)>) -> u16 {
+        self.sender.allocate(reliable)
+    }
+    /// The id of the message allocated last.
+    pub fn last_id(&self) -> MessageId {
+        MessageId(self.sender.last_abs())
+    }
+}
+
+impl Sender {
+    /// Whether a message of `len` bytes may be given a sequence id now.
+    pub fn check_room(&self, reliable: bool, len: usize) -> Result<(), Error> {
+        let messages = self.queue.messages();
+        if reliable
+            && (messages.len() >= self.max_pending
+                || messages.len() > 0 && messages.bytes() + len > self.max_pending_bytes)
+        {
+            return Err(Error::WouldBlock);
+        }
+        if let Some(oldest) = messages.oldest()
+            && self.next_abs - oldest >= SEQUENCE_WINDOW
+        {
+            return Err(Error::WouldBlock);
+        }
+        Ok(())
+    }
+    /// Gives the next sequence id to a message. A reliable one (`Some`) is kept until every
+    /// chunk is acknowledged: a copy of its payload, or a reference to shared bytes. An ordered
+    /// one that must wait for others (see [`hold`](super::hold)) is sent once they are
+    /// acknowledged.
+    pub fn allocate(&mut self, reliable: Option<(Data<'_>, Wire, Delivery)>) -> u16 {
+        let abs = self.next_abs;
+        self.next_abs += 1;
+        let seq = abs as u16;
+        if let Some((payload, wire, delivery)) = reliable {
+            let wait = self.held.must_wait(self.queue.messages(), wire, delivery);
+            self.queue.push(abs, seq, payload, wire, delivery, wait);
+            self.held.note(self.queue.messages(), abs, wire, delivery);
+            if wait {
+                self.held.push(abs);
+            }
+        }
+        seq
+    }
+    /// From now on new messages may be framed for the extended wire (see
+    /// [`Held::start_extended`]).
+    pub fn start_extended(&mut self) {
+        self.held.start_extended(self.queue.messages());
     }
 }
 
@@ -615,6 +710,24 @@ mod tests {
             assert_eq!(s.in_flight(), 3 - usize::from(c));
         }
         assert_eq!(s.pending(), 0);
+    }
+
+    #[test]
+    fn the_pending_queue_is_bounded_in_bytes_but_always_takes_one_message() {
+        let mut s = Sender::new(8, 3000);
+        let wire = Wire::Spec { rel: true };
+        // A message larger than the bound is taken when nothing is pending.
+        assert!(s.check_room(true, 5000).is_ok());
+        s.allocate(Some((Data::Borrowed(&[0; 5000]), wire, Delivery::Reliable)));
+        assert!(matches!(s.check_room(true, 1), Err(Error::WouldBlock)));
+        // Unreliable messages do not wait in it.
+        assert!(s.check_room(false, 1).is_ok());
+        // Below the bound, a message is taken while it fits.
+        let mut s = Sender::new(8, 3000);
+        s.allocate(Some((Data::Borrowed(&[0; 1000]), wire, Delivery::Reliable)));
+        assert_eq!(s.queue.messages().bytes(), 1000);
+        assert!(s.check_room(true, 2000).is_ok());
+        assert!(matches!(s.check_room(true, 2001), Err(Error::WouldBlock)));
     }
 
     #[test]
