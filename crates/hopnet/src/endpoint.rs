@@ -82,8 +82,8 @@ where
 
 /// What every driver has.
 impl<R: Role, W: Wait> Endpoint<R, W> {
-    /// The machine: for a server the [`Server`](hopnet_proto::Server) machine, for a client the
-    /// [`Client`](hopnet_proto::Client) one (in secure mode, the plain machine above netcode: the
+    /// The machine: for a server the [`Server`] machine, for a client the
+    /// [`Client`] one (in secure mode, the plain machine above netcode: the
     /// same API whatever the wire), for a `Driver` the machine it was given. Its sends queue:
     /// the next `flush` or round of I/O sends them.
     pub fn machine(&mut self) -> &mut R::App {
@@ -198,13 +198,13 @@ pub trait Role: sealed_role::Sealed {
 }
 
 /// hopnet's server, plain or secure ([`crate::Server`]): the
-/// application drives a [`Server`](hopnet_proto::Server) either way; a side channel may stand in
+/// application drives a [`Server`] either way; a side channel may stand in
 /// front of it.
 #[derive(Debug)]
 pub struct ServerRole;
 
 /// hopnet's client, plain or secure ([`crate::Client`]): the
-/// application drives a [`Client`](hopnet_proto::Client) either way.
+/// application drives a [`Client`] either way.
 #[derive(Debug)]
 pub struct ClientRole;
 

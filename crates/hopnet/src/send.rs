@@ -4,8 +4,8 @@
 //! - The machine writes each batch into one reused buffer (nothing allocated per datagram), as
 //!   large as the socket's GSO allows.
 //! - Lone datagrams (a small message, one ACK, a server's snapshot to each of its clients) are
-//!   gathered, up to [`MAX_SINGLES`], and leave together in one
-//!   `sendmmsg` on Linux ([`Singles`]); one alone leaves with a plain `sendto`. Not through
+//!   gathered, up to [`MAX_SINGLES`], and leave together in one `sendmmsg` on Linux
+//!   ([`Singles`]); one alone leaves with a plain `sendto`. Not through
 //!   quinn-udp's `sendmsg`, which also builds an `IP_TOS` control message (its ECN bits, which
 //!   hopnet does not use) that the kernel must parse. A batch of several to one destination
 //!   leaves in one `sendmsg` with UDP GSO, after the lone ones gathered before it.

@@ -6,7 +6,7 @@
 //! datagram, because the socket read is the only await point that consumes input.
 //!
 //! It sends and receives as the blocking driver ([`crate::Server`], [`crate::Client`]) does, through the same
-//! code (see [`io`](super)); only the waiting is tokio's. As there, [`Server`],
+//! code (`send.rs`, `recv.rs`); only the waiting is tokio's. As there, [`Server`],
 //! [`Client`] and [`Driver`] are one generic type, [`Endpoint`], over what it runs: what
 //! they share is written once.
 //!

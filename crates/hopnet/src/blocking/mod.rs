@@ -29,7 +29,7 @@
 //! # Ok::<(), hopnet::Error>(())
 //! ```
 //!
-//! The socket calls are batched through `quinn-udp` (see [`io`](crate::io)): where the
+//! The socket calls are batched through `quinn-udp` (`send.rs`, `recv.rs`): where the
 //! platform has them (Linux), equal-sized datagrams to one peer leave in one `sendmsg` with UDP
 //! GSO, and receiving uses `recvmmsg` with UDP GRO. Nothing is allocated per datagram.
 
