@@ -245,7 +245,7 @@ mod tests {
             for b in &values {
                 assert_eq!(
                     <FixedLen<4> as FieldCodec<String>>::same_encoding(a, b),
-                    super::encodings_equal::<FixedLen<4>, String>(a, b),
+                    crate::codec::encodings_equal::<FixedLen<4>, String>(a, b),
                     "{a:?} against {b:?}"
                 );
             }
