@@ -317,12 +317,18 @@ mod tests {
         }
     }
 
-    #[test]
-    fn agreement_is_not_a_correction() {
-        let mut p = Predictor::new(Line, PredictConfig::default(), 0, 0.0);
-        for t in 1..=10 {
+    /// A predictor from 0 at tick 0 that moved by 1 each tick up to `ticks`.
+    fn walked(config: PredictConfig, ticks: Tick) -> Predictor<Line> {
+        let mut p = Predictor::new(Line, config, 0, 0.0);
+        for t in 1..=ticks {
             p.predict(t, 1.0);
         }
+        p
+    }
+
+    #[test]
+    fn agreement_is_not_a_correction() {
+        let mut p = walked(PredictConfig::default(), 10);
         assert_eq!(p.reconcile(4, &4.0), Reconciled::Agreed);
         assert_eq!(
             p.reconcile(3, &0.0),
@@ -339,10 +345,7 @@ mod tests {
             smoothing_ticks: 4,
             ..PredictConfig::default()
         };
-        let mut p = Predictor::new(Line, config, 0, 0.0);
-        for t in 1..=10 {
-            p.predict(t, 1.0);
-        }
+        let mut p = walked(config, 10);
         let r = p.reconcile(5, &3.0);
         assert_eq!(
             r,
@@ -370,10 +373,7 @@ mod tests {
             history: 16,
             ..PredictConfig::default()
         };
-        let mut p = Predictor::new(Line, config, 0, 0.0);
-        for t in 1..=1000 {
-            p.predict(t, 1.0);
-        }
+        let mut p = walked(config, 1000);
         assert_eq!(p.history_len(), 16);
         assert_eq!(p.reconcile(10, &0.0), Reconciled::Stale);
         p.predict(5000, 1.0);
