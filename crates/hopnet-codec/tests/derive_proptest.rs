@@ -2,7 +2,7 @@
 //! writer writes, and it lies within `MIN_BITS..=MAX_BITS`; truncated encodings are errors.
 #![cfg(feature = "derive")]
 
-use hopnet_codec::{BitWriter, Decode, Encode, Rabbit};
+use hopnet_codec::Rabbit;
 use proptest::prelude::*;
 use test_vectors::round_trip;
 

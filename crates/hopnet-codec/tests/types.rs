@@ -1,13 +1,13 @@
 //! The standard types: round trips, sizes, and the errors decoding must give.
 
-use hopnet_codec::{Decode, Encode, Error, from_bytes, to_bytes};
+use hopnet_codec::{Encode, Error, from_bytes, to_bytes};
 use proptest::prelude::*;
-use test_vectors::round_trip_strict as round_trip;
 use std::borrow::Cow;
 use std::fmt::Debug;
 use std::marker::PhantomData;
 use std::rc::Rc;
 use std::sync::Arc;
+use test_vectors::round_trip_strict as round_trip;
 
 #[test]
 fn spec_example_is_2f_1a() {

@@ -1,11 +1,9 @@
 //! Property tests: random messages round-trip through the encoding (and, with the `serde`
 //! feature, through the JSON form), `encoded_bits` is exact, and random bytes never panic.
 
-use hopnet_codec::Encode;
 use hopnet_snow_fight::*;
 use proptest::prelude::*;
 use test_vectors::round_trip;
-use std::fmt::Debug;
 
 fn float() -> impl Strategy<Value = f32> {
     prop_oneof![

@@ -29,7 +29,11 @@ pub fn round_trip<T: Encode + Decode + PartialEq + Debug>(value: &T) -> Vec<u8> 
         assert!(bits <= max, "{value:?}: {bits} > MAX_BITS {max}");
     }
     assert_eq!(encoded_len(value), bytes.len(), "encoded_len of {value:?}");
-    assert_eq!(to_bytes(value).expect("encodes"), bytes, "to_bytes of {value:?}");
+    assert_eq!(
+        to_bytes(value).expect("encodes"),
+        bytes,
+        "to_bytes of {value:?}"
+    );
     let back: T = from_bytes(&bytes).expect("decodes");
     assert_eq!(&back, value);
     assert_eq!(

@@ -1,7 +1,6 @@
 //! What the formats' tests share (each test file uses its part of it).
 
 use hopnet_codec::{Decode, Encode, from_bytes, to_bytes};
-use proptest::prelude::*;
 
 /// `value` encodes to exactly `bytes`, and `bytes` decode to exactly `value`: a format's
 /// example, both ways.
