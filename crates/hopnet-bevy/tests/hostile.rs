@@ -46,13 +46,18 @@ fn record(
 
 const TICK: Duration = Duration::from_millis(16);
 
-fn app() -> App {
+/// A side's app (`plugin`, and its `NetServer` or `NetClient` as `side`) that registers
+/// `Chat` and records what it sees.
+fn app(plugin: impl Plugin, side: impl Resource) -> App {
     let mut app = common::app(TICK);
     app.init_resource::<Seen>()
         // Both, so that one system records on either side.
         .add_message::<FromClient<Chat>>()
         .add_message::<FromServer<Chat>>()
-        .add_systems(Update, record);
+        .add_systems(Update, record)
+        .add_plugins(plugin)
+        .insert_resource(side)
+        .add_network_message::<Chat>(hopnet::Delivery::ReliableOrdered);
     app
 }
 
@@ -97,11 +102,7 @@ fn payloads() -> Vec<Vec<u8>> {
 #[test]
 fn a_server_app_drops_and_reports_what_a_client_gets_wrong() {
     let net = SimNet::new(9, hopnet::Config::default(), LinkConfig::default());
-    let mut server = app();
-    server
-        .add_plugins(HopnetServerPlugin)
-        .insert_resource(NetServer::new(net.server()))
-        .add_network_message::<Chat>(hopnet::Delivery::ReliableOrdered);
+    let server = app(HopnetServerPlugin, NetServer::new(net.server()));
     // A client that is no Bevy app: it sends whatever it likes.
     let mut raw = net.client(hopnet::Config::default());
     let mut stepper = Stepper::new(server, Vec::new());
@@ -170,11 +171,10 @@ fn a_server_app_drops_and_reports_what_a_client_gets_wrong() {
 #[test]
 fn a_client_app_drops_and_reports_what_the_server_gets_wrong() {
     let net = SimNet::new(10, hopnet::Config::default(), LinkConfig::default());
-    let mut client = app();
-    client
-        .add_plugins(HopnetClientPlugin)
-        .insert_resource(NetClient::new(net.client(hopnet::Config::default())))
-        .add_network_message::<Chat>(hopnet::Delivery::ReliableOrdered);
+    let client = app(
+        HopnetClientPlugin,
+        NetClient::new(net.client(hopnet::Config::default())),
+    );
     // The server is no Bevy app: in its place, an app that steps the network, and the test
     // sends raw payloads from the network's server.
     let mut network = common::app(TICK);

@@ -181,27 +181,14 @@ impl Drop for BitWriter<'_> {
     }
 }
 
-/// The provided [`Encode::encode_word`](crate::Encode::encode_word): encodes into a scratch
-/// buffer and reads the bits back.
-pub(crate) fn word_by_encoding<T: crate::Encode + ?Sized>(value: &T) -> crate::Result<(u64, u32)> {
-    let (word, bits) = scratch_word(|w| value.encode(w))?;
-    if bits > 64 {
-        return Err(crate::Error::custom(format!(
-            "`{}` set `WORD_BITS` but encoded {bits} bits, more than one word",
-            std::any::type_name::<T>()
-        )));
-    }
-    Ok((word, bits as u32))
-}
-
 /// The provided [`FieldCodec::encode_word`](crate::codec::FieldCodec::encode_word), as
 /// [`word_by_encoding`] for a codec's `encode`.
 pub(crate) fn word_by(
-    encode: impl FnOnce(&mut BitWriter<'_>) -> crate::Result<()>,
-) -> crate::Result<(u64, u32)> {
+    encode: impl FnOnce(&mut BitWriter<'_>) -> crate::error::Result<()>,
+) -> crate::error::Result<(u64, u32)> {
     let (word, bits) = scratch_word(encode)?;
     if bits > 64 {
-        return Err(crate::Error::custom(format!(
+        return Err(crate::error::Error::custom(format!(
             "a codec set `WORD_BITS` but encoded {bits} bits, more than one word"
         )));
     }
@@ -209,9 +196,9 @@ pub(crate) fn word_by(
 }
 
 /// The first 64 bits `encode` pushes into a scratch buffer, and how many it pushed.
-fn scratch_word(
-    encode: impl FnOnce(&mut BitWriter<'_>) -> crate::Result<()>,
-) -> crate::Result<(u64, u64)> {
+pub(crate) fn scratch_word(
+    encode: impl FnOnce(&mut BitWriter<'_>) -> crate::error::Result<()>,
+) -> crate::error::Result<(u64, u64)> {
     let mut buf = Vec::with_capacity(16);
     let mut w = BitWriter::new(&mut buf);
     encode(&mut w)?;
@@ -225,7 +212,9 @@ fn scratch_word(
 
 /// The bits `encode` pushes, counted by encoding into a scratch buffer (which allocates): for
 /// encodings that declare no size of their own. An error counts the bits pushed before it.
-pub(crate) fn count_bits(encode: impl FnOnce(&mut BitWriter<'_>) -> crate::Result<()>) -> u64 {
+pub(crate) fn count_bits(
+    encode: impl FnOnce(&mut BitWriter<'_>) -> crate::error::Result<()>,
+) -> u64 {
     let mut scratch = Vec::new();
     let mut w = BitWriter::new(&mut scratch);
     let _ = encode(&mut w);

@@ -1,40 +1,13 @@
 //! The standard types: round trips, sizes, and the errors decoding must give.
 
-use hopnet_codec::{Decode, Encode, Error, from_bytes, to_bytes};
+use hopnet_codec::{Encode, Error, from_bytes, to_bytes};
 use proptest::prelude::*;
 use std::borrow::Cow;
 use std::fmt::Debug;
 use std::marker::PhantomData;
 use std::rc::Rc;
 use std::sync::Arc;
-
-/// Encodes, checks the size claims, decodes, and checks every truncation fails cleanly.
-fn round_trip<T: Encode + Decode + PartialEq + Debug>(value: &T) -> Vec<u8> {
-    let bytes = to_bytes(value).expect("encode");
-    let bits = value.encoded_bits();
-    assert_eq!(
-        bits.div_ceil(8) as usize,
-        bytes.len(),
-        "encoded_bits of {value:?}"
-    );
-    assert!(
-        bits >= T::MIN_BITS,
-        "{value:?}: {bits} < MIN_BITS {}",
-        T::MIN_BITS
-    );
-    if let Some(max) = T::MAX_BITS {
-        assert!(bits <= max, "{value:?}: {bits} > MAX_BITS {max}");
-    }
-    let back: T = from_bytes(&bytes).expect("decode");
-    assert_eq!(&back, value);
-    for cut in 0..bytes.len() {
-        assert!(
-            from_bytes::<T>(&bytes[..cut]).is_err(),
-            "{value:?} cut to {cut} bytes decoded"
-        );
-    }
-    bytes
-}
+use test_vectors::round_trip_strict as round_trip;
 
 #[test]
 fn spec_example_is_2f_1a() {

@@ -144,6 +144,17 @@ mod tests {
         (out, k)
     }
 
+    /// Expands a valid `input` ([`expand`]) and checks that the expansion holds each of
+    /// `expected`, in which `{k}` stands for the [`contract`] module.
+    #[track_caller]
+    fn assert_expansion_has(input: &syn::DeriveInput, expected: &[&str]) {
+        let (out, k) = expand(input);
+        for item in expected {
+            let item = item.replace("{k}", &k);
+            assert!(out.contains(&item), "{item}");
+        }
+    }
+
     #[test]
     fn a_valid_input_expands() {
         let input: syn::DeriveInput = parse_quote! {
@@ -155,12 +166,17 @@ mod tests {
                 C { #[bits(3)] x: u8, #[rabbit(max_len = 2)] v: Vec<T> },
             }
         };
-        let (out, k) = expand(&input);
-        assert!(out.contains(&format!("{k} Encode for E < T >")));
-        assert!(out.contains(&format!("T : {k} Encode + {k} Decode")));
-        // The tag of index 4 and the field's width are asked of the runtime's codec types.
-        assert!(out.contains(&format!("< {k} Varint as {k} TagIndex < 4u64 >>")));
-        assert!(out.contains(&format!("{k} Fixed < 3u32 >")));
+        assert_expansion_has(
+            &input,
+            &[
+                "{k} Encode for E < T >",
+                "T : {k} Encode + {k} Decode",
+                // The tag of index 4 and the field's width are asked of the runtime's codec
+                // types.
+                "< {k} Varint as {k} TagIndex < 4u64 >>",
+                "{k} Fixed < 3u32 >",
+            ],
+        );
     }
 
     #[test]
@@ -177,10 +193,14 @@ mod tests {
                 },
             }
         };
-        let (out, k) = expand(&input);
-        assert!(out.contains(&format!("{k} DeltaEncode for E < T >")));
-        assert!(out.contains(&format!("{k} DeltaDecode for E < T >")));
-        assert!(out.contains(&format!("T : {k} DeltaEncode + {k} DeltaDecode")));
+        assert_expansion_has(
+            &input,
+            &[
+                "{k} DeltaEncode for E < T >",
+                "{k} DeltaDecode for E < T >",
+                "T : {k} DeltaEncode + {k} DeltaDecode",
+            ],
+        );
     }
 
     #[test]
@@ -193,15 +213,14 @@ mod tests {
                 body: Vec<u8>,
             }
         };
-        let (out, k) = expand(&input);
-        for item in ["MIN_BITS", "MAX_BITS", "WORD_BITS"] {
-            assert!(
-                out.contains(&format!(
-                    "< {k} Transformed as {k} FieldCodec < Vec < u8 > >> :: {item}"
-                )),
-                "{item}"
-            );
-        }
+        assert_expansion_has(
+            &input,
+            &[
+                "< {k} Transformed as {k} FieldCodec < Vec < u8 > >> :: MIN_BITS",
+                "< {k} Transformed as {k} FieldCodec < Vec < u8 > >> :: MAX_BITS",
+                "< {k} Transformed as {k} FieldCodec < Vec < u8 > >> :: WORD_BITS",
+            ],
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::marker::PhantomData;
 
 use hopnet_codec::schema::{Body, Describe, Encoding, Tag};
 use hopnet_codec::{BitReader, BitWriter, Decode, Encode, Error, Rabbit};
+use test_vectors::round_trip;
 
 /// The bits of `value`'s encoding in wire order, as `0`/`1` characters.
 fn wire<T: Encode + ?Sized>(value: &T) -> String {
@@ -14,27 +15,6 @@ fn wire<T: Encode + ?Sized>(value: &T) -> String {
     let len = w.bit_len();
     w.finish();
     test_vectors::bit_string(&buf, len)
-}
-
-/// Encodes, checks every size claim against the writer, decodes and compares.
-fn round_trip<T: Encode + Decode + PartialEq + std::fmt::Debug>(value: &T) -> Vec<u8> {
-    let mut buf = Vec::new();
-    let mut w = BitWriter::new(&mut buf);
-    value.encode(&mut w).expect("encodes");
-    let bits = w.bit_len();
-    w.finish();
-    assert_eq!(value.encoded_bits(), bits, "encoded_bits of {value:?}");
-    assert!(
-        bits >= T::MIN_BITS,
-        "{value:?}: {bits} < MIN_BITS {}",
-        T::MIN_BITS
-    );
-    if let Some(max) = T::MAX_BITS {
-        assert!(bits <= max, "{value:?}: {bits} > MAX_BITS {max}");
-    }
-    let back: T = hopnet_codec::from_bytes(&buf).expect("decodes");
-    assert_eq!(&back, value);
-    buf
 }
 
 fn field_of(err: &Error) -> &'static str {

@@ -189,7 +189,7 @@ fn message() -> impl Strategy<Value = Message> {
 proptest! {
     #[test]
     fn messages_round_trip(m in message()) {
-        common::round_trip_and_truncations(&m)?;
+        test_vectors::round_trip_strict(&m);
     }
 
     #[test]

@@ -109,9 +109,9 @@ fn frames() -> impl Strategy<Value = (HandshakeFrame, ServerboundFrame, Clientbo
 proptest! {
     #[test]
     fn frames_round_trip((hs, sb, cb) in frames()) {
-        common::round_trip_and_truncations(&hs)?;
-        common::round_trip_and_truncations(&sb)?;
-        common::round_trip_and_truncations(&cb)?;
+        test_vectors::round_trip_strict(&hs);
+        test_vectors::round_trip_strict(&sb);
+        test_vectors::round_trip_strict(&cb);
     }
 
     #[test]

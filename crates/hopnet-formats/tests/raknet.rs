@@ -68,7 +68,7 @@ fn offline() -> impl Strategy<Value = Offline> {
 proptest! {
     #[test]
     fn messages_round_trip(m in offline()) {
-        common::round_trip_and_truncations(&m)?;
+        test_vectors::round_trip_strict(&m);
     }
 
     #[test]

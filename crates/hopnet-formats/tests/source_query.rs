@@ -207,13 +207,13 @@ fn rules_response() -> impl Strategy<Value = RulesResponse> {
 
 proptest! {
     #[test]
-    fn info_round_trips(v in info_response()) { common::round_trip_and_truncations(&v)?; }
+    fn info_round_trips(v in info_response()) { test_vectors::round_trip_strict(&v); }
 
     #[test]
-    fn players_round_trip(v in player_response()) { common::round_trip_and_truncations(&v)?; }
+    fn players_round_trip(v in player_response()) { test_vectors::round_trip_strict(&v); }
 
     #[test]
-    fn rules_round_trip(v in rules_response()) { common::round_trip_and_truncations(&v)?; }
+    fn rules_round_trip(v in rules_response()) { test_vectors::round_trip_strict(&v); }
 
     #[test]
     fn random_bytes_never_panic(bytes in vec(any::<u8>(), 0..200), kind in any::<u8>()) {

@@ -86,6 +86,14 @@ fn refused<T: Encode + ?Sized>(name: &str) -> CodegenError {
         .expect_err("the generator refuses it")
 }
 
+/// Generating the module of `T` alone, named `name`, is refused naming `item`, for a reason
+/// that says `why`.
+fn assert_refused<T: Encode + ?Sized>(name: &str, item: &str, why: &str) {
+    let err = refused::<T>(name);
+    assert_eq!(err.item, item);
+    assert!(err.reason.contains(why), "{err}");
+}
+
 #[test]
 fn what_has_no_typescript_codec_is_an_error_naming_its_field() {
     mod degrees {
@@ -103,9 +111,7 @@ fn what_has_no_typescript_codec_is_an_error_naming_its_field() {
         #[rabbit(with = "degrees")]
         heading: u16,
     }
-    let err = refused::<Custom>("Custom");
-    assert_eq!(err.item, "Custom.heading");
-    assert!(err.reason.contains("custom codec"), "{err}");
+    assert_refused::<Custom>("Custom", "Custom.heading", "custom codec");
 
     #[derive(Rabbit)]
     #[allow(dead_code)]
@@ -130,9 +136,7 @@ fn what_has_no_typescript_codec_is_an_error_naming_its_field() {
     struct Nested {
         maybe: Option<Option<u8>>,
     }
-    let err = refused::<Nested>("Nested");
-    assert_eq!(err.item, "Nested.maybe");
-    assert!(err.reason.contains("null"), "{err}");
+    assert_refused::<Nested>("Nested", "Nested.maybe", "null");
 }
 
 const FAR: u8 = 100;
@@ -146,9 +150,7 @@ fn a_condition_that_calls_rust_code_is_an_error_naming_its_field() {
         #[rabbit(if = "*distance >= FAR")]
         warning: Option<u8>,
     }
-    let err = refused::<Constant>("Constant");
-    assert_eq!(err.item, "Constant.warning");
-    assert!(err.reason.contains("`FAR`"), "{err}");
+    assert_refused::<Constant>("Constant", "Constant.warning", "`FAR`");
 
     #[derive(Rabbit)]
     #[allow(dead_code)]
@@ -157,9 +159,7 @@ fn a_condition_that_calls_rust_code_is_an_error_naming_its_field() {
         #[rabbit(if = "matches!(kind, Some(1))")]
         extra: Option<u8>,
     }
-    let err = refused::<Macro>("Macro");
-    assert_eq!(err.item, "Macro.extra");
-    assert!(err.reason.contains("macro"), "{err}");
+    assert_refused::<Macro>("Macro", "Macro.extra", "macro");
 }
 
 #[test]
@@ -180,7 +180,5 @@ fn two_types_of_one_name_or_a_name_typescript_needs_are_errors() {
     struct Uint8Array {
         byte: u8,
     }
-    let err = refused::<Uint8Array>("bytes");
-    assert_eq!(err.item, "Uint8Array");
-    assert!(err.reason.contains("shadow"), "{err}");
+    assert_refused::<Uint8Array>("bytes", "Uint8Array", "shadow");
 }

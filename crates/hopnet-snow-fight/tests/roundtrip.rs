@@ -1,10 +1,9 @@
 //! Property tests: random messages round-trip through the encoding (and, with the `serde`
 //! feature, through the JSON form), `encoded_bits` is exact, and random bytes never panic.
 
-use hopnet_codec::Encode;
 use hopnet_snow_fight::*;
 use proptest::prelude::*;
-use std::fmt::Debug;
+use test_vectors::round_trip;
 
 fn float() -> impl Strategy<Value = f32> {
     prop_oneof![
@@ -130,20 +129,6 @@ fn client_message() -> impl Strategy<Value = ClientMessage> {
         action.prop_map(ClientMessage::Action),
         any::<u32>().prop_map(ClientMessage::deltas),
     ]
-}
-
-/// Encodes, checks the size, decodes, and checks the bits came back (floats by their bits).
-fn round_trip<T: Encode + hopnet_codec::Decode + PartialEq + Debug>(value: &T) {
-    let bytes = hopnet_codec::to_bytes(value).unwrap();
-    assert_eq!(bytes.len(), hopnet_codec::encoded_len(value));
-    let bits = value.encoded_bits();
-    assert!(bits >= T::MIN_BITS);
-    if let Some(max) = T::MAX_BITS {
-        assert!(bits <= max);
-    }
-    let back: T = hopnet_codec::from_bytes(&bytes).unwrap();
-    assert_eq!(&back, value);
-    assert_eq!(hopnet_codec::to_bytes(&back).unwrap(), bytes);
 }
 
 /// The value written as JSON and read back.

@@ -317,12 +317,21 @@ mod tests {
         }
     }
 
-    #[test]
-    fn agreement_is_not_a_correction() {
-        let mut p = Predictor::new(Line, PredictConfig::default(), 0, 0.0);
-        for t in 1..=10 {
+    /// A predictor from 0 at tick 0, its default settings changed by `tune`, that moved by 1
+    /// each tick up to `ticks`.
+    fn walked(tune: impl FnOnce(&mut PredictConfig), ticks: Tick) -> Predictor<Line> {
+        let mut config = PredictConfig::default();
+        tune(&mut config);
+        let mut p = Predictor::new(Line, config, 0, 0.0);
+        for t in 1..=ticks {
             p.predict(t, 1.0);
         }
+        p
+    }
+
+    #[test]
+    fn agreement_is_not_a_correction() {
+        let mut p = walked(|_| {}, 10);
         assert_eq!(p.reconcile(4, &4.0), Reconciled::Agreed);
         assert_eq!(
             p.reconcile(3, &0.0),
@@ -335,14 +344,7 @@ mod tests {
 
     #[test]
     fn a_correction_is_blended_in_over_the_smoothing_time() {
-        let config = PredictConfig {
-            smoothing_ticks: 4,
-            ..PredictConfig::default()
-        };
-        let mut p = Predictor::new(Line, config, 0, 0.0);
-        for t in 1..=10 {
-            p.predict(t, 1.0);
-        }
+        let mut p = walked(|c| c.smoothing_ticks = 4, 10);
         let r = p.reconcile(5, &3.0);
         assert_eq!(
             r,
@@ -366,14 +368,7 @@ mod tests {
 
     #[test]
     fn history_is_bounded_and_a_jump_restarts_it() {
-        let config = PredictConfig {
-            history: 16,
-            ..PredictConfig::default()
-        };
-        let mut p = Predictor::new(Line, config, 0, 0.0);
-        for t in 1..=1000 {
-            p.predict(t, 1.0);
-        }
+        let mut p = walked(|c| c.history = 16, 1000);
         assert_eq!(p.history_len(), 16);
         assert_eq!(p.reconcile(10, &0.0), Reconciled::Stale);
         p.predict(5000, 1.0);

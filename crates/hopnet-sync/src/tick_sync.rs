@@ -42,6 +42,7 @@
 use std::time::{Duration, Instant};
 
 use crate::Tick;
+use crate::input::Acked;
 
 /// How a [`TickSync`] steers.
 #[derive(Debug, Clone, PartialEq)]
@@ -215,6 +216,18 @@ impl TickSync {
     pub fn on_late_inputs(&mut self, late: u32) {
         let added = f64::from(late) * self.config.late_step;
         self.late_margin = (self.late_margin + added).min(self.config.max_late_margin);
+    }
+
+    /// What an acknowledgement of our inputs told ([`InputSender::on_ack`]): the round trip,
+    /// when it measured one, and the inputs the server counted late. The one call a client
+    /// makes per acknowledgement, so that neither half is forgotten.
+    ///
+    /// [`InputSender::on_ack`]: crate::input::InputSender::on_ack
+    pub fn on_acked(&mut self, acked: Acked) {
+        if let Some(rtt) = acked.rtt {
+            self.on_rtt(rtt);
+        }
+        self.on_late_inputs(acked.late);
     }
 
     /// The margin late inputs added, in ticks.
@@ -437,6 +450,21 @@ mod tests {
         let ran = s.update(start + Duration::from_secs(10)).count();
         assert!(ran <= 9);
         assert_eq!(s.stats().clock_leaps, 1);
+    }
+
+    #[test]
+    fn an_acknowledgement_gives_its_round_trip_and_its_late_count() {
+        let mut s = TickSync::new(TickSyncConfig::new(TICK));
+        s.on_acked(Acked {
+            rtt: Some(Duration::from_millis(100)),
+            late: 2,
+        });
+        assert_eq!(s.rtt(), Some(Duration::from_millis(100)));
+        assert_eq!(s.late_margin(), 2.0 * s.config().late_step);
+        // One that measured no round trip still counts its late inputs.
+        s.on_acked(Acked { rtt: None, late: 1 });
+        assert_eq!(s.rtt(), Some(Duration::from_millis(100)));
+        assert_eq!(s.late_margin(), 3.0 * s.config().late_step);
     }
 
     #[test]

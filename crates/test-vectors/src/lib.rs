@@ -1,9 +1,14 @@
 //! The conformance vectors for the workspace's tests: the files of the repository's `vectors/`
 //! (a byte-identical copy of the project's vectors, see its README), read at test time, never
-//! copied into code; and the two forms they write bytes in.
+//! copied into code; and the two forms they write bytes in. Also the round trip every
+//! crate's tests hold a Rabbit value to ([`round_trip`]).
 //!
 //! One place for the directory's path and for the forms, so that every crate's conformance test
 //! reads the same files the same way.
+
+mod round_trip;
+
+pub use round_trip::{round_trip, round_trip_strict};
 
 use std::path::PathBuf;
 

@@ -40,12 +40,7 @@ impl Plugin for HopnetClientPlugin {
         app.init_resource::<Inbox<()>>()
             .add_message::<Connected>()
             .add_message::<Disconnected>();
-        plugin::add_frame::<NetClient, _, _, _>(
-            app,
-            receive::poll,
-            send::flush,
-            send::close_on_exit,
-        );
+        plugin::add_frame::<NetClient, _, _>(app, receive::poll, send::close_on_exit);
     }
 }
 

@@ -1,14 +1,18 @@
 //! The client's `PostUpdate`: each type's messages encoded and queued, then the transport
 //! flushed.
 
+use std::time::Instant;
+
 use bevy_ecs::prelude::*;
 use bevy_time::{Real, Time};
+use hopnet::Error;
 
 use super::NetClient;
 use crate::shared::clock::frame_instant;
 use crate::shared::encode::encode_each;
 use crate::shared::error::{NetworkError, Peer};
 use crate::shared::messages::ToServer;
+use crate::shared::plugin::Side;
 use crate::shared::protocol::{Direction, NetworkMessage, Protocol};
 
 /// Encodes this frame's [`ToServer<T>`] and queues them.
@@ -35,14 +39,9 @@ pub(crate) fn send_to_server<T: NetworkMessage>(
     );
 }
 
-/// Sends what the frame queued.
-pub(crate) fn flush(
-    mut client: ResMut<NetClient>,
-    time: Option<Res<Time<Real>>>,
-    mut errors: MessageWriter<NetworkError>,
-) {
-    if let Err(error) = client.transport.flush(frame_instant(time.as_deref())) {
-        errors.write(NetworkError::Transport { error });
+impl Side for NetClient {
+    fn flush_transport(&mut self, now: Instant) -> Result<(), Error> {
+        self.transport.flush(now)
     }
 }
 

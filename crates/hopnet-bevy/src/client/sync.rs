@@ -160,10 +160,7 @@ fn receive_states<G: NetworkSimulation>(
         client.clock.on_server_tick(now, message.tick);
         if let Some(ack) = message.ack {
             let acked = client.sender.on_ack(now, &ack);
-            if let Some(rtt) = acked.rtt {
-                client.clock.on_rtt(rtt);
-            }
-            client.clock.on_late_inputs(acked.late);
+            client.clock.on_acked(acked);
         }
         if client
             .newest

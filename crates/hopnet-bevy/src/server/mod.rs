@@ -40,12 +40,7 @@ impl Plugin for HopnetServerPlugin {
             .init_resource::<TrackedReports>()
             .add_message::<ClientConnected>()
             .add_message::<ClientDisconnected>();
-        plugin::add_frame::<NetServer, _, _, _>(
-            app,
-            receive::poll,
-            send::flush,
-            send::close_on_exit,
-        );
+        plugin::add_frame::<NetServer, _, _>(app, receive::poll, send::close_on_exit);
     }
 }
 

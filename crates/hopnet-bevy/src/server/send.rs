@@ -1,14 +1,18 @@
 //! The server's `PostUpdate`: each type's messages encoded once and queued to their clients,
 //! then the transport flushed.
 
+use std::time::Instant;
+
 use bevy_ecs::prelude::*;
 use bevy_time::{Real, Time};
+use hopnet::Error;
 
 use super::NetServer;
 use crate::shared::clock::frame_instant;
 use crate::shared::encode::encode_each;
 use crate::shared::error::{NetworkError, Peer};
 use crate::shared::messages::{SendTo, ToClients};
+use crate::shared::plugin::Side;
 use crate::shared::protocol::{Direction, NetworkMessage, Protocol};
 
 /// Encodes this frame's [`ToClients<T>`], each once, and queues each to the clients it names.
@@ -49,14 +53,9 @@ pub(crate) fn send_to_clients<T: NetworkMessage>(
     );
 }
 
-/// Sends what the frame queued.
-pub(crate) fn flush(
-    mut server: ResMut<NetServer>,
-    time: Option<Res<Time<Real>>>,
-    mut errors: MessageWriter<NetworkError>,
-) {
-    if let Err(error) = server.transport.flush(frame_instant(time.as_deref())) {
-        errors.write(NetworkError::Transport { error });
+impl Side for NetServer {
+    fn flush_transport(&mut self, now: Instant) -> Result<(), Error> {
+        self.transport.flush(now)
     }
 }
 

@@ -3,10 +3,14 @@
 //! `NetClient`) exists.
 
 use bevy_app::{App, AppExit, Last, PostUpdate, PreUpdate};
+use bevy_ecs::component::Mutable;
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::IntoScheduleConfigs;
 use bevy_ecs::system::ScheduleSystem;
+use bevy_time::{Real, Time};
+use hopnet::Error;
 
+use crate::shared::clock::frame_instant;
 use crate::shared::error::{NetworkError, log_errors};
 use crate::shared::protocol::Protocol;
 use crate::shared::sets::{HopnetReceive, HopnetSend, Registered, Step};
@@ -29,13 +33,29 @@ pub(crate) fn common(app: &mut App) {
         .add_systems(Last, log_errors);
 }
 
+/// A side's resource (`NetServer`, `NetClient`): what its frame's end asks of it.
+pub(crate) trait Side: Resource<Mutability = Mutable> {
+    /// Sends what the frame queued on the side's transport.
+    fn flush_transport(&mut self, now: std::time::Instant) -> Result<(), Error>;
+}
+
+/// Sends what the frame queued, on either side.
+fn flush<R: Side>(
+    mut side: ResMut<R>,
+    time: Option<Res<Time<Real>>>,
+    mut errors: MessageWriter<NetworkError>,
+) {
+    if let Err(error) = side.flush_transport(frame_instant(time.as_deref())) {
+        errors.write(NetworkError::Transport { error });
+    }
+}
+
 /// A side's frame, while its resource `R` exists: `poll` takes in what arrived
-/// ([`Step::Poll`]), `flush` sends what the frame queued ([`Step::Flush`]), and `close` ends
-/// the connections when the app exits, before the last errors are logged.
-pub(crate) fn add_frame<R: Resource, P, F, C>(
+/// ([`Step::Poll`]), the transport sends what the frame queued ([`Step::Flush`]), and `close`
+/// ends the connections when the app exits, before the last errors are logged.
+pub(crate) fn add_frame<R: Side, P, C>(
     app: &mut App,
     poll: impl IntoScheduleConfigs<ScheduleSystem, P>,
-    flush: impl IntoScheduleConfigs<ScheduleSystem, F>,
     close: impl IntoScheduleConfigs<ScheduleSystem, C>,
 ) {
     app.add_systems(
@@ -44,7 +64,7 @@ pub(crate) fn add_frame<R: Resource, P, F, C>(
     )
     .add_systems(
         PostUpdate,
-        flush.in_set(Step::Flush).run_if(resource_exists::<R>),
+        flush::<R>.in_set(Step::Flush).run_if(resource_exists::<R>),
     )
     .add_systems(
         Last,

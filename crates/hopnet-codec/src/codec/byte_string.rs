@@ -4,7 +4,7 @@
 //! [`FixedLen`]: super::FixedLen
 //! [`UntilByte`]: super::UntilByte
 
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 /// Strings and byte lists whose value is their bytes: a `String` (UTF-8 checked when read), a
 /// `Vec<u8>` or a `Box<[u8]>`.
@@ -73,7 +73,7 @@ impl ByteString for Box<[u8]> {
 #[cfg(test)]
 mod tests {
     use super::ByteString;
-    use crate::Error;
+    use crate::error::Error;
 
     #[test]
     fn strings_are_checked_text_and_byte_lists_are_taken_as_they_are() {

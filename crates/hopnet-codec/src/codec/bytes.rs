@@ -12,8 +12,10 @@ use std::borrow::Cow;
 use super::byte_string::ByteString;
 use super::fixed::FixedBits;
 use super::{FieldCodec, FieldDecode};
+use crate::error::{Error, Result};
+use crate::read::BitRead;
 use crate::schema::{Encoding, Number};
-use crate::{BitRead, BitWriter, Error, Result};
+use crate::write::BitWriter;
 
 /// Numbers written as whole bytes: integers (two's complement for signed ones), `bool` (one
 /// byte, 0 or 1) and floats (their IEEE-754 bits).
@@ -243,7 +245,7 @@ mod tests {
             for b in &values {
                 assert_eq!(
                     <FixedLen<4> as FieldCodec<String>>::same_encoding(a, b),
-                    crate::delta::encodings_equal::<FixedLen<4>, String>(a, b),
+                    crate::codec::encodings_equal::<FixedLen<4>, String>(a, b),
                     "{a:?} against {b:?}"
                 );
             }

@@ -9,9 +9,12 @@
 
 use super::FieldCodec;
 use super::to_end::{EndList, encode_at_most, items_max_bits};
+use crate::encode::Encode;
+use crate::error::{Error, Result};
 use crate::impls::collections::{decode_list_items, decode_utf8};
+use crate::read::{BitRead, BitReader, Decode};
 use crate::schema::Encoding;
-use crate::{BitRead, BitReader, BitWriter, Decode, Encode, Error, Result};
+use crate::write::BitWriter;
 
 /// Lists and strings a count from elsewhere can size.
 #[diagnostic::on_unimplemented(

@@ -2,8 +2,10 @@
 //! write text.
 
 use super::{FieldCodec, FieldDecode};
+use crate::error::{Error, Result};
+use crate::read::{BitRead, BitReader};
 use crate::schema::Encoding;
-use crate::{BitRead, BitReader, BitWriter, Error, Result};
+use crate::write::BitWriter;
 
 /// UTF-8 bytes, then a zero byte (`#[rabbit(cstring)]`). A string holding a zero byte cannot
 /// be written (its reader would stop early), so encoding it is an error. The string grows only

@@ -3,8 +3,10 @@
 use std::borrow::Cow;
 
 use super::{FieldCodec, FieldDecode};
+use crate::error::{Error, Result};
+use crate::read::BitRead;
 use crate::schema::Encoding;
-use crate::{BitRead, BitWriter, Error, Result};
+use crate::write::BitWriter;
 
 /// Integers and `bool`, as plain fixed-width bit fields; signed types as two's complement of
 /// that width.

@@ -10,8 +10,10 @@
 //! and WebAssembly: -1 is one byte), [`Leb128ZigZag`] interleaves first (protobuf's `sint`).
 
 use super::{FieldCodec, FieldDecode};
+use crate::error::{Error, Result};
+use crate::read::BitRead;
 use crate::schema::{Encoding, Leb128Form};
-use crate::{BitRead, BitWriter, Error, Result};
+use crate::write::BitWriter;
 
 /// Unsigned LEB128 (`#[rabbit(leb128)]`) of the value's bits: an unsigned type as it is
 /// (ULEB128), a signed type's two's complement bits at the type's width (Minecraft's VarInt and
@@ -220,7 +222,7 @@ leb128_codec!(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::BitReader;
+    use crate::read::BitReader;
 
     fn encode<C, T: Leb128Int<C>>(v: T) -> Vec<u8>
     where

@@ -5,8 +5,12 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::{FieldCodec, FieldDecode};
+use crate::encode::Encode;
+use crate::error::{Error, Result};
+use crate::read::{BitRead, BitReader, Decode};
 use crate::schema::Encoding;
-use crate::{BitRead, BitReader, BitWriter, Decode, Encode, Error, Result, size};
+use crate::size;
+use crate::write::BitWriter;
 
 /// Lists and strings whose length a `#[rabbit(max_len = N)]` field bounds.
 #[diagnostic::on_unimplemented(

@@ -59,8 +59,11 @@ pub use to_end::{EndList, ToEnd};
 pub use until::{UntilByte, UntilItem, check_until, with_expression};
 pub use varint::{Varint, VarintInt, ZigZag};
 
+use crate::encode::Encode;
+use crate::error::Result;
+use crate::read::{BitRead, Decode};
 use crate::schema::Encoding;
-use crate::{BitRead, BitWriter, Decode, Encode, Result};
+use crate::write::BitWriter;
 
 /// How values of type `T` are written: the encoding half of a codec type.
 ///
@@ -106,8 +109,26 @@ pub trait FieldCodec<T: ?Sized> {
     /// otherwise encodes both into scratch buffers (which allocates).
     #[inline]
     fn same_encoding(a: &T, b: &T) -> bool {
-        crate::delta::encodings_equal::<Self, T>(a, b)
+        encodings_equal::<Self, T>(a, b)
     }
+}
+
+/// The provided [`FieldCodec::same_encoding`]: the words compared, or both encoded into
+/// scratch buffers.
+#[inline]
+pub(crate) fn encodings_equal<C: FieldCodec<T> + ?Sized, T: ?Sized>(a: &T, b: &T) -> bool {
+    if C::WORD_BITS.is_some() {
+        return matches!((C::encode_word(a), C::encode_word(b)), (Ok(x), Ok(y)) if x == y);
+    }
+    let scratch = |v: &T| {
+        let mut bytes = Vec::new();
+        let mut w = BitWriter::new(&mut bytes);
+        let result = C::encode(v, &mut w);
+        let bits = w.bit_len();
+        w.finish();
+        result.map(|()| (bits, bytes))
+    };
+    matches!((scratch(a), scratch(b)), (Ok(x), Ok(y)) if x == y)
 }
 
 /// How values of type `T` are read back: the decoding half of a codec type.

@@ -2,8 +2,11 @@
 //! from `A` to `B`, written as the index of its grid point.
 
 use super::{FieldCodec, FieldDecode};
+use crate::error::{Error, Result};
+use crate::read::BitRead;
 use crate::schema::Encoding;
-use crate::{BitRead, BitWriter, Error, Result, size};
+use crate::size;
+use crate::write::BitWriter;
 
 /// Floats that a quantized field can hold.
 #[diagnostic::on_unimplemented(

@@ -3,8 +3,11 @@
 use std::borrow::Cow;
 
 use super::{FieldCodec, FieldDecode};
+use crate::error::{Error, Result};
+use crate::read::BitRead;
 use crate::schema::Encoding;
-use crate::{BitRead, BitWriter, Error, Result, size};
+use crate::size;
+use crate::write::BitWriter;
 
 /// Integers that a `#[rabbit(range = "A..=B")]` field can hold.
 #[diagnostic::on_unimplemented(

@@ -2,9 +2,10 @@
 //! (a `u32` variable-length integer).
 
 use super::{Fixed, Varint};
+use crate::error::Result;
+use crate::read::BitRead;
 use crate::schema::Tag;
 use crate::write::varint_word;
-use crate::{BitRead, Result};
 
 /// A codec that writes an enum's tag.
 pub trait TagCodec {

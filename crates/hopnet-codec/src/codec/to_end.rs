@@ -2,9 +2,12 @@
 //! datagram, or of the bytes a `byte_len` field gives it).
 
 use super::{FieldCodec, FieldDecode};
+use crate::encode::Encode;
+use crate::error::{Error, Result};
 use crate::impls::collections::{self, decode_windowed, prealloc};
+use crate::read::{BitRead, BitReader, Decode};
 use crate::schema::Encoding;
-use crate::{BitRead, BitReader, BitWriter, Decode, Encode, Error, Result};
+use crate::write::BitWriter;
 
 /// Lists and strings that can run to the end of the input.
 #[diagnostic::on_unimplemented(

@@ -9,9 +9,12 @@
 
 use super::byte_string::ByteString;
 use super::{FieldCodec, FieldDecode};
+use crate::encode::Encode;
+use crate::error::{Error, Result};
 use crate::impls::collections;
+use crate::read::{BitRead, BitReader, Decode};
 use crate::schema::{Encoding, Terminator};
-use crate::{BitRead, BitReader, BitWriter, Decode, Encode, Error, Result};
+use crate::write::BitWriter;
 
 /// The bytes, then the byte `END` (`until = END`), at most `MAX` bytes before it. A value
 /// holding `END` cannot be written (its reader would stop inside it).

@@ -3,9 +3,12 @@
 
 use super::fixed::does_not_fit;
 use super::{FieldCodec, FieldDecode};
+use crate::error::Result;
+use crate::read::BitRead;
 use crate::schema::Encoding;
+use crate::varint;
+use crate::write::BitWriter;
 use crate::write::{varint_word, varint_word_bits};
-use crate::{BitRead, BitWriter, Result, varint};
 
 /// The variable-length integer of the type's width, of its bits as they are (a signed type's
 /// two's complement, so small negative numbers are long): `#[rabbit(varint)]`. As an enum's

@@ -3,7 +3,9 @@
 
 use crate::codec::{FieldCodec, FieldDecode};
 use crate::delta::{coded_decode_changes, coded_unchanged};
-use crate::{BitReader, BitWriter, Result};
+use crate::error::Result;
+use crate::read::BitReader;
+use crate::write::BitWriter;
 
 pub use crate::delta::keyed;
 pub use crate::delta::{DeltaDecode, DeltaEncode};

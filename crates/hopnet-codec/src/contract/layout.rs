@@ -4,9 +4,11 @@
 use std::fmt::Debug;
 
 use crate::codec::{FieldCodec, FieldDecode};
+use crate::error::{Error, Result};
 use crate::layout::Transform;
+use crate::read::BitRead;
 use crate::schema::Encoding;
-use crate::{BitRead, BitWriter, Error, Result};
+use crate::write::BitWriter;
 
 /// The word of up to eight magic bytes: as the bytes go in the stream (least significant byte
 /// first), or as a number written most significant bit first (`bit_order = "msb"`), so that

@@ -39,11 +39,14 @@ pub use crate::codec::{
     with_expression,
 };
 pub use crate::delta::{coded_decode_changes, coded_encode_changes, coded_unchanged};
+pub use crate::encode::Encode;
+pub use crate::error::{Error, Result};
 pub use crate::layout::{Computed, Transform};
+pub use crate::read::{BitRead, BitReader, BitWindow, Decode};
 pub use crate::schema::{
     Body, Describe, Encoding, FieldSchema, TypeRef, TypeSchema, VariantSchema,
 };
-pub use crate::{BitRead, BitReader, BitWindow, BitWriter, Decode, Encode, Error, Result};
+pub use crate::write::BitWriter;
 
 pub use std::boxed::Box;
 pub use std::clone::Clone;
@@ -64,7 +67,7 @@ pub const fn fewest_tag_bits(max_index: u64) -> u32 {
 /// The provided [`Encode::encode_word`], for derived impls whose `WORD_BITS` is `None`.
 #[inline]
 pub fn word_by_encoding<T: Encode + ?Sized>(value: &T) -> Result<(u64, u32)> {
-    crate::write::word_by_encoding(value)
+    crate::encode::word_by_encoding(value)
 }
 
 /// The bits `encode` writes, found by encoding into a scratch buffer: the size of a field with

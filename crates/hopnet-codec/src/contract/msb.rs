@@ -8,8 +8,9 @@
 //! error.
 
 use crate::codec::FieldDecode;
+use crate::error::Result;
+use crate::read::{BitRead, BitReader};
 use crate::schema::{Encoding, Tag};
-use crate::{BitRead, BitReader, Result};
 
 /// How one item of an msb container is written and read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

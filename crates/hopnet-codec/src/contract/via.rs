@@ -1,6 +1,6 @@
 //! Containers written as another type (`#[rabbit(from = "W", into = "W")]`).
 
-use crate::Error;
+use crate::error::Error;
 use crate::schema::{Body, Encoding, FieldSchema, TypeSchema};
 
 /// The layout of a container written as a `W` whose schema is `wire`: `W`'s own layout when

@@ -6,31 +6,15 @@
 //! Generated code calls these; a hand-written [`DeltaEncode`](super::DeltaEncode) can too.
 
 use crate::codec::{FieldCodec, FieldDecode};
-use crate::{BitReader, BitWriter, Result};
+use crate::error::Result;
+use crate::read::BitReader;
+use crate::write::BitWriter;
 
 /// Whether codec `C` writes the same bits for `a` as for `b`
 /// ([`FieldCodec::same_encoding`]).
 #[inline(always)]
 pub fn coded_unchanged<C: FieldCodec<T>, T: ?Sized>(a: &T, b: &T) -> bool {
     C::same_encoding(a, b)
-}
-
-/// The provided [`FieldCodec::same_encoding`]: the words compared, or both encoded into
-/// scratch buffers.
-#[inline]
-pub(crate) fn encodings_equal<C: FieldCodec<T> + ?Sized, T: ?Sized>(a: &T, b: &T) -> bool {
-    if C::WORD_BITS.is_some() {
-        return matches!((C::encode_word(a), C::encode_word(b)), (Ok(x), Ok(y)) if x == y);
-    }
-    let scratch = |v: &T| {
-        let mut bytes = Vec::new();
-        let mut w = BitWriter::new(&mut bytes);
-        let result = C::encode(v, &mut w);
-        let bits = w.bit_len();
-        w.finish();
-        result.map(|()| (bits, bytes))
-    };
-    matches!((scratch(a), scratch(b)), (Ok(x), Ok(y)) if x == y)
 }
 
 /// Writes a changed value: as codec `C` writes it.

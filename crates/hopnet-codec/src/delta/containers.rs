@@ -10,9 +10,12 @@
 //! - `Box<T>`: the `T`'s.
 
 use super::{DeltaDecode, DeltaEncode};
+use crate::encode::Encode;
+use crate::error::{Error, Result};
 use crate::impls::collections::{prealloc, try_array};
 use crate::limits::MAX_EMPTY_ITEMS;
-use crate::{BitReader, BitWriter, Encode, Error, Result};
+use crate::read::BitReader;
+use crate::write::BitWriter;
 
 impl<T: DeltaEncode> DeltaEncode for Option<T> {
     #[inline]

@@ -40,7 +40,11 @@
 
 use super::containers::preallocated;
 use super::{DeltaDecode, DeltaEncode};
-use crate::{BitReader, BitWriter, Encode, Error, Result, varint};
+use crate::encode::Encode;
+use crate::error::{Error, Result};
+use crate::read::BitReader;
+use crate::varint;
+use crate::write::BitWriter;
 
 /// Whether `list` would be written as unchanged against `base`: the same length, each item
 /// unchanged against the one at its position.

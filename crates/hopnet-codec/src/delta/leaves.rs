@@ -13,7 +13,10 @@
 use std::marker::PhantomData;
 
 use super::{DeltaDecode, DeltaEncode};
-use crate::{BitReader, BitWriter, Decode, Encode, Result};
+use crate::encode::Encode;
+use crate::error::Result;
+use crate::read::{BitReader, Decode};
+use crate::write::BitWriter;
 
 macro_rules! leaves {
     ($(|$a:ident, $b:ident| $same:expr => $($t:ty),+;)*) => {$($(
@@ -54,7 +57,7 @@ macro_rules! floats {
                 let xor = self.to_bits() ^ base.to_bits();
                 if xor == 0 {
                     // Only called for a change: the same bits have no difference to write.
-                    return Err(crate::Error::custom("encode_changes of an unchanged float"));
+                    return Err(crate::error::Error::custom("encode_changes of an unchanged float"));
                 }
                 let zeros = xor.leading_zeros();
                 let below = <$bits>::BITS - 1 - zeros;

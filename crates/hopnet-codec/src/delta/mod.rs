@@ -63,10 +63,12 @@ mod containers;
 pub mod keyed;
 mod leaves;
 
-pub(crate) use coded::encodings_equal;
 pub use coded::{coded_decode_changes, coded_encode_changes, coded_unchanged};
 
-use crate::{BitReader, BitWriter, Decode, Encode, Result};
+use crate::encode::Encode;
+use crate::error::Result;
+use crate::read::{BitReader, Decode};
+use crate::write::BitWriter;
 
 /// A type that can be written as the changes from a baseline.
 ///

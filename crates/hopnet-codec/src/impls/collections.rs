@@ -3,8 +3,12 @@
 //! An `Option` is a presence bit, then the value. A list (`Vec`, slice) is a `u32` count, then the
 //! items; a string is its UTF-8 bytes as a list of `u8`. A fixed-size array has no count.
 
+use crate::encode::Encode;
+use crate::error::{Error, Result};
+use crate::read::{BitRead, BitReader, Decode};
 use crate::schema::Encoding;
-use crate::{BitRead, BitReader, BitWriter, Decode, Encode, Error, Result, size, varint};
+use crate::write::BitWriter;
+use crate::{size, varint};
 
 impl<T: Encode> Encode for Option<T> {
     const MIN_BITS: u64 = 1;
@@ -16,7 +20,7 @@ impl<T: Encode> Encode for Option<T> {
     #[inline(always)]
     fn encode_word(&self) -> Result<(u64, u32)> {
         if Self::WORD_BITS.is_none() {
-            return crate::write::word_by_encoding(self);
+            return crate::encode::word_by_encoding(self);
         }
         match self {
             Some(v) => {

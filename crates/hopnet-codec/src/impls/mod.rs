@@ -5,11 +5,11 @@
 macro_rules! decode_both {
     (|$r:ident| $body:expr) => {
         #[inline(always)]
-        fn decode($r: &mut crate::BitReader<'_>) -> crate::Result<Self> {
+        fn decode($r: &mut crate::read::BitReader<'_>) -> crate::error::Result<Self> {
             $body
         }
         #[inline(always)]
-        fn decode_window($r: &mut crate::BitWindow<'_>) -> crate::Result<Self> {
+        fn decode_window($r: &mut crate::read::BitWindow<'_>) -> crate::error::Result<Self> {
             $body
         }
     };
@@ -18,16 +18,16 @@ macro_rules! decode_both {
 /// `Encode` of a type that is written as what it derefs to (`$target`).
 macro_rules! deref_encode {
     ($(impl[$($g:tt)*] for $t:ty => $target:ty;)*) => {$(
-        impl<$($g)*> crate::Encode for $t {
+        impl<$($g)*> crate::encode::Encode for $t {
             const MIN_BITS: u64 = <$target>::MIN_BITS;
             const MAX_BITS: Option<u64> = <$target>::MAX_BITS;
             const WORD_BITS: Option<u32> = <$target>::WORD_BITS;
             #[inline(always)]
-            fn encode_word(&self) -> crate::Result<(u64, u32)> {
+            fn encode_word(&self) -> crate::error::Result<(u64, u32)> {
                 (**self).encode_word()
             }
             #[inline(always)]
-            fn encode(&self, w: &mut crate::BitWriter<'_>) -> crate::Result<()> {
+            fn encode(&self, w: &mut crate::write::BitWriter<'_>) -> crate::error::Result<()> {
                 (**self).encode(w)
             }
             #[inline(always)]

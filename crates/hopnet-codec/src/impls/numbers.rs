@@ -4,9 +4,13 @@
 //! signed ones are zig-zag interleaved first (`i8`: zig-zag, then eight plain bits). `usize` and
 //! `isize` are `u64` and `i64` on every platform, so both ends agree whatever their word size.
 
+use crate::encode::Encode;
+use crate::error::{Error, Result};
+use crate::read::{BitReader, Decode};
 use crate::schema::Encoding;
+use crate::varint;
+use crate::write::BitWriter;
 use crate::write::{varint_word, varint_word_bits};
-use crate::{BitReader, BitWriter, Decode, Encode, Error, Result, varint};
 
 /// Types of a constant width: their bits as one word (`to`), and back (`from`).
 macro_rules! fixed_width {

@@ -1,6 +1,8 @@
 //! Smart pointers and references: the pointee's encoding, nothing added.
 
-use crate::{BitReader, Decode, Encode, Result};
+use crate::encode::Encode;
+use crate::error::Result;
+use crate::read::{BitReader, Decode};
 use std::borrow::{Cow, ToOwned};
 use std::rc::Rc;
 use std::sync::Arc;

@@ -1,7 +1,11 @@
 //! Tuples (their items in order), `()` and `PhantomData` (no bits).
 
+use crate::encode::Encode;
+use crate::error::Result;
+use crate::read::{BitReader, Decode};
 use crate::schema::Encoding;
-use crate::{BitReader, BitWriter, Decode, Encode, Result, size};
+use crate::size;
+use crate::write::BitWriter;
 use std::marker::PhantomData;
 
 /// Types with one value, which takes no bits.

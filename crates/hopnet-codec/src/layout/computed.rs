@@ -11,6 +11,7 @@ use std::marker::PhantomData;
 /// the one that was encoded.
 ///
 /// ```
+/// # #[cfg(feature = "derive")] {
 /// use hopnet_codec::layout::Computed;
 ///
 /// #[derive(hopnet_codec::Rabbit, Debug, PartialEq)]
@@ -26,6 +27,7 @@ use std::marker::PhantomData;
 /// assert_eq!(hopnet_codec::to_bytes(&msg)?, [0, 2, b'h', b'i']);
 /// assert_eq!(hopnet_codec::from_bytes::<Sized>(&[0, 2, b'h', b'i'])?, msg);
 /// assert!(hopnet_codec::from_bytes::<Sized>(&[0, 3, b'h', b'i']).is_err());
+/// # }
 /// # Ok::<(), hopnet_codec::Error>(())
 /// ```
 pub struct Computed<T>(PhantomData<fn() -> T>);

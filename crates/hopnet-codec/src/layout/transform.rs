@@ -1,7 +1,7 @@
 //! [`Transform`]: a field whose bytes pass through a function on the way out and its inverse
 //! on the way in.
 
-use crate::Result;
+use crate::error::Result;
 
 /// How a `#[rabbit(transform = "expr")]` field's value becomes bytes and back: compression,
 /// encryption, an encoding of its own. `expr` is evaluated in the generated code (it may name

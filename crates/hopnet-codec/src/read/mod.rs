@@ -1,15 +1,17 @@
 //! The bit readers: [`BitReader`] over the whole input, [`BitWindow`] over a bounded window of
 //! it, and [`BitRead`], the reads they share.
 
+mod decode;
 mod reader;
 mod region;
 mod window;
 mod word;
 
+pub use decode::{Decode, from_bytes};
 pub use reader::BitReader;
 pub use window::BitWindow;
 
-use crate::{Decode, Result};
+use crate::error::Result;
 
 /// The reads shared by [`BitReader`] and [`BitWindow`], so that one decoder serves both: codec
 /// types ([`crate::codec::FieldDecode`]) and derived code are written once over it.

@@ -1,8 +1,11 @@
 //! [`BitReader`]: reads every value checked against the end of the input.
 
+use super::BitWindow;
 use super::word::{non_canonical, varint_in_word};
+use crate::encode::Encode;
+use crate::error::{Error, Result};
 use crate::limits::{MAX_EMPTY_ITEMS, WINDOW_BYTES};
-use crate::{BitWindow, Encode, Error, Result, varint};
+use crate::varint;
 
 /// Reads a Rabbit bit stream from a byte slice.
 ///

@@ -1,7 +1,7 @@
 //! Reads of byte-aligned spans: the bytes of a field whose length an earlier field gives.
 
 use super::BitReader;
-use crate::{Error, Result};
+use crate::error::{Error, Result};
 
 impl<'a> BitReader<'a> {
     /// A reader over the next `bytes` bytes only, at the same position (errors keep their

@@ -1,9 +1,11 @@
 //! [`BitWindow`]: reads one bounded value from a fixed window of the input, with no check per
 //! read.
 
+use super::BitReader;
 use super::word::varint_in_word;
+use crate::error::Result;
 use crate::limits::WINDOW_BYTES;
-use crate::{BitReader, Result, varint};
+use crate::varint;
 
 /// A reader over a fixed window of the input, for decoding one value whose encoding is known
 /// to fit in it: a list's item of bounded size ([`crate::Decode::decode_window`]).

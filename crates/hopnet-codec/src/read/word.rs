@@ -1,7 +1,8 @@
 //! A variable-length integer found in one loaded word: the part of varint reading that
 //! [`BitReader`](super::BitReader) and [`BitWindow`](super::BitWindow) share.
 
-use crate::{Error, Result, varint};
+use crate::error::{Error, Result};
+use crate::varint;
 
 /// A varint found at the bottom of a loaded word.
 pub(super) struct WordVarint {
@@ -85,7 +86,8 @@ pub(super) fn varint_in_word(word: u64, k: u32) -> Option<WordVarint> {
 #[cfg(test)]
 mod tests {
     use super::super::BitReader;
-    use crate::{Error, Result, varint};
+    use crate::error::{Error, Result};
+    use crate::varint;
 
     /// The spec's varint read one bit at a time: the reference for the word-at-a-time reader.
     fn reference_varint(bits: &[bool], pos: usize, bytes: u32) -> (Result<u64>, usize) {
@@ -143,7 +145,7 @@ mod tests {
                     for offset in 0..8u32 {
                         for tail in [0usize, 16] {
                             let mut buf = Vec::new();
-                            let mut w = crate::BitWriter::new(&mut buf);
+                            let mut w = crate::write::BitWriter::new(&mut buf);
                             w.write_bits(0, offset);
                             w.write_bits((m - 1) as u64, k);
                             w.write_bits(value, 8 * m);

@@ -1,22 +1,20 @@
 //! What the harness checks: byte strings with what Rust made of them, and the deterministic
 //! randomness that makes more of them.
 
+use hopnet_snow_fight::sample::SplitMix64;
 use serde_json::{Value, json};
 
-/// A deterministic source of test values (SplitMix64): the same cases on every run.
-pub struct Rng(u64);
+/// A deterministic source of test values: the same cases on every run, from the Snow Fight
+/// crate's sample generator (SplitMix64).
+pub struct Rng(SplitMix64);
 
 impl Rng {
     pub fn new(seed: u64) -> Self {
-        Rng(seed)
+        Rng(SplitMix64::new(seed))
     }
 
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number below `n` (> 0).

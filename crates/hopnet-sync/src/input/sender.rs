@@ -27,7 +27,8 @@ struct Pending<I> {
     sent: Option<Instant>,
 }
 
-/// What an acknowledgement told: give both to the [`TickSync`](crate::tick_sync::TickSync).
+/// What an acknowledgement told: give it to the [`TickSync`](crate::tick_sync::TickSync)
+/// ([`TickSync::on_acked`](crate::tick_sync::TickSync::on_acked)).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Acked {
     /// The round trip it measured, when it names an input still waiting whose message left.

@@ -48,10 +48,7 @@ impl Client {
         self.sync.on_server_tick(now, snapshot.tick);
         if let Some(ack) = snapshot.ack {
             let acked = self.sender.on_ack(now, &ack);
-            if let Some(rtt) = acked.rtt {
-                self.sync.on_rtt(rtt);
-            }
-            self.sync.on_late_inputs(acked.late);
+            self.sync.on_acked(acked);
         }
         for (i, player) in snapshot.players.iter().enumerate() {
             if i == slot {
