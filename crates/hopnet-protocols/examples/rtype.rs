@@ -5,7 +5,21 @@
 //! cargo run -p hopnet-protocols --example rtype -- server --bind 127.0.0.1:4242
 //! cargo run -p hopnet-protocols --example rtype -- client --connect 127.0.0.1:4242 --create arena
 //! cargo run -p hopnet-protocols --example rtype -- client --connect 127.0.0.1:4242 --join --moves 40
+//! cargo run -p hopnet-protocols --example rtype -- client --connect 127.0.0.1:4242 --create b --no-extrapolation
 //! ```
+//!
+//! The client shows the other ships and the bullets between SPRITEs as the RFC's section 2.3
+//! asks (an entity going straight carried on for a bounded time, converging back when the
+//! next SPRITE comes; `--no-extrapolation` shows each where its last SPRITE put it). Before
+//! its summary it prints, on stdout, how far off it showed them: for each SPRITE of an entity
+//! other than its own ship, the distance (in the game's units) between where the client
+//! showed that entity when the SPRITE came and where the SPRITE puts it, as one line
+//!
+//! ```text
+//! position error: sprites N p50 X p99 Y max Z (extrapolation MODE)
+//! ```
+//!
+//! where MODE is `bounded at 90 ms` or `off`.
 //!
 //! Each prints, as its last line on stdout, one JSON object: the client
 //! `{"instance":ID,"port":P,"entities":K,"checks":C,"resyncs":R}`, the server
@@ -21,7 +35,8 @@ use std::time::{Duration, Instant};
 
 use clap::{ArgGroup, Parser, Subcommand};
 use hopnet_protocols::rtype::{
-    Entry, Host, HostConfig, SessionConfig, SessionProgress, play_tracked,
+    Entry, ErrorSummary, Extrapolation, Host, HostConfig, SessionConfig, SessionProgress,
+    play_tracked,
 };
 
 /// Every program's deadline.
@@ -57,6 +72,9 @@ enum Command {
         /// Moves to play (every fifth a SPACE).
         #[arg(long, default_value_t = 20)]
         moves: usize,
+        /// Shows each entity where its last SPRITE put it, instead of carrying it on.
+        #[arg(long)]
+        no_extrapolation: bool,
     },
 }
 
@@ -69,7 +87,15 @@ fn main() -> ExitCode {
             create,
             join: _,
             moves,
-        } => client(connect, create, moves, deadline),
+            no_extrapolation,
+        } => {
+            let extrapolation = if no_extrapolation {
+                Extrapolation::Off
+            } else {
+                Extrapolation::default()
+            };
+            client(connect, create, moves, extrapolation, deadline)
+        }
     }
 }
 
@@ -95,13 +121,32 @@ fn server(bind: SocketAddr, deadline: Instant) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn client(lobby: SocketAddr, create: Option<String>, moves: usize, deadline: Instant) -> ExitCode {
+/// The position error's line (its form is in the module's docs).
+fn error_line(e: &ErrorSummary, mode: Extrapolation) -> String {
+    let mode = match mode {
+        Extrapolation::Off => "off".to_owned(),
+        Extrapolation::Bounded { max, .. } => format!("bounded at {} ms", max.as_millis()),
+    };
+    format!(
+        "position error: sprites {} p50 {:.2} p99 {:.2} max {:.2} (extrapolation {mode})",
+        e.count, e.p50, e.p99, e.max
+    )
+}
+
+fn client(
+    lobby: SocketAddr,
+    create: Option<String>,
+    moves: usize,
+    extrapolation: Extrapolation,
+    deadline: Instant,
+) -> ExitCode {
     let config = SessionConfig {
         lobby,
         entry: create.map_or(Entry::Join, Entry::Create),
         moves,
         deadline,
         impairment: None,
+        extrapolation,
     };
     let mut progress = SessionProgress::default();
     match play_tracked(&config, &mut progress) {
@@ -113,6 +158,7 @@ fn client(lobby: SocketAddr, create: Option<String>, moves: usize, deadline: Ins
                 "instance {} on port {}: {} moves played",
                 s.instance, s.port, s.moves
             );
+            println!("{}", error_line(&s.position_error, extrapolation));
             println!(
                 "{}",
                 serde_json::json!({
@@ -127,6 +173,7 @@ fn client(lobby: SocketAddr, create: Option<String>, moves: usize, deadline: Ins
         }
         Err(e) => {
             eprintln!("rtype: {e}");
+            println!("{}", error_line(&progress.position_error, extrapolation));
             // The contract's summary as far as the session got, and why it ended.
             println!(
                 "{}",

@@ -26,6 +26,7 @@
 //!     moves: 20,
 //!     deadline: Instant::now() + Duration::from_secs(30),
 //!     impairment: None,
+//!     extrapolation: Default::default(),
 //! })?;
 //! assert_eq!(summary.moves, 20);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -33,27 +34,36 @@
 
 mod body;
 mod client;
+mod dead_reckoning;
 mod frames;
 mod host;
 mod instance;
 mod lobby;
 mod outbox;
+mod position_error;
 mod session;
 mod stream;
 mod world;
 
 pub use body::{Listing, valid_name};
 pub use client::{ClientStats, DEFAULT_RTO, InstanceClient, MAX_KNOWN_ENTITIES, Phase, moves};
+pub use dead_reckoning::{
+    DEFAULT_CONVERGE, DEFAULT_MAX_EXTRAPOLATION, DeadReckoning, Extrapolation, MIN_INTERVAL,
+    Position, RUN,
+};
 pub use frames::{MAX_MESSAGE, Rejected, decode, to_bytes};
 pub use host::{
     EMPTY_INSTANCE_LIFETIME, Host, HostConfig, HostSummary, LOBBY_IDLE, MAX_INSTANCES,
     MAX_LOBBY_CONNECTIONS,
 };
-pub use instance::{CHECK_INTERVAL, Instance, InstanceStats, PLAYER_TIMEOUT};
+pub use instance::{CHECK_INTERVAL, GAME_TICK, Instance, InstanceStats, PLAYER_TIMEOUT};
 pub use lobby::{CreateError, GAME, Instances, LobbySession};
 pub use outbox::MAX_OUTBOX;
+pub use position_error::{ErrorSummary, MAX_ERROR_SAMPLES, PositionError};
 pub use session::{
     Entry, SessionConfig, SessionError, SessionProgress, SessionSummary, play, play_tracked,
 };
 pub use stream::{FrameReader, MAX_STREAM_FRAME};
-pub use world::{Entity, Kind, MAX_BULLETS_PER_PLAYER, MAX_ENTITIES, MAX_PLAYERS, World};
+pub use world::{
+    BULLET_TICKS, Entity, Flown, Kind, MAX_BULLETS_PER_PLAYER, MAX_ENTITIES, MAX_PLAYERS, World,
+};
