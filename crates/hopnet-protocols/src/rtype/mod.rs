@@ -4,10 +4,13 @@
 //!
 //! - [`Instance`]: a game instance, a sans-I/O [`hopnet::Machine`]: players, their moves and
 //!   bullets as SPRITEs, the CHECK count every second and the resync it may ask for,
-//!   PING/PONG, QUIT/DEAD. It runs under hopnet's drivers and in its simulator.
+//!   PING/PONG, QUIT/DEAD; its bullets go straight, one unit per [`GAME_TICK`]. It runs under hopnet's drivers and in its simulator.
 //! - [`InstanceClient`]: a player, a sans-I/O machine too, that plays a list of moves the
 //!   RFC's way: its ship's position predicted and corrected by the SPRITEs, CHECK to resync,
 //!   never counting on a move being applied once (see [`client`](InstanceClient)'s docs).
+//!   The other entities are shown between SPRITEs as the RFC's section 2.3 asks: those going
+//!   straight carried on for a bounded time through hopnet-sync's interpolation part
+//!   ([`DeadReckoning`]), and its position error measured ([`PositionError`]).
 //! - [`LobbySession`]: the lobby, sans-I/O over a byte stream, with [`FrameReader`] cutting
 //!   frames out of it and finding its way again after damaged bytes.
 //! - [`Host`] (the server: the lobby on std TCP threads, each instance on its own thread and
