@@ -21,6 +21,10 @@
 //!
 //! where MODE is `bounded at 90 ms` or `off`.
 //!
+//! Either side takes `--loss P`, `--delay-ms D` and `--jitter-ms J` (ours, none by default):
+//! its outgoing UDP datagrams dropped at that rate and delayed, to try the RFC's section 2.3
+//! by hand over a bad link (the server's applies to every instance).
+//!
 //! Each prints, as its last line on stdout, one JSON object: the client
 //! `{"instance":ID,"port":P,"entities":K,"checks":C,"resyncs":R}`, the server
 //! `{"instances":I,"lobby_connections":L}`. The client exits 0 once every move is played and
@@ -34,6 +38,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{ArgGroup, Parser, Subcommand};
+use hopnet::Impairment;
 use hopnet_protocols::rtype::{
     Entry, ErrorSummary, Extrapolation, Host, HostConfig, SessionConfig, SessionProgress,
     play_tracked,
@@ -49,6 +54,32 @@ struct Args {
     command: Command,
 }
 
+/// What the program's outgoing UDP datagrams suffer.
+#[derive(clap::Args, Clone, Copy)]
+struct Link {
+    /// The share of outgoing UDP datagrams dropped.
+    #[arg(long, default_value_t = 0.0)]
+    loss: f64,
+    /// Milliseconds added to every outgoing UDP datagram.
+    #[arg(long, default_value_t = 0)]
+    delay_ms: u64,
+    /// Up to this many milliseconds more, drawn for each.
+    #[arg(long, default_value_t = 0)]
+    jitter_ms: u64,
+}
+
+impl Link {
+    fn impairment(self) -> Option<Impairment> {
+        let bad = self.loss > 0.0 || self.delay_ms > 0 || self.jitter_ms > 0;
+        bad.then(|| Impairment {
+            loss: self.loss,
+            delay: Duration::from_millis(self.delay_ms),
+            jitter: Duration::from_millis(self.jitter_ms),
+            ..Impairment::default()
+        })
+    }
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// The TCP lobby on ADDR; instances on UDP ports of the same host.
@@ -56,6 +87,8 @@ enum Command {
         /// Where the lobby listens.
         #[arg(long)]
         bind: SocketAddr,
+        #[command(flatten)]
+        link: Link,
     },
     /// Lists, creates or joins an instance, and plays.
     #[command(group(ArgGroup::new("entry").required(true).args(["create", "join"])))]
@@ -75,32 +108,38 @@ enum Command {
         /// Shows each entity where its last SPRITE put it, instead of carrying it on.
         #[arg(long)]
         no_extrapolation: bool,
+        #[command(flatten)]
+        link: Link,
     },
 }
 
 fn main() -> ExitCode {
     let deadline = Instant::now() + DEADLINE;
     match Args::parse().command {
-        Command::Server { bind } => server(bind, deadline),
+        Command::Server { bind, link } => server(bind, link, deadline),
         Command::Client {
             connect,
             create,
             join: _,
             moves,
             no_extrapolation,
+            link,
         } => {
             let extrapolation = if no_extrapolation {
                 Extrapolation::Off
             } else {
                 Extrapolation::default()
             };
-            client(connect, create, moves, extrapolation, deadline)
+            client(connect, create, moves, extrapolation, link, deadline)
         }
     }
 }
 
-fn server(bind: SocketAddr, deadline: Instant) -> ExitCode {
-    let host = match Host::bind(bind, HostConfig::default()) {
+fn server(bind: SocketAddr, link: Link, deadline: Instant) -> ExitCode {
+    let config = HostConfig {
+        impairment: link.impairment(),
+    };
+    let host = match Host::bind(bind, config) {
         Ok(host) => host,
         Err(e) => {
             eprintln!("rtype: cannot bind {bind}: {e}");
@@ -138,6 +177,7 @@ fn client(
     create: Option<String>,
     moves: usize,
     extrapolation: Extrapolation,
+    link: Link,
     deadline: Instant,
 ) -> ExitCode {
     let config = SessionConfig {
@@ -145,7 +185,7 @@ fn client(
         entry: create.map_or(Entry::Join, Entry::Create),
         moves,
         deadline,
-        impairment: None,
+        impairment: link.impairment(),
         extrapolation,
     };
     let mut progress = SessionProgress::default();
