@@ -27,6 +27,7 @@ use std::time::{Duration, Instant};
 use hopnet_sync::Tick;
 use hopnet_sync::interpolate::{Interpolate, InterpolationConfig, Interpolator};
 
+use super::client::MAX_KNOWN_ENTITIES;
 use super::position_error::PositionError;
 
 /// Ticks of the view's clock per second: a SPRITE is placed on it by when it arrived, fine
@@ -186,13 +187,17 @@ impl DeadReckoning {
     }
 
     /// A SPRITE of `id` at `(x, y)` came at `now`. Unless `measure` is false, the distance from
-    /// where the entity was shown is recorded (nothing is for an entity not shown before).
+    /// where the entity was shown is recorded (nothing is for an entity not shown before). A
+    /// new entity beyond [`MAX_KNOWN_ENTITIES`] is ignored.
     pub fn sprite(&mut self, now: Instant, id: u32, (x, y): (i32, i32), measure: bool) {
         let tick = self.tick(now);
         let shown = self.position(now, id);
         let at = Position::at(x, y);
         if let (Some(shown), true) = (shown, measure) {
             self.error.record(shown.distance(&at));
+        }
+        if shown.is_none() && self.tracks.len() >= MAX_KNOWN_ENTITIES {
+            return;
         }
         let config = self.config.clone();
         let track = self.tracks.entry(id).or_insert_with(|| Track {
@@ -290,5 +295,38 @@ impl DeadReckoning {
     /// The distances between where entities were shown and where their SPRITEs put them.
     pub fn error(&self) -> &PositionError {
         &self.error
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_turn_stands_and_a_straight_run_goes_on() {
+        let t0 = Instant::now();
+        let mut v = DeadReckoning::new(t0, Extrapolation::default());
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        // A ship: right, then down. Standing where the last SPRITE put it.
+        v.sprite(at(0), 1, (0, 0), true);
+        v.sprite(at(30), 1, (1, 0), true);
+        v.sprite(at(60), 1, (1, 1), true);
+        assert_eq!(v.position(at(100), 1), Some(Position { x: 1.0, y: 1.0 }));
+        // Then down again: straight, one unit per 30 ms.
+        v.sprite(at(90), 1, (1, 2), true);
+        let p = v.position(at(120), 1).unwrap();
+        assert!((p.y - 3.0).abs() < 1e-6 && p.x == 1.0, "{p:?}");
+        assert_eq!(v.error().count(), 3);
+    }
+
+    #[test]
+    fn entities_are_bounded_on_their_own() {
+        let t0 = Instant::now();
+        let mut v = DeadReckoning::new(t0, Extrapolation::Off);
+        for id in 0..MAX_KNOWN_ENTITIES as u32 + 100 {
+            v.sprite(t0, id, (0, 0), true);
+        }
+        assert_eq!(v.len(), MAX_KNOWN_ENTITIES);
+        assert!(v.position(t0, MAX_KNOWN_ENTITIES as u32).is_none());
     }
 }
