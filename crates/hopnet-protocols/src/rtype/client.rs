@@ -38,8 +38,8 @@
 //! # The other entities
 //!
 //! The other ships and the bullets are shown between SPRITEs as the RFC's section 2.3 asks:
-//! an entity going straight is carried on along its last velocity for a bounded time, and
-//! converges back to the SPRITEs' line when the next comes ([`DeadReckoning`], over
+//! an entity going straight is carried on at the velocity of its straight run for a bounded
+//! time, and converges back to the SPRITEs' line when the next comes ([`DeadReckoning`], over
 //! hopnet-sync's interpolation part; [`InstanceClient::with_extrapolation`] sets the bound or
 //! turns it off). [`InstanceClient::shown`] gives where each is shown now, and
 //! [`InstanceClient::position_error`] how far off the client was: for each SPRITE of an
