@@ -67,7 +67,7 @@ use hopnet::{Machine, Transmit};
 use hopnet_formats::rtype::{Action, Frame};
 
 use super::body;
-use super::dead_reckoning::{DeadReckoning, Extrapolation, Position};
+use super::dead_reckoning::{DeadReckoning, Extrapolation, MAX_KNOWN_ENTITIES, Position};
 use super::frames;
 use super::outbox::Outbox;
 use super::position_error::PositionError;
@@ -82,8 +82,6 @@ pub const DEFAULT_RTO: RtoConfig = RtoConfig {
     min: Duration::from_millis(10),
     max: Duration::from_millis(1000),
 };
-/// Entities the client keeps track of at most; a SPRITE of a new one beyond is ignored.
-pub const MAX_KNOWN_ENTITIES: usize = 4096;
 
 /// The `n` moves a client plays: right, down, right, up, with a SPACE every fifth.
 pub fn moves(n: usize) -> Vec<Action> {

@@ -27,13 +27,16 @@ use std::time::{Duration, Instant};
 use hopnet_sync::Tick;
 use hopnet_sync::interpolate::{Interpolate, InterpolationConfig, Interpolator};
 
-use super::client::MAX_KNOWN_ENTITIES;
 use super::position_error::PositionError;
 
 /// Ticks of the view's clock per second: a SPRITE is placed on it by when it arrived, fine
 /// enough that two SPRITEs of one entity rarely share a tick. The clock (a `u32`) reaches its
 /// end after some 119 hours; SPRITEs after that are all placed on its last ticks.
 const TICKS_PER_SECOND: f64 = 10_000.0;
+
+/// Entities the client keeps track of at most (in its map and in its view); a SPRITE of a new
+/// one beyond is ignored.
+pub const MAX_KNOWN_ENTITIES: usize = 4096;
 
 /// How long past its last SPRITE an entity is carried on by default: three of the instance's
 /// game ticks, so two lost SPRITEs in a row cost nothing, and an entity that stopped (or whose

@@ -49,10 +49,10 @@ mod stream;
 mod world;
 
 pub use body::{Listing, valid_name};
-pub use client::{ClientStats, DEFAULT_RTO, InstanceClient, MAX_KNOWN_ENTITIES, Phase, moves};
+pub use client::{ClientStats, DEFAULT_RTO, InstanceClient, Phase, moves};
 pub use dead_reckoning::{
-    DEFAULT_CONVERGE, DEFAULT_MAX_EXTRAPOLATION, DeadReckoning, Extrapolation, MIN_INTERVAL,
-    Position, RUN,
+    DEFAULT_CONVERGE, DEFAULT_MAX_EXTRAPOLATION, DeadReckoning, Extrapolation, MAX_KNOWN_ENTITIES,
+    MIN_INTERVAL, Position, RUN,
 };
 pub use frames::{MAX_MESSAGE, Rejected, decode, to_bytes};
 pub use host::{
