@@ -493,6 +493,7 @@ fn the_host_survives_garbage_floods_of_connections_and_creates() {
         moves: 5,
         deadline: Instant::now() + Duration::from_secs(20),
         impairment: None,
+        extrapolation: Default::default(),
     })
     .unwrap();
     assert_eq!(summary.moves, 5);

@@ -1,12 +1,14 @@
 //! An R-TYPE instance's answers, datagram by datagram: CONNECT, moves and bullets as SPRITEs
-//! to every client, PING/PONG, CHECK every 1,000 ms and the resync it asks for, QUIT and DEAD.
+//! to every client, bullets flying on the game tick, PING/PONG, CHECK every 1,000 ms and the resync it asks for, QUIT and DEAD.
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use hopnet::Machine;
 use hopnet_formats::rtype::Action;
-use hopnet_protocols::rtype::{CHECK_INTERVAL, Instance, MAX_BULLETS_PER_PLAYER, decode, to_bytes};
+use hopnet_protocols::rtype::{
+    BULLET_TICKS, CHECK_INTERVAL, GAME_TICK, Instance, MAX_BULLETS_PER_PLAYER, decode, to_bytes,
+};
 
 fn a() -> SocketAddr {
     "10.0.0.2:4000".parse().unwrap()
@@ -75,15 +77,30 @@ fn the_instance_answers_per_the_contract() {
     );
     i.handle(now, b(), &to_bytes(Action::Ping, "t=17"));
     assert_eq!(sent(&mut i, now), [to(b(), Action::Pong, "t=17")]);
-    // The count every second, on the beat.
-    assert_eq!(i.poll_timeout(), Some(now + CHECK_INTERVAL));
+    // The bullet goes straight: one unit right each game tick, shown to every client.
+    assert_eq!(i.poll_timeout(), Some(now + GAME_TICK));
+    i.handle_timeout(now + GAME_TICK);
+    assert_eq!(
+        sent(&mut i, now + GAME_TICK),
+        [
+            to(a(), Action::Sprite, "2 2 1"),
+            to(b(), Action::Sprite, "2 2 1")
+        ]
+    );
+    assert_eq!(i.poll_timeout(), Some(now + 2 * GAME_TICK));
+    // The count every second (a driver late for the game tick: one step, not a burst).
     let later = now + CHECK_INTERVAL;
     i.handle_timeout(later);
     assert_eq!(
         sent(&mut i, later),
-        [to(a(), Action::Check, "3"), to(b(), Action::Check, "3")]
+        [
+            to(a(), Action::Sprite, "2 3 1"),
+            to(b(), Action::Sprite, "2 3 1"),
+            to(a(), Action::Check, "3"),
+            to(b(), Action::Check, "3")
+        ]
     );
-    assert_eq!(i.poll_timeout(), Some(now + 2 * CHECK_INTERVAL));
+    assert_eq!(i.poll_timeout(), Some(later + GAME_TICK));
     // A client whose count differed asks: it gets every entity.
     i.handle(later, b(), &to_bytes(Action::Check, ""));
     assert_eq!(
@@ -91,7 +108,7 @@ fn the_instance_answers_per_the_contract() {
         [
             to(b(), Action::Sprite, "0 1 1"),
             to(b(), Action::Sprite, "1 0 10"),
-            to(b(), Action::Sprite, "2 1 1"),
+            to(b(), Action::Sprite, "2 3 1"),
         ]
     );
     // QUIT: the player and its bullet are DEAD, for everyone and for the one leaving.
@@ -135,6 +152,32 @@ fn bullets_are_bounded_per_player() {
         ]
     );
     assert_eq!(i.world().entities().len(), 1 + MAX_BULLETS_PER_PLAYER);
+}
+
+#[test]
+fn a_bullet_flies_its_ticks_then_is_dead_and_the_tick_stops() {
+    let now = Instant::now();
+    let mut i = Instance::new(0);
+    i.handle(now, a(), &to_bytes(Action::Connect, "0"));
+    i.handle(now, a(), &to_bytes(Action::Space, ""));
+    sent(&mut i, now);
+    let mut t = now;
+    for k in 1..BULLET_TICKS {
+        t = i.poll_timeout().unwrap();
+        assert_eq!(t, now + GAME_TICK * k);
+        i.handle_timeout(t);
+        assert_eq!(
+            sent(&mut i, t),
+            [to(a(), Action::Sprite, &format!("1 {k} 0"))]
+        );
+    }
+    t += GAME_TICK;
+    assert_eq!(i.poll_timeout(), Some(t));
+    i.handle_timeout(t);
+    assert_eq!(sent(&mut i, t), [to(a(), Action::Dead, "1")]);
+    assert_eq!(i.world().entities().len(), 1);
+    // Nothing flies: the next timer is the count's.
+    assert_eq!(i.poll_timeout(), Some(now + CHECK_INTERVAL));
 }
 
 #[test]

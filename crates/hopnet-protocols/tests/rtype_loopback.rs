@@ -23,6 +23,7 @@ fn session(host: &Host, entry: Entry, moves: usize, seed: u64) -> SessionConfig 
         moves,
         deadline: Instant::now() + Duration::from_secs(30),
         impairment: lossy(seed),
+        extrapolation: Default::default(),
     }
 }
 

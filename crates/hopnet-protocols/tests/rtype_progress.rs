@@ -19,6 +19,7 @@ fn session(host: &Host, entry: Entry, within: Duration, loss: f64) -> SessionCon
             seed: 7,
             ..Impairment::default()
         }),
+        extrapolation: Default::default(),
     }
 }
 
@@ -76,6 +77,7 @@ fn a_session_that_succeeds_ends_with_its_summary() {
             checks: summary.checks,
             resyncs: summary.resyncs,
             moves: 10,
+            position_error: summary.position_error,
         }
     );
     assert_eq!(summary.moves, 10);

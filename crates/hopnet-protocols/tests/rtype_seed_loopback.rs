@@ -36,6 +36,7 @@ fn session(lobby: SocketAddr, loss: f64, seed: u64) -> Result<Duration, String> 
         moves: MOVES,
         deadline: start + DEADLINE,
         impairment: lossy(loss, seed),
+        extrapolation: Default::default(),
     };
     let summary = play(&config).map_err(|e| e.to_string())?;
     if summary.moves != MOVES {

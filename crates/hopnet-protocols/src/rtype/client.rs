@@ -35,6 +35,16 @@
 //! right for one step down and up), so a SPRITE delayed on the way rarely passes for a new
 //! one; if one does, the next SPRITE corrects it.
 //!
+//! # The other entities
+//!
+//! The other ships and the bullets are shown between SPRITEs as the RFC's section 2.3 asks:
+//! an entity going straight is carried on at the velocity of its straight run for a bounded
+//! time, and converges back to the SPRITEs' line when the next comes ([`DeadReckoning`], over
+//! hopnet-sync's interpolation part; [`InstanceClient::with_extrapolation`] sets the bound or
+//! turns it off). [`InstanceClient::shown`] gives where each is shown now, and
+//! [`InstanceClient::position_error`] how far off the client was: for each SPRITE of an
+//! entity other than its own ship, the distance from where it was shown when the SPRITE came.
+//!
 //! # The timeout
 //!
 //! The RFC measures no round trip, but a move and the SPRITE that shows it are one: the
@@ -57,8 +67,10 @@ use hopnet::{Machine, Transmit};
 use hopnet_formats::rtype::{Action, Frame};
 
 use super::body;
+use super::dead_reckoning::{DeadReckoning, Extrapolation, MAX_KNOWN_ENTITIES, Position};
 use super::frames;
 use super::outbox::Outbox;
+use super::position_error::PositionError;
 use crate::rto::RtoConfig;
 
 /// The client's retransmission timeout by default: 150 ms before the first sample (three
@@ -70,8 +82,6 @@ pub const DEFAULT_RTO: RtoConfig = RtoConfig {
     min: Duration::from_millis(10),
     max: Duration::from_millis(1000),
 };
-/// Entities the client keeps track of at most; a SPRITE of a new one beyond is ignored.
-pub const MAX_KNOWN_ENTITIES: usize = 4096;
 
 /// The `n` moves a client plays: right, down, right, up, with a SPACE every fifth.
 pub fn moves(n: usize) -> Vec<Action> {
@@ -169,6 +179,8 @@ pub struct InstanceClient {
     /// sample (Karn's rule).
     resent: bool,
     outbox: Outbox,
+    /// The entities as shown between SPRITEs.
+    view: DeadReckoning,
     stats: ClientStats,
 }
 
@@ -200,6 +212,7 @@ impl InstanceClient {
             sent_at: None,
             resent: false,
             outbox: Outbox::default(),
+            view: DeadReckoning::new(now, Extrapolation::default()),
             stats: ClientStats::default(),
         }
     }
@@ -209,6 +222,25 @@ impl InstanceClient {
     pub fn with_rto(mut self, rto: RtoConfig) -> Self {
         self.rtt = rto.estimator();
         self
+    }
+
+    /// The same client showing the entities between SPRITEs as `mode` says instead of
+    /// [`Extrapolation::default`]'s bound (set before the first datagram: what was shown
+    /// before is forgotten).
+    pub fn with_extrapolation(mut self, mode: Extrapolation) -> Self {
+        self.view = DeadReckoning::new(self.view.start(), mode);
+        self
+    }
+
+    /// Where each entity the client knows is shown at `now`, carried on between SPRITEs
+    /// (the ship's own position is [`predicted`](Self::predicted)).
+    pub fn shown(&mut self, now: Instant) -> Vec<(u32, Position)> {
+        self.view.positions(now)
+    }
+
+    /// How far from the SPRITEs the other entities were shown (see the module's docs).
+    pub fn position_error(&self) -> &PositionError {
+        self.view.error()
     }
 
     /// The round-trip estimator: its smoothed round trip and current timeout.
@@ -399,6 +431,7 @@ impl InstanceClient {
             return;
         }
         self.entities.insert(id, (x, y));
+        self.view.sprite(now, id, (x, y), Some(id) != self.player);
         if Some(id) == self.player {
             self.spawn.get_or_insert((x, y));
             self.predicted = Some((x, y));
@@ -421,6 +454,8 @@ impl InstanceClient {
                 .and_then(|p| Some((p, self.entities.get(&p).copied()?)));
             self.entities.clear();
             self.entities.extend(own);
+            let player = self.player;
+            self.view.retain(|id| Some(id) == player);
             self.verified = false;
             self.resync(now);
         } else if self.phase == Phase::Settling && self.verified && self.waiting == Waiting::Nothing
@@ -457,6 +492,7 @@ impl InstanceClient {
             Action::Dead => {
                 if let Some(id) = body::number::<u32>(&frame.message) {
                     self.entities.remove(&id);
+                    self.view.remove(id);
                     let playing = matches!(self.phase, Phase::Playing | Phase::Settling);
                     if Some(id) == self.player && playing {
                         self.phase = Phase::Failed("the instance removed the ship".into());

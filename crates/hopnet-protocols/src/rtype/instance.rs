@@ -6,6 +6,9 @@
 //! [`PLAYER_TIMEOUT`] is removed as if it had sent QUIT: a client that crashed does not hold
 //! its slot for ever.
 //!
+//! While bullets fly, the instance runs a game tick every [`GAME_TICK`]: each bullet moves on
+//! and is announced (a SPRITE to every player), or ends (DEAD to every player).
+//!
 //! A move (LEFT, RIGHT, UP, DOWN, SPACE) may carry a number as its body: the instance then
 //! applies it only if the number is above the last one it applied from that player, so a
 //! duplicated or late datagram does not move the ship twice. A move with an empty body (a
@@ -25,6 +28,9 @@ use super::world::World;
 
 /// How often every client is told the number of entities (RFC 4242, section 4: 1000 ms).
 pub const CHECK_INTERVAL: Duration = Duration::from_millis(1000);
+/// The game tick while bullets fly: a SPRITE per bullet per tick to every player, so a
+/// client sees one go straight and can predict it between SPRITEs (RFC 4242, 2.3).
+pub const GAME_TICK: Duration = Duration::from_millis(30);
 /// How long a player may stay silent before it is removed.
 pub const PLAYER_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -61,6 +67,8 @@ pub struct Instance {
     players: BTreeMap<SocketAddr, Player>,
     outbox: Outbox,
     next_check: Option<Instant>,
+    /// The next game tick, while bullets fly.
+    next_tick: Option<Instant>,
     stats: InstanceStats,
 }
 
@@ -73,6 +81,7 @@ impl Instance {
             players: BTreeMap::new(),
             outbox: Outbox::default(),
             next_check: None,
+            next_tick: None,
             stats: InstanceStats::default(),
         }
     }
@@ -204,7 +213,10 @@ impl Instance {
                 self.world.step(entity, frame.action);
                 self.announce(entity);
             }
-            Action::Space => self.fire(entity),
+            Action::Space => {
+                self.fire(entity);
+                self.next_tick.get_or_insert(now + GAME_TICK);
+            }
             Action::Check => {
                 self.stats.resyncs += 1;
                 self.send_all(from);
@@ -225,6 +237,26 @@ impl Instance {
             self.bury(old, None);
         }
         self.announce(bullet);
+    }
+
+    /// The game tick, if due: bullets fly on or end; the next tick while any flies.
+    fn tick(&mut self, now: Instant) {
+        let Some(due) = self.next_tick.filter(|&t| t <= now) else {
+            return;
+        };
+        let flown = self.world.fly();
+        for id in flown.ended {
+            self.bury(id, None);
+        }
+        for id in flown.moved {
+            self.announce(id);
+        }
+        // On the beat, not drifting by how late the driver called.
+        let mut next = due + GAME_TICK;
+        if next <= now {
+            next = now + GAME_TICK;
+        }
+        self.next_tick = self.world.flying().then_some(next);
     }
 
     fn expire(&mut self, now: Instant) {
@@ -269,14 +301,15 @@ impl Machine for Instance {
             .values()
             .map(|p| p.last_heard + PLAYER_TIMEOUT)
             .min();
-        match (self.next_check, expiry) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [self.next_check, expiry, self.next_tick]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     fn handle_timeout(&mut self, now: Instant) {
         self.expire(now);
+        self.tick(now);
         let Some(due) = self.next_check else { return };
         if now < due {
             return;

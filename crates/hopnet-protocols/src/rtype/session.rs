@@ -11,7 +11,9 @@ use hopnet_formats::rtype::{Action, Frame};
 
 use super::body::{self, Listing};
 use super::client::{InstanceClient, Phase, moves};
+use super::dead_reckoning::Extrapolation;
 use super::frames;
+use super::position_error::ErrorSummary;
 use super::stream::FrameReader;
 
 /// What the client does in the lobby.
@@ -36,10 +38,12 @@ pub struct SessionConfig {
     pub deadline: Instant,
     /// Loss and delay on the client's outgoing UDP datagrams (tests).
     pub impairment: Option<Impairment>,
+    /// How the client shows the other entities between SPRITEs.
+    pub extrapolation: Extrapolation,
 }
 
 /// What a session saw: the summary's fields.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct SessionSummary {
     /// The instance's id.
     pub instance: u32,
@@ -55,6 +59,8 @@ pub struct SessionSummary {
     pub listed: Vec<Listing>,
     /// Moves played.
     pub moves: usize,
+    /// How far from the SPRITEs the other entities were shown.
+    pub position_error: ErrorSummary,
 }
 
 /// Why a session failed.
@@ -191,7 +197,7 @@ fn enter(config: &SessionConfig) -> Result<(Vec<Listing>, u16, u32), SessionErro
 
 /// What a session has seen so far: the summary's fields, kept up to date while it runs, so
 /// that a session that fails can still say how far it got.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct SessionProgress {
     /// The instance's id, once the lobby said JOINED.
     pub instance: Option<u32>,
@@ -205,10 +211,13 @@ pub struct SessionProgress {
     pub resyncs: u64,
     /// Moves played.
     pub moves: usize,
+    /// How far from the SPRITEs the other entities were shown so far.
+    pub position_error: ErrorSummary,
 }
 
 impl SessionProgress {
     fn observe(&mut self, client: &InstanceClient) {
+        self.position_error = client.position_error().summary();
         self.entities = client.entities().len();
         self.checks = client.stats().checks;
         self.resyncs = client.stats().resyncs;
@@ -236,7 +245,8 @@ pub fn play_tracked(
     } else {
         ([0u16; 8], 0).into()
     };
-    let client = InstanceClient::new(server, instance, moves(config.moves), Instant::now());
+    let client = InstanceClient::new(server, instance, moves(config.moves), Instant::now())
+        .with_extrapolation(config.extrapolation);
     let mut driver = Driver::bind(local, client)?;
     driver.set_impairment(config.impairment.clone());
     loop {
@@ -271,5 +281,6 @@ pub fn play_tracked(
         resyncs: c.stats().resyncs,
         listed,
         moves: c.moves_done(),
+        position_error: c.position_error().summary(),
     })
 }

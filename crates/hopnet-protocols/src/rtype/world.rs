@@ -1,5 +1,7 @@
-//! An instance's entities and the rules that move them: players one unit per move, bullets
-//! where their player stands. The counts are bounded, so an instance's memory is too.
+//! An instance's entities and the rules that move them: players one unit per move; bullets
+//! appear where their player stands and then go straight, one unit right per game tick, for
+//! [`BULLET_TICKS`] ticks (the RFC's "the bullet will go straight", section 2.3). The counts
+//! are bounded, so an instance's memory is too.
 
 use std::collections::BTreeMap;
 
@@ -9,6 +11,8 @@ use hopnet_formats::rtype::Action;
 pub const MAX_PLAYERS: usize = 4;
 /// Bullets a player has in play at most: a SPACE beyond this removes its oldest bullet first.
 pub const MAX_BULLETS_PER_PLAYER: usize = 8;
+/// Game ticks a bullet flies before it is gone.
+pub const BULLET_TICKS: u32 = 20;
 /// Entities an instance holds at most.
 pub const MAX_ENTITIES: usize = MAX_PLAYERS * (1 + MAX_BULLETS_PER_PLAYER);
 
@@ -39,7 +43,18 @@ pub struct Entity {
 #[derive(Debug, Default)]
 pub struct World {
     entities: BTreeMap<u32, Entity>,
+    /// Ticks each bullet still flies, by id.
+    flights: BTreeMap<u32, u32>,
     next_id: u32,
+}
+
+/// What one game tick did to the bullets.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Flown {
+    /// Bullets that moved on, by id.
+    pub moved: Vec<u32>,
+    /// Bullets whose flight ended, removed, by id.
+    pub ended: Vec<u32>,
 }
 
 impl World {
@@ -107,11 +122,37 @@ impl World {
         };
         if let Some(id) = replaced {
             self.entities.remove(&id);
+            self.flights.remove(&id);
         }
-        Some((
-            self.insert(at.x, at.y, Kind::Bullet { owner: player }),
-            replaced,
-        ))
+        let bullet = self.insert(at.x, at.y, Kind::Bullet { owner: player });
+        self.flights.insert(bullet, BULLET_TICKS);
+        Some((bullet, replaced))
+    }
+
+    /// Whether a bullet is in flight (the game tick has work).
+    pub fn flying(&self) -> bool {
+        !self.flights.is_empty()
+    }
+
+    /// One game tick: every bullet one unit right, or gone once its [`BULLET_TICKS`] are
+    /// flown.
+    pub fn fly(&mut self) -> Flown {
+        let mut flown = Flown::default();
+        for (&id, left) in &mut self.flights {
+            *left = left.saturating_sub(1);
+            match self.entities.get_mut(&id) {
+                Some(e) if *left > 0 => {
+                    e.x = e.x.saturating_add(1);
+                    flown.moved.push(id);
+                }
+                _ => flown.ended.push(id),
+            }
+        }
+        for id in &flown.ended {
+            self.flights.remove(id);
+            self.entities.remove(id);
+        }
+        flown
     }
 
     /// Removes `player` and its bullets; their ids, the player's first.
@@ -127,6 +168,7 @@ impl World {
             .collect();
         for id in &bullets {
             self.entities.remove(id);
+            self.flights.remove(id);
         }
         std::iter::once(player).chain(bullets).collect()
     }
