@@ -67,6 +67,14 @@ pub(crate) struct ClientHandshake {
     /// What was sent so far, for the error if no confirmation comes.
     tried: HandshakeFailure,
     started: Instant,
+    /// When the latest salt (`Init` or probe) left.
+    last_sent: Instant,
+    /// How many salts left since the last answer: when one did, the next `Challenge` came at
+    /// least its delay after it, and a probe waits at least that (`on_challenge`).
+    sent_since_answer: u32,
+    /// How long a probe waits for its answer at least: the initial interval plus the round
+    /// trip's bound, once the first `Challenge` gave one (see `on_challenge`).
+    floor: Duration,
     next_resend: Instant,
     interval: Duration,
     initial: Duration,
@@ -102,6 +110,9 @@ impl ClientHandshake {
                 probes: 0,
             },
             started: now,
+            last_sent: now,
+            sent_since_answer: 0,
+            floor: Duration::ZERO,
             next_resend: now,
             interval: initial,
             initial,
@@ -123,14 +134,14 @@ impl ClientHandshake {
             return None;
         }
         self.next_resend = now + self.interval;
-        self.interval = (self.interval * 2).min(self.max);
-        let salt = self.next_init();
+        self.interval = (self.interval * 2).min(self.max.max(self.floor));
+        let salt = self.next_init(now);
         self.resent = true;
         Some(salt)
     }
 
     /// The `Init` to send next: the same salt until we have responded, a fresh probe after.
-    fn next_init(&mut self) -> [u8; 4] {
+    fn next_init(&mut self, now: Instant) -> [u8; 4] {
         if self.responded {
             self.index = (self.index + 1) % PROBE_SEQUENCES;
             self.highest = self.highest.max(self.index);
@@ -139,6 +150,8 @@ impl ClientHandshake {
         } else {
             self.tried.inits += 1;
         }
+        self.last_sent = now;
+        self.sent_since_answer += 1;
         self.armed = true;
         self.salt
     }
@@ -162,12 +175,37 @@ impl ClientHandshake {
         let response = xor(self.salt, pepper);
         self.responded = true;
         self.tried.challenges += 1;
-        let probe = self.next_init();
+        if self.floor.is_zero() {
+            self.floor = self.initial + self.round_trip_bound(now);
+        } else if self.sent_since_answer == 1 {
+            let since_last = now.saturating_duration_since(self.last_sent);
+            self.floor = self.floor.max(self.initial + since_last);
+        }
+        self.sent_since_answer = 0;
+        let probe = self.next_init(now);
         self.due_now.clear();
         self.due_now.extend([response, probe]);
-        self.interval = self.initial;
-        self.next_resend = now + self.initial;
+        self.interval = self.floor;
+        self.next_resend = now + self.floor;
         true
+    }
+
+    /// How long the round trip may be, from the first `Challenge`. A `Challenge` carries no
+    /// salt, so the client answers it with its latest one: were a probe resent sooner than a
+    /// round trip, two salts would be in flight, each `Challenge` would be answered with the
+    /// salt after its own, and each answer would send one more probe, so that a client whose
+    /// response was once lost might never answer right again. So a probe waits at least the
+    /// round trip. The first `Challenge` answers one of the `Init`s, which all carry one salt:
+    /// the round trip is at most the time since the first of them and at least the time since
+    /// the latest. The upper bound is taken, but no more than twice the initial interval unless
+    /// the lower bound is longer still: an `Init` lost early makes the upper bound long, and
+    /// every later probe would wait for nothing. Past that cap, a later `Challenge` that
+    /// comes when one salt left since the last answer took at least its delay, and the wait
+    /// grows to it (PROTOCOL.md, "The client's handshake", step 5).
+    fn round_trip_bound(&self, now: Instant) -> Duration {
+        let since_first = now.saturating_duration_since(self.started);
+        let since_last = now.saturating_duration_since(self.last_sent);
+        since_first.min(since_last.max(self.initial * 2))
     }
 
     /// Whether `datagram` is a server's acknowledgement of one of our probes: `ACK` (with or
@@ -245,7 +283,10 @@ mod tests {
         assert_eq!(response, xor(init, [1, 2, 3, 4]));
         let probe = h.poll(now + 300 * MS).unwrap();
         assert_eq!(probe, [0x05, 0xff, 0xff, 0x33]);
-        assert_eq!(h.poll(now + 550 * MS), Some([0x05, 0xff, 0xff, 0x32]));
+        // The next probe waits the round trip's bound (300 ms since the first Init) plus
+        // the initial interval, so that the Challenge for this one comes before it.
+        assert_eq!(h.poll(now + 849 * MS), None);
+        assert_eq!(h.poll(now + 850 * MS), Some([0x05, 0xff, 0xff, 0x32]));
         for d in [init, probe] {
             assert!(is_probe(d));
             let (header, rest) = Header::decode(&d).unwrap();
@@ -254,6 +295,40 @@ mod tests {
         }
         let tried = h.tried();
         assert_eq!((tried.inits, tried.challenges, tried.probes), (2, 1, 2));
+    }
+
+    #[test]
+    fn a_probe_waits_longer_when_the_one_salt_in_flight_took_longer() {
+        let now = Instant::now();
+        let mut h = handshake(now);
+        h.poll(now).unwrap();
+        // The first Challenge, 400 ms after the one Init: the bound is 400 ms.
+        assert!(h.on_challenge(now + 400 * MS, [1, 1, 1, 1]));
+        while h.poll(now + 400 * MS).is_some() {}
+        assert_eq!(h.next_send(), now + 1050 * MS);
+        // The probe that went with the answer is the only salt sent since: a new Challenge
+        // 600 ms later took at least that long, so the wait grows to 600 + 250 ms.
+        assert!(h.on_challenge(now + 1000 * MS, [2, 2, 2, 2]));
+        while h.poll(now + 1000 * MS).is_some() {}
+        assert_eq!(h.next_send(), now + 1850 * MS);
+        // A quicker one does not shorten it.
+        assert!(h.on_challenge(now + 1100 * MS, [3, 3, 3, 3]));
+        while h.poll(now + 1100 * MS).is_some() {}
+        assert_eq!(h.next_send(), now + 1950 * MS);
+    }
+
+    #[test]
+    fn an_init_lost_early_does_not_make_probes_wait_long() {
+        let now = Instant::now();
+        let mut h = handshake(now);
+        // Inits at 0, 250, 750 and 1750 ms; the Challenge 20 ms after the last.
+        for t in [0, 250, 750, 1750] {
+            assert!(h.poll(now + t * MS).is_some(), "{t}");
+        }
+        assert!(h.on_challenge(now + 1770 * MS, [1, 1, 1, 1]));
+        while h.poll(now + 1770 * MS).is_some() {}
+        // The bound is capped at twice the initial interval: 500 + 250 ms.
+        assert_eq!(h.next_send(), now + 2520 * MS);
     }
 
     #[test]

@@ -25,6 +25,9 @@ use server::Server;
 pub const CLIENTS: usize = 4;
 /// Inputs each message carries with redundancy on.
 pub const REDUNDANCY: usize = 8;
+/// How long the lab waits for every client to connect.
+const CONNECT_WAIT: Duration = Duration::from_secs(60);
+
 /// Measures start this long after every client is connected and in step.
 pub const WARMUP: Duration = Duration::from_secs(3);
 /// After the measured play, play goes on unmeasured this long, so that the server judges the
@@ -110,12 +113,18 @@ pub fn run(settings: &Settings) -> Result<Report, String> {
         ..LinkConfig::default()
     };
     let mut net = SimNetwork::new(settings.seed, Config::default(), link);
+    // The clients try to connect for as long as the lab waits for them (a minute), not the
+    // default 10 s: at a long round trip the handshake may take longer.
+    let patient = Config::builder()
+        .connect_timeout(CONNECT_WAIT)
+        .build()
+        .expect("a valid configuration");
     let rules = Rules {
         dt: tick.as_secs_f32(),
     };
     let mut clients: Vec<Client> = (0..CLIENTS)
         .map(|i| Client {
-            index: net.add_client(Config::default()),
+            index: net.add_client(patient.clone()),
             slot: None,
             sync: TickSync::new(TickSyncConfig::new(tick)),
             sender: InputSender::new(if settings.redundancy { REDUNDANCY } else { 1 }, 0),
@@ -144,7 +153,7 @@ pub fn run(settings: &Settings) -> Result<Report, String> {
         next: FIRST_TICK,
         next_at: net.now(),
     };
-    let connected = net.run_until(Duration::from_secs(60), |n| {
+    let connected = net.run_until(CONNECT_WAIT, |n| {
         while let Some(ServerEvent {
             connection, event, ..
         }) = n.server().poll_event()
