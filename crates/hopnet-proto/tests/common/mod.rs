@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod echo_out;
 pub mod original_server;
 pub mod same_pepper_server;
 pub mod secure;
