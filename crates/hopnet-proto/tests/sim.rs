@@ -1,10 +1,13 @@
 //! Tests 1–4 of the issue over the simulated network: handshake under loss, exact accounting
 //! of 10,000 mixed messages, the sequence wrap, and closing. All seeded and deterministic.
 
+mod common;
+
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use common::sent_by;
 use hopnet_proto::sim::{LinkConfig, SimNetwork};
 use hopnet_proto::{Config, Delivery, DisconnectReason, Error, Event, MAX_PAYLOAD, ServerEvent};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
@@ -391,12 +394,7 @@ fn a_probe_from_the_connected_client_is_acknowledged_and_kept_nowhere() {
     net.record_batches(true);
     net.inject(client_addr, server_addr, vec![0x05, 0xff, 0xfe, 0x42]);
     net.step(Duration::from_millis(50));
-    let answers: Vec<Vec<u8>> = net
-        .take_batches()
-        .iter()
-        .filter(|b| b.from == server_addr)
-        .flat_map(|b| b.datagrams().map(<[u8]>::to_vec).collect::<Vec<_>>())
-        .collect();
+    let answers = sent_by(&net.take_batches(), server_addr);
     assert_eq!(answers, [vec![0x06, 0xff, 0xfe, 0x42]]);
     let stats = net.server().stats(id).unwrap();
     assert_eq!(
