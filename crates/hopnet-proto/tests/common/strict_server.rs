@@ -30,8 +30,10 @@
 //! - A packet with `END` closes the connection.
 //!
 //! As an application it echoes every payload back, reliably if it came reliably, resending each
-//! unacknowledged chunk every 200 ms. A payload is handed up once; it remembers every sequence
-//! it handed up (no test here sends 65,536 messages, so the wrap is not handled).
+//! unacknowledged chunk every 200 ms (the sending half it shares with the model of the
+//! original, `echo_out.rs`: how a payload becomes the spec's chunks is not what this reader
+//! checks). A payload is handed up once; it remembers every sequence it handed up (no test here
+//! sends 65,536 messages, so the wrap is not handled).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::net::SocketAddr;
