@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use common::sent_by;
+use common::{lossy, sent_by};
 use hopnet_proto::sim::{LinkConfig, SimNetwork};
 use hopnet_proto::{Config, Delivery, DisconnectReason, Error, Event, MAX_PAYLOAD, ServerEvent};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
@@ -68,10 +68,7 @@ fn patient_client(seed: u64, link: LinkConfig, secs: u64) -> (SimNetwork, usize)
 #[test]
 fn handshake_completes_under_half_loss() {
     for seed in 0..16 {
-        let link = LinkConfig {
-            loss: 0.5,
-            ..LinkConfig::default()
-        };
+        let link = lossy(0.5, 0.0, 0.0);
         let (mut net, c) = patient_client(seed, link, 120);
         let mut server_connected = false;
         let ok = net.run_until(Duration::from_secs(120), |n| {
@@ -241,12 +238,7 @@ fn mixed_messages_many_seeds() {
 
 #[test]
 fn sequence_ids_wrap_without_loss_or_duplication() {
-    let link = LinkConfig {
-        loss: 0.05,
-        duplicate: 0.05,
-        reorder: 0.05,
-        ..LinkConfig::default()
-    };
+    let link = lossy(0.05, 0.05, 0.05);
     exact_accounting(77, 70_000, link, |rng, _| rng.random_range(4..24));
 }
 
@@ -291,10 +283,7 @@ fn silence_times_out_after_15_seconds() {
     net.step(Duration::from_secs(60));
     assert!(net.client(c).is_connected());
     assert!(net.server().stats(id).is_some());
-    let dead = LinkConfig {
-        loss: 1.0,
-        ..LinkConfig::default()
-    };
+    let dead = lossy(1.0, 0.0, 0.0);
     net.set_uplink(dead.clone());
     net.set_downlink(dead);
     net.step(Duration::from_millis(14_900));
@@ -446,11 +435,9 @@ fn corruption_mtu_and_duplication_never_break_the_machines() {
     // The protocol has no checksum of its own (UDP's covers real links), so corrupted payloads
     // may arrive corrupted; what must hold is no panic, no message twice, bounded memory.
     let link = LinkConfig {
-        loss: 0.05,
-        duplicate: 0.1,
         corrupt: 0.05,
         mtu: 400,
-        ..LinkConfig::default()
+        ..lossy(0.05, 0.0, 0.1)
     };
     let (mut net, c) = patient_client(11, link, 60);
     net.run_until(Duration::from_secs(60), |n| n.client(c).is_connected());
