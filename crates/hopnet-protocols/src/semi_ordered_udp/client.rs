@@ -70,6 +70,7 @@ impl Client {
         payload: &[u8],
     ) -> Result<u32, SendError> {
         // The server's peer is made again if its silence forgot it.
+        self.endpoint.now = Some(now);
         self.endpoint
             .peer(self.server, now)
             .ok_or(SendError::UnknownPeer)?;
