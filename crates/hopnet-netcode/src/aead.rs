@@ -2,8 +2,8 @@
 //! (24-byte nonce) for the private connect token, ChaCha20-Poly1305 IETF (12-byte nonce) for
 //! packets and challenge tokens. Each seals a buffer whose last 16 bytes receive the tag.
 
-use chacha20poly1305::aead::AeadInOut;
-use chacha20poly1305::{ChaCha20Poly1305, KeyInit, Tag, XChaCha20Poly1305};
+use chacha20poly1305::aead::{AeadInOut, Nonce, Tag};
+use chacha20poly1305::{ChaCha20Poly1305, KeyInit, XChaCha20Poly1305};
 
 use super::key::Key;
 
@@ -24,12 +24,8 @@ pub(crate) fn sequence_nonce(sequence: u64) -> [u8; 12] {
 
 /// Encrypts `buf[..len - 16]` in place and writes its tag into the last 16 bytes.
 pub(crate) fn seal(key: &Key, nonce: &[u8; 12], ad: &[u8], buf: &mut [u8]) -> Option<()> {
-    let (message, mac) = buf.split_last_chunk_mut::<MAC_BYTES>()?;
-    let tag = ChaCha20Poly1305::new(key.as_bytes().into())
-        .encrypt_inout_detached(nonce.into(), ad, message.into())
-        .ok()?;
-    mac.copy_from_slice(&tag);
-    Some(())
+    let cipher = ChaCha20Poly1305::new(key.as_bytes().into());
+    seal_with(&cipher, nonce.into(), ad, buf)
 }
 
 /// Checks the tag in the last 16 bytes and decrypts the rest in place.
@@ -39,20 +35,14 @@ pub(crate) fn open(
     ad: &[u8],
     buf: &mut [u8],
 ) -> Result<(), Unauthentic> {
-    let (message, mac) = buf.split_last_chunk_mut::<MAC_BYTES>().ok_or(Unauthentic)?;
-    ChaCha20Poly1305::new(key.as_bytes().into())
-        .decrypt_inout_detached(nonce.into(), ad, message.into(), &Tag::from(*mac))
-        .map_err(|_| Unauthentic)
+    let cipher = ChaCha20Poly1305::new(key.as_bytes().into());
+    open_with(&cipher, nonce.into(), ad, buf)
 }
 
 /// [`seal`] with XChaCha20-Poly1305's 24-byte nonce.
 pub(crate) fn seal_x(key: &Key, nonce: &[u8; 24], ad: &[u8], buf: &mut [u8]) -> Option<()> {
-    let (message, mac) = buf.split_last_chunk_mut::<MAC_BYTES>()?;
-    let tag = XChaCha20Poly1305::new(key.as_bytes().into())
-        .encrypt_inout_detached(nonce.into(), ad, message.into())
-        .ok()?;
-    mac.copy_from_slice(&tag);
-    Some(())
+    let cipher = XChaCha20Poly1305::new(key.as_bytes().into());
+    seal_with(&cipher, nonce.into(), ad, buf)
 }
 
 /// [`open`] with XChaCha20-Poly1305's 24-byte nonce.
@@ -62,9 +52,32 @@ pub(crate) fn open_x(
     ad: &[u8],
     buf: &mut [u8],
 ) -> Result<(), Unauthentic> {
+    let cipher = XChaCha20Poly1305::new(key.as_bytes().into());
+    open_with(&cipher, nonce.into(), ad, buf)
+}
+
+/// The sealing both ciphers share (they differ only in their nonce's length): the tag goes
+/// into the last 16 bytes, after the message encrypted in place.
+fn seal_with<C: AeadInOut>(cipher: &C, nonce: &Nonce<C>, ad: &[u8], buf: &mut [u8]) -> Option<()> {
+    let (message, mac) = buf.split_last_chunk_mut::<MAC_BYTES>()?;
+    let tag = cipher
+        .encrypt_inout_detached(nonce, ad, message.into())
+        .ok()?;
+    mac.copy_from_slice(&tag);
+    Some(())
+}
+
+/// The opening both ciphers share: the tag is the last 16 bytes.
+fn open_with<C: AeadInOut>(
+    cipher: &C,
+    nonce: &Nonce<C>,
+    ad: &[u8],
+    buf: &mut [u8],
+) -> Result<(), Unauthentic> {
     let (message, mac) = buf.split_last_chunk_mut::<MAC_BYTES>().ok_or(Unauthentic)?;
-    XChaCha20Poly1305::new(key.as_bytes().into())
-        .decrypt_inout_detached(nonce.into(), ad, message.into(), &Tag::from(*mac))
+    let tag = Tag::<C>::try_from(&mac[..]).map_err(|_| Unauthentic)?;
+    cipher
+        .decrypt_inout_detached(nonce, ad, message.into(), &tag)
         .map_err(|_| Unauthentic)
 }
 

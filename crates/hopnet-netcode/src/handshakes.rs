@@ -86,10 +86,7 @@ impl Handshakes {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn addr(port: u16) -> SocketAddr {
-        SocketAddr::from(([127, 0, 0, 1], port))
-    }
+    use crate::tests::addr;
 
     fn hs(now: Instant, timeout: i32) -> Handshake {
         Handshake::new(

@@ -20,8 +20,8 @@ use super::private_token::{
 use super::replay::ReplayWindow;
 use super::sequence::{prefix_byte, read_sequence, sequence_bytes, write_sequence};
 use super::stats::DropReason;
-use super::version::VERSION_INFO;
-use super::wire::{Reader, Writer};
+use super::version::{VERSION_INFO, versioned_ad};
+use super::wire::Reader;
 
 /// The most payload one packet carries.
 pub const MAX_PAYLOAD_BYTES: usize = 1200;
@@ -98,12 +98,7 @@ impl Receiver {
 /// The associated data of a packet: version, protocol id, prefix byte. The prefix is in it so
 /// that an attacker cannot change a packet's type (or its sequence's length).
 fn packet_ad(protocol_id: u64, prefix: u8) -> [u8; 13 + 8 + 1] {
-    let mut ad = [0u8; 22];
-    let mut w = Writer::new(&mut ad);
-    w.bytes(VERSION_INFO);
-    w.u64(protocol_id);
-    w.u8(prefix);
-    ad
+    versioned_ad(protocol_id, &[prefix])
 }
 
 /// The size of the payload packet that carries `len` bytes under `sequence`.

@@ -12,7 +12,7 @@ use super::aead::{MAC_BYTES, Unauthentic, open_x, seal_x};
 use super::key::Key;
 use super::user_data::USER_DATA_BYTES;
 use super::user_data::UserData;
-use super::version::VERSION_INFO;
+use super::version::versioned_ad;
 use super::wire::{Reader, Writer};
 
 /// The size of the private part, encrypted or not.
@@ -34,12 +34,7 @@ pub(crate) struct PrivateToken {
 /// The associated data of the private part: version, protocol id, expiry. A token moved to
 /// another game or given a later expiry no longer opens.
 fn associated_data(protocol_id: u64, expire_timestamp: u64) -> [u8; 13 + 8 + 8] {
-    let mut ad = [0u8; 29];
-    let mut w = Writer::new(&mut ad);
-    w.bytes(VERSION_INFO);
-    w.u64(protocol_id);
-    w.u64(expire_timestamp);
-    ad
+    versioned_ad(protocol_id, &expire_timestamp.to_le_bytes())
 }
 
 impl PrivateToken {

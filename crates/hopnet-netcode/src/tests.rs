@@ -14,6 +14,11 @@ use super::private_token::{PrivateToken, decrypt_private_token, encrypt_private_
 use super::replay::ReplayWindow;
 use super::{MAX_PAYLOAD_BYTES, UserData};
 
+/// A loopback address with this port: the unit tests' peers.
+pub(crate) fn addr(port: u16) -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], port))
+}
+
 const PROTOCOL_ID: u64 = 0x1122_3344_5566_7788;
 const CLIENT_ID: u64 = 0x0102_0304_0506_0708;
 const TIMEOUT_SECONDS: i32 = 15;

@@ -51,10 +51,7 @@ impl TokenHistory {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn addr(port: u16) -> SocketAddr {
-        SocketAddr::from(([127, 0, 0, 1], port))
-    }
+    use crate::tests::addr;
 
     #[test]
     fn a_token_belongs_to_its_first_address() {

@@ -74,6 +74,12 @@ impl World {
         ConnectTokenBuilder::new(PROTOCOL_ID, client_id, [server_address()])
     }
 
+    /// Adds a client with a default token for `client_id`, issued now, and returns its index.
+    fn add_client_with_id(&mut self, client_id: u64) -> usize {
+        let token = self.token(client_id);
+        self.add_client(token)
+    }
+
     /// Adds a client with `token`, issued now, and returns its index.
     fn add_client(&mut self, token: ConnectTokenBuilder) -> usize {
         let token = token
@@ -332,8 +338,7 @@ fn replayed_packets_are_dropped_both_ways() {
 #[test]
 fn a_request_is_bound_to_the_first_address_that_used_its_token() {
     let mut w = World::new(4);
-    let token = w.token(1);
-    w.add_client(token);
+    w.add_client_with_id(1);
     w.clients[0].1.poll_transmit(w.now, &mut w.buf).unwrap();
     let request = w.buf.clone();
     assert_eq!(request.len(), REQUEST_PACKET_BYTES);
@@ -384,8 +389,7 @@ fn expired_tokens_other_protocols_and_tampered_requests_are_dropped() {
         );
     }
     // A valid request, tampered: version, expiry (bound by the associated data), private part.
-    let token = w.token(9);
-    let c = w.add_client(token);
+    let c = w.add_client_with_id(9);
     w.pump();
     let request = w.sent_by_client[c][0].clone();
     let from = client_address(c as u16);
@@ -408,8 +412,7 @@ fn expired_tokens_other_protocols_and_tampered_requests_are_dropped() {
 #[test]
 fn truncated_and_oversized_requests_are_dropped() {
     let mut w = World::new(4);
-    let token = w.token(1);
-    w.add_client(token);
+    w.add_client_with_id(1);
     w.pump();
     let request = w.sent_by_client[0][0].clone();
     let from = client_address(5);
@@ -535,15 +538,20 @@ fn random_and_mutated_datagrams_from_anywhere_are_dropped_and_counted() {
     assert!(w.events().is_empty());
 }
 
+/// A server of `max_clients` slots with client id 1 connected (client 0), after a second
+/// client (1) with `client_id` asked for `wait`.
+fn after_a_second_request(max_clients: usize, client_id: u64, wait: Duration) -> World {
+    let mut w = World::new(max_clients);
+    w.add_client_with_id(1);
+    w.connect(0);
+    w.add_client_with_id(client_id);
+    w.advance(wait);
+    w
+}
+
 #[test]
 fn a_full_server_denies_and_the_client_says_so() {
-    let mut w = World::new(1);
-    let token = w.token(1);
-    w.add_client(token);
-    w.connect(0);
-    let token = w.token(2);
-    w.add_client(token);
-    w.advance(Duration::from_millis(100));
+    let w = after_a_second_request(1, 2, Duration::from_millis(100));
     assert_eq!(w.client(1).state(), ClientState::ConnectionDenied);
     assert_eq!(w.server.stats().denials_sent, 1);
     assert_eq!(w.server.stats().challenges_sent, 1);
@@ -558,8 +566,7 @@ fn a_full_server_denies_and_the_client_says_so() {
 fn challenges_come_from_the_server_wide_sequence() {
     let mut w = World::new(4);
     for id in 1..=3 {
-        let token = w.token(id);
-        w.add_client(token);
+        w.add_client_with_id(id);
     }
     w.pump();
     let sequences: Vec<u64> = (0..3)
@@ -574,13 +581,7 @@ fn challenges_come_from_the_server_wide_sequence() {
 
 #[test]
 fn the_same_client_id_cannot_connect_twice() {
-    let mut w = World::new(4);
-    let token = w.token(1);
-    w.add_client(token);
-    w.connect(0);
-    let token = w.token(1);
-    w.add_client(token);
-    w.advance(Duration::from_millis(300));
+    let w = after_a_second_request(4, 1, Duration::from_millis(300));
     assert!(w.server.stats().dropped(DropReason::ClientConnected) >= 1);
     assert_eq!(w.server.connected_clients(), 1);
     assert_eq!(w.client(1).state(), ClientState::SendingConnectionRequest);
@@ -606,8 +607,7 @@ fn the_handshake_table_is_bounded_and_frees_as_tokens_time_out() {
     assert_eq!(w.server.stats().challenges_sent, 4);
     // After the tokens' timeout, a new request finds room.
     w.now += Duration::from_secs(2);
-    let token = w.token(100);
-    let c = w.add_client(token);
+    let c = w.add_client_with_id(100);
     w.clients[c].1.poll_transmit(w.now, &mut w.buf).unwrap();
     let request = w.buf.clone();
     assert_eq!(

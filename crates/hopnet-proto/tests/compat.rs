@@ -8,15 +8,14 @@
 
 mod common;
 
-use std::net::SocketAddr;
 use std::time::Duration;
 
 use common::servers::{Kind, TestServer};
-use common::{index_of, payload};
+use common::{index_of, payload, sent_by};
 use hopnet_proto::fuzzing::ext::datagram::{MARKER, MIN_LEN};
 use hopnet_proto::fuzzing::ext::negotiate::{NEGOTIATION_LEN, is_negotiation};
 use hopnet_proto::fuzzing::packet::{Flags, Header, is_handshake_shaped};
-use hopnet_proto::sim::{Batch, LinkConfig, SimNetwork};
+use hopnet_proto::sim::{LinkConfig, SimNetwork};
 use hopnet_proto::{Config, Delivery, Event, Machine, Server};
 
 fn extended() -> Config {
@@ -54,15 +53,6 @@ fn networks(server: fn() -> Config) -> impl Iterator<Item = (SimNetwork, String)
             (net, format!("link {l} seed {seed}"))
         })
     })
-}
-
-/// The datagrams of `batches` sent from `from`.
-fn sent_by(batches: &[Batch], from: SocketAddr) -> Vec<Vec<u8>> {
-    batches
-        .iter()
-        .filter(|b| b.from == from)
-        .flat_map(|b| b.datagrams().map(<[u8]>::to_vec).collect::<Vec<_>>())
-        .collect()
 }
 
 /// Whether `d` is a packet the spec defines, as its strictest reader takes it: a header with

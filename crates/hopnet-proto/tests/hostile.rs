@@ -6,10 +6,13 @@
 //! polled), stays within the documented ceiling. Each test states the bound it asserts. The
 //! regressions of the fuzzers' findings are at the end (see `fuzz/README.md`).
 
+mod common;
+
 use std::mem::size_of;
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::time::{Duration, Instant};
 
+use common::sent_by;
 use hopnet_proto::fuzzing::packet::{Flags, Header};
 use hopnet_proto::sim::{LinkConfig, Pair, SimNetwork};
 use hopnet_proto::{Config, Delivery, Error, Event, MAX_PAYLOAD, Machine, Server};
@@ -91,13 +94,7 @@ fn datagram(flags: Flags, chunk: u8, sequence: u16, data: &[u8]) -> Vec<u8> {
 /// The datagrams the client of `pair` sends now, taken off the network.
 fn client_output(pair: &mut Pair) -> Vec<Vec<u8>> {
     let client = pair.client_addr();
-    let batches = pair
-        .take_outgoing()
-        .into_iter()
-        .filter(|b| b.from == client);
-    batches
-        .flat_map(|b| b.datagrams().map(<[u8]>::to_vec).collect::<Vec<_>>())
-        .collect()
+    sent_by(&pair.take_outgoing(), client)
 }
 
 fn server_reassembly(pair: &mut Pair) -> u64 {

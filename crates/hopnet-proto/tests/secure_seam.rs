@@ -139,6 +139,34 @@ impl Net {
         }
     }
 
+    /// One client over a lossless link, connected; its connection's id.
+    fn one_connected(seed: u64) -> (Net, ConnectionId) {
+        let mut net = Net::new(1, 0.0, seed);
+        net.connect_all();
+        let id = net.connection_of(0);
+        (net, id)
+    }
+
+    /// Whether the server reported connection `id` closed.
+    fn server_disconnected(&self, id: ConnectionId) -> bool {
+        self.server_events
+            .iter()
+            .any(|e| e.connection == id && matches!(e.event, Event::Disconnected { .. }))
+    }
+
+    /// Whether client `client` reported its connection closed.
+    fn client_disconnected(&self, client: usize) -> bool {
+        self.client_events[client]
+            .iter()
+            .any(|e| matches!(e, Event::Disconnected { .. }))
+    }
+
+    /// Client 0's connection is gone on both layers of both sides.
+    fn assert_closed(&self) {
+        assert_eq!(self.server.netcode().connected_clients(), 0);
+        assert!(self.clients[0].1.is_closed());
+    }
+
     fn connection_of(&self, client: usize) -> ConnectionId {
         let address = self.clients[client].0;
         self.server_events
@@ -280,9 +308,7 @@ fn the_extensions_work_over_netcode_at_10_percent_loss() {
 
 #[test]
 fn unreliable_messages_pass_without_loss() {
-    let mut net = Net::new(1, 0.0, 3);
-    net.connect_all();
-    let id = net.connection_of(0);
+    let (mut net, id) = Net::one_connected(3);
     for i in 0..50 {
         net.clients[0]
             .1
@@ -334,49 +360,28 @@ fn a_plaintext_end_from_the_clients_address_does_not_close_it() {
 
 #[test]
 fn a_client_close_reaches_the_server_and_frees_the_slot() {
-    let mut net = Net::new(1, 0.0, 5);
-    net.connect_all();
-    let id = net.connection_of(0);
+    let (mut net, id) = Net::one_connected(5);
     let now = net.now;
     net.clients[0].1.close(now);
-    net.run_until(Duration::from_secs(2), |net| {
-        net.server_events
-            .iter()
-            .any(|e| e.connection == id && matches!(e.event, Event::Disconnected { .. }))
-    });
-    assert_eq!(net.server.netcode().connected_clients(), 0);
-    assert!(net.clients[0].1.is_closed());
+    net.run_until(Duration::from_secs(2), |net| net.server_disconnected(id));
+    net.assert_closed();
 }
 
 #[test]
 fn a_server_close_reaches_the_client() {
-    let mut net = Net::new(1, 0.0, 6);
-    net.connect_all();
-    let id = net.connection_of(0);
+    let (mut net, id) = Net::one_connected(6);
     net.server.close(id).unwrap();
-    net.run_until(Duration::from_secs(2), |net| {
-        net.client_events[0]
-            .iter()
-            .any(|e| matches!(e, Event::Disconnected { .. }))
-    });
-    assert_eq!(net.server.netcode().connected_clients(), 0);
-    assert!(net.clients[0].1.is_closed());
+    net.run_until(Duration::from_secs(2), |net| net.client_disconnected(0));
+    net.assert_closed();
 }
 
 #[test]
 fn a_silent_client_times_out_on_both_layers() {
-    let mut net = Net::new(1, 0.0, 7);
-    net.connect_all();
-    let id = net.connection_of(0);
+    let (mut net, id) = Net::one_connected(7);
     // The link goes down entirely.
     net.loss = 1.0;
     net.run_until(Duration::from_secs(20), |net| {
-        net.server_events
-            .iter()
-            .any(|e| e.connection == id && matches!(e.event, Event::Disconnected { .. }))
-            && net.client_events[0]
-                .iter()
-                .any(|e| matches!(e, Event::Disconnected { .. }))
+        net.server_disconnected(id) && net.client_disconnected(0)
     });
     let reason = |e: &Event| match e {
         Event::Disconnected { reason } => Some(*reason),

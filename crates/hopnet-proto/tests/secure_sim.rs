@@ -13,6 +13,7 @@ use hopnet_proto::sim::{LinkConfig, SimNetwork};
 use hopnet_proto::{Config, ConnectionId, Delivery, Event};
 
 mod common;
+use common::lossy;
 use common::secure::{
     FORGERY_DROPS, PROTOCOL_ID, assert_dropped, message, messages, token_builder,
 };
@@ -64,11 +65,8 @@ fn connect_all(net: &mut SecureNet) -> (Vec<ConnectionId>, Vec<Vec<Vec<u8>>>) {
 #[test]
 fn many_secure_clients_exchange_reliable_messages_over_a_bad_link() {
     let link = LinkConfig {
-        loss: 0.1,
-        duplicate: 0.05,
-        reorder: 0.1,
         corrupt: 0.01,
-        ..LinkConfig::default()
+        ..lossy(0.1, 0.1, 0.05)
     };
     let (mut net, _) = network(11, link, 12);
     net.set_max_batch(64);

@@ -1,10 +1,13 @@
 //! Tests 1–4 of the issue over the simulated network: handshake under loss, exact accounting
 //! of 10,000 mixed messages, the sequence wrap, and closing. All seeded and deterministic.
 
+mod common;
+
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use common::{lossy, sent_by};
 use hopnet_proto::sim::{LinkConfig, SimNetwork};
 use hopnet_proto::{Config, Delivery, DisconnectReason, Error, Event, MAX_PAYLOAD, ServerEvent};
 use rand::{Rng, SeedableRng, rngs::SmallRng};
@@ -65,10 +68,7 @@ fn patient_client(seed: u64, link: LinkConfig, secs: u64) -> (SimNetwork, usize)
 #[test]
 fn handshake_completes_under_half_loss() {
     for seed in 0..16 {
-        let link = LinkConfig {
-            loss: 0.5,
-            ..LinkConfig::default()
-        };
+        let link = lossy(0.5, 0.0, 0.0);
         let (mut net, c) = patient_client(seed, link, 120);
         let mut server_connected = false;
         let ok = net.run_until(Duration::from_secs(120), |n| {
@@ -238,12 +238,7 @@ fn mixed_messages_many_seeds() {
 
 #[test]
 fn sequence_ids_wrap_without_loss_or_duplication() {
-    let link = LinkConfig {
-        loss: 0.05,
-        duplicate: 0.05,
-        reorder: 0.05,
-        ..LinkConfig::default()
-    };
+    let link = lossy(0.05, 0.05, 0.05);
     exact_accounting(77, 70_000, link, |rng, _| rng.random_range(4..24));
 }
 
@@ -288,10 +283,7 @@ fn silence_times_out_after_15_seconds() {
     net.step(Duration::from_secs(60));
     assert!(net.client(c).is_connected());
     assert!(net.server().stats(id).is_some());
-    let dead = LinkConfig {
-        loss: 1.0,
-        ..LinkConfig::default()
-    };
+    let dead = lossy(1.0, 0.0, 0.0);
     net.set_uplink(dead.clone());
     net.set_downlink(dead);
     net.step(Duration::from_millis(14_900));
@@ -391,12 +383,7 @@ fn a_probe_from_the_connected_client_is_acknowledged_and_kept_nowhere() {
     net.record_batches(true);
     net.inject(client_addr, server_addr, vec![0x05, 0xff, 0xfe, 0x42]);
     net.step(Duration::from_millis(50));
-    let answers: Vec<Vec<u8>> = net
-        .take_batches()
-        .iter()
-        .filter(|b| b.from == server_addr)
-        .flat_map(|b| b.datagrams().map(<[u8]>::to_vec).collect::<Vec<_>>())
-        .collect();
+    let answers = sent_by(&net.take_batches(), server_addr);
     assert_eq!(answers, [vec![0x06, 0xff, 0xfe, 0x42]]);
     let stats = net.server().stats(id).unwrap();
     assert_eq!(
@@ -448,11 +435,9 @@ fn corruption_mtu_and_duplication_never_break_the_machines() {
     // The protocol has no checksum of its own (UDP's covers real links), so corrupted payloads
     // may arrive corrupted; what must hold is no panic, no message twice, bounded memory.
     let link = LinkConfig {
-        loss: 0.05,
-        duplicate: 0.1,
         corrupt: 0.05,
         mtu: 400,
-        ..LinkConfig::default()
+        ..lossy(0.05, 0.0, 0.1)
     };
     let (mut net, c) = patient_client(11, link, 60);
     net.run_until(Duration::from_secs(60), |n| n.client(c).is_connected());

@@ -2,8 +2,11 @@
 //! of ordered messages toward a peer without the extensions: what each reports, and what each
 //! keeps.
 
+mod common;
+
 use std::time::Duration;
 
+use common::sent_by;
 use hopnet_proto::sim::{LinkConfig, Pair, SimNetwork};
 use hopnet_proto::{Config, ConfigBuilder, Delivery, Error, Event, MessageId};
 
@@ -126,12 +129,7 @@ fn one_chunk_short(config: Config) -> Pair {
         .collect();
     pair.client().send_tracked(&bytes).unwrap();
     let (from, to) = (pair.client_addr(), pair.server_addr());
-    let datagrams: Vec<Vec<u8>> = pair
-        .take_outgoing()
-        .iter()
-        .filter(|b| b.from == from)
-        .flat_map(|b| b.datagrams().map(<[u8]>::to_vec).collect::<Vec<_>>())
-        .collect();
+    let datagrams = sent_by(&pair.take_outgoing(), from);
     assert!(datagrams.len() >= 3, "{}", datagrams.len());
     for (i, d) in datagrams.into_iter().enumerate() {
         if i != 1 {

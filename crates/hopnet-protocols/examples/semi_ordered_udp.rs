@@ -14,14 +14,13 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, ValueEnum};
-use hopnet::Driver;
 use hopnet_protocols::semi_ordered_udp::{
     Client, ClientMode, Config, EchoCheck, Event, SendError, Server, Summary,
 };
 
 mod common;
 
-use common::{DEADLINE, Echoes, Loss, exit, fail, impairment, local_for, serve};
+use common::{DEADLINE, Echoes, Loss, client_driver, exit, fail, finish, serve};
 
 /// Semi-ordered UDP (context-semi-ordered-udp.txt) on hopnet's engine.
 #[derive(Parser)]
@@ -112,15 +111,13 @@ fn client(
         Mode::SemiOrdered => ClientMode::SemiOrdered,
         Mode::Mixed => ClientMode::Mixed,
     };
-    let bind = local_for(connect);
     let start = Instant::now();
     let machine = Client::new(connect, Config::starting_at(start_id), start);
     let mut check = EchoCheck::new(count, size, mode);
-    let mut driver = match Driver::bind(bind, machine) {
+    let mut driver = match client_driver(connect, machine, loss) {
         Ok(driver) => driver,
-        Err(e) => return Ok(fail(&check.summary().to_json(), &format!("bind: {e}"))),
+        Err(e) => return Ok(fail(&check.summary().to_json(), &e)),
     };
-    driver.set_impairment(impairment(loss));
     let mut error = None;
     let mut next = 0;
     // Unreliable echoes get this long after the last package went out.
@@ -171,16 +168,6 @@ fn client(
             break;
         }
     }
-    if let Err(e) = driver.flush() {
-        error.get_or_insert(format!("socket: {e}"));
-    }
     let summary = check.summary().to_json();
-    match error {
-        Some(error) => Ok(fail(&summary, &error)),
-        None if !check.succeeded() => Ok(fail(&summary, "the echoes broke the contract")),
-        None => {
-            println!("{summary}");
-            Ok(true)
-        }
-    }
+    Ok(finish(&mut driver, error, &summary, check.succeeded()))
 }

@@ -14,14 +14,13 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use hopnet::Driver;
 use hopnet_protocols::woke::{
     Client, CloseReason, Config, EchoCheck, Event, MAX_PENDING_RELIABLE, Server, Summary,
 };
 
 mod common;
 
-use common::{DEADLINE, Echoes, Loss, exit, fail, impairment, local_for, serve};
+use common::{DEADLINE, Echoes, Loss, client_driver, exit, fail, finish, serve};
 
 /// WOKE (context-woke-transport.txt) on hopnet's engine.
 #[derive(Parser)]
@@ -88,14 +87,16 @@ fn client(
         let none = Summary::default().to_json();
         return Ok(fail(&none, "--size must be at least 4 bytes"));
     }
-    let bind = local_for(connect);
     let start = Instant::now();
     let mut check = EchoCheck::new(count, size, reliable);
-    let mut driver = match Driver::bind(bind, Client::new(connect, Config::default(), start)) {
+    let mut driver = match client_driver(
+        connect,
+        Client::new(connect, Config::default(), start),
+        loss,
+    ) {
         Ok(driver) => driver,
-        Err(e) => return Ok(fail(&check.summary().to_json(), &format!("bind: {e}"))),
+        Err(e) => return Ok(fail(&check.summary().to_json(), &e)),
     };
-    driver.set_impairment(impairment(loss));
     let mut error = None;
     // Commands on their way at most, both directions together, so that neither end's
     // pending reliable commands reach the seed's limit.
@@ -150,16 +151,6 @@ fn client(
         }
     }
     driver.machine().close(Instant::now());
-    if let Err(e) = driver.flush() {
-        error.get_or_insert(format!("socket: {e}"));
-    }
     let summary = check.summary().to_json();
-    match error {
-        Some(error) => Ok(fail(&summary, &error)),
-        None if !check.succeeded() => Ok(fail(&summary, "the echoes broke the contract")),
-        None => {
-            println!("{summary}");
-            Ok(true)
-        }
-    }
+    Ok(finish(&mut driver, error, &summary, check.succeeded()))
 }

@@ -10,6 +10,7 @@
 //! PROTOCOL.md has a section per protocol: what its text says, what it leaves open, and what
 //! we chose.
 
+mod echo_tally;
 mod json;
 pub mod rto;
 pub mod rtype;

@@ -186,13 +186,7 @@ fn sessions_beyond_the_limit_are_refused() {
     });
     // The first is unharmed.
     first.wait_connected();
-    first
-        .hopnet
-        .send(b"still here", hopnet::Delivery::Reliable)
-        .unwrap();
-    first.run_until(Duration::from_secs(5), "the echo", |_, e| {
-        messages(e).iter().any(|(b, _)| b == b"still here")
-    });
+    first.echo(b"still here", Duration::from_secs(5));
 }
 
 #[test]
@@ -259,12 +253,7 @@ fn garbage_in_a_session_changes_nothing_for_anyone_else() {
         last = count(&server.seen.lock().unwrap());
         std::thread::sleep(Duration::from_millis(300));
     }
-    web.hopnet
-        .send(b"after the noise", hopnet::Delivery::Reliable)
-        .unwrap();
-    web.run_until(Duration::from_secs(10), "the echo", |_, e| {
-        messages(e).iter().any(|(b, _)| b == b"after the noise")
-    });
+    web.echo(b"after the noise", Duration::from_secs(10));
     udp.send(b"udp too", hopnet::Delivery::Reliable).unwrap();
     let end = Instant::now() + Duration::from_secs(10);
     let mut echoed = false;
@@ -312,13 +301,7 @@ fn a_new_certificate_serves_new_sessions_and_keeps_the_open_ones() {
     let mut fresh = WebClient::connect(server.web, new);
     fresh.wait_connected();
     for client in [&mut open, &mut fresh] {
-        client
-            .hopnet
-            .send(b"still", hopnet::Delivery::Reliable)
-            .unwrap();
-        client.run_until(Duration::from_secs(5), "the echo", |_, e| {
-            messages(e).iter().any(|(b, _)| b == b"still")
-        });
+        client.echo(b"still", Duration::from_secs(5));
     }
 }
 
@@ -346,10 +329,5 @@ fn what_a_page_sends_on_streams_nobody_reads_is_bounded() {
         "the server took {written} bytes on a stream it never reads"
     );
     // The hopnet connection in the same session is unharmed.
-    web.hopnet
-        .send(b"still", hopnet::Delivery::Reliable)
-        .unwrap();
-    web.run_until(Duration::from_secs(5), "the echo", |_, e| {
-        messages(e).iter().any(|(b, _)| b == b"still")
-    });
+    web.echo(b"still", Duration::from_secs(5));
 }

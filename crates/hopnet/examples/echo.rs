@@ -24,12 +24,15 @@
 //! address they name with `--public-address`. Protocol ids are decimal, or hexadecimal after
 //! `0x`.
 
+mod common;
+
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime};
 
 use clap::{Parser, Subcommand};
+use common::{parse_u64, read_key};
 use hopnet::secure::{ConnectToken, ConnectTokenBuilder, Key, NetcodeServerConfig};
 use hopnet::{Client, Server};
 use hopnet::{Config, Delivery, Error, Event, MAX_PAYLOAD};
@@ -93,14 +96,6 @@ enum Command {
     },
 }
 
-fn parse_u64(text: &str) -> Result<u64, String> {
-    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => text.parse(),
-    };
-    parsed.map_err(|e| format!("{text:?}: {e}"))
-}
-
 /// How a server listens: on the spec's wire, or over netcode with a key.
 enum Listen {
     Plain,
@@ -115,10 +110,6 @@ enum Listen {
 enum Connect {
     Plain,
     Secure(ConnectToken),
-}
-
-fn read_key(path: &Path) -> Result<Key, String> {
-    Key::read_file(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 fn main() -> ExitCode {

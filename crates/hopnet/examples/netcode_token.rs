@@ -11,12 +11,15 @@
 //! The key file holds the private key shared with the servers: 64 hexadecimal characters, a
 //! newline optional. `--new-key F` writes a fresh random one and exits.
 
+mod common;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::SystemTime;
 
 use clap::Parser;
+use common::{parse_u64, read_key};
 use hopnet::secure::{ConnectTokenBuilder, Key};
 
 #[derive(Parser)]
@@ -49,14 +52,6 @@ struct Args {
     out: Option<PathBuf>,
 }
 
-fn parse_u64(text: &str) -> Result<u64, String> {
-    let parsed = match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
-        Some(hex) => u64::from_str_radix(hex, 16),
-        None => text.parse(),
-    };
-    parsed.map_err(|e| format!("{text:?}: {e}"))
-}
-
 fn main() -> ExitCode {
     match run(Args::parse()) {
         Ok(()) => ExitCode::SUCCESS,
@@ -78,7 +73,7 @@ fn run(args: Args) -> Result<(), String> {
     else {
         return Err("--key-file, --protocol-id, --client-id and --out are required".into());
     };
-    let key = Key::read_file(&key_file).map_err(|e| format!("{}: {e}", key_file.display()))?;
+    let key = read_key(&key_file)?;
     let token = ConnectTokenBuilder::new(protocol_id, client_id, args.servers)
         .expire_seconds(args.expire_secs)
         .timeout_seconds(args.timeout_secs)

@@ -64,14 +64,23 @@ impl SpecPeer {
         self.next_sequence = self.next_sequence.wrapping_add(1);
     }
 
-    /// A datagram from our side: a message (and whether it was reliable), or nothing.
-    fn receive(&mut self, datagram: &[u8]) -> Option<(Vec<u8>, bool)> {
-        let (header, chunk) = Header::decode(datagram)?;
+    /// Message `k` of the kind numbered from `base`, reliably, and of the kind numbered from
+    /// `base + 1000`, unreliably.
+    fn send_both(&mut self, now: Instant, base: usize, k: usize) {
+        self.send(now, &one_chunk(base, k), true);
+        self.send(now, &one_chunk(base + 1000, k), false);
+    }
+
+    /// A datagram from our side: a message goes into `arrivals` the first time it comes.
+    fn receive(&mut self, datagram: &[u8], arrivals: &mut Arrivals) {
+        let Some((header, chunk)) = Header::decode(datagram) else {
+            return;
+        };
         if header.flags.contains(Flags::ACK) {
             if header.chunk == 0 {
                 self.unacked.remove(&header.sequence);
             }
-            return None;
+            return;
         }
         let reliable = header.flags.contains(Flags::REL);
         if reliable {
@@ -82,18 +91,21 @@ impl SpecPeer {
             header.chunk == 0 && header.flags.contains(Flags::FIN),
             "a one-chunk message: {header:?}"
         );
-        self.seen
-            .insert(header.sequence)
-            .then(|| (chunk.to_vec(), reliable))
+        if self.seen.insert(header.sequence) {
+            arrivals.push(chunk.to_vec(), reliable);
+        }
     }
 
-    fn resend_due(&mut self, now: Instant) {
+    /// What to send now: acknowledgements and messages, and the reliable messages whose
+    /// acknowledgement is overdue, again.
+    fn outgoing(&mut self, now: Instant) -> Vec<Vec<u8>> {
         for (sent, datagram) in self.unacked.values_mut() {
             if now.duration_since(*sent) >= RESEND {
                 *sent = now;
                 self.outgoing.push(datagram.clone());
             }
         }
+        std::mem::take(&mut self.outgoing)
     }
 }
 
@@ -149,6 +161,43 @@ impl Arrivals {
             );
         }
     }
+}
+
+/// One run's state: the stand-in peer, what arrived at each side, how many messages of each
+/// kind went up and down, and when every reliable one had arrived.
+#[derive(Default)]
+struct Exchange {
+    peer: SpecPeer,
+    at_server: Arrivals,
+    at_client: Arrivals,
+    sent_up: usize,
+    sent_down: usize,
+    finished: Option<Instant>,
+}
+
+impl Exchange {
+    /// Whether both sides have every reliable message, and the last unreliable ones had a
+    /// moment more (counted from the first call that found the reliable ones done).
+    fn all_arrived(&mut self, now: Instant) -> bool {
+        if !(self.at_server.reliable_done() && self.at_client.reliable_done()) {
+            return false;
+        }
+        let at = *self.finished.get_or_insert(now);
+        now.duration_since(at) > Duration::from_millis(200)
+    }
+
+    /// What arrived each way (see [`Arrivals::check`]): the kinds numbered from 0 and 1000
+    /// went up, from 5000 and 6000 down.
+    fn check(&self, up: &str, down: &str, loss: f64) {
+        self.at_server.check(up, 0, loss);
+        self.at_client.check(down, 5000, loss);
+    }
+}
+
+/// Now, failing the test if the run that began at `start` is past its deadline.
+fn before_deadline(start: Instant) -> Instant {
+    assert!(start.elapsed() < DEADLINE, "not done in {DEADLINE:?}");
+    Instant::now()
 }
 
 fn delivery(reliable: bool) -> Delivery {
@@ -207,13 +256,10 @@ fn their_client_our_server(loss: f64) {
         .connect(&token)
         .expect("netcode-official reads our token");
 
-    let mut peer = SpecPeer::default();
-    let (mut at_server, mut at_client) = (Arrivals::default(), Arrivals::default());
-    let (mut id, mut sent_up, mut sent_down) = (None, 0, 0);
-    let mut finished = None;
+    let mut exchange = Exchange::default();
+    let mut id = None;
     loop {
-        assert!(start.elapsed() < DEADLINE, "not done in {DEADLINE:?}");
-        let now = Instant::now();
+        let now = before_deadline(start);
         client.update(start.elapsed().as_secs_f64());
         assert!(
             !client.state().is_error(),
@@ -224,47 +270,42 @@ fn their_client_our_server(loss: f64) {
         while let Some(e) = server.poll_event() {
             match e.event {
                 Event::Connected => id = Some(e.connection),
-                Event::Message { bytes, reliable } => at_server.push(bytes, reliable),
+                Event::Message { bytes, reliable } => exchange.at_server.push(bytes, reliable),
                 other => panic!("our server: {other:?}"),
             }
         }
-        if client.state() == netcode::ClientState::Connected && sent_up < MESSAGES {
-            peer.send(now, &one_chunk(0, sent_up), true);
-            peer.send(now, &one_chunk(1000, sent_up), false);
-            sent_up += 1;
+        if client.state() == netcode::ClientState::Connected && exchange.sent_up < MESSAGES {
+            exchange.peer.send_both(now, 0, exchange.sent_up);
+            exchange.sent_up += 1;
         }
         if let Some(id) = id
-            && sent_down < MESSAGES
+            && exchange.sent_down < MESSAGES
         {
             for (base, reliable) in [(5000, true), (6000, false)] {
                 server
-                    .send(id, &one_chunk(base, sent_down), delivery(reliable))
+                    .send(id, &one_chunk(base, exchange.sent_down), delivery(reliable))
                     .unwrap();
             }
-            sent_down += 1;
+            exchange.sent_down += 1;
         }
         while let Some((payload, _)) = client.receive_packet() {
-            if let Some((bytes, reliable)) = peer.receive(&payload) {
-                at_client.push(bytes, reliable);
-            }
+            exchange.peer.receive(&payload, &mut exchange.at_client);
         }
-        peer.resend_due(now);
-        for datagram in peer.outgoing.drain(..) {
+        for datagram in exchange.peer.outgoing(now) {
             client.send_packet(&datagram).unwrap();
         }
-        if at_server.reliable_done() && at_client.reliable_done() {
-            // A moment more for the last unreliable ones.
-            let at = *finished.get_or_insert(now);
-            if now.duration_since(at) > Duration::from_millis(200) {
-                break;
-            }
+        if exchange.all_arrived(now) {
+            break;
         }
         std::thread::sleep(Duration::from_millis(1));
     }
     let id = id.unwrap();
     assert_eq!(server.secure().unwrap().client_id(id), Some(CLIENT_ID));
-    at_server.check("their client to our server", 0, loss);
-    at_client.check("our server to their client", 5000, loss);
+    exchange.check(
+        "their client to our server",
+        "our server to their client",
+        loss,
+    );
 
     // Their disconnect closes our connection.
     client.disconnect();
@@ -306,13 +347,10 @@ fn our_client_their_server(loss: f64) {
     let token = ConnectToken::from_bytes(&token).unwrap();
     let mut client = Client::connect_secure(token, Config::default()).unwrap();
 
-    let mut peer = SpecPeer::default();
-    let (mut at_server, mut at_client) = (Arrivals::default(), Arrivals::default());
-    let (mut slot, mut sent_up, mut sent_down) = (None, 0, 0);
-    let mut finished = None;
+    let mut exchange = Exchange::default();
+    let mut slot = None;
     loop {
-        assert!(start.elapsed() < DEADLINE, "not done in {DEADLINE:?}");
-        let now = Instant::now();
+        let now = before_deadline(start);
         server.update(start.elapsed().as_secs_f64());
         while let Some(event) = server.next_event() {
             match event {
@@ -324,46 +362,42 @@ fn our_client_their_server(loss: f64) {
         while let Some(e) = client.poll_event() {
             match e {
                 Event::Connected => {}
-                Event::Message { bytes, reliable } => at_client.push(bytes, reliable),
+                Event::Message { bytes, reliable } => exchange.at_client.push(bytes, reliable),
                 other => panic!("our client: {other:?}"),
             }
         }
-        if client.machine().is_connected() && sent_up < MESSAGES {
+        if client.machine().is_connected() && exchange.sent_up < MESSAGES {
             for (base, reliable) in [(0, true), (1000, false)] {
                 client
-                    .send(&one_chunk(base, sent_up), delivery(reliable))
+                    .send(&one_chunk(base, exchange.sent_up), delivery(reliable))
                     .unwrap();
             }
-            sent_up += 1;
+            exchange.sent_up += 1;
         }
         if let Some(i) = slot {
-            if sent_down < MESSAGES {
-                peer.send(now, &one_chunk(5000, sent_down), true);
-                peer.send(now, &one_chunk(6000, sent_down), false);
-                sent_down += 1;
+            if exchange.sent_down < MESSAGES {
+                exchange.peer.send_both(now, 5000, exchange.sent_down);
+                exchange.sent_down += 1;
             }
             while let Some((payload, _)) = server.receive_packet(i) {
-                if let Some((bytes, reliable)) = peer.receive(&payload) {
-                    at_server.push(bytes, reliable);
-                }
+                exchange.peer.receive(&payload, &mut exchange.at_server);
             }
-            peer.resend_due(now);
-            for datagram in peer.outgoing.drain(..) {
+            for datagram in exchange.peer.outgoing(now) {
                 server.send_packet(i, &datagram).unwrap();
             }
         }
-        if at_server.reliable_done() && at_client.reliable_done() {
-            let at = *finished.get_or_insert(now);
-            if now.duration_since(at) > Duration::from_millis(200) {
-                break;
-            }
+        if exchange.all_arrived(now) {
+            break;
         }
         std::thread::sleep(Duration::from_millis(1));
     }
     let slot = slot.unwrap();
     assert_eq!(server.client_id(slot), CLIENT_ID);
-    at_server.check("our client to their server", 0, loss);
-    at_client.check("their server to our client", 5000, loss);
+    exchange.check(
+        "our client to their server",
+        "their server to our client",
+        loss,
+    );
 
     // Our close reaches their server.
     client.close().unwrap();

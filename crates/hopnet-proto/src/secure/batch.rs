@@ -198,6 +198,16 @@ mod tests {
         refuse: bool,
     }
 
+    impl Frame {
+        /// A seal that takes every datagram, numbering them from `sequence`.
+        fn from(sequence: u64) -> Frame {
+            Frame {
+                sequence,
+                refuse: false,
+            }
+        }
+    }
+
     impl Seal for Frame {
         fn packet_len(&self, len: usize) -> usize {
             len + if self.sequence < 256 { 1 } else { 2 }
@@ -233,10 +243,7 @@ mod tests {
     #[test]
     fn a_batch_keeps_its_shape_sealed() {
         let mut plain = batch(&[100, 100, 100, 40]);
-        let mut seal = Frame {
-            sequence: 0,
-            refuse: false,
-        };
+        let mut seal = Frame::from(0);
         let mut out = Vec::new();
         let t = plain.seal_into(&mut out, 64, &mut seal).unwrap().unwrap();
         assert_eq!((t.size, t.segment_size, t.datagrams()), (344, 101, 4));
@@ -246,10 +253,7 @@ mod tests {
     #[test]
     fn a_longer_sequence_ends_the_batch_and_the_rest_waits() {
         let mut plain = batch(&[100, 100, 100, 100]);
-        let mut seal = Frame {
-            sequence: 254,
-            refuse: false,
-        };
+        let mut seal = Frame::from(254);
         let mut out = Vec::new();
         let first = plain.seal_into(&mut out, 64, &mut seal).unwrap().unwrap();
         assert_eq!((first.size, first.segment_size), (202, 101));
@@ -276,10 +280,7 @@ mod tests {
     #[test]
     fn at_most_max_datagrams_per_batch() {
         let mut plain = batch(&[10, 10, 10]);
-        let mut seal = Frame {
-            sequence: 0,
-            refuse: false,
-        };
+        let mut seal = Frame::from(0);
         let mut out = Vec::new();
         for _ in 0..3 {
             let t = plain.seal_into(&mut out, 1, &mut seal).unwrap().unwrap();

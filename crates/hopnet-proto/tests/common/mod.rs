@@ -2,6 +2,7 @@
 
 #![allow(dead_code)]
 
+pub mod echo_out;
 pub mod original_server;
 pub mod same_pepper_server;
 pub mod secure;
@@ -15,7 +16,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use hopnet_proto::Machine;
-use hopnet_proto::sim::LinkConfig;
+use hopnet_proto::sim::{Batch, LinkConfig};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -89,6 +90,15 @@ impl<M: Machine + Send + 'static> Drop for OnSocket<M> {
             let _ = t.join();
         }
     }
+}
+
+/// The datagrams of `batches` sent from `from`.
+pub fn sent_by(batches: &[Batch], from: SocketAddr) -> Vec<Vec<u8>> {
+    batches
+        .iter()
+        .filter(|b| b.from == from)
+        .flat_map(|b| b.datagrams().map(<[u8]>::to_vec).collect::<Vec<_>>())
+        .collect()
 }
 
 /// A payload whose bytes say which message it is: its index, then the index's low byte.

@@ -24,7 +24,7 @@
 //! payload hands up every byte its slot holds. It ignores what no test here exercises (its
 //! 15 s accept timeout).
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
@@ -33,7 +33,8 @@ use hopnet_proto::{Machine, Transmit};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-const CHUNK: usize = 504;
+use super::echo_out::{CHUNK, Echoes, Outbox, pop_into};
+
 const WINDOW: u16 = 1024;
 const RETRANSMIT: Duration = Duration::from_millis(100);
 const IDLE: Duration = Duration::from_secs(15);
@@ -71,9 +72,8 @@ struct Open {
     /// The original's `SequenceBuilder`: the slot of sequence `s` is `s mod 1024`.
     slots: Vec<Slot>,
     window_start: u16,
-    next_sequence: u16,
-    /// Our reliable chunks awaiting an ACK: (sequence, chunk) to (next resend, datagram).
-    pending: BTreeMap<(u16, u8), (Instant, Vec<u8>)>,
+    /// Our payloads, every chunk reliable.
+    echoes: Echoes,
     last_recv: Instant,
 }
 
@@ -91,8 +91,7 @@ struct Slot {
 pub struct OriginalServer {
     rng: SmallRng,
     peers: HashMap<SocketAddr, Peer>,
-    /// Datagrams to send: destination and bytes.
-    out: VecDeque<(SocketAddr, Vec<u8>)>,
+    out: Outbox,
     /// What happened so far.
     pub stats: OriginalStats,
 }
@@ -102,7 +101,7 @@ impl OriginalServer {
         OriginalServer {
             rng: SmallRng::seed_from_u64(seed),
             peers: HashMap::new(),
-            out: VecDeque::new(),
+            out: Outbox::new(),
             stats: OriginalStats::default(),
         }
     }
@@ -136,8 +135,7 @@ impl Machine for OriginalServer {
                         seasoning: expected,
                         slots: (0..WINDOW).map(|_| Slot::default()).collect(),
                         window_start: 0,
-                        next_sequence: 0,
-                        pending: BTreeMap::new(),
+                        echoes: Echoes::new(RETRANSMIT),
                         last_recv: now,
                     };
                     self.peers.insert(from, Peer::Open(Box::new(open)));
@@ -167,14 +165,7 @@ impl Machine for OriginalServer {
     }
 
     fn poll_transmit(&mut self, _now: Instant, buf: &mut Vec<u8>, _max: usize) -> Option<Transmit> {
-        let (destination, contents) = self.out.pop_front()?;
-        buf.clear();
-        buf.extend_from_slice(&contents);
-        Some(Transmit {
-            destination,
-            size: contents.len(),
-            segment_size: contents.len(),
-        })
+        pop_into(&mut self.out, buf)
     }
 
     fn poll_timeout(&self) -> Option<Instant> {
@@ -182,7 +173,7 @@ impl Machine for OriginalServer {
             .values()
             .filter_map(|p| match p {
                 Peer::Open(open) => {
-                    let resend = open.pending.values().map(|(t, _)| *t).min();
+                    let resend = open.echoes.next_resend();
                     let idle = open.last_recv + IDLE;
                     Some(resend.map_or(idle, |t| t.min(idle)))
                 }
@@ -200,12 +191,7 @@ impl Machine for OriginalServer {
                 idle.push(*addr);
                 continue;
             }
-            for (due, datagram) in open.pending.values_mut() {
-                if *due <= now {
-                    *due = now + RETRANSMIT;
-                    resend.push((*addr, datagram.clone()));
-                }
-            }
+            resend.extend(open.echoes.due(now).into_iter().map(|d| (*addr, d)));
         }
         for (addr, datagram) in resend {
             self.send(addr, datagram);
@@ -247,7 +233,7 @@ impl OriginalServer {
             );
         }
         if flags.contains(Flags::ACK) {
-            open.pending.remove(&(sequence, chunk));
+            open.echoes.acked(sequence, chunk);
             return Ok(());
         }
         if let Some(payload) = insert_chunk(open, flags, chunk, sequence, body)? {
@@ -258,25 +244,7 @@ impl OriginalServer {
     }
 
     fn echo(&mut self, now: Instant, to: SocketAddr, open: &mut Open, payload: &[u8]) {
-        let sequence = open.next_sequence;
-        open.next_sequence = sequence.wrapping_add(1);
-        let chunks: Vec<&[u8]> = if payload.is_empty() {
-            vec![&[]]
-        } else {
-            payload.chunks(CHUNK).collect()
-        };
-        let last = chunks.len() - 1;
-        for (i, part) in chunks.into_iter().enumerate() {
-            let flags = if i == last {
-                Flags::REL | Flags::FIN
-            } else {
-                Flags::REL
-            };
-            let [hi, lo] = sequence.to_be_bytes();
-            let mut datagram = vec![flags.bits(), i as u8, hi, lo];
-            datagram.extend_from_slice(part);
-            open.pending
-                .insert((sequence, i as u8), (now + RETRANSMIT, datagram.clone()));
+        for datagram in open.echoes.send(now, payload, true) {
             self.send(to, datagram);
         }
     }

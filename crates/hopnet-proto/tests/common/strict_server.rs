@@ -30,10 +30,12 @@
 //! - A packet with `END` closes the connection.
 //!
 //! As an application it echoes every payload back, reliably if it came reliably, resending each
-//! unacknowledged chunk every 200 ms. A payload is handed up once; it remembers every sequence
-//! it handed up (no test here sends 65,536 messages, so the wrap is not handled).
+//! unacknowledged chunk every 200 ms (the sending half it shares with the model of the
+//! original, `echo_out.rs`: how a payload becomes the spec's chunks is not what this reader
+//! checks). A payload is handed up once; it remembers every sequence it handed up (no test here
+//! sends 65,536 messages, so the wrap is not handled).
 
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
@@ -41,12 +43,8 @@ use hopnet_proto::{Machine, Transmit};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
-const REL: u8 = 0x01;
-const ACK: u8 = 0x02;
-const FIN: u8 = 0x04;
-const END: u8 = 0x08;
-const RESERVED: u8 = 0xf0;
-const CHUNK: usize = 504;
+use super::echo_out::{ACK, CHUNK, END, Echoes, FIN, Outbox, REL, RESERVED, pop_into};
+
 const RESEND: Duration = Duration::from_millis(200);
 const SILENCE: Duration = Duration::from_secs(15);
 
@@ -91,9 +89,7 @@ struct Open {
     last_valid: Instant,
     partial: HashMap<u16, Partial>,
     delivered: HashSet<u16>,
-    next_sequence: u16,
-    /// Our reliable chunks awaiting an `ACK`: (sequence, chunk) to (next resend, datagram).
-    pending: BTreeMap<(u16, u8), (Instant, Vec<u8>)>,
+    echoes: Echoes,
 }
 
 #[derive(Debug, Default)]
@@ -108,7 +104,7 @@ struct Partial {
 pub struct StrictServer {
     rng: SmallRng,
     peers: BTreeMap<SocketAddr, Peer>,
-    out: VecDeque<(SocketAddr, Vec<u8>)>,
+    out: Outbox,
     /// What happened so far.
     pub stats: StrictStats,
 }
@@ -118,7 +114,7 @@ impl StrictServer {
         StrictServer {
             rng: SmallRng::seed_from_u64(seed),
             peers: BTreeMap::new(),
-            out: VecDeque::new(),
+            out: Outbox::new(),
             stats: StrictStats::default(),
         }
     }
@@ -155,7 +151,7 @@ impl StrictServer {
                 self.stats.rel_ack += 1;
             }
             open.last_valid = now;
-            open.pending.remove(&(sequence, chunk));
+            open.echoes.acked(sequence, chunk);
             self.peers.insert(from, Peer::Open(open));
             return;
         }
@@ -185,32 +181,12 @@ impl StrictServer {
                 open.delivered.insert(sequence);
                 let payload: Vec<u8> = partial.chunks.into_values().flatten().collect();
                 self.stats.echoed += 1;
-                self.echo(now, from, &mut open, &payload, partial.reliable);
+                for datagram in open.echoes.send(now, &payload, partial.reliable) {
+                    self.out.push_back((from, datagram));
+                }
             }
         }
         self.peers.insert(from, Peer::Open(open));
-    }
-
-    fn echo(&mut self, now: Instant, to: SocketAddr, open: &mut Open, payload: &[u8], rel: bool) {
-        let sequence = open.next_sequence;
-        open.next_sequence = sequence.wrapping_add(1);
-        let parts: Vec<&[u8]> = if payload.is_empty() {
-            vec![&[]]
-        } else {
-            payload.chunks(CHUNK).collect()
-        };
-        let last = parts.len() - 1;
-        for (i, part) in parts.into_iter().enumerate() {
-            let flags = if i == last { FIN } else { 0 } | if rel { REL } else { 0 };
-            let [hi, lo] = sequence.to_be_bytes();
-            let mut datagram = vec![flags, i as u8, hi, lo];
-            datagram.extend_from_slice(part);
-            if rel {
-                open.pending
-                    .insert((sequence, i as u8), (now + RESEND, datagram.clone()));
-            }
-            self.out.push_back((to, datagram));
-        }
     }
 }
 
@@ -239,8 +215,7 @@ impl StrictServer {
             last_valid: now,
             partial: HashMap::new(),
             delivered: HashSet::new(),
-            next_sequence: 0,
-            pending: BTreeMap::new(),
+            echoes: Echoes::new(RESEND),
         };
         self.peers.insert(from, Peer::Open(Box::new(open)));
     }
@@ -279,14 +254,7 @@ impl Machine for StrictServer {
     }
 
     fn poll_transmit(&mut self, _now: Instant, buf: &mut Vec<u8>, _max: usize) -> Option<Transmit> {
-        let (destination, contents) = self.out.pop_front()?;
-        buf.clear();
-        buf.extend_from_slice(&contents);
-        Some(Transmit {
-            destination,
-            size: contents.len(),
-            segment_size: contents.len(),
-        })
+        pop_into(&mut self.out, buf)
     }
 
     fn poll_timeout(&self) -> Option<Instant> {
@@ -295,7 +263,7 @@ impl Machine for StrictServer {
             .map(|p| match p {
                 Peer::AwaitingResponse { since, .. } => *since + SILENCE,
                 Peer::Open(open) => {
-                    let resend = open.pending.values().map(|(t, _)| *t).min();
+                    let resend = open.echoes.next_resend();
                     let silence = open.last_valid + SILENCE;
                     resend.map_or(silence, |t| t.min(silence))
                 }
@@ -317,12 +285,7 @@ impl Machine for StrictServer {
                     forget.push(*addr);
                 }
                 Peer::Open(open) => {
-                    for (due, datagram) in open.pending.values_mut() {
-                        if *due <= now {
-                            *due = now + RESEND;
-                            resend.push((*addr, datagram.clone()));
-                        }
-                    }
+                    resend.extend(open.echoes.due(now).into_iter().map(|d| (*addr, d)));
                 }
             }
         }

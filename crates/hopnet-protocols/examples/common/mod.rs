@@ -1,5 +1,5 @@
 //! What the contract's example programs share: the deadline, the exit code and error lines,
-//! the `--loss` impairment, the client's local address, and the server's loop that prints its
+//! the `--loss` impairment, the client's driver and last line, and the server's loop that prints its
 //! counts whenever they change (so that its last line is a summary however it ends).
 
 use std::net::SocketAddr;
@@ -37,15 +37,49 @@ pub struct Echoes {
 pub const DEADLINE: Duration = Duration::from_secs(30);
 
 /// The impairment `--loss` asks for.
-pub fn impairment(loss: Loss) -> Option<Impairment> {
+fn impairment(loss: Loss) -> Option<Impairment> {
     (loss.share > 0.0).then(|| Impairment {
         loss: loss.share,
         ..Impairment::default()
     })
 }
 
+/// A client's driver for `machine`: bound on `connect`'s family, any port, with `--loss`
+/// applied. The error is the reason a failed client's last line gives.
+pub fn client_driver<M: Machine>(
+    connect: SocketAddr,
+    machine: M,
+    loss: Loss,
+) -> Result<Driver<M>, String> {
+    let mut driver = Driver::bind(local_for(connect), machine).map_err(|e| format!("bind: {e}"))?;
+    driver.set_impairment(impairment(loss));
+    Ok(driver)
+}
+
+/// Flushes what the client still has to send, then prints its last line: the summary alone
+/// if there was no `error` and the echoes kept the contract (`succeeded`), otherwise the
+/// summary with the first reason it failed. Returns whether it succeeded.
+pub fn finish<M: Machine>(
+    driver: &mut Driver<M>,
+    mut error: Option<String>,
+    summary: &str,
+    succeeded: bool,
+) -> bool {
+    if let Err(e) = driver.flush() {
+        error.get_or_insert(format!("socket: {e}"));
+    }
+    match error {
+        Some(error) => fail(summary, &error),
+        None if !succeeded => fail(summary, "the echoes broke the contract"),
+        None => {
+            println!("{summary}");
+            true
+        }
+    }
+}
+
 /// The unspecified address of `connect`'s family, any port.
-pub fn local_for(connect: SocketAddr) -> SocketAddr {
+fn local_for(connect: SocketAddr) -> SocketAddr {
     let any = if connect.is_ipv4() {
         "0.0.0.0:0"
     } else {

@@ -11,10 +11,6 @@ use super::Config;
 use super::endpoint::{Endpoint, endpoint_transmit};
 use super::outbound::SendError;
 
-/// Events waiting for the application at most; while it is this far behind, packages are
-/// not taken (reliable ones are not confirmed, so they come again).
-const MAX_EVENTS: usize = 65_536;
-
 /// What a [`Client`] tells its application.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
@@ -73,15 +69,13 @@ impl Client {
         server_targeted: bool,
         payload: &[u8],
     ) -> Result<u32, SendError> {
+        // The server's peer is made again if its silence forgot it.
         self.endpoint.now = Some(now);
-        let peer = self
-            .endpoint
+        self.endpoint
             .peer(self.server, now)
             .ok_or(SendError::UnknownPeer)?;
-        Ok(peer
-            .outbound
-            .send(reliability, server_targeted, payload)?
-            .get())
+        self.endpoint
+            .send(now, self.server, reliability, server_targeted, payload)
     }
 
     /// The next event.
@@ -97,10 +91,7 @@ impl Client {
 
     /// Reliable packages awaiting the server's confirmation.
     pub fn unconfirmed(&self) -> usize {
-        self.endpoint
-            .peers
-            .get(&self.server)
-            .map_or(0, |p| p.outbound.unconfirmed())
+        self.endpoint.unconfirmed(self.server)
     }
 
     /// Whether anything is still to be sent or confirmed, either way.
@@ -126,24 +117,15 @@ impl Machine for Client {
             return;
         }
         let malformed = self.endpoint.counters.malformed;
-        let events = &mut self.events;
-        let full = events.len() >= MAX_EVENTS;
-        self.endpoint.handle(
-            now,
-            from,
-            datagram,
-            |_| !full,
-            |_, package| {
-                if events.len() < MAX_EVENTS || package.reliability != Reliability::Unreliable {
-                    events.push_back(Event::Delivered {
-                        reliability: package.reliability,
-                        server_targeted: package.server_targeted,
-                        id: package.id,
-                        payload: package.payload,
-                    });
+        self.endpoint
+            .handle_into(now, from, datagram, &mut self.events, |package| {
+                Event::Delivered {
+                    reliability: package.reliability,
+                    server_targeted: package.server_targeted,
+                    id: package.id,
+                    payload: package.payload,
                 }
-            },
-        );
+            });
         if self.endpoint.counters.malformed == malformed {
             self.heard = true;
         }

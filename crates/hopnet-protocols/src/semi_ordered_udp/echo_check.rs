@@ -4,6 +4,8 @@
 
 use hopnet_formats::semi_ordered::{MAX_PAYLOAD, Reliability};
 
+use crate::echo_tally::EchoTally;
+
 /// The `--mode` of the contract's client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ClientMode {
@@ -54,12 +56,11 @@ pub struct EchoCheck {
     count: u32,
     size: usize,
     mode: ClientMode,
-    /// How many times each index came back.
-    seen: Vec<u32>,
+    tally: EchoTally,
     /// The lowest reliable index not back yet.
     lowest_missing: u32,
+    /// What is not in the tally.
     summary: Summary,
-    corrupt: u32,
 }
 
 impl EchoCheck {
@@ -73,13 +74,12 @@ impl EchoCheck {
             count,
             size,
             mode,
-            seen: vec![0; count as usize],
+            tally: EchoTally::new(count),
             lowest_missing: 0,
             summary: Summary {
                 reliable,
                 ..Summary::default()
             },
-            corrupt: 0,
         };
         check.advance();
         check
@@ -108,8 +108,7 @@ impl EchoCheck {
 
     fn advance(&mut self) {
         while self.lowest_missing < self.count
-            && (!self.is_reliable(self.lowest_missing)
-                || self.seen[self.lowest_missing as usize] > 0)
+            && (!self.is_reliable(self.lowest_missing) || self.tally.is_back(self.lowest_missing))
         {
             self.lowest_missing += 1;
         }
@@ -117,27 +116,14 @@ impl EchoCheck {
 
     /// An echo came back.
     pub fn echo(&mut self, reliability: Reliability, payload: &[u8]) {
-        let Some(index) = payload
-            .get(..4)
-            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
-            .filter(|&i| i < self.count)
-        else {
-            self.corrupt += 1;
+        let Some(index) = self.tally.index_of(payload) else {
             return;
         };
-        if payload != self.payload(index) || reliability != self.mode.of(index) {
-            self.corrupt += 1;
+        let intact = payload == self.payload(index) && reliability == self.mode.of(index);
+        let reliable = reliability != Reliability::Unreliable;
+        if !self.tally.back(index, intact, reliable) {
             return;
         }
-        let seen = &mut self.seen[index as usize];
-        *seen += 1;
-        if *seen > 1 {
-            if reliability != Reliability::Unreliable {
-                self.summary.duplicates += 1;
-            }
-            return;
-        }
-        self.summary.echoed += 1;
         if reliability == Reliability::SemiOrdered && self.lowest_missing < index {
             self.summary.order_violations += 1;
         }
@@ -151,21 +137,25 @@ impl EchoCheck {
 
     /// Echoes that were not a package sent, intact.
     pub fn corrupt(&self) -> u32 {
-        self.corrupt
+        self.tally.corrupt
     }
 
     /// The contract's success: every reliable package back exactly once, intact, in order.
     pub fn succeeded(&self) -> bool {
         self.all_reliable_back()
-            && self.summary.duplicates == 0
+            && self.tally.duplicates == 0
             && self.summary.order_violations == 0
-            && self.corrupt == 0
+            && self.tally.corrupt == 0
             && self.summary.sent == self.count
     }
 
     /// The summary so far.
     pub fn summary(&self) -> Summary {
-        self.summary
+        Summary {
+            echoed: self.tally.echoed,
+            duplicates: self.tally.duplicates,
+            ..self.summary
+        }
     }
 }
 

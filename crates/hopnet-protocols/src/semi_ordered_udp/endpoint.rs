@@ -1,7 +1,7 @@
 //! Peers by address: every datagram in, every datagram out, the timers. The roles (server,
 //! client) decide what a delivered package leads to.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::time::Instant;
 
@@ -11,7 +11,12 @@ use hopnet_formats::semi_ordered::{Datagram, Reliability};
 
 use super::Config;
 use super::inbound::Verdict;
+use super::outbound::SendError;
 use super::peer::Peer;
+
+/// Events waiting for an application at most; while it is this far behind, packages are not
+/// taken (reliable ones are not confirmed, so they come again; unreliable ones are dropped).
+const MAX_EVENTS: usize = 65_536;
 
 /// A package handed up, in delivery order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -91,6 +96,56 @@ impl Endpoint {
                 .entry(addr)
                 .or_insert_with(|| Peer::new(&self.config, now)),
         )
+    }
+
+    /// Queues a package to the known peer at `addr`; returns its id.
+    pub fn send(
+        &mut self,
+        now: Instant,
+        addr: SocketAddr,
+        reliability: Reliability,
+        server_targeted: bool,
+        payload: &[u8],
+    ) -> Result<u32, SendError> {
+        self.now = Some(now);
+        let peer = self.peers.get_mut(&addr).ok_or(SendError::UnknownPeer)?;
+        Ok(peer
+            .outbound
+            .send(reliability, server_targeted, payload)?
+            .get())
+    }
+
+    /// Reliable packages awaiting the confirmation of the peer at `addr` (none if unknown).
+    pub fn unconfirmed(&self, addr: SocketAddr) -> usize {
+        self.peers
+            .get(&addr)
+            .map_or(0, |p| p.outbound.unconfirmed())
+    }
+
+    /// Takes a datagram for an application, whose events wait in `events`: each package it
+    /// hands up is pushed there as `event(package)`. While [`MAX_EVENTS`] are waiting, no
+    /// reliable package is taken (it is not confirmed, so it comes again) and unreliable ones
+    /// are dropped.
+    pub fn handle_into<E>(
+        &mut self,
+        now: Instant,
+        from: SocketAddr,
+        bytes: &[u8],
+        events: &mut VecDeque<E>,
+        event: impl Fn(Delivered) -> E,
+    ) {
+        let full = events.len() >= MAX_EVENTS;
+        self.handle(
+            now,
+            from,
+            bytes,
+            |_| !full,
+            |_, package| {
+                if events.len() < MAX_EVENTS || package.reliability != Reliability::Unreliable {
+                    events.push_back(event(package));
+                }
+            },
+        );
     }
 
     /// Takes a datagram; the packages it hands up go to `deliver`, in delivery order.

@@ -16,10 +16,6 @@ use super::Config;
 use super::endpoint::{Delivered, Endpoint, endpoint_transmit};
 use super::outbound::SendError;
 
-/// Events waiting for an application at most; while it is this far behind, packages are not
-/// taken (reliable ones are not confirmed, so they come again; unreliable ones are dropped).
-const MAX_EVENTS: usize = 65_536;
-
 /// What an application's [`Server`] tells its application.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ServerEvent {
@@ -112,13 +108,7 @@ impl Server {
         reliability: Reliability,
         payload: &[u8],
     ) -> Result<u32, SendError> {
-        self.endpoint.now = Some(now);
-        let peer = self
-            .endpoint
-            .peers
-            .get_mut(&peer)
-            .ok_or(SendError::UnknownPeer)?;
-        Ok(peer.outbound.send(reliability, false, payload)?.get())
+        self.endpoint.send(now, peer, reliability, false, payload)
     }
 
     /// Forgets `peer` now, as its silence would (the protocol has no close: nothing is sent,
@@ -156,10 +146,7 @@ impl Server {
 
     /// Reliable packages awaiting confirmation from `peer`.
     pub fn unconfirmed(&self, peer: SocketAddr) -> usize {
-        self.endpoint
-            .peers
-            .get(&peer)
-            .map_or(0, |p| p.outbound.unconfirmed())
+        self.endpoint.unconfirmed(peer)
     }
 }
 
@@ -177,21 +164,14 @@ impl Server {
     fn handle_for_application(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
         let known = self.endpoint.peers.contains_key(&from);
         let mark = self.events.len();
-        let events = &mut self.events;
-        let stats = &mut self.stats;
-        let full = events.len() >= MAX_EVENTS;
-        self.endpoint.handle(
+        self.endpoint.handle_into(
             now,
             from,
             datagram,
-            |_| !full,
-            |_, package: Delivered| {
-                if events.len() < MAX_EVENTS || package.reliability != Reliability::Unreliable {
-                    stats.delivered += 1;
-                    events.push_back(ServerEvent::Delivered(package));
-                }
-            },
+            &mut self.events,
+            ServerEvent::Delivered,
         );
+        self.stats.delivered += (self.events.len() - mark) as u64;
         if !known && self.endpoint.peers.contains_key(&from) {
             self.events
                 .insert(mark, ServerEvent::Connected { peer: from });

@@ -1,6 +1,8 @@
 //! The contract's WOKE client: command `i` has type `i % 1024` and data starting with `i`
 //! big-endian; every reliable command must come back once, intact.
 
+use crate::echo_tally::EchoTally;
+
 /// The client's summary, the contract's JSON fields.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Summary {
@@ -32,9 +34,9 @@ pub struct EchoCheck {
     count: u32,
     size: usize,
     reliable: bool,
-    seen: Vec<u32>,
+    tally: EchoTally,
+    /// What is not in the tally.
     summary: Summary,
-    corrupt: u32,
 }
 
 impl EchoCheck {
@@ -44,9 +46,8 @@ impl EchoCheck {
             count,
             size: size.max(4),
             reliable,
-            seen: vec![0; count as usize],
+            tally: EchoTally::new(count),
             summary: Summary::default(),
-            corrupt: 0,
         }
     }
 
@@ -74,56 +75,44 @@ impl EchoCheck {
 
     /// Commands sent and not back yet (reliable: they are still on their way).
     pub fn outstanding(&self) -> u32 {
-        self.summary.sent - self.summary.echoed
+        self.summary.sent - self.tally.echoed
     }
 
     /// An echo came back.
     pub fn echo(&mut self, kind: u16, data: &[u8], reliable: bool) {
-        let Some(index) = data
-            .get(..4)
-            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
-            .filter(|&i| i < self.count)
-        else {
-            self.corrupt += 1;
+        let Some(index) = self.tally.index_of(data) else {
             return;
         };
-        if (kind, data.to_vec()) != self.command(index) || reliable != self.reliable {
-            self.corrupt += 1;
-            return;
-        }
-        let seen = &mut self.seen[index as usize];
-        *seen += 1;
-        if *seen > 1 {
-            if reliable {
-                self.summary.duplicates += 1;
-            }
-            return;
-        }
-        self.summary.echoed += 1;
+        let intact = (kind, data.to_vec()) == self.command(index) && reliable == self.reliable;
+        self.tally.back(index, intact, reliable);
     }
 
     /// Echoes that were not a command sent, intact.
     pub fn corrupt(&self) -> u32 {
-        self.corrupt
+        self.tally.corrupt
     }
 
     /// Whether every command came back (for reliable ones, the goal).
     pub fn all_back(&self) -> bool {
-        self.summary.echoed == self.count
+        self.tally.echoed == self.count
     }
 
     /// The contract's success: every reliable command back once, intact (unreliable ones:
     /// all sent, none corrupt, none duplicated beyond what the link did).
     pub fn succeeded(&self) -> bool {
         let back = !self.reliable || self.all_back();
-        back && self.summary.duplicates == 0
-            && self.corrupt == 0
+        back && self.tally.duplicates == 0
+            && self.tally.corrupt == 0
             && self.summary.sent == self.count
             && self.summary.client_id != 0
     }
 
     /// The summary so far.
     pub fn summary(&self) -> Summary {
-        self.summary
+        Summary {
+            echoed: self.tally.echoed,
+            duplicates: self.tally.duplicates,
+            ..self.summary
+        }
     }
 }

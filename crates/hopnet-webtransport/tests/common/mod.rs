@@ -273,6 +273,17 @@ impl WebClient {
         panic!("the web client never saw {what}: {events:?}");
     }
 
+    /// Sends `bytes` reliably and polls until the echo server's copy comes back; fails after
+    /// `within`.
+    pub fn echo(&mut self, bytes: &[u8], within: Duration) {
+        self.hopnet.send(bytes, hopnet::Delivery::Reliable).unwrap();
+        self.run_until(within, "the echo", |_, events| {
+            events
+                .iter()
+                .any(|e| matches!(e, Event::Message { bytes: b, .. } if b == bytes))
+        });
+    }
+
     /// Polls until hopnet reports `Connected`.
     pub fn wait_connected(&mut self) {
         self.run_until(Duration::from_secs(10), "Connected", |_, e| {
