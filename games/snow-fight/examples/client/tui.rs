@@ -120,7 +120,7 @@ impl Tui {
                     }
                     if let Some(input) = self.key(key.code) {
                         self.game.send_input(client.machine(), input);
-                        self.view.sent(&input);
+                        self.view.sent(&input, Instant::now());
                     }
                 }
             }
@@ -128,7 +128,7 @@ impl Tui {
                 self.sent_move = self.movement;
                 let input = Input::Move(self.movement);
                 self.game.send_input(client.machine(), input);
-                self.view.sent(&input);
+                self.view.sent(&input, Instant::now());
             }
             client.poll(Duration::ZERO).map_err(io::Error::other)?;
             if last_draw.elapsed() >= Duration::from_millis(16) {

@@ -79,7 +79,7 @@ impl BotPlayer {
                 if let Some(bot) = &mut self.bot {
                     for input in bot.think(self.client.entities(), &self.config) {
                         self.client.send_input(conn, input);
-                        self.view.sent(&input);
+                        self.view.sent(&input, now);
                     }
                 }
             }

@@ -7,10 +7,13 @@
 //! - the server applies a `Move` at the first tick after it arrives, so the client runs a
 //!   clock ([`TickSync`]) at the server tick its messages reach now: the server's tick as the
 //!   snapshots tell it, plus half the round trip the pings measure. No margin for jitter (a
-//!   margin would make the client predict a `Move` later than the server applies it), and a
-//!   tick and a half less: a ping's round trip includes the server's wait for its next tick
-//!   before the `Pong` leaves, and a `Move` arriving anywhere within a tick is applied at the
-//!   tick's end, so the clock rounds to the nearest tick rather than running late;
+//!   margin would make the client predict a `Move` later than the server applies it), and
+//!   half a tick less: a `Move` arriving anywhere within a tick is applied at the tick's end,
+//!   so the clock rounds to the nearest tick rather than running late. What is left of the
+//!   carrier's own delays (a server that answers pings at once, or at its next tick) is
+//!   measured: a snapshot shows the tick at which the server started walking in a
+//!   direction sent, and the clock is shifted by the smallest recent difference from the tick
+//!   the prediction started it at (the smallest, since a lost datagram only delays);
 //! - each tick of that clock, the local player walks in the direction last sent, by the
 //!   server's own rule ([`walk_step`](crate::rules::walk_step)) against the obstacles of the
 //!   newest snapshot ([`Predictor`]): the view moves the tick the key is pressed;
@@ -25,6 +28,7 @@
 mod prediction;
 mod remote;
 
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use hopnet_sync::interpolate::{InterpolationConfig, Interpolator, Sampled};
@@ -40,6 +44,12 @@ use crate::world::{Config, Dir, Entity, EntityId, EntityKind, PlayerId, Vec2};
 
 /// Correction sizes kept for the quantiles: the newest this many.
 const SIZES_KEPT: usize = 4096;
+
+/// Recent measures of the tick a `Move` took effect at, less the tick predicted, kept.
+const LAG_SAMPLES: usize = 16;
+
+/// The most the clock is shifted by those measures, in ticks either way.
+const MAX_SHIFT: i64 = 8;
 
 /// Ticks the predictor may be behind the clock and catch up by stepping; further behind, it
 /// starts again from the newest snapshot.
@@ -105,6 +115,15 @@ pub struct ClientView {
     /// The newest snapshot's entities: the obstacles a new prediction starts among.
     latest_entities: Vec<Entity>,
     mine: Option<Mine>,
+    /// The `Move`s sent and not yet seen taking effect, oldest first: each direction, and the
+    /// tick of the clock (unshifted) it was predicted to take effect at.
+    pending: VecDeque<(Dir, i64)>,
+    /// The previous snapshot's tick and the local player's direction in it.
+    last_own: Option<(u32, Dir)>,
+    /// Recent measures: the tick a `Move` took effect at, less the tick predicted.
+    lags: VecDeque<i64>,
+    /// The clock's shift, in ticks: the smallest of `lags`.
+    shift: i64,
     /// Between two rounds: where the round left the local player.
     between_rounds: Option<Vec2>,
     /// The direction last sent.
@@ -118,6 +137,7 @@ impl std::fmt::Debug for ClientView {
             .field("delay", &self.delay)
             .field("latest", &self.latest)
             .field("movement", &self.movement)
+            .field("shift", &self.shift)
             .field("stats", &self.stats)
             .finish_non_exhaustive()
     }
@@ -133,7 +153,7 @@ impl ClientView {
         let tick = Duration::from_secs(1) / config.tick_rate.max(1);
         ClientView {
             clock: TickSync::new(TickSyncConfig {
-                safety_ticks: -1.5,
+                safety_ticks: -0.5,
                 jitter_factor: 0.0,
                 ..TickSyncConfig::new(tick)
             }),
@@ -147,6 +167,10 @@ impl ClientView {
             latest_entities: Vec::new(),
             mine: None,
             between_rounds: None,
+            pending: VecDeque::new(),
+            last_own: None,
+            lags: VecDeque::new(),
+            shift: 0,
             movement: Dir::NONE,
             stats: ViewStats::default(),
         }
@@ -191,10 +215,20 @@ impl ClientView {
         self.clock.on_rtt(rtt);
     }
 
-    /// An input the client sent: a `Move` is what the local player walks by from now on.
-    pub fn sent(&mut self, input: &Input) {
+    /// An input the client sent at `now`: a `Move` is what the local player walks by from the
+    /// next tick on.
+    pub fn sent(&mut self, input: &Input, now: Instant) {
+        self.update(now);
         if let Input::Move(dir) = input {
-            self.movement = *dir;
+            let dir = Dir(dir.bits() & 0x0F);
+            if dir != self.movement && self.clock.is_synced() {
+                if self.pending.len() == LAG_SAMPLES {
+                    self.pending.pop_front();
+                }
+                self.pending
+                    .push_back((dir, i64::from(self.clock.tick()) + 1));
+            }
+            self.movement = dir;
         }
     }
 
@@ -212,10 +246,14 @@ impl ClientView {
         self.remote.push(time, Frame(entities.to_vec()));
         let mine = me.and_then(|me| {
             entities.iter().find_map(|e| match &e.kind {
-                EntityKind::Player(p) if p.owner == me => Some((e.id, p.pos)),
+                EntityKind::Player(p) if p.owner == me => Some((e.id, p.pos, p.movement)),
                 _ => None,
             })
         });
+        if let Some((_, _, walking)) = mine {
+            self.measure(time, walking);
+        }
+        let mine = mine.map(|(entity, pos, _)| (entity, pos));
         self.latest = Some((time, mine));
         self.latest_entities.clear();
         self.latest_entities.extend_from_slice(entities);
@@ -250,6 +288,26 @@ impl ClientView {
         }
     }
 
+    /// Measures when a `Move` sent took effect: at `time`, if the snapshot of the tick before
+    /// showed another direction.
+    fn measure(&mut self, time: u32, walking: Dir) {
+        if let Some((before_time, before)) = self.last_own
+            && before != walking
+            && let Some(i) = self.pending.iter().position(|(d, _)| *d == walking)
+        {
+            if before_time.wrapping_add(1) == time {
+                if self.lags.len() == LAG_SAMPLES {
+                    self.lags.pop_front();
+                }
+                self.lags.push_back(i64::from(time) - self.pending[i].1);
+                let least = self.lags.iter().copied().min().unwrap_or(0);
+                self.shift = least.clamp(-MAX_SHIFT, MAX_SHIFT);
+            }
+            self.pending.drain(..=i);
+        }
+        self.last_own = Some((time, walking));
+    }
+
     /// Moves the prediction on to `now`: one step per tick of the clock.
     pub fn update(&mut self, now: Instant) {
         let ticks = self.clock.update(now);
@@ -259,6 +317,7 @@ impl ClientView {
         let Some(target) = ticks.last() else {
             return;
         };
+        let target = u32::try_from((i64::from(target) + self.shift).max(0)).unwrap_or(target);
         if self.mine.is_none() && self.between_rounds.is_none() {
             self.start(target);
         }
@@ -351,5 +410,98 @@ impl ClientView {
 
     fn ticks(&self, d: Duration) -> f64 {
         d.as_secs_f64() / self.tick.as_secs_f64()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::world::Player;
+
+    const RATE: u32 = 60;
+
+    /// One other player at `x`.
+    fn world(x: f32) -> Vec<Entity> {
+        vec![Entity {
+            id: 1,
+            kind: EntityKind::Player(Player {
+                pos: Vec2::new(x, 0.0),
+                movement: Dir::EAST,
+                holding: None,
+                breaking: None,
+                owner: 1,
+                health: 10,
+                max_health: 10,
+            }),
+        }]
+    }
+
+    fn x(view: &[Entity]) -> f32 {
+        view[0].pos().expect("alive").x
+    }
+
+    /// Another player walking one unit a tick, its snapshots every `every` ticks, each arriving
+    /// after 30 ms plus up to `jitter_ms` (a pseudo-random sequence); the view drawn at 60
+    /// frames a second for two seconds. Returns the x drawn at each frame.
+    fn drawn(every: u32, jitter_ms: u64, lost: &[u32]) -> Vec<f32> {
+        let mut view = ClientView::new(Config::for_tick_rate(RATE));
+        let t0 = Instant::now();
+        let tick = Duration::from_secs(1) / RATE;
+        let mut arrivals: Vec<(Instant, u32)> = (0..3 * RATE)
+            .filter(|t| t % every == 0 && !lost.contains(t))
+            .map(|t| {
+                let jitter = (u64::from(t) * 7919) % (jitter_ms + 1);
+                (t0 + tick * t + Duration::from_millis(30 + jitter), t)
+            })
+            .collect();
+        arrivals.sort();
+        let mut out = Vec::new();
+        let mut next = arrivals.into_iter().peekable();
+        for frame in 0..2 * RATE {
+            let now = t0 + Duration::from_millis(400) + tick * frame;
+            while let Some((_, t)) = next.next_if(|(at, _)| *at <= now) {
+                view.on_snapshot(t + 1000, &world(t as f32), None, now);
+            }
+            out.push(x(&view.view(now)));
+        }
+        out
+    }
+
+    fn steps(xs: &[f32]) -> Vec<f32> {
+        xs.windows(2).map(|w| w[1] - w[0]).collect()
+    }
+
+    #[test]
+    fn the_others_move_on_every_frame_at_20_snapshots_a_second_as_at_60() {
+        for every in [1, 3] {
+            let steps = steps(&drawn(every, 15, &[]));
+            // One unit a tick, a tick a frame: every step about one unit, none backwards,
+            // none stalled, whatever the snapshot rate and the jitter.
+            for (i, s) in steps.iter().enumerate() {
+                assert!(
+                    (0.6..=1.4).contains(s),
+                    "every {every} ticks: step {i} is {s}: {steps:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_lost_snapshot_is_bridged() {
+        let steps = steps(&drawn(3, 10, &[60]));
+        assert!(steps.iter().all(|s| (0.6..=1.4).contains(s)), "{steps:?}");
+    }
+
+    #[test]
+    fn nothing_is_drawn_before_the_first_snapshot_and_memory_is_bounded() {
+        let mut view = ClientView::new(Config::for_tick_rate(RATE));
+        let t0 = Instant::now();
+        assert!(view.view(t0).is_empty());
+        let tick = Duration::from_secs(1) / RATE;
+        for t in 0..10 * RATE {
+            view.on_snapshot(t, &world(t as f32), None, t0 + tick * t);
+        }
+        assert!(view.remote.len() <= InterpolationConfig::default().capacity);
+        assert!(view.me().is_none(), "no player of ours: nothing predicted");
     }
 }
