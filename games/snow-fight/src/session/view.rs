@@ -421,7 +421,7 @@ mod tests {
     const RATE: u32 = 60;
 
     /// One other player at `x`.
-    fn world(x: f32) -> Vec<Entity> {
+    pub(super) fn world(x: f32) -> Vec<Entity> {
         vec![Entity {
             id: 1,
             kind: EntityKind::Player(Player {

@@ -77,21 +77,9 @@ impl RenderClock {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::world::{Dir, Player};
 
     fn at(x: f32) -> Frame {
-        Frame(vec![Entity {
-            id: 1,
-            kind: EntityKind::Player(Player {
-                pos: Vec2::new(x, 0.0),
-                movement: Dir::EAST,
-                holding: None,
-                breaking: None,
-                owner: 1,
-                health: 10,
-                max_health: 10,
-            }),
-        }])
+        Frame(crate::session::view::tests::world(x))
     }
 
     #[test]
