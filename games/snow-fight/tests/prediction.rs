@@ -119,8 +119,10 @@ const LOSSES: [f64; 3] = [0.0, 0.1, 0.2];
 /// player.
 struct Played {
     stats: ViewStats,
-    /// Snapshots that showed the server had walked the player since the previous one (the
-    /// round's last tick left out: the round's end stops the prediction there, as it should).
+    /// Snapshots that showed the server had walked the player since the previous one; the
+    /// steps up to the end of a round the client has heard end left out (its `GameOver`,
+    /// reliable, can overtake the round's last snapshots, and stops the prediction, as it
+    /// should).
     walked: u32,
     /// Of those, the ones that came while the view was not predicting.
     walked_unpredicted: u32,
@@ -158,7 +160,7 @@ fn play(loss: f64, seed: u64) -> Vec<Played> {
             if let (Some((before, from)), Some((at, to))) = (last[i], mine)
                 && at != before
                 && from != to
-                && !bot.results.iter().any(|r| r.time == at)
+                && bot.results.last().is_none_or(|r| before >= r.time)
             {
                 p.walked += 1;
                 p.walked_unpredicted += u32::from(!predicting);

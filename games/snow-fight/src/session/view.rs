@@ -39,7 +39,7 @@ use prediction::Walk;
 use remote::{Frame, RenderClock};
 
 use crate::rules::Input;
-use crate::session::{ClientEvent, GameClient};
+use crate::session::{ClientEvent, GameClient, tick_newer};
 use crate::world::{Config, Dir, Entity, EntityId, EntityKind, PlayerId, Vec2};
 
 /// Correction sizes kept for the quantiles: the newest this many.
@@ -94,6 +94,15 @@ impl ViewStats {
     }
 }
 
+/// Where a view is between two rounds.
+#[derive(Clone, Copy, Debug)]
+enum Between {
+    /// The round ended at this server tick; snapshots before it are the round's last.
+    Ended(u32),
+    /// The world stands still with the local player here, until the next round moves it.
+    Frozen(Vec2),
+}
+
 /// The local player's prediction, for its entity.
 struct Mine {
     entity: EntityId,
@@ -124,8 +133,8 @@ pub struct ClientView {
     lags: VecDeque<i64>,
     /// The clock's shift, in ticks: the smallest of `lags`.
     shift: i64,
-    /// Between two rounds: where the round left the local player.
-    between_rounds: Option<Vec2>,
+    /// Between two rounds: when the round ended, then where it left the local player.
+    between_rounds: Option<Between>,
     /// The direction last sent.
     movement: Dir,
     stats: ViewStats,
@@ -197,16 +206,20 @@ impl ClientView {
                 }
             }
             ClientEvent::Pong(rtt) => self.on_rtt(*rtt),
-            ClientEvent::GameOver(_) => self.round_over(),
+            ClientEvent::GameOver(result) => self.round_over(result.time),
             _ => {}
         }
     }
 
-    /// The round ended: the next round puts the local player elsewhere (perhaps as the same
-    /// entity), which is not a correction. Prediction stops until a snapshot shows the player
-    /// moved from where the round left it, and starts afresh from there.
-    pub fn round_over(&mut self) {
-        self.between_rounds = self.latest.and_then(|(_, mine)| mine).map(|(_, pos)| pos);
+    /// The round ended at server tick `end` (the `GameOver`'s time): the world stands still
+    /// until the next round, which puts the local player elsewhere (perhaps as the same
+    /// entity); neither is a correction. Prediction stops until a snapshot shows the player
+    /// moved from where the round froze it (its place in the first snapshot from `end` on: the
+    /// `GameOver` is reliable and may overtake the round's last snapshots), and starts afresh
+    /// from there.
+    pub fn round_over(&mut self, end: u32) {
+        let alive = self.latest.is_some_and(|(_, mine)| mine.is_some());
+        self.between_rounds = alive.then_some(Between::Ended(end));
         self.mine = None;
     }
 
@@ -262,11 +275,16 @@ impl ClientView {
             self.mine = None;
             return;
         };
-        if let Some(left) = self.between_rounds {
-            if left == pos {
+        match self.between_rounds {
+            Some(Between::Ended(end)) => {
+                if !tick_newer(end, time) {
+                    self.between_rounds = Some(Between::Frozen(pos));
+                }
                 return;
             }
-            self.between_rounds = None;
+            Some(Between::Frozen(left)) if left == pos => return,
+            Some(Between::Frozen(_)) => self.between_rounds = None,
+            None => {}
         }
         if self.mine.as_ref().is_some_and(|m| m.entity != entity) {
             // A new round: a new entity, elsewhere.
@@ -490,6 +508,60 @@ mod tests {
     fn a_lost_snapshot_is_bridged() {
         let steps = steps(&drawn(3, 10, &[60]));
         assert!(steps.iter().all(|s| (0.6..=1.4).contains(s)), "{steps:?}");
+    }
+
+    /// Our player (id 1, entity 1) at `x`, walking `dir`.
+    fn me_at(x: f32, dir: Dir) -> Vec<Entity> {
+        let mut w = world(x);
+        if let EntityKind::Player(p) = &mut w[0].kind {
+            p.movement = dir;
+        }
+        w
+    }
+
+    #[test]
+    fn a_round_that_ends_and_the_next_that_starts_are_not_corrections() {
+        let config = Config::for_tick_rate(RATE);
+        let speed = config.player_speed;
+        let mut view = ClientView::new(config);
+        let t0 = Instant::now();
+        let tick = Duration::from_secs(1) / RATE;
+        // Each snapshot of tick t arrives 50 ms after it; the server walks us east from x 5
+        // until the round ends at tick 120.
+        let at = |t: u32| t0 + tick * t + Duration::from_millis(50);
+        let x = |t: u32| 5.0 + speed * t.min(120) as f32;
+        view.on_rtt(Duration::from_millis(100));
+        view.sent(&Input::Move(Dir::EAST), t0);
+        for t in 0..118 {
+            view.on_snapshot(t, &me_at(x(t), Dir::EAST), Some(1), at(t));
+        }
+        let before = view.stats().clone();
+        assert!(view.me().is_some(), "predicting: {before:?}");
+        // The `GameOver` (reliable) overtakes the round's last snapshots; then the world stands
+        // still for three seconds, the player still walking east in it (the server ignores
+        // actions until the next round).
+        view.round_over(120);
+        assert!(view.me().is_none(), "no prediction after the round");
+        for t in 118..300 {
+            view.on_snapshot(t, &me_at(x(t), Dir::EAST), Some(1), at(t));
+        }
+        assert!(view.me().is_none(), "none in the frozen world");
+        // The next round puts us elsewhere, standing; then we walk east again.
+        view.sent(&Input::Move(Dir::NONE), at(299));
+        for t in 300..320 {
+            view.on_snapshot(t, &me_at(1.5, Dir::NONE), Some(1), at(t));
+        }
+        assert_eq!(
+            view.me(),
+            Some(Vec2::new(1.5, 0.0)),
+            "predicting from the spawn"
+        );
+        let after = view.stats();
+        assert_eq!(
+            after.corrections, before.corrections,
+            "the round's end and the next's start: {after:?}"
+        );
+        assert!(after.largest <= before.largest, "{after:?}");
     }
 
     #[test]
