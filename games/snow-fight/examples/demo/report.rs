@@ -63,7 +63,7 @@ pub fn report(
     );
     println!();
     println!(
-        "{:<7} {:>6} {:>7} {:>10} {:>10} {:>10} {:>10} {:>6} {:>12} {:>10} {:>10} {:>11} {:>8} {:>8} {:>8}",
+        "{:<7} {:>6} {:>7} {:>10} {:>10} {:>10} {:>10} {:>6} {:>12} {:>10} {:>10} {:>11} {:>8} {:>8} {:>8} {:>9}",
         "player",
         "result",
         "pings",
@@ -78,7 +78,8 @@ pub fn report(
         "corrections",
         "size p50",
         "size p99",
-        "size max"
+        "size max",
+        "resent"
     );
     for b in bots {
         let player = b.player.map_or("-".to_string(), |p| p.to_string());
@@ -99,7 +100,7 @@ pub fn report(
                 .map_or("-".to_string(), |s| format!("{s:.3}"))
         };
         println!(
-            "{:<7} {:>6} {:>7} {:>10} {:>10} {:>10} {:>10} {:>5.1}% {:>12} {:>10} {:>10} {:>11} {:>8} {:>8} {:>8}",
+            "{:<7} {:>6} {:>7} {:>10} {:>10} {:>10} {:>10} {:>5.1}% {:>12} {:>10} {:>10} {:>11} {:>8} {:>8} {:>8} {:>9}",
             player,
             result,
             format!("{}/{}", b.stats.rtts.len(), b.stats.pings),
@@ -115,6 +116,7 @@ pub fn report(
             size(0.5),
             size(0.99),
             size(1.0),
+            b.stats.moves_resent,
         );
     }
     if std::env::var_os("DEMO_DEBUG").is_some() {
@@ -123,7 +125,7 @@ pub fn report(
         }
     }
     println!(
-        "(corrections: snapshots that disagreed with where the client predicted its own player; sizes in world units, a player walks {:.3} a tick)",
+        "(corrections: snapshots that disagreed with where the client predicted its own player; sizes in world units, a player walks {:.3} a tick; resent: Moves sent again after an older one overtook them)",
         snow_fight::Config::for_tick_rate(args.tick_rate).player_speed
     );
     let s = &server.stats;
