@@ -125,7 +125,7 @@ pub fn report(
         }
     }
     println!(
-        "(corrections: snapshots that disagreed with where the client predicted its own player; sizes in world units, a player walks {:.3} a tick; resent: Moves sent again after an older one overtook them)",
+        "(corrections: snapshots that disagreed with where the client predicted its own player; sizes in world units, a player walks {:.3} a tick; resent: Moves sent again because the snapshots kept showing another direction for two round trips)",
         snow_fight::Config::for_tick_rate(args.tick_rate).player_speed
     );
     let s = &server.stats;
