@@ -16,8 +16,10 @@
 //!
 //! It follows the spec's client diagram: connect, send `Init`, keep a local state from `Connect`
 //! and every newer `Snapshot`, ping once a second, send actions. With `--deltas` it asks for its
-//! snapshots as deltas (`hopnet_snow_fight::delta`). The terminal view draws the world between the
-//! last snapshots, 100 ms behind the server, so that it moves smoothly at any snapshot rate.
+//! snapshots as deltas (`hopnet_snow_fight::delta`). The terminal view predicts our own player's
+//! walking (it moves the moment an arrow is pressed, and is corrected, smoothly, when the server
+//! disagrees) and draws the others between the last snapshots, 100 ms behind the server, so that
+//! they move smoothly at any snapshot rate (`session::ClientView`, over `hopnet_sync`).
 //!
 //! `--dialect original` encodes its messages as the spec author's own client does (a 1-bit
 //! `ClientMessage` tag instead of the spec's `u32`), to play on that implementation's server;

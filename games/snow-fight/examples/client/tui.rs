@@ -1,7 +1,7 @@
 //! The terminal player: the loop that runs the connection, reads the keys and draws, and what
-//! each key does. What a frame shows is in `view`: the world between the last snapshots
-//! ([`Interpolation`], 100 ms behind the server), drawn 60 times a second whatever the
-//! snapshot rate.
+//! each key does. What a frame shows is in `view`: the world as [`ClientView`] draws it (our
+//! own player predicted, so it walks the moment an arrow is pressed; the others between the
+//! last snapshots, 100 ms behind the server), 60 times a second whatever the snapshot rate.
 
 mod view;
 
@@ -14,15 +14,15 @@ use hopnet::Event;
 use hopnet_snow_fight::Dialect;
 use ratatui::DefaultTerminal;
 use ratatui::crossterm::event::{self, Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers};
-use snow_fight::session::{ClientEvent, GameClient, Interpolation};
+use snow_fight::session::{ClientEvent, ClientView, GameClient};
 use snow_fight::{Config, Dir, Entity, Input, ObjectState};
 
 /// The terminal player's state.
 pub struct Tui {
     server: SocketAddr,
     game: GameClient,
-    /// The snapshots to draw between.
-    interpolation: Interpolation,
+    /// Our player predicted, the others between snapshots.
+    view: ClientView,
     /// What the next frame shows.
     drawn: Vec<Entity>,
     config: Config,
@@ -41,7 +41,7 @@ impl Tui {
         Tui {
             server,
             game: if deltas { game.with_deltas() } else { game },
-            interpolation: Interpolation::new(tick_rate, Interpolation::DELAY),
+            view: ClientView::new(Config::for_tick_rate(tick_rate)),
             drawn: Vec::new(),
             config: Config::for_tick_rate(tick_rate),
             movement: Dir::NONE,
@@ -67,12 +67,11 @@ impl Tui {
                     }
                     Event::Message { bytes, .. } => {
                         let now = Instant::now();
-                        match self.game.handle(&bytes, now) {
-                            Some(ClientEvent::Snapshot) => {
-                                if let Some(time) = self.game.latest() {
-                                    self.interpolation.push(time, self.game.entities(), now);
-                                }
-                            }
+                        let event = self.game.handle(&bytes, now);
+                        if let Some(event) = &event {
+                            self.view.observe(&self.game, event, now);
+                        }
+                        match event {
                             Some(ClientEvent::Joined(p)) => {
                                 self.message = format!("joined as player {p}")
                             }
@@ -121,18 +120,20 @@ impl Tui {
                     }
                     if let Some(input) = self.key(key.code) {
                         self.game.send_input(client.machine(), input);
+                        self.view.sent(&input, Instant::now());
                     }
                 }
             }
             if self.movement != self.sent_move && self.game.player().is_some() {
                 self.sent_move = self.movement;
-                self.game
-                    .send_input(client.machine(), Input::Move(self.movement));
+                let input = Input::Move(self.movement);
+                self.game.send_input(client.machine(), input);
+                self.view.sent(&input, Instant::now());
             }
             client.poll(Duration::ZERO).map_err(io::Error::other)?;
             if last_draw.elapsed() >= Duration::from_millis(16) {
                 last_draw = Instant::now();
-                self.drawn = self.interpolation.view(last_draw);
+                self.drawn = self.view.view(last_draw);
                 terminal.draw(|frame| self.draw(frame))?;
             }
         }

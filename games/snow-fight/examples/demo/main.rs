@@ -35,7 +35,7 @@ use hopnet::{Client, Server};
 use hopnet_snow_fight as wire;
 use snow_fight::net::{UdpServer, play_bot_on};
 use snow_fight::session::{
-    BotPlayer, ClientStats, GameServer, RoundResult, ServerConfig, ServerStats,
+    BotPlayer, ClientStats, GameServer, RoundResult, ServerConfig, ServerStats, ViewStats,
 };
 use snow_fight::{Config, Outcome, PlayerId};
 
@@ -114,6 +114,8 @@ struct ServerReport {
 struct BotReport {
     player: Option<PlayerId>,
     stats: ClientStats,
+    /// Its view's prediction: corrections and their sizes.
+    view: ViewStats,
     conn: Stats,
     /// The first round result the bot heard.
     result: Option<RoundResult>,
@@ -387,6 +389,7 @@ fn bot_loop(
     BotReport {
         player: player.client.player(),
         stats: player.client.stats().clone(),
+        view: player.view.stats().clone(),
         conn,
         result: player.results.first().copied(),
     }

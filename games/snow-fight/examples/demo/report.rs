@@ -63,7 +63,7 @@ pub fn report(
     );
     println!();
     println!(
-        "{:<7} {:>6} {:>7} {:>10} {:>10} {:>10} {:>10} {:>6} {:>12} {:>10} {:>10}",
+        "{:<7} {:>6} {:>7} {:>10} {:>10} {:>10} {:>10} {:>6} {:>12} {:>10} {:>10} {:>11} {:>8} {:>8} {:>8} {:>9}",
         "player",
         "result",
         "pings",
@@ -74,7 +74,12 @@ pub fn report(
         "loss",
         "retx up/down",
         "bytes up",
-        "bytes down"
+        "bytes down",
+        "corrections",
+        "size p50",
+        "size p99",
+        "size max",
+        "resent"
     );
     for b in bots {
         let player = b.player.map_or("-".to_string(), |p| p.to_string());
@@ -89,8 +94,13 @@ pub fn report(
             .player
             .and_then(|p| server.connections.iter().find(|(q, _)| *q == p))
             .map_or("-".to_string(), |(_, s)| s.retransmissions.to_string());
+        let size = |q: f64| {
+            b.view
+                .size_quantile(q)
+                .map_or("-".to_string(), |s| format!("{s:.3}"))
+        };
         println!(
-            "{:<7} {:>6} {:>7} {:>10} {:>10} {:>10} {:>10} {:>5.1}% {:>12} {:>10} {:>10}",
+            "{:<7} {:>6} {:>7} {:>10} {:>10} {:>10} {:>10} {:>5.1}% {:>12} {:>10} {:>10} {:>11} {:>8} {:>8} {:>8} {:>9}",
             player,
             result,
             format!("{}/{}", b.stats.rtts.len(), b.stats.pings),
@@ -102,6 +112,11 @@ pub fn report(
             format!("{}/{}", b.conn.retransmissions, down_retx),
             b.conn.bytes_sent,
             b.conn.bytes_received,
+            b.view.corrections,
+            size(0.5),
+            size(0.99),
+            size(1.0),
+            b.stats.moves_resent,
         );
     }
     if std::env::var_os("DEMO_DEBUG").is_some() {
@@ -109,6 +124,10 @@ pub fn report(
             eprintln!("{:?}", b.conn);
         }
     }
+    println!(
+        "(corrections: snapshots that disagreed with where the client predicted its own player; sizes in world units, a player walks {:.3} a tick; resent: Moves sent again because the snapshots kept showing another direction for two round trips)",
+        snow_fight::Config::for_tick_rate(args.tick_rate).player_speed
+    );
     let s = &server.stats;
     println!();
     println!(

@@ -32,6 +32,8 @@ mod round_end;
 mod test_support;
 mod throwing;
 
+pub use movement::{may_stand, walk_step};
+
 use std::fmt;
 
 use crate::world::{

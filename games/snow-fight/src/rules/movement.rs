@@ -2,7 +2,7 @@
 //! the world, and never walks into a tree, a mushroom or another player (it slides along them
 //! when it can).
 
-use crate::world::{Dir, EntityId, EntityKind, Vec2, World};
+use crate::world::{Config, Dir, EntityId, EntityKind, Vec2, World};
 
 impl World {
     /// `Move`: only the four compass bits count; the rest of the byte is dropped.
@@ -16,57 +16,78 @@ impl World {
             let EntityKind::Player(p) = self.entities[i].kind else {
                 continue;
             };
-            let step = p.movement.vector() * self.config.player_speed;
-            if step == Vec2::ZERO {
-                continue;
-            }
-            let candidates = [
-                p.pos + step,
-                p.pos + Vec2::new(step.x, 0.0),
-                p.pos + Vec2::new(0.0, step.y),
-            ];
             let id = self.entities[i].id;
-            for c in candidates {
-                if c == p.pos {
-                    continue;
-                }
-                let c = self.clamp(c, self.config.player_radius);
-                if self.can_stand(id, p.pos, c) {
-                    if let EntityKind::Player(p) = &mut self.entities[i].kind {
-                        p.pos = c;
-                    }
-                    break;
-                }
+            let to = walk_step(&self.config, p.pos, p.movement, |c| {
+                self.can_stand(id, p.pos, c)
+            });
+            if let EntityKind::Player(p) = &mut self.entities[i].kind {
+                p.pos = to;
             }
         }
     }
 
     /// Keeps a circle of `radius` inside the world.
     pub(super) fn clamp(&self, p: Vec2, radius: f32) -> Vec2 {
-        Vec2::new(
-            p.x.clamp(radius, self.config.width - radius),
-            p.y.clamp(radius, self.config.height - radius),
-        )
+        clamp_inside(&self.config, p, radius)
     }
 
-    /// Whether player `id` may go from `from` to `to`: it may not enter anything's circle, but
-    /// it may always move away from something it already overlaps (say, an object that landed
-    /// on it).
+    /// Whether player `id` may go from `from` to `to` (see [`may_stand`]).
     fn can_stand(&self, id: EntityId, from: Vec2, to: Vec2) -> bool {
-        let r = self.config.player_radius;
-        self.entities.iter().all(|e| {
-            if e.id == id {
-                return true;
-            }
-            match self.blocker(e) {
-                Some((pos, er)) => {
-                    let d = pos.dist(to);
-                    d >= r + er || d >= pos.dist(from)
-                }
-                None => true,
-            }
-        })
+        let blockers = self
+            .entities
+            .iter()
+            .filter(|e| e.id != id)
+            .filter_map(|e| self.blocker(e));
+        may_stand(self.config.player_radius, blockers, from, to)
     }
+}
+
+/// One player's step from `pos` walking `dir`: straight on, else sliding along one axis, else
+/// standing, as `can_stand(to)` allows. The server's rule, public so that a client predicting
+/// its own player ([`ClientView`](crate::session::ClientView)) walks exactly as the server will.
+pub fn walk_step(config: &Config, pos: Vec2, dir: Dir, can_stand: impl Fn(Vec2) -> bool) -> Vec2 {
+    let step = Dir(dir.bits() & 0x0F).vector() * config.player_speed;
+    if step == Vec2::ZERO {
+        return pos;
+    }
+    let candidates = [
+        pos + step,
+        pos + Vec2::new(step.x, 0.0),
+        pos + Vec2::new(0.0, step.y),
+    ];
+    for c in candidates {
+        if c == pos {
+            continue;
+        }
+        let c = clamp_inside(config, c, config.player_radius);
+        if can_stand(c) {
+            return c;
+        }
+    }
+    pos
+}
+
+/// Keeps a circle of `radius` inside the world.
+fn clamp_inside(config: &Config, p: Vec2, radius: f32) -> Vec2 {
+    Vec2::new(
+        p.x.clamp(radius, config.width - radius),
+        p.y.clamp(radius, config.height - radius),
+    )
+}
+
+/// Whether a player of radius `r` may go from `from` to `to` among `blockers` (circles): it may
+/// not enter anything's circle, but it may always move away from something it already overlaps
+/// (say, an object that landed on it).
+pub fn may_stand(
+    r: f32,
+    mut blockers: impl Iterator<Item = (Vec2, f32)>,
+    from: Vec2,
+    to: Vec2,
+) -> bool {
+    blockers.all(|(pos, er)| {
+        let d = pos.dist(to);
+        d >= r + er || d >= pos.dist(from)
+    })
 }
 
 #[cfg(test)]

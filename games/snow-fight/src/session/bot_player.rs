@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use hopnet::proto::Client;
 use hopnet_snow_fight::Dialect;
 
-use super::{ClientEvent, GameClient, RoundResult};
+use super::{ClientEvent, ClientView, GameClient, RoundResult};
 use crate::bot::Bot;
 use crate::world::Config;
 
@@ -14,6 +14,9 @@ use crate::world::Config;
 pub struct BotPlayer {
     /// The protocol side.
     pub client: GameClient,
+    /// What a player would see: its own walking predicted, the others interpolated. The bot
+    /// decides from the snapshots, as before; the view measures the prediction's corrections.
+    pub view: ClientView,
     bot: Option<Bot>,
     seed: u64,
     config: Config,
@@ -29,6 +32,7 @@ impl BotPlayer {
     pub fn new(config: Config, seed: u64) -> BotPlayer {
         BotPlayer {
             client: GameClient::new(),
+            view: ClientView::new(config.clone()),
             bot: None,
             seed,
             config,
@@ -50,9 +54,10 @@ impl BotPlayer {
         self
     }
 
-    /// What the bot does between messages; call it often: pings ([`BotPlayer::maybe_ping`])
+    /// What the bot does between messages; call it often: its view's clock, pings ([`BotPlayer::maybe_ping`])
     /// and the client's pending requests ([`GameClient::send_requests`]).
     pub fn maintain(&mut self, conn: &mut Client, now: Instant) {
+        self.view.update(now);
         self.client.send_requests(conn, now);
         self.maybe_ping(conn, now);
     }
@@ -65,12 +70,16 @@ impl BotPlayer {
     /// Handles one message from the server and answers with actions when a new snapshot came.
     pub fn handle(&mut self, conn: &mut Client, bytes: &[u8], now: Instant) -> Option<ClientEvent> {
         let event = self.client.handle(bytes, now);
+        if let Some(event) = &event {
+            self.view.observe(&self.client, event, now);
+        }
         match &event {
             Some(ClientEvent::Joined(p)) => self.bot = Some(Bot::new(*p, self.seed)),
             Some(ClientEvent::Snapshot) => {
                 if let Some(bot) = &mut self.bot {
                     for input in bot.think(self.client.entities(), &self.config) {
                         self.client.send_input(conn, input);
+                        self.view.sent(&input, now);
                     }
                 }
             }

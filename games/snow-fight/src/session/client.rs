@@ -2,6 +2,7 @@
 //! pings, and actions; and, if it asks ([`GameClient::with_deltas`]), snapshots as deltas.
 
 mod deltas;
+mod move_repair;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -12,6 +13,7 @@ use hopnet_snow_fight::Dialect;
 use tracing::{debug, warn};
 
 use deltas::Deltas;
+use move_repair::MoveRepair;
 
 use crate::rules::Input;
 use crate::session::tick_newer;
@@ -81,6 +83,9 @@ pub struct ClientStats {
     pub deltas_undecodable: u64,
     /// Requests for deltas sent: the first, and one after each missing baseline.
     pub delta_requests: u32,
+    /// `Move`s sent again because the snapshots kept showing the player walking another way
+    /// (an older `Move`, resent after a loss, had overtaken the newer one).
+    pub moves_resent: u32,
 }
 
 impl ClientStats {
@@ -121,6 +126,8 @@ pub struct GameClient {
     deltas: Option<Deltas>,
     next_channel: u32,
     pings: HashMap<u32, Instant>,
+    /// The direction sent last, sent again when the server walks another.
+    moves: MoveRepair,
     stats: ClientStats,
     buf: Vec<u8>,
 }
@@ -244,10 +251,19 @@ impl GameClient {
         }
     }
 
-    /// Sends [`GameClient::pending_request`], if any. Call it often.
+    /// Sends [`GameClient::pending_request`], if any, and the direction sent last again if
+    /// the snapshots show the player walking another way for longer than a `Move` takes to
+    /// show (an older `Move`, resent after a loss, overtook it). Call it often.
     pub fn send_requests(&mut self, conn: &mut Client, now: Instant) {
         if let Some(request) = self.pending_request(now) {
             self.send(conn, &request, Delivery::Reliable);
+        }
+        let walking = self.me().map(|p| p.movement);
+        let rtt = self.stats.rtts.last().copied();
+        if let Some(dir) = self.moves.due(walking, rtt, now) {
+            self.stats.moves_resent += 1;
+            let msg = wire::ClientMessage::Action(to_action(Input::Move(dir)));
+            self.send(conn, &msg, Delivery::Reliable);
         }
     }
 
@@ -261,8 +277,12 @@ impl GameClient {
         self.send(conn, &wire::ClientMessage::ping(ch), Delivery::Unreliable);
     }
 
-    /// Sends an action (reliable: a lost `Move` would leave the player walking).
+    /// Sends an action (reliable: a lost `Move` would leave the player walking; unordered, see
+    /// [`GameClient::send_requests`] for a `Move` overtaken by an older one).
     pub fn send_input(&mut self, conn: &mut Client, input: Input) {
+        if let Input::Move(dir) = input {
+            self.moves.sent(dir);
+        }
         let msg = wire::ClientMessage::Action(to_action(input));
         self.send(conn, &msg, Delivery::Reliable);
     }
@@ -299,6 +319,9 @@ impl GameClient {
                     } else {
                         self.stats.lost += 1;
                     }
+                    // The world stands still until the next round, which starts everyone
+                    // standing: no direction is owed any more.
+                    self.moves.forget();
                     Some(ClientEvent::GameOver(RoundResult { time, won }))
                 }
             },

@@ -25,17 +25,18 @@
 //!   own;
 //! - `client`: [`GameClient`], the spec's client;
 //! - `bot_player`: [`BotPlayer`], a [`GameClient`] that a [`Bot`](crate::bot::Bot) plays;
-//! - `interpolation`: [`Interpolation`], a client's view drawn between snapshots.
+//! - `view`: [`ClientView`], what a client shows: its own player predicted, the others drawn
+//!   between snapshots (through `hopnet_sync`).
 
 mod bot_player;
 mod client;
-mod interpolation;
 mod server;
+mod view;
 
 pub use bot_player::BotPlayer;
 pub use client::{ClientEvent, ClientStats, GameClient, RoundResult};
-pub use interpolation::Interpolation;
 pub use server::{GameServer, RosterEntry, ServerConfig, ServerStats};
+pub use view::{ClientView, ViewStats};
 
 /// Whether tick `a` is newer than tick `b`, as the server's time wraps: serial-number
 /// arithmetic, `a` less than half the range ahead of `b`. Exactly half-way, neither is newer.

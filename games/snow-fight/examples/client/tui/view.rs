@@ -128,6 +128,11 @@ impl Tui {
             None => "RTT -".into(),
         });
         parts.push(format!("loss {:.1}%", s.loss() * 100.0));
+        let v = self.view.stats();
+        parts.push(format!(
+            "{} corrections (largest {:.2})",
+            v.corrections, v.largest
+        ));
         if self.game.wants_deltas() {
             parts.push(format!("{} deltas", s.deltas));
         }
