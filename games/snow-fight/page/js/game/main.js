@@ -4,6 +4,7 @@
 import { HopnetSession, sessionOptionsFromPage } from "../hopnet/webtransport.js";
 import { Bot } from "./bot.js";
 import { GameClient } from "./client.js";
+import { Display } from "./display.js";
 import { bindKeys } from "./keys.js";
 import { draw } from "./view.js";
 const PING_EVERY = 1000;
@@ -24,6 +25,10 @@ async function start() {
         won: 0,
         lost: 0,
         connection: null,
+        frames: 0,
+        shown: null,
+        sync: null,
+        keyResponses: [],
     };
     window.snowFight = state;
     const canvas = document.querySelector("canvas");
@@ -46,6 +51,13 @@ async function start() {
     }
     state.status = "joining";
     const game = new GameClient((bytes, delivery) => session.send(bytes, delivery));
+    const display = new Display();
+    let pending = null;
+    game.onMove = (direction) => {
+        const now = performance.now();
+        display.setDirection(now, direction);
+        pending = direction === 0 ? null : { at: now, frame: state.frames, from: state.shown };
+    };
     const bot = botMode ? new Bot() : null;
     if (bot === null)
         bindKeys(window, game);
@@ -60,10 +72,16 @@ async function start() {
                 if (happened?.type === "joined") {
                     state.status = "playing";
                     state.player = happened.player;
+                    game.sendPing(performance.now());
                     pinger = setInterval(() => game.sendPing(performance.now()), pingEvery);
+                }
+                else if (happened?.type === "pong") {
+                    display.onRtt(happened.rtt);
                 }
                 else if (happened?.type === "snapshot") {
                     state.snapshots = game.stats.snapshots;
+                    if (game.player !== null)
+                        display.onSnapshot(performance.now(), happened.time, game.entities, game.player);
                     const me = game.me();
                     if (me !== null) {
                         state.positions.push({ x: me.player.position.x, y: me.player.position.y, time: happened.time });
@@ -96,8 +114,22 @@ async function start() {
         state.connection = session.connection.stats;
     };
     const frame = () => {
+        const now = performance.now();
+        const entities = display.frame(now);
         if (canvas !== null)
-            draw(canvas, game.entities, game.player);
+            draw(canvas, entities, game.player);
+        state.frames++;
+        state.shown = display.drawn();
+        state.sync = display.stats();
+        if (pending !== null && state.shown !== null) {
+            const from = pending.from;
+            if (from === null || Math.hypot(state.shown.x - from.x, state.shown.y - from.y) > 1e-6) {
+                state.keyResponses.push({ frames: state.frames - pending.frame, ms: now - pending.at });
+                if (state.keyResponses.length > KEPT_POSITIONS)
+                    state.keyResponses.shift();
+                pending = null;
+            }
+        }
         show();
         requestAnimationFrame(frame);
     };
