@@ -63,7 +63,10 @@ function withPosition(e: Entity, position: Point): Entity {
 
 /** Our avatar predicted, the others interpolated. */
 export class Display {
-  readonly clock = new TickSync({ ...tickSyncConfig(1000 / TICK_RATE), safetyTicks: 0, jitterFactor: 0 });
+  /** No margin for jitter; and half a tick less than the round trip says, because a ping
+   * waits for the server's next tick to be answered (half a tick on average) and an input's
+   * way to its tick has no such wait in it. */
+  readonly clock = new TickSync({ ...tickSyncConfig(1000 / TICK_RATE), safetyTicks: -0.5, jitterFactor: 0 });
   private readonly walking = new Walking();
   private predictor: Predictor<Position, number> | null = null;
   private readonly remote = new Map<number, Interpolator<Point>>();
@@ -138,7 +141,9 @@ export class Display {
     const { ticks, jumped } = this.clock.update(now);
     if (jumped) this.jumps++;
     const first = ticks[0];
-    if (this.predictor === null && first !== undefined) {
+    // Not before a round trip is known: until then the clock runs behind the server's tick,
+    // and every snapshot would be ahead of what was predicted.
+    if (this.predictor === null && first !== undefined && this.clock.rttMs() !== null) {
       const me = this.owner === null ? null : avatars(this.newest).find((a) => a.player.owner === this.owner);
       if (me !== undefined && me !== null) {
         this.predictor = new Predictor(this.walking, PREDICT_CONFIG, first - 1, { x: me.player.position.x, y: me.player.position.y });

@@ -1,6 +1,8 @@
 // The page: joins the game over WebTransport, draws the world, plays with the keyboard, or by
 // itself with `?bot=1`. `?ping=MS` pings every MS milliseconds (default 1000, at least 10), for
-// round-trip measurements. Its state is on `window.snowFight` for tests to read.
+// round-trip measurements. `?port=N` opens the session to port N of the page's host instead of
+// the server's own (a relay in between). Its own avatar is predicted and the others are
+// interpolated (display.ts). Its state is on `window.snowFight` for tests to read.
 import { HopnetSession, sessionOptionsFromPage } from "../hopnet/webtransport.js";
 import { Bot } from "./bot.js";
 import { GameClient } from "./client.js";
@@ -41,7 +43,12 @@ async function start() {
     };
     let session;
     try {
-        session = await HopnetSession.open(await sessionOptionsFromPage());
+        const options = await sessionOptionsFromPage();
+        const port = Number(params.get("port"));
+        const url = Number.isInteger(port) && port > 0 && port < 65536 ? new URL(options.url) : null;
+        if (url !== null)
+            url.port = String(port);
+        session = await HopnetSession.open(url === null ? options : { ...options, url: url.toString() });
     }
     catch (e) {
         state.status = "failed";

@@ -1,0 +1,146 @@
+//! The page over a slow link: Debian's Chromium, headless, driven by `puppeteer-core` from Node
+//! (`web/test/browser_lag.mjs`), with its WebTransport session through hopnet's lossy UDP relay
+//! at 50 ms each way (a 100 ms round trip). The test holds that the page's own avatar moves in
+//! the first frame drawn after each key press (prediction: no round trip waited for), that the
+//! server's position and the drawn one meet once the player stands still, and that the page
+//! counts its corrections and their sizes.
+//!
+//! `SNOW_FIGHT_PAGE_LOSS` sets the relay's loss (default 0.02, both ways); with `--nocapture`
+//! the test prints what the page measured.
+//!
+//! Needs Node.js 18 or later with npm and Debian's `chromium` package, as `browser.rs` does.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use hopnet::Impairment;
+use hopnet::relay::Relay;
+use hopnet_webtransport::{Certificate, WebTransportConfig};
+use snow_fight::Config;
+use snow_fight::session::{GameServer, ServerConfig};
+use snow_fight::web::WebServer;
+
+fn any() -> SocketAddr {
+    "127.0.0.1:0".parse().unwrap()
+}
+
+#[test]
+fn the_page_moves_its_player_at_once_over_a_100_ms_round_trip() {
+    let chromium = web_toolchain::chromium();
+    web_toolchain::node_modules();
+    let loss: f64 = std::env::var("SNOW_FIGHT_PAGE_LOSS")
+        .ok()
+        .and_then(|l| l.parse().ok())
+        .unwrap_or(0.02);
+
+    let game = GameServer::new(ServerConfig {
+        seed: 5,
+        sample_every: 0,
+        game: Config {
+            // Nobody dies or wins while the test looks.
+            player_health: 1_000_000,
+            min_players: 8,
+            ..Config::default()
+        },
+        ..ServerConfig::default()
+    });
+    let certificate = Certificate::self_signed(["localhost", "127.0.0.1"]).unwrap();
+    let mut server = WebServer::bind(
+        any(),
+        WebTransportConfig::new(any(), certificate),
+        hopnet::Config::default(),
+        game,
+        60,
+    )
+    .unwrap();
+    let page = server.serve_page(any()).unwrap();
+    let relay = Relay::spawn(
+        any(),
+        server.server.web_addr(),
+        Impairment {
+            loss,
+            delay: Duration::from_millis(50),
+            seed: 39,
+            ..Impairment::default()
+        },
+    )
+    .unwrap();
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let serving = std::thread::spawn({
+        let stop = stop.clone();
+        move || server.run(|_| stop.load(Ordering::Relaxed)).unwrap()
+    });
+    let script = web_toolchain::web_dir().join("test/browser_lag.mjs");
+    let url = format!("http://{page}/");
+    let port = relay.local_addr().port().to_string();
+    let out = web_toolchain::run_node(
+        &[&script, Path::new(&url), &chromium, Path::new(&port)],
+        &[],
+    );
+    stop.store(true, Ordering::Relaxed);
+    serving.join().unwrap();
+
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let result: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
+        panic!(
+            "the browser script printed no result ({e}): {stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert!(
+        out.status.success() && result.get("error").is_none(),
+        "in the browser: {result:#}"
+    );
+    let keyboard = &result["keyboard"];
+    let sync = &keyboard["sync"];
+    let number = |v: &serde_json::Value| v.as_f64().unwrap();
+    let mut rtts: Vec<f64> = keyboard["rtts"].as_array().unwrap().iter().map(number).collect();
+    rtts.sort_by(f64::total_cmp);
+    let rtt = rtts[rtts.len() / 2];
+    let responses = keyboard["keyResponses"].as_array().unwrap();
+    eprintln!(
+        "loss {loss}: median round trip {rtt:.1} ms over {} pings; key presses to the first frame \
+         that moved: {responses:?}; prediction: {sync}; settled: {}; relay dropped {} of {}",
+        rtts.len(),
+        result["settled"],
+        relay.stats().dropped.load(Ordering::Relaxed),
+        relay.stats().forwarded.load(Ordering::Relaxed) + relay.stats().dropped.load(Ordering::Relaxed),
+    );
+
+    // The link is slow: the relay's two 50 ms delays are in every round trip.
+    assert!((95.0..400.0).contains(&rtt), "median RTT {rtt} ms: {rtts:?}");
+    // Each press moved the avatar in the first frame drawn after it, long before any answer
+    // from the server could come back.
+    let presses = result["keys"].as_array().unwrap().len();
+    assert_eq!(responses.len(), presses, "{result:#}");
+    for r in responses {
+        assert_eq!(r["frames"], 1, "{responses:?}");
+        assert!(number(&r["ms"]) < rtt / 2.0, "{responses:?}");
+    }
+    // And the walks went where the keys point, as drawn.
+    for k in result["keys"].as_array().unwrap() {
+        let (axis, sign) = match k["key"].as_str().unwrap() {
+            "ArrowRight" => ("x", 1.0),
+            "ArrowLeft" => ("x", -1.0),
+            "ArrowUp" => ("y", 1.0),
+            _ => ("y", -1.0),
+        };
+        let moved = (number(&k["to"][axis]) - number(&k["from"][axis])) * sign;
+        assert!(moved > 1.0, "{k}");
+    }
+    // Standing still, the drawn avatar is where the server has it.
+    let settled = &result["settled"];
+    let gap = (number(&settled["shown"]["x"]) - number(&settled["server"]["x"]))
+        .hypot(number(&settled["shown"]["y"]) - number(&settled["server"]["y"]));
+    assert!(gap < 0.02, "{settled}");
+    // Prediction ran and was checked against the server, and its corrections are counted with
+    // their sizes.
+    assert!(number(&sync["predicted"]) > 100.0, "{sync}");
+    assert!(number(&sync["agreed"]) > 50.0, "{sync}");
+    let corrections = number(&sync["corrections"]) as usize;
+    assert_eq!(sync["sizes"].as_array().unwrap().len(), corrections.min(1000), "{sync}");
+}

@@ -1,0 +1,90 @@
+// The game's page over a slow link: Debian's Chromium, headless, driven by puppeteer-core, with
+// its WebTransport session through a lossy UDP relay (run by games/snow-fight/tests/
+// browser_lag.rs, which starts the server and the relay). The round trip is the relay's; the
+// page's own avatar must still move in the frame after a key press, and its prediction's
+// counters (corrections and their sizes) are read back.
+//
+//   node test/browser_lag.mjs <page url> <chromium> <relay port> [presses] [hold ms]
+//
+// Two pages join through the relay: one plays by itself (`?bot=1`), one is played with the
+// keyboard: arrow keys pressed and held in turn, toward the middle of the world. Prints one
+// JSON line: each page's `window.snowFight` afterwards, the keyboard page's avatar as drawn and
+// as the server last had it once the walking settled, and what the browser logged.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import puppeteer from "puppeteer-core";
+
+const [url, chromium, relayPort, pressesArg, holdArg] = process.argv.slice(2);
+const presses = Number(pressesArg ?? 6);
+const holdMs = Number(holdArg ?? 400);
+const profile = fs.mkdtempSync(path.join(os.tmpdir(), "hopnet-chromium-"));
+const log = [];
+const result = { bot: null, keyboard: null, keys: [], settled: null, log };
+let browser = null;
+
+async function until(page, what, predicate, ms) {
+  try {
+    await page.waitForFunction(predicate, { timeout: ms, polling: 50 });
+  } catch {
+    const state = await page.evaluate(() => window.snowFight ?? null).catch(() => null);
+    throw new Error(`${what} within ${ms} ms; the page: ${JSON.stringify(state)}`);
+  }
+}
+
+async function open(query) {
+  const page = await browser.newPage();
+  page.on("console", (m) => log.push(`${query} console.${m.type()}: ${m.text()}`));
+  page.on("pageerror", (e) => log.push(`${query} error: ${e.message}`));
+  await page.goto(`${url}${query}`, { waitUntil: "load" });
+  return page;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+try {
+  browser = await puppeteer.launch({
+    executablePath: chromium,
+    headless: true,
+    userDataDir: profile,
+    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  log.push(`browser: ${await browser.version()}`);
+  const through = `port=${relayPort}&ping=200`;
+  const bot = await open(`?bot=1&${through}`);
+  const keys = await open(`?${through}`);
+  await keys.bringToFront();
+  for (const [page, name] of [[bot, "bot"], [keys, "keyboard"]]) {
+    await until(page, `the ${name} page joining through the relay`, () => window.snowFight?.status === "playing", 30_000);
+  }
+  // Round trips measured and our avatar predicted before the first key.
+  await until(keys, "round trips and a predicted avatar", () => window.snowFight.rtts.length >= 3 && window.snowFight.shown !== null, 15_000);
+  for (let k = 0; k < presses; k++) {
+    const at = await keys.evaluate(() => window.snowFight.shown);
+    // Alternately across and up or down, toward the middle (the world is 24 by 16, north +y).
+    const key = k % 2 === 0 ? (at.x < 12 ? "ArrowRight" : "ArrowLeft") : at.y < 8 ? "ArrowUp" : "ArrowDown";
+    await keys.keyboard.down(key);
+    await sleep(holdMs);
+    await keys.keyboard.up(key);
+    await sleep(holdMs);
+    result.keys.push({ key, from: at, to: await keys.evaluate(() => window.snowFight.shown) });
+  }
+  // Standing still a while: the server's position and the drawn one should meet.
+  await sleep(1_000);
+  result.settled = await keys.evaluate(() => {
+    const s = window.snowFight;
+    return { shown: s.shown, server: s.positions[s.positions.length - 1] ?? null };
+  });
+  result.bot = await bot.evaluate(() => window.snowFight);
+  result.keyboard = await keys.evaluate(() => window.snowFight);
+  await bot.close();
+  await keys.close();
+} catch (e) {
+  result.error = String(e?.message ?? e);
+  process.exitCode = 1;
+} finally {
+  if (browser !== null) await browser.close().catch(() => {});
+  fs.rmSync(profile, { recursive: true, force: true });
+}
+console.log(JSON.stringify(result));
