@@ -208,6 +208,35 @@ test("tick clock: ahead of the server by the round trip, steered at a bounded ra
   assert.equal(c.stats.rejectedRtt, 1);
 });
 
+test("tick clock: inputs landing off their label move it, boundedly", () => {
+  const c = new TickSync({ ...tickSyncConfig(1000 / 60), safetyTicks: 0, jitterFactor: 0 });
+  c.onRtt(100);
+  c.onServerTick(0, 1000);
+  c.update(0);
+  assert.equal(c.landingTicks(), 0);
+  // The first input took effect 3 ticks after its label: the clock should run 3 further ahead.
+  c.onInputLanded(1010, 1013);
+  assert.equal(c.landingTicks(), 3);
+  // One lost and resent lands 40 ticks late: past the gap, refused.
+  c.onInputLanded(1020, 1060);
+  assert.equal(c.stats.rejectedLandings, 1);
+  assert.equal(c.landingTicks(), 3);
+  // 15 ticks late counts as 2, at a quarter.
+  c.onInputLanded(1030, 1045);
+  assert.equal(c.landingTicks(), 3.5);
+  // Never more than 4 ticks either way.
+  for (let k = 0; k < 100; k++) c.onInputLanded(2000, 1990);
+  assert.equal(c.landingTicks(), -4);
+  // The clock follows: 4 ticks behind the round trip's estimate, reached by steering.
+  let now = 0;
+  for (let k = 1; k <= 600; k++) {
+    now = (k * 1000) / 60;
+    c.onServerTick(now, 1000 + k);
+    c.update(now);
+  }
+  assert.ok(Math.abs(c.fractionalTick() - (1000 + 600 + 6 - 4)) < 0.5, `${c.fractionalTick()}`);
+});
+
 // The page's display: a player standing at (5, 5) in snapshots every tick that reach it 50 ms
 // after the server made them, a round trip of 100 ms.
 function page() {

@@ -98,21 +98,31 @@ fn the_page_moves_its_player_at_once_over_a_100_ms_round_trip() {
     let keyboard = &result["keyboard"];
     let sync = &keyboard["sync"];
     let number = |v: &serde_json::Value| v.as_f64().unwrap();
-    let mut rtts: Vec<f64> = keyboard["rtts"].as_array().unwrap().iter().map(number).collect();
+    let mut rtts: Vec<f64> = keyboard["rtts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(number)
+        .collect();
     rtts.sort_by(f64::total_cmp);
     let rtt = rtts[rtts.len() / 2];
     let responses = keyboard["keyResponses"].as_array().unwrap();
     eprintln!(
-        "loss {loss}: median round trip {rtt:.1} ms over {} pings; key presses to the first frame \
+        "loss {loss}: median round trip {rtt:.1} ms over {} pings (in order: {}); key presses to the first frame \
          that moved: {responses:?}; prediction: {sync}; settled: {}; relay dropped {} of {}",
         rtts.len(),
+        keyboard["rtts"],
         result["settled"],
         relay.stats().dropped.load(Ordering::Relaxed),
-        relay.stats().forwarded.load(Ordering::Relaxed) + relay.stats().dropped.load(Ordering::Relaxed),
+        relay.stats().forwarded.load(Ordering::Relaxed)
+            + relay.stats().dropped.load(Ordering::Relaxed),
     );
 
     // The link is slow: the relay's two 50 ms delays are in every round trip.
-    assert!((95.0..400.0).contains(&rtt), "median RTT {rtt} ms: {rtts:?}");
+    assert!(
+        (95.0..400.0).contains(&rtt),
+        "median RTT {rtt} ms: {rtts:?}"
+    );
     // Each press moved the avatar in the first frame drawn after it, long before any answer
     // from the server could come back.
     let presses = result["keys"].as_array().unwrap().len();
@@ -142,5 +152,9 @@ fn the_page_moves_its_player_at_once_over_a_100_ms_round_trip() {
     assert!(number(&sync["predicted"]) > 100.0, "{sync}");
     assert!(number(&sync["agreed"]) > 50.0, "{sync}");
     let corrections = number(&sync["corrections"]) as usize;
-    assert_eq!(sync["sizes"].as_array().unwrap().len(), corrections.min(1000), "{sync}");
+    assert_eq!(
+        sync["sizes"].as_array().unwrap().len(),
+        corrections.min(1000),
+        "{sync}"
+    );
 }

@@ -6,7 +6,9 @@
 // The spec's `Move` carries no tick: the server applies it when it arrives. So the page's
 // clock runs at its estimate of the server tick at which an input sent now arrives, with no
 // margin (an input labelled early is as wrong as one labelled late), and a key press first
-// hands out the ticks that passed before it with the old direction.
+// hands out the ticks that passed before it with the old direction. The server's snapshots
+// say when our `movement` changed: the tick a `Move` took effect at, against the tick the page
+// labelled it with, steers the clock (`TickSync.onInputLanded`).
 
 import type { Entity, Point } from "../messages.js";
 import { type InterpolationConfig, DEFAULT_INTERPOLATION_CONFIG, Interpolator } from "../sync/interpolate.js";
@@ -40,9 +42,16 @@ export interface DisplayStats extends PredictStats {
   clockJumps: number;
   /** Frames drawn with the others extrapolated past their newest snapshot. */
   extrapolatedFrames: number;
+  /** For each `Move` seen taking effect in a snapshot (the newest 1,000), the ticks it landed
+   * after the tick the page labelled it with (negative: before). */
+  readonly landings: readonly number[];
+  /** Ticks the clock runs ahead of the round trip's estimate by what those taught it. */
+  landingTicks: number;
 }
 
 const MAX_SIZES = 1_000;
+/** Direction changes remembered until the server shows them. */
+const MAX_UNLANDED = 32;
 
 function lerpPoint(a: Point, b: Point, t: number): Point {
   return { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t };
@@ -63,10 +72,9 @@ function withPosition(e: Entity, position: Point): Entity {
 
 /** Our avatar predicted, the others interpolated. */
 export class Display {
-  /** No margin for jitter; and half a tick less than the round trip says, because a ping
-   * waits for the server's next tick to be answered (half a tick on average) and an input's
-   * way to its tick has no such wait in it. */
-  readonly clock = new TickSync({ ...tickSyncConfig(1000 / TICK_RATE), safetyTicks: -0.5, jitterFactor: 0 });
+  /** No margin: the server does not hold an early input for its tick. What the round trip
+   * misjudges, where inputs are seen to land corrects. */
+  readonly clock = new TickSync({ ...tickSyncConfig(1000 / TICK_RATE), safetyTicks: 0, jitterFactor: 0 });
   private readonly walking = new Walking();
   private predictor: Predictor<Position, number> | null = null;
   private readonly remote = new Map<number, Interpolator<Point>>();
@@ -81,6 +89,11 @@ export class Display {
   private lastServer: Position | null = null;
   private extrapolatedFrames = 0;
   private readonly sizes: number[] = [];
+  /** Direction changes not yet seen in a snapshot, with the tick each was labelled with. */
+  private unlanded: { tick: number; direction: number }[] = [];
+  /** Our `movement` in the newest snapshot, and its tick. */
+  private lastMovement: { time: number; movement: number } | null = null;
+  private readonly landings: number[] = [];
 
   constructor(private readonly interpolation: InterpolationConfig = DEFAULT_INTERPOLATION_CONFIG) {}
 
@@ -101,6 +114,7 @@ export class Display {
       this.lastServer = null;
     } else {
       const server = { x: me.player.position.x, y: me.player.position.y };
+      this.landed(time, me.player.movement);
       const jumped = this.lastServer !== null && this.walking.distance(this.lastServer, server) > TELEPORT_DISTANCE;
       this.lastServer = server;
       if (jumped && this.predictor !== null) {
@@ -133,7 +147,27 @@ export class Display {
   /** The player's direction changes at `now`: the ticks before it are walked the old way. */
   setDirection(now: number, direction: number): void {
     this.advance(now);
+    const changed = (direction & 0x0f) !== (this.direction & 0x0f);
     this.direction = direction;
+    if (this.predictor !== null && changed) {
+      this.unlanded.push({ tick: this.predictor.tick() + 1, direction: direction & 0x0f });
+      if (this.unlanded.length > MAX_UNLANDED) this.unlanded.shift();
+    }
+  }
+
+  /** Our `movement` was `movement` at `time`: if it changed since the tick before, a `Move`
+   * took effect at `time`, and the clock learns how far off its label was. */
+  private landed(time: number, movement: number): void {
+    const before = this.lastMovement;
+    this.lastMovement = { time, movement };
+    if (before === null || before.movement === movement || time !== before.time + 1) return;
+    const at = this.unlanded.findIndex((u) => u.direction === movement);
+    const change = this.unlanded[at];
+    if (change === undefined) return;
+    this.unlanded.splice(0, at + 1);
+    this.clock.onInputLanded(change.tick, time);
+    this.landings.push(time - change.tick);
+    if (this.landings.length > MAX_SIZES) this.landings.shift();
   }
 
   /** Runs the ticks due at `now`, predicting our walk through each. */
@@ -215,6 +249,8 @@ export class Display {
       teleports: this.teleports,
       clockJumps: this.jumps,
       extrapolatedFrames: this.extrapolatedFrames,
+      landings: this.landings,
+      landingTicks: this.clock.landingTicks(),
     };
   }
 }

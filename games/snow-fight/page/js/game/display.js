@@ -6,7 +6,9 @@
 // The spec's `Move` carries no tick: the server applies it when it arrives. So the page's
 // clock runs at its estimate of the server tick at which an input sent now arrives, with no
 // margin (an input labelled early is as wrong as one labelled late), and a key press first
-// hands out the ticks that passed before it with the old direction.
+// hands out the ticks that passed before it with the old direction. The server's snapshots
+// say when our `movement` changed: the tick a `Move` took effect at, against the tick the page
+// labelled it with, steers the clock (`TickSync.onInputLanded`).
 import { DEFAULT_INTERPOLATION_CONFIG, Interpolator } from "../sync/interpolate.js";
 import { Predictor } from "../sync/predict.js";
 import { TickSync, tickSyncConfig } from "../sync/tick_sync.js";
@@ -25,6 +27,8 @@ export const PREDICT_CONFIG = {
     smoothingTicks: 6,
 };
 const MAX_SIZES = 1000;
+/** Direction changes remembered until the server shows them. */
+const MAX_UNLANDED = 32;
 function lerpPoint(a, b, t) {
     return { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t, z: a.z + (b.z - a.z) * t };
 }
@@ -48,10 +52,9 @@ function withPosition(e, position) {
 export class Display {
     constructor(interpolation = DEFAULT_INTERPOLATION_CONFIG) {
         this.interpolation = interpolation;
-        /** No margin for jitter; and half a tick less than the round trip says, because a ping
-         * waits for the server's next tick to be answered (half a tick on average) and an input's
-         * way to its tick has no such wait in it. */
-        this.clock = new TickSync({ ...tickSyncConfig(1000 / TICK_RATE), safetyTicks: -0.5, jitterFactor: 0 });
+        /** No margin: the server does not hold an early input for its tick. What the round trip
+         * misjudges, where inputs are seen to land corrects. */
+        this.clock = new TickSync({ ...tickSyncConfig(1000 / TICK_RATE), safetyTicks: 0, jitterFactor: 0 });
         this.walking = new Walking();
         this.predictor = null;
         this.remote = new Map();
@@ -66,6 +69,11 @@ export class Display {
         this.lastServer = null;
         this.extrapolatedFrames = 0;
         this.sizes = [];
+        /** Direction changes not yet seen in a snapshot, with the tick each was labelled with. */
+        this.unlanded = [];
+        /** Our `movement` in the newest snapshot, and its tick. */
+        this.lastMovement = null;
+        this.landings = [];
     }
     /** A round trip measured by a ping. */
     onRtt(ms) {
@@ -84,6 +92,7 @@ export class Display {
         }
         else {
             const server = { x: me.player.position.x, y: me.player.position.y };
+            this.landed(time, me.player.movement);
             const jumped = this.lastServer !== null && this.walking.distance(this.lastServer, server) > TELEPORT_DISTANCE;
             this.lastServer = server;
             if (jumped && this.predictor !== null) {
@@ -120,7 +129,30 @@ export class Display {
     /** The player's direction changes at `now`: the ticks before it are walked the old way. */
     setDirection(now, direction) {
         this.advance(now);
+        const changed = (direction & 0x0f) !== (this.direction & 0x0f);
         this.direction = direction;
+        if (this.predictor !== null && changed) {
+            this.unlanded.push({ tick: this.predictor.tick() + 1, direction: direction & 0x0f });
+            if (this.unlanded.length > MAX_UNLANDED)
+                this.unlanded.shift();
+        }
+    }
+    /** Our `movement` was `movement` at `time`: if it changed since the tick before, a `Move`
+     * took effect at `time`, and the clock learns how far off its label was. */
+    landed(time, movement) {
+        const before = this.lastMovement;
+        this.lastMovement = { time, movement };
+        if (before === null || before.movement === movement || time !== before.time + 1)
+            return;
+        const at = this.unlanded.findIndex((u) => u.direction === movement);
+        const change = this.unlanded[at];
+        if (change === undefined)
+            return;
+        this.unlanded.splice(0, at + 1);
+        this.clock.onInputLanded(change.tick, time);
+        this.landings.push(time - change.tick);
+        if (this.landings.length > MAX_SIZES)
+            this.landings.shift();
     }
     /** Runs the ticks due at `now`, predicting our walk through each. */
     advance(now) {
@@ -203,6 +235,8 @@ export class Display {
             teleports: this.teleports,
             clockJumps: this.jumps,
             extrapolatedFrames: this.extrapolatedFrames,
+            landings: this.landings,
+            landingTicks: this.clock.landingTicks(),
         };
     }
 }

@@ -7,6 +7,12 @@
 // jumps to fix a small error: it runs at most `maxRateChange` faster or slower; only an error
 // beyond `maxGapTicks` (a stall, a clock that leapt) makes it jump, and that is counted.
 // Times are milliseconds of one monotonic clock (`performance.now()` in a page).
+//
+// One addition for a server that applies an input when it arrives rather than at a tick the
+// input names (the spec's game: its `Move` carries no tick): such a server cannot say "late",
+// but the client can see in the server's state the tick an input took effect at, and
+// `onInputLanded` moves the clock by what it learns, so that inputs are labelled with the tick
+// they land on (the counterpart of hopnet-sync's late-input margin).
 /** The defaults for a tick of `tickMs` milliseconds: the gap that jumps is at least 300 ms, the
  * most ticks at once at least 100 ms' worth. */
 export function tickSyncConfig(tickMs) {
@@ -20,6 +26,9 @@ export function tickSyncConfig(tickMs) {
         maxGapTicks: Math.max(20, 300 / tick),
         maxTicksPerUpdate: Math.max(8, Math.floor(100 / tick)),
         maxRttMs: 5000,
+        landingGain: 0.25,
+        maxLandingTicks: 4,
+        maxLandingStep: 2,
     };
 }
 function addSample(s, sample) {
@@ -42,10 +51,13 @@ export class TickSync {
         /** The round trip, in ticks. */
         this.roundTrip = null;
         this.currentRate = 1;
+        /** Ticks added to the target by where inputs landed. */
+        this.landing = 0;
+        this.landed = false;
         this.synced = false;
         /** Started before any round trip was known: the first one moves the tick at once. */
         this.provisional = false;
-        this.stats = { jumps: 0, clockBackwards: 0, clockLeaps: 0, rejectedRtt: 0 };
+        this.stats = { jumps: 0, clockBackwards: 0, clockLeaps: 0, rejectedRtt: 0, rejectedLandings: 0 };
     }
     local(now) {
         if (this.origin === null)
@@ -67,6 +79,30 @@ export class TickSync {
         if (this.offset !== null && Math.abs(sample - this.offset.mean) > this.config.maxGapTicks)
             this.offset = null;
         this.offset = addSample(this.offset, sample);
+    }
+    /** An input labelled with tick `labelled` took effect at the server's tick `landed`: the
+     * clock moves by the first difference, then by a part (`landingGain`) of each (at most
+     * `maxLandingStep`), within `maxLandingTicks` in all. Samples further off than
+     * `maxGapTicks` are refused and counted. */
+    onInputLanded(labelled, landed) {
+        const late = landed - labelled;
+        if (!(Math.abs(late) <= this.config.maxGapTicks)) {
+            this.stats.rejectedLandings++;
+            return;
+        }
+        const bound = this.config.maxLandingTicks;
+        // The first sample is taken whole: before it the round trip alone placed the clock, and a
+        // slow first ping can put it ticks off. Later ones count for at most `maxLandingStep`: an
+        // input lost and sent again lands late by its retransmission, not by the clock.
+        const step = this.landed
+            ? Math.min(this.config.maxLandingStep, Math.max(-this.config.maxLandingStep, late)) * this.config.landingGain
+            : late;
+        this.landed = true;
+        this.landing = Math.min(bound, Math.max(-bound, this.landing + step));
+    }
+    /** Ticks the clock runs further ahead (or, negative, behind) by where inputs landed. */
+    landingTicks() {
+        return this.landing;
     }
     /** The jitter margin now, in ticks. */
     jitterTicks() {
@@ -94,7 +130,7 @@ export class TickSync {
         const server = this.serverTickEstimate(now);
         if (server === null)
             return null;
-        return server + this.halfRtt() + this.config.safetyTicks + this.jitterTicks();
+        return server + this.halfRtt() + this.config.safetyTicks + this.jitterTicks() + this.landing;
     }
     /** Moves the clock to `now` and returns the ticks to simulate, in order (none before the
      * first server tick). */
@@ -127,7 +163,9 @@ export class TickSync {
             this.stats.clockLeaps++;
             elapsed = this.config.maxTicksPerUpdate;
         }
-        const error = target - this.clock;
+        // The error once this update's time has passed at the plain rate: measured before it,
+        // the clock would settle a whole update's time ahead of its target.
+        const error = target - (this.clock + elapsed);
         if (Math.abs(error) > this.config.maxGapTicks) {
             this.stats.jumps++;
             this.clock = target;
