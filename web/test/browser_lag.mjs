@@ -11,46 +11,21 @@
 // JSON line: each page's `window.snowFight` afterwards, the keyboard page's avatar as drawn and
 // as the server last had it once the walking settled, and what the browser logged.
 
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import puppeteer from "puppeteer-core";
+import { launch, open as openPage, until } from "./chromium.mjs";
 
 const [url, chromium, relayPort, pressesArg, holdArg] = process.argv.slice(2);
 const presses = Number(pressesArg ?? 6);
 const holdMs = Number(holdArg ?? 400);
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), "hopnet-chromium-"));
 const log = [];
 const result = { bot: null, keyboard: null, keys: [], settled: null, log };
-let browser = null;
-
-async function until(page, what, predicate, ms) {
-  try {
-    await page.waitForFunction(predicate, { timeout: ms, polling: 50 });
-  } catch {
-    const state = await page.evaluate(() => window.snowFight ?? null).catch(() => null);
-    throw new Error(`${what} within ${ms} ms; the page: ${JSON.stringify(state)}`);
-  }
-}
-
-async function open(query) {
-  const page = await browser.newPage();
-  page.on("console", (m) => log.push(`${query} console.${m.type()}: ${m.text()}`));
-  page.on("pageerror", (e) => log.push(`${query} error: ${e.message}`));
-  await page.goto(`${url}${query}`, { waitUntil: "load" });
-  return page;
-}
+let chrome = null;
+const open = (query) => openPage(chrome.browser, url, query, log);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 try {
-  browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    userDataDir: profile,
-    args: ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
-  log.push(`browser: ${await browser.version()}`);
+  chrome = await launch(chromium);
+  log.push(`browser: ${await chrome.browser.version()}`);
   const through = `port=${relayPort}&ping=200`;
   const bot = await open(`?bot=1&${through}`);
   const keys = await open(`?${through}`);
@@ -84,7 +59,6 @@ try {
   result.error = String(e?.message ?? e);
   process.exitCode = 1;
 } finally {
-  if (browser !== null) await browser.close().catch(() => {});
-  fs.rmSync(profile, { recursive: true, force: true });
+  if (chrome !== null) await chrome.close();
 }
 console.log(JSON.stringify(result));

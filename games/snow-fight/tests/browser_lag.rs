@@ -10,7 +10,6 @@
 //!
 //! Needs Node.js 18 or later with npm and Debian's `chromium` package, as `browser.rs` does.
 
-use std::net::SocketAddr;
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,14 +17,9 @@ use std::time::Duration;
 
 use hopnet::Impairment;
 use hopnet::relay::Relay;
-use hopnet_webtransport::{Certificate, WebTransportConfig};
-use snow_fight::Config;
-use snow_fight::session::{GameServer, ServerConfig};
-use snow_fight::web::WebServer;
 
-fn any() -> SocketAddr {
-    "127.0.0.1:0".parse().unwrap()
-}
+mod page_host;
+use page_host::{any, page_server};
 
 #[test]
 fn the_page_moves_its_player_at_once_over_a_100_ms_round_trip() {
@@ -36,27 +30,7 @@ fn the_page_moves_its_player_at_once_over_a_100_ms_round_trip() {
         .and_then(|l| l.parse().ok())
         .unwrap_or(0.02);
 
-    let game = GameServer::new(ServerConfig {
-        seed: 5,
-        sample_every: 0,
-        game: Config {
-            // Nobody dies or wins while the test looks.
-            player_health: 1_000_000,
-            min_players: 8,
-            ..Config::default()
-        },
-        ..ServerConfig::default()
-    });
-    let certificate = Certificate::self_signed(["localhost", "127.0.0.1"]).unwrap();
-    let mut server = WebServer::bind(
-        any(),
-        WebTransportConfig::new(any(), certificate),
-        hopnet::Config::default(),
-        game,
-        60,
-    )
-    .unwrap();
-    let page = server.serve_page(any()).unwrap();
+    let (mut server, page) = page_server(5);
     let relay = Relay::spawn(
         any(),
         server.server.web_addr(),

@@ -72,9 +72,9 @@ fn the_page_walks_exactly_as_the_server_does() {
     for tick in 0..6_000 {
         // A new direction (one of the 8, or standing) every 10 to 70 ticks; now and then a
         // byte with opposite or meaningless bits, which the server drops or cancels.
-        if tick % 10 == 0 && steps.next() % 4 == 0 {
+        if tick % 10 == 0 && steps.next().is_multiple_of(4) {
             let pick = steps.next();
-            direction = if pick % 17 == 0 {
+            direction = if pick.is_multiple_of(17) {
                 (pick >> 8) as u8
             } else {
                 [0, 1, 2, 4, 8, 1 | 2, 1 | 8, 4 | 2, 4 | 8][(pick >> 8) as usize % 9]

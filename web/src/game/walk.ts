@@ -6,7 +6,7 @@
 // would count as a correction.
 
 import type { Simulation } from "../sync/predict.js";
-import { EAST, NORTH, PLAYER_RADIUS, PLAYER_SPEED, SOUTH, TICK_RATE, WEST, WORLD_HEIGHT, WORLD_WIDTH } from "./rules.js";
+import { PLAYER_RADIUS, PLAYER_SPEED, TICK_RATE, WORLD_HEIGHT, WORLD_WIDTH, vector } from "./rules.js";
 
 const f = Math.fround;
 
@@ -30,18 +30,11 @@ function length32(x: number, y: number): number {
   return f(Math.sqrt(f(f(x * x) + f(y * y))));
 }
 
-/** The unit vector of a direction's compass bits, as the server's `Dir::vector` makes it. */
+/** The unit vector of a direction's compass bits, rounded as the server's `Dir::vector` makes
+ * it (for the eight directions, the 32-bit rounding of the exact unit vector). */
 function unit(direction: number): Position {
-  let x = 0;
-  let y = 0;
-  if (direction & NORTH) y += 1;
-  if (direction & SOUTH) y -= 1;
-  if (direction & EAST) x += 1;
-  if (direction & WEST) x -= 1;
-  const len = length32(x, y);
-  if (len < 1e-6) return { x: 0, y: 0 };
-  const inverse = f(1 / len);
-  return { x: f(x * inverse), y: f(y * inverse) };
+  const v = vector(direction);
+  return { x: f(v.x), y: f(v.y) };
 }
 
 function clamp(v: number, low: number, high: number): number {

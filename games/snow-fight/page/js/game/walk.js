@@ -4,30 +4,18 @@
 // computes in 32-bit floats; every operation here is rounded to one (`Math.fround`) so that a
 // replay from the server's position lands where the server did, not a rounding error away that
 // would count as a correction.
-import { EAST, NORTH, PLAYER_RADIUS, PLAYER_SPEED, SOUTH, TICK_RATE, WEST, WORLD_HEIGHT, WORLD_WIDTH } from "./rules.js";
+import { PLAYER_RADIUS, PLAYER_SPEED, TICK_RATE, WORLD_HEIGHT, WORLD_WIDTH, vector } from "./rules.js";
 const f = Math.fround;
 const SPEED = f(f(PLAYER_SPEED) / f(TICK_RATE));
 const RADIUS = f(PLAYER_RADIUS);
 function length32(x, y) {
     return f(Math.sqrt(f(f(x * x) + f(y * y))));
 }
-/** The unit vector of a direction's compass bits, as the server's `Dir::vector` makes it. */
+/** The unit vector of a direction's compass bits, rounded as the server's `Dir::vector` makes
+ * it (for the eight directions, the 32-bit rounding of the exact unit vector). */
 function unit(direction) {
-    let x = 0;
-    let y = 0;
-    if (direction & NORTH)
-        y += 1;
-    if (direction & SOUTH)
-        y -= 1;
-    if (direction & EAST)
-        x += 1;
-    if (direction & WEST)
-        x -= 1;
-    const len = length32(x, y);
-    if (len < 1e-6)
-        return { x: 0, y: 0 };
-    const inverse = f(1 / len);
-    return { x: f(x * inverse), y: f(y * inverse) };
+    const v = vector(direction);
+    return { x: f(v.x), y: f(v.y) };
 }
 function clamp(v, low, high) {
     return Math.min(Math.max(v, low), high);
