@@ -275,6 +275,7 @@ test("the page: others interpolated behind the newest snapshot, the server's dis
   const x = drawn.find((e) => e.id === 8).kind.Player.position.x;
   // The newest snapshot had it at 5.0 (tick 30); the page draws about 4 ticks behind.
   assert.ok(x > 4.5 && x < 4.8, `${x}`);
+  assert.ok(d.stats().remote.interpolated >= 1);
   // We walk east for 20 ticks; the server never saw the key: it keeps us at (5, 5).
   d.setDirection(now + 2, EAST);
   let t = 30;

@@ -6,7 +6,8 @@
 //! counts its corrections and their sizes.
 //!
 //! `SNOW_FIGHT_PAGE_LOSS` sets the relay's loss (default 0.02, both ways); with `--nocapture`
-//! the test prints what the page measured.
+//! the test prints what the page measured, and it leaves all the pages recorded in
+//! `browser_lag.json` in Cargo's temporary directory for tests.
 //!
 //! Needs Node.js 18 or later with npm and Debian's `chromium` package, as `browser.rs` does.
 
@@ -65,6 +66,9 @@ fn the_page_moves_its_player_at_once_over_a_100_ms_round_trip() {
             String::from_utf8_lossy(&out.stderr)
         )
     });
+    // Kept for a look by hand: everything the pages recorded.
+    let kept = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser_lag.json");
+    std::fs::write(&kept, stdout.as_bytes()).unwrap();
     assert!(
         out.status.success() && result.get("error").is_none(),
         "in the browser: {result:#}"
@@ -83,10 +87,12 @@ fn the_page_moves_its_player_at_once_over_a_100_ms_round_trip() {
     let responses = keyboard["keyResponses"].as_array().unwrap();
     eprintln!(
         "loss {loss}: median round trip {rtt:.1} ms over {} pings (in order: {}); key presses to the first frame \
-         that moved: {responses:?}; prediction: {sync}; settled: {}; relay dropped {} of {}",
+         that moved: {responses:?}; prediction: {sync}; settled: {}; the bot page's prediction: {}; \
+         relay dropped {} of {}",
         rtts.len(),
         keyboard["rtts"],
         result["settled"],
+        result["bot"]["sync"],
         relay.stats().dropped.load(Ordering::Relaxed),
         relay.stats().forwarded.load(Ordering::Relaxed)
             + relay.stats().dropped.load(Ordering::Relaxed),
@@ -105,7 +111,9 @@ fn the_page_moves_its_player_at_once_over_a_100_ms_round_trip() {
         assert_eq!(r["frames"], 1, "{responses:?}");
         assert!(number(&r["ms"]) < rtt / 2.0, "{responses:?}");
     }
-    // And the walks went where the keys point, as drawn.
+    // And the walks went where the keys point, as drawn once the server's word came. (Not how
+    // far: a `Move` is reliable but not ordered, so one lost and resent lands late, and the
+    // server walks less than the key was held; the page shows what the server did.)
     for k in result["keys"].as_array().unwrap() {
         let (axis, sign) = match k["key"].as_str().unwrap() {
             "ArrowRight" => ("x", 1.0),
@@ -114,7 +122,7 @@ fn the_page_moves_its_player_at_once_over_a_100_ms_round_trip() {
             _ => ("y", -1.0),
         };
         let moved = (number(&k["to"][axis]) - number(&k["from"][axis])) * sign;
-        assert!(moved > 1.0, "{k}");
+        assert!(moved > 0.05, "{k}");
     }
     // Standing still, the drawn avatar is where the server has it.
     let settled = &result["settled"];
@@ -125,6 +133,8 @@ fn the_page_moves_its_player_at_once_over_a_100_ms_round_trip() {
     // their sizes.
     assert!(number(&sync["predicted"]) > 100.0, "{sync}");
     assert!(number(&sync["agreed"]) > 50.0, "{sync}");
+    // The bot's avatar, the other player, was drawn between its snapshots.
+    assert!(number(&sync["remote"]["interpolated"]) > 100.0, "{sync}");
     let corrections = number(&sync["corrections"]) as usize;
     assert_eq!(
         sync["sizes"].as_array().unwrap().len(),

@@ -11,7 +11,12 @@
 // labelled it with, steers the clock (`TickSync.onInputLanded`).
 
 import type { Entity, Point } from "../messages.js";
-import { type InterpolationConfig, DEFAULT_INTERPOLATION_CONFIG, Interpolator } from "../sync/interpolate.js";
+import {
+  type InterpolationConfig,
+  type InterpolationStats,
+  DEFAULT_INTERPOLATION_CONFIG,
+  Interpolator,
+} from "../sync/interpolate.js";
 import { type PredictConfig, type PredictStats, Predictor } from "../sync/predict.js";
 import { TickSync, tickSyncConfig } from "../sync/tick_sync.js";
 import { PLAYER_RADIUS, TICK_RATE, avatars, objectRadius, things } from "./rules.js";
@@ -42,6 +47,8 @@ export interface DisplayStats extends PredictStats {
   clockJumps: number;
   /** Frames drawn with the others extrapolated past their newest snapshot. */
   extrapolatedFrames: number;
+  /** How the others were drawn, summed over every entity and frame. */
+  readonly remote: InterpolationStats;
   /** For each `Move` seen taking effect in a snapshot (the newest 1,000), the ticks it landed
    * after the tick the page labelled it with (negative: before). */
   readonly landings: readonly number[];
@@ -89,6 +96,8 @@ export class Display {
   private lastServer: Position | null = null;
   private extrapolatedFrames = 0;
   private readonly sizes: number[] = [];
+  /** Samples of the others by how they were made; refusals and convergences of entities gone. */
+  private readonly remoteStats: InterpolationStats = { interpolated: 0, extrapolated: 0, held: 0, refused: 0, converged: 0 };
   /** Direction changes not yet seen in a snapshot, with the tick each was labelled with. */
   private unlanded: { tick: number; direction: number }[] = [];
   /** Our `movement` in the newest snapshot, and its tick. */
@@ -141,7 +150,12 @@ export class Display {
       }
       i.push(time, at);
     }
-    for (const id of this.remote.keys()) if (!present.has(id)) this.remote.delete(id);
+    for (const [id, i] of this.remote) {
+      if (present.has(id)) continue;
+      this.remoteStats.refused += i.stats.refused;
+      this.remoteStats.converged += i.stats.converged;
+      this.remote.delete(id);
+    }
   }
 
   /** The player's direction changes at `now`: the ticks before it are walked the old way. */
@@ -204,7 +218,9 @@ export class Display {
       }
       const i = this.remote.get(e.id);
       const p = i?.sample(render) ?? null;
-      if (i?.lastSampled() === "extrapolated") extrapolated = true;
+      const how = i?.lastSampled() ?? null;
+      if (how !== null) this.remoteStats[how]++;
+      if (how === "extrapolated") extrapolated = true;
       return p === null ? e : withPosition(e, p);
     });
     if (extrapolated) this.extrapolatedFrames++;
@@ -251,7 +267,17 @@ export class Display {
       extrapolatedFrames: this.extrapolatedFrames,
       landings: this.landings,
       landingTicks: this.clock.landingTicks(),
+      remote: this.remoteNow(),
     };
+  }
+
+  private remoteNow(): InterpolationStats {
+    const out = { ...this.remoteStats };
+    for (const i of this.remote.values()) {
+      out.refused += i.stats.refused;
+      out.converged += i.stats.converged;
+    }
+    return out;
   }
 }
 

@@ -9,7 +9,7 @@
 // hands out the ticks that passed before it with the old direction. The server's snapshots
 // say when our `movement` changed: the tick a `Move` took effect at, against the tick the page
 // labelled it with, steers the clock (`TickSync.onInputLanded`).
-import { DEFAULT_INTERPOLATION_CONFIG, Interpolator } from "../sync/interpolate.js";
+import { DEFAULT_INTERPOLATION_CONFIG, Interpolator, } from "../sync/interpolate.js";
 import { Predictor } from "../sync/predict.js";
 import { TickSync, tickSyncConfig } from "../sync/tick_sync.js";
 import { PLAYER_RADIUS, TICK_RATE, avatars, objectRadius, things } from "./rules.js";
@@ -69,6 +69,8 @@ export class Display {
         this.lastServer = null;
         this.extrapolatedFrames = 0;
         this.sizes = [];
+        /** Samples of the others by how they were made; refusals and convergences of entities gone. */
+        this.remoteStats = { interpolated: 0, extrapolated: 0, held: 0, refused: 0, converged: 0 };
         /** Direction changes not yet seen in a snapshot, with the tick each was labelled with. */
         this.unlanded = [];
         /** Our `movement` in the newest snapshot, and its tick. */
@@ -122,9 +124,13 @@ export class Display {
             }
             i.push(time, at);
         }
-        for (const id of this.remote.keys())
-            if (!present.has(id))
-                this.remote.delete(id);
+        for (const [id, i] of this.remote) {
+            if (present.has(id))
+                continue;
+            this.remoteStats.refused += i.stats.refused;
+            this.remoteStats.converged += i.stats.converged;
+            this.remote.delete(id);
+        }
     }
     /** The player's direction changes at `now`: the ticks before it are walked the old way. */
     setDirection(now, direction) {
@@ -189,7 +195,10 @@ export class Display {
             }
             const i = this.remote.get(e.id);
             const p = i?.sample(render) ?? null;
-            if (i?.lastSampled() === "extrapolated")
+            const how = i?.lastSampled() ?? null;
+            if (how !== null)
+                this.remoteStats[how]++;
+            if (how === "extrapolated")
                 extrapolated = true;
             return p === null ? e : withPosition(e, p);
         });
@@ -237,7 +246,16 @@ export class Display {
             extrapolatedFrames: this.extrapolatedFrames,
             landings: this.landings,
             landingTicks: this.clock.landingTicks(),
+            remote: this.remoteNow(),
         };
+    }
+    remoteNow() {
+        const out = { ...this.remoteStats };
+        for (const i of this.remote.values()) {
+            out.refused += i.stats.refused;
+            out.converged += i.stats.converged;
+        }
+        return out;
     }
 }
 /** What our walk cannot enter: grounded objects and the other living players. */
