@@ -8,8 +8,9 @@
 //
 // Two pages join through the relay: one plays by itself (`?bot=1`), one is played with the
 // keyboard: arrow keys pressed and held in turn, toward the middle of the world. Prints one
-// JSON line: each page's `window.snowFight` afterwards, the keyboard page's avatar as drawn and
-// as the server last had it once the walking settled, and what the browser logged.
+// JSON line: each press (where the avatar was drawn before and after, and the first frame that
+// showed it moved), each page's `window.snowFight` afterwards, the keyboard page's avatar as
+// drawn and as the server last had it once the walking settled, and what the browser logged.
 
 import { launch, open as openPage, until } from "./chromium.mjs";
 
@@ -37,13 +38,18 @@ try {
   await until(keys, "round trips and a predicted avatar", () => window.snowFight.rtts.length >= 3 && window.snowFight.shown !== null, 15_000);
   for (let k = 0; k < presses; k++) {
     const at = await keys.evaluate(() => window.snowFight.shown);
+    const responses = await keys.evaluate(() => window.snowFight.keyResponses.length);
     // Alternately across and up or down, toward the middle (the world is 24 by 16, north +y).
     const key = k % 2 === 0 ? (at.x < 12 ? "ArrowRight" : "ArrowLeft") : at.y < 8 ? "ArrowUp" : "ArrowDown";
     await keys.keyboard.down(key);
     await sleep(holdMs);
     await keys.keyboard.up(key);
     await sleep(holdMs);
-    result.keys.push({ key, from: at, to: await keys.evaluate(() => window.snowFight.shown) });
+    const to = await keys.evaluate(() => window.snowFight.shown);
+    // The first frame that showed the avatar moved after this press (null if none did: a
+    // player against a wall or a tree stays where it is).
+    const response = await keys.evaluate((n) => window.snowFight.keyResponses[n] ?? null, responses);
+    result.keys.push({ key, from: at, to, response });
   }
   // Standing still a while: the server's position and the drawn one should meet.
   await sleep(1_000);
