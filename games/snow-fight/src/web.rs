@@ -39,9 +39,19 @@ pub const PAGE: &[(&str, &str, &str)] = &[
         include_str!("../page/js/game/keys.js"),
     ),
     (
+        "/js/game/landing.js",
+        JS,
+        include_str!("../page/js/game/landing.js"),
+    ),
+    (
         "/js/game/main.js",
         JS,
         include_str!("../page/js/game/main.js"),
+    ),
+    (
+        "/js/game/others.js",
+        JS,
+        include_str!("../page/js/game/others.js"),
     ),
     (
         "/js/game/rules.js",

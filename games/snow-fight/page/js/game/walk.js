@@ -4,7 +4,7 @@
 // computes in 32-bit floats; every operation here is rounded to one (`Math.fround`) so that a
 // replay from the server's position lands where the server did, not a rounding error away that
 // would count as a correction.
-import { PLAYER_RADIUS, PLAYER_SPEED, TICK_RATE, WORLD_HEIGHT, WORLD_WIDTH, vector } from "./rules.js";
+import { PLAYER_RADIUS, PLAYER_SPEED, TICK_RATE, WORLD_HEIGHT, WORLD_WIDTH, avatars, objectRadius, things, vector } from "./rules.js";
 const f = Math.fround;
 const SPEED = f(f(PLAYER_SPEED) / f(TICK_RATE));
 const RADIUS = f(PLAYER_RADIUS);
@@ -62,4 +62,19 @@ export class Walking {
     blend(from, to, t) {
         return { x: from.x + (to.x - from.x) * t, y: from.y + (to.y - from.y) * t };
     }
+}
+/** What a walk cannot enter, as the server's `blocker` has it: grounded objects (not carried,
+ * not flying) and the living players other than `mine` (an entity id). */
+export function blockersOf(entities, mine) {
+    const held = new Set(avatars(entities).flatMap((a) => (a.player.holding === null ? [] : [a.player.holding])));
+    const out = [];
+    for (const t of things(entities)) {
+        if (t.object.position.z < 0.25 && !held.has(t.id))
+            out.push({ x: t.object.position.x, y: t.object.position.y, radius: objectRadius(t.object) });
+    }
+    for (const a of avatars(entities)) {
+        if (a.id !== mine)
+            out.push({ x: a.player.position.x, y: a.player.position.y, radius: PLAYER_RADIUS });
+    }
+    return out;
 }
