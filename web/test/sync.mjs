@@ -19,6 +19,7 @@ const { Interpolator, DEFAULT_INTERPOLATION_CONFIG } = await load("sync/interpol
 const { TickSync, tickSyncConfig } = await load("sync/tick_sync.js");
 const { Walking } = await load("game/walk.js");
 const { Display } = await load("game/display.js");
+const { Landings } = await load("game/landing.js");
 const { EAST, NORTH } = await load("game/rules.js");
 
 const passed = [];
@@ -235,6 +236,26 @@ test("tick clock: inputs landing off their label move it, boundedly", () => {
     c.update(now);
   }
   assert.ok(Math.abs(c.fractionalTick() - (1000 + 600 + 6 - 4)) < 0.5, `${c.fractionalTick()}`);
+});
+
+test("landings: a Move seen taking effect between two consecutive snapshots", () => {
+  const l = new Landings();
+  l.changed(100, EAST);
+  assert.equal(l.seen(99, 0), null);
+  assert.equal(l.seen(100, 0), null, "not yet");
+  assert.deepEqual(l.seen(101, EAST), { labelled: 100, landed: 101 });
+  assert.deepEqual(l.samples, [1]);
+  // Across a lost snapshot the tick is unknown: no sample, and the change is kept.
+  l.changed(110, NORTH);
+  assert.equal(l.seen(115, NORTH), null);
+  // A movement nobody asked for (another input's bits) is no sample either.
+  l.changed(120, 0);
+  assert.equal(l.seen(116, 2), null);
+  assert.deepEqual(l.seen(117, 0), { labelled: 120, landed: 117 }, "landed early");
+  assert.deepEqual(l.samples, [1, -3]);
+  // Changes never seen are bounded.
+  for (let k = 0; k < 1000; k++) l.changed(200 + k, k % 2 === 0 ? EAST : NORTH);
+  assert.equal(l.waiting, 32);
 });
 
 // The page's display: a player standing at (5, 5) in snapshots every tick that reach it 50 ms

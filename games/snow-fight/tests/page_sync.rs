@@ -20,7 +20,7 @@ fn the_page_netcode_passes_its_unit_tests() {
     let out = web_toolchain::node(&[&script, &build], "node test/sync.mjs");
     let result: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     let passed = result["passed"].as_array().unwrap();
-    assert_eq!(passed.len(), 12, "{result:#}");
+    assert_eq!(passed.len(), 13, "{result:#}");
 }
 
 /// A small generator for the walk's directions (xorshift), so the walk is the same every run.

@@ -44,6 +44,11 @@ export class Landings {
     return { labelled: change.tick, landed: time };
   }
 
+  /** Direction changes not yet seen in a snapshot (at most 32). */
+  get waiting(): number {
+    return this.unlanded.length;
+  }
+
   /** The avatar is gone: its `movement` no longer follows from the last one seen. */
   forget(): void {
     this.last = null;

@@ -75,7 +75,9 @@ async function start(): Promise<void> {
       const rtt = state.rtts.length > 0 ? ` · RTT ${Math.round(state.rtts[state.rtts.length - 1] ?? 0)} ms` : "";
       status.textContent = `${state.status}${state.detail === "" ? "" : ` (${state.detail})`}${
         state.player === null ? "" : ` · player ${state.player}`
-      } · won ${state.won} lost ${state.lost}${rtt}${state.bot ? " · bot" : ""}`;
+      } · won ${state.won} lost ${state.lost}${rtt}${state.sync === null ? "" : ` · corrections ${state.sync.corrections}`}${
+        state.bot ? " · bot" : ""
+      }`;
     }
   };
 

@@ -39,6 +39,10 @@ export class Landings {
             this.samples.shift();
         return { labelled: change.tick, landed: time };
     }
+    /** Direction changes not yet seen in a snapshot (at most 32). */
+    get waiting() {
+        return this.unlanded.length;
+    }
     /** The avatar is gone: its `movement` no longer follows from the last one seen. */
     forget() {
         this.last = null;

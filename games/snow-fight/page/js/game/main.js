@@ -38,7 +38,7 @@ async function start() {
     const show = () => {
         if (status !== null) {
             const rtt = state.rtts.length > 0 ? ` · RTT ${Math.round(state.rtts[state.rtts.length - 1] ?? 0)} ms` : "";
-            status.textContent = `${state.status}${state.detail === "" ? "" : ` (${state.detail})`}${state.player === null ? "" : ` · player ${state.player}`} · won ${state.won} lost ${state.lost}${rtt}${state.bot ? " · bot" : ""}`;
+            status.textContent = `${state.status}${state.detail === "" ? "" : ` (${state.detail})`}${state.player === null ? "" : ` · player ${state.player}`} · won ${state.won} lost ${state.lost}${rtt}${state.sync === null ? "" : ` · corrections ${state.sync.corrections}`}${state.bot ? " · bot" : ""}`;
         }
     };
     let session;
