@@ -10,34 +10,13 @@
 // `window.snowFight` after it played, where the keyboard page was before and after each walk,
 // and what the browser logged.
 
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import puppeteer from "puppeteer-core";
+import { launch, open as openPage, until } from "./chromium.mjs";
 
 const [url, chromium] = process.argv.slice(2);
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), "hopnet-chromium-"));
 const log = [];
 const result = { bot: null, keyboard: null, walk: null, log };
-let browser = null;
-
-async function until(page, what, predicate, ms) {
-  try {
-    await page.waitForFunction(predicate, { timeout: ms, polling: 50 });
-  } catch {
-    const state = await page.evaluate(() => window.snowFight ?? null).catch(() => null);
-    throw new Error(`${what} within ${ms} ms; the page: ${JSON.stringify(state)}`);
-  }
-}
-
-async function open(query) {
-  const page = await browser.newPage();
-  page.on("console", (m) => log.push(`${query} console.${m.type()}: ${m.text()}`));
-  page.on("pageerror", (e) => log.push(`${query} error: ${e.message}`));
-  page.on("requestfailed", (r) => log.push(`${query} request failed: ${r.url()} ${r.failure()?.errorText}`));
-  await page.goto(`${url}${query}`, { waitUntil: "load" });
-  return page;
-}
+let chrome = null;
+const open = (query) => openPage(chrome.browser, url, query, log);
 
 const me = () => {
   const s = window.snowFight;
@@ -45,20 +24,8 @@ const me = () => {
 };
 
 try {
-  browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    userDataDir: profile,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  log.push(`browser: ${await browser.version()}`);
+  chrome = await launch(chromium);
+  log.push(`browser: ${await chrome.browser.version()}`);
 
   const bot = await open("?bot=1");
   const keys = await open("");
@@ -103,7 +70,6 @@ try {
   result.error = String(e?.message ?? e);
   process.exitCode = 1;
 } finally {
-  if (browser !== null) await browser.close().catch(() => {});
-  fs.rmSync(profile, { recursive: true, force: true });
+  if (chrome !== null) await chrome.close();
 }
 console.log(JSON.stringify(result));

@@ -29,14 +29,29 @@ pub const PAGE: &[(&str, &str, &str)] = &[
         include_str!("../page/js/game/client.js"),
     ),
     (
+        "/js/game/display.js",
+        JS,
+        include_str!("../page/js/game/display.js"),
+    ),
+    (
         "/js/game/keys.js",
         JS,
         include_str!("../page/js/game/keys.js"),
     ),
     (
+        "/js/game/landing.js",
+        JS,
+        include_str!("../page/js/game/landing.js"),
+    ),
+    (
         "/js/game/main.js",
         JS,
         include_str!("../page/js/game/main.js"),
+    ),
+    (
+        "/js/game/others.js",
+        JS,
+        include_str!("../page/js/game/others.js"),
     ),
     (
         "/js/game/rules.js",
@@ -47,6 +62,11 @@ pub const PAGE: &[(&str, &str, &str)] = &[
         "/js/game/view.js",
         JS,
         include_str!("../page/js/game/view.js"),
+    ),
+    (
+        "/js/game/walk.js",
+        JS,
+        include_str!("../page/js/game/walk.js"),
     ),
     (
         "/js/hopnet/connection.js",
@@ -92,6 +112,21 @@ pub const PAGE: &[(&str, &str, &str)] = &[
         "/js/messages.js",
         JS,
         include_str!("../page/js/messages.js"),
+    ),
+    (
+        "/js/sync/interpolate.js",
+        JS,
+        include_str!("../page/js/sync/interpolate.js"),
+    ),
+    (
+        "/js/sync/predict.js",
+        JS,
+        include_str!("../page/js/sync/predict.js"),
+    ),
+    (
+        "/js/sync/tick_sync.js",
+        JS,
+        include_str!("../page/js/sync/tick_sync.js"),
     ),
 ];
 

@@ -18,14 +18,11 @@ use std::time::{Duration, Instant};
 
 use hopnet::Client;
 use hopnet::Event;
-use hopnet_webtransport::{Certificate, WebTransportConfig};
-use snow_fight::session::{ClientEvent, GameClient, GameServer, ServerConfig};
-use snow_fight::web::WebServer;
-use snow_fight::{Config, Entity};
+use snow_fight::Entity;
+use snow_fight::session::{ClientEvent, GameClient};
 
-fn any() -> SocketAddr {
-    "127.0.0.1:0".parse().unwrap()
-}
+mod page_host;
+use page_host::page_server;
 
 /// Where each player was, by owner, in the snapshots a native client received.
 type Seen = Arc<Mutex<HashMap<u32, Vec<(f32, f32)>>>>;
@@ -70,27 +67,7 @@ fn pages_play_against_our_server_and_a_native_client_sees_them_move() {
     let chromium = web_toolchain::chromium();
     web_toolchain::node_modules();
 
-    let game = GameServer::new(ServerConfig {
-        seed: 3,
-        sample_every: 0,
-        game: Config {
-            // Nobody dies or wins while the test looks: the keyboard page must still walk.
-            player_health: 1_000_000,
-            min_players: 8,
-            ..Config::default()
-        },
-        ..ServerConfig::default()
-    });
-    let certificate = Certificate::self_signed(["localhost", "127.0.0.1"]).unwrap();
-    let mut server = WebServer::bind(
-        any(),
-        WebTransportConfig::new(any(), certificate),
-        hopnet::Config::default(),
-        game,
-        60,
-    )
-    .unwrap();
-    let page = server.serve_page(any()).unwrap();
+    let (mut server, page) = page_server(3);
     let udp = server.server.local_addr().unwrap();
 
     let stop = Arc::new(AtomicBool::new(false));

@@ -37,6 +37,8 @@ export class GameClient {
   entities: Entity[] = [];
   latest: number | null = null;
   readonly stats: GameStats = { snapshots: 0, stale: 0, undecodable: 0, won: 0, lost: 0, rtts: [] };
+  /** Called with every `Move` as it is sent, before it is sent: prediction walks at once. */
+  onMove: (direction: number) => void = () => {};
   private channel = 0;
   private readonly pings = new Map<number, number>();
 
@@ -69,6 +71,7 @@ export class GameClient {
   /** Walks in `direction` (bits; 0 stops). Actions are reliable: a lost `Move` would leave
    * the player walking. */
   sendMove(direction: number): void {
+    this.onMove(direction);
     this.sendMessage({ Action: { Move: { direction } } }, "reliable");
   }
 

@@ -1,10 +1,13 @@
 // The page: joins the game over WebTransport, draws the world, plays with the keyboard, or by
 // itself with `?bot=1`. `?ping=MS` pings every MS milliseconds (default 1000, at least 10), for
-// round-trip measurements. Its state is on `window.snowFight` for tests to read.
+// round-trip measurements. `?port=N` opens the session to port N of the page's host instead of
+// the server's own (a relay in between). Its own avatar is predicted and the others are
+// interpolated (display.ts). Its state is on `window.snowFight` for tests to read.
 
 import { HopnetSession, type SessionEvent, sessionOptionsFromPage } from "../hopnet/webtransport.js";
 import { Bot } from "./bot.js";
 import { GameClient } from "./client.js";
+import { Display, type DisplayStats } from "./display.js";
 import { bindKeys } from "./keys.js";
 import { draw } from "./view.js";
 
@@ -23,6 +26,15 @@ export interface PageState {
   lost: number;
   /** hopnet's counters. */
   connection: unknown;
+  /** Frames drawn. */
+  frames: number;
+  /** Our avatar where prediction shows it (the newest frame's), or null without an avatar. */
+  shown: { x: number; y: number } | null;
+  /** Prediction's counters: corrections and their sizes. */
+  sync: DisplayStats | null;
+  /** For each walk started (the newest 100): frames and milliseconds from the key press to the
+   * first frame that showed our avatar moved. */
+  keyResponses: { frames: number; ms: number }[];
 }
 
 declare global {
@@ -50,6 +62,10 @@ async function start(): Promise<void> {
     won: 0,
     lost: 0,
     connection: null,
+    frames: 0,
+    shown: null,
+    sync: null,
+    keyResponses: [],
   };
   window.snowFight = state;
   const canvas = document.querySelector("canvas");
@@ -59,13 +75,19 @@ async function start(): Promise<void> {
       const rtt = state.rtts.length > 0 ? ` · RTT ${Math.round(state.rtts[state.rtts.length - 1] ?? 0)} ms` : "";
       status.textContent = `${state.status}${state.detail === "" ? "" : ` (${state.detail})`}${
         state.player === null ? "" : ` · player ${state.player}`
-      } · won ${state.won} lost ${state.lost}${rtt}${state.bot ? " · bot" : ""}`;
+      } · won ${state.won} lost ${state.lost}${rtt}${state.sync === null ? "" : ` · corrections ${state.sync.corrections}`}${
+        state.bot ? " · bot" : ""
+      }`;
     }
   };
 
   let session: HopnetSession;
   try {
-    session = await HopnetSession.open(await sessionOptionsFromPage());
+    const options = await sessionOptionsFromPage();
+    const port = Number(params.get("port"));
+    const url = Number.isInteger(port) && port > 0 && port < 65_536 ? new URL(options.url) : null;
+    if (url !== null) url.port = String(port);
+    session = await HopnetSession.open(url === null ? options : { ...options, url: url.toString() });
   } catch (e) {
     state.status = "failed";
     state.detail = String(e);
@@ -74,6 +96,13 @@ async function start(): Promise<void> {
   }
   state.status = "joining";
   const game = new GameClient((bytes, delivery) => session.send(bytes, delivery));
+  const display = new Display();
+  let pending: { at: number; frame: number; from: { x: number; y: number } | null } | null = null;
+  game.onMove = (direction) => {
+    const now = performance.now();
+    display.setDirection(now, direction);
+    pending = direction === 0 ? null : { at: now, frame: state.frames, from: state.shown };
+  };
   const bot = botMode ? new Bot() : null;
   if (bot === null) bindKeys(window, game);
   let pinger: ReturnType<typeof setInterval> | null = null;
@@ -88,9 +117,13 @@ async function start(): Promise<void> {
         if (happened?.type === "joined") {
           state.status = "playing";
           state.player = happened.player;
+          game.sendPing(performance.now());
           pinger = setInterval(() => game.sendPing(performance.now()), pingEvery);
+        } else if (happened?.type === "pong") {
+          display.onRtt(happened.rtt);
         } else if (happened?.type === "snapshot") {
           state.snapshots = game.stats.snapshots;
+          if (game.player !== null) display.onSnapshot(performance.now(), happened.time, game.entities, game.player);
           const me = game.me();
           if (me !== null) {
             state.positions.push({ x: me.player.position.x, y: me.player.position.y, time: happened.time });
@@ -120,7 +153,20 @@ async function start(): Promise<void> {
   };
 
   const frame = (): void => {
-    if (canvas !== null) draw(canvas, game.entities, game.player);
+    const now = performance.now();
+    const entities = display.frame(now);
+    if (canvas !== null) draw(canvas, entities, game.player);
+    state.frames++;
+    state.shown = display.drawn();
+    state.sync = display.stats();
+    if (pending !== null && state.shown !== null) {
+      const from = pending.from;
+      if (from === null || Math.hypot(state.shown.x - from.x, state.shown.y - from.y) > 1e-6) {
+        state.keyResponses.push({ frames: state.frames - pending.frame, ms: now - pending.at });
+        if (state.keyResponses.length > KEPT_POSITIONS) state.keyResponses.shift();
+        pending = null;
+      }
+    }
     show();
     requestAnimationFrame(frame);
   };

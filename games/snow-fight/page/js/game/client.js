@@ -15,6 +15,8 @@ export class GameClient {
         this.entities = [];
         this.latest = null;
         this.stats = { snapshots: 0, stale: 0, undecodable: 0, won: 0, lost: 0, rtts: [] };
+        /** Called with every `Move` as it is sent, before it is sent: prediction walks at once. */
+        this.onMove = () => { };
         this.channel = 0;
         this.pings = new Map();
     }
@@ -42,6 +44,7 @@ export class GameClient {
     /** Walks in `direction` (bits; 0 stops). Actions are reliable: a lost `Move` would leave
      * the player walking. */
     sendMove(direction) {
+        this.onMove(direction);
         this.sendMessage({ Action: { Move: { direction } } }, "reliable");
     }
     /** Starts breaking `entity`, or stops (`null`). */

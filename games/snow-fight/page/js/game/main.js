@@ -1,9 +1,12 @@
 // The page: joins the game over WebTransport, draws the world, plays with the keyboard, or by
 // itself with `?bot=1`. `?ping=MS` pings every MS milliseconds (default 1000, at least 10), for
-// round-trip measurements. Its state is on `window.snowFight` for tests to read.
+// round-trip measurements. `?port=N` opens the session to port N of the page's host instead of
+// the server's own (a relay in between). Its own avatar is predicted and the others are
+// interpolated (display.ts). Its state is on `window.snowFight` for tests to read.
 import { HopnetSession, sessionOptionsFromPage } from "../hopnet/webtransport.js";
 import { Bot } from "./bot.js";
 import { GameClient } from "./client.js";
+import { Display } from "./display.js";
 import { bindKeys } from "./keys.js";
 import { draw } from "./view.js";
 const PING_EVERY = 1000;
@@ -24,6 +27,10 @@ async function start() {
         won: 0,
         lost: 0,
         connection: null,
+        frames: 0,
+        shown: null,
+        sync: null,
+        keyResponses: [],
     };
     window.snowFight = state;
     const canvas = document.querySelector("canvas");
@@ -31,12 +38,17 @@ async function start() {
     const show = () => {
         if (status !== null) {
             const rtt = state.rtts.length > 0 ? ` · RTT ${Math.round(state.rtts[state.rtts.length - 1] ?? 0)} ms` : "";
-            status.textContent = `${state.status}${state.detail === "" ? "" : ` (${state.detail})`}${state.player === null ? "" : ` · player ${state.player}`} · won ${state.won} lost ${state.lost}${rtt}${state.bot ? " · bot" : ""}`;
+            status.textContent = `${state.status}${state.detail === "" ? "" : ` (${state.detail})`}${state.player === null ? "" : ` · player ${state.player}`} · won ${state.won} lost ${state.lost}${rtt}${state.sync === null ? "" : ` · corrections ${state.sync.corrections}`}${state.bot ? " · bot" : ""}`;
         }
     };
     let session;
     try {
-        session = await HopnetSession.open(await sessionOptionsFromPage());
+        const options = await sessionOptionsFromPage();
+        const port = Number(params.get("port"));
+        const url = Number.isInteger(port) && port > 0 && port < 65536 ? new URL(options.url) : null;
+        if (url !== null)
+            url.port = String(port);
+        session = await HopnetSession.open(url === null ? options : { ...options, url: url.toString() });
     }
     catch (e) {
         state.status = "failed";
@@ -46,6 +58,13 @@ async function start() {
     }
     state.status = "joining";
     const game = new GameClient((bytes, delivery) => session.send(bytes, delivery));
+    const display = new Display();
+    let pending = null;
+    game.onMove = (direction) => {
+        const now = performance.now();
+        display.setDirection(now, direction);
+        pending = direction === 0 ? null : { at: now, frame: state.frames, from: state.shown };
+    };
     const bot = botMode ? new Bot() : null;
     if (bot === null)
         bindKeys(window, game);
@@ -60,10 +79,16 @@ async function start() {
                 if (happened?.type === "joined") {
                     state.status = "playing";
                     state.player = happened.player;
+                    game.sendPing(performance.now());
                     pinger = setInterval(() => game.sendPing(performance.now()), pingEvery);
+                }
+                else if (happened?.type === "pong") {
+                    display.onRtt(happened.rtt);
                 }
                 else if (happened?.type === "snapshot") {
                     state.snapshots = game.stats.snapshots;
+                    if (game.player !== null)
+                        display.onSnapshot(performance.now(), happened.time, game.entities, game.player);
                     const me = game.me();
                     if (me !== null) {
                         state.positions.push({ x: me.player.position.x, y: me.player.position.y, time: happened.time });
@@ -96,8 +121,22 @@ async function start() {
         state.connection = session.connection.stats;
     };
     const frame = () => {
+        const now = performance.now();
+        const entities = display.frame(now);
         if (canvas !== null)
-            draw(canvas, game.entities, game.player);
+            draw(canvas, entities, game.player);
+        state.frames++;
+        state.shown = display.drawn();
+        state.sync = display.stats();
+        if (pending !== null && state.shown !== null) {
+            const from = pending.from;
+            if (from === null || Math.hypot(state.shown.x - from.x, state.shown.y - from.y) > 1e-6) {
+                state.keyResponses.push({ frames: state.frames - pending.frame, ms: now - pending.at });
+                if (state.keyResponses.length > KEPT_POSITIONS)
+                    state.keyResponses.shift();
+                pending = null;
+            }
+        }
         show();
         requestAnimationFrame(frame);
     };

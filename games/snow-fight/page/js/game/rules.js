@@ -3,6 +3,8 @@
 export const WORLD_WIDTH = 24;
 export const WORLD_HEIGHT = 16;
 export const PLAYER_RADIUS = 0.4;
+/** Ticks the server simulates per second (the game server's default). */
+export const TICK_RATE = 60;
 /** Units a player walks per second. */
 export const PLAYER_SPEED = 6;
 /** Gap between a player's edge and an object's edge within which it can break it. */
