@@ -337,13 +337,16 @@ fn a_damaged_frame_is_skipped_and_the_stream_goes_on() {
     }
 }
 
+/// A request to the lobby (action, message) and the frames it is answered with.
+type Exchange = (Action, &'static str, &'static [(Action, &'static str)]);
+
 #[test]
 fn the_lobby_answers_per_the_contract() {
     let mut session = LobbySession::new();
     let mut fake = Fake::default();
     let mut out = Vec::new();
     // Each request in turn, with the frames it is answered with.
-    let exchanges: &[(Action, &str, &[(Action, &str)])] = &[
+    let exchanges: &[Exchange] = &[
         (Action::Connect, "", &[(Action::Connect, "")]),
         (Action::List, "", &[(Action::List, "")]),
         (Action::Create, "a", &[(Action::Joined, "5000 0")]),
