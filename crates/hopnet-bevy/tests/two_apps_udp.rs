@@ -8,32 +8,24 @@ mod common;
 use std::time::Duration;
 
 use common::modes::{check_both_ways, reliable_all_arrived, start};
+use common::seed::lossy;
 use common::{Stepper, client_app, server_app};
-use hopnet::Impairment;
 use hopnet::{Client, Server};
 use hopnet_bevy::{NetClient, NetServer};
 
 const TICK: Duration = Duration::from_millis(16);
 const FRAMES: u32 = 60;
 
-fn lossy(seed: u64) -> Option<Impairment> {
-    Some(Impairment {
-        loss: 0.1,
-        seed,
-        ..Impairment::default()
-    })
-}
-
 #[test]
 fn every_delivery_mode_keeps_its_promise_over_loopback_udp() {
     let config = hopnet::Config::default();
     let mut server = Server::bind("127.0.0.1:0", config.clone()).unwrap();
-    server.set_impairment(lossy(1));
+    server.set_impairment(lossy(0.1, 1));
     let addr = server.local_addr().unwrap();
     let clients = (0..2)
         .map(|i| {
             let mut client = Client::connect(addr, config.clone()).unwrap();
-            client.set_impairment(lossy(10 + i));
+            client.set_impairment(lossy(0.1, 10 + i));
             client
         })
         .collect();
@@ -51,7 +43,7 @@ fn every_delivery_mode_keeps_its_promise_in_secure_mode() {
     let key = Key::generate();
     let mut server =
         Server::bind_secure("127.0.0.1:0", config.clone(), PROTOCOL_ID, key.clone()).unwrap();
-    server.set_impairment(lossy(3));
+    server.set_impairment(lossy(0.1, 3));
     let addr = server.local_addr().unwrap();
     let clients = (0..2)
         .map(|i| {
@@ -59,7 +51,7 @@ fn every_delivery_mode_keeps_its_promise_in_secure_mode() {
                 .issue(&key, std::time::SystemTime::now())
                 .unwrap();
             let mut client = Client::connect_secure(token, config.clone()).unwrap();
-            client.set_impairment(lossy(20 + i));
+            client.set_impairment(lossy(0.1, 20 + i));
             client
         })
         .collect();

@@ -8,7 +8,7 @@ use rand::{CryptoRng, RngCore};
 use super::address::MAX_SERVER_ADDRESSES;
 use super::connect_token::{ConnectToken, TokenError};
 use super::key::Key;
-use super::private_token::{PrivateToken, TOKEN_NONCE_BYTES, encrypt_private_token};
+use super::private_token::{PrivateSeal, PrivateToken, TOKEN_NONCE_BYTES};
 use super::user_data::USER_DATA_BYTES;
 use super::user_data::UserData;
 
@@ -120,13 +120,13 @@ impl ConnectTokenBuilder {
             user_data: self.user_data,
         };
         let mut private_data = Box::new(private.write().ok_or(TokenError::ServerCount(count))?);
-        encrypt_private_token(
-            &mut private_data,
-            self.protocol_id,
+        PrivateSeal {
+            protocol_id: self.protocol_id,
             expire_timestamp,
-            &nonce,
+            nonce: &nonce,
             private_key,
-        )
+        }
+        .seal(&mut private_data)
         .ok_or(TokenError::Invalid)?;
         Ok(ConnectToken {
             protocol_id: self.protocol_id,

@@ -14,9 +14,7 @@ use super::aead::{MAC_BYTES, open, seal, sequence_nonce};
 use super::challenge_token::CHALLENGE_TOKEN_BYTES;
 use super::connect_token::ConnectToken;
 use super::key::Key;
-use super::private_token::{
-    PRIVATE_TOKEN_BYTES, PrivateToken, TOKEN_NONCE_BYTES, decrypt_private_token,
-};
+use super::private_token::{PRIVATE_TOKEN_BYTES, PrivateSeal, PrivateToken, TOKEN_NONCE_BYTES};
 use super::replay::ReplayWindow;
 use super::sequence::{prefix_byte, read_sequence, sequence_bytes, write_sequence};
 use super::stats::DropReason;
@@ -323,13 +321,13 @@ pub(crate) fn read_request(
     let mac = *private
         .last_chunk::<MAC_BYTES>()
         .ok_or(DropReason::RequestLength)?;
-    decrypt_private_token(
-        &mut private,
+    PrivateSeal {
         protocol_id,
         expire_timestamp,
-        &nonce,
+        nonce: &nonce,
         private_key,
-    )
+    }
+    .open(&mut private)
     .map_err(|_| DropReason::RequestToken)?;
     let token = PrivateToken::read(&private).ok_or(DropReason::RequestToken)?;
     Ok(Request { token, mac })

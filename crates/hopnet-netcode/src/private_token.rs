@@ -31,12 +31,6 @@ pub(crate) struct PrivateToken {
     pub user_data: UserData,
 }
 
-/// The associated data of the private part: version, protocol id, expiry. A token moved to
-/// another game or given a later expiry no longer opens.
-fn associated_data(protocol_id: u64, expire_timestamp: u64) -> [u8; 13 + 8 + 8] {
-    versioned_ad(protocol_id, &expire_timestamp.to_le_bytes())
-}
-
 impl PrivateToken {
     /// The plaintext layout, zero padded to 1,024 bytes. `None` if it cannot be written (more
     /// than 32 addresses).
@@ -71,34 +65,30 @@ impl PrivateToken {
     }
 }
 
-/// Encrypts a written private part in place.
-pub(crate) fn encrypt_private_token(
-    buf: &mut [u8; PRIVATE_TOKEN_BYTES],
-    protocol_id: u64,
-    expire_timestamp: u64,
-    nonce: &[u8; TOKEN_NONCE_BYTES],
-    private_key: &Key,
-) -> Option<()> {
-    seal_x(
-        private_key,
-        nonce,
-        &associated_data(protocol_id, expire_timestamp),
-        buf,
-    )
+/// What a private part is sealed and opened with: the private key, the token's nonce, and the
+/// protocol id and expiry bound to it as associated data. The backend seals with the same
+/// four that a server opens with.
+pub(crate) struct PrivateSeal<'a> {
+    pub protocol_id: u64,
+    pub expire_timestamp: u64,
+    pub nonce: &'a [u8; TOKEN_NONCE_BYTES],
+    pub private_key: &'a Key,
 }
 
-/// Decrypts an encrypted private part in place (the tag stays in the last 16 bytes).
-pub(crate) fn decrypt_private_token(
-    buf: &mut [u8; PRIVATE_TOKEN_BYTES],
-    protocol_id: u64,
-    expire_timestamp: u64,
-    nonce: &[u8; TOKEN_NONCE_BYTES],
-    private_key: &Key,
-) -> Result<(), Unauthentic> {
-    open_x(
-        private_key,
-        nonce,
-        &associated_data(protocol_id, expire_timestamp),
-        buf,
-    )
+impl PrivateSeal<'_> {
+    /// Encrypts a written private part in place.
+    pub fn seal(&self, buf: &mut [u8; PRIVATE_TOKEN_BYTES]) -> Option<()> {
+        seal_x(self.private_key, self.nonce, &self.associated_data(), buf)
+    }
+
+    /// Decrypts an encrypted private part in place (the tag stays in the last 16 bytes).
+    pub fn open(&self, buf: &mut [u8; PRIVATE_TOKEN_BYTES]) -> Result<(), Unauthentic> {
+        open_x(self.private_key, self.nonce, &self.associated_data(), buf)
+    }
+
+    /// The associated data: version, protocol id, expiry. A token moved to another game or
+    /// given a later expiry no longer opens.
+    fn associated_data(&self) -> [u8; 13 + 8 + 8] {
+        versioned_ad(self.protocol_id, &self.expire_timestamp.to_le_bytes())
+    }
 }

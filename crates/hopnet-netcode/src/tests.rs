@@ -10,7 +10,7 @@ use super::key::Key;
 use super::packet::{
     Packet, Receiver, append_packet, open_packet, read_header, read_request, write_request,
 };
-use super::private_token::{PrivateToken, decrypt_private_token, encrypt_private_token};
+use super::private_token::{PrivateSeal, PrivateToken};
 use super::replay::ReplayWindow;
 use super::{MAX_PAYLOAD_BYTES, UserData};
 
@@ -109,18 +109,25 @@ fn private_token_layout_matches_the_reference() {
 #[test]
 fn private_token_seal_matches_the_reference_both_ways() {
     let key = Key::from_bytes(PRIVATE_KEY);
+    let nonce = nonce();
+    let seal = |protocol_id, expire_timestamp| PrivateSeal {
+        protocol_id,
+        expire_timestamp,
+        nonce: &nonce,
+        private_key: &key,
+    };
     let mut buf = fixed("private_connect_token_plaintext.bin");
-    encrypt_private_token(&mut buf, PROTOCOL_ID, EXPIRE, &nonce(), &key).unwrap();
+    seal(PROTOCOL_ID, EXPIRE).seal(&mut buf).unwrap();
     assert_eq!(buf, fixed::<1024>("private_connect_token_encrypted.bin"));
 
     let mut buf = fixed("private_connect_token_encrypted.bin");
-    decrypt_private_token(&mut buf, PROTOCOL_ID, EXPIRE, &nonce(), &key).unwrap();
+    seal(PROTOCOL_ID, EXPIRE).open(&mut buf).unwrap();
     assert_eq!(PrivateToken::read(&buf).unwrap(), private_token());
 
     // The associated data binds the protocol id and the expiry.
     for (protocol_id, expire) in [(PROTOCOL_ID + 1, EXPIRE), (PROTOCOL_ID, EXPIRE + 1)] {
         let mut buf = fixed("private_connect_token_encrypted.bin");
-        assert!(decrypt_private_token(&mut buf, protocol_id, expire, &nonce(), &key).is_err());
+        assert!(seal(protocol_id, expire).open(&mut buf).is_err());
     }
 }
 

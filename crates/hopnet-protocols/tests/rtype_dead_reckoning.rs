@@ -11,6 +11,7 @@ mod common;
 
 use std::time::Duration;
 
+use common::lossy_link;
 use common::seed_instance::SeedInstance;
 use hopnet::Machine;
 use hopnet::sim::{LinkConfig, SimNetwork};
@@ -21,15 +22,6 @@ use hopnet_protocols::rtype::{
 const INSTANCE_ID: u32 = 2;
 const PLAYERS: usize = 3;
 const MOVES: usize = 30;
-
-fn link(loss: f64) -> LinkConfig {
-    LinkConfig {
-        loss,
-        delay: Duration::from_millis(10),
-        jitter: Duration::from_millis(5),
-        ..LinkConfig::default()
-    }
-}
 
 /// Each player's error summary after a run of `seed` over `link` against our instance, every
 /// player showing the others as `mode` says.
@@ -65,8 +57,8 @@ fn run_against<S: Machine>(
 fn compare(loss: f64) {
     let (mut on_all, mut off_all) = (Totals::default(), Totals::default());
     for seed in 0..20 {
-        let on = run(seed, link(loss), Extrapolation::default());
-        let off = run(seed, link(loss), Extrapolation::Off);
+        let on = run(seed, lossy_link(loss), Extrapolation::default());
+        let off = run(seed, lossy_link(loss), Extrapolation::Off);
         for (i, (on, off)) in on.iter().zip(&off).enumerate() {
             let who = format!("loss {loss}, seed {seed}, player {i}: {on:?} against {off:?}");
             assert_eq!(on.count, off.count, "the same SPRITEs both ways: {who}");
@@ -143,13 +135,13 @@ fn carried_on_closer_than_held_against_the_seed_instance() {
         let on = run_against(
             SeedInstance::new(INSTANCE_ID),
             seed,
-            link(0.1),
+            lossy_link(0.1),
             Extrapolation::default(),
         );
         let off = run_against(
             SeedInstance::new(INSTANCE_ID),
             seed,
-            link(0.1),
+            lossy_link(0.1),
             Extrapolation::Off,
         );
         for (on, off) in on.iter().zip(&off) {

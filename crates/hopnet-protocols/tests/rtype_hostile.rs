@@ -337,52 +337,48 @@ fn a_damaged_frame_is_skipped_and_the_stream_goes_on() {
     }
 }
 
+/// A request to the lobby (action, message) and the frames it is answered with.
+type Exchange = (Action, &'static str, &'static [(Action, &'static str)]);
+
 #[test]
 fn the_lobby_answers_per_the_contract() {
     let mut session = LobbySession::new();
     let mut fake = Fake::default();
     let mut out = Vec::new();
-    let mut ask = |action, message: &str| {
+    // Each request in turn, with the frames it is answered with.
+    let exchanges: &[Exchange] = &[
+        (Action::Connect, "", &[(Action::Connect, "")]),
+        (Action::List, "", &[(Action::List, "")]),
+        (Action::Create, "a", &[(Action::Joined, "5000 0")]),
+        (Action::Create, "b", &[(Action::Joined, "5001 1")]),
+        (Action::Create, "c", &[(Action::Ko, "full")]),
+        (Action::Create, "two words", &[(Action::Ko, "name")]),
+        (Action::Create, "", &[(Action::Ko, "name")]),
+        (
+            Action::List,
+            "",
+            &[
+                (Action::List, "a RTYPE 0 4 5000 0"),
+                (Action::List, "b RTYPE 0 4 5001 1"),
+                (Action::List, ""),
+            ],
+        ),
+        (Action::Join, "5001", &[(Action::Joined, "5001 1")]),
+        (Action::Join, "5002", &[(Action::Ko, "unknown")]),
+        (Action::Join, "70000", &[(Action::Ko, "unknown")]),
+        (Action::Join, "", &[(Action::Ko, "unknown")]),
+    ];
+    for &(action, message, expected) in exchanges {
         out.clear();
         session.handle(&to_bytes(action, message), &mut fake, &mut out);
-        answers(&out)
-    };
-    let ko = |m: &str| vec![(Action::Ko, m.to_owned())];
-    assert_eq!(
-        ask(Action::Connect, ""),
-        vec![(Action::Connect, String::new())]
-    );
-    assert_eq!(ask(Action::List, ""), vec![(Action::List, String::new())]);
-    assert_eq!(
-        ask(Action::Create, "a"),
-        vec![(Action::Joined, "5000 0".into())]
-    );
-    assert_eq!(
-        ask(Action::Create, "b"),
-        vec![(Action::Joined, "5001 1".into())]
-    );
-    assert_eq!(ask(Action::Create, "c"), ko("full"));
-    assert_eq!(ask(Action::Create, "two words"), ko("name"));
-    assert_eq!(ask(Action::Create, ""), ko("name"));
-    assert_eq!(
-        ask(Action::List, ""),
-        vec![
-            (Action::List, "a RTYPE 0 4 5000 0".into()),
-            (Action::List, "b RTYPE 0 4 5001 1".into()),
-            (Action::List, String::new()),
-        ]
-    );
-    assert_eq!(
-        ask(Action::Join, "5001"),
-        vec![(Action::Joined, "5001 1".into())]
-    );
-    assert_eq!(ask(Action::Join, "5002"), ko("unknown"));
-    assert_eq!(ask(Action::Join, "70000"), ko("unknown"));
-    assert_eq!(ask(Action::Join, ""), ko("unknown"));
+        let expected: Vec<(Action, String)> =
+            expected.iter().map(|&(a, m)| (a, m.to_owned())).collect();
+        assert_eq!(answers(&out), expected, "{action:?} {message:?}");
+    }
     fake.0[0].players = 4;
-    let mut out2 = Vec::new();
-    session.handle(&to_bytes(Action::Join, "5000"), &mut fake, &mut out2);
-    assert_eq!(answers(&out2), ko("full"));
+    out.clear();
+    session.handle(&to_bytes(Action::Join, "5000"), &mut fake, &mut out);
+    assert_eq!(answers(&out), [(Action::Ko, "full".to_owned())]);
 }
 
 /// Reads frames from `stream` until `done` says so or 5 s passed.

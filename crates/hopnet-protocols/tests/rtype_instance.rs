@@ -32,6 +32,11 @@ fn to(addr: SocketAddr, action: Action, body: &str) -> (SocketAddr, Action, Stri
     (addr, action, body.to_owned())
 }
 
+/// One datagram to each of the two clients, `a` first: what every client is shown.
+fn to_both(action: Action, body: &str) -> Vec<(SocketAddr, Action, String)> {
+    vec![to(a(), action, body), to(b(), action, body)]
+}
+
 #[test]
 fn the_instance_answers_per_the_contract() {
     let now = Instant::now();
@@ -60,21 +65,14 @@ fn the_instance_answers_per_the_contract() {
     assert_eq!(
         sent(&mut i, now),
         [
-            to(a(), Action::Sprite, "0 1 0"),
-            to(b(), Action::Sprite, "0 1 0"),
-            to(a(), Action::Sprite, "0 1 1"),
-            to(b(), Action::Sprite, "0 1 1"),
+            to_both(Action::Sprite, "0 1 0"),
+            to_both(Action::Sprite, "0 1 1")
         ]
+        .concat()
     );
     // A bullet where its player stands.
     i.handle(now, a(), &to_bytes(Action::Space, "2"));
-    assert_eq!(
-        sent(&mut i, now),
-        [
-            to(a(), Action::Sprite, "2 1 1"),
-            to(b(), Action::Sprite, "2 1 1")
-        ]
-    );
+    assert_eq!(sent(&mut i, now), to_both(Action::Sprite, "2 1 1"));
     i.handle(now, b(), &to_bytes(Action::Ping, "t=17"));
     assert_eq!(sent(&mut i, now), [to(b(), Action::Pong, "t=17")]);
     // The bullet goes straight: one unit right each game tick, shown to every client.
@@ -82,10 +80,7 @@ fn the_instance_answers_per_the_contract() {
     i.handle_timeout(now + GAME_TICK);
     assert_eq!(
         sent(&mut i, now + GAME_TICK),
-        [
-            to(a(), Action::Sprite, "2 2 1"),
-            to(b(), Action::Sprite, "2 2 1")
-        ]
+        to_both(Action::Sprite, "2 2 1")
     );
     assert_eq!(i.poll_timeout(), Some(now + 2 * GAME_TICK));
     // The count every second (a driver late for the game tick: one step, not a burst).
@@ -94,11 +89,10 @@ fn the_instance_answers_per_the_contract() {
     assert_eq!(
         sent(&mut i, later),
         [
-            to(a(), Action::Sprite, "2 3 1"),
-            to(b(), Action::Sprite, "2 3 1"),
-            to(a(), Action::Check, "3"),
-            to(b(), Action::Check, "3")
+            to_both(Action::Sprite, "2 3 1"),
+            to_both(Action::Check, "3")
         ]
+        .concat()
     );
     assert_eq!(i.poll_timeout(), Some(later + GAME_TICK));
     // A client whose count differed asks: it gets every entity.

@@ -5,16 +5,10 @@
 use std::thread;
 use std::time::{Duration, Instant};
 
-use hopnet::Impairment;
-use hopnet_protocols::rtype::{Entry, Host, HostConfig, SessionConfig, SessionError, play};
+mod common;
+use common::lossy;
 
-fn lossy(seed: u64) -> Option<Impairment> {
-    Some(Impairment {
-        loss: 0.1,
-        seed,
-        ..Impairment::default()
-    })
-}
+use hopnet_protocols::rtype::{Entry, Host, HostConfig, SessionConfig, SessionError, play};
 
 fn session(host: &Host, entry: Entry, moves: usize, seed: u64) -> SessionConfig {
     SessionConfig {

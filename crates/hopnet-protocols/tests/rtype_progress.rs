@@ -5,11 +5,19 @@ use std::time::{Duration, Instant};
 
 use hopnet::Impairment;
 use hopnet_protocols::rtype::{
-    Entry, Host, HostConfig, SessionConfig, SessionError, SessionProgress, play_tracked,
+    Entry, Host, HostConfig, SessionConfig, SessionError, SessionProgress, SessionSummary,
+    play_tracked,
 };
 
-fn session(host: &Host, entry: Entry, within: Duration, loss: f64) -> SessionConfig {
-    SessionConfig {
+/// A session of 10 moves against a host of its own, with every datagram of the client lost at
+/// the rate `loss`: the host (kept alive for its counts), what the session saw, and its end.
+fn play(
+    entry: Entry,
+    within: Duration,
+    loss: f64,
+) -> (Host, SessionProgress, Result<SessionSummary, SessionError>) {
+    let host = Host::bind("127.0.0.1:0".parse().unwrap(), HostConfig::default()).unwrap();
+    let config = SessionConfig {
         lobby: host.local_addr(),
         entry,
         moves: 10,
@@ -20,21 +28,17 @@ fn session(host: &Host, entry: Entry, within: Duration, loss: f64) -> SessionCon
             ..Impairment::default()
         }),
         extrapolation: Default::default(),
-    }
+    };
+    let mut progress = SessionProgress::default();
+    let end = play_tracked(&config, &mut progress);
+    (host, progress, end)
 }
 
 #[test]
 fn a_session_cut_off_from_its_instance_keeps_the_instance_and_port() {
-    let host = Host::bind("127.0.0.1:0".parse().unwrap(), HostConfig::default()).unwrap();
     // Every datagram of the client lost: the lobby (TCP) answers, the instance never hears.
-    let config = session(
-        &host,
-        Entry::Create("void".into()),
-        Duration::from_secs(2),
-        1.0,
-    );
-    let mut progress = SessionProgress::default();
-    let err = play_tracked(&config, &mut progress).unwrap_err();
+    let (host, progress, end) = play(Entry::Create("void".into()), Duration::from_secs(2), 1.0);
+    let err = end.unwrap_err();
     assert!(matches!(err, SessionError::Deadline(_)), "{err}");
     assert_eq!(host.instance_count(), 1);
     let port = progress.port.expect("the lobby said JOINED");
@@ -49,25 +53,16 @@ fn a_session_cut_off_from_its_instance_keeps_the_instance_and_port() {
 
 #[test]
 fn a_refusal_in_the_lobby_knows_no_instance() {
-    let host = Host::bind("127.0.0.1:0".parse().unwrap(), HostConfig::default()).unwrap();
-    let config = session(&host, Entry::Join, Duration::from_secs(10), 0.0);
-    let mut progress = SessionProgress::default();
-    let err = play_tracked(&config, &mut progress).unwrap_err();
+    let (_host, progress, end) = play(Entry::Join, Duration::from_secs(10), 0.0);
+    let err = end.unwrap_err();
     assert!(matches!(err, SessionError::Refused(_)), "{err}");
     assert_eq!(progress, SessionProgress::default());
 }
 
 #[test]
 fn a_session_that_succeeds_ends_with_its_summary() {
-    let host = Host::bind("127.0.0.1:0".parse().unwrap(), HostConfig::default()).unwrap();
-    let config = session(
-        &host,
-        Entry::Create("arena".into()),
-        Duration::from_secs(30),
-        0.0,
-    );
-    let mut progress = SessionProgress::default();
-    let summary = play_tracked(&config, &mut progress).unwrap();
+    let (_host, progress, end) = play(Entry::Create("arena".into()), Duration::from_secs(30), 0.0);
+    let summary = end.unwrap();
     assert_eq!(
         progress,
         SessionProgress {

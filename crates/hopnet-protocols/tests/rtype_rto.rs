@@ -2,7 +2,7 @@
 //! estimator's timeout, doubles it on each resync and takes no sample from a resent move
 //! (Karn's rule). The player is driven by hand, the instance's answers written out.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 mod common;
 use common::rtype_player::{connected, ms, on_timer, sent, server, sprite};
@@ -32,15 +32,21 @@ fn a_move_answered_once_is_a_sample_and_sets_the_wait() {
     assert_eq!(c.poll_timeout(), Some(t1 + c.rtt().rto()));
 }
 
-#[test]
-fn each_resync_doubles_the_wait_and_a_resent_move_gives_no_sample() {
-    let t0 = Instant::now();
-    let mut c = connected(t0, ms(20));
+/// A player 20 ms from its instance whose RIGHT's SPRITE does not come: at the timer, a CHECK.
+/// The player, its timeout and smoothed round trip before that, and when the CHECK left.
+fn right_unanswered() -> (InstanceClient, Duration, Option<Duration>, Instant) {
+    let mut c = connected(Instant::now(), ms(20));
     let base = c.rtt().rto();
     let srtt = c.rtt().smoothed();
-    // The RIGHT's SPRITE does not come: CHECK, and twice the wait.
     let (t1, sent_then) = on_timer(&mut c);
     assert_eq!(sent_then, [Action::Check]);
+    (c, base, srtt, t1)
+}
+
+#[test]
+fn each_resync_doubles_the_wait_and_a_resent_move_gives_no_sample() {
+    // The RIGHT's SPRITE does not come: CHECK, and twice the wait.
+    let (mut c, base, srtt, t1) = right_unanswered();
     assert_eq!(c.rtt().rto(), base * 2);
     assert_eq!(c.poll_timeout(), Some(t1 + base * 2));
     // Nor does the resync's: CHECK again, four times the wait.
@@ -68,12 +74,7 @@ fn each_resync_doubles_the_wait_and_a_resent_move_gives_no_sample() {
 
 #[test]
 fn a_resent_move_confirmed_promptly_ends_the_backoff_without_a_sample() {
-    let t0 = Instant::now();
-    let mut c = connected(t0, ms(20));
-    let base = c.rtt().rto();
-    let srtt = c.rtt().smoothed();
-    let (t1, sent_then) = on_timer(&mut c);
-    assert_eq!(sent_then, [Action::Check]);
+    let (mut c, base, srtt, t1) = right_unanswered();
     sprite(&mut c, t1 + ms(1), (0, 0));
     let (t2, sent_then) = on_timer(&mut c);
     assert_eq!(sent_then, [Action::Right]);

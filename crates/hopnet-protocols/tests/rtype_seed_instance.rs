@@ -9,6 +9,7 @@ mod common;
 
 use std::time::Duration;
 
+use common::lossy_link;
 use common::seed_instance::SeedInstance;
 use common::walked;
 use hopnet::sim::{LinkConfig, SimNetwork};
@@ -64,28 +65,19 @@ fn every_seed(link: LinkConfig, seeds: std::ops::Range<u64>) {
     assert!(failed.is_empty(), "{link:?}:\n{}", failed.join("\n"));
 }
 
-fn loss(loss: f64) -> LinkConfig {
-    LinkConfig {
-        loss,
-        delay: Duration::from_millis(10),
-        jitter: Duration::from_millis(5),
-        ..LinkConfig::default()
-    }
-}
-
 #[test]
 fn without_loss() {
-    every_seed(loss(0.0), 0..20);
+    every_seed(lossy_link(0.0), 0..20);
 }
 
 #[test]
 fn at_10_percent_loss() {
-    every_seed(loss(0.1), 0..50);
+    every_seed(lossy_link(0.1), 0..50);
 }
 
 #[test]
 fn at_20_percent_loss() {
-    every_seed(loss(0.2), 0..50);
+    every_seed(lossy_link(0.2), 0..50);
 }
 
 #[test]

@@ -3,17 +3,11 @@
 
 use std::time::{Duration, Instant};
 
-use hopnet::Impairment;
+mod common;
+use common::lossy;
+
 use hopnet::tokio::Driver;
 use hopnet_protocols::rtype::{Instance, InstanceClient, Phase, moves};
-
-fn lossy(seed: u64) -> Option<Impairment> {
-    Some(Impairment {
-        loss: 0.1,
-        seed,
-        ..Impairment::default()
-    })
-}
 
 #[test]
 fn a_player_plays_under_the_tokio_driver() {

@@ -404,15 +404,11 @@ impl Server {
 
 /// A game's loop written for [`ServerDriver`](hopnet::ServerDriver) runs on this carrier
 /// as on UDP alone, side channel included.
-impl hopnet::ServerDriver for Server {
+impl hopnet::Carrier for Server {
     type Error = Error;
 
     fn poll(&mut self, max_wait: Duration) -> Result<(), Error> {
         Server::poll(self, max_wait)
-    }
-
-    fn machine(&mut self) -> &mut hopnet::proto::Server {
-        Server::machine(self)
     }
 
     fn flush(&mut self) -> Result<(), Error> {
@@ -421,6 +417,13 @@ impl hopnet::ServerDriver for Server {
 
     fn local_addr(&self) -> Result<SocketAddr, Error> {
         Server::local_addr(self)
+    }
+}
+
+/// The machine, and the side channel the carrier has.
+impl hopnet::ServerDriver for Server {
+    fn machine(&mut self) -> &mut hopnet::proto::Server {
+        Server::machine(self)
     }
 
     fn side_channel(&mut self) -> Option<&mut SideChannel> {

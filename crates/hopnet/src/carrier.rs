@@ -38,11 +38,9 @@ use std::time::Duration;
 use super::side_channel::SideChannel;
 use hopnet_proto::{Client, ConnectionId, Delivery, Event, Server, ServerEvent, Stats};
 
-/// A server's driver on some carrier: a [`Server`] machine and the I/O that feeds it.
-///
-/// The four required methods are the loop's; the provided ones are written with them, and a
-/// carrier overrides those it has more of (a side channel, secure mode).
-pub trait ServerDriver {
+/// The I/O of a driver on some carrier, whichever machine it runs: what the loops of
+/// [`ServerDriver`] and [`ClientDriver`] share.
+pub trait Carrier {
     /// What the carrier's I/O can fail with; the machine's errors convert into it, so a
     /// generic loop can use `?` on both.
     type Error: std::error::Error + From<crate::Error>;
@@ -52,25 +50,32 @@ pub trait ServerDriver {
     /// machine, and the answers sent. Read the events after it.
     fn poll(&mut self, max_wait: Duration) -> Result<(), Self::Error>;
 
-    /// The sans-I/O machine: the events, the connections, statistics, and the sends (which
-    /// queue: the next [`flush`](Self::flush) or [`poll`](Self::poll) sends them). In secure
-    /// mode the plain machine above netcode: the same API whatever the wire.
-    fn machine(&mut self) -> &mut Server;
-
     /// Sends what is queued, as far as the congestion windows allow.
     fn flush(&mut self) -> Result<(), Self::Error>;
 
-    /// The address hopnet's UDP clients reach the server at.
+    /// The local address of the driver's socket: where hopnet's UDP clients reach a server,
+    /// where a client sends from.
     fn local_addr(&self) -> Result<SocketAddr, Self::Error>;
+}
 
-    /// The next event, after a [`poll`](Self::poll).
+/// A server's driver on some carrier: a [`Server`] machine and the I/O that feeds it.
+///
+/// The required methods are the loop's (with [`Carrier`]'s); the provided ones are written
+/// with them, and a carrier overrides those it has more of (a side channel, secure mode).
+pub trait ServerDriver: Carrier {
+    /// The sans-I/O machine: the events, the connections, statistics, and the sends (which
+    /// queue: the next [`flush`](Carrier::flush) or [`poll`](Carrier::poll) sends them). In
+    /// secure mode the plain machine above netcode: the same API whatever the wire.
+    fn machine(&mut self) -> &mut Server;
+
+    /// The next event, after a [`poll`](Carrier::poll).
     fn poll_event(&mut self) -> Option<ServerEvent> {
         self.machine().poll_event()
     }
 
     /// Queues a message and flushes: the message, and whatever else is queued, leave now as
     /// far as the congestion window allows. To send several together, queue them on the
-    /// [`machine`](Self::machine) and [`flush`](Self::flush) once.
+    /// [`machine`](Self::machine) and [`flush`](Carrier::flush) once.
     fn send(
         &mut self,
         id: ConnectionId,
@@ -111,23 +116,11 @@ pub trait ServerDriver {
 
 /// A client's driver on some carrier: a [`Client`] machine and the I/O that feeds it. The
 /// same loop as [`ServerDriver`]'s, for one connection.
-pub trait ClientDriver {
-    /// What the carrier's I/O can fail with; the machine's errors convert into it.
-    type Error: std::error::Error + From<crate::Error>;
-
-    /// One round of I/O, waiting at most `max_wait` (see [`ServerDriver::poll`]).
-    fn poll(&mut self, max_wait: Duration) -> Result<(), Self::Error>;
-
+pub trait ClientDriver: Carrier {
     /// The sans-I/O machine (see [`ServerDriver::machine`]): its sends queue.
     fn machine(&mut self) -> &mut Client;
 
-    /// Sends what is queued, as far as the congestion window allows.
-    fn flush(&mut self) -> Result<(), Self::Error>;
-
-    /// The local address the client sends from.
-    fn local_addr(&self) -> Result<SocketAddr, Self::Error>;
-
-    /// The next event, after a [`poll`](Self::poll).
+    /// The next event, after a [`poll`](Carrier::poll).
     fn poll_event(&mut self) -> Option<Event> {
         self.machine().poll_event()
     }

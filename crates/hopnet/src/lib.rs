@@ -96,7 +96,7 @@
 //! |---|---|
 //! | `endpoint.rs` | the one driver type, generic over what it runs and how it waits: what every driver has; the roles (server, client, any machine) and what of each the application drives; the plain machine or its secure form behind a server's side channel (the drivers' one dispatcher); a machine on a socket, what the two drivers share but how they wait |
 //! | `blocking/`, `tokio.rs` (and `tokio/`) | the two ways of waiting, each with its constructors and `send` |
-//! | `carrier.rs` | `ServerDriver` / `ClientDriver`: what a tick loop needs of any carrier's driver |
+//! | `carrier.rs` | `Carrier`, `ServerDriver` / `ClientDriver`: what a tick loop needs of any carrier's driver |
 //! | `send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch), lone datagrams to many destinations gathered into one `sendmmsg`, the socket's three ways to send and its GSO batch size |
 //! | `recv.rs` | batched receive |
 //! | `socket.rs` | socket setup: buffers, GRO, what the kernel attaches to received datagrams |
@@ -121,7 +121,7 @@ mod socket_stats;
 pub mod tokio;
 
 pub use blocking::{BUSY_POLL, Blocking, Client, Driver, Server};
-pub use carrier::{ClientDriver, ServerDriver};
+pub use carrier::{Carrier, ClientDriver, ServerDriver};
 pub use endpoint::{AnyMachine, ClientRole, Endpoint, Role, ServerRole, Wait};
 pub use hopnet_proto::impairment::Impairment;
 pub use side_channel::{MAX_SIDE_DATAGRAM, SIDE_QUEUE, SideChannel, SideChannelStats};

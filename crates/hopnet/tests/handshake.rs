@@ -119,32 +119,19 @@ fn every_loss_in_sim(kind: Kind) {
         for server in echo_in_sim(kind, 0..16, link(loss)) {
             let (accepted, failed) = server.handshakes();
             if loss == 0.0 {
-                assert_eq!((accepted, failed), (1, 0), "{}", server.summary());
+                assert_eq!((accepted, failed), (1, 0), "{kind:?}: {}", server.summary());
             } else {
-                assert!(accepted >= 1, "{}", server.summary());
+                assert!(accepted >= 1, "{kind:?}: {}", server.summary());
             }
         }
     }
 }
 
 #[test]
-fn the_original_in_the_simulator_at_0_10_and_20_percent_loss() {
-    every_loss_in_sim(Kind::Original);
-}
-
-#[test]
-fn our_server_in_the_simulator_at_0_10_and_20_percent_loss() {
-    every_loss_in_sim(Kind::Ours);
-}
-
-#[test]
-fn the_strict_server_in_the_simulator_at_0_10_and_20_percent_loss() {
-    every_loss_in_sim(Kind::Strict);
-}
-
-#[test]
-fn the_same_pepper_server_in_the_simulator_at_0_10_and_20_percent_loss() {
-    every_loss_in_sim(Kind::SamePepper);
+fn every_kind_of_server_in_the_simulator_at_0_10_and_20_percent_loss() {
+    for kind in Kind::ALL {
+        every_loss_in_sim(kind);
+    }
 }
 
 #[test]
@@ -321,47 +308,18 @@ fn every_loss_on_sockets(kind: Kind, echo: fn(Kind, u64, f64) -> TestServer) {
 }
 
 #[test]
-fn std_driver_with_the_original() {
-    every_loss_on_sockets(Kind::Original, std_driver_echo);
-}
-
-#[test]
-fn std_driver_with_our_server() {
-    every_loss_on_sockets(Kind::Ours, std_driver_echo);
-}
-
-#[test]
-fn std_driver_with_the_strict_server() {
-    every_loss_on_sockets(Kind::Strict, std_driver_echo);
-}
-
-#[test]
-fn std_driver_with_the_same_pepper_server() {
-    every_loss_on_sockets(Kind::SamePepper, std_driver_echo);
+fn std_driver_with_every_kind_of_server() {
+    for kind in Kind::ALL {
+        every_loss_on_sockets(kind, std_driver_echo);
+    }
 }
 
 #[cfg(feature = "tokio")]
 #[test]
-fn tokio_driver_with_the_original() {
-    every_loss_on_sockets(Kind::Original, tokio_driver_echo);
-}
-
-#[cfg(feature = "tokio")]
-#[test]
-fn tokio_driver_with_our_server() {
-    every_loss_on_sockets(Kind::Ours, tokio_driver_echo);
-}
-
-#[cfg(feature = "tokio")]
-#[test]
-fn tokio_driver_with_the_strict_server() {
-    every_loss_on_sockets(Kind::Strict, tokio_driver_echo);
-}
-
-#[cfg(feature = "tokio")]
-#[test]
-fn tokio_driver_with_the_same_pepper_server() {
-    every_loss_on_sockets(Kind::SamePepper, tokio_driver_echo);
+fn tokio_driver_with_every_kind_of_server() {
+    for kind in Kind::ALL {
+        every_loss_on_sockets(kind, tokio_driver_echo);
+    }
 }
 
 /// A client whose server answers nothing, and one whose server answers every `Init` with a

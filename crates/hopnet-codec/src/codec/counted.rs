@@ -8,7 +8,7 @@
 //! left is an error, not an allocation.
 
 use super::FieldCodec;
-use super::to_end::{EndList, encode_at_most, items_max_bits};
+use super::to_end::{EndList, ToEnd};
 use crate::encode::Encode;
 use crate::error::{Error, Result};
 use crate::impls::collections::{decode_list_items, decode_utf8};
@@ -74,18 +74,19 @@ impl CountedList for String {
 /// they are as many as the count says.
 pub struct Counted<const MAX: u64 = { u64::MAX }>;
 
+/// On the wire exactly a [`ToEnd`] list of at most `MAX` items: the count is elsewhere.
 impl<T: EndList, const MAX: u64> FieldCodec<T> for Counted<MAX> {
-    const MIN_BITS: u64 = 0;
-    const MAX_BITS: Option<u64> = items_max_bits(T::ITEM_MAX_BITS, MAX);
+    const MIN_BITS: u64 = <ToEnd<MAX> as FieldCodec<T>>::MIN_BITS;
+    const MAX_BITS: Option<u64> = <ToEnd<MAX> as FieldCodec<T>>::MAX_BITS;
 
     #[inline]
     fn encode(value: &T, w: &mut BitWriter<'_>) -> Result<()> {
-        encode_at_most(value, MAX, w)
+        <ToEnd<MAX> as FieldCodec<T>>::encode(value, w)
     }
 
     #[inline]
     fn encoded_bits(value: &T) -> u64 {
-        value.items_bits()
+        <ToEnd<MAX> as FieldCodec<T>>::encoded_bits(value)
     }
 
     /// The count's expression is the field's: the derive fills it in.

@@ -192,7 +192,7 @@ pub struct ToEnd<const MAX: u64 = { u64::MAX }>;
 
 /// The largest encoding of at most `max` items of `item` bits each; `None` when `max` is
 /// `u64::MAX` (no `max_len`: unbounded). Shared by the lists whose count is not on the wire.
-pub(super) const fn items_max_bits(item: Option<u64>, max: u64) -> Option<u64> {
+const fn items_max_bits(item: Option<u64>, max: u64) -> Option<u64> {
     if max == u64::MAX {
         None
     } else {
@@ -202,7 +202,7 @@ pub(super) const fn items_max_bits(item: Option<u64>, max: u64) -> Option<u64> {
 
 /// Writes the items, more than `max` of them an error (a `max_len` the decoder would refuse).
 #[inline]
-pub(super) fn encode_at_most<T: EndList>(value: &T, max: u64, w: &mut BitWriter<'_>) -> Result<()> {
+fn encode_at_most<T: EndList>(value: &T, max: u64, w: &mut BitWriter<'_>) -> Result<()> {
     let len = value.items() as u64;
     if len > max {
         return Err(Error::TooLong { len, max });

@@ -333,14 +333,9 @@ impl Outgoing {
 
     /// Keeps `payload` as message `abs` (newer than every live one): a slice is copied into a
     /// recycled buffer where there is one, shared bytes are referenced. Returns its chunk count.
-    pub fn insert(
-        &mut self,
-        abs: u64,
-        seq: u16,
-        payload: Data<'_>,
-        wire: Wire,
-        delivery: Delivery,
-    ) -> usize {
+    pub fn insert(&mut self, abs: u64, payload: Data<'_>, wire: Wire, delivery: Delivery) -> usize {
+        // On the wire, a message is its absolute number's low 16 bits.
+        let seq = abs as u16;
         let len = payload.as_slice().len();
         let n = count_chunks(len, wire.chunk_size());
         debug_assert!(n <= MAX_CHUNKS);
@@ -510,13 +505,12 @@ impl SendQueue {
     pub fn push(
         &mut self,
         abs: u64,
-        seq: u16,
         payload: Data<'_>,
         wire: Wire,
         delivery: Delivery,
         held: bool,
     ) -> usize {
-        let n = self.messages.insert(abs, seq, payload, wire, delivery);
+        let n = self.messages.insert(abs, payload, wire, delivery);
         if held {
             // Nothing new to send until released.
             if let Some(m) = self.messages.get_mut(abs) {
@@ -785,9 +779,9 @@ mod tests {
     /// and a 1-chunk message 3.
     fn queue() -> SendQueue {
         let mut q = SendQueue::new(8);
-        q.push(0, 0, Data::Borrowed(&[0; 600]), SPEC, R, false);
-        q.push(1, 1, Data::Borrowed(&[1; 10]), SPEC, R, true);
-        q.push(3, 3, Data::Borrowed(&[3; 10]), SPEC, R, false);
+        q.push(0, Data::Borrowed(&[0; 600]), SPEC, R, false);
+        q.push(1, Data::Borrowed(&[1; 10]), SPEC, R, true);
+        q.push(3, Data::Borrowed(&[3; 10]), SPEC, R, false);
         q
     }
 
@@ -909,10 +903,10 @@ mod storage_tests {
     #[test]
     fn slots_follow_sequence_numbers_and_trim_from_the_front() {
         let mut o = Outgoing::new(SPARES);
-        o.insert(10, 10, Data::Borrowed(&[1; 600]), SPEC, R);
+        o.insert(10, Data::Borrowed(&[1; 600]), SPEC, R);
         // 11 and 12 were unreliable.
         let shared = Payload::from(&[2u8; 10][..]);
-        o.insert(13, 13, Data::Shared(&shared), SPEC, R);
+        o.insert(13, Data::Shared(&shared), SPEC, R);
         assert_eq!((o.len(), o.bytes()), (2, 610));
         assert_eq!(o.oldest(), Some(10));
         assert_eq!(o.get(13).map(|m| m.bytes()), Some(&shared[..]));
@@ -929,7 +923,7 @@ mod storage_tests {
         o.remove(10);
         assert_eq!((o.len(), o.oldest(), o.bytes()), (0, None, 0));
         // A later message starts the ring afresh, in a recycled buffer.
-        o.insert(40_000, 40_000u64 as u16, Data::Borrowed(&[3; 5]), SPEC, R);
+        o.insert(40_000, Data::Borrowed(&[3; 5]), SPEC, R);
         assert_eq!(o.oldest(), Some(40_000));
         assert_eq!(o.get(40_000).map(|m| m.bytes()), Some(&[3u8; 5][..]));
         assert!(o.iter_from(40_001).next().is_none());
@@ -938,19 +932,13 @@ mod storage_tests {
     #[test]
     fn spares_are_bounded_and_trimmed_when_idle() {
         let mut o = Outgoing::new(SPARES);
-        o.insert(
-            0,
-            0,
-            Data::Borrowed(&vec![0; MAX_SPARE_CAPACITY + 1]),
-            SPEC,
-            R,
-        );
+        o.insert(0, Data::Borrowed(&vec![0; MAX_SPARE_CAPACITY + 1]), SPEC, R);
         o.remove(0);
         assert_eq!(o.spare_data.len(), 0);
         // Two chunks each, so that their chunk states are vectors too.
         let last = SPARES as u64 + 10;
         for abs in 1..=last {
-            o.insert(abs, abs as u16, Data::Borrowed(&[0; 600]), SPEC, R);
+            o.insert(abs, Data::Borrowed(&[0; 600]), SPEC, R);
         }
         for abs in 1..last {
             o.remove(abs);
@@ -983,13 +971,7 @@ mod storage_tests {
                 } else {
                     Wire::Ext(ext.frame(delivery, false))
                 };
-                o.insert(
-                    abs,
-                    abs as u16,
-                    Data::Borrowed(&vec![7; len]),
-                    wire,
-                    delivery,
-                );
+                o.insert(abs, Data::Borrowed(&vec![7; len]), wire, delivery);
                 let m = o.get(abs).unwrap();
                 let last = m.chunks.len() - 1;
                 let framed = m
@@ -1008,8 +990,8 @@ mod storage_tests {
     #[test]
     fn a_one_chunk_message_keeps_its_state_inline() {
         let mut o = Outgoing::new(SPARES);
-        o.insert(0, 0, Data::Borrowed(&[1; 600]), SPEC, R);
-        o.insert(1, 1, Data::Borrowed(&[2; 100]), SPEC, R);
+        o.insert(0, Data::Borrowed(&[1; 600]), SPEC, R);
+        o.insert(1, Data::Borrowed(&[2; 100]), SPEC, R);
         assert!(matches!(o.get(0).map(|m| &m.chunks), Some(ChunkStates::Many(v)) if v.len() == 2));
         assert!(matches!(
             o.get(1).map(|m| &m.chunks),

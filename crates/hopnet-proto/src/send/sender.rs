@@ -355,7 +355,7 @@ impl Sender {
         let seq = abs as u16;
         if let Some((payload, wire, delivery)) = reliable {
             let wait = self.held.must_wait(self.queue.messages(), wire, delivery);
-            self.queue.push(abs, seq, payload, wire, delivery, wait);
+            self.queue.push(abs, payload, wire, delivery, wait);
             self.held.note(self.queue.messages(), abs, wire, delivery);
             if wait {
                 self.held.push(abs);

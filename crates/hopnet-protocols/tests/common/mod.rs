@@ -1,4 +1,4 @@
-//! What the protocols' tests share: the simulator's bad link, the loopback impairment, a
+//! What the protocols' tests share: the simulator's links, the loopback impairment, a
 //! server machine on a thread, and a machine's output drained.
 
 #![allow(dead_code)]
@@ -29,6 +29,16 @@ pub fn bad_link() -> LinkConfig {
         duplicate: 0.05,
         reorder: 0.2,
         reorder_delay: Duration::from_millis(30),
+        delay: Duration::from_millis(10),
+        jitter: Duration::from_millis(5),
+        ..LinkConfig::default()
+    }
+}
+
+/// A link of 10 ms each way, give or take 5, losing `loss` of its datagrams.
+pub fn lossy_link(loss: f64) -> LinkConfig {
+    LinkConfig {
+        loss,
         delay: Duration::from_millis(10),
         jitter: Duration::from_millis(5),
         ..LinkConfig::default()

@@ -99,21 +99,7 @@ impl Endpoint<ClientRole, Blocking> {
 }
 
 impl ClientDriver for Client {
-    type Error = Error;
-
-    fn poll(&mut self, max_wait: Duration) -> Result<(), Error> {
-        Client::poll(self, max_wait)
-    }
-
     fn machine(&mut self) -> &mut hopnet_proto::Client {
         Client::machine(self)
-    }
-
-    fn flush(&mut self) -> Result<(), Error> {
-        Client::flush(self)
-    }
-
-    fn local_addr(&self) -> Result<SocketAddr, Error> {
-        Client::local_addr(self)
     }
 }

@@ -3,12 +3,13 @@
 //! the next deadline.
 
 use std::io;
-use std::net::UdpSocket;
+use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
 
 use super::busy_poll::Contention;
 use crate::Endpoint;
 use crate::Error;
+use crate::carrier::Carrier;
 use crate::endpoint::{Loop, Port, Role, Sealed, Wait};
 use crate::recv::{RECV_SLOTS, is_transient};
 use hopnet_proto::Machine;
@@ -224,6 +225,24 @@ impl Wait for Blocking {
     type State = BusyWait;
     fn local_addr(socket: &UdpSocket) -> io::Result<std::net::SocketAddr> {
         socket.local_addr()
+    }
+}
+
+/// Every blocking driver (server, client, or another wire's machine) is a [`Carrier`]: a
+/// generic loop calls the same `poll`, `flush` and `local_addr` as the inherent ones.
+impl<R: Role> Carrier for Endpoint<R, Blocking> {
+    type Error = Error;
+
+    fn poll(&mut self, max_wait: Duration) -> Result<(), Error> {
+        self.poll(max_wait)
+    }
+
+    fn flush(&mut self) -> Result<(), Error> {
+        self.flush()
+    }
+
+    fn local_addr(&self) -> Result<SocketAddr, Error> {
+        self.local_addr()
     }
 }
 

@@ -2,7 +2,6 @@
 //! a connection id, and the side channel.
 
 use std::net::{ToSocketAddrs, UdpSocket};
-use std::time::Duration;
 
 use super::Blocking;
 use crate::Endpoint;
@@ -112,22 +111,8 @@ impl Endpoint<ServerRole, Blocking> {
 }
 
 impl ServerDriver for Server {
-    type Error = Error;
-
-    fn poll(&mut self, max_wait: Duration) -> Result<(), Error> {
-        Server::poll(self, max_wait)
-    }
-
     fn machine(&mut self) -> &mut hopnet_proto::Server {
         Server::machine(self)
-    }
-
-    fn flush(&mut self) -> Result<(), Error> {
-        Server::flush(self)
-    }
-
-    fn local_addr(&self) -> Result<std::net::SocketAddr, Error> {
-        Server::local_addr(self)
     }
 
     fn is_secure(&self) -> bool {
