@@ -6,6 +6,10 @@
 //! cargo run -p hopnet-bevy --example bevy_predict -- --rtt-ms 100 --loss 0.1 --seconds 20
 //! ```
 //!
+//! With `--udp` the same two apps talk over loopback UDP through `hopnet::relay`, which loses
+//! and delays datagrams each way (half the round trip, 5 ms of jitter), in real time: what a
+//! game sees on a bad link, not a seeded replay of it.
+//!
 //! The client turns its player every second by a fixed script. Prints, at its end, the
 //! corrections (how many, how many a minute, their sizes), what became of the inputs on the
 //! server, and how far the prediction was from the server's state for the same tick; exits 0.
@@ -17,6 +21,8 @@ use std::time::Duration;
 use bevy::prelude::*;
 use bevy::time::TimeUpdateStrategy;
 use clap::Parser;
+use hopnet::Impairment;
+use hopnet::relay::Relay;
 use hopnet::sim::LinkConfig;
 use hopnet_bevy::prelude::*;
 use hopnet_bevy::sim::SimNet;
@@ -39,9 +45,56 @@ struct Args {
     /// Seconds of virtual time to play.
     #[arg(long, default_value_t = 20)]
     seconds: u64,
-    /// Seed of the simulated network.
+    /// Seed of the simulated network (or of the relay's losses).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Over loopback UDP through a lossy relay, in real time, instead of the simulator.
+    #[arg(long)]
+    udp: bool,
+}
+
+/// The two apps' transports, and the relay between them when they use real sockets.
+struct Transports {
+    server: NetServer,
+    client: NetClient,
+    _relay: Option<Relay>,
+}
+
+/// The simulator's link, or loopback sockets through a relay that impairs them the same way.
+fn transports(args: &Args) -> std::io::Result<Transports> {
+    let half_rtt = Duration::from_millis(args.rtt_ms / 2);
+    let jitter = Duration::from_millis(5);
+    if !args.udp {
+        let link = LinkConfig {
+            loss: args.loss,
+            delay: half_rtt,
+            jitter,
+            ..LinkConfig::default()
+        };
+        let net = SimNet::new(args.seed, hopnet::Config::default(), link);
+        return Ok(Transports {
+            server: NetServer::new(net.server()),
+            client: NetClient::new(net.client(hopnet::Config::default())),
+            _relay: None,
+        });
+    }
+    let server = hopnet::Server::bind("127.0.0.1:0", hopnet::Config::default())
+        .map_err(std::io::Error::other)?;
+    let impairment = Impairment {
+        loss: args.loss,
+        delay: half_rtt,
+        jitter,
+        seed: args.seed,
+    };
+    let address = server.local_addr().map_err(std::io::Error::other)?;
+    let relay = Relay::spawn("127.0.0.1:0", address, impairment)?;
+    let client = hopnet::Client::connect(relay.local_addr(), hopnet::Config::default())
+        .map_err(std::io::Error::other)?;
+    Ok(Transports {
+        server: NetServer::new(server),
+        client: NetClient::new(client),
+        _relay: Some(relay),
+    })
 }
 
 /// The player: where it stands.
@@ -121,13 +174,13 @@ fn remember(sync: Res<SyncClient<Rules>>, mut predicted: ResMut<Predicted>) {
 
 fn main() -> AppExit {
     let args = Args::parse();
-    let link = LinkConfig {
-        loss: args.loss,
-        delay: Duration::from_millis(args.rtt_ms / 2),
-        jitter: Duration::from_millis(5),
-        ..LinkConfig::default()
+    let transports = match transports(&args) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("bevy_predict: cannot open the sockets or the relay: {e}");
+            return AppExit::error();
+        }
     };
-    let net = SimNet::new(args.seed, hopnet::Config::default(), link);
     let settings = SyncSettings::default();
     let app = || {
         let mut app = App::new();
@@ -140,22 +193,28 @@ fn main() -> AppExit {
     server
         .add_plugins(HopnetServerPlugin)
         .add_plugins(SyncServerPlugin::new(Rules, settings.clone()))
-        .insert_resource(NetServer::new(net.server()));
+        .insert_resource(transports.server);
 
     let mut client = app();
     client
         .add_plugins(HopnetClientPlugin)
         .add_plugins(SyncClientPlugin::new(Rules, settings))
-        .insert_resource(NetClient::new(net.client(hopnet::Config::default())))
+        .insert_resource(transports.client)
         .init_resource::<Corrections>()
         .init_resource::<Predicted>()
         .add_systems(Update, steer.before(SyncStep))
         .add_systems(Update, (count, remember).after(SyncStep));
 
     let frames = args.seconds * 1000 / FRAME.as_millis() as u64;
-    for _ in 0..frames {
+    let start = std::time::Instant::now();
+    for frame in 1..=frames {
         server.update();
         client.update();
+        if args.udp {
+            // Real sockets, real time: each frame waits for its moment on the clock.
+            let due = start + FRAME * frame as u32;
+            std::thread::sleep(due.saturating_duration_since(std::time::Instant::now()));
+        }
     }
 
     let corrections = client.world().resource::<Corrections>().0.clone();
@@ -188,10 +247,15 @@ fn main() -> AppExit {
         .unwrap_or(0.0);
     let mean = sizes.iter().sum::<f32>() / sizes.len().max(1) as f32;
     println!(
-        "bevy_predict: {} s at {} ms round trip, {} % loss each way",
+        "bevy_predict: {} s at {} ms round trip, {} % loss each way, {}",
         args.seconds,
         args.rtt_ms,
-        args.loss * 100.0
+        args.loss * 100.0,
+        if args.udp {
+            "loopback UDP through a lossy relay"
+        } else {
+            "in the simulator"
+        }
     );
     println!(
         "  client: {} ticks predicted, {} ahead of the newest server state it holds, round trip {:?}",
