@@ -116,6 +116,7 @@
 //! | `receive/expiry.rs` | when an incomplete payload is given up |
 //! | `receive/order.rs` | ordered messages the receiver holds back, by reliable index |
 //! | `receive/tests.rs` | the reassembler's unit tests |
+//! | `send/queue/tests.rs`, `send/queue/storage_tests.rs`, `send/sender/tests.rs` | the sender's unit tests |
 //! | `transmit.rs` | the shape of a batch of datagrams (UDP GSO's) |
 //! | `payload.rs` | bytes shared between the connections they go to, compressed once |
 //! | `spares.rs` | spare payload buffers, bounded: the sender's, and those the application hands back (`recycle`) |

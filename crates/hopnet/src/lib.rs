@@ -98,6 +98,7 @@
 //! | `blocking/`, `tokio.rs` (and `tokio/`) | the two ways of waiting, each with its constructors and `send` |
 //! | `carrier.rs` | `Carrier`, `ServerDriver` / `ClientDriver`: what a tick loop needs of any carrier's driver |
 //! | `send.rs` | the drivers' one send policy (sendto, GSO, full socket, refused batch), lone datagrams to many destinations gathered into one `sendmmsg`, the socket's three ways to send and its GSO batch size |
+//! | `send/tests.rs` | its unit tests, against a socket that records what it is asked |
 //! | `recv.rs` | batched receive |
 //! | `socket.rs` | socket setup: buffers, GRO, what the kernel attaches to received datagrams |
 //! | `socket_stats.rs`, `local_address.rs` | the socket's counters; a client's local address for its server's family |
