@@ -43,7 +43,7 @@ use hopnet_proto::{Client, ConnectionId, Delivery, Event, Server, ServerEvent, S
 pub trait Carrier {
     /// What the carrier's I/O can fail with; the machine's errors convert into it, so a
     /// generic loop can use `?` on both.
-    type Error: std::error::Error + From<crate::Error>;
+    type Error: std::error::Error + From<hopnet_proto::Error>;
 
     /// One round of I/O: due timers run, what is queued sent, then a wait of at most
     /// `max_wait` (zero: never block) for datagrams, every one already there handed to the
@@ -109,7 +109,9 @@ pub trait ServerDriver: Carrier {
     fn set_side_channel(&mut self, side: Option<SideChannel>) -> Result<(), Self::Error> {
         match side {
             None => Ok(()),
-            Some(_) => Err(crate::Error::InvalidConfig("this carrier has no side channel").into()),
+            Some(_) => {
+                Err(hopnet_proto::Error::InvalidConfig("this carrier has no side channel").into())
+            }
         }
     }
 }

@@ -3,12 +3,12 @@
 /// The first server a token names: a secure client binds an address of its family.
 pub(crate) fn first_server(
     token: &hopnet_proto::secure::ConnectToken,
-) -> Result<std::net::SocketAddr, crate::Error> {
+) -> Result<std::net::SocketAddr, hopnet_proto::Error> {
     token
         .server_addresses()
         .first()
         .copied()
-        .ok_or(crate::Error::InvalidConfig(
+        .ok_or(hopnet_proto::Error::InvalidConfig(
             "a connect token names at least one server",
         ))
 }

@@ -5,8 +5,8 @@
 use std::net::{ToSocketAddrs, UdpSocket};
 
 use super::Blocking;
-use crate::Endpoint;
 use crate::endpoint::AnyMachine;
+use crate::endpoint::Endpoint;
 use hopnet_proto::Error;
 use hopnet_proto::Machine;
 

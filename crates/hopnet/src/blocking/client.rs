@@ -5,8 +5,8 @@ use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
 
 use super::Blocking;
-use crate::Endpoint;
 use crate::carrier::ClientDriver;
+use crate::endpoint::Endpoint;
 use crate::endpoint::{ClientMachine, ClientRole};
 use crate::local_address::{any_local, first_server};
 use hopnet_proto::secure::ConnectToken;

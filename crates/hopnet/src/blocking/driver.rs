@@ -7,11 +7,11 @@ use std::net::{SocketAddr, UdpSocket};
 use std::time::{Duration, Instant};
 
 use super::busy_poll::Contention;
-use crate::Endpoint;
-use crate::Error;
 use crate::carrier::Carrier;
+use crate::endpoint::Endpoint;
 use crate::endpoint::{Loop, Port, Role, Sealed, Wait};
 use crate::recv::{RECV_SLOTS, is_transient};
+use hopnet_proto::Error;
 use hopnet_proto::Machine;
 
 /// Datagrams handled per `poll` at most, so one flood cannot starve the caller's tick.

@@ -4,8 +4,8 @@
 use std::net::{ToSocketAddrs, UdpSocket};
 
 use super::Blocking;
-use crate::Endpoint;
 use crate::carrier::ServerDriver;
+use crate::endpoint::Endpoint;
 use crate::endpoint::{ServerMachine, ServerRole};
 use crate::side_channel::SideChannel;
 use hopnet_proto::secure::{Key, NetcodeServerConfig};

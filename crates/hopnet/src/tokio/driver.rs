@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use tokio::io::Interest;
 use tokio::net::UdpSocket;
 
-use crate::Error;
 use crate::endpoint::{Loop, Port, Sealed, Wait};
 use crate::recv::{RECV_SLOTS, is_transient};
+use hopnet_proto::Error;
 use hopnet_proto::Machine;
 
 /// How long `recv` sleeps when the machine has no deadline at all (a closed connection).
