@@ -202,9 +202,9 @@ impl DeadReckoning {
         if shown.is_none() && self.tracks.len() >= MAX_KNOWN_ENTITIES {
             return;
         }
-        let config = self.config.clone();
+        let config = &self.config;
         let track = self.tracks.entry(id).or_insert_with(|| Track {
-            line: Interpolator::new(config),
+            line: Interpolator::new(config.clone()),
             last: (x, y),
             moved_at: tick,
             step: None,
@@ -261,7 +261,12 @@ impl DeadReckoning {
     pub fn position(&mut self, now: Instant, id: u32) -> Option<Position> {
         let render = self.render(now);
         let track = self.tracks.get_mut(&id)?;
-        match self.mode {
+        Self::shown(self.mode, track, render)
+    }
+
+    /// Where `track` is shown at `render` (ticks since the start).
+    fn shown(mode: Extrapolation, track: &mut Track, render: f64) -> Option<Position> {
+        match mode {
             Extrapolation::Off => Some(Position::at(track.last.0, track.last.1)),
             Extrapolation::Bounded { .. } => track.line.sample(render),
         }
@@ -269,9 +274,11 @@ impl DeadReckoning {
 
     /// Every known entity as shown at `now`, by id.
     pub fn positions(&mut self, now: Instant) -> Vec<(u32, Position)> {
-        let ids: Vec<u32> = self.tracks.keys().copied().collect();
-        ids.into_iter()
-            .filter_map(|id| Some((id, self.position(now, id)?)))
+        let render = self.render(now);
+        let mode = self.mode;
+        self.tracks
+            .iter_mut()
+            .filter_map(|(&id, track)| Some((id, Self::shown(mode, track, render)?)))
             .collect()
     }
 
