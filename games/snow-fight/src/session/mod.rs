@@ -35,7 +35,8 @@ mod view;
 
 pub use bot_player::BotPlayer;
 pub use client::{ClientEvent, ClientStats, GameClient, RoundResult};
-pub use server::{GameServer, RosterEntry, ServerConfig, ServerStats};
+pub(crate) use server::Seat;
+pub use server::{GameServer, Outgoing, RosterEntry, ServerConfig, ServerStats};
 pub use view::{ClientView, ViewStats};
 
 /// Whether tick `a` is newer than tick `b`, as the server's time wraps: serial-number

@@ -7,11 +7,15 @@ mod baselines;
 #[cfg(test)]
 mod delta_link;
 mod requests;
+mod outgoing;
 mod roster;
 mod rounds;
+mod seats;
 mod snapshots;
 
+pub use outgoing::Outgoing;
 pub use roster::RosterEntry;
+pub(crate) use seats::Seat;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -103,6 +107,8 @@ pub struct ServerStats {
 struct Client {
     /// Set once it sent `Init`.
     player: Option<PlayerId>,
+    /// The id it gets on `Init`, when the host chose it ([`GameServer::admit`]).
+    reserved: Option<PlayerId>,
     /// Set by its first message that decodes, in either dialect; fixed from then on.
     dialect: Option<Dialect>,
     /// Set once it asked for deltas.
@@ -239,7 +245,7 @@ impl GameServer {
     }
 
     /// Handles one event of the endpoint: a connection, a message, a disconnection.
-    pub fn handle(&mut self, endpoint: &mut Server, event: ServerEvent) {
+    pub fn handle(&mut self, endpoint: &mut impl Outgoing, event: ServerEvent) {
         let ServerEvent {
             connection,
             peer,
@@ -316,7 +322,7 @@ impl GameServer {
 
     fn send(
         &mut self,
-        endpoint: &mut Server,
+        endpoint: &mut impl Outgoing,
         connection: ConnectionId,
         msg: &wire::ServerMessage,
         delivery: Delivery,
@@ -329,17 +335,21 @@ impl GameServer {
         self.send_buf(endpoint, connection, delivery);
     }
 
-    fn send_buf(&mut self, endpoint: &mut Server, connection: ConnectionId, delivery: Delivery) {
-        match endpoint.send(connection, &self.buf, delivery) {
-            Ok(()) => self.stats.messages_out += 1,
-            Err(e) => debug!(?connection, error = %e, "send failed"),
+    fn send_buf(
+        &mut self,
+        endpoint: &mut impl Outgoing,
+        connection: ConnectionId,
+        delivery: Delivery,
+    ) {
+        if endpoint.send_message(connection, &self.buf, delivery) {
+            self.stats.messages_out += 1;
         }
     }
 
     /// Runs one tick: the rules, a snapshot to every player (on the ticks the snapshot rate
     /// picks), and at the end of a round `GameOver` to every player and, after the
     /// intermission, a new round.
-    pub fn tick(&mut self, endpoint: &mut Server) {
+    pub fn tick(&mut self, endpoint: &mut impl Outgoing) {
         self.time = self.time.wrapping_add(1);
         self.stats.ticks += 1;
         let events = self.world.step();

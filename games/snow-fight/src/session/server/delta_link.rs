@@ -16,7 +16,7 @@ use hopnet_snow_fight as wire;
 use hopnet_snow_fight::Dialect;
 
 use super::GameServer;
-use super::snapshots::SnapshotOut;
+use super::Outgoing;
 use crate::bot::Bot;
 use crate::rng::Rng;
 use crate::session::{ClientEvent, GameClient, ServerConfig};
@@ -100,7 +100,12 @@ impl Net {
     }
 }
 
-impl SnapshotOut for Net {
+impl Outgoing for Net {
+    fn send_message(&mut self, c: ConnectionId, bytes: &[u8], _: hopnet::Delivery) -> bool {
+        self.push(c, &Payload::from(bytes), false);
+        true
+    }
+
     fn send(&mut self, c: ConnectionId, payload: &Payload) -> bool {
         self.push(c, payload, false);
         true

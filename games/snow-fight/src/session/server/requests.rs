@@ -1,18 +1,18 @@
 //! The server's answers to requests: `Pong` to `Ping`; to `Init`, `Connect` with the player id
 //! and the current snapshot, or an `Error` when the client already joined or the game is full.
 
-use hopnet::{ConnectionId, Delivery, proto::Server};
+use hopnet::{ConnectionId, Delivery};
 use hopnet_snow_fight as wire;
 use tracing::{info, warn};
 
-use super::GameServer;
+use super::{GameServer, Outgoing};
 use crate::snapshot::to_snapshot;
 use crate::world::PlayerId;
 
 impl GameServer {
     pub(super) fn request(
         &mut self,
-        endpoint: &mut Server,
+        endpoint: &mut impl Outgoing,
         connection: ConnectionId,
         peer: std::net::SocketAddr,
         player: Option<PlayerId>,
@@ -37,9 +37,15 @@ impl GameServer {
                     )))
                 }
                 None => {
-                    let p = self.next_player;
-                    self.next_player += 1;
                     let client = self.clients.entry(connection).or_default();
+                    let p = match client.reserved {
+                        Some(p) => p,
+                        None => {
+                            let p = self.next_player;
+                            self.next_player += 1;
+                            p
+                        }
+                    };
                     client.player = Some(p);
                     client.joined_at = self.time;
                     let (entity, events) = self.world.add_player(p);

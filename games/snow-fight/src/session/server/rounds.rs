@@ -8,18 +8,18 @@
 //! that the next round does not end around them (a player who leaves dies, and the last one
 //! standing wins).
 
-use hopnet::{ConnectionId, Delivery, proto::Server};
+use hopnet::{ConnectionId, Delivery};
 use hopnet_snow_fight as wire;
 use tracing::info;
 
-use super::GameServer;
+use super::{GameServer, Outgoing};
 use crate::world::{Outcome, PlayerId, World};
 
 impl GameServer {
     /// Tells every player how the round ended, then starts the next one.
     pub(super) fn end_round(
         &mut self,
-        endpoint: &mut Server,
+        endpoint: &mut impl Outgoing,
         outcome: Outcome,
         players: &[(ConnectionId, PlayerId)],
     ) {

@@ -7,12 +7,12 @@
 
 use std::sync::Arc;
 
-use hopnet::{ConnectionId, Delivery, Payload, proto::Server};
+use hopnet::{ConnectionId, Payload};
 use hopnet_snow_fight as wire;
 use hopnet_snow_fight::delta::DeltaHeader;
-use tracing::{debug, warn};
+use tracing::warn;
 
-use super::GameServer;
+use super::{GameServer, Outgoing};
 use crate::snapshot::to_snapshot;
 use crate::world::PlayerId;
 
@@ -33,7 +33,7 @@ impl GameServer {
     /// Sends the world as it is now to `players`.
     pub(super) fn send_snapshots(
         &mut self,
-        out: &mut impl SnapshotOut,
+        out: &mut impl Outgoing,
         players: &[(ConnectionId, PlayerId)],
     ) {
         let snapshot = to_snapshot(&self.world);
@@ -100,7 +100,7 @@ impl GameServer {
     /// `full` (the spec's event) when it has none in the window.
     fn send_deltas(
         &mut self,
-        out: &mut impl SnapshotOut,
+        out: &mut impl Outgoing,
         clients: &[ConnectionId],
         snapshot: &wire::Snapshot,
         full: &Payload,
@@ -169,41 +169,6 @@ impl GameServer {
     pub fn lost(&mut self, connection: ConnectionId, id: u64) {
         if let Some(d) = self.deltas_of(connection) {
             d.baselines.lost(id);
-        }
-    }
-}
-
-/// The transport as the snapshots need it: the endpoint, or a test's network.
-pub(crate) trait SnapshotOut {
-    /// Sends a full snapshot event to a client that keeps none as a baseline, unreliably.
-    /// Returns whether it was queued.
-    fn send(&mut self, connection: ConnectionId, payload: &Payload) -> bool;
-
-    /// Sends a snapshot event a delta client may keep as a baseline, tracked, and returns the
-    /// id its acknowledgement will name; `None` when it was not sent, or when the transport
-    /// cannot track it (then the client never has an acknowledged baseline, and gets full
-    /// snapshots).
-    fn send_tracked(&mut self, connection: ConnectionId, payload: &Payload) -> Option<u64>;
-}
-
-impl SnapshotOut for Server {
-    fn send(&mut self, connection: ConnectionId, payload: &Payload) -> bool {
-        match self.send_payload(connection, payload, Delivery::Unreliable) {
-            Ok(()) => true,
-            Err(e) => {
-                debug!(?connection, error = %e, "send failed");
-                false
-            }
-        }
-    }
-
-    fn send_tracked(&mut self, connection: ConnectionId, payload: &Payload) -> Option<u64> {
-        match self.send_payload_tracked(connection, payload) {
-            Ok(id) => Some(id.0),
-            Err(e) => {
-                debug!(?connection, error = %e, "send failed");
-                None
-            }
         }
     }
 }
