@@ -46,7 +46,7 @@ use clap::Parser;
 use hopnet::ServerDriver;
 use hopnet_webtransport::{Certificate, Trust, WebTransportConfig};
 use snow_fight::Config;
-use snow_fight::host::GameHost;
+use snow_fight::host::{GameHost, MatchHost, MatchesConfig};
 use snow_fight::net::{Listing, UdpServer};
 use snow_fight::session::{GameServer, ServerConfig};
 use snow_fight::web::WebServer;
@@ -101,6 +101,10 @@ struct Args {
     /// With `--web-cert`: its private key (PEM).
     #[arg(long, value_name = "FILE", requires = "web_cert")]
     web_key: Option<PathBuf>,
+    /// Matches at once, each of `--max-players`, on a thread of its own; with more than one, a
+    /// match is one round, and its players are placed again when it ends.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+    matches: u16,
 }
 
 fn main() {
@@ -135,6 +139,9 @@ fn run_udp(args: &Args, game: GameServer) -> Result<(), String> {
         .security
         .bind(args.bind, hopnet::Config::default())
         .map_err(|e| format!("cannot listen on {}: {e}", args.bind))?;
+    if args.matches > 1 {
+        return run_matches(args, transport, game);
+    }
     let mut server = UdpServer::with_server(transport, game, args.tick_rate);
     answer_queries(&mut server, args)?;
     info!(addr = %args.bind, queries = ?server.query_addr(), name = %args.server_name, secure = args.security.secure, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
@@ -160,17 +167,20 @@ fn run_web(args: &Args, web: SocketAddr, game: GameServer) -> Result<(), String>
     }
     .map_err(|e| e.to_string())?;
     let hash = certificate.page_hash().map(|_| certificate.hash_hex());
-    let mut server = WebServer::bind(
+    let mut transport = hopnet_webtransport::Server::bind(
         args.bind,
         WebTransportConfig::new(web, certificate),
         hopnet::Config::default(),
-        game,
-        args.tick_rate,
     )
     .map_err(|e| format!("cannot listen on {} and {web}: {e}", args.bind))?;
-    let page = server
-        .serve_page(web)
+    let page = transport
+        .serve_site(web, snow_fight::web::page())
         .map_err(|e| format!("cannot serve the page on {web}: {e}"))?;
+    if args.matches > 1 {
+        info!(%page, "the page is served");
+        return run_matches(args, transport, game);
+    }
+    let mut server = WebServer::with_server(transport, game, args.tick_rate);
     answer_queries(&mut server, args)?;
     info!(addr = %args.bind, queries = ?server.query_addr(), webtransport = %server.server.web_addr(), certificate_sha256 = ?hash, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
     info!("open http://{page}/ in a browser to play (http://{page}/?bot=1 lets a bot play)");
@@ -180,21 +190,55 @@ fn run_web(args: &Args, web: SocketAddr, game: GameServer) -> Result<(), String>
         .map_err(|e| e.to_string())
 }
 
+/// `--matches N`: the matches of `game`'s settings, on any carrier.
+fn run_matches<D: ServerDriver>(args: &Args, transport: D, game: GameServer) -> Result<(), String>
+where
+    D::Error: std::fmt::Display,
+{
+    let config = MatchesConfig::new(args.matches.into(), game.config().clone());
+    let mut server = MatchHost::new(transport, config).map_err(|e| e.to_string())?;
+    match query_socket(args)? {
+        None => server.answer_queries(listing(args)),
+        Some(socket) => server.answer_queries_on(socket, listing(args)),
+    }
+    .map_err(|e| format!("cannot answer queries: {e}"))?;
+    info!(addr = %args.bind, queries = ?server.query_addr(), matches = args.matches, secure = args.security.secure, tick_rate = args.tick_rate, max_players = args.max_players, "server listening");
+    let mut last = std::time::Instant::now();
+    server
+        .run(|s| {
+            if last.elapsed().as_secs() >= 10 {
+                last = std::time::Instant::now();
+                info!(players = ?s.players(), rounds = s.rounds(), stats = ?s.stats(), "status");
+            }
+            false
+        })
+        .map_err(|e| e.to_string())
+}
+
+fn listing(args: &Args) -> Listing {
+    Listing {
+        name: args.server_name.clone(),
+        map: args.map.clone(),
+    }
+}
+
+/// `--query-port`'s socket, if it is given.
+fn query_socket(args: &Args) -> Result<Option<UdpSocket>, String> {
+    let Some(port) = args.query_port else {
+        return Ok(None);
+    };
+    let addr = SocketAddr::new(args.bind.ip(), port);
+    UdpSocket::bind(addr)
+        .map(Some)
+        .map_err(|e| format!("cannot listen for queries on {addr}: {e}"))
+}
+
 /// Has the server answer server queries, on whichever carrier: on the game's port, or on
 /// `--query-port`.
 fn answer_queries<D: ServerDriver>(server: &mut GameHost<D>, args: &Args) -> Result<(), String> {
-    let listing = Listing {
-        name: args.server_name.clone(),
-        map: args.map.clone(),
-    };
-    match args.query_port {
-        None => server.answer_queries(listing),
-        Some(port) => {
-            let addr = SocketAddr::new(args.bind.ip(), port);
-            let socket = UdpSocket::bind(addr)
-                .map_err(|e| format!("cannot listen for queries on {addr}: {e}"))?;
-            server.answer_queries_on(socket, listing)
-        }
+    match query_socket(args)? {
+        None => server.answer_queries(listing(args)),
+        Some(socket) => server.answer_queries_on(socket, listing(args)),
     }
     .map_err(|e| format!("cannot answer queries: {e}"))
 }

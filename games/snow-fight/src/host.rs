@@ -6,6 +6,9 @@
 //! `hopnet-webtransport`'s, which takes browsers beside UDP. Each adds only its constructors
 //! (and the web one its page); the turn, the tick, and the server queries (`queries`) are
 //! here.
+//!
+//! [`MatchHost`] is the other loop: many matches on one driver, each on a thread of its own
+//! ([`matches`]), placed by the [`Matchmaker`].
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -14,8 +17,12 @@ use hopnet::ServerDriver;
 
 use crate::session::GameServer;
 
+pub mod matches;
+mod matchmaker;
 mod queries;
 
+pub use matches::{MatchHost, MatchInfo, MatchesConfig, MatchesStats, TickHook};
+pub use matchmaker::Matchmaker;
 pub use queries::{GAME, Listing};
 
 /// A game server on a carrier's driver `D`.

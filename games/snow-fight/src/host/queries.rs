@@ -20,7 +20,7 @@ use tracing::debug;
 
 use super::GameHost;
 use crate::query::{PlayerInfo, Responder, ServerInfo};
-use crate::session::GameServer;
+use crate::session::{RosterEntry, ServerConfig};
 
 /// Query datagrams read from a separate query port per turn at most, so that a flood cannot
 /// hold up the game's tick; the rest wait in the kernel (which drops what overflows it).
@@ -60,9 +60,7 @@ impl<D: ServerDriver> GameHost<D> {
     /// Answers server queries on the game's own port from now on; fails on a carrier without
     /// a side channel (then [`answer_queries_on`](Self::answer_queries_on) a port of their own).
     pub fn answer_queries(&mut self, listing: Listing) -> Result<(), D::Error> {
-        self.server
-            .set_side_channel(Some(SideChannel::new(SINGLE)))?;
-        self.queries = Some(Queries::new(listing, self.local_addr()?, None));
+        self.queries = Some(Queries::on_game_port(&mut self.server, listing)?);
         Ok(())
     }
 
@@ -73,19 +71,13 @@ impl<D: ServerDriver> GameHost<D> {
         socket: UdpSocket,
         listing: Listing,
     ) -> Result<(), D::Error> {
-        socket.set_nonblocking(true).map_err(hopnet::Error::from)?;
-        self.server.set_side_channel(None)?;
-        self.queries = Some(Queries::new(listing, self.local_addr()?, Some(socket)));
+        self.queries = Some(Queries::on_socket(&mut self.server, socket, listing)?);
         Ok(())
     }
 
     /// Where queries are answered, if they are.
     pub fn query_addr(&self) -> Option<SocketAddr> {
-        let queries = self.queries.as_ref()?;
-        match &queries.socket {
-            Some(socket) => socket.local_addr().ok(),
-            None => self.local_addr().ok(),
-        }
+        self.queries.as_ref()?.addr(&self.server)
     }
 
     /// Answers the queries that came in since the last turn.
@@ -95,25 +87,65 @@ impl<D: ServerDriver> GameHost<D> {
         };
         let secure = self.server.is_secure();
         let game = &self.game;
-        queries.info.max_players = u8::try_from(game.config().max_players).unwrap_or(u8::MAX);
+        let config = game.config();
+        queries.answer_pending(
+            &mut self.server,
+            config.max_players,
+            || players(&game.roster(), config),
+            || rules(config, u64::from(game.stats().rounds), secure),
+        )
+    }
+}
+
+impl Queries {
+    /// Queries on the game's port, through the driver's side channel.
+    pub(super) fn on_game_port<D: ServerDriver>(
+        server: &mut D,
+        listing: Listing,
+    ) -> Result<Queries, D::Error> {
+        server.set_side_channel(Some(SideChannel::new(SINGLE)))?;
+        Ok(Queries::new(listing, server.local_addr()?, None))
+    }
+
+    /// Queries on a port of their own.
+    pub(super) fn on_socket<D: ServerDriver>(
+        server: &mut D,
+        socket: UdpSocket,
+        listing: Listing,
+    ) -> Result<Queries, D::Error> {
+        socket.set_nonblocking(true).map_err(hopnet::Error::from)?;
+        server.set_side_channel(None)?;
+        Ok(Queries::new(listing, server.local_addr()?, Some(socket)))
+    }
+
+    /// Where they are answered.
+    pub(super) fn addr<D: ServerDriver>(&self, server: &D) -> Option<SocketAddr> {
+        match &self.socket {
+            Some(socket) => socket.local_addr().ok(),
+            None => server.local_addr().ok(),
+        }
+    }
+
+    /// Answers the queries that came in since the last turn: a server of `max_players`, whose
+    /// players and rules are asked only when a query wants them.
+    pub(super) fn answer_pending<D: ServerDriver>(
+        &mut self,
+        server: &mut D,
+        max_players: usize,
+        players: impl Fn() -> Vec<PlayerInfo>,
+        rules: impl Fn() -> Vec<(String, String)>,
+    ) -> Result<(), D::Error> {
+        self.info.max_players = u8::try_from(max_players).unwrap_or(u8::MAX);
         let Queries {
             responder,
             info,
             socket,
             buf,
-        } = queries;
-        let answer = |from, datagram: &[u8]| {
-            responder.answer(
-                from,
-                datagram,
-                info,
-                || players(game),
-                || rules(game, secure),
-            )
-        };
+        } = self;
+        let answer = |from, datagram: &[u8]| responder.answer(from, datagram, info, &players, &rules);
         match socket {
             None => {
-                let Some(side) = self.server.side_channel() else {
+                let Some(side) = server.side_channel() else {
                     return Ok(());
                 };
                 let mut answered = false;
@@ -123,7 +155,7 @@ impl<D: ServerDriver> GameHost<D> {
                     }
                 }
                 if answered {
-                    self.server.flush()?;
+                    server.flush()?;
                 }
             }
             Some(socket) => {
@@ -151,9 +183,7 @@ impl<D: ServerDriver> GameHost<D> {
         }
         Ok(())
     }
-}
 
-impl Queries {
     fn new(listing: Listing, game_addr: SocketAddr, socket: Option<UdpSocket>) -> Queries {
         Queries {
             responder: Responder::new(),
@@ -172,12 +202,12 @@ impl Queries {
     }
 }
 
-/// The players from the live game. Bots are clients like any other to the server (it cannot
-/// tell them apart), so none is counted as a bot: `A2S_INFO`'s bots are the server's own.
-fn players(game: &GameServer) -> Vec<PlayerInfo> {
-    let tick_rate = f64::from(game.config().game.tick_rate.max(1));
-    game.roster()
-        .into_iter()
+/// The players of a roster. Bots are clients like any other to the server (it cannot tell
+/// them apart), so none is counted as a bot: `A2S_INFO`'s bots are the server's own.
+pub(super) fn players(roster: &[RosterEntry], config: &ServerConfig) -> Vec<PlayerInfo> {
+    let tick_rate = f64::from(config.game.tick_rate.max(1));
+    roster
+        .iter()
         .map(|entry| PlayerInfo {
             name: format!("player {}", entry.player),
             score: i32::try_from(entry.wins).unwrap_or(i32::MAX),
@@ -188,8 +218,7 @@ fn players(game: &GameServer) -> Vec<PlayerInfo> {
 }
 
 /// The server's settings that a player choosing a server cares about.
-fn rules(game: &GameServer, secure: bool) -> Vec<(String, String)> {
-    let config = game.config();
+pub(super) fn rules(config: &ServerConfig, rounds: u64, secure: bool) -> Vec<(String, String)> {
     let tick_rate = config.game.tick_rate.max(1);
     let snapshot_rate = config.snapshot_rate.map_or(tick_rate, |r| r.min(tick_rate));
     [
@@ -201,7 +230,7 @@ fn rules(game: &GameServer, secure: bool) -> Vec<(String, String)> {
             (config.game.max_ticks / tick_rate).to_string(),
         ),
         ("secure", u8::from(secure).to_string()),
-        ("rounds_played", game.stats().rounds.to_string()),
+        ("rounds_played", rounds.to_string()),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
