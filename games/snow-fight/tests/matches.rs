@@ -1,0 +1,250 @@
+//! Many matches in one server process, over real loopback sockets: four matches of two play
+//! at once with eight bots, each to its `GameOver`; a match made to panic is ended (its players
+//! disconnected) while the others play on to their end; and a match whose every tick sleeps
+//! does not hold up the ticks of the others. Once through the library type ([`MatchHost`]),
+//! once through the `server` example run as a process (`--matches 4`), whose A2S answer gives
+//! the process's totals.
+
+use std::collections::HashMap;
+use std::net::{SocketAddr, UdpSocket};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use hopnet_codec::{from_bytes, to_bytes};
+use hopnet_formats::source_query::{
+    Challenge, ChallengeNumber, INFO_PAYLOAD, InfoRequest, InfoResponse,
+};
+use snow_fight::Config;
+use snow_fight::host::{MatchHost, MatchInfo, MatchesConfig};
+use snow_fight::net::play_bot;
+use snow_fight::session::{BotPlayer, ServerConfig};
+use snow_fight::world::Phase;
+
+const TICK_RATE: u32 = 30;
+const ROUND_SECS: u32 = 3;
+/// How long a slow match's every tick takes.
+const SLOW_TICK: Duration = Duration::from_millis(300);
+/// The longest a healthy match may go between two ticks (its own tick is 33 ms) while
+/// another's ticks take [`SLOW_TICK`]: the bound this file holds the host to.
+const HEALTHY_GAP: Duration = Duration::from_millis(200);
+
+fn game() -> Config {
+    Config {
+        min_players: 2,
+        max_ticks: ROUND_SECS * TICK_RATE,
+        ..Config::for_tick_rate(TICK_RATE)
+    }
+}
+
+/// A bot on its own thread until its first `GameOver`, `stop`, or `deadline`; returns its
+/// round results and whether it was done before `stop` (played, or disconnected).
+fn bot(
+    addr: SocketAddr,
+    seed: u64,
+    stop: Arc<AtomicBool>,
+    finished: Arc<AtomicUsize>,
+    deadline: Instant,
+) -> JoinHandle<(usize, bool)> {
+    thread::spawn(move || {
+        let mut player = BotPlayer::new(game(), seed);
+        play_bot(addr, hopnet::Config::default(), &mut player, |p, _| {
+            !p.results.is_empty() || stop.load(Ordering::Relaxed) || Instant::now() > deadline
+        })
+        .unwrap();
+        let early = !stop.load(Ordering::Relaxed);
+        finished.fetch_add(1, Ordering::Relaxed);
+        (player.results.len(), early)
+    })
+}
+
+/// The longest time between two ticks of a match.
+fn longest_gap(ticks: &[Instant]) -> Duration {
+    ticks
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .max()
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_panicking_match_is_ended_and_a_slow_one_holds_up_no_other() {
+    let driver = hopnet::Server::bind("127.0.0.1:0", hopnet::Config::default()).unwrap();
+    let ticks: Arc<Mutex<HashMap<u64, Vec<Instant>>>> = Arc::default();
+    let mut config = MatchesConfig::new(
+        4,
+        ServerConfig {
+            seed: 3,
+            max_players: 2,
+            game: game(),
+            sample_every: 0,
+            intermission_secs: 1,
+            ..ServerConfig::default()
+        },
+    );
+    let seen = ticks.clone();
+    // The first four matches: 1 panics a little into its round, 2 sleeps in every tick of
+    // its round; 0 and 3 play. The matches after them (slots taken again) only play.
+    config.hook = Some(Arc::new(move |info: MatchInfo, server| {
+        let running = server.world().phase() == Phase::Running;
+        seen.lock()
+            .unwrap()
+            .entry(info.number)
+            .or_default()
+            .push(Instant::now());
+        if info.number == 1 && running && server.world().tick() > 15 {
+            panic!("match 1 made to panic by the test");
+        }
+        if info.number == 2 && running {
+            thread::sleep(SLOW_TICK);
+        }
+    }));
+    let mut host = MatchHost::new(driver, config).unwrap();
+    let addr = host.local_addr().unwrap();
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let finished = Arc::new(AtomicUsize::new(0));
+    let deadline = Instant::now() + Duration::from_secs(40);
+    let bots: Vec<_> = (0..8)
+        .map(|i| bot(addr, 40 + i, stop.clone(), finished.clone(), deadline))
+        .collect();
+    let mut all_placed = false;
+    // Done: the two matches that play to their end (4 bots, and the matches after their
+    // intermission) and the one that panics (2 bots).
+    host.run(|host| {
+        all_placed |= host.players() == vec![Some(2); 4];
+        (finished.load(Ordering::Relaxed) >= 6 && host.stats().ended >= 2)
+            || Instant::now() > deadline
+    })
+    .unwrap();
+    stop.store(true, Ordering::Relaxed);
+    let results: Vec<(usize, bool)> = bots.into_iter().map(|b| b.join().unwrap()).collect();
+    // Acknowledgements and closes get out.
+    let linger = Instant::now() + Duration::from_millis(200);
+    host.run(|_| Instant::now() > linger).unwrap();
+
+    assert!(all_placed, "eight bots in four matches of two at once");
+    let stats = host.stats().clone();
+    assert_eq!(stats.failed, 1, "{stats:?}");
+    assert!(stats.ended >= 2, "{stats:?}");
+    let played = results.iter().filter(|(rounds, _)| *rounds >= 1).count();
+    assert_eq!(played, 4, "the bots of matches 0 and 3 saw GameOver: {results:?}");
+    let cut_off = results
+        .iter()
+        .filter(|&&(rounds, early)| rounds == 0 && early)
+        .count();
+    assert_eq!(cut_off, 2, "the panicked match's bots were disconnected: {results:?}");
+
+    let ticks = ticks.lock().unwrap();
+    let slow = longest_gap(&ticks[&2]);
+    assert!(slow >= SLOW_TICK, "match 2 was slow: {slow:?}");
+    for number in [0, 3] {
+        let gap = longest_gap(&ticks[&number]);
+        eprintln!("match {number}: longest gap between ticks {gap:?} (match 2's: {slow:?})");
+        assert!(
+            gap < HEALTHY_GAP,
+            "match {number}'s ticks were {gap:?} apart while match 2's took {SLOW_TICK:?}"
+        );
+    }
+}
+
+/// The `server` example, built beside this test by `cargo test`.
+fn server_example() -> PathBuf {
+    let deps = std::env::current_exe().unwrap();
+    let dir = deps.parent().and_then(|d| d.parent()).unwrap();
+    let exe = dir
+        .join("examples")
+        .join(format!("server{}", std::env::consts::EXE_SUFFIX));
+    assert!(exe.is_file(), "{} was not built (cargo test builds the examples)", exe.display());
+    exe
+}
+
+/// A child process, killed when the test ends however it ends.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// `A2S_INFO` with its challenge, answered by the crate's own decoder; `None` when no answer
+/// came in time.
+fn info(socket: &UdpSocket, to: SocketAddr) -> Option<InfoResponse> {
+    let mut buf = [0u8; 1400];
+    let mut challenge = Vec::new();
+    for _ in 0..2 {
+        let request = to_bytes(&InfoRequest {
+            payload: INFO_PAYLOAD.into(),
+            challenge: challenge.clone(),
+        })
+        .unwrap();
+        socket.send_to(&request, to).unwrap();
+        let (n, _) = socket.recv_from(&mut buf).ok()?;
+        if let Ok(Challenge { challenge: c }) = from_bytes(&buf[..n]) {
+            challenge = vec![ChallengeNumber(c)];
+            continue;
+        }
+        return from_bytes(&buf[..n]).ok();
+    }
+    None
+}
+
+#[test]
+fn the_server_example_plays_four_matches_at_once_with_eight_bots() {
+    let port = UdpSocket::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+    let _server = Killed(
+        Command::new(server_example())
+            .args(["--bind", &addr.to_string(), "--matches", "4"])
+            .args(["--max-players", "2", "--min-players", "2"])
+            .args(["--tick-rate", &TICK_RATE.to_string()])
+            .args(["--round-secs", &ROUND_SECS.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let asker = UdpSocket::bind("127.0.0.1:0").unwrap();
+    asker
+        .set_read_timeout(Some(Duration::from_millis(200)))
+        .unwrap();
+    let listening = Instant::now() + Duration::from_secs(20);
+    let empty = loop {
+        if let Some(info) = info(&asker, addr) {
+            break info;
+        }
+        assert!(Instant::now() < listening, "the server never answered");
+    };
+    assert_eq!((empty.players, empty.max_players), (0, 8), "4 matches of 2");
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let finished = Arc::new(AtomicUsize::new(0));
+    let deadline = Instant::now() + Duration::from_secs(40);
+    let bots: Vec<_> = (0..8)
+        .map(|i| bot(addr, 60 + i, stop.clone(), finished.clone(), deadline))
+        .collect();
+    // All eight in the process's totals at once: four matches of two.
+    let mut most = 0;
+    while most < 8 && finished.load(Ordering::Relaxed) == 0 && Instant::now() < deadline {
+        if let Some(info) = info(&asker, addr) {
+            assert_eq!(info.max_players, 8);
+            most = most.max(info.players);
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(most, 8, "the A2S totals counted every match's players");
+    let results: Vec<(usize, bool)> = bots.into_iter().map(|b| b.join().unwrap()).collect();
+    assert!(
+        results.iter().all(|&(rounds, early)| rounds >= 1 && early),
+        "every bot's match played to its GameOver: {results:?}"
+    );
+}
