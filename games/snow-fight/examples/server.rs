@@ -32,6 +32,9 @@
 //! python3 -c 'import a2s; print(a2s.info(("127.0.0.1", 7000))); print(a2s.players(("127.0.0.1", 7000)))'
 //! ```
 //!
+//! `--matches N` hosts N matches of `--max-players` at once on the same port(s), each on a
+//! thread of its own (`snow_fight::host::MatchHost`); a match is then one round.
+//!
 //! Logs with `tracing` to stderr; `RUST_LOG=debug` shows every hit and refused action.
 
 mod common;

@@ -8,7 +8,8 @@
 //! - [`session`]: a server's rounds and a client's view over `hopnet`'s state machines,
 //!   without sockets.
 //! - [`host`]: the server's loop, once for every carrier (hopnet's `ServerDriver`): the
-//!   ticks, the events, the server queries.
+//!   ticks, the events, the server queries; [`host::MatchHost`] runs many matches on one
+//!   driver, each on a thread of its own.
 //! - [`net`]: the game over real UDP ([`net::UdpServer`], the host on UDP; a bot's loop).
 //! - [`query`]: answers the Source engine's server queries (A2S), without sockets; [`host`]'s
 //!   [`GameHost::answer_queries`](host::GameHost::answer_queries) answers them on the game's

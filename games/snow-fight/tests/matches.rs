@@ -248,3 +248,40 @@ fn the_server_example_plays_four_matches_at_once_with_eight_bots() {
         "every bot's match played to its GameOver: {results:?}"
     );
 }
+
+#[test]
+fn a_drained_host_ends_its_unstarted_matches_and_closes_their_players() {
+    let driver = hopnet::Server::bind("127.0.0.1:0", hopnet::Config::default()).unwrap();
+    let config = MatchesConfig::new(
+        2,
+        ServerConfig {
+            max_players: 2,
+            game: game(),
+            sample_every: 0,
+            ..ServerConfig::default()
+        },
+    );
+    let mut host = MatchHost::new(driver, config).unwrap();
+    let addr = host.local_addr().unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let finished = Arc::new(AtomicUsize::new(0));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    // One player: its match waits for a second one, and never starts.
+    let lone = bot(addr, 7, stop.clone(), finished.clone(), deadline);
+    host.run(|host| host.total_players() == 1 || Instant::now() > deadline)
+        .unwrap();
+    assert_eq!(host.players(), vec![Some(1), Some(0)]);
+    host.drain();
+    host.run(|host| host.drained() || Instant::now() > deadline)
+        .unwrap();
+    assert!(host.drained(), "{:?}", host.stats());
+    assert_eq!(host.players(), vec![None, None]);
+    // Its connection is closed, and the bot is told.
+    host.run(|_| finished.load(Ordering::Relaxed) == 1 || Instant::now() > deadline)
+        .unwrap();
+    let (rounds, early) = lone.join().unwrap();
+    assert_eq!((rounds, early), (0, true));
+    let stats = host.stats();
+    assert_eq!((stats.started, stats.ended, stats.failed), (2, 2, 0));
+    assert_eq!(stats.turned_away, 1);
+}

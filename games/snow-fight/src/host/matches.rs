@@ -43,6 +43,19 @@ const POLL: Duration = Duration::from_millis(1);
 const MESSAGES_PER_TURN: usize = 8192;
 
 /// How a [`MatchHost`] runs its matches.
+///
+/// ```
+/// use std::sync::Arc;
+/// use snow_fight::host::{MatchInfo, MatchesConfig};
+/// use snow_fight::session::ServerConfig;
+///
+/// let mut config = MatchesConfig::new(4, ServerConfig { max_players: 2, ..ServerConfig::default() });
+/// // Logs the round's tick of every match, before each of its ticks.
+/// config.hook = Some(Arc::new(|info: MatchInfo, game| {
+///     tracing::trace!(slot = info.slot, tick = game.world().tick());
+/// }));
+/// assert_eq!(config.rounds, 1);
+/// ```
 #[derive(Clone)]
 pub struct MatchesConfig {
     /// Matches at once.
