@@ -131,12 +131,18 @@ fn a_panicking_match_is_ended_and_a_slow_one_holds_up_no_other() {
     assert_eq!(stats.failed, 1, "{stats:?}");
     assert!(stats.ended >= 2, "{stats:?}");
     let played = results.iter().filter(|(rounds, _)| *rounds >= 1).count();
-    assert_eq!(played, 4, "the bots of matches 0 and 3 saw GameOver: {results:?}");
+    assert_eq!(
+        played, 4,
+        "the bots of matches 0 and 3 saw GameOver: {results:?}"
+    );
     let cut_off = results
         .iter()
         .filter(|&&(rounds, early)| rounds == 0 && early)
         .count();
-    assert_eq!(cut_off, 2, "the panicked match's bots were disconnected: {results:?}");
+    assert_eq!(
+        cut_off, 2,
+        "the panicked match's bots were disconnected: {results:?}"
+    );
 
     let ticks = ticks.lock().unwrap();
     let slow = longest_gap(&ticks[&2]);
@@ -158,7 +164,11 @@ fn server_example() -> PathBuf {
     let exe = dir
         .join("examples")
         .join(format!("server{}", std::env::consts::EXE_SUFFIX));
-    assert!(exe.is_file(), "{} was not built (cargo test builds the examples)", exe.display());
+    assert!(
+        exe.is_file(),
+        "{} was not built (cargo test builds the examples)",
+        exe.display()
+    );
     exe
 }
 

@@ -115,7 +115,7 @@ struct Slot {
 /// use snow_fight::host::{MatchHost, MatchesConfig};
 /// use snow_fight::session::ServerConfig;
 ///
-/// let driver = hopnet::Server::bind("127.0.0.1:7000".parse()?, hopnet::Config::default())?;
+/// let driver = hopnet::Server::bind("127.0.0.1:7000", hopnet::Config::default())?;
 /// let config = MatchesConfig::new(4, ServerConfig { max_players: 2, ..ServerConfig::default() });
 /// let mut host = MatchHost::new(driver, config)?;
 /// host.run(|host| host.drained())?;
@@ -194,7 +194,13 @@ impl<D: ServerDriver> MatchHost<D> {
 
     /// Rounds ended in the matches running now, and in those before them.
     pub fn rounds(&self) -> u64 {
-        self.rounds_before + self.slots.iter().flatten().map(|s| u64::from(s.rounds)).sum::<u64>()
+        self.rounds_before
+            + self
+                .slots
+                .iter()
+                .flatten()
+                .map(|s| u64::from(s.rounds))
+                .sum::<u64>()
     }
 
     /// Stops placing players: new connections are closed, a match ends when its round does
@@ -290,8 +296,12 @@ impl<D: ServerDriver> MatchHost<D> {
                 };
                 let event = ServerEvent {
                     event: match event.event {
-                        Event::Acknowledged { .. } => Event::Acknowledged { id: MessageId(local) },
-                        _ => Event::Lost { id: MessageId(local) },
+                        Event::Acknowledged { .. } => Event::Acknowledged {
+                            id: MessageId(local),
+                        },
+                        _ => Event::Lost {
+                            id: MessageId(local),
+                        },
                     },
                     ..event
                 };
@@ -373,7 +383,10 @@ impl<D: ServerDriver> MatchHost<D> {
                 } => {
                     // A match speaks to its own connections only.
                     if self.placed.get(&connection) == Some(&slot) {
-                        let _ = self.server.machine().send_payload(connection, &payload, delivery);
+                        let _ = self
+                            .server
+                            .machine()
+                            .send_payload(connection, &payload, delivery);
                     }
                 }
                 FromMatch::SendTracked {
@@ -382,7 +395,10 @@ impl<D: ServerDriver> MatchHost<D> {
                     local,
                 } => {
                     if self.placed.get(&connection) == Some(&slot)
-                        && let Ok(id) = self.server.machine().send_payload_tracked(connection, &payload)
+                        && let Ok(id) = self
+                            .server
+                            .machine()
+                            .send_payload_tracked(connection, &payload)
                     {
                         self.tracked.insert((connection, id.0), local);
                     }
@@ -458,7 +474,11 @@ impl<D: ServerDriver> MatchHost<D> {
 
     /// Answers server queries on `socket` (bound by the caller) from now on, not on the game's
     /// port.
-    pub fn answer_queries_on(&mut self, socket: UdpSocket, listing: Listing) -> Result<(), D::Error> {
+    pub fn answer_queries_on(
+        &mut self,
+        socket: UdpSocket,
+        listing: Listing,
+    ) -> Result<(), D::Error> {
         self.queries = Some(Queries::on_socket(&mut self.server, socket, listing)?);
         Ok(())
     }
@@ -482,7 +502,12 @@ impl<D: ServerDriver> MatchHost<D> {
                 .flatten()
                 .map(|s| u64::from(s.rounds))
                 .sum::<u64>();
-        let roster: Vec<RosterEntry> = self.slots.iter().flatten().flat_map(|s| s.roster.iter().copied()).collect();
+        let roster: Vec<RosterEntry> = self
+            .slots
+            .iter()
+            .flatten()
+            .flat_map(|s| s.roster.iter().copied())
+            .collect();
         let secure = self.server.is_secure();
         let matches = self.config.matches;
         q.answer_pending(

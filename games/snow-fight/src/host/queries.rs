@@ -142,7 +142,8 @@ impl Queries {
             socket,
             buf,
         } = self;
-        let answer = |from, datagram: &[u8]| responder.answer(from, datagram, info, &players, &rules);
+        let answer =
+            |from, datagram: &[u8]| responder.answer(from, datagram, info, &players, &rules);
         match socket {
             None => {
                 let Some(side) = server.side_channel() else {

@@ -6,8 +6,8 @@
 mod baselines;
 #[cfg(test)]
 mod delta_link;
-mod requests;
 mod outgoing;
+mod requests;
 mod roster;
 mod rounds;
 mod seats;

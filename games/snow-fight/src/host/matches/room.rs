@@ -214,7 +214,9 @@ fn run(plan: Plan, from_host: &Receiver<ToMatch>, to_host: SyncSender<FromMatch>
             next_tick = epoch + tick * due.wrapping_add(1);
         }
         let players = server.players();
-        let roster_due = server.time().is_multiple_of(server.config().game.tick_rate.max(1));
+        let roster_due = server
+            .time()
+            .is_multiple_of(server.config().game.tick_rate.max(1));
         if players != last_players || roster_due {
             last_players = players;
             let rounds = server.stats().rounds;
@@ -225,7 +227,12 @@ fn run(plan: Plan, from_host: &Receiver<ToMatch>, to_host: SyncSender<FromMatch>
         }
         let unstarted = server.world().phase() == Phase::Waiting;
         if server.played(rounds) || (draining && unstarted) {
-            info!(slot = info.slot, number = info.number, rounds = server.stats().rounds, "match over");
+            info!(
+                slot = info.slot,
+                number = info.number,
+                rounds = server.stats().rounds,
+                "match over"
+            );
             out.push(FromMatch::Ended(server.take_seats()));
             return;
         }

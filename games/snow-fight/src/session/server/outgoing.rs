@@ -36,8 +36,7 @@ use tracing::debug;
 pub trait Outgoing {
     /// Sends a message (a response, `GameOver`) with `delivery`. Returns whether it was
     /// queued.
-    fn send_message(&mut self, connection: ConnectionId, bytes: &[u8], delivery: Delivery)
-    -> bool;
+    fn send_message(&mut self, connection: ConnectionId, bytes: &[u8], delivery: Delivery) -> bool;
 
     /// Sends a full snapshot event to a client that keeps none as a baseline, unreliably.
     /// Returns whether it was queued.
@@ -51,12 +50,7 @@ pub trait Outgoing {
 }
 
 impl Outgoing for Server {
-    fn send_message(
-        &mut self,
-        connection: ConnectionId,
-        bytes: &[u8],
-        delivery: Delivery,
-    ) -> bool {
+    fn send_message(&mut self, connection: ConnectionId, bytes: &[u8], delivery: Delivery) -> bool {
         match Server::send(self, connection, bytes, delivery) {
             Ok(()) => true,
             Err(e) => {

@@ -80,7 +80,10 @@ impl GameServer {
         if seat.joined {
             let (entity, events) = self.world.add_player(seat.player);
             self.log_events(&events);
-            info!(player = seat.player, entity, "player seated from another match");
+            info!(
+                player = seat.player,
+                entity, "player seated from another match"
+            );
         }
         self.clients.insert(seat.connection, client);
     }
