@@ -8,7 +8,7 @@
 //! here.
 //!
 //! [`MatchHost`] is the other loop: many matches on one driver, each on a thread of its own
-//! ([`matches`]), placed by the [`Matchmaker`].
+//! ([`mod@matches`]), placed by the [`Matchmaker`].
 
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

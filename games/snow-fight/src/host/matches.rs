@@ -1,5 +1,5 @@
 //! Many matches on one server: one carrier's driver (one port, plain or secure, UDP and web),
-//! and each match on a thread of its own ([`room`]). The socket's thread (the caller's, in
+//! and each match on a thread of its own (`room`). The socket's thread (the caller's, in
 //! [`MatchHost::turn`]) reads the datagrams, hands each connection's events to its match,
 //! sends what the matches send, and answers server queries with the process's totals.
 //!
@@ -13,7 +13,7 @@
 //!   end, closes its connections (their clients may connect again) and starts a new match in
 //!   its slot;
 //! - a slow match delays only its own ticks: the host never waits for a match. It queues a
-//!   match's events in a bounded channel ([`room::INBOX`]) and, behind that, keeps only what
+//!   match's events in a bounded channel (1,024 messages) and, behind that, keeps only what
 //!   must arrive (arrivals and departures); the messages and acknowledgements of a match that
 //!   far behind are dropped and counted ([`MatchesStats::dropped`]).
 
@@ -222,7 +222,7 @@ impl<D: ServerDriver> MatchHost<D> {
         self.draining && self.slots.iter().all(Option::is_none)
     }
 
-    /// One turn: the driver's I/O (at most [`POLL`]), its events to their matches, the
+    /// One turn: the driver's I/O (at most a millisecond), its events to their matches, the
     /// matches' messages out, the queries answered, ended matches replaced.
     pub fn turn(&mut self) -> Result<(), D::Error> {
         self.server.poll(POLL)?;
@@ -322,9 +322,8 @@ impl<D: ServerDriver> MatchHost<D> {
             return;
         };
         if s.backlog.is_empty() {
-            match s.room.offer(ToMatch::Event(event)) {
-                Ok(()) => return,
-                Err(event) => s.backlog.push_back(event),
+            if let Err(event) = s.room.offer(ToMatch::Event(event)) {
+                s.backlog.push_back(event);
             }
         } else if s.backlog.len() < room::INBOX {
             s.backlog.push_back(ToMatch::Event(event));

@@ -1,5 +1,5 @@
 //! Where a game server's messages go. Usually straight into the transport's machine; a match
-//! of a server that hosts several ([`crate::host::matches`]) runs on a thread of its own and
+//! of a server that hosts several ([`mod@crate::host::matches`]) runs on a thread of its own and
 //! hands its messages to the socket's thread instead, so the game is written against this
 //! trait rather than against [`Server`].
 

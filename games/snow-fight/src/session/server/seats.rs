@@ -1,5 +1,5 @@
 //! A player's seat, carried from one match to the next when a server hosts several
-//! ([`crate::host::matches`]): the match that ends hands its players' seats back, and the
+//! ([`mod@crate::host::matches`]): the match that ends hands its players' seats back, and the
 //! match they are placed in next seats them at once, without a second `Init` (the client
 //! does not know it moved; it sees a new round). The player keeps its id, its dialect, its
 //! wins and its request for deltas; the baselines start over, as the new match has sent it
