@@ -17,21 +17,23 @@
 //!   must arrive (arrivals and departures); the messages and acknowledgements of a match that
 //!   far behind are dropped and counted ([`MatchesStats::dropped`]).
 
+mod placing;
 mod room;
+mod routing;
+mod totals;
 
 use std::collections::{HashMap, VecDeque};
-use std::net::{SocketAddr, UdpSocket};
-use std::sync::mpsc::TryRecvError;
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use hopnet::{ConnectionId, Event, MessageId, ServerDriver, ServerEvent};
-use tracing::{info, warn};
+use hopnet::{ConnectionId, ServerDriver};
+use tracing::info;
 
 use super::matchmaker::Matchmaker;
-use super::queries::{self, Listing, Queries};
-use crate::session::{RosterEntry, Seat, ServerConfig};
+use super::queries::Queries;
+use crate::session::{RosterEntry, ServerConfig};
 use crate::world::PlayerId;
-use room::{FromMatch, Plan, Room, ToMatch};
+use room::{Plan, Room, ToMatch};
 
 pub use room::{MatchInfo, TickHook};
 
@@ -227,11 +229,11 @@ impl<D: ServerDriver> MatchHost<D> {
     pub fn turn(&mut self) -> Result<(), D::Error> {
         self.server.poll(POLL)?;
         while let Some(event) = self.server.poll_event() {
-            self.route(event)?;
+            self.route(event);
         }
         self.answer_pending_queries()?;
         for slot in 0..self.slots.len() {
-            self.serve(slot)?;
+            self.serve(slot);
         }
         self.server.flush()
     }
@@ -268,256 +270,5 @@ impl<D: ServerDriver> MatchHost<D> {
             backlog: VecDeque::new(),
         });
         Ok(())
-    }
-
-    /// Hands a transport event to its connection's match.
-    fn route(&mut self, event: ServerEvent) -> Result<(), D::Error> {
-        let connection = event.connection;
-        match event.event {
-            Event::Connected => {
-                let player = self.next_player;
-                self.next_player = self.next_player.wrapping_add(1).max(1);
-                return self.place(Seat::arriving(connection, player));
-            }
-            Event::Disconnected { .. } => {
-                self.tracked.retain(|(c, _), _| *c != connection);
-                let Some(slot) = self.placed.remove(&connection) else {
-                    return Ok(());
-                };
-                if let Some(s) = &mut self.slots[slot] {
-                    s.connections = s.connections.saturating_sub(1);
-                    s.backlog.push_back(ToMatch::Event(event));
-                }
-                return Ok(());
-            }
-            Event::Acknowledged { id } | Event::Lost { id } => {
-                let Some(local) = self.tracked.remove(&(connection, id.0)) else {
-                    return Ok(());
-                };
-                let event = ServerEvent {
-                    event: match event.event {
-                        Event::Acknowledged { .. } => Event::Acknowledged {
-                            id: MessageId(local),
-                        },
-                        _ => Event::Lost {
-                            id: MessageId(local),
-                        },
-                    },
-                    ..event
-                };
-                self.hand(connection, event);
-            }
-            Event::Message { .. } => self.hand(connection, event),
-        }
-        Ok(())
-    }
-
-    /// Hands a message or an acknowledgement to the connection's match, unless the match is
-    /// far behind.
-    fn hand(&mut self, connection: ConnectionId, event: ServerEvent) {
-        let Some(slot) = self.placed.get(&connection) else {
-            return;
-        };
-        let Some(s) = &mut self.slots[*slot] else {
-            return;
-        };
-        if s.backlog.is_empty() {
-            if let Err(event) = s.room.offer(ToMatch::Event(event)) {
-                s.backlog.push_back(event);
-            }
-        } else if s.backlog.len() < room::INBOX {
-            s.backlog.push_back(ToMatch::Event(event));
-        } else {
-            self.stats.dropped += 1;
-        }
-    }
-
-    /// Seats a connection in the fullest match with room, or closes it when there is none.
-    fn place(&mut self, seat: Seat) -> Result<(), D::Error> {
-        let occupancy: Vec<Option<usize>> = self
-            .slots
-            .iter()
-            .map(|s| s.as_ref().filter(|_| !self.draining).map(|s| s.connections))
-            .collect();
-        let Some(slot) = self.matchmaker.place(&occupancy) else {
-            self.stats.turned_away += 1;
-            warn!(connection = ?seat.connection, draining = self.draining, "no match has room: connection closed");
-            return self.server.close(seat.connection);
-        };
-        let Some(s) = &mut self.slots[slot] else {
-            return Ok(());
-        };
-        s.connections += 1;
-        self.placed.insert(seat.connection, slot);
-        s.backlog.push_back(ToMatch::Admit(seat));
-        Ok(())
-    }
-
-    /// A match's turn: its backlog in, its messages out, and its end.
-    fn serve(&mut self, slot: usize) -> Result<(), D::Error> {
-        let Some(s) = &mut self.slots[slot] else {
-            return Ok(());
-        };
-        while let Some(message) = s.backlog.pop_front() {
-            if let Err(message) = s.room.offer(message) {
-                s.backlog.push_front(message);
-                break;
-            }
-        }
-        let mut ended = None;
-        for _ in 0..MESSAGES_PER_TURN {
-            let message = match s.room.outbox.try_recv() {
-                Ok(message) => message,
-                Err(TryRecvError::Empty) => break,
-                Err(TryRecvError::Disconnected) => {
-                    ended = Some(None);
-                    break;
-                }
-            };
-            match message {
-                FromMatch::Send {
-                    connection,
-                    payload,
-                    delivery,
-                } => {
-                    // A match speaks to its own connections only.
-                    if self.placed.get(&connection) == Some(&slot) {
-                        let _ = self
-                            .server
-                            .machine()
-                            .send_payload(connection, &payload, delivery);
-                    }
-                }
-                FromMatch::SendTracked {
-                    connection,
-                    payload,
-                    local,
-                } => {
-                    if self.placed.get(&connection) == Some(&slot)
-                        && let Ok(id) = self
-                            .server
-                            .machine()
-                            .send_payload_tracked(connection, &payload)
-                    {
-                        self.tracked.insert((connection, id.0), local);
-                    }
-                }
-                FromMatch::Standing { roster, rounds } => {
-                    s.roster = roster;
-                    s.rounds = rounds;
-                }
-                FromMatch::Ended(seats) => {
-                    ended = Some(Some(seats));
-                    break;
-                }
-            }
-        }
-        match ended {
-            None => Ok(()),
-            Some(seats) => self.end(slot, seats),
-        }
-    }
-
-    /// A match is over: played (`seats` are its connections) or failed (`None`).
-    fn end(&mut self, slot: usize, seats: Option<Vec<Seat>>) -> Result<(), D::Error> {
-        let Some(mut s) = self.slots[slot].take() else {
-            return Ok(());
-        };
-        room::finish(&mut s.room);
-        self.rounds_before += u64::from(s.rounds);
-        let seats = match seats {
-            Some(seats) => {
-                self.stats.ended += 1;
-                seats
-            }
-            None => {
-                self.stats.failed += 1;
-                Vec::new()
-            }
-        };
-        // Connections still placed here and not in `seats` (all of them, when it failed):
-        // their state went with the match.
-        let lost: Vec<ConnectionId> = self
-            .placed
-            .iter()
-            .filter(|&(c, &at)| at == slot && !seats.iter().any(|seat| seat.connection == *c))
-            .map(|(c, _)| *c)
-            .collect();
-        for connection in lost {
-            self.placed.remove(&connection);
-            self.stats.turned_away += 1;
-            self.server.close(connection)?;
-        }
-        if !self.draining
-            && let Err(error) = self.start(slot)
-        {
-            warn!(slot, %error, "cannot start a match: the slot stays empty");
-        }
-        for seat in seats {
-            // A connection that left after the match's end is no longer placed.
-            if self.placed.remove(&seat.connection).is_some() {
-                self.tracked.retain(|(c, _), _| *c != seat.connection);
-                self.place(seat)?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Answers server queries on the game's own port from now on, with the process's
-    /// totals; fails on a carrier without a side channel (then
-    /// [`answer_queries_on`](Self::answer_queries_on) a port of their own).
-    pub fn answer_queries(&mut self, listing: Listing) -> Result<(), D::Error> {
-        self.queries = Some(Queries::on_game_port(&mut self.server, listing)?);
-        Ok(())
-    }
-
-    /// Answers server queries on `socket` (bound by the caller) from now on, not on the game's
-    /// port.
-    pub fn answer_queries_on(
-        &mut self,
-        socket: UdpSocket,
-        listing: Listing,
-    ) -> Result<(), D::Error> {
-        self.queries = Some(Queries::on_socket(&mut self.server, socket, listing)?);
-        Ok(())
-    }
-
-    /// Where queries are answered, if they are.
-    pub fn query_addr(&self) -> Option<SocketAddr> {
-        self.queries.as_ref()?.addr(&self.server)
-    }
-
-    /// Answers the queries that came in since the last turn, with the process's totals.
-    fn answer_pending_queries(&mut self) -> Result<(), D::Error> {
-        let Some(q) = &mut self.queries else {
-            return Ok(());
-        };
-        let game = &self.config.game;
-        let max = game.max_players.saturating_mul(self.config.matches);
-        let rounds = self.rounds_before
-            + self
-                .slots
-                .iter()
-                .flatten()
-                .map(|s| u64::from(s.rounds))
-                .sum::<u64>();
-        let roster: Vec<RosterEntry> = self
-            .slots
-            .iter()
-            .flatten()
-            .flat_map(|s| s.roster.iter().copied())
-            .collect();
-        let secure = self.server.is_secure();
-        let matches = self.config.matches;
-        q.answer_pending(
-            &mut self.server,
-            max,
-            || queries::players(&roster, game),
-            || {
-                let mut rules = queries::rules(game, rounds, secure);
-                rules.push(("matches".into(), matches.to_string()));
-                rules
-            },
-        )
     }
 }
