@@ -3,7 +3,8 @@
 //! disconnected) while the others play on to their end; and a match whose every tick sleeps
 //! does not hold up the ticks of the others. Once through the library type ([`MatchHost`]),
 //! once through the `server` example run as a process (`--matches 4`), whose A2S answer gives
-//! the process's totals.
+//! the process's totals. And the players of a match that ended play the next one (secure
+//! carrier), and a drained host ends its matches and closes their players.
 
 use std::collections::HashMap;
 use std::net::{SocketAddr, UdpSocket};
@@ -12,15 +13,16 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
+use hopnet::secure::{ConnectTokenBuilder, Key};
 use hopnet_codec::{from_bytes, to_bytes};
 use hopnet_formats::source_query::{
     Challenge, ChallengeNumber, INFO_PAYLOAD, InfoRequest, InfoResponse,
 };
 use snow_fight::Config;
 use snow_fight::host::{MatchHost, MatchInfo, MatchesConfig};
-use snow_fight::net::play_bot;
+use snow_fight::net::{play_bot, play_bot_on};
 use snow_fight::session::{BotPlayer, ServerConfig};
 use snow_fight::world::Phase;
 
@@ -294,4 +296,62 @@ fn a_drained_host_ends_its_unstarted_matches_and_closes_their_players() {
     let stats = host.stats();
     assert_eq!((stats.started, stats.ended, stats.failed), (2, 2, 0));
     assert_eq!(stats.turned_away, 1);
+}
+
+/// Two rounds' results of a bot over the secure carrier, connecting with a token of `key`.
+fn secure_bot(addr: SocketAddr, key: Key, id: u64, deadline: Instant) -> JoinHandle<Vec<u32>> {
+    thread::spawn(move || {
+        let token = ConnectTokenBuilder::new(SECURE_PROTOCOL, id, [addr])
+            .issue(&key, SystemTime::now())
+            .unwrap();
+        let client = hopnet::Client::connect_secure(token, hopnet::Config::default()).unwrap();
+        let mut player = BotPlayer::new(game(), id);
+        play_bot_on(client, &mut player, |p, _| {
+            p.results.len() >= 2 || Instant::now() > deadline
+        })
+        .unwrap();
+        player.results.iter().map(|r| r.time).collect()
+    })
+}
+
+const SECURE_PROTOCOL: u64 = 0x6d61_7463;
+
+#[test]
+fn the_players_of_a_match_that_ended_play_the_next_over_the_secure_carrier() {
+    let key = Key::generate();
+    let driver = hopnet::Server::bind_secure(
+        "127.0.0.1:0",
+        hopnet::Config::default(),
+        SECURE_PROTOCOL,
+        key.clone(),
+    )
+    .unwrap();
+    let config = MatchesConfig::new(
+        2,
+        ServerConfig {
+            max_players: 2,
+            game: game(),
+            sample_every: 0,
+            intermission_secs: 1,
+            ..ServerConfig::default()
+        },
+    );
+    let mut host = MatchHost::new(driver, config).unwrap();
+    let addr = host.local_addr().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(40);
+    let bots: Vec<_> = (0..4)
+        .map(|i| secure_bot(addr, key.clone(), 80 + i, deadline))
+        .collect();
+    host.run(|host| bots.iter().all(|b| b.is_finished()) || Instant::now() > deadline)
+        .unwrap();
+    let ends: Vec<Vec<u32>> = bots.into_iter().map(|b| b.join().unwrap()).collect();
+    for times in &ends {
+        // The second `GameOver` came from the match it was placed in next, on the process's
+        // clock: later than the first.
+        assert_eq!(times.len(), 2, "every bot played two matches: {ends:?}");
+        assert!(times[1] > times[0], "{ends:?}");
+    }
+    let stats = host.stats();
+    assert!(stats.ended >= 2 && stats.failed == 0, "{stats:?}");
+    assert_eq!(stats.turned_away, 0, "{stats:?}");
 }
