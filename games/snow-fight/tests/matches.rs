@@ -4,7 +4,9 @@
 //! does not hold up the ticks of the others. Once through the library type ([`MatchHost`]),
 //! once through the `server` example run as a process (`--matches 4`), whose A2S answer gives
 //! the process's totals. And the players of a match that ended play the next one (secure
-//! carrier), and a drained host ends its matches and closes their players.
+//! carrier), the matches run on the browsers' carrier (WebTransport's server, UDP bots) with
+//! their queries on the game's port, and a drained host ends its matches and closes their
+//! players.
 
 use std::collections::HashMap;
 use std::net::{SocketAddr, UdpSocket};
@@ -354,4 +356,76 @@ fn the_players_of_a_match_that_ended_play_the_next_over_the_secure_carrier() {
     let stats = host.stats();
     assert!(stats.ended >= 2 && stats.failed == 0, "{stats:?}");
     assert_eq!(stats.turned_away, 0, "{stats:?}");
+}
+
+#[test]
+fn the_matches_run_on_the_browsers_carrier_too() {
+    use hopnet_webtransport::{Certificate, WebTransportConfig};
+    let certificate = Certificate::self_signed(["localhost", "127.0.0.1"]).unwrap();
+    let loopback: SocketAddr = "127.0.0.1:0".parse().unwrap();
+    let driver = hopnet_webtransport::Server::bind(
+        loopback,
+        WebTransportConfig::new(loopback, certificate),
+        hopnet::Config::default(),
+    )
+    .unwrap();
+    let config = MatchesConfig::new(
+        2,
+        ServerConfig {
+            max_players: 2,
+            game: game(),
+            sample_every: 0,
+            ..ServerConfig::default()
+        },
+    );
+    let mut host = MatchHost::new(driver, config).unwrap();
+    host.answer_queries(snow_fight::net::Listing::default())
+        .unwrap();
+    let addr = host.local_addr().unwrap();
+    assert_eq!(host.query_addr(), Some(addr));
+    let stop = Arc::new(AtomicBool::new(false));
+    let finished = Arc::new(AtomicUsize::new(0));
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let bots: Vec<_> = (0..4)
+        .map(|i| bot(addr, 90 + i, stop.clone(), finished.clone(), deadline))
+        .collect();
+    // Queries on the game's port, answered between the turns.
+    let asker = UdpSocket::bind("127.0.0.1:0").unwrap();
+    asker.set_nonblocking(true).unwrap();
+    let mut buf = [0u8; 1400];
+    let mut challenge = Vec::new();
+    let mut answer = None;
+    let mut most_placed = 0;
+    let mut asked = Instant::now();
+    host.run(|host| {
+        most_placed = most_placed.max(host.total_players());
+        if answer.is_none()
+            && host.total_players() == 4
+            && asked.elapsed() > Duration::from_millis(50)
+        {
+            asked = Instant::now();
+            let request = to_bytes(&InfoRequest {
+                payload: INFO_PAYLOAD.into(),
+                challenge: challenge.clone(),
+            })
+            .unwrap();
+            asker.send_to(&request, addr).unwrap();
+        }
+        if let Ok((n, _)) = asker.recv_from(&mut buf) {
+            match from_bytes::<Challenge>(&buf[..n]) {
+                Ok(Challenge { challenge: c }) => challenge = vec![ChallengeNumber(c)],
+                Err(_) => answer = from_bytes::<InfoResponse>(&buf[..n]).ok(),
+            }
+        }
+        finished.load(Ordering::Relaxed) == 4 || Instant::now() > deadline
+    })
+    .unwrap();
+    let results: Vec<(usize, bool)> = bots.into_iter().map(|b| b.join().unwrap()).collect();
+    assert_eq!(most_placed, 4);
+    assert!(
+        results.iter().all(|&(rounds, early)| rounds >= 1 && early),
+        "{results:?}"
+    );
+    let info = answer.expect("an A2S_INFO answer");
+    assert_eq!((info.players, info.max_players), (4, 4));
 }
