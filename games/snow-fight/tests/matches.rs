@@ -118,8 +118,12 @@ fn a_panicking_match_is_ended_and_a_slow_one_holds_up_no_other() {
     let mut all_placed = false;
     // Done: the two matches that play to their end (4 bots, and the matches after their
     // intermission) and the one that panics (2 bots).
+    let mut ids = Vec::new();
     host.run(|host| {
-        all_placed |= host.players() == vec![Some(2); 4];
+        if host.players() == vec![Some(2); 4] && !all_placed {
+            all_placed = true;
+            ids = host.roster().iter().map(|e| e.player).collect();
+        }
         (finished.load(Ordering::Relaxed) >= 6 && host.stats().ended >= 2)
             || Instant::now() > deadline
     })
@@ -131,6 +135,8 @@ fn a_panicking_match_is_ended_and_a_slow_one_holds_up_no_other() {
     host.run(|_| Instant::now() > linger).unwrap();
 
     assert!(all_placed, "eight bots in four matches of two at once");
+    ids.dedup();
+    assert_eq!(ids.len(), 8, "player ids unique in the process: {ids:?}");
     let stats = host.stats().clone();
     assert_eq!(stats.failed, 1, "{stats:?}");
     assert!(stats.ended >= 2, "{stats:?}");
@@ -344,7 +350,7 @@ fn the_players_of_a_match_that_ended_play_the_next_over_the_secure_carrier() {
     let bots: Vec<_> = (0..4)
         .map(|i| secure_bot(addr, key.clone(), 80 + i, deadline))
         .collect();
-    host.run(|host| bots.iter().all(|b| b.is_finished()) || Instant::now() > deadline)
+    host.run(|_| bots.iter().all(|b| b.is_finished()) || Instant::now() > deadline)
         .unwrap();
     let ends: Vec<Vec<u32>> = bots.into_iter().map(|b| b.join().unwrap()).collect();
     for times in &ends {

@@ -194,15 +194,16 @@ impl<D: ServerDriver> MatchHost<D> {
         self.players().into_iter().flatten().sum()
     }
 
+    /// Every player of every match, as each match last said (on a change of its players, and
+    /// every second): ids unique in the process, so that a fleet's player tracking can tell
+    /// arrivals and departures from one call to the next.
+    pub fn roster(&self) -> Vec<RosterEntry> {
+        roster_of(&self.slots)
+    }
+
     /// Rounds ended in the matches running now, and in those before them.
     pub fn rounds(&self) -> u64 {
-        self.rounds_before
-            + self
-                .slots
-                .iter()
-                .flatten()
-                .map(|s| u64::from(s.rounds))
-                .sum::<u64>()
+        rounds_of(self.rounds_before, &self.slots)
     }
 
     /// Stops placing players: new connections are closed, a match ends when its round does
@@ -271,4 +272,25 @@ impl<D: ServerDriver> MatchHost<D> {
         });
         Ok(())
     }
+}
+
+/// The players of the matches in `slots`, by id.
+fn roster_of(slots: &[Option<Slot>]) -> Vec<RosterEntry> {
+    let mut roster: Vec<RosterEntry> = slots
+        .iter()
+        .flatten()
+        .flat_map(|s| s.roster.iter().copied())
+        .collect();
+    roster.sort_by_key(|e| e.player);
+    roster
+}
+
+/// Rounds ended: `before` in the matches that are over, and those of the matches in `slots`.
+fn rounds_of(before: u64, slots: &[Option<Slot>]) -> u64 {
+    before
+        + slots
+            .iter()
+            .flatten()
+            .map(|s| u64::from(s.rounds))
+            .sum::<u64>()
 }

@@ -7,7 +7,6 @@ use hopnet::ServerDriver;
 
 use super::MatchHost;
 use crate::host::queries::{self, Listing, Queries};
-use crate::session::RosterEntry;
 
 impl<D: ServerDriver> MatchHost<D> {
     /// Answers server queries on the game's own port from now on, with the process's
@@ -41,25 +40,13 @@ impl<D: ServerDriver> MatchHost<D> {
         };
         let game = &self.config.game;
         let max = game.max_players.saturating_mul(self.config.matches);
-        let rounds = self.rounds_before
-            + self
-                .slots
-                .iter()
-                .flatten()
-                .map(|s| u64::from(s.rounds))
-                .sum::<u64>();
-        let roster: Vec<RosterEntry> = self
-            .slots
-            .iter()
-            .flatten()
-            .flat_map(|s| s.roster.iter().copied())
-            .collect();
+        let rounds = super::rounds_of(self.rounds_before, &self.slots);
         let secure = self.server.is_secure();
         let matches = self.config.matches;
         q.answer_pending(
             &mut self.server,
             max,
-            || queries::players(&roster, game),
+            || queries::players(&super::roster_of(&self.slots), game),
             || {
                 let mut rules = queries::rules(game, rounds, secure);
                 rules.push(("matches".into(), matches.to_string()));
