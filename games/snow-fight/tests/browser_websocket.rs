@@ -1,0 +1,116 @@
+//! The page falls back to a WebSocket by itself: Debian's Chromium, headless, with
+//! `window.WebTransport` removed before the page's scripts run (`web/test/browser_websocket.mjs`),
+//! plays a round by itself against a native bot over UDP, on one server.
+//!
+//! Needs Node.js 18 or later with npm (the test installs `web/`'s packages) and Debian's
+//! `chromium` package; without them it fails and says what to install.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use hopnet_webtransport::{Certificate, WebTransportConfig};
+use snow_fight::Config;
+use snow_fight::net::play_bot;
+use snow_fight::session::{BotPlayer, GameServer, ServerConfig};
+use snow_fight::web::WebServer;
+
+const TICK_RATE: u32 = 60;
+
+fn any() -> SocketAddr {
+    "127.0.0.1:0".parse().unwrap()
+}
+
+/// Rounds of 5 s that start with two players.
+fn game() -> Config {
+    Config {
+        min_players: 2,
+        max_ticks: 5 * TICK_RATE,
+        ..Config::for_tick_rate(TICK_RATE)
+    }
+}
+
+#[test]
+fn a_page_without_webtransport_plays_a_round_over_a_websocket() {
+    let chromium = web_toolchain::chromium();
+    web_toolchain::node_modules();
+
+    let certificate = Certificate::self_signed(["localhost", "127.0.0.1"]).unwrap();
+    let mut server = WebServer::bind(
+        any(),
+        WebTransportConfig::new(any(), certificate),
+        hopnet::Config::default(),
+        GameServer::new(ServerConfig {
+            seed: 11,
+            sample_every: 0,
+            game: game(),
+            ..ServerConfig::default()
+        }),
+        TICK_RATE,
+    )
+    .unwrap();
+    let page = server.serve_page(any()).unwrap();
+    let udp = server.server.local_addr().unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let serving = std::thread::spawn({
+        let stop = stop.clone();
+        move || {
+            server.run(|_| stop.load(Ordering::Relaxed)).unwrap();
+            server
+        }
+    });
+    // The native bot plays until told to stop: the page's round needs a second player.
+    let native = std::thread::spawn({
+        let stop = stop.clone();
+        move || {
+            let mut player = BotPlayer::new(game(), 3);
+            play_bot(udp, hopnet::Config::default(), &mut player, |_, _| {
+                stop.load(Ordering::Relaxed)
+            })
+            .unwrap();
+            player.results.len()
+        }
+    });
+
+    let script = web_toolchain::web_dir().join("test/browser_websocket.mjs");
+    let url = format!("http://{page}/");
+    let out = web_toolchain::run_node(&[&script, std::path::Path::new(&url), &chromium], &[]);
+    stop.store(true, Ordering::Relaxed);
+    let native_rounds = native.join().unwrap();
+    let server = serving.join().unwrap();
+
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let result: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
+        panic!(
+            "the browser script printed no result ({e}): {stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    assert!(
+        out.status.success() && result.get("error").is_none(),
+        "in the browser: {result:#}"
+    );
+    assert_eq!(result["sawWebTransport"], false, "{result:#}");
+    let page = &result["page"];
+    assert_eq!(page["transport"], "websocket", "{result:#}");
+    assert_eq!(
+        page["fallback"], "this browser has no WebTransport",
+        "{result:#}"
+    );
+    assert_eq!(
+        page["won"].as_u64().unwrap() + page["lost"].as_u64().unwrap(),
+        1,
+        "{result:#}"
+    );
+    assert!(page["snapshots"].as_u64().unwrap() >= 60, "{page:#}");
+    assert!(native_rounds >= 1, "the native bot played the round too");
+
+    let stats = server.server.web_stats();
+    assert_eq!(stats.accepted, 0, "no WebTransport session: {stats:?}");
+    assert_eq!(stats.websocket.accepted, 1, "{stats:?}");
+    assert_eq!(
+        stats.websocket.queue_full + stats.websocket.closed_too_large,
+        0,
+        "{stats:?}"
+    );
+}
