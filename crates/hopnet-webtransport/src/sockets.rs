@@ -173,3 +173,38 @@ impl Sockets {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::address::websocket_address;
+    use crate::websocket::SOCKET_QUEUE;
+
+    #[test]
+    fn a_socket_that_takes_nothing_costs_its_own_datagrams_only() {
+        let (_, datagrams) = mpsc::channel(1);
+        let (_, control) = mpsc::unbounded_channel();
+        let mut sockets = Sockets::new(
+            datagrams,
+            control,
+            Arc::default(),
+            Duration::from_secs(15),
+        );
+        let mut hopnet = hopnet::proto::Server::new(hopnet::Config::default());
+        let now = Instant::now();
+        // Two sockets whose tasks never read what they are sent.
+        let (slow, fine) = (websocket_address(1), websocket_address(2));
+        let (slow_tx, _slow_rx) = mpsc::channel(SOCKET_QUEUE);
+        let (fine_tx, mut fine_rx) = mpsc::channel(SOCKET_QUEUE);
+        for (addr, out) in [(slow, slow_tx), (fine, fine_tx)] {
+            sockets.on_control(SocketControl::Opened { addr, out }, &mut hopnet, now);
+        }
+        let datagram = [0u8; 40];
+        sockets.send(slow, std::iter::repeat_n(&datagram, SOCKET_QUEUE + 44));
+        sockets.send(fine, std::iter::once(&datagram));
+        let stats = sockets.stats();
+        assert_eq!(stats.datagrams_sent, SOCKET_QUEUE as u64 + 1);
+        assert_eq!(stats.queue_full, 44);
+        assert!(matches!(fine_rx.try_recv(), Ok(Out::Datagram(d)) if d.len() == 40));
+    }
+}

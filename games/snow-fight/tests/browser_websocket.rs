@@ -1,6 +1,8 @@
 //! The page falls back to a WebSocket by itself: Debian's Chromium, headless, with
 //! `window.WebTransport` removed before the page's scripts run (`web/test/browser_websocket.mjs`),
-//! plays a round by itself against a native bot over UDP, on one server.
+//! plays a round by itself against a native bot over UDP, on one server; a second page, which
+//! has WebTransport but whose session fails (sent to a UDP port nobody listens on), falls back
+//! too and plays.
 //!
 //! Needs Node.js 18 or later with npm (the test installs `web/`'s packages) and Debian's
 //! `chromium` package; without them it fails and says what to install.
@@ -74,7 +76,17 @@ fn a_page_without_webtransport_plays_a_round_over_a_websocket() {
 
     let script = web_toolchain::web_dir().join("test/browser_websocket.mjs");
     let url = format!("http://{page}/");
-    let out = web_toolchain::run_node(&[&script, std::path::Path::new(&url), &chromium], &[]);
+    let closed = std::net::UdpSocket::bind(any()).unwrap().local_addr().unwrap();
+    let closed = closed.port().to_string();
+    let out = web_toolchain::run_node(
+        &[
+            &script,
+            std::path::Path::new(&url),
+            &chromium,
+            std::path::Path::new(&closed),
+        ],
+        &[],
+    );
     stop.store(true, Ordering::Relaxed);
     let native_rounds = native.join().unwrap();
     let server = serving.join().unwrap();
@@ -103,11 +115,21 @@ fn a_page_without_webtransport_plays_a_round_over_a_websocket() {
         "{result:#}"
     );
     assert!(page["snapshots"].as_u64().unwrap() >= 60, "{page:#}");
+    let failed = &result["failed"];
+    assert_eq!(failed["transport"], "websocket", "{result:#}");
+    assert!(
+        failed["fallback"]
+            .as_str()
+            .unwrap()
+            .starts_with("WebTransport failed"),
+        "{result:#}"
+    );
+    assert!(failed["snapshots"].as_u64().unwrap() > 0, "{failed:#}");
     assert!(native_rounds >= 1, "the native bot played the round too");
 
     let stats = server.server.web_stats();
     assert_eq!(stats.accepted, 0, "no WebTransport session: {stats:?}");
-    assert_eq!(stats.websocket.accepted, 1, "{stats:?}");
+    assert_eq!(stats.websocket.accepted, 2, "{stats:?}");
     assert_eq!(
         stats.websocket.queue_full + stats.websocket.closed_too_large,
         0,
