@@ -138,11 +138,9 @@ pub(crate) async fn serve(listener: TcpListener, site: Arc<Site>, info: Info, up
         };
         let (site, info, upgrades) = (site.clone(), info.clone(), upgrades.clone());
         tokio::spawn(async move {
-            let answered = tokio::time::timeout(
-                CONNECTION_TIMEOUT,
-                answer(stream, &site, &info, &upgrades),
-            )
-            .await;
+            let answered =
+                tokio::time::timeout(CONNECTION_TIMEOUT, answer(stream, &site, &info, &upgrades))
+                    .await;
             drop(permit);
             if let (Ok(Ok(Some(upgrade))), Some(handoff)) = (answered, upgrades.handoff) {
                 websocket::take(handoff, upgrade.stream, upgrade.key, upgrade.leftover).await;
@@ -175,7 +173,14 @@ async fn answer(
             break end;
         }
         if len == MAX_REQUEST {
-            respond(&mut stream, 431, "Request Header Fields Too Large", None, false).await?;
+            respond(
+                &mut stream,
+                431,
+                "Request Header Fields Too Large",
+                None,
+                false,
+            )
+            .await?;
             return Ok(None);
         }
     };

@@ -63,7 +63,12 @@ impl Sockets {
         !self.sockets.is_empty()
     }
 
-    pub fn on_control(&mut self, control: SocketControl, hopnet: &mut hopnet::proto::Server, now: Instant) {
+    pub fn on_control(
+        &mut self,
+        control: SocketControl,
+        hopnet: &mut hopnet::proto::Server,
+        now: Instant,
+    ) {
         match control {
             SocketControl::Opened { addr, out } => {
                 self.sockets.insert(
@@ -139,7 +144,11 @@ impl Sockets {
                 socket.unused_since = now;
                 return true;
             }
-            let limit = if socket.connected { CLOSE_GRACE } else { unused_timeout };
+            let limit = if socket.connected {
+                CLOSE_GRACE
+            } else {
+                unused_timeout
+            };
             if now.saturating_duration_since(socket.unused_since) < limit {
                 return true;
             }
@@ -184,12 +193,7 @@ mod tests {
     fn a_socket_that_takes_nothing_costs_its_own_datagrams_only() {
         let (_, datagrams) = mpsc::channel(1);
         let (_, control) = mpsc::unbounded_channel();
-        let mut sockets = Sockets::new(
-            datagrams,
-            control,
-            Arc::default(),
-            Duration::from_secs(15),
-        );
+        let mut sockets = Sockets::new(datagrams, control, Arc::default(), Duration::from_secs(15));
         let mut hopnet = hopnet::proto::Server::new(hopnet::Config::default());
         let now = Instant::now();
         // Two sockets whose tasks never read what they are sent.

@@ -51,7 +51,9 @@ pub(crate) fn websocket_key(head: &[u8]) -> Result<String, Refusal> {
 
 /// Whether the comma-separated `value` holds `token`, in any case.
 fn has_token(value: &str, token: &str) -> bool {
-    value.split(',').any(|t| t.trim().eq_ignore_ascii_case(token))
+    value
+        .split(',')
+        .any(|t| t.trim().eq_ignore_ascii_case(token))
 }
 
 #[cfg(test)]
@@ -91,14 +93,24 @@ mod tests {
     fn a_wrong_version_or_key_is_a_bad_request() {
         let upgrade = ["Upgrade: websocket", "Connection: Upgrade"];
         for extra in [
-            vec!["Sec-WebSocket-Version: 8".to_owned(), format!("Sec-WebSocket-Key: {KEY}")],
+            vec![
+                "Sec-WebSocket-Version: 8".to_owned(),
+                format!("Sec-WebSocket-Key: {KEY}"),
+            ],
             vec!["Sec-WebSocket-Version: 13".to_owned()],
-            vec!["Sec-WebSocket-Version: 13".to_owned(), "Sec-WebSocket-Key: short".to_owned()],
+            vec![
+                "Sec-WebSocket-Version: 13".to_owned(),
+                "Sec-WebSocket-Key: short".to_owned(),
+            ],
             vec!["no colon here".to_owned()],
         ] {
             let mut headers: Vec<&str> = upgrade.to_vec();
             headers.extend(extra.iter().map(String::as_str));
-            assert_eq!(websocket_key(&head(&headers)).unwrap_err().status, 400, "{extra:?}");
+            assert_eq!(
+                websocket_key(&head(&headers)).unwrap_err().status,
+                400,
+                "{extra:?}"
+            );
         }
     }
 }

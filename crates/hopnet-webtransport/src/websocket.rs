@@ -130,7 +130,12 @@ impl Drop for Live {
 /// Answers a valid upgrade request (`key` its `Sec-WebSocket-Key`; `leftover` what the client
 /// sent after its head), then runs the socket until it ends. Past `max_sockets` the request is
 /// refused with 503 instead.
-pub(crate) async fn take(handoff: Arc<Handoff>, mut stream: TcpStream, key: String, leftover: Vec<u8>) {
+pub(crate) async fn take(
+    handoff: Arc<Handoff>,
+    mut stream: TcpStream,
+    key: String,
+    leftover: Vec<u8>,
+) {
     let counters = &handoff.counters;
     if counters.live.fetch_add(1, Ordering::Relaxed) >= handoff.max_sockets {
         counters.live.fetch_sub(1, Ordering::Relaxed);
@@ -156,10 +161,15 @@ pub(crate) async fn take(handoff: Arc<Handoff>, mut stream: TcpStream, key: Stri
     }
     let _ = stream.set_nodelay(true);
     bump(&counters.accepted);
-    let ws = WebSocketStream::from_partially_read(stream, leftover, Role::Server, Some(config())).await;
+    let ws =
+        WebSocketStream::from_partially_read(stream, leftover, Role::Server, Some(config())).await;
     let addr = websocket_address(handoff.next.fetch_add(1, Ordering::Relaxed));
     let (out, outbox) = mpsc::channel(SOCKET_QUEUE);
-    if handoff.control.send(SocketControl::Opened { addr, out }).is_err() {
+    if handoff
+        .control
+        .send(SocketControl::Opened { addr, out })
+        .is_err()
+    {
         return;
     }
     run(ws, addr, outbox, &handoff).await;

@@ -124,9 +124,9 @@ impl WebSocketClient {
                 deadline = deadline.min(t);
             }
             let socket = self.socket.as_mut().expect("checked above");
-            let next = self.runtime.block_on(async {
-                tokio::time::timeout_at(deadline.into(), socket.next()).await
-            });
+            let next = self
+                .runtime
+                .block_on(async { tokio::time::timeout_at(deadline.into(), socket.next()).await });
             if let Ok(next) = next {
                 self.take(next);
                 received += 1;
@@ -145,7 +145,7 @@ impl WebSocketClient {
         let now = Instant::now();
         let mut messages = Vec::new();
         while let Some(transmit) = self.machine.poll_transmit(now, &mut self.buf, BATCH) {
-            messages.extend(transmit.split(&self.buf).map(|d| Bytes::copy_from_slice(d)));
+            messages.extend(transmit.split(&self.buf).map(Bytes::copy_from_slice));
         }
         let Some(socket) = self.socket.as_mut().filter(|_| !messages.is_empty()) else {
             return Ok(());
@@ -177,7 +177,10 @@ impl WebSocketClient {
             let Some(socket) = self.socket.as_mut() else {
                 break;
             };
-            let Some(next) = self.runtime.block_on(async { socket.next().now_or_never() }) else {
+            let Some(next) = self
+                .runtime
+                .block_on(async { socket.next().now_or_never() })
+            else {
                 break;
             };
             self.take(next);

@@ -18,7 +18,9 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 fn connect(server: &EchoServer) -> WebSocketClient {
     let mut client = WebSocketClient::connect(&server.websocket_url(), hopnet::Config::default())
         .expect("the socket opens");
-    client.wait_connected().expect("hopnet's handshake runs over the socket");
+    client
+        .wait_connected()
+        .expect("hopnet's handshake runs over the socket");
     client
 }
 
@@ -29,10 +31,10 @@ fn echo(client: &mut impl ClientDriver<Error: std::fmt::Debug>, bytes: &[u8], de
     while Instant::now() < end {
         client.poll(Duration::from_millis(10)).unwrap();
         while let Some(event) = client.poll_event() {
-            if let Event::Message { bytes: got, .. } = event {
-                if got == bytes {
-                    return;
-                }
+            if let Event::Message { bytes: got, .. } = event
+                && got == bytes
+            {
+                return;
             }
         }
     }
@@ -73,13 +75,20 @@ fn a_rust_client_plays_over_a_websocket_beside_a_udp_one() {
     // Every mode: a small message, and one of many chunks (many binary messages).
     let big: Vec<u8> = (0..20_000u32).map(|i| (i * 7) as u8).collect();
     echo(&mut socket, b"over tcp", Delivery::Reliable);
-    echo(&mut socket, b"unreliable is delivered anyway", Delivery::Unreliable);
+    echo(
+        &mut socket,
+        b"unreliable is delivered anyway",
+        Delivery::Unreliable,
+    );
     echo(&mut socket, &big, Delivery::ReliableOrdered);
     echo(&mut udp, b"over udp", Delivery::Reliable);
     let seen = server.seen.lock().unwrap();
     let peers = seen.connected();
     assert_eq!(peers.len(), 2, "{peers:?}");
-    assert_eq!(peers.iter().filter(|p| is_websocket_address(**p)).count(), 1);
+    assert_eq!(
+        peers.iter().filter(|p| is_websocket_address(**p)).count(),
+        1
+    );
     let ws = &seen.stats.websocket;
     assert_eq!((ws.accepted, ws.sockets), (1, 1), "{ws:?}");
     assert!(ws.datagrams_received > 20_000 / 504, "{ws:?}");
@@ -191,7 +200,11 @@ fn upgrades_never_finished_are_dropped_and_the_players_play_on() {
         })
         .collect();
     for i in 0..20 {
-        echo(&mut player, format!("tick {i}").as_bytes(), Delivery::Unreliable);
+        echo(
+            &mut player,
+            format!("tick {i}").as_bytes(),
+            Delivery::Unreliable,
+        );
     }
     std::thread::sleep(Duration::from_millis(1000));
     for s in &mut flood {
@@ -200,7 +213,10 @@ fn upgrades_never_finished_are_dropped_and_the_players_play_on() {
         // Closed: the end of the stream, or a reset for a connection never read.
         let read = s.read(&mut buf);
         assert!(
-            matches!(&read, Ok(0)) || read.as_ref().is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionReset),
+            matches!(&read, Ok(0))
+                || read
+                    .as_ref()
+                    .is_err_and(|e| e.kind() == std::io::ErrorKind::ConnectionReset),
             "{read:?}"
         );
     }

@@ -76,7 +76,10 @@ fn a_page_without_webtransport_plays_a_round_over_a_websocket() {
 
     let script = web_toolchain::web_dir().join("test/browser_websocket.mjs");
     let url = format!("http://{page}/");
-    let closed = std::net::UdpSocket::bind(any()).unwrap().local_addr().unwrap();
+    let closed = std::net::UdpSocket::bind(any())
+        .unwrap()
+        .local_addr()
+        .unwrap();
     let closed = closed.port().to_string();
     let out = web_toolchain::run_node(
         &[

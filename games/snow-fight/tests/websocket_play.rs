@@ -55,9 +55,10 @@ fn raw(site: SocketAddr, bytes: &[u8]) -> Vec<u8> {
 
 /// An upgrade request, then one masked frame of `opcode` with `len` bytes of payload.
 fn upgrade_then_frame(opcode: u8, len: usize) -> Vec<u8> {
-    let mut out = b"GET /hopnet HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+    let mut out =
+        b"GET /hopnet HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
-        .to_vec();
+            .to_vec();
     out.push(0x80 | opcode);
     match len {
         0..=125 => out.push(0x80 | len as u8),
@@ -143,8 +144,7 @@ fn bots_play_a_round_over_websockets_while_hostile_sockets_are_closed() {
         move || {
             let mut player = BotPlayer::new(game(), 1);
             let client = WebSocketClient::connect(&url, hopnet::Config::default()).unwrap();
-            let stats =
-                play_bot_on(client, &mut player, |p, _| !p.results.is_empty()).unwrap();
+            let stats = play_bot_on(client, &mut player, |p, _| !p.results.is_empty()).unwrap();
             (player, stats)
         }
     });
@@ -152,9 +152,19 @@ fn bots_play_a_round_over_websockets_while_hostile_sockets_are_closed() {
     // Meanwhile, hostile sockets: each gets its clear end.
     std::thread::sleep(Duration::from_millis(500));
     let oversize = raw(site, &upgrade_then_frame(0x2, 2000));
-    assert_eq!(close_code(&oversize), Some(1009), "{}", String::from_utf8_lossy(&oversize));
+    assert_eq!(
+        close_code(&oversize),
+        Some(1009),
+        "{}",
+        String::from_utf8_lossy(&oversize)
+    );
     let text = raw(site, &upgrade_then_frame(0x1, 5));
-    assert_eq!(close_code(&text), Some(1003), "{}", String::from_utf8_lossy(&text));
+    assert_eq!(
+        close_code(&text),
+        Some(1003),
+        "{}",
+        String::from_utf8_lossy(&text)
+    );
     let half_open: Vec<TcpStream> = (0..80)
         .map(|_| {
             let mut s = TcpStream::connect(site).unwrap();
@@ -177,7 +187,11 @@ fn bots_play_a_round_over_websockets_while_hostile_sockets_are_closed() {
     }
 
     let (player, stats) = first.join().unwrap();
-    assert_eq!(player.results.len(), 1, "the library's bot finished its round");
+    assert_eq!(
+        player.results.len(),
+        1,
+        "the library's bot finished its round"
+    );
     assert!(stats.bytes_received > 10_000, "{stats:?}");
     if let Some(second) = second {
         assert_eq!(second.join().unwrap(), 1);
@@ -194,5 +208,9 @@ fn bots_play_a_round_over_websockets_while_hostile_sockets_are_closed() {
     stop.store(true, Ordering::Relaxed);
     let server = serving.join().unwrap();
     let ws = server.server.web_stats().websocket;
-    assert_eq!((ws.accepted, ws.closed_too_large, ws.closed_text), (4, 1, 1), "{ws:?}");
+    assert_eq!(
+        (ws.accepted, ws.closed_too_large, ws.closed_text),
+        (4, 1, 1),
+        "{ws:?}"
+    );
 }
