@@ -1,44 +1,29 @@
 //! The WebSocket side of the server's loop: the open sockets by address, what the endpoint
 //! sends them, and when the server closes one.
 //!
-//! A socket is a peer of the endpoint as a session is: its messages are handed to it from the
-//! socket's address, a socket that ends is its peer sending `END`, and a hopnet connection
-//! that ends closes its socket a moment later.
+//! A socket is a peer of the endpoint as a session is (see `peers.rs`): its messages are handed
+//! to it from the socket's address, a socket that ends is its peer sending `END`, and a hopnet
+//! connection that ends closes its socket a moment later.
 
-use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use hopnet::Machine;
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
 use tokio_tungstenite::tungstenite::Bytes;
 
+use crate::peers::Peers;
 use crate::stats::WebSocketStats;
 use crate::websocket::{CLOSE_SERVER_STOPPED, Out, SocketControl, SocketCounters};
 
-/// How long a socket stays open after its hopnet connection ended, so that what was queued for
-/// it (the `END`) leaves first.
-const CLOSE_GRACE: Duration = Duration::from_millis(250);
-
-/// A header-only `END`, handed to the endpoint when a socket ends under its connection.
-const END: [u8; 4] = [0x08, 0, 0, 0];
-
-#[derive(Debug)]
-struct Socket {
-    out: mpsc::Sender<Out>,
-    connected: bool,
-    unused_since: Instant,
-}
-
 pub(crate) struct Sockets {
-    sockets: HashMap<SocketAddr, Socket>,
+    /// Each socket's queue of what leaves into it.
+    sockets: Peers<mpsc::Sender<Out>>,
     pub datagrams: mpsc::Receiver<(SocketAddr, Bytes)>,
     pub control: mpsc::UnboundedReceiver<SocketControl>,
     counters: Arc<SocketCounters>,
-    unused_timeout: Duration,
     stats: WebSocketStats,
 }
 
@@ -50,11 +35,10 @@ impl Sockets {
         unused_timeout: Duration,
     ) -> Sockets {
         Sockets {
-            sockets: HashMap::new(),
+            sockets: Peers::new(unused_timeout),
             datagrams,
             control,
             counters,
-            unused_timeout,
             stats: WebSocketStats::default(),
         }
     }
@@ -70,22 +54,8 @@ impl Sockets {
         now: Instant,
     ) {
         match control {
-            SocketControl::Opened { addr, out } => {
-                self.sockets.insert(
-                    addr,
-                    Socket {
-                        out,
-                        connected: false,
-                        unused_since: now,
-                    },
-                );
-            }
-            SocketControl::Closed { addr } => {
-                self.sockets.remove(&addr);
-                if hopnet.connection_of(addr).is_some() {
-                    hopnet.handle(now, addr, &END);
-                }
-            }
+            SocketControl::Opened { addr, out } => self.sockets.opened(addr, out, now),
+            SocketControl::Closed { addr } => self.sockets.closed(addr, hopnet, now),
         }
     }
 
@@ -102,29 +72,23 @@ impl Sockets {
         hopnet: &mut hopnet::proto::Server,
         now: Instant,
     ) {
-        if !self.sockets.contains_key(&from) {
+        if !self.sockets.contains(&from) {
             self.drain_control(hopnet, now);
         }
-        let Some(socket) = self.sockets.get_mut(&from) else {
-            return;
-        };
-        hopnet.handle(now, from, &datagram);
-        self.stats.datagrams_received += 1;
-        if !socket.connected && hopnet.connection_of(from).is_some() {
-            socket.connected = true;
-            socket.unused_since = now;
+        if self.sockets.received(from, &datagram, hopnet, now) {
+            self.stats.datagrams_received += 1;
         }
     }
 
     /// Queues the datagrams of one transmit on their socket, each a message of its own.
     pub fn send(&mut self, to: SocketAddr, datagrams: impl Iterator<Item = impl AsRef<[u8]>>) {
-        let Some(socket) = self.sockets.get(&to) else {
+        let Some(out) = self.sockets.get(&to) else {
             self.stats.unroutable += datagrams.count() as u64;
             return;
         };
         for datagram in datagrams {
-            let out = Out::Datagram(Bytes::copy_from_slice(datagram.as_ref()));
-            match socket.out.try_send(out) {
+            let datagram = Out::Datagram(Bytes::copy_from_slice(datagram.as_ref()));
+            match out.try_send(datagram) {
                 Ok(()) => self.stats.datagrams_sent += 1,
                 Err(TrySendError::Full(_)) => self.stats.queue_full += 1,
                 Err(TrySendError::Closed(_)) => self.stats.unroutable += 1,
@@ -133,37 +97,18 @@ impl Sockets {
     }
 
     /// Closes the sockets whose hopnet connection ended a moment ago, or that have gone
-    /// `unused_timeout` without one: dropping a socket's sender ends its task, which sends
-    /// what was queued and then closes with code 1000.
+    /// `unused_timeout` without one: dropping a socket's queue ends its task, which sends what
+    /// was queued and then closes with code 1000.
     pub fn upkeep(&mut self, hopnet: &hopnet::proto::Server, now: Instant) {
-        let unused_timeout = self.unused_timeout;
-        let mut closed = 0;
-        self.sockets.retain(|addr, socket| {
-            if hopnet.connection_of(*addr).is_some() {
-                socket.connected = true;
-                socket.unused_since = now;
-                return true;
-            }
-            let limit = if socket.connected {
-                CLOSE_GRACE
-            } else {
-                unused_timeout
-            };
-            if now.saturating_duration_since(socket.unused_since) < limit {
-                return true;
-            }
-            closed += 1;
-            false
-        });
-        self.stats.closed_by_server += closed;
+        self.stats.closed_by_server += self.sockets.upkeep(hopnet, now, drop);
     }
 
     /// Asks every socket to close with code 1001 (the server stops); returns how many.
     pub fn close_all(&mut self) -> usize {
         let count = self.sockets.len();
-        for (_, socket) in self.sockets.drain() {
-            let _ = socket.out.try_send(Out::Close(CLOSE_SERVER_STOPPED));
-        }
+        self.sockets.drain(|out| {
+            let _ = out.try_send(Out::Close(CLOSE_SERVER_STOPPED));
+        });
         count
     }
 

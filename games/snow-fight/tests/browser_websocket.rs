@@ -7,65 +7,27 @@
 //! Needs Node.js 18 or later with npm (the test installs `web/`'s packages) and Debian's
 //! `chromium` package; without them it fails and says what to install.
 
-use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+mod short_rounds;
 
-use hopnet_webtransport::{Certificate, WebTransportConfig};
-use snow_fight::Config;
+use std::sync::atomic::Ordering;
+
 use snow_fight::net::play_bot;
-use snow_fight::session::{BotPlayer, GameServer, ServerConfig};
-use snow_fight::web::WebServer;
+use snow_fight::session::BotPlayer;
 
-const TICK_RATE: u32 = 60;
-
-fn any() -> SocketAddr {
-    "127.0.0.1:0".parse().unwrap()
-}
-
-/// Rounds of 5 s that start with two players.
-fn game() -> Config {
-    Config {
-        min_players: 2,
-        max_ticks: 5 * TICK_RATE,
-        ..Config::for_tick_rate(TICK_RATE)
-    }
-}
+use crate::short_rounds::{Running, any, game};
 
 #[test]
 fn a_page_without_webtransport_plays_a_round_over_a_websocket() {
     let chromium = web_toolchain::chromium();
     web_toolchain::node_modules();
 
-    let certificate = Certificate::self_signed(["localhost", "127.0.0.1"]).unwrap();
-    let mut server = WebServer::bind(
-        any(),
-        WebTransportConfig::new(any(), certificate),
-        hopnet::Config::default(),
-        GameServer::new(ServerConfig {
-            seed: 11,
-            sample_every: 0,
-            game: game(),
-            ..ServerConfig::default()
-        }),
-        TICK_RATE,
-    )
-    .unwrap();
-    let page = server.serve_page(any()).unwrap();
-    let udp = server.server.local_addr().unwrap();
-    let stop = Arc::new(AtomicBool::new(false));
-    let serving = std::thread::spawn({
-        let stop = stop.clone();
-        move || {
-            server.run(|_| stop.load(Ordering::Relaxed)).unwrap();
-            server
-        }
-    });
+    let running = Running::start(11, 5, |_| {});
+    let (page, udp, stop) = (running.site, running.udp, running.stop_flag());
     // The native bot plays until told to stop: the page's round needs a second player.
     let native = std::thread::spawn({
         let stop = stop.clone();
         move || {
-            let mut player = BotPlayer::new(game(), 3);
+            let mut player = BotPlayer::new(game(5), 3);
             play_bot(udp, hopnet::Config::default(), &mut player, |_, _| {
                 stop.load(Ordering::Relaxed)
             })
@@ -90,9 +52,8 @@ fn a_page_without_webtransport_plays_a_round_over_a_websocket() {
         ],
         &[],
     );
-    stop.store(true, Ordering::Relaxed);
+    let server = running.stop();
     let native_rounds = native.join().unwrap();
-    let server = serving.join().unwrap();
 
     let stdout = String::from_utf8_lossy(&out.stdout);
     let result: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {

@@ -3,34 +3,19 @@
 //! example itself (`--websocket URL --bot`), while hostile sockets (an oversize message, a
 //! text message, upgrades never finished) each get their close and the round goes on.
 
+mod short_rounds;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use hopnet_webtransport::{Certificate, WEBSOCKET_PATH, WebSocketClient, WebTransportConfig};
-use snow_fight::Config;
+use hopnet_webtransport::{WEBSOCKET_PATH, WebSocketClient};
 use snow_fight::net::play_bot_on;
-use snow_fight::session::{BotPlayer, GameServer, ServerConfig};
-use snow_fight::web::WebServer;
+use snow_fight::session::BotPlayer;
 
-const TICK_RATE: u32 = 60;
-
-fn any() -> SocketAddr {
-    "127.0.0.1:0".parse().unwrap()
-}
-
-/// Rounds of 4 s that start with two players.
-fn game() -> Config {
-    Config {
-        min_players: 2,
-        max_ticks: 4 * TICK_RATE,
-        ..Config::for_tick_rate(TICK_RATE)
-    }
-}
+use crate::short_rounds::{Running, game};
 
 /// The client example cargo built beside this test (`cargo test` builds the examples).
 fn client_example() -> Option<PathBuf> {
@@ -83,33 +68,11 @@ fn close_code(answer: &[u8]) -> Option<u16> {
 
 #[test]
 fn bots_play_a_round_over_websockets_while_hostile_sockets_are_closed() {
-    let certificate = Certificate::self_signed(["localhost", "127.0.0.1"]).unwrap();
-    let mut web = WebTransportConfig::new(any(), certificate);
-    web.handshake_timeout = Duration::from_millis(500);
-    let server_config = ServerConfig {
-        seed: 5,
-        sample_every: 0,
-        game: game(),
-        ..ServerConfig::default()
-    };
-    let mut server = WebServer::bind(
-        any(),
-        web,
-        hopnet::Config::default(),
-        GameServer::new(server_config),
-        TICK_RATE,
-    )
-    .unwrap();
-    let site = server.serve_page(any()).unwrap();
-    let url = format!("ws://{site}{WEBSOCKET_PATH}");
-    let stop = Arc::new(AtomicBool::new(false));
-    let serving = std::thread::spawn({
-        let stop = stop.clone();
-        move || {
-            server.run(|_| stop.load(Ordering::Relaxed)).unwrap();
-            server
-        }
+    let running = Running::start(5, 4, |web| {
+        web.handshake_timeout = Duration::from_millis(500);
     });
+    let site = running.site;
+    let url = format!("ws://{site}{WEBSOCKET_PATH}");
 
     // The example as a process, or (without it) a second bot in a thread, says why.
     let example = client_example();
@@ -133,7 +96,7 @@ fn bots_play_a_round_over_websockets_while_hostile_sockets_are_closed() {
     let second = process.is_none().then(|| {
         let url = url.clone();
         std::thread::spawn(move || {
-            let mut player = BotPlayer::new(game(), 2);
+            let mut player = BotPlayer::new(game(4), 2);
             let client = WebSocketClient::connect(&url, hopnet::Config::default()).unwrap();
             play_bot_on(client, &mut player, |p, _| !p.results.is_empty()).unwrap();
             player.results.len()
@@ -142,7 +105,7 @@ fn bots_play_a_round_over_websockets_while_hostile_sockets_are_closed() {
     let first = std::thread::spawn({
         let url = url.clone();
         move || {
-            let mut player = BotPlayer::new(game(), 1);
+            let mut player = BotPlayer::new(game(4), 1);
             let client = WebSocketClient::connect(&url, hopnet::Config::default()).unwrap();
             let stats = play_bot_on(client, &mut player, |p, _| !p.results.is_empty()).unwrap();
             (player, stats)
@@ -205,8 +168,7 @@ fn bots_play_a_round_over_websockets_while_hostile_sockets_are_closed() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
-    stop.store(true, Ordering::Relaxed);
-    let server = serving.join().unwrap();
+    let server = running.stop();
     let ws = server.server.web_stats().websocket;
     assert_eq!(
         (ws.accepted, ws.closed_too_large, ws.closed_text),
