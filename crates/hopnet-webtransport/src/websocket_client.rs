@@ -117,22 +117,23 @@ impl WebSocketClient {
         let now = Instant::now();
         self.run_timers(now);
         self.flush()?;
-        let mut received = self.drain();
-        if received == 0 && !max_wait.is_zero() && self.socket.is_some() {
+        if self.drain() == 0 && !max_wait.is_zero() {
             let mut deadline = now + max_wait;
             if let Some(t) = self.machine.poll_timeout() {
                 deadline = deadline.min(t);
             }
-            let socket = self.socket.as_mut().expect("checked above");
-            let next = self
-                .runtime
-                .block_on(async { tokio::time::timeout_at(deadline.into(), socket.next()).await });
-            if let Ok(next) = next {
-                self.take(next);
-                received += 1;
-            }
-            if received > 0 {
-                self.drain();
+            match self.socket.as_mut() {
+                Some(socket) => {
+                    let next = self.runtime.block_on(async {
+                        tokio::time::timeout_at(deadline.into(), socket.next()).await
+                    });
+                    if let Ok(next) = next {
+                        self.take(next);
+                        self.drain();
+                    }
+                }
+                // Nothing can arrive: the wait is the caller's pace, not a spin.
+                None => std::thread::sleep(deadline.saturating_duration_since(now)),
             }
         }
         self.run_timers(Instant::now());
