@@ -1,4 +1,5 @@
-//! The driver: one [`hopnet::proto::Server`] fed by a UDP socket and by WebTransport sessions.
+//! The driver: one [`hopnet::proto::Server`] fed by a UDP socket, by WebTransport sessions and
+//! by WebSockets.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
@@ -8,6 +9,7 @@ use hopnet::SideChannel;
 use hopnet::{ConnectionId, Delivery, Machine};
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Bytes;
 use tracing::{info, warn};
 use wtransport::{ServerConfig, VarInt};
 
@@ -23,7 +25,6 @@ use crate::stats::WebStats;
 use crate::udp::Udp;
 use crate::web::Web;
 use crate::websocket::{Handoff, SocketControl, SocketCounters};
-use tokio_tungstenite::tungstenite::Bytes;
 
 /// Datagrams handled per `poll` from each side at most, so that one flood cannot starve the
 /// caller's tick.
@@ -35,8 +36,10 @@ const UPKEEP_EVERY: Duration = Duration::from_millis(50);
 /// How long a dropped server waits for QUIC to tell the sessions it closed.
 const CLOSE_WAIT: Duration = Duration::from_millis(100);
 
-/// A hopnet server whose clients come over UDP and, from browsers, over WebTransport: one
-/// [`hopnet::proto::Server`], one game, both kinds of client.
+/// A hopnet server whose clients come over UDP and, from browsers, over WebTransport (or,
+/// where that cannot go, over a WebSocket on the site's port, see
+/// [`serve_site`](Server::serve_site)): one [`hopnet::proto::Server`], one game, every kind of
+/// client.
 ///
 /// Each WebTransport session's datagrams carry hopnet datagrams, byte for byte what a UDP
 /// client sends, so the handshake, delivery modes, ordering and extensions are the same. The
@@ -237,7 +240,7 @@ impl Server {
         let bound = listener.local_addr()?;
         let listener = tokio::net::TcpListener::from_std(listener)?;
         let upgrades = Upgrades {
-            handoff: Some(self.handoff.clone()),
+            handoff: self.handoff.clone(),
             head_timeout: self.head_timeout,
         };
         self.runtime.spawn(site::serve(

@@ -111,7 +111,7 @@ pub(crate) fn info_json(port: u16, hash: Option<[u8; 32]>) -> String {
 /// request's head may take.
 #[derive(Debug, Clone)]
 pub(crate) struct Upgrades {
-    pub handoff: Option<Arc<Handoff>>,
+    pub handoff: Arc<Handoff>,
     pub head_timeout: Duration,
 }
 
@@ -142,7 +142,8 @@ pub(crate) async fn serve(listener: TcpListener, site: Arc<Site>, info: Info, up
                 tokio::time::timeout(CONNECTION_TIMEOUT, answer(stream, &site, &info, &upgrades))
                     .await;
             drop(permit);
-            if let (Ok(Ok(Some(upgrade))), Some(handoff)) = (answered, upgrades.handoff) {
+            if let Ok(Ok(Some(upgrade))) = answered {
+                let handoff = upgrades.handoff;
                 websocket::take(handoff, upgrade.stream, upgrade.key, upgrade.leftover).await;
             }
         });
@@ -199,7 +200,7 @@ async fn answer(
         return Ok(None);
     }
     let path = target.split(['?', '#']).next().unwrap_or_default();
-    if let (WEBSOCKET_PATH, Some(handoff)) = (path, &upgrades.handoff) {
+    if path == WEBSOCKET_PATH {
         if method != "GET" {
             respond(&mut stream, 405, "Method Not Allowed", None, false).await?;
             return Ok(None);
@@ -211,7 +212,7 @@ async fn answer(
                 leftover: buf[head_end + 4..len].to_vec(),
             })),
             Err(refusal) => {
-                handoff.refused_bad();
+                upgrades.handoff.refused_bad();
                 let file = File {
                     content_type: "text/plain; charset=utf-8".to_owned(),
                     body: Arc::from(refusal.reason.as_bytes()),
