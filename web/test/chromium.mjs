@@ -29,9 +29,10 @@ export async function launch(chromium) {
 }
 
 /** Opens `url` + `query` in a new tab of `browser`, its console, errors and failed requests
- * pushed onto `log`. */
-export async function open(browser, url, query, log) {
+ * pushed onto `log`; `prepare(page)`, if given, runs before the page loads. */
+export async function open(browser, url, query, log, prepare = async () => {}) {
   const page = await browser.newPage();
+  await prepare(page);
   page.on("console", (m) => log.push(`${query} console.${m.type()}: ${m.text()}`));
   page.on("pageerror", (e) => log.push(`${query} error: ${e.message}`));
   page.on("requestfailed", (r) => log.push(`${query} request failed: ${r.url()} ${r.failure()?.errorText}`));

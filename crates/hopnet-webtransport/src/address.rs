@@ -1,4 +1,4 @@
-//! The address each WebTransport session has toward hopnet's server.
+//! The address each WebTransport session or WebSocket has toward hopnet's server.
 //!
 //! hopnet's [`Server`](hopnet::proto::Server) keys its connections by the peer's socket address.
 //! A browser's session has no UDP address of its own that the server could send to (its
@@ -7,12 +7,21 @@
 //! lie in `100::/64`, IPv6's discard-only prefix (RFC 6666): no real peer sends from it, so a
 //! session's address can never be a UDP client's, and port 0, which no UDP peer sends from
 //! either. A counter fills the 64 low bits, so an address is never given twice by one server:
-//! a new session never meets state the endpoint kept for an old one.
+//! a new session never meets state the endpoint kept for an old one. WebSockets count from
+//! the top bit up ([`WEBSOCKET_BIT`]), sessions from 1: the two never meet either.
 
 use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 
 /// The first 16 bits of the discard-only prefix `100::/64`.
 const DISCARD_PREFIX: u16 = 0x0100;
+
+/// The bit that marks a WebSocket's number: sessions are numbered from 1 and never reach it.
+const WEBSOCKET_BIT: u64 = 1 << 63;
+
+/// The address of the WebSocket numbered `n` (below 2^63).
+pub(crate) fn websocket_address(n: u64) -> SocketAddr {
+    session_address(n | WEBSOCKET_BIT)
+}
 
 /// The address of the session numbered `n`.
 pub(crate) fn session_address(n: u64) -> SocketAddr {
@@ -28,15 +37,37 @@ pub(crate) fn session_address(n: u64) -> SocketAddr {
     )
 }
 
-/// Whether `addr` is a WebTransport session's address (one this crate gives), not a UDP
-/// peer's: what a game that treats browser players differently asks of an
-/// [`ServerEvent`](hopnet::ServerEvent)'s `peer`.
+/// Whether `addr` is a WebTransport session's or a WebSocket's address (one this crate gives),
+/// not a UDP peer's: what a game that treats browser players differently asks of an
+/// [`ServerEvent`](hopnet::ServerEvent)'s `peer`. [`is_websocket_address`] tells the two
+/// apart.
+///
+/// ```
+/// use hopnet_webtransport::is_session_address;
+///
+/// assert!(!is_session_address("127.0.0.1:7000".parse().unwrap()));
+/// ```
 pub fn is_session_address(addr: SocketAddr) -> bool {
     match addr {
         SocketAddr::V6(v6) => {
             let s = v6.ip().segments();
             s[..4] == [DISCARD_PREFIX, 0, 0, 0] && v6.port() == 0
         }
+        SocketAddr::V4(_) => false,
+    }
+}
+
+/// Whether `addr` is a WebSocket's address: a player on the TCP fallback, where a late
+/// datagram holds up those behind it (see the crate's documentation).
+///
+/// ```
+/// use hopnet_webtransport::is_websocket_address;
+///
+/// assert!(!is_websocket_address("[::1]:7000".parse().unwrap()));
+/// ```
+pub fn is_websocket_address(addr: SocketAddr) -> bool {
+    match addr {
+        SocketAddr::V6(v6) => is_session_address(addr) && v6.ip().segments()[4] & 0x8000 != 0,
         SocketAddr::V4(_) => false,
     }
 }
@@ -52,6 +83,16 @@ mod tests {
             numbers.iter().map(|&n| session_address(n)).collect();
         assert_eq!(addresses.len(), numbers.len());
         assert!(addresses.iter().all(|&a| is_session_address(a)));
+    }
+
+    #[test]
+    fn websockets_and_sessions_never_share_an_address() {
+        for n in [1, 2, 0xffff, (1 << 63) - 1] {
+            let (session, socket) = (session_address(n), websocket_address(n));
+            assert_ne!(session, socket);
+            assert!(is_session_address(socket) && is_websocket_address(socket));
+            assert!(!is_websocket_address(session));
+        }
     }
 
     #[test]

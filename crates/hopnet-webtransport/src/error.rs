@@ -13,6 +13,9 @@ pub enum Error {
     /// A certificate could not be made or loaded.
     #[error("certificate: {0}")]
     Certificate(String),
+    /// A WebSocket could not be opened, or an address is not one this client can open.
+    #[error("WebSocket: {0}")]
+    WebSocket(String),
     /// A configuration value is out of range.
     #[error("configuration: {0}")]
     Config(String),

@@ -1,4 +1,5 @@
-//! The driver: one [`hopnet::proto::Server`] fed by a UDP socket and by WebTransport sessions.
+//! The driver: one [`hopnet::proto::Server`] fed by a UDP socket, by WebTransport sessions and
+//! by WebSockets.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
@@ -8,19 +9,22 @@ use hopnet::SideChannel;
 use hopnet::{ConnectionId, Delivery, Machine};
 use tokio::runtime::Runtime;
 use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Bytes;
 use tracing::{info, warn};
 use wtransport::{ServerConfig, VarInt};
 
-use crate::address::is_session_address;
+use crate::address::{is_session_address, is_websocket_address};
 use crate::certificate::Certificate;
 use crate::certificate::Renewal;
 use crate::config::WebTransportConfig;
 use crate::error::Error;
 use crate::sessions::{self, CLOSE_SERVER_STOPPED, Channels, Control, Counters, Inbound, Limits};
-use crate::site::{self, Site};
+use crate::site::{self, Site, Upgrades};
+use crate::sockets::Sockets;
 use crate::stats::WebStats;
 use crate::udp::Udp;
 use crate::web::Web;
+use crate::websocket::{Handoff, SocketControl, SocketCounters};
 
 /// Datagrams handled per `poll` from each side at most, so that one flood cannot starve the
 /// caller's tick.
@@ -32,8 +36,10 @@ const UPKEEP_EVERY: Duration = Duration::from_millis(50);
 /// How long a dropped server waits for QUIC to tell the sessions it closed.
 const CLOSE_WAIT: Duration = Duration::from_millis(100);
 
-/// A hopnet server whose clients come over UDP and, from browsers, over WebTransport: one
-/// [`hopnet::proto::Server`], one game, both kinds of client.
+/// A hopnet server whose clients come over UDP and, from browsers, over WebTransport (or,
+/// where that cannot go, over a WebSocket on the site's port, see
+/// [`serve_site`](Server::serve_site)): one [`hopnet::proto::Server`], one game, every kind of
+/// client.
 ///
 /// Each WebTransport session's datagrams carry hopnet datagrams, byte for byte what a UDP
 /// client sends, so the handshake, delivery modes, ordering and extensions are the same. The
@@ -74,6 +80,10 @@ pub struct Server {
     endpoint: hopnet::proto::Server,
     udp: Udp,
     web: Web,
+    sockets: Sockets,
+    /// What the site hands WebSocket upgrades to.
+    handoff: Arc<Handoff>,
+    head_timeout: Duration,
     page_hash: Option<[u8; 32]>,
     /// `/webtransport.json` as the site serves it.
     info: site::Info,
@@ -103,6 +113,8 @@ enum Woken {
     Nothing,
     Datagram(Inbound),
     Control(Control),
+    Message((SocketAddr, Bytes)),
+    Socket(SocketControl),
 }
 
 impl Server {
@@ -113,9 +125,9 @@ impl Server {
         web: WebTransportConfig,
         config: hopnet::Config,
     ) -> Result<Server, Error> {
-        if web.max_sessions == 0 || web.inbox == 0 {
+        if web.max_sessions == 0 || web.max_websockets == 0 || web.inbox == 0 {
             return Err(Error::Config(
-                "max_sessions and inbox must be at least 1".into(),
+                "max_sessions, max_websockets and inbox must be at least 1".into(),
             ));
         }
         let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -151,6 +163,15 @@ impl Server {
             counters.clone(),
         ));
         drop(_guard);
+        let (message_tx, messages) = mpsc::channel(web.inbox);
+        let (socket_tx, socket_control) = mpsc::unbounded_channel();
+        let socket_counters = Arc::new(SocketCounters::default());
+        let handoff = Arc::new(Handoff::new(
+            message_tx,
+            socket_tx,
+            socket_counters.clone(),
+            web.max_websockets,
+        ));
         Ok(Server {
             endpoint: hopnet::proto::Server::new(config),
             udp,
@@ -162,6 +183,14 @@ impl Server {
                 counters,
                 web.unused_session_timeout,
             ),
+            sockets: Sockets::new(
+                messages,
+                socket_control,
+                socket_counters,
+                web.unused_session_timeout,
+            ),
+            handoff,
+            head_timeout: web.handshake_timeout,
             page_hash: web.certificate.page_hash(),
             info: Arc::new(RwLock::new(
                 site::info_json(addr.port(), web.certificate.page_hash())
@@ -195,7 +224,13 @@ impl Server {
 
     /// Serves `site` over HTTP on `addr` (TCP), with `/webtransport.json` added: the
     /// WebTransport port and the certificate's hash, which the page needs to open its session
-    /// (see [`Site`]). Returns the bound address. The page must come from the host WebTransport
+    /// (see [`Site`]). Returns the bound address.
+    ///
+    /// The same port takes WebSockets on [`WEBSOCKET_PATH`](crate::WEBSOCKET_PATH)
+    /// (`ws://host:port/hopnet`): each binary message one hopnet datagram, each socket a peer
+    /// of this server as a session is. Where a browser has no WebTransport, or a network lets
+    /// no UDP through, a client plays over it (see the crate's documentation for what TCP
+    /// changes). The page must come from the host WebTransport
     /// listens on, and a browser grants WebTransport only to a secure context: `localhost` and
     /// `127.0.0.1` over plain HTTP are one, any other host needs HTTPS in front.
     pub fn serve_site(&mut self, addr: SocketAddr, site: Site) -> Result<SocketAddr, Error> {
@@ -204,8 +239,16 @@ impl Server {
         listener.set_nonblocking(true)?;
         let bound = listener.local_addr()?;
         let listener = tokio::net::TcpListener::from_std(listener)?;
-        self.runtime
-            .spawn(site::serve(listener, Arc::new(site), self.info.clone()));
+        let upgrades = Upgrades {
+            handoff: self.handoff.clone(),
+            head_timeout: self.head_timeout,
+        };
+        self.runtime.spawn(site::serve(
+            listener,
+            Arc::new(site),
+            self.info.clone(),
+            upgrades,
+        ));
         Ok(bound)
     }
 
@@ -222,7 +265,7 @@ impl Server {
             if let Some(t) = self.endpoint.poll_timeout() {
                 deadline = deadline.min(t);
             }
-            if self.web.has_sessions() {
+            if self.web.has_sessions() || self.sockets.has_sockets() {
                 deadline = deadline.min(self.next_upkeep);
             }
             let woken = self.wait(deadline);
@@ -231,6 +274,10 @@ impl Server {
                 Woken::Nothing => {}
                 Woken::Datagram(inbound) => self.web.on_datagram(inbound, &mut self.endpoint, now),
                 Woken::Control(control) => self.web.on_control(control, &mut self.endpoint, now),
+                Woken::Message(message) => {
+                    self.sockets.on_datagram(message, &mut self.endpoint, now)
+                }
+                Woken::Socket(control) => self.sockets.on_control(control, &mut self.endpoint, now),
             }
             self.drain(now);
         }
@@ -238,6 +285,7 @@ impl Server {
         self.run_timers(now);
         if now >= self.next_upkeep {
             self.web.upkeep(&self.endpoint, now);
+            self.sockets.upkeep(&self.endpoint, now);
             self.renew_certificate();
             self.next_upkeep = now + UPKEEP_EVERY;
         }
@@ -326,6 +374,7 @@ impl Server {
         stats.udp_sent = self.udp.sent;
         stats.udp_received = self.udp.received;
         stats.udp_send_errors = self.udp.send_errors;
+        stats.websocket = self.sockets.stats();
         stats
     }
 
@@ -346,7 +395,9 @@ impl Server {
         }
         while let Some(transmit) = self.endpoint.poll_transmit(now, &mut self.buf, BATCH) {
             let datagrams = transmit.split(&self.buf);
-            if is_session_address(transmit.destination) {
+            if is_websocket_address(transmit.destination) {
+                self.sockets.send(transmit.destination, datagrams);
+            } else if is_session_address(transmit.destination) {
                 self.web.send(transmit.destination, datagrams);
             } else {
                 for datagram in datagrams {
@@ -380,14 +431,28 @@ impl Server {
             self.web.on_datagram(inbound, &mut self.endpoint, now);
             web += 1;
         }
-        count + web
+        self.sockets.drain_control(&mut self.endpoint, now);
+        let mut sockets = 0;
+        while sockets < MAX_RECV_PER_POLL {
+            let Ok(message) = self.sockets.datagrams.try_recv() else {
+                break;
+            };
+            self.sockets.on_datagram(message, &mut self.endpoint, now);
+            sockets += 1;
+        }
+        count + web + sockets
     }
 
-    /// Waits until a datagram or a session's opening or end arrives, the UDP socket can take
+    /// Waits until a datagram or a session's or socket's opening or end arrives, the UDP
+    /// socket can take
     /// what waits for it, or `deadline`.
     fn wait(&mut self, deadline: Instant) -> Woken {
         let Server {
-            runtime, udp, web, ..
+            runtime,
+            udp,
+            web,
+            sockets,
+            ..
         } = self;
         let stalled = udp.is_stalled();
         runtime.block_on(async {
@@ -396,6 +461,8 @@ impl Server {
                 _ = udp.socket.writable(), if stalled => Woken::Nothing,
                 Some(inbound) = web.datagrams.recv() => Woken::Datagram(inbound),
                 Some(control) = web.control.recv() => Woken::Control(control),
+                Some(message) = sockets.datagrams.recv() => Woken::Message(message),
+                Some(control) = sockets.control.recv() => Woken::Socket(control),
                 _ = tokio::time::sleep_until(deadline.into()) => Woken::Nothing,
             }
         })
@@ -482,6 +549,11 @@ impl Drop for Server {
         // The accepting task ends first: `wtransport` panics in an accept on a closed endpoint.
         self.accepting.abort();
         let _ = self.runtime.block_on(&mut self.accepting);
+        if self.sockets.close_all() > 0 {
+            // The sockets' tasks send their close frames meanwhile.
+            self.runtime
+                .block_on(async { tokio::time::sleep(CLOSE_WAIT).await });
+        }
         self.web
             .endpoint
             .close(VarInt::from_u32(CLOSE_SERVER_STOPPED), b"server stopped");

@@ -13,6 +13,9 @@
 //! (`certificateHash` is `null` for a certificate trusted by the browser's roots.) The page
 //! opens `https://<its own host>:<port>/` with that hash in `serverCertificateHashes`.
 //!
+//! On [`WEBSOCKET_PATH`](crate::WEBSOCKET_PATH) it also takes the WebSocket carrier's
+//! upgrades: a valid one leaves the site for the carrier (see [`Server`](crate::Server)).
+//!
 //! The server is HTTP/1.1 at its smallest: `GET` and `HEAD` of the files given, one request per
 //! connection, a request of at most 8 KiB read within 10 s, at most 64 connections at once;
 //! anything else gets an error status or is dropped. It is for serving a game's page, not a web
@@ -25,6 +28,9 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
+
+use crate::upgrade;
+use crate::websocket::{self, Handoff, WEBSOCKET_PATH};
 
 /// The path of the session's parameters.
 pub const INFO_PATH: &str = "/webtransport.json";
@@ -45,7 +51,9 @@ struct File {
 }
 
 /// The files a page needs, by path. [`Server::serve_site`](crate::Server::serve_site) serves
-/// them, and `/webtransport.json` besides (a file of that path is never served).
+/// them, and `/webtransport.json` besides (a file of that path is never served), and takes
+/// WebSocket upgrades on [`WEBSOCKET_PATH`](crate::WEBSOCKET_PATH) (a file of that path is
+/// never served either).
 ///
 /// ```
 /// use hopnet_webtransport::Site;
@@ -99,8 +107,25 @@ pub(crate) fn info_json(port: u16, hash: Option<[u8; 32]>) -> String {
     format!("{{\"port\":{port},\"certificateHash\":{hash}}}")
 }
 
-/// Accepts connections until the runtime stops, each answered by a task of its own.
-pub(crate) async fn serve(listener: TcpListener, site: Arc<Site>, info: Info) {
+/// Where a request on [`WEBSOCKET_PATH`] goes once it is a valid upgrade, and how long a
+/// request's head may take.
+#[derive(Debug, Clone)]
+pub(crate) struct Upgrades {
+    pub handoff: Arc<Handoff>,
+    pub head_timeout: Duration,
+}
+
+/// A valid upgrade request, read: the stream, its key, and what followed its head.
+struct Upgrade {
+    stream: TcpStream,
+    key: String,
+    leftover: Vec<u8>,
+}
+
+/// Accepts connections until the runtime stops, each answered by a task of its own. An
+/// upgrade leaves the site's count and timeout once its head is read: the socket lives on
+/// under the WebSocket carrier's bounds.
+pub(crate) async fn serve(listener: TcpListener, site: Arc<Site>, info: Info, upgrades: Upgrades) {
     let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     loop {
         let Ok((stream, _)) = listener.accept().await else {
@@ -111,36 +136,53 @@ pub(crate) async fn serve(listener: TcpListener, site: Arc<Site>, info: Info) {
         let Ok(permit) = permits.clone().try_acquire_owned() else {
             continue;
         };
-        let (site, info) = (site.clone(), info.clone());
+        let (site, info, upgrades) = (site.clone(), info.clone(), upgrades.clone());
         tokio::spawn(async move {
-            let _permit = permit;
-            let _ = tokio::time::timeout(CONNECTION_TIMEOUT, answer(stream, &site, &info)).await;
+            let answered =
+                tokio::time::timeout(CONNECTION_TIMEOUT, answer(stream, &site, &info, &upgrades))
+                    .await;
+            drop(permit);
+            if let Ok(Ok(Some(upgrade))) = answered {
+                let handoff = upgrades.handoff;
+                websocket::take(handoff, upgrade.stream, upgrade.key, upgrade.leftover).await;
+            }
         });
     }
 }
 
-/// Reads one request and answers it.
-async fn answer(mut stream: TcpStream, site: &Site, info: &Info) -> std::io::Result<()> {
+/// Reads one request and answers it, or hands back a valid WebSocket upgrade.
+async fn answer(
+    mut stream: TcpStream,
+    site: &Site,
+    info: &Info,
+    upgrades: &Upgrades,
+) -> std::io::Result<Option<Upgrade>> {
     let mut buf = vec![0; MAX_REQUEST];
     let mut len = 0;
     let head_end = loop {
-        let n = stream.read(&mut buf[len..]).await?;
+        let read = tokio::time::timeout(upgrades.head_timeout, stream.read(&mut buf[len..])).await;
+        let Ok(n) = read else {
+            // A head that never ends: the connection is dropped.
+            return Ok(None);
+        };
+        let n = n?;
         if n == 0 {
-            return Ok(());
+            return Ok(None);
         }
         len += n;
         if let Some(end) = find(&buf[..len], b"\r\n\r\n") {
             break end;
         }
         if len == MAX_REQUEST {
-            return respond(
+            respond(
                 &mut stream,
                 431,
                 "Request Header Fields Too Large",
                 None,
                 false,
             )
-            .await;
+            .await?;
+            return Ok(None);
         }
     };
     let head = &buf[..head_end];
@@ -150,17 +192,49 @@ async fn answer(mut stream: TcpStream, site: &Site, info: &Info) -> std::io::Res
     let (Some(method), Some(target), Some(version), None) =
         (parts.next(), parts.next(), parts.next(), parts.next())
     else {
-        return respond(&mut stream, 400, "Bad Request", None, false).await;
+        respond(&mut stream, 400, "Bad Request", None, false).await?;
+        return Ok(None);
     };
     if !version.starts_with("HTTP/1.") {
-        return respond(&mut stream, 400, "Bad Request", None, false).await;
+        respond(&mut stream, 400, "Bad Request", None, false).await?;
+        return Ok(None);
+    }
+    let path = target.split(['?', '#']).next().unwrap_or_default();
+    if path == WEBSOCKET_PATH {
+        if method != "GET" {
+            respond(&mut stream, 405, "Method Not Allowed", None, false).await?;
+            return Ok(None);
+        }
+        return match upgrade::websocket_key(head) {
+            Ok(key) => Ok(Some(Upgrade {
+                stream,
+                key,
+                leftover: buf[head_end + 4..len].to_vec(),
+            })),
+            Err(refusal) => {
+                upgrades.handoff.refused_bad();
+                let file = File {
+                    content_type: "text/plain; charset=utf-8".to_owned(),
+                    body: Arc::from(refusal.reason.as_bytes()),
+                };
+                let status = if refusal.status == 426 {
+                    "Upgrade Required"
+                } else {
+                    "Bad Request"
+                };
+                respond(&mut stream, refusal.status, status, Some(&file), false).await?;
+                Ok(None)
+            }
+        };
     }
     let head_only = match method {
         "GET" => false,
         "HEAD" => true,
-        _ => return respond(&mut stream, 405, "Method Not Allowed", None, false).await,
+        _ => {
+            respond(&mut stream, 405, "Method Not Allowed", None, false).await?;
+            return Ok(None);
+        }
     };
-    let path = target.split(['?', '#']).next().unwrap_or_default();
     if path == INFO_PATH {
         let body = info
             .read()
@@ -170,12 +244,14 @@ async fn answer(mut stream: TcpStream, site: &Site, info: &Info) -> std::io::Res
             content_type: "application/json".to_owned(),
             body,
         };
-        return respond(&mut stream, 200, "OK", Some(&file), head_only).await;
+        respond(&mut stream, 200, "OK", Some(&file), head_only).await?;
+        return Ok(None);
     }
     match site.files.get(path) {
-        Some(file) => respond(&mut stream, 200, "OK", Some(file), head_only).await,
-        None => respond(&mut stream, 404, "Not Found", None, head_only).await,
+        Some(file) => respond(&mut stream, 200, "OK", Some(file), head_only).await?,
+        None => respond(&mut stream, 404, "Not Found", None, head_only).await?,
     }
+    Ok(None)
 }
 
 async fn respond(
@@ -194,6 +270,9 @@ async fn respond(
          Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n",
         body.len()
     );
+    if status == 426 {
+        response.push_str("Upgrade: websocket\r\n");
+    }
     if status == 405 {
         response.push_str("Allow: GET, HEAD\r\n");
     }

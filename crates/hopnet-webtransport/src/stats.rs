@@ -33,4 +33,44 @@ pub struct WebStats {
     pub udp_sent: u64,
     pub udp_received: u64,
     pub udp_send_errors: u64,
+    /// The WebSocket carrier's own counters.
+    pub websocket: WebSocketStats,
+}
+
+/// What the WebSocket carrier did, since the server started.
+///
+/// ```
+/// let stats = hopnet_webtransport::WebSocketStats::default();
+/// assert_eq!(stats.closed_too_large + stats.closed_text, 0);
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct WebSocketStats {
+    /// Sockets open now.
+    pub sockets: u64,
+    /// Upgrades answered with 101.
+    pub accepted: u64,
+    /// Upgrades refused with 503 because `max_websockets` were open.
+    pub refused_full: u64,
+    /// Requests on the WebSocket path refused as no valid upgrade (400 or 426).
+    pub refused_bad: u64,
+    /// Sockets closed (1009) for a message larger than hopnet's largest datagram.
+    pub closed_too_large: u64,
+    /// Sockets closed (1003) for a text message.
+    pub closed_text: u64,
+    /// Sockets closed (1002) for breaking the WebSocket protocol (unmasked frames, bad
+    /// opcodes, ...).
+    pub closed_protocol: u64,
+    /// Sockets closed (1008) for taking nothing of what they were sent for a while.
+    pub closed_stalled: u64,
+    /// Sockets the server closed (1000): their hopnet connection ended, or never began.
+    pub closed_by_server: u64,
+    /// Messages handed to the endpoint.
+    pub datagrams_received: u64,
+    /// Datagrams queued on sockets.
+    pub datagrams_sent: u64,
+    /// Datagrams dropped because their socket's queue was full.
+    pub queue_full: u64,
+    /// Datagrams for a socket that had ended.
+    pub unroutable: u64,
 }

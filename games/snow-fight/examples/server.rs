@@ -21,7 +21,9 @@
 //! With `--web 127.0.0.1:8080` browsers play too: the server serves the page on
 //! `http://127.0.0.1:8080/` (TCP) and takes its WebTransport sessions on the same port (UDP),
 //! with a fresh self-signed certificate the page trusts by its hash; `--web-cert` and
-//! `--web-key` give it a real one instead (PEM files), for a host with a name.
+//! `--web-key` give it a real one instead (PEM files), for a host with a name. The page's port
+//! takes WebSockets too (`ws://127.0.0.1:8080/hopnet`): the page falls back to one where the
+//! browser has no WebTransport, and the client's `--websocket` plays over one.
 //!
 //! Server browsers and query tools list it: it answers the Source engine's server queries
 //! (A2S_INFO, A2S_PLAYER, A2S_RULES) on the game's port, or on `--query-port`, with
@@ -95,7 +97,8 @@ struct Args {
     #[command(flatten)]
     security: SecureServerArgs,
     /// Also take players from browsers: serve the page over HTTP on this address (TCP) and
-    /// accept WebTransport sessions on the same address (UDP).
+    /// accept WebTransport sessions on the same address (UDP), WebSockets on its path
+    /// `/hopnet` (TCP).
     #[arg(long, value_name = "ADDR")]
     web: Option<SocketAddr>,
     /// With `--web`: the certificate chain (PEM) to present instead of a self-signed one.
@@ -187,6 +190,7 @@ fn run_web(args: &Args, web: SocketAddr, game: GameServer) -> Result<(), String>
     answer_queries(&mut server, args)?;
     info!(addr = %args.bind, queries = ?server.query_addr(), webtransport = %server.server.web_addr(), certificate_sha256 = ?hash, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
     info!("open http://{page}/ in a browser to play (http://{page}/?bot=1 lets a bot play)");
+    info!("or play over a WebSocket: --websocket ws://{page}/hopnet");
     let mut status = Status::new(args.tick_rate);
     server
         .run(|s| status.report(&s.game))

@@ -5,7 +5,9 @@
 //! compiled by `npm run build --prefix web`) is built into the server, which serves it with
 //! [`WebServer::serve_page`] from the host it accepts sessions on. The page reads
 //! `/webtransport.json`, opens its session with the certificate's hash, runs hopnet's
-//! handshake inside it, and plays as any client does: `Init`, snapshots, actions.
+//! handshake inside it, and plays as any client does: `Init`, snapshots, actions. Where the
+//! browser has no WebTransport, or the session does not open, the page plays the same way over
+//! a WebSocket to the port it was served from (`/hopnet`, taken by the same server).
 
 use std::net::SocketAddr;
 
@@ -69,6 +71,16 @@ pub const PAGE: &[(&str, &str, &str)] = &[
         include_str!("../page/js/game/walk.js"),
     ),
     (
+        "/js/hopnet/carried.js",
+        JS,
+        include_str!("../page/js/hopnet/carried.js"),
+    ),
+    (
+        "/js/hopnet/choose.js",
+        JS,
+        include_str!("../page/js/hopnet/choose.js"),
+    ),
+    (
         "/js/hopnet/connection.js",
         JS,
         include_str!("../page/js/hopnet/connection.js"),
@@ -102,6 +114,11 @@ pub const PAGE: &[(&str, &str, &str)] = &[
         "/js/hopnet/sender.js",
         JS,
         include_str!("../page/js/hopnet/sender.js"),
+    ),
+    (
+        "/js/hopnet/websocket.js",
+        JS,
+        include_str!("../page/js/hopnet/websocket.js"),
     ),
     (
         "/js/hopnet/webtransport.js",

@@ -1,10 +1,12 @@
-// The page: joins the game over WebTransport, draws the world, plays with the keyboard, or by
+// The page: joins the game over WebTransport (or, where the browser has none or its session
+// fails, over a WebSocket to the same server), draws the world, plays with the keyboard, or by
 // itself with `?bot=1`. `?ping=MS` pings every MS milliseconds (default 1000, at least 10), for
 // round-trip measurements. `?port=N` opens the session to port N of the page's host instead of
 // the server's own (a relay in between). Its own avatar is predicted and the others are
 // interpolated (display.ts). Its state is on `window.snowFight` for tests to read.
 
-import { HopnetSession, type SessionEvent, sessionOptionsFromPage } from "../hopnet/webtransport.js";
+import type { Carried, SessionEvent } from "../hopnet/carried.js";
+import { openFromPage } from "../hopnet/choose.js";
 import { Bot } from "./bot.js";
 import { GameClient } from "./client.js";
 import { Display, type DisplayStats } from "./display.js";
@@ -15,6 +17,9 @@ import { draw } from "./view.js";
 export interface PageState {
   status: "connecting" | "joining" | "playing" | "closed" | "failed";
   detail: string;
+  /** What carries the connection, and why not WebTransport if not. */
+  transport: "webtransport" | "websocket" | null;
+  fallback: string | null;
   bot: boolean;
   player: number | null;
   snapshots: number;
@@ -54,6 +59,8 @@ async function start(): Promise<void> {
   const state: PageState = {
     status: "connecting",
     detail: "",
+    transport: null,
+    fallback: null,
     bot: botMode,
     player: null,
     snapshots: 0,
@@ -77,17 +84,21 @@ async function start(): Promise<void> {
         state.player === null ? "" : ` · player ${state.player}`
       } · won ${state.won} lost ${state.lost}${rtt}${state.sync === null ? "" : ` · corrections ${state.sync.corrections}`}${
         state.bot ? " · bot" : ""
-      }`;
+      }${state.transport === "websocket" ? " · WebSocket" : ""}`;
     }
   };
 
-  let session: HopnetSession;
+  let session: Carried;
   try {
-    const options = await sessionOptionsFromPage();
     const port = Number(params.get("port"));
-    const url = Number.isInteger(port) && port > 0 && port < 65_536 ? new URL(options.url) : null;
-    if (url !== null) url.port = String(port);
-    session = await HopnetSession.open(url === null ? options : { ...options, url: url.toString() });
+    const chosen = await openFromPage(undefined, (options) => {
+      const url = Number.isInteger(port) && port > 0 && port < 65_536 ? new URL(options.url) : null;
+      if (url !== null) url.port = String(port);
+      return url === null ? options : { ...options, url: url.toString() };
+    });
+    session = chosen.carried;
+    state.transport = session.kind;
+    state.fallback = chosen.fallback;
   } catch (e) {
     state.status = "failed";
     state.detail = String(e);

@@ -2,8 +2,11 @@
 // datagram of the session is one hopnet datagram, exactly what a UDP client would send, so the
 // server (hopnet-webtransport) runs the same protocol for browsers and native clients.
 
-import { Connection, type Config, type ConnectionEvent, type Delivery } from "./connection.js";
+import { Carried } from "./carried.js";
+import { Connection, type Config } from "./connection.js";
 import { HEADER_LEN, CHUNK_SIZE } from "./header.js";
+
+export type { SessionEvent } from "./carried.js";
 
 /** The smallest datagram a session must carry: the spec's 508 bytes. */
 const SPEC_DATAGRAM = HEADER_LEN + CHUNK_SIZE;
@@ -18,9 +21,6 @@ export interface SessionOptions {
   /** hopnet's numbers, if not its defaults. */
   readonly config?: Partial<Config>;
 }
-
-/** What a session reports: the connection's events, and the end of the session itself. */
-export type SessionEvent = ConnectionEvent | { readonly type: "session-closed"; readonly reason: string };
 
 /** What `/webtransport.json` of the server's site says. */
 export interface SessionParameters {
@@ -57,18 +57,16 @@ function fromHex(hex: string): Uint8Array {
 }
 
 /** A hopnet connection over a WebTransport session. Set `onEvent`, then `send`. */
-export class HopnetSession {
-  /** Called with every event, in order. */
-  onEvent: (event: SessionEvent) => void = () => {};
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private ended = false;
+export class HopnetSession extends Carried {
+  readonly kind = "webtransport";
 
   private constructor(
     private readonly transport: WebTransport,
     private readonly writer: WritableStreamDefaultWriter<Uint8Array>,
-    /** The connection, for its state and counters. */
-    readonly connection: Connection,
-  ) {}
+    connection: Connection,
+  ) {
+    super(connection);
+  }
 
   /** Opens the session and starts hopnet's handshake in it; resolves once the session is up
    * (the connection follows with a `connected` event). */
@@ -90,17 +88,12 @@ export class HopnetSession {
     return session;
   }
 
-  /** Queues a message (see `Connection.send`) and sends what can go. */
-  send(bytes: Uint8Array, delivery: Delivery): void {
-    this.connection.send(bytes, delivery);
-    this.pump();
+  protected override write(datagram: Uint8Array): void {
+    this.writer.write(datagram).catch(() => {});
   }
 
-  /** Closes the connection (hopnet's `END`), then the session. */
-  close(): void {
-    this.connection.close();
-    this.pump();
-    setTimeout(() => this.endSession("closed"), 50);
+  protected override shut(): void {
+    this.transport.close();
   }
 
   private run(): void {
@@ -116,8 +109,7 @@ export class HopnetSession {
         if (result.done) {
           break;
         }
-        this.connection.handle(performance.now(), result.value);
-        this.pump();
+        this.received(result.value);
       }
     })();
     this.transport.closed.then(
@@ -125,46 +117,5 @@ export class HopnetSession {
       (error: unknown) => this.endSession(`lost: ${String(error)}`),
     );
     this.pump();
-  }
-
-  /** Hands events up, sends what is due, and sets the timer for the next deadline. */
-  private pump(): void {
-    const now = performance.now();
-    for (let datagram = this.connection.pollTransmit(now); datagram !== null; datagram = this.connection.pollTransmit(now)) {
-      // A datagram the session cannot take is lost, as UDP loses it; hopnet resends what matters.
-      this.writer.write(datagram).catch(() => {});
-    }
-    for (let event = this.connection.pollEvent(); event !== null; event = this.connection.pollEvent()) {
-      this.onEvent(event);
-    }
-    if (this.timer !== null) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    const deadline = this.connection.pollTimeout();
-    if (deadline !== null && !this.ended) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        this.connection.handleTimeout(performance.now());
-        this.pump();
-      }, Math.max(0, deadline - performance.now()));
-    }
-  }
-
-  private endSession(reason: string): void {
-    if (this.ended) {
-      return;
-    }
-    this.ended = true;
-    if (this.timer !== null) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    try {
-      this.transport.close();
-    } catch {
-      // Already closed.
-    }
-    this.onEvent({ type: "session-closed", reason });
   }
 }

@@ -10,7 +10,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use hopnet::{ConnectionId, Delivery, Event, Machine, ServerDriver, proto::Client};
-use hopnet_webtransport::{Certificate, Server, WebStats, WebTransportConfig};
+use hopnet_webtransport::{Certificate, Server, Site, WebStats, WebTransportConfig};
 use tokio::runtime::Runtime;
 use wtransport::tls::Sha256Digest;
 use wtransport::{ClientConfig, Endpoint};
@@ -56,6 +56,8 @@ impl Seen {
 pub struct EchoServer {
     pub udp: SocketAddr,
     pub web: SocketAddr,
+    /// The site's port (TCP), where WebSockets are taken too.
+    pub site: SocketAddr,
     pub hash: [u8; 32],
     pub seen: Arc<Mutex<Seen>>,
     /// A certificate for the server to present from its next turn on.
@@ -85,6 +87,7 @@ impl EchoServer {
         let mut server = Server::bind(any(), web, config).unwrap();
         let udp = server.local_addr().unwrap();
         let web = server.web_addr();
+        let site = server.serve_site(any(), Site::new()).unwrap();
         let hash = server.certificate_hash().unwrap();
         let seen = Arc::new(Mutex::new(Seen::default()));
         let stop = Arc::new(AtomicBool::new(false));
@@ -124,12 +127,18 @@ impl EchoServer {
         EchoServer {
             udp,
             web,
+            site,
             hash,
             seen,
             next_certificate,
             stop,
             thread: Some(thread),
         }
+    }
+
+    /// The URL of the server's WebSocket carrier.
+    pub fn websocket_url(&self) -> String {
+        format!("ws://{}{}", self.site, hopnet_webtransport::WEBSOCKET_PATH)
     }
 
     /// Waits until `done` holds of what the server saw, or fails after `within`.

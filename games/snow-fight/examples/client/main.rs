@@ -8,6 +8,7 @@
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --deltas
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --secure --token-file client.token
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --secure --key-file server.key --protocol-id 7
+//! cargo run --release --example client -- --websocket ws://127.0.0.1:8080/hopnet --bot
 //! ```
 //!
 //! `--secure` connects in secure mode (hopnet over netcode 1.02) to a server started with
@@ -20,6 +21,9 @@
 //! walking (it moves the moment an arrow is pressed, and is corrected, smoothly, when the server
 //! disagrees) and draws the others between the last snapshots, 100 ms behind the server, so that
 //! they move smoothly at any snapshot rate (`session::ClientView`, over `hopnet_sync`).
+//!
+//! `--websocket URL` plays over a WebSocket instead of UDP (a server started with `--web`
+//! takes them on its page's port, path `/hopnet`): for a network that lets no UDP through.
 //!
 //! `--dialect original` encodes its messages as the spec author's own client does (a 1-bit
 //! `ClientMessage` tag instead of the spec's `u32`), to play on that implementation's server;
@@ -39,8 +43,9 @@ use std::io;
 use std::net::SocketAddr;
 
 use clap::Parser;
-use hopnet::Client;
+use hopnet::ClientDriver;
 use hopnet_snow_fight::Dialect;
+use hopnet_webtransport::WebSocketClient;
 use snow_fight::Config;
 use snow_fight::net::play_bot_on;
 use snow_fight::session::BotPlayer;
@@ -74,16 +79,41 @@ struct Args {
     /// extension; the spec dialect only).
     #[arg(long)]
     deltas: bool,
+    /// Play over a WebSocket to this URL (`ws://host:port/hopnet`, a server's `--web`
+    /// address) instead of UDP to `--connect`.
+    #[arg(long, value_name = "URL", conflicts_with = "secure")]
+    websocket: Option<String>,
     #[command(flatten)]
     security: SecureClientArgs,
 }
 
+/// What a driver's errors must be for the example to report them.
+trait Driver: ClientDriver<Error: std::error::Error + Send + Sync + 'static> {}
+impl<C: ClientDriver<Error: std::error::Error + Send + Sync + 'static>> Driver for C {}
+
 fn main() {
     let args = Args::parse();
-    let result = if args.bot {
-        run_bot(&args)
-    } else {
-        run_tui(&args)
+    let result = match (&args.websocket, args.bot) {
+        (Some(url), bot) => WebSocketClient::connect(url, hopnet::Config::default())
+            .map_err(io::Error::other)
+            .and_then(|client| {
+                if bot {
+                    run_bot(&args, client)
+                } else {
+                    run_tui(&args, client, url.clone())
+                }
+            }),
+        (None, bot) => args
+            .security
+            .connect(args.connect, hopnet::Config::default())
+            .map_err(io::Error::other)
+            .and_then(|client| {
+                if bot {
+                    run_bot(&args, client)
+                } else {
+                    run_tui(&args, client, args.connect.to_string())
+                }
+            }),
     };
     if let Err(e) = result {
         eprintln!("client: {e}");
@@ -91,7 +121,7 @@ fn main() {
     }
 }
 
-fn run_bot(args: &Args) -> io::Result<()> {
+fn run_bot(args: &Args, client: impl Driver) -> io::Result<()> {
     common::init_logging("info");
     let mut player =
         BotPlayer::new(Config::for_tick_rate(args.tick_rate), args.seed).with_dialect(args.dialect);
@@ -99,10 +129,6 @@ fn run_bot(args: &Args) -> io::Result<()> {
         player = player.with_deltas();
     }
     let mut reported = 0;
-    let client = args
-        .security
-        .connect(args.connect, hopnet::Config::default())
-        .map_err(io::Error::other)?;
     let stats = play_bot_on(client, &mut player, |p, _| {
         while reported < p.results.len() {
             let won = p.results[reported].won;
@@ -133,14 +159,10 @@ fn run_bot(args: &Args) -> io::Result<()> {
     Ok(())
 }
 
-fn run_tui(args: &Args) -> io::Result<()> {
-    let mut client: Client = args
-        .security
-        .connect(args.connect, hopnet::Config::default())
-        .map_err(io::Error::other)?;
+fn run_tui(args: &Args, mut client: impl Driver, server: String) -> io::Result<()> {
     let mut terminal = ratatui::init();
-    let result = Tui::new(args.connect, args.dialect, args.tick_rate, args.deltas)
-        .run(&mut terminal, &mut client);
+    let result =
+        Tui::new(server, args.dialect, args.tick_rate, args.deltas).run(&mut terminal, &mut client);
     // Restore the terminal on every way out (a panic is covered by ratatui's hook).
     ratatui::restore();
     let _ = client.close();

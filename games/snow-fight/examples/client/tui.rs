@@ -6,10 +6,9 @@
 mod view;
 
 use std::io;
-use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use hopnet::Client;
+use hopnet::ClientDriver;
 use hopnet::Event;
 use hopnet_snow_fight::Dialect;
 use ratatui::DefaultTerminal;
@@ -19,7 +18,8 @@ use snow_fight::{Config, Dir, Entity, Input, ObjectState};
 
 /// The terminal player's state.
 pub struct Tui {
-    server: SocketAddr,
+    /// The server's address or URL, as shown.
+    server: String,
     game: GameClient,
     /// Our player predicted, the others between snapshots.
     view: ClientView,
@@ -36,10 +36,9 @@ pub struct Tui {
 impl Tui {
     /// A player of the server at `server`, which ticks `tick_rate` times a second; `deltas`:
     /// it asks for its snapshots as deltas.
-    pub fn new(server: SocketAddr, dialect: Dialect, tick_rate: u32, deltas: bool) -> Tui {
+    pub fn new(server: String, dialect: Dialect, tick_rate: u32, deltas: bool) -> Tui {
         let game = GameClient::new().with_dialect(dialect);
         Tui {
-            server,
             game: if deltas { game.with_deltas() } else { game },
             view: ClientView::new(Config::for_tick_rate(tick_rate)),
             drawn: Vec::new(),
@@ -48,11 +47,17 @@ impl Tui {
             sent_move: Dir::NONE,
             last_ping: None,
             message: format!("connecting to {server}..."),
+            server,
             closed: None,
         }
     }
 
-    pub fn run(&mut self, terminal: &mut DefaultTerminal, client: &mut Client) -> io::Result<()> {
+    /// Plays on `client`, over whichever carrier it drives.
+    pub fn run<C: ClientDriver<Error: std::error::Error + Send + Sync + 'static>>(
+        &mut self,
+        terminal: &mut DefaultTerminal,
+        client: &mut C,
+    ) -> io::Result<()> {
         let mut last_draw = Instant::now() - Duration::from_secs(1);
         loop {
             client

@@ -1,6 +1,7 @@
 // A hopnet connection carried by a WebTransport session's datagrams: what a page uses. Each
 // datagram of the session is one hopnet datagram, exactly what a UDP client would send, so the
 // server (hopnet-webtransport) runs the same protocol for browsers and native clients.
+import { Carried } from "./carried.js";
 import { Connection } from "./connection.js";
 import { HEADER_LEN, CHUNK_SIZE } from "./header.js";
 /** The smallest datagram a session must carry: the spec's 508 bytes. */
@@ -32,17 +33,12 @@ function fromHex(hex) {
     return bytes;
 }
 /** A hopnet connection over a WebTransport session. Set `onEvent`, then `send`. */
-export class HopnetSession {
-    constructor(transport, writer, 
-    /** The connection, for its state and counters. */
-    connection) {
+export class HopnetSession extends Carried {
+    constructor(transport, writer, connection) {
+        super(connection);
         this.transport = transport;
         this.writer = writer;
-        this.connection = connection;
-        /** Called with every event, in order. */
-        this.onEvent = () => { };
-        this.timer = null;
-        this.ended = false;
+        this.kind = "webtransport";
     }
     /** Opens the session and starts hopnet's handshake in it; resolves once the session is up
      * (the connection follows with a `connected` event). */
@@ -62,16 +58,11 @@ export class HopnetSession {
         session.run();
         return session;
     }
-    /** Queues a message (see `Connection.send`) and sends what can go. */
-    send(bytes, delivery) {
-        this.connection.send(bytes, delivery);
-        this.pump();
+    write(datagram) {
+        this.writer.write(datagram).catch(() => { });
     }
-    /** Closes the connection (hopnet's `END`), then the session. */
-    close() {
-        this.connection.close();
-        this.pump();
-        setTimeout(() => this.endSession("closed"), 50);
+    shut() {
+        this.transport.close();
     }
     run() {
         const reader = this.transport.datagrams.readable.getReader();
@@ -87,51 +78,10 @@ export class HopnetSession {
                 if (result.done) {
                     break;
                 }
-                this.connection.handle(performance.now(), result.value);
-                this.pump();
+                this.received(result.value);
             }
         })();
         this.transport.closed.then((info) => this.endSession(`closed by the server (${info.closeCode ?? 0}: ${info.reason ?? ""})`), (error) => this.endSession(`lost: ${String(error)}`));
         this.pump();
-    }
-    /** Hands events up, sends what is due, and sets the timer for the next deadline. */
-    pump() {
-        const now = performance.now();
-        for (let datagram = this.connection.pollTransmit(now); datagram !== null; datagram = this.connection.pollTransmit(now)) {
-            // A datagram the session cannot take is lost, as UDP loses it; hopnet resends what matters.
-            this.writer.write(datagram).catch(() => { });
-        }
-        for (let event = this.connection.pollEvent(); event !== null; event = this.connection.pollEvent()) {
-            this.onEvent(event);
-        }
-        if (this.timer !== null) {
-            clearTimeout(this.timer);
-            this.timer = null;
-        }
-        const deadline = this.connection.pollTimeout();
-        if (deadline !== null && !this.ended) {
-            this.timer = setTimeout(() => {
-                this.timer = null;
-                this.connection.handleTimeout(performance.now());
-                this.pump();
-            }, Math.max(0, deadline - performance.now()));
-        }
-    }
-    endSession(reason) {
-        if (this.ended) {
-            return;
-        }
-        this.ended = true;
-        if (this.timer !== null) {
-            clearTimeout(this.timer);
-            this.timer = null;
-        }
-        try {
-            this.transport.close();
-        }
-        catch {
-            // Already closed.
-        }
-        this.onEvent({ type: "session-closed", reason });
     }
 }
