@@ -32,9 +32,15 @@
 //! python3 -c 'import a2s; print(a2s.info(("127.0.0.1", 7000))); print(a2s.players(("127.0.0.1", 7000)))'
 //! ```
 //!
+//! In an Agones fleet, `--agones` (built with `--features agones`) reports to the local SDK
+//! server and drains on SIGTERM; deploy/ at the repository's root has the container and the
+//! manifests.
+//!
 //! Logs with `tracing` to stderr; `RUST_LOG=debug` shows every hit and refused action.
 
 mod common;
+#[path = "common/fleet_hooks.rs"]
+mod fleet_hooks;
 #[path = "common/secure_server.rs"]
 mod secure_server;
 
@@ -52,6 +58,7 @@ use snow_fight::session::{GameServer, ServerConfig};
 use snow_fight::web::WebServer;
 use tracing::info;
 
+use crate::fleet_hooks::{FleetArgs, FleetHooks};
 use crate::secure_server::SecureServerArgs;
 
 #[derive(Parser, Debug)]
@@ -101,6 +108,8 @@ struct Args {
     /// With `--web-cert`: its private key (PEM).
     #[arg(long, value_name = "FILE", requires = "web_cert")]
     web_key: Option<PathBuf>,
+    #[command(flatten)]
+    fleet: FleetArgs,
 }
 
 fn main() {
@@ -120,17 +129,20 @@ fn main() {
         ..ServerConfig::default()
     };
     let game = GameServer::new(config);
-    let result = match args.web {
-        Some(web) => run_web(&args, web, game),
-        None => run_udp(&args, game),
-    };
+    let result = args
+        .fleet
+        .start(args.max_players)
+        .and_then(|fleet| match args.web {
+            Some(web) => run_web(&args, web, game, fleet),
+            None => run_udp(&args, game, fleet),
+        });
     if let Err(e) = result {
         eprintln!("server: {e}");
         std::process::exit(1);
     }
 }
 
-fn run_udp(args: &Args, game: GameServer) -> Result<(), String> {
+fn run_udp(args: &Args, game: GameServer, mut fleet: FleetHooks) -> Result<(), String> {
     let transport = args
         .security
         .bind(args.bind, hopnet::Config::default())
@@ -138,13 +150,20 @@ fn run_udp(args: &Args, game: GameServer) -> Result<(), String> {
     let mut server = UdpServer::with_server(transport, game, args.tick_rate);
     answer_queries(&mut server, args)?;
     info!(addr = %args.bind, queries = ?server.query_addr(), name = %args.server_name, secure = args.security.secure, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
+    fleet.listening();
     let mut status = Status::new(args.tick_rate);
     server
-        .run(|s| status.report(&s.game))
-        .map_err(|e| e.to_string())
+        .run(|s| status.report(&s.game) | fleet.watch(&mut s.game))
+        .map_err(|e| e.to_string())?;
+    fleet.finish()
 }
 
-fn run_web(args: &Args, web: SocketAddr, game: GameServer) -> Result<(), String> {
+fn run_web(
+    args: &Args,
+    web: SocketAddr,
+    game: GameServer,
+    mut fleet: FleetHooks,
+) -> Result<(), String> {
     if args.security.secure {
         // Browsers cannot speak netcode (a page has no UDP): the WebTransport server carries
         // the spec's wire, which QUIC's TLS already protects between the page and the server.
@@ -174,10 +193,12 @@ fn run_web(args: &Args, web: SocketAddr, game: GameServer) -> Result<(), String>
     answer_queries(&mut server, args)?;
     info!(addr = %args.bind, queries = ?server.query_addr(), webtransport = %server.server.web_addr(), certificate_sha256 = ?hash, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
     info!("open http://{page}/ in a browser to play (http://{page}/?bot=1 lets a bot play)");
+    fleet.listening();
     let mut status = Status::new(args.tick_rate);
     server
-        .run(|s| status.report(&s.game))
-        .map_err(|e| e.to_string())
+        .run(|s| status.report(&s.game) | fleet.watch(&mut s.game))
+        .map_err(|e| e.to_string())?;
+    fleet.finish()
 }
 
 /// Has the server answer server queries, on whichever carrier: on the game's port, or on
