@@ -21,7 +21,14 @@ use std::time::Instant;
 use tokio::sync::oneshot;
 
 /// The code generated from the SDK's `.proto` files: the servers of its three services.
-#[allow(missing_docs, clippy::all, clippy::pedantic)]
+#[allow(
+    missing_docs,
+    clippy::all,
+    clippy::pedantic,
+    rustdoc::broken_intra_doc_links,
+    rustdoc::bare_urls,
+    rustdoc::invalid_html_tags
+)]
 pub mod proto {
     /// `sdk.proto`: the stable SDK.
     pub mod sdk {

@@ -38,25 +38,25 @@ struct Stable(Shared);
 struct Alpha(Shared);
 struct Beta(Shared);
 
-fn empty() -> Result<Response<sdk::Empty>, Status> {
-    Ok(Response::new(sdk::Empty {}))
+fn empty() -> Response<sdk::Empty> {
+    Response::new(sdk::Empty {})
 }
 
 #[tonic::async_trait]
 impl sdk::sdk_server::Sdk for Stable {
     async fn ready(&self, _: Request<sdk::Empty>) -> Result<Response<sdk::Empty>, Status> {
         record(&self.0, "Ready", "");
-        empty()
+        Ok(empty())
     }
 
     async fn allocate(&self, _: Request<sdk::Empty>) -> Result<Response<sdk::Empty>, Status> {
         record(&self.0, "Allocate", "");
-        empty()
+        Ok(empty())
     }
 
     async fn shutdown(&self, _: Request<sdk::Empty>) -> Result<Response<sdk::Empty>, Status> {
         record(&self.0, "Shutdown", "");
-        empty()
+        Ok(empty())
     }
 
     async fn health(
@@ -67,7 +67,7 @@ impl sdk::sdk_server::Sdk for Stable {
         while pings.message().await?.is_some() {
             record(&self.0, "Health", "");
         }
-        empty()
+        Ok(empty())
     }
 
     async fn get_game_server(
@@ -91,7 +91,7 @@ impl sdk::sdk_server::Sdk for Stable {
     async fn set_label(&self, kv: Request<sdk::KeyValue>) -> Result<Response<sdk::Empty>, Status> {
         let kv = kv.into_inner();
         record(&self.0, "SetLabel", format!("{}={}", kv.key, kv.value));
-        empty()
+        Ok(empty())
     }
 
     async fn set_annotation(
@@ -100,12 +100,12 @@ impl sdk::sdk_server::Sdk for Stable {
     ) -> Result<Response<sdk::Empty>, Status> {
         let kv = kv.into_inner();
         record(&self.0, "SetAnnotation", format!("{}={}", kv.key, kv.value));
-        empty()
+        Ok(empty())
     }
 
     async fn reserve(&self, d: Request<sdk::Duration>) -> Result<Response<sdk::Empty>, Status> {
         record(&self.0, "Reserve", d.into_inner().seconds.to_string());
-        empty()
+        Ok(empty())
     }
 }
 
