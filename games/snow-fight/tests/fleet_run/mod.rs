@@ -18,7 +18,7 @@ use snow_fight::net::play_bot;
 use snow_fight::session::BotPlayer;
 
 pub const TICK_RATE: u32 = 60;
-pub const ROUND_SECS: u32 = 3;
+pub const ROUND_SECS: u32 = 4;
 pub const HEALTH_MS: u64 = 200;
 
 /// The game's numbers, as the server runs them.
