@@ -29,7 +29,7 @@ fn pair(method: &str, value: &str) -> (String, String) {
 fn ready_health_players_and_a_drain_that_ends_with_shutdown() {
     let standin = StandIn::start(0, &["players"]).unwrap();
     let mut server = ServerProcess::start(&standin);
-    wait_for("Ready", LONG, || has(&standin.calls(), "Ready", ""));
+    server.wait_ready(&standin);
 
     // Joined one by one, so that their ids are 1, 2, 3; the round starts with the second.
     let mut bots = Vec::new();
@@ -119,7 +119,7 @@ fn ready_health_players_and_a_drain_that_ends_with_shutdown() {
 fn a_lost_sdk_server_is_called_again_and_play_goes_on() {
     let mut standin = StandIn::start(0, &["players"]).unwrap();
     let mut server = ServerProcess::start(&standin);
-    wait_for("Ready", LONG, || has(&standin.calls(), "Ready", ""));
+    server.wait_ready(&standin);
     let first_bot = Bot::join(server.addr, 20);
     wait_for("PlayerConnect(1)", LONG, || {
         has(&standin.calls(), "PlayerConnect", "1")

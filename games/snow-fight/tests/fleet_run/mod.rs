@@ -93,6 +93,24 @@ impl ServerProcess {
         ServerProcess { addr, child, log }
     }
 
+    /// Waits for its `Ready` at the stand-in; fails at once, with its log, if it exits first
+    /// (a binary built without the `agones` feature refuses `--agones`).
+    pub fn wait_ready(&mut self, standin: &StandIn) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !has(&standin.calls(), "Ready", "") {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                thread::sleep(Duration::from_millis(100));
+                panic!(
+                    "the server exited ({status}) before Ready; was the example built with \
+                     `--features agones`? Its log:\n{}",
+                    self.log()
+                );
+            }
+            assert!(Instant::now() < deadline, "timed out waiting for Ready");
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Asks it to drain, as Kubernetes does.
     pub fn sigterm(&self) {
         let status = Command::new("kill")

@@ -190,6 +190,12 @@ impl alpha::sdk_server::Sdk for Alpha {
     }
 }
 
+/// Lists are recorded and refused: the game keeps none.
+fn no_lists(state: &Shared, method: &str) -> Status {
+    record(state, method, "");
+    Status::unimplemented("the stand-in keeps no lists")
+}
+
 #[tonic::async_trait]
 impl beta::sdk_server::Sdk for Beta {
     async fn get_counter(
@@ -258,31 +264,27 @@ impl beta::sdk_server::Sdk for Beta {
         &self,
         _: Request<beta::GetListRequest>,
     ) -> Result<Response<beta::List>, Status> {
-        record(&self.0, "GetList", "");
-        Err(Status::unimplemented("the stand-in keeps no lists"))
+        Err(no_lists(&self.0, "GetList"))
     }
 
     async fn update_list(
         &self,
         _: Request<beta::UpdateListRequest>,
     ) -> Result<Response<beta::List>, Status> {
-        record(&self.0, "UpdateList", "");
-        Err(Status::unimplemented("the stand-in keeps no lists"))
+        Err(no_lists(&self.0, "UpdateList"))
     }
 
     async fn add_list_value(
         &self,
         _: Request<beta::AddListValueRequest>,
     ) -> Result<Response<beta::List>, Status> {
-        record(&self.0, "AddListValue", "");
-        Err(Status::unimplemented("the stand-in keeps no lists"))
+        Err(no_lists(&self.0, "AddListValue"))
     }
 
     async fn remove_list_value(
         &self,
         _: Request<beta::RemoveListValueRequest>,
     ) -> Result<Response<beta::List>, Status> {
-        record(&self.0, "RemoveListValue", "");
-        Err(Status::unimplemented("the stand-in keeps no lists"))
+        Err(no_lists(&self.0, "RemoveListValue"))
     }
 }
