@@ -19,6 +19,9 @@ use tracing::{debug, info, warn};
 use super::backoff::Backoff;
 use super::events::{FleetConfig, FleetEvent};
 
+/// How long one SDK call may take before it counts as lost (and is made again).
+const CALL_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Why the fleet's side did not finish cleanly.
 #[derive(Debug)]
 pub enum FleetError {
@@ -224,7 +227,11 @@ impl Calls {
         let call = self.queue.front()?.clone();
         match self.call(&call).await {
             Ok(()) => {
-                debug!(?call, "Agones SDK call made");
+                match call {
+                    Call::Ready => info!("told Agones: Ready"),
+                    Call::Shutdown => info!("told Agones: Shutdown"),
+                    _ => debug!(?call, "Agones SDK call made"),
+                }
                 self.backoff.reset();
                 self.queue.pop_front();
                 None
@@ -242,24 +249,34 @@ impl Calls {
         }
     }
 
+    /// One call, given [`CALL_TIMEOUT`] to answer: an SDK server that takes the connection but
+    /// never answers must not stop the calls and pings behind it.
     async fn call(&mut self, call: &Call) -> Result<(), Failure> {
         let counter = self.config.counter.clone();
         let sdk = self.sdk().await?;
-        let done = match call {
-            Call::PlayerCapacity(n) => sdk.alpha().clone().set_player_capacity(*n).await,
-            Call::CounterCapacity(n) => sdk.beta().clone().set_counter_capacity(&counter, *n).await,
-            Call::CounterCount(n) => sdk.beta().clone().set_counter_count(&counter, *n).await,
-            Call::Ready => sdk.ready().await,
-            Call::PlayerConnect(id) => sdk.alpha().clone().player_connect(id).await.map(drop),
-            Call::PlayerDisconnect(id) => sdk.alpha().clone().player_disconnect(id).await.map(drop),
-            Call::Shutdown => sdk.shutdown().await,
-        };
-        match call {
-            Call::Ready => info!("told Agones: Ready"),
-            Call::Shutdown => info!("told Agones: Shutdown"),
-            _ => {}
+        let done = tokio::time::timeout(CALL_TIMEOUT, async {
+            match call {
+                Call::PlayerCapacity(n) => sdk.alpha().clone().set_player_capacity(*n).await,
+                Call::CounterCapacity(n) => {
+                    sdk.beta().clone().set_counter_capacity(&counter, *n).await
+                }
+                Call::CounterCount(n) => sdk.beta().clone().set_counter_count(&counter, *n).await,
+                Call::Ready => sdk.ready().await,
+                Call::PlayerConnect(id) => sdk.alpha().clone().player_connect(id).await.map(drop),
+                Call::PlayerDisconnect(id) => {
+                    sdk.alpha().clone().player_disconnect(id).await.map(drop)
+                }
+                Call::Shutdown => sdk.shutdown().await,
+            }
+        })
+        .await;
+        match done {
+            Ok(done) => done.map_err(failure),
+            Err(_) => Err(Failure::Unreachable(format!(
+                "no answer within {} s",
+                CALL_TIMEOUT.as_secs()
+            ))),
         }
-        done.map_err(failure)
     }
 
     /// The SDK client, connecting first if it is not yet.
