@@ -37,9 +37,15 @@
 //! `--matches N` hosts N matches of `--max-players` at once on the same port(s), each on a
 //! thread of its own (`snow_fight::host::MatchHost`); a match is then one round.
 //!
+//! In an Agones fleet, `--agones` (built with `--features agones`) reports to the local SDK
+//! server and drains on SIGTERM; deploy/ at the repository's root has the container and the
+//! manifests.
+//!
 //! Logs with `tracing` to stderr; `RUST_LOG=debug` shows every hit and refused action.
 
 mod common;
+#[path = "common/fleet_hooks.rs"]
+mod fleet_hooks;
 #[path = "common/secure_server.rs"]
 mod secure_server;
 
@@ -57,6 +63,7 @@ use snow_fight::session::{GameServer, ServerConfig};
 use snow_fight::web::WebServer;
 use tracing::info;
 
+use crate::fleet_hooks::{FleetArgs, FleetHooks};
 use crate::secure_server::SecureServerArgs;
 
 #[derive(Parser, Debug)]
@@ -111,6 +118,8 @@ struct Args {
     /// match is one round, and its players are placed again when it ends.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
     matches: u16,
+    #[command(flatten)]
+    fleet: FleetArgs,
 }
 
 fn main() {
@@ -130,34 +139,44 @@ fn main() {
         ..ServerConfig::default()
     };
     let game = GameServer::new(config);
-    let result = match args.web {
-        Some(web) => run_web(&args, web, game),
-        None => run_udp(&args, game),
-    };
+    let result = args
+        .fleet
+        .start(args.max_players * usize::from(args.matches))
+        .and_then(|fleet| match args.web {
+            Some(web) => run_web(&args, web, game, fleet),
+            None => run_udp(&args, game, fleet),
+        });
     if let Err(e) = result {
         eprintln!("server: {e}");
         std::process::exit(1);
     }
 }
 
-fn run_udp(args: &Args, game: GameServer) -> Result<(), String> {
+fn run_udp(args: &Args, game: GameServer, mut fleet: FleetHooks) -> Result<(), String> {
     let transport = args
         .security
         .bind(args.bind, hopnet::Config::default())
         .map_err(|e| format!("cannot listen on {}: {e}", args.bind))?;
     if args.matches > 1 {
-        return run_matches(args, transport, game);
+        return run_matches(args, transport, game, fleet);
     }
     let mut server = UdpServer::with_server(transport, game, args.tick_rate);
     answer_queries(&mut server, args)?;
     info!(addr = %args.bind, queries = ?server.query_addr(), name = %args.server_name, secure = args.security.secure, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
+    fleet.listening();
     let mut status = Status::new(args.tick_rate);
     server
-        .run(|s| status.report(&s.game))
-        .map_err(|e| e.to_string())
+        .run(|s| status.report(&s.game) | fleet.watch(&mut s.game))
+        .map_err(|e| e.to_string())?;
+    fleet.finish()
 }
 
-fn run_web(args: &Args, web: SocketAddr, game: GameServer) -> Result<(), String> {
+fn run_web(
+    args: &Args,
+    web: SocketAddr,
+    game: GameServer,
+    mut fleet: FleetHooks,
+) -> Result<(), String> {
     if args.security.secure {
         // Browsers cannot speak netcode (a page has no UDP): the WebTransport server carries
         // the spec's wire, which QUIC's TLS already protects between the page and the server.
@@ -184,21 +203,28 @@ fn run_web(args: &Args, web: SocketAddr, game: GameServer) -> Result<(), String>
         .map_err(|e| format!("cannot serve the page on {web}: {e}"))?;
     if args.matches > 1 {
         info!(%page, "the page is served");
-        return run_matches(args, transport, game);
+        return run_matches(args, transport, game, fleet);
     }
     let mut server = WebServer::with_server(transport, game, args.tick_rate);
     answer_queries(&mut server, args)?;
     info!(addr = %args.bind, queries = ?server.query_addr(), webtransport = %server.server.web_addr(), certificate_sha256 = ?hash, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
     info!("open http://{page}/ in a browser to play (http://{page}/?bot=1 lets a bot play)");
     info!("or play over a WebSocket: --websocket ws://{page}/hopnet");
+    fleet.listening();
     let mut status = Status::new(args.tick_rate);
     server
-        .run(|s| status.report(&s.game))
-        .map_err(|e| e.to_string())
+        .run(|s| status.report(&s.game) | fleet.watch(&mut s.game))
+        .map_err(|e| e.to_string())?;
+    fleet.finish()
 }
 
 /// `--matches N`: the matches of `game`'s settings, on any carrier.
-fn run_matches<D: ServerDriver>(args: &Args, transport: D, game: GameServer) -> Result<(), String>
+fn run_matches<D: ServerDriver>(
+    args: &Args,
+    transport: D,
+    game: GameServer,
+    mut fleet: FleetHooks,
+) -> Result<(), String>
 where
     D::Error: std::fmt::Display,
 {
@@ -210,6 +236,7 @@ where
     }
     .map_err(|e| format!("cannot answer queries: {e}"))?;
     info!(addr = %args.bind, queries = ?server.query_addr(), matches = args.matches, secure = args.security.secure, tick_rate = args.tick_rate, max_players = args.max_players, "server listening");
+    fleet.listening();
     let mut last = std::time::Instant::now();
     server
         .run(|s| {
@@ -217,9 +244,10 @@ where
                 last = std::time::Instant::now();
                 info!(players = ?s.players(), rounds = s.rounds(), stats = ?s.stats(), "status");
             }
-            false
+            fleet.watch(s)
         })
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+    fleet.finish()
 }
 
 fn listing(args: &Args) -> Listing {

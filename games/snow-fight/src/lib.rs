@@ -17,11 +17,15 @@
 //!   print(a2s.info(("127.0.0.1", 7000)))'` against the `server` example).
 //! - [`web`]: the game for browsers too ([`web::WebServer`], the host on WebTransport beside
 //!   UDP), and the page that plays.
+//! - `fleet` (the `agones` feature): the server in an Agones fleet: `Ready`, health, player
+//!   tracking, and a drain on SIGTERM that ends with `Shutdown`.
 //!
 //! The examples `server`, `client` and `demo` are thin layers over [`session`], [`host`],
 //! [`net`] and [`web`].
 
 pub mod bot;
+#[cfg(feature = "agones")]
+pub mod fleet;
 pub mod host;
 pub mod net;
 pub mod query;

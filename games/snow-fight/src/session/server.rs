@@ -146,6 +146,8 @@ pub struct GameServer {
     history: baselines::History,
     /// The last snapshot sent, and its tick.
     last_snapshot: Option<(u32, Arc<wire::Snapshot>)>,
+    /// Cleared by [`GameServer::stop_placing`]: a draining server takes no new players.
+    placing: bool,
 }
 
 impl GameServer {
@@ -167,7 +169,29 @@ impl GameServer {
             ended_at: Vec::new(),
             next_round_at: None,
             samples: Vec::new(),
+            placing: true,
         }
+    }
+
+    /// Takes no new players from now on: their `Init` is answered with an `Error`, while the
+    /// players already in go on playing. A server asked to drain (a fleet scaling down) stops
+    /// placing, lets the round in play end, then exits.
+    ///
+    /// ```
+    /// use snow_fight::session::{GameServer, ServerConfig};
+    ///
+    /// let mut game = GameServer::new(ServerConfig::default());
+    /// assert!(game.placing());
+    /// game.stop_placing();
+    /// assert!(!game.placing());
+    /// ```
+    pub fn stop_placing(&mut self) {
+        self.placing = false;
+    }
+
+    /// Whether it takes new players (until [`GameServer::stop_placing`]).
+    pub fn placing(&self) -> bool {
+        self.placing
     }
 
     /// The current round's world.

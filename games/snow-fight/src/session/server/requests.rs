@@ -1,5 +1,5 @@
 //! The server's answers to requests: `Pong` to `Ping`; to `Init`, `Connect` with the player id
-//! and the current snapshot, or an `Error` when the client already joined or the game is full.
+//! and the current snapshot, or an `Error` when the client already joined, the game is full or the server is draining.
 
 use hopnet::{ConnectionId, Delivery};
 use hopnet_snow_fight as wire;
@@ -27,6 +27,13 @@ impl GameServer {
                     wire::ResponseKind::Error(wire::ErrorMessage::new(format!(
                         "already joined as player {p}"
                     )))
+                }
+                None if !self.placing => {
+                    self.stats.refused += 1;
+                    warn!(%peer, "Init refused: the server is draining");
+                    wire::ResponseKind::Error(wire::ErrorMessage::new(
+                        "the server is draining: it takes no new players",
+                    ))
                 }
                 None if self.players() >= self.config.max_players => {
                     self.stats.refused += 1;

@@ -1,0 +1,32 @@
+//! With the `agones` feature, compiles the Agones SDK's own `.proto` files (proto/, copied from
+//! the SDK with their licences) into the server side of its gRPC services: the stand-in SDK
+//! server of `fleet::standin` answers the real SDK client with them. The client side comes
+//! from the `agones` crate, so only servers are generated here.
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    #[cfg(feature = "agones")]
+    agones_servers();
+}
+
+#[cfg(feature = "agones")]
+fn agones_servers() {
+    println!("cargo:rerun-if-changed=proto");
+    let compiled = tonic_build::configure()
+        .build_client(false)
+        .build_server(true)
+        .compile_protos(
+            &[
+                "proto/sdk/sdk.proto",
+                "proto/sdk/alpha/alpha.proto",
+                "proto/sdk/beta/beta.proto",
+            ],
+            &["proto/sdk", "proto/googleapis", "proto/grpc-gateway"],
+        );
+    if let Err(e) = compiled {
+        panic!(
+            "cannot compile the Agones SDK's .proto files ({e}); the `agones` feature needs \
+             protoc, the protobuf compiler (Debian: apt-get install protobuf-compiler)"
+        );
+    }
+}
