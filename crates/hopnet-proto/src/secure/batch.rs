@@ -29,7 +29,7 @@ use crate::transmit::{MAX_BATCH_BYTES, Transmit};
 pub(crate) const MAX_SEALED_BATCH: usize = 16;
 
 /// One end's way of sealing payload packets toward one peer.
-pub(crate) trait Seal {
+pub trait Seal {
     /// The size of the packet that would carry `len` bytes next.
     fn packet_len(&self, len: usize) -> usize;
     /// Appends the packet carrying `payload` to `out`.
@@ -37,7 +37,7 @@ pub(crate) trait Seal {
 }
 
 /// The server's sealing toward the client in one slot.
-pub(crate) struct SlotSeal<'a> {
+pub struct SlotSeal<'a> {
     pub server: &'a mut NetcodeServer,
     pub client: usize,
     pub now: Instant,
@@ -57,7 +57,7 @@ impl Seal for SlotSeal<'_> {
 }
 
 /// The client's sealing toward its server.
-pub(crate) struct ClientSeal<'a> {
+pub struct ClientSeal<'a> {
     pub client: &'a mut NetcodeClient,
     pub now: Instant,
 }
@@ -74,7 +74,7 @@ impl Seal for ClientSeal<'_> {
 
 /// A batch of plain datagrams from the machine underneath, sealed a run at a time.
 #[derive(Debug, Default)]
-pub(crate) struct PlainBatch {
+pub struct PlainBatch {
     buf: Vec<u8>,
     transmit: Option<Transmit>,
     /// Bytes of `buf` already sealed (or dropped).
