@@ -8,10 +8,10 @@ use std::fmt;
 use std::net::SocketAddr;
 use std::time::Instant;
 
+use hopnet_netcode::{NetcodeClient, NetcodeServer};
+
 use crate::machine::Machine;
 use crate::transmit::Transmit;
-
-use hopnet_netcode::{NetcodeClient, NetcodeServer};
 
 use super::batch::{PlainBatch, Seal};
 
