@@ -2,8 +2,9 @@
 //! (24-byte nonce) for the private connect token, ChaCha20-Poly1305 IETF (12-byte nonce) for
 //! packets and challenge tokens. Each seals a buffer whose last 16 bytes receive the tag.
 
+use chacha20poly1305::KeyInit;
+use chacha20poly1305::aead::consts::U32;
 use chacha20poly1305::aead::{AeadInOut, Nonce, Tag};
-use chacha20poly1305::{ChaCha20Poly1305, KeyInit, XChaCha20Poly1305};
 
 use super::key::Key;
 
@@ -22,67 +23,42 @@ pub(crate) fn sequence_nonce(sequence: u64) -> [u8; 12] {
     nonce
 }
 
-/// Encrypts `buf[..len - 16]` in place and writes its tag into the last 16 bytes.
-pub(crate) fn seal(key: &Key, nonce: &[u8; 12], ad: &[u8], buf: &mut [u8]) -> Option<()> {
-    let cipher = ChaCha20Poly1305::new(key.as_bytes().into());
-    seal_with(&cipher, nonce.into(), ad, buf)
-}
-
-/// Checks the tag in the last 16 bytes and decrypts the rest in place.
-pub(crate) fn open(
+/// Encrypts `buf[..len - 16]` in place with cipher `C` (ChaCha20-Poly1305 IETF or
+/// XChaCha20-Poly1305: they differ only in their nonce's length) and writes its tag into the
+/// last 16 bytes.
+pub(crate) fn seal<C: AeadInOut + KeyInit<KeySize = U32>>(
     key: &Key,
-    nonce: &[u8; 12],
+    nonce: &Nonce<C>,
     ad: &[u8],
     buf: &mut [u8],
-) -> Result<(), Unauthentic> {
-    let cipher = ChaCha20Poly1305::new(key.as_bytes().into());
-    open_with(&cipher, nonce.into(), ad, buf)
-}
-
-/// [`seal`] with XChaCha20-Poly1305's 24-byte nonce.
-pub(crate) fn seal_x(key: &Key, nonce: &[u8; 24], ad: &[u8], buf: &mut [u8]) -> Option<()> {
-    let cipher = XChaCha20Poly1305::new(key.as_bytes().into());
-    seal_with(&cipher, nonce.into(), ad, buf)
-}
-
-/// [`open`] with XChaCha20-Poly1305's 24-byte nonce.
-pub(crate) fn open_x(
-    key: &Key,
-    nonce: &[u8; 24],
-    ad: &[u8],
-    buf: &mut [u8],
-) -> Result<(), Unauthentic> {
-    let cipher = XChaCha20Poly1305::new(key.as_bytes().into());
-    open_with(&cipher, nonce.into(), ad, buf)
-}
-
-/// The sealing both ciphers share (they differ only in their nonce's length): the tag goes
-/// into the last 16 bytes, after the message encrypted in place.
-fn seal_with<C: AeadInOut>(cipher: &C, nonce: &Nonce<C>, ad: &[u8], buf: &mut [u8]) -> Option<()> {
+) -> Option<()> {
     let (message, mac) = buf.split_last_chunk_mut::<MAC_BYTES>()?;
-    let tag = cipher
+    let tag = C::new(key.as_bytes().into())
         .encrypt_inout_detached(nonce, ad, message.into())
         .ok()?;
     mac.copy_from_slice(&tag);
     Some(())
 }
 
-/// The opening both ciphers share: the tag is the last 16 bytes.
-fn open_with<C: AeadInOut>(
-    cipher: &C,
+/// Checks the tag in the last 16 bytes and decrypts the rest in place, with cipher `C` (as
+/// [`seal`]).
+pub(crate) fn open<C: AeadInOut + KeyInit<KeySize = U32>>(
+    key: &Key,
     nonce: &Nonce<C>,
     ad: &[u8],
     buf: &mut [u8],
 ) -> Result<(), Unauthentic> {
     let (message, mac) = buf.split_last_chunk_mut::<MAC_BYTES>().ok_or(Unauthentic)?;
     let tag = Tag::<C>::try_from(&mac[..]).map_err(|_| Unauthentic)?;
-    cipher
+    C::new(key.as_bytes().into())
         .decrypt_inout_detached(nonce, ad, message.into(), &tag)
         .map_err(|_| Unauthentic)
 }
 
 #[cfg(test)]
 mod tests {
+    use chacha20poly1305::ChaCha20Poly1305;
+
     use super::*;
 
     #[test]
@@ -99,21 +75,24 @@ mod tests {
         let nonce = sequence_nonce(9);
         let mut sealed = [0u8; 20];
         sealed[..4].copy_from_slice(b"ping");
-        seal(&key, &nonce, b"ad", &mut sealed).unwrap();
+        seal::<ChaCha20Poly1305>(&key, &nonce.into(), b"ad", &mut sealed).unwrap();
         for bit in 0..sealed.len() * 8 {
             let mut tampered = sealed;
             tampered[bit / 8] ^= 1 << (bit % 8);
-            assert_eq!(open(&key, &nonce, b"ad", &mut tampered), Err(Unauthentic));
+            assert_eq!(
+                open::<ChaCha20Poly1305>(&key, &nonce.into(), b"ad", &mut tampered),
+                Err(Unauthentic)
+            );
         }
         assert_eq!(
-            open(&key, &nonce, b"da", &mut sealed.clone()),
+            open::<ChaCha20Poly1305>(&key, &nonce.into(), b"da", &mut sealed.clone()),
             Err(Unauthentic)
         );
         assert_eq!(
-            open(&key, &sequence_nonce(10), b"ad", &mut sealed.clone()),
+            open::<ChaCha20Poly1305>(&key, &sequence_nonce(10).into(), b"ad", &mut sealed.clone()),
             Err(Unauthentic)
         );
-        open(&key, &nonce, b"ad", &mut sealed).unwrap();
+        open::<ChaCha20Poly1305>(&key, &nonce.into(), b"ad", &mut sealed).unwrap();
         assert_eq!(&sealed[..4], b"ping");
     }
 }

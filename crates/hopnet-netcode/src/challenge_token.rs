@@ -3,6 +3,8 @@
 //! with ChaCha20-Poly1305 under a key the server draws when it starts, without associated
 //! data, the nonce built from the challenge sequence. The server keeps nothing per challenge.
 
+use chacha20poly1305::ChaCha20Poly1305;
+
 use super::aead::{MAC_BYTES, Unauthentic, open, seal, sequence_nonce};
 use super::key::Key;
 use super::user_data::USER_DATA_BYTES;
@@ -27,7 +29,7 @@ impl ChallengeToken {
         w.u64(self.client_id);
         w.bytes(&self.user_data);
         w.pad_to_end()?;
-        seal(key, &sequence_nonce(sequence), &[], &mut buf)?;
+        seal::<ChaCha20Poly1305>(key, &sequence_nonce(sequence).into(), &[], &mut buf)?;
         Some(buf)
     }
 
@@ -38,7 +40,7 @@ impl ChallengeToken {
         key: &Key,
     ) -> Result<ChallengeToken, Unauthentic> {
         let mut buf = *sealed;
-        open(key, &sequence_nonce(sequence), &[], &mut buf)?;
+        open::<ChaCha20Poly1305>(key, &sequence_nonce(sequence).into(), &[], &mut buf)?;
         let mut r = Reader::new(&buf);
         let client_id = r.u64().ok_or(Unauthentic)?;
         let user_data = r.array::<USER_DATA_BYTES>().ok_or(Unauthentic)?;

@@ -10,6 +10,8 @@
 //! type, direction, sequence length, size again ([`read_header`]); then the replay window,
 //! decryption, the window's update, and the content's size ([`open_packet`]).
 
+use chacha20poly1305::ChaCha20Poly1305;
+
 use super::aead::{MAC_BYTES, open, seal, sequence_nonce};
 use super::challenge_token::CHALLENGE_TOKEN_BYTES;
 use super::connect_token::ConnectToken;
@@ -148,9 +150,9 @@ pub(crate) fn append_packet(
         }
     }
     out.resize(out.len() + MAC_BYTES, 0);
-    let sealed = seal(
+    let sealed = seal::<ChaCha20Poly1305>(
         key,
-        &sequence_nonce(sequence),
+        &sequence_nonce(sequence).into(),
         &packet_ad(protocol_id, prefix),
         &mut out[content..],
     );
@@ -229,9 +231,9 @@ pub(crate) fn open_packet<'a>(
         return Err(DropReason::Replayed);
     }
     let sealed = buf.get_mut(header.content..).ok_or(DropReason::TooSmall)?;
-    open(
+    open::<ChaCha20Poly1305>(
         key,
-        &sequence_nonce(header.sequence),
+        &sequence_nonce(header.sequence).into(),
         &packet_ad(protocol_id, header.prefix),
         sealed,
     )

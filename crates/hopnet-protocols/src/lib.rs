@@ -12,6 +12,7 @@
 
 mod echo_tally;
 mod json;
+mod one_at_a_time;
 pub mod rto;
 pub mod rtype;
 pub mod semi_ordered_udp;

@@ -270,6 +270,14 @@ mod tests {
         ClientHandshake::new(now, 0x34, 250 * MS, 1000 * MS, 10_000 * MS)
     }
 
+    /// Takes a Challenge with `pepper` at `at` (it must be answered), sends all that is due
+    /// then, and says when the next probe goes.
+    fn answer(h: &mut ClientHandshake, at: Instant, pepper: [u8; 4]) -> Instant {
+        assert!(h.on_challenge(at, pepper));
+        while h.poll(at).is_some() {}
+        h.next_send()
+    }
+
     #[test]
     fn every_salt_is_a_probe_counting_down_from_the_first() {
         let now = Instant::now();
@@ -303,18 +311,21 @@ mod tests {
         let mut h = handshake(now);
         h.poll(now).unwrap();
         // The first Challenge, 400 ms after the one Init: the bound is 400 ms.
-        assert!(h.on_challenge(now + 400 * MS, [1, 1, 1, 1]));
-        while h.poll(now + 400 * MS).is_some() {}
-        assert_eq!(h.next_send(), now + 1050 * MS);
+        assert_eq!(
+            answer(&mut h, now + 400 * MS, [1, 1, 1, 1]),
+            now + 1050 * MS
+        );
         // The probe that went with the answer is the only salt sent since: a new Challenge
         // 600 ms later took at least that long, so the wait grows to 600 + 250 ms.
-        assert!(h.on_challenge(now + 1000 * MS, [2, 2, 2, 2]));
-        while h.poll(now + 1000 * MS).is_some() {}
-        assert_eq!(h.next_send(), now + 1850 * MS);
+        assert_eq!(
+            answer(&mut h, now + 1000 * MS, [2, 2, 2, 2]),
+            now + 1850 * MS
+        );
         // A quicker one does not shorten it.
-        assert!(h.on_challenge(now + 1100 * MS, [3, 3, 3, 3]));
-        while h.poll(now + 1100 * MS).is_some() {}
-        assert_eq!(h.next_send(), now + 1950 * MS);
+        assert_eq!(
+            answer(&mut h, now + 1100 * MS, [3, 3, 3, 3]),
+            now + 1950 * MS
+        );
     }
 
     #[test]
@@ -325,10 +336,11 @@ mod tests {
         for t in [0, 250, 750, 1750] {
             assert!(h.poll(now + t * MS).is_some(), "{t}");
         }
-        assert!(h.on_challenge(now + 1770 * MS, [1, 1, 1, 1]));
-        while h.poll(now + 1770 * MS).is_some() {}
         // The bound is capped at twice the initial interval: 500 + 250 ms.
-        assert_eq!(h.next_send(), now + 2520 * MS);
+        assert_eq!(
+            answer(&mut h, now + 1770 * MS, [1, 1, 1, 1]),
+            now + 2520 * MS
+        );
     }
 
     #[test]

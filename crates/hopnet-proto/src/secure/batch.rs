@@ -29,7 +29,7 @@ use crate::transmit::{MAX_BATCH_BYTES, Transmit};
 pub(crate) const MAX_SEALED_BATCH: usize = 16;
 
 /// One end's way of sealing payload packets toward one peer.
-pub(crate) trait Seal {
+pub trait Seal {
     /// The size of the packet that would carry `len` bytes next.
     fn packet_len(&self, len: usize) -> usize;
     /// Appends the packet carrying `payload` to `out`.
@@ -37,7 +37,7 @@ pub(crate) trait Seal {
 }
 
 /// The server's sealing toward the client in one slot.
-pub(crate) struct SlotSeal<'a> {
+pub struct SlotSeal<'a> {
     pub server: &'a mut NetcodeServer,
     pub client: usize,
     pub now: Instant,
@@ -57,7 +57,7 @@ impl Seal for SlotSeal<'_> {
 }
 
 /// The client's sealing toward its server.
-pub(crate) struct ClientSeal<'a> {
+pub struct ClientSeal<'a> {
     pub client: &'a mut NetcodeClient,
     pub now: Instant,
 }
@@ -74,7 +74,7 @@ impl Seal for ClientSeal<'_> {
 
 /// A batch of plain datagrams from the machine underneath, sealed a run at a time.
 #[derive(Debug, Default)]
-pub(crate) struct PlainBatch {
+pub struct PlainBatch {
     buf: Vec<u8>,
     transmit: Option<Transmit>,
     /// Bytes of `buf` already sealed (or dropped).
@@ -240,28 +240,48 @@ mod tests {
         plain
     }
 
+    /// A batch of plain datagrams of `sizes` being sealed by a [`Frame`] numbering from
+    /// `sequence`, into one output buffer.
+    struct Sealing {
+        plain: PlainBatch,
+        seal: Frame,
+        out: Vec<u8>,
+    }
+
+    impl Sealing {
+        fn of(sizes: &[usize], sequence: u64) -> Sealing {
+            Sealing {
+                plain: batch(sizes),
+                seal: Frame::from(sequence),
+                out: Vec::new(),
+            }
+        }
+
+        /// The next sealed batch of at most `max_datagrams`.
+        fn next(&mut self, max_datagrams: usize) -> Result<Option<Transmit>, u64> {
+            self.plain
+                .seal_into(&mut self.out, max_datagrams, &mut self.seal)
+        }
+    }
+
     #[test]
     fn a_batch_keeps_its_shape_sealed() {
-        let mut plain = batch(&[100, 100, 100, 40]);
-        let mut seal = Frame::from(0);
-        let mut out = Vec::new();
-        let t = plain.seal_into(&mut out, 64, &mut seal).unwrap().unwrap();
+        let mut sealing = Sealing::of(&[100, 100, 100, 40], 0);
+        let t = sealing.next(64).unwrap().unwrap();
         assert_eq!((t.size, t.segment_size, t.datagrams()), (344, 101, 4));
-        assert_eq!(plain.destination(), None);
+        assert_eq!(sealing.plain.destination(), None);
     }
 
     #[test]
     fn a_longer_sequence_ends_the_batch_and_the_rest_waits() {
-        let mut plain = batch(&[100, 100, 100, 100]);
-        let mut seal = Frame::from(254);
-        let mut out = Vec::new();
-        let first = plain.seal_into(&mut out, 64, &mut seal).unwrap().unwrap();
+        let mut sealing = Sealing::of(&[100, 100, 100, 100], 254);
+        let first = sealing.next(64).unwrap().unwrap();
         assert_eq!((first.size, first.segment_size), (202, 101));
-        assert_eq!(out[101 + 1], 1, "the second datagram");
-        let rest = plain.seal_into(&mut out, 64, &mut seal).unwrap().unwrap();
+        assert_eq!(sealing.out[101 + 1], 1, "the second datagram");
+        let rest = sealing.next(64).unwrap().unwrap();
         assert_eq!((rest.size, rest.segment_size), (204, 102));
-        assert_eq!(out[2], 2, "the third datagram");
-        assert_eq!(plain.seal_into(&mut out, 64, &mut seal), Ok(None));
+        assert_eq!(sealing.out[2], 2, "the third datagram");
+        assert_eq!(sealing.next(64), Ok(None));
     }
 
     #[test]
@@ -279,24 +299,18 @@ mod tests {
 
     #[test]
     fn at_most_max_datagrams_per_batch() {
-        let mut plain = batch(&[10, 10, 10]);
-        let mut seal = Frame::from(0);
-        let mut out = Vec::new();
+        let mut sealing = Sealing::of(&[10, 10, 10], 0);
         for _ in 0..3 {
-            let t = plain.seal_into(&mut out, 1, &mut seal).unwrap().unwrap();
-            assert_eq!(t.datagrams(), 1);
+            assert_eq!(sealing.next(1).unwrap().unwrap().datagrams(), 1);
         }
-        assert_eq!(plain.destination(), None);
+        assert_eq!(sealing.plain.destination(), None);
     }
 
     #[test]
     fn a_refused_seal_drops_the_rest() {
-        let mut plain = batch(&[10, 10, 10]);
-        let mut seal = Frame {
-            sequence: 0,
-            refuse: true,
-        };
-        assert_eq!(plain.seal_into(&mut Vec::new(), 64, &mut seal), Err(3));
-        assert_eq!(plain.destination(), None);
+        let mut sealing = Sealing::of(&[10, 10, 10], 0);
+        sealing.seal.refuse = true;
+        assert_eq!(sealing.next(64), Err(3));
+        assert_eq!(sealing.plain.destination(), None);
     }
 }

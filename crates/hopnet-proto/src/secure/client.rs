@@ -21,21 +21,20 @@ use hopnet_netcode::{ClientState, ConnectToken, NetcodeClient, NetcodeStats};
 use crate::client::Client;
 use crate::event::{Delivery, DisconnectReason, Event};
 use crate::machine::Machine;
-use crate::transmit::Transmit;
 use crate::{Config, Error};
 
 use super::batch::{ClientSeal, PlainBatch};
 use super::fits_netcode;
+use super::layers::{End, Secure};
 
 /// A secure client: a [`Client`] whose datagrams travel as netcode 1.02 payload packets.
+pub type SecureClient = Secure<ClientEnd>;
+
+/// What only the client end of secure mode keeps (see [`SecureClient`]).
 #[derive(Debug)]
-pub struct SecureClient {
-    netcode: NetcodeClient,
-    /// Driven only once netcode has connected (`opened`).
-    inner: Client,
+pub struct ClientEnd {
+    /// Whether netcode has connected; the connection is driven only from then on.
     opened: bool,
-    /// The connection's datagrams not yet sealed.
-    plain: PlainBatch,
 }
 
 impl SecureClient {
@@ -45,11 +44,11 @@ impl SecureClient {
         fits_netcode(&config)?;
         let netcode = NetcodeClient::new(token, now);
         let inner = Client::new(config, netcode.server_address(), now);
-        Ok(SecureClient {
+        Ok(Secure {
             netcode,
             inner,
-            opened: false,
             plain: PlainBatch::default(),
+            end: ClientEnd { opened: false },
         })
     }
 
@@ -68,42 +67,6 @@ impl SecureClient {
         self.inner.is_closed()
     }
 
-    /// Opens the connection when netcode connects; ends it when netcode ends.
-    fn follow_netcode(&mut self, now: Instant) {
-        let state = self.netcode.state();
-        if !self.opened && state == ClientState::Connected {
-            self.opened = true;
-            self.inner.authenticate(now, self.netcode.server_address());
-        } else if state.is_closed() {
-            let reason = match (self.opened, state) {
-                (false, _) => DisconnectReason::ConnectTimeout,
-                (true, ClientState::Disconnected) => DisconnectReason::PeerClosed,
-                (true, _) => DisconnectReason::TimedOut,
-            };
-            // Nothing once the connection has closed above (its own reason stands).
-            self.inner.end_authenticated(reason);
-        }
-    }
-
-    /// Once the connection has closed here: its last datagrams (the `END`) sealed, then
-    /// netcode's disconnect packets.
-    fn follow_connection(&mut self, now: Instant) {
-        if !self.inner.is_closed() || self.netcode.state().is_closed() {
-            return;
-        }
-        if self.opened {
-            let netcode = &mut self.netcode;
-            while self.plain.take_next(|datagram| {
-                let _ = netcode.send(now, datagram);
-            }) {}
-            let mut buf = Vec::new();
-            while let Some(transmit) = self.inner.poll_transmit(now, &mut buf, 1) {
-                let _ = self.netcode.send(now, &buf[..transmit.size]);
-            }
-        }
-        self.netcode.disconnect(now);
-    }
-
     /// Queues a message (see [`Client::send`]). Before netcode has connected, a reliable
     /// message waits in the connection's queue (bounded: [`Error::WouldBlock`] when full) and
     /// an unreliable one is dropped; [`Error::Closed`] once connecting has failed.
@@ -116,7 +79,7 @@ impl SecureClient {
     /// [`machine`](Self::machine) does the same.
     pub fn close(&mut self, now: Instant) {
         self.inner.close();
-        self.follow_connection(now);
+        ClientEnd::follow_inner(self, now);
     }
 
     /// The next event: the connection's (its failure to connect included).
@@ -147,72 +110,74 @@ impl SecureClient {
     }
 }
 
-/// The [`Machine`] surface, what a driver, the simulator or a generic loop calls.
-impl Machine for SecureClient {
-    /// Takes a datagram received from `from`.
-    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        if let Some(payload) = self.netcode.handle(now, from, datagram)
-            && self.opened
+/// The client's steps of the loop both ends share.
+impl End for ClientEnd {
+    type Netcode = NetcodeClient;
+    type Inner = Client;
+
+    /// Lets a payload through only once netcode has connected.
+    fn receive(s: &mut SecureClient, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        if let Some(payload) = s.netcode.handle(now, from, datagram)
+            && s.end.opened
         {
-            self.inner.handle(now, from, payload);
+            s.inner.handle(now, from, payload);
         }
-        self.follow_netcode(now);
     }
 
-    /// Writes the next datagram or batch into `buf`: netcode's own packets first (one at a
-    /// time), then the connection's datagrams, sealed as payload packets in batches of up to
-    /// `max_datagrams` of one size (see [`Transmit`]), as the plain connection writes them.
-    fn poll_transmit(
-        &mut self,
-        now: Instant,
-        buf: &mut Vec<u8>,
-        max_datagrams: usize,
-    ) -> Option<Transmit> {
-        self.follow_connection(now);
-        loop {
-            if let Some(to) = self.netcode.poll_transmit(now, buf) {
-                return Some(Transmit::single(to, buf.len()));
-            }
-            if !self.opened {
-                return None;
-            }
-            let inner = &mut self.inner;
-            if !self.plain.fill(max_datagrams, |plain, max| {
-                inner.poll_transmit(now, plain, max)
-            }) {
-                return None;
-            }
-            let mut seal = ClientSeal {
-                client: &mut self.netcode,
-                now,
+    fn runs_inner(s: &SecureClient) -> bool {
+        s.end.opened
+    }
+
+    /// Opens the connection when netcode connects; ends it when netcode ends.
+    fn follow_netcode(s: &mut SecureClient, now: Instant) {
+        let state = s.netcode.state();
+        if !s.end.opened && state == ClientState::Connected {
+            s.end.opened = true;
+            s.inner.authenticate(now, s.netcode.server_address());
+        } else if state.is_closed() {
+            let reason = match (s.end.opened, state) {
+                (false, _) => DisconnectReason::ConnectTimeout,
+                (true, ClientState::Disconnected) => DisconnectReason::PeerClosed,
+                (true, _) => DisconnectReason::TimedOut,
             };
-            // Only a closed netcode client refuses; the datagrams are then lost like any other.
-            if let Ok(Some(transmit)) = self.plain.seal_into(buf, max_datagrams, &mut seal) {
-                return Some(transmit);
+            // Nothing once the connection has closed above (its own reason stands).
+            s.inner.end_authenticated(reason);
+        }
+    }
+
+    /// Once the connection has closed here: its last datagrams (the `END`) sealed, then
+    /// netcode's disconnect packets. Nothing waits for later, so never `true`.
+    fn follow_inner(s: &mut SecureClient, now: Instant) -> bool {
+        if !s.inner.is_closed() || s.netcode.state().is_closed() {
+            return false;
+        }
+        if s.end.opened {
+            let netcode = &mut s.netcode;
+            while s.plain.take_next(|datagram| {
+                let _ = netcode.send(now, datagram);
+            }) {}
+            let mut buf = Vec::new();
+            while let Some(transmit) = s.inner.poll_transmit(now, &mut buf, 1) {
+                let _ = s.netcode.send(now, &buf[..transmit.size]);
             }
         }
+        s.netcode.disconnect(now);
+        false
     }
 
-    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
-    fn poll_timeout(&self) -> Option<Instant> {
-        let inner = if self.opened {
-            self.inner.poll_timeout()
-        } else {
-            None
-        };
-        [inner, self.netcode.poll_timeout()]
-            .into_iter()
-            .flatten()
-            .min()
+    const FOLLOW_INNER_FIRST: bool = true;
+
+    type Peer = ();
+    type Sealer<'a> = ClientSeal<'a>;
+
+    fn sealing_peer(_: &mut SecureClient, _: Instant) -> Option<()> {
+        Some(())
     }
 
-    /// Runs both layers' timers.
-    fn handle_timeout(&mut self, now: Instant) {
-        self.netcode.handle_timeout(now);
-        self.follow_netcode(now);
-        if self.opened {
-            self.inner.handle_timeout(now);
-        }
-        self.follow_connection(now);
+    fn sealer(client: &mut NetcodeClient, _: (), now: Instant) -> ClientSeal<'_> {
+        ClientSeal { client, now }
     }
+
+    /// Only a closed netcode client refuses; the datagrams are then lost like any other.
+    fn lost(_: &mut SecureClient, _: u64) {}
 }

@@ -23,6 +23,7 @@
 //! |---|---|
 //! | `server.rs` | the secure server: a [`Server`] whose datagrams travel as payload packets |
 //! | `client.rs` | the secure client: a [`Client`] opened once netcode has connected |
+//! | `layers.rs` | netcode under a plain machine, and the one [`Machine`](crate::Machine) loop both ends share |
 //! | `batch.rs` | hopnet's datagrams sealed in batches of the shape UDP GSO sends, short enough to seal in time |
 //!
 //! [`Server`]: crate::Server
@@ -30,6 +31,7 @@
 
 mod batch;
 mod client;
+mod layers;
 mod server;
 
 pub use client::SecureClient;
@@ -38,6 +40,7 @@ pub use hopnet_netcode::{
     MAX_PAYLOAD_BYTES, NetcodeClient, NetcodeServer, NetcodeServerConfig, NetcodeStats, TokenError,
     USER_DATA_BYTES, UserData,
 };
+pub use layers::Secure;
 pub use server::SecureServer;
 
 use crate::{Config, Error};

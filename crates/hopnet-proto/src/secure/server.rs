@@ -21,19 +21,18 @@ use crate::event::DisconnectReason;
 use crate::event::{ConnectionId, ServerEvent};
 use crate::machine::Machine;
 use crate::server::Server;
-use crate::transmit::Transmit;
 use crate::{Config, Error};
 
 use super::batch::{PlainBatch, SlotSeal};
 use super::fits_netcode;
+use super::layers::{End, Secure};
 
-/// A secure server: an [`Server`] whose datagrams travel as netcode 1.02 payload packets.
+/// A secure server: a [`Server`] whose datagrams travel as netcode 1.02 payload packets.
+pub type SecureServer = Secure<ServerEnd>;
+
+/// What only the server end of secure mode keeps (see [`SecureServer`]).
 #[derive(Debug)]
-pub struct SecureServer {
-    netcode: NetcodeServer,
-    inner: Server,
-    /// The endpoint's datagrams not yet sealed.
-    plain: PlainBatch,
+pub struct ServerEnd {
     /// Datagrams of the endpoint that could not be sealed: their netcode client was gone.
     unsealable: u64,
 }
@@ -57,60 +56,12 @@ impl SecureServer {
         }
         let netcode = NetcodeServer::new(netcode, now, unix_now)
             .map_err(|_| Error::InvalidConfig("max_clients must be 1 to 65,536"))?;
-        Ok(SecureServer {
+        Ok(Secure {
             netcode,
             inner: Server::new(config),
             plain: PlainBatch::default(),
-            unsealable: 0,
+            end: ServerEnd { unsealable: 0 },
         })
-    }
-
-    /// Opens an endpoint connection for each client netcode connected, ends one for each it
-    /// disconnected.
-    fn follow_netcode(&mut self, now: Instant) {
-        while let Some(event) = self.netcode.poll_event() {
-            match event {
-                NetcodeServerEvent::Connected {
-                    client, address, ..
-                } => {
-                    if self.inner.open_authenticated(now, address).is_none() {
-                        let _ = self.netcode.disconnect(now, client);
-                    }
-                }
-                NetcodeServerEvent::Disconnected {
-                    address, reason, ..
-                } => {
-                    let reason = match reason {
-                        ServerDisconnectReason::TimedOut => DisconnectReason::TimedOut,
-                        ServerDisconnectReason::ClientDisconnected => DisconnectReason::PeerClosed,
-                        ServerDisconnectReason::ServerDisconnected => DisconnectReason::LocalClose,
-                    };
-                    if let Some(id) = self.inner.connection_of(address) {
-                        self.inner.end_authenticated(id, reason);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Disconnects the netcode clients whose endpoint connection has closed; returns whether
-    /// there were any (their disconnect packets are then queued). Every netcode client has an
-    /// open connection but those, so the slots are looked at only when the counts differ.
-    fn follow_endpoint(&mut self, now: Instant) -> bool {
-        if self.inner.open_connections() >= self.netcode.connected_clients() {
-            return false;
-        }
-        for client in 0..self.netcode.config().max_clients {
-            let Some(address) = self.netcode.client_address(client) else {
-                continue;
-            };
-            if self.inner.connection_of(address).is_none() {
-                let _ = self.netcode.disconnect(now, client);
-            }
-        }
-        // The disconnects' events: their connections are already gone.
-        while self.netcode.poll_event().is_some() {}
-        true
     }
 
     /// The next event on any connection.
@@ -158,89 +109,110 @@ impl SecureServer {
 
     /// Datagrams of the endpoint dropped because their client's netcode connection was gone.
     pub fn unsealable(&self) -> u64 {
-        self.unsealable
+        self.end.unsealable
     }
 }
 
-/// The [`Machine`] surface, what a driver, the simulator or a generic loop calls.
-impl Machine for SecureServer {
-    /// Takes a datagram received from `from`: netcode's packets are handled below, a payload
-    /// from a connected client goes to the endpoint as its datagram. (A payload from a client
-    /// whose connection has just closed above, before netcode's disconnect went out, is
-    /// dropped: the endpoint would take it for the spec's handshake.)
-    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        if let Some((_, payload)) = self.netcode.handle(now, from, datagram)
-            && self.inner.connection_of(from).is_some()
+/// The server's steps of the loop both ends share.
+impl End for ServerEnd {
+    type Netcode = NetcodeServer;
+    type Inner = Server;
+
+    /// A payload from a client whose connection has just closed above, before netcode's
+    /// disconnect went out, is dropped: the endpoint would take it for the spec's handshake.
+    fn receive(s: &mut SecureServer, now: Instant, from: SocketAddr, datagram: &[u8]) {
+        if let Some((_, payload)) = s.netcode.handle(now, from, datagram)
+            && s.inner.connection_of(from).is_some()
         {
-            self.inner.handle(now, from, payload);
+            s.inner.handle(now, from, payload);
         }
-        self.follow_netcode(now);
     }
 
-    /// Writes the next datagram or batch into `buf`: netcode's own packets first (one at a
-    /// time), then the endpoint's datagrams, sealed as payload packets in batches of up to
-    /// `max_datagrams` of one size (see [`Transmit`]), as the plain endpoint writes them.
-    /// A connection closed above has its last datagrams sealed, then netcode's disconnect.
-    fn poll_transmit(
-        &mut self,
-        now: Instant,
-        buf: &mut Vec<u8>,
-        max_datagrams: usize,
-    ) -> Option<Transmit> {
-        loop {
-            if let Some(to) = self.netcode.poll_transmit(now, buf) {
-                return Some(Transmit::single(to, buf.len()));
-            }
-            let inner = &mut self.inner;
-            if !self.plain.fill(max_datagrams, |plain, max| {
-                inner.poll_transmit(now, plain, max)
-            }) {
-                if self.follow_endpoint(now) {
-                    continue;
-                }
-                return None;
-            }
-            let destination = self.plain.destination()?;
-            let Some(client) = self.netcode.client_at(destination) else {
-                self.unsealable += self.plain.discard();
-                continue;
-            };
-            if !self.netcode.is_confirmed(client) {
-                // Queued behind the keep-alive each payload needs until the client confirms.
-                let (netcode, unsealable) = (&mut self.netcode, &mut self.unsealable);
-                while self.plain.take_next(|datagram| {
-                    if netcode.send(now, client, datagram).is_err() {
-                        *unsealable += 1;
+    fn runs_inner(_: &SecureServer) -> bool {
+        true
+    }
+
+    /// Opens an endpoint connection for each client netcode connected, ends one for each it
+    /// disconnected.
+    fn follow_netcode(s: &mut SecureServer, now: Instant) {
+        while let Some(event) = s.netcode.poll_event() {
+            match event {
+                NetcodeServerEvent::Connected {
+                    client, address, ..
+                } => {
+                    if s.inner.open_authenticated(now, address).is_none() {
+                        let _ = s.netcode.disconnect(now, client);
                     }
-                }) {}
-                continue;
-            }
-            let mut seal = SlotSeal {
-                server: &mut self.netcode,
-                client,
-                now,
-            };
-            match self.plain.seal_into(buf, max_datagrams, &mut seal) {
-                Ok(Some(transmit)) => return Some(transmit),
-                Ok(None) => {}
-                Err(dropped) => self.unsealable += dropped,
+                }
+                NetcodeServerEvent::Disconnected {
+                    address, reason, ..
+                } => {
+                    let reason = match reason {
+                        ServerDisconnectReason::TimedOut => DisconnectReason::TimedOut,
+                        ServerDisconnectReason::ClientDisconnected => DisconnectReason::PeerClosed,
+                        ServerDisconnectReason::ServerDisconnected => DisconnectReason::LocalClose,
+                    };
+                    if let Some(id) = s.inner.connection_of(address) {
+                        s.inner.end_authenticated(id, reason);
+                    }
+                }
             }
         }
     }
 
-    /// When [`handle_timeout`](Self::handle_timeout) should next be called.
-    fn poll_timeout(&self) -> Option<Instant> {
-        [self.inner.poll_timeout(), self.netcode.poll_timeout()]
-            .into_iter()
-            .flatten()
-            .min()
+    /// Disconnects the netcode clients whose endpoint connection has closed; returns whether
+    /// there were any (their disconnect packets are then queued). Every netcode client has an
+    /// open connection but those, so the slots are looked at only when the counts differ.
+    fn follow_inner(s: &mut SecureServer, now: Instant) -> bool {
+        if s.inner.open_connections() >= s.netcode.connected_clients() {
+            return false;
+        }
+        for client in 0..s.netcode.config().max_clients {
+            let Some(address) = s.netcode.client_address(client) else {
+                continue;
+            };
+            if s.inner.connection_of(address).is_none() {
+                let _ = s.netcode.disconnect(now, client);
+            }
+        }
+        // The disconnects' events: their connections are already gone.
+        while s.netcode.poll_event().is_some() {}
+        true
     }
 
-    /// Runs both layers' timers.
-    fn handle_timeout(&mut self, now: Instant) {
-        self.netcode.handle_timeout(now);
-        self.follow_netcode(now);
-        self.inner.handle_timeout(now);
-        self.follow_endpoint(now);
+    const FOLLOW_INNER_FIRST: bool = false;
+
+    type Peer = usize;
+    type Sealer<'a> = SlotSeal<'a>;
+
+    /// Toward a client netcode no longer has, the datagrams are dropped (and counted); toward
+    /// one that has not confirmed yet, they queue behind the keep-alive each payload needs.
+    fn sealing_peer(s: &mut SecureServer, now: Instant) -> Option<usize> {
+        let Some(client) = s.netcode.client_at(s.plain.destination()?) else {
+            s.end.unsealable += s.plain.discard();
+            return None;
+        };
+        if !s.netcode.is_confirmed(client) {
+            let (netcode, unsealable) = (&mut s.netcode, &mut s.end.unsealable);
+            while s.plain.take_next(|datagram| {
+                if netcode.send(now, client, datagram).is_err() {
+                    *unsealable += 1;
+                }
+            }) {}
+            return None;
+        }
+        Some(client)
+    }
+
+    fn sealer(server: &mut NetcodeServer, client: usize, now: Instant) -> SlotSeal<'_> {
+        SlotSeal {
+            server,
+            client,
+            now,
+        }
+    }
+
+    fn lost(s: &mut SecureServer, dropped: u64) {
+        s.end.unsealable += dropped;
     }
 }

@@ -62,15 +62,15 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
+use hopnet::Machine;
 use hopnet::engine::RttEstimator;
-use hopnet::{Machine, Transmit};
 use hopnet_formats::rtype::{Action, Frame};
 
 use super::body;
 use super::dead_reckoning::{DeadReckoning, Extrapolation, MAX_KNOWN_ENTITIES, Position};
-use super::frames;
-use super::outbox::Outbox;
+use super::frames::{self, MAX_OUTBOX};
 use super::position_error::PositionError;
+use crate::one_at_a_time::{Outbox, transmit_one_at_a_time};
 use crate::rto::RtoConfig;
 
 /// The client's retransmission timeout by default: 150 ms before the first sample (three
@@ -211,7 +211,7 @@ impl InstanceClient {
             rtt: DEFAULT_RTO.estimator(),
             sent_at: None,
             resent: false,
-            outbox: Outbox::default(),
+            outbox: Outbox::bounded(MAX_OUTBOX),
             view: DeadReckoning::new(now, Extrapolation::default()),
             stats: ClientStats::default(),
         }
@@ -306,7 +306,8 @@ impl InstanceClient {
     }
 
     fn send(&mut self, action: Action, message: &str) {
-        self.outbox.push(self.server, action, message);
+        self.outbox
+            .push(self.server, frames::to_bytes(action, message));
     }
 
     fn resync(&mut self, now: Instant) {
@@ -515,14 +516,7 @@ impl Machine for InstanceClient {
         }
     }
 
-    fn poll_transmit(
-        &mut self,
-        _now: Instant,
-        buf: &mut Vec<u8>,
-        _max_datagrams: usize,
-    ) -> Option<Transmit> {
-        self.outbox.poll_transmit(buf)
-    }
+    transmit_one_at_a_time!(outbox);
 
     fn poll_timeout(&self) -> Option<Instant> {
         let timed = match self.phase {

@@ -12,6 +12,11 @@ pub const TRAILER_LEN: usize = 16;
 /// dozen bytes): a frame claiming more is refused before its LZ4 block is touched.
 pub const MAX_MESSAGE: u32 = 1024;
 
+/// Datagrams an instance or a client holds for its driver at most; what comes on top is
+/// dropped (and counted), as a full socket buffer would drop it. A resync answer is at most
+/// [`MAX_ENTITIES`](super::MAX_ENTITIES) SPRITEs, so this holds dozens of them.
+pub const MAX_OUTBOX: usize = 1024;
+
 /// The frame's bytes, appended to `out`. Only a message longer than the codec's bound fails,
 /// and every message this module writes is far shorter.
 pub fn encode(action: Action, message: &str, out: &mut Vec<u8>) {

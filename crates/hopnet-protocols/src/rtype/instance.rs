@@ -18,13 +18,13 @@ use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use hopnet::{Machine, Transmit};
+use hopnet::Machine;
 use hopnet_formats::rtype::{Action, Frame};
 
 use super::body;
-use super::frames;
-use super::outbox::Outbox;
+use super::frames::{self, MAX_OUTBOX};
 use super::world::World;
+use crate::one_at_a_time::{Outbox, transmit_one_at_a_time};
 
 /// How often every client is told the number of entities (RFC 4242, section 4: 1000 ms).
 pub const CHECK_INTERVAL: Duration = Duration::from_millis(1000);
@@ -79,7 +79,7 @@ impl Instance {
             id,
             world: World::default(),
             players: BTreeMap::new(),
-            outbox: Outbox::default(),
+            outbox: Outbox::bounded(MAX_OUTBOX),
             next_check: None,
             next_tick: None,
             stats: InstanceStats::default(),
@@ -109,7 +109,7 @@ impl Instance {
     /// Datagrams queued and not yet taken by the driver (at most
     /// [`MAX_OUTBOX`](super::MAX_OUTBOX)), and how many were dropped for want of room.
     pub fn queued(&self) -> (usize, u64) {
-        (self.outbox.len(), self.outbox.dropped)
+        (self.outbox.len(), self.outbox.dropped())
     }
 
     fn sprite_message(id: u32, x: i32, y: i32) -> String {
@@ -123,7 +123,8 @@ impl Instance {
         };
         let message = Self::sprite_message(id, e.x, e.y);
         for &to in self.players.keys() {
-            self.outbox.push(to, Action::Sprite, &message);
+            self.outbox
+                .push(to, frames::to_bytes(Action::Sprite, &message));
         }
     }
 
@@ -131,33 +132,38 @@ impl Instance {
     fn bury(&mut self, id: u32, also: Option<SocketAddr>) {
         let message = id.to_string();
         for to in self.players.keys().copied().chain(also) {
-            self.outbox.push(to, Action::Dead, &message);
+            self.outbox
+                .push(to, frames::to_bytes(Action::Dead, &message));
         }
     }
 
     /// Queues every entity as a SPRITE for `to`.
     fn send_all(&mut self, to: SocketAddr) {
         for (&id, e) in self.world.entities() {
-            self.outbox
-                .push(to, Action::Sprite, &Self::sprite_message(id, e.x, e.y));
+            self.outbox.push(
+                to,
+                frames::to_bytes(Action::Sprite, &Self::sprite_message(id, e.x, e.y)),
+            );
         }
     }
 
     fn connect(&mut self, now: Instant, from: SocketAddr, message: &str) {
         if body::number::<u32>(message) != Some(self.id) {
-            self.outbox.push(from, Action::Ko, "unknown");
+            self.outbox
+                .push(from, frames::to_bytes(Action::Ko, "unknown"));
             return;
         }
         if let Some(player) = self.players.get_mut(&from) {
             // Our CONNECT was lost: say it again, with the whole world.
             player.last_heard = now;
             let entity = player.entity;
-            self.outbox.push(from, Action::Connect, &entity.to_string());
+            self.outbox
+                .push(from, frames::to_bytes(Action::Connect, &entity.to_string()));
             self.send_all(from);
             return;
         }
         let Some(entity) = self.world.add_player() else {
-            self.outbox.push(from, Action::Ko, "full");
+            self.outbox.push(from, frames::to_bytes(Action::Ko, "full"));
             return;
         };
         self.players.insert(
@@ -168,13 +174,15 @@ impl Instance {
                 last_move: None,
             },
         );
-        self.outbox.push(from, Action::Connect, &entity.to_string());
+        self.outbox
+            .push(from, frames::to_bytes(Action::Connect, &entity.to_string()));
         // The newcomer gets every entity (its own among them); the others get the newcomer.
         self.send_all(from);
         let e = self.world.entities()[&entity];
         let message = Self::sprite_message(entity, e.x, e.y);
         for &to in self.players.keys().filter(|&&to| to != from) {
-            self.outbox.push(to, Action::Sprite, &message);
+            self.outbox
+                .push(to, frames::to_bytes(Action::Sprite, &message));
         }
         self.next_check.get_or_insert(now + CHECK_INTERVAL);
     }
@@ -221,7 +229,9 @@ impl Instance {
                 self.stats.resyncs += 1;
                 self.send_all(from);
             }
-            Action::Ping => self.outbox.push(from, Action::Pong, &frame.message),
+            Action::Ping => self
+                .outbox
+                .push(from, frames::to_bytes(Action::Pong, &frame.message)),
             Action::Quit => self.remove(from),
             // The other actions (KEY, TEXT, ...) carry nothing this game acts on.
             _ => {}
@@ -286,14 +296,7 @@ impl Machine for Instance {
         }
     }
 
-    fn poll_transmit(
-        &mut self,
-        _now: Instant,
-        buf: &mut Vec<u8>,
-        _max_datagrams: usize,
-    ) -> Option<Transmit> {
-        self.outbox.poll_transmit(buf)
-    }
+    transmit_one_at_a_time!(outbox);
 
     fn poll_timeout(&self) -> Option<Instant> {
         let expiry = self
@@ -321,7 +324,8 @@ impl Machine for Instance {
         }
         let count = self.world.entities().len().to_string();
         for &to in self.players.keys() {
-            self.outbox.push(to, Action::Check, &count);
+            self.outbox
+                .push(to, frames::to_bytes(Action::Check, &count));
             self.stats.checks += 1;
         }
         // On the beat, not drifting by how late the driver called.

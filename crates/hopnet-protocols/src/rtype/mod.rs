@@ -42,7 +42,6 @@ mod frames;
 mod host;
 mod instance;
 mod lobby;
-mod outbox;
 mod position_error;
 mod session;
 mod stream;
@@ -54,14 +53,13 @@ pub use dead_reckoning::{
     DEFAULT_CONVERGE, DEFAULT_MAX_EXTRAPOLATION, DeadReckoning, Extrapolation, MAX_KNOWN_ENTITIES,
     MIN_INTERVAL, Position, RUN,
 };
-pub use frames::{MAX_MESSAGE, Rejected, decode, to_bytes};
+pub use frames::{MAX_MESSAGE, MAX_OUTBOX, Rejected, decode, to_bytes};
 pub use host::{
     EMPTY_INSTANCE_LIFETIME, Host, HostConfig, HostSummary, LOBBY_IDLE, MAX_INSTANCES,
     MAX_LOBBY_CONNECTIONS,
 };
 pub use instance::{CHECK_INTERVAL, GAME_TICK, Instance, InstanceStats, PLAYER_TIMEOUT};
 pub use lobby::{CreateError, GAME, Instances, LobbySession};
-pub use outbox::MAX_OUTBOX;
 pub use position_error::{ErrorSummary, MAX_ERROR_SAMPLES, PositionError};
 pub use session::{
     Entry, SessionConfig, SessionError, SessionProgress, SessionSummary, play, play_tracked,

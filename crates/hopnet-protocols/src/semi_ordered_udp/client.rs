@@ -4,12 +4,13 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use hopnet::{Machine, Transmit};
+use hopnet::Machine;
 use hopnet_formats::semi_ordered::Reliability;
 
 use super::Config;
-use super::endpoint::{Endpoint, endpoint_transmit};
+use super::endpoint::Endpoint;
 use super::outbound::SendError;
+use crate::one_at_a_time::transmit_one_at_a_time;
 
 /// What a [`Client`] tells its application.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -131,7 +132,11 @@ impl Machine for Client {
         }
     }
 
-    endpoint_transmit!();
+    transmit_one_at_a_time!(endpoint);
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        self.endpoint.poll_timeout()
+    }
 
     fn handle_timeout(&mut self, now: Instant) {
         let mut forgotten = Vec::new();

@@ -281,21 +281,8 @@ impl Endpoint {
     }
 }
 
-/// The [`Machine`](hopnet::Machine) methods a role leaves to its endpoint as they are.
-macro_rules! endpoint_transmit {
-    () => {
-        fn poll_transmit(
-            &mut self,
-            now: Instant,
-            buf: &mut Vec<u8>,
-            _max_datagrams: usize,
-        ) -> Option<Transmit> {
-            self.endpoint.poll_transmit(now, buf)
-        }
-
-        fn poll_timeout(&self) -> Option<Instant> {
-            self.endpoint.poll_timeout()
-        }
-    };
+impl crate::one_at_a_time::Datagrams for Endpoint {
+    fn next_into(&mut self, now: Instant, buf: &mut Vec<u8>) -> Option<Transmit> {
+        self.poll_transmit(now, buf)
+    }
 }
-pub(super) use endpoint_transmit;

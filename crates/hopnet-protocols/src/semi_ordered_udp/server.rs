@@ -9,12 +9,13 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use hopnet::{Machine, Transmit};
+use hopnet::Machine;
 use hopnet_formats::semi_ordered::Reliability;
 
 use super::Config;
-use super::endpoint::{Delivered, Endpoint, endpoint_transmit};
+use super::endpoint::{Delivered, Endpoint};
 use super::outbound::SendError;
+use crate::one_at_a_time::transmit_one_at_a_time;
 
 /// What an application's [`Server`] tells its application.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -214,7 +215,11 @@ impl Machine for Server {
         );
     }
 
-    endpoint_transmit!();
+    transmit_one_at_a_time!(endpoint);
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        self.endpoint.poll_timeout()
+    }
 
     fn handle_timeout(&mut self, now: Instant) {
         let mut forgotten = std::mem::take(&mut self.buf_forgotten);

@@ -5,14 +5,14 @@ use std::collections::VecDeque;
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use hopnet::{Machine, Transmit};
+use hopnet::Machine;
 use hopnet_formats::woke::Packet;
 
 use super::Config;
 use super::connection::{CloseReason, Connection, Incoming};
-use super::outbox::Outbox;
 use super::outgoing::SendError;
-use super::ticker::{Ticker, outbox_transmit};
+use super::ticker::{Ticker, poll_timeout_by_ticker};
+use crate::one_at_a_time::{Outbox, transmit_one_at_a_time};
 
 /// Events waiting for the application at most; beyond, a packet is not taken (nor
 /// acknowledged), so its reliable commands come again.
@@ -151,7 +151,8 @@ impl Machine for Client {
         }
     }
 
-    outbox_transmit!();
+    transmit_one_at_a_time!(out);
+    poll_timeout_by_ticker!();
 
     fn handle_timeout(&mut self, now: Instant) {
         if !self.ticker.take(now) {

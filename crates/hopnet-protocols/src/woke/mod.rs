@@ -19,7 +19,6 @@
 //! | `outgoing.rs` | commands to send: reliable ones until acknowledged, split ones, unreliable ones |
 //! | `split.rs` | split commands reassembled within a budget |
 //! | `ticker.rs` | the 30 Hz loop's clock |
-//! | `outbox.rs` | packets written, waiting for the driver |
 //! | `connection.rs` | one connection: a packet per tick, a packet from the peer |
 //! | `server.rs` | the server role: client ids; the contract's echoes, or an application's events and sends |
 //! | `client.rs` | the client role: requests until answered |
@@ -30,7 +29,6 @@ mod client;
 mod config;
 mod connection;
 mod echo_check;
-mod outbox;
 mod outgoing;
 mod server;
 mod split;

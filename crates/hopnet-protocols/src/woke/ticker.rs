@@ -42,21 +42,13 @@ impl Ticker {
     }
 }
 
-/// The [`Machine`](hopnet::Machine) methods of a role with an `out` box and a `ticker`.
-macro_rules! outbox_transmit {
+/// The [`Machine::poll_timeout`](hopnet::Machine::poll_timeout) of a role whose only deadline
+/// is its `ticker`'s next tick.
+macro_rules! poll_timeout_by_ticker {
     () => {
-        fn poll_transmit(
-            &mut self,
-            _now: Instant,
-            buf: &mut Vec<u8>,
-            _max_datagrams: usize,
-        ) -> Option<Transmit> {
-            self.out.pop_into(buf)
-        }
-
         fn poll_timeout(&self) -> Option<Instant> {
             self.ticker.next()
         }
     };
 }
-pub(super) use outbox_transmit;
+pub(super) use poll_timeout_by_ticker;
