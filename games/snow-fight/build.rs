@@ -1,5 +1,5 @@
-//! With the `agones` feature, compiles the Agones SDK's own `.proto` files (proto/, copied from
-//! the SDK with their licences) into the server side of its gRPC services: the stand-in SDK
+//! With the `agones` feature, compiles the Agones SDK's own `.proto` files (the repository's
+//! `third_party/agones/proto/`, copied from the SDK with their licences and never edited) into the server side of its gRPC services: the stand-in SDK
 //! server of `fleet::standin` answers the real SDK client with them. The client side comes
 //! from the `agones` crate, so only servers are generated here.
 
@@ -11,17 +11,22 @@ fn main() {
 
 #[cfg(feature = "agones")]
 fn agones_servers() {
-    println!("cargo:rerun-if-changed=proto");
+    const PROTO: &str = "../../third_party/agones/proto";
+    println!("cargo:rerun-if-changed={PROTO}");
     let compiled = tonic_build::configure()
         .build_client(false)
         .build_server(true)
         .compile_protos(
             &[
-                "proto/sdk/sdk.proto",
-                "proto/sdk/alpha/alpha.proto",
-                "proto/sdk/beta/beta.proto",
+                format!("{PROTO}/sdk/sdk.proto"),
+                format!("{PROTO}/sdk/alpha/alpha.proto"),
+                format!("{PROTO}/sdk/beta/beta.proto"),
             ],
-            &["proto/sdk", "proto/googleapis", "proto/grpc-gateway"],
+            &[
+                format!("{PROTO}/sdk"),
+                format!("{PROTO}/googleapis"),
+                format!("{PROTO}/grpc-gateway"),
+            ],
         );
     if let Err(e) = compiled {
         panic!(
