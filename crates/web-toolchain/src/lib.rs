@@ -79,6 +79,47 @@ pub fn run_node(args: &[&Path], env: &[(&str, &str)]) -> Output {
         })
 }
 
+/// What a test script that prints its result as JSON printed.
+pub struct NodeJson {
+    /// Whether `node` exited successfully.
+    pub success: bool,
+    /// Its standard output, as printed.
+    pub stdout: String,
+    /// Its standard output, parsed.
+    pub result: serde_json::Value,
+}
+
+/// Runs `node` with `args` in `web/` and parses what it printed; a script that printed no JSON
+/// fails the test with its output, so that a crash in the script reads as one.
+pub fn node_json(args: &[&Path]) -> NodeJson {
+    let out = run_node(args, &[]);
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let result = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
+        panic!(
+            "the script printed no result ({e}): {stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    NodeJson {
+        success: out.status.success(),
+        stdout,
+        result,
+    }
+}
+
+/// [`node_json`] of a browser script: fails the test unless it succeeded without an `error`
+/// in its result, and returns the result.
+pub fn browser_json(args: &[&Path]) -> serde_json::Value {
+    let NodeJson {
+        success, result, ..
+    } = node_json(args);
+    assert!(
+        success && result.get("error").is_none(),
+        "in the browser: {result:#}"
+    );
+    result
+}
+
 /// Compiles `web/`'s TypeScript (`src/` and `test/`) into `out` with `web/tsconfig.json`'s
 /// options, strict: any error fails the test. The modules land in `out/src/` and `out/test/`.
 pub fn compile(out: &Path) -> PathBuf {

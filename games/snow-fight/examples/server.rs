@@ -57,7 +57,7 @@ use clap::Parser;
 use hopnet::ServerDriver;
 use hopnet_webtransport::{Certificate, Trust, WebTransportConfig};
 use snow_fight::Config;
-use snow_fight::host::{GameHost, MatchHost, MatchesConfig};
+use snow_fight::host::{AnswerQueries, GameHost, MatchHost, MatchesConfig};
 use snow_fight::net::{Listing, UdpServer};
 use snow_fight::session::{GameServer, ServerConfig};
 use snow_fight::web::WebServer;
@@ -152,7 +152,7 @@ fn main() {
     }
 }
 
-fn run_udp(args: &Args, game: GameServer, mut fleet: FleetHooks) -> Result<(), String> {
+fn run_udp(args: &Args, game: GameServer, fleet: FleetHooks) -> Result<(), String> {
     let transport = args
         .security
         .bind(args.bind, hopnet::Config::default())
@@ -163,19 +163,14 @@ fn run_udp(args: &Args, game: GameServer, mut fleet: FleetHooks) -> Result<(), S
     let mut server = UdpServer::with_server(transport, game, args.tick_rate);
     answer_queries(&mut server, args)?;
     info!(addr = %args.bind, queries = ?server.query_addr(), name = %args.server_name, secure = args.security.secure, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
-    fleet.listening();
-    let mut status = Status::new(args.tick_rate);
-    server
-        .run(|s| status.report(&s.game) | fleet.watch(&mut s.game))
-        .map_err(|e| e.to_string())?;
-    fleet.finish()
+    play(args, server, fleet)
 }
 
 fn run_web(
     args: &Args,
     web: SocketAddr,
     game: GameServer,
-    mut fleet: FleetHooks,
+    fleet: FleetHooks,
 ) -> Result<(), String> {
     if args.security.secure {
         // Browsers cannot speak netcode (a page has no UDP): the WebTransport server carries
@@ -210,6 +205,19 @@ fn run_web(
     info!(addr = %args.bind, queries = ?server.query_addr(), webtransport = %server.server.web_addr(), certificate_sha256 = ?hash, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
     info!("open http://{page}/ in a browser to play (http://{page}/?bot=1 lets a bot play)");
     info!("or play over a WebSocket: --websocket ws://{page}/hopnet");
+    play(args, server, fleet)
+}
+
+/// One match on `server`, whichever its carrier, until the fleet or its rounds end it; its
+/// status logged every 10 s of game time.
+fn play<D: ServerDriver>(
+    args: &Args,
+    mut server: GameHost<D>,
+    mut fleet: FleetHooks,
+) -> Result<(), String>
+where
+    D::Error: std::fmt::Display,
+{
     fleet.listening();
     let mut status = Status::new(args.tick_rate);
     server
@@ -230,11 +238,7 @@ where
 {
     let config = MatchesConfig::new(args.matches.into(), game.config().clone());
     let mut server = MatchHost::new(transport, config).map_err(|e| e.to_string())?;
-    match query_socket(args)? {
-        None => server.answer_queries(listing(args)),
-        Some(socket) => server.answer_queries_on(socket, listing(args)),
-    }
-    .map_err(|e| format!("cannot answer queries: {e}"))?;
+    answer_queries(&mut server, args)?;
     info!(addr = %args.bind, queries = ?server.query_addr(), matches = args.matches, secure = args.security.secure, tick_rate = args.tick_rate, max_players = args.max_players, "server listening");
     fleet.listening();
     let mut last = std::time::Instant::now();
@@ -270,7 +274,10 @@ fn query_socket(args: &Args) -> Result<Option<UdpSocket>, String> {
 
 /// Has the server answer server queries, on whichever carrier: on the game's port, or on
 /// `--query-port`.
-fn answer_queries<D: ServerDriver>(server: &mut GameHost<D>, args: &Args) -> Result<(), String> {
+fn answer_queries<H: AnswerQueries>(server: &mut H, args: &Args) -> Result<(), String>
+where
+    <H::Driver as hopnet::Carrier>::Error: std::fmt::Display,
+{
     match query_socket(args)? {
         None => server.answer_queries(listing(args)),
         Some(socket) => server.answer_queries_on(socket, listing(args)),

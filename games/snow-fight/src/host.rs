@@ -23,7 +23,7 @@ mod queries;
 
 pub use matches::{MatchHost, MatchInfo, MatchesConfig, MatchesStats, TickHook};
 pub use matchmaker::Matchmaker;
-pub use queries::{GAME, Listing};
+pub use queries::{AnswerQueries, GAME, Listing};
 
 /// A game server on a carrier's driver `D`.
 pub struct GameHost<D> {

@@ -12,7 +12,7 @@
 //!   driver, each on a thread of its own.
 //! - [`net`]: the game over real UDP ([`net::UdpServer`], the host on UDP; a bot's loop).
 //! - [`query`]: answers the Source engine's server queries (A2S), without sockets; [`host`]'s
-//!   [`GameHost::answer_queries`](host::GameHost::answer_queries) answers them on the game's
+//!   [`AnswerQueries::answer_queries`](host::AnswerQueries::answer_queries) answers them on the game's
 //!   port from the live game, so server browsers list the server (`python3 -c 'import a2s;
 //!   print(a2s.info(("127.0.0.1", 7000)))'` against the `server` example).
 //! - [`web`]: the game for browsers too ([`web::WebServer`], the host on WebTransport beside

@@ -8,7 +8,7 @@
 //! [`Server::bind_secure`] or [`Client::connect_secure`], handed to [`UdpServer::with_server`]
 //! or [`play_bot_on`]: the game is the same above it.
 //!
-//! [`UdpServer::answer_queries`] has the server answer server browsers' queries (the Source
+//! [`AnswerQueries::answer_queries`] has the server answer server browsers' queries (the Source
 //! engine's A2S) on the game's own port, from the live game (the [`host`](crate::host)'s
 //! queries, on any carrier).
 //!
@@ -26,7 +26,7 @@ use tracing::warn;
 use crate::host::GameHost;
 use crate::session::{BotPlayer, GameServer};
 
-pub use crate::host::{GAME, Listing};
+pub use crate::host::{AnswerQueries, GAME, Listing};
 
 /// A game server on a UDP socket: the [`GameHost`] on hopnet's UDP driver.
 pub type UdpServer = GameHost<Server>;

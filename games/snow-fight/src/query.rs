@@ -8,7 +8,7 @@
 //! address's challenge gets the full answer. A challenge is a keyed hash of the address, so
 //! the responder keeps no state per client: [`Responder::answer`] takes `&self`.
 //!
-//! [`UdpServer::answer_queries`](crate::net::UdpServer::answer_queries) puts it on a server's
+//! [`AnswerQueries::answer_queries`](crate::host::AnswerQueries::answer_queries) puts it on a server's
 //! socket and feeds it the live game.
 
 use std::hash::{BuildHasher, RandomState};

@@ -22,7 +22,9 @@ use snow_fight::Entity;
 use snow_fight::session::{ClientEvent, GameClient};
 
 mod page_host;
+mod short_rounds;
 use page_host::page_server;
+use short_rounds::Running;
 
 /// Where each player was, by owner, in the snapshots a native client received.
 type Seen = Arc<Mutex<HashMap<u32, Vec<(f32, f32)>>>>;
@@ -67,17 +69,9 @@ fn pages_play_against_our_server_and_a_native_client_sees_them_move() {
     let chromium = web_toolchain::chromium();
     web_toolchain::node_modules();
 
-    let (mut server, page) = page_server(3);
-    let udp = server.server.local_addr().unwrap();
-
-    let stop = Arc::new(AtomicBool::new(false));
-    let serving = std::thread::spawn({
-        let stop = stop.clone();
-        move || {
-            server.run(|_| stop.load(Ordering::Relaxed)).unwrap();
-            server
-        }
-    });
+    let (server, page) = page_server(3);
+    let running = Running::serve(server, page);
+    let (udp, stop) = (running.udp, running.stop_flag());
     let seen: Seen = Arc::default();
     let watching = std::thread::spawn({
         let (seen, stop) = (seen.clone(), stop.clone());
@@ -86,22 +80,10 @@ fn pages_play_against_our_server_and_a_native_client_sees_them_move() {
 
     let script = web_toolchain::web_dir().join("test/browser.mjs");
     let url = format!("http://{page}/");
-    let out = web_toolchain::run_node(&[&script, std::path::Path::new(&url), &chromium], &[]);
-    stop.store(true, Ordering::Relaxed);
+    let result = web_toolchain::browser_json(&[&script, std::path::Path::new(&url), &chromium]);
+    let server = running.stop();
     let watcher = watching.join().unwrap();
-    let server = serving.join().unwrap();
 
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let result: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
-        panic!(
-            "the browser script printed no result ({e}): {stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    assert!(
-        out.status.success() && result.get("error").is_none(),
-        "in the browser: {result:#}"
-    );
     let (bot, keyboard) = (&result["bot"], &result["keyboard"]);
     for page in [bot, keyboard] {
         assert_eq!(page["status"], "playing", "{result:#}");

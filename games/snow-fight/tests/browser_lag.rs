@@ -52,25 +52,16 @@ fn the_page_moves_its_player_at_once_over_a_100_ms_round_trip() {
     let script = web_toolchain::web_dir().join("test/browser_lag.mjs");
     let url = format!("http://{page}/");
     let port = relay.local_addr().port().to_string();
-    let out = web_toolchain::run_node(
-        &[&script, Path::new(&url), &chromium, Path::new(&port)],
-        &[],
-    );
+    let out = web_toolchain::node_json(&[&script, Path::new(&url), &chromium, Path::new(&port)]);
     stop.store(true, Ordering::Relaxed);
     serving.join().unwrap();
 
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let result: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
-        panic!(
-            "the browser script printed no result ({e}): {stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
     // Kept for a look by hand: everything the pages recorded.
     let kept = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("browser_lag.json");
-    std::fs::write(&kept, stdout.as_bytes()).unwrap();
+    std::fs::write(&kept, out.stdout.as_bytes()).unwrap();
+    let result = out.result;
     assert!(
-        out.status.success() && result.get("error").is_none(),
+        out.success && result.get("error").is_none(),
         "in the browser: {result:#}"
     );
     let keyboard = &result["keyboard"];

@@ -43,29 +43,15 @@ fn a_page_without_webtransport_plays_a_round_over_a_websocket() {
         .local_addr()
         .unwrap();
     let closed = closed.port().to_string();
-    let out = web_toolchain::run_node(
-        &[
-            &script,
-            std::path::Path::new(&url),
-            &chromium,
-            std::path::Path::new(&closed),
-        ],
-        &[],
-    );
+    let result = web_toolchain::browser_json(&[
+        &script,
+        std::path::Path::new(&url),
+        &chromium,
+        std::path::Path::new(&closed),
+    ]);
     let server = running.stop();
     let native_rounds = native.join().unwrap();
 
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let result: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
-        panic!(
-            "the browser script printed no result ({e}): {stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    assert!(
-        out.status.success() && result.get("error").is_none(),
-        "in the browser: {result:#}"
-    );
     assert_eq!(result["sawWebTransport"], false, "{result:#}");
     let page = &result["page"];
     assert_eq!(page["transport"], "websocket", "{result:#}");

@@ -30,7 +30,16 @@ impl Matches for Rooms {
     }
 }
 
-fn fleet(standin: &StandIn, capacity: i64, drain: &DrainSignal) -> Fleet {
+/// A stand-in SDK server with a `players` counter, a fleet of `capacity` players on it,
+/// listening, that drains when its signal is raised, and a game of `placed` players that
+/// still places more.
+fn listening(
+    capacity: i64,
+    placed: &[&str],
+    in_play: bool,
+) -> (StandIn, DrainSignal, Fleet, Rooms) {
+    let standin = StandIn::start(0, &["players"]).unwrap();
+    let drain = DrainSignal::manual();
     let config = FleetConfig {
         port: Some(standin.port()),
         health_every: Duration::from_millis(100),
@@ -38,7 +47,14 @@ fn fleet(standin: &StandIn, capacity: i64, drain: &DrainSignal) -> Fleet {
         shutdown_timeout: Duration::from_secs(20),
         ..FleetConfig::new(capacity)
     };
-    Fleet::with_drain(config, drain.clone()).unwrap()
+    let mut fleet = Fleet::with_drain(config, drain.clone()).unwrap();
+    let game = Rooms {
+        placed: placed.iter().map(|p| p.to_string()).collect(),
+        in_play,
+        placing: true,
+    };
+    fleet.listening();
+    (standin, drain, fleet, game)
 }
 
 /// Calls `watch` every 10 ms until it says drained, at most 20 s.
@@ -64,16 +80,8 @@ fn reports(standin: &StandIn) -> Vec<String> {
 
 #[test]
 fn a_refused_call_is_dropped_and_a_drain_with_nothing_in_play_shuts_down() {
-    let standin = StandIn::start(0, &["players"]).unwrap();
-    let drain = DrainSignal::manual();
     // Room for one player: the second's PlayerConnect (and its count) are refused.
-    let mut fleet = fleet(&standin, 1, &drain);
-    let mut game = Rooms {
-        placed: vec!["a".into(), "b".into()],
-        in_play: false,
-        placing: true,
-    };
-    fleet.listening();
+    let (standin, drain, mut fleet, mut game) = listening(1, &["a", "b"], false);
     assert!(!fleet.watch(&mut game));
     game.placed = vec!["b".into()];
     assert!(!fleet.watch(&mut game));
@@ -102,15 +110,7 @@ fn a_refused_call_is_dropped_and_a_drain_with_nothing_in_play_shuts_down() {
 
 #[test]
 fn a_drain_waits_for_the_match_in_play() {
-    let standin = StandIn::start(0, &["players"]).unwrap();
-    let drain = DrainSignal::manual();
-    let mut fleet = fleet(&standin, 8, &drain);
-    let mut game = Rooms {
-        placed: vec!["1".into()],
-        in_play: true,
-        placing: true,
-    };
-    fleet.listening();
+    let (standin, drain, mut fleet, mut game) = listening(8, &["1"], true);
     drain.raise();
     let until = Instant::now() + Duration::from_millis(500);
     while Instant::now() < until {

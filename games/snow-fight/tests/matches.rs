@@ -23,7 +23,7 @@ use hopnet_formats::source_query::{
     Challenge, ChallengeNumber, INFO_PAYLOAD, InfoRequest, InfoResponse,
 };
 use snow_fight::Config;
-use snow_fight::host::{MatchHost, MatchInfo, MatchesConfig};
+use snow_fight::host::{AnswerQueries, MatchHost, MatchInfo, MatchesConfig};
 use snow_fight::net::{play_bot, play_bot_on};
 use snow_fight::session::{BotPlayer, ServerConfig};
 use snow_fight::world::Phase;
@@ -44,25 +44,83 @@ fn game() -> Config {
     }
 }
 
-/// A bot on its own thread until its first `GameOver`, `stop`, or `deadline`; returns its
-/// round results and whether it was done before `stop` (played, or disconnected).
-fn bot(
-    addr: SocketAddr,
-    seed: u64,
+/// `matches` matches of two players each, no samples, `intermission_secs` between rounds
+/// (the server's default when `None`).
+fn two_player_matches(matches: usize, intermission_secs: Option<u32>) -> MatchesConfig {
+    let mut server = ServerConfig {
+        max_players: 2,
+        game: game(),
+        sample_every: 0,
+        ..ServerConfig::default()
+    };
+    if let Some(secs) = intermission_secs {
+        server.intermission_secs = secs;
+    }
+    MatchesConfig::new(matches, server)
+}
+
+/// Bots, each on its own thread until its first `GameOver`, [`Bots::stop`], or the deadline.
+struct Bots {
     stop: Arc<AtomicBool>,
     finished: Arc<AtomicUsize>,
     deadline: Instant,
-) -> JoinHandle<(usize, bool)> {
-    thread::spawn(move || {
-        let mut player = BotPlayer::new(game(), seed);
-        play_bot(addr, hopnet::Config::default(), &mut player, |p, _| {
-            !p.results.is_empty() || stop.load(Ordering::Relaxed) || Instant::now() > deadline
-        })
-        .unwrap();
-        let early = !stop.load(Ordering::Relaxed);
-        finished.fetch_add(1, Ordering::Relaxed);
-        (player.results.len(), early)
-    })
+    threads: Vec<JoinHandle<(usize, bool)>>,
+}
+
+impl Bots {
+    /// One bot of each of `seeds` against `addr`, for at most `secs` seconds.
+    fn start(addr: SocketAddr, seeds: std::ops::Range<u64>, secs: u64) -> Bots {
+        let stop = Arc::new(AtomicBool::new(false));
+        let finished = Arc::new(AtomicUsize::new(0));
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        let threads = seeds
+            .map(|seed| {
+                let (stop, finished) = (stop.clone(), finished.clone());
+                thread::spawn(move || {
+                    let mut player = BotPlayer::new(game(), seed);
+                    play_bot(addr, hopnet::Config::default(), &mut player, |p, _| {
+                        !p.results.is_empty()
+                            || stop.load(Ordering::Relaxed)
+                            || Instant::now() > deadline
+                    })
+                    .unwrap();
+                    let early = !stop.load(Ordering::Relaxed);
+                    finished.fetch_add(1, Ordering::Relaxed);
+                    (player.results.len(), early)
+                })
+            })
+            .collect();
+        Bots {
+            stop,
+            finished,
+            deadline,
+            threads,
+        }
+    }
+
+    /// How many are done.
+    fn finished(&self) -> usize {
+        self.finished.load(Ordering::Relaxed)
+    }
+
+    /// Whether their deadline has passed.
+    fn late(&self) -> bool {
+        Instant::now() > self.deadline
+    }
+
+    /// Tells those still playing to stop.
+    fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Each one's round results and whether it was done before [`stop`](Self::stop) (played,
+    /// or disconnected), once all are done.
+    fn join(self) -> Vec<(usize, bool)> {
+        self.threads
+            .into_iter()
+            .map(|b| b.join().unwrap())
+            .collect()
+    }
 }
 
 /// The longest time between two ticks of a match.
@@ -78,17 +136,8 @@ fn longest_gap(ticks: &[Instant]) -> Duration {
 fn a_panicking_match_is_ended_and_a_slow_one_holds_up_no_other() {
     let driver = hopnet::Server::bind("127.0.0.1:0", hopnet::Config::default()).unwrap();
     let ticks: Arc<Mutex<HashMap<u64, Vec<Instant>>>> = Arc::default();
-    let mut config = MatchesConfig::new(
-        4,
-        ServerConfig {
-            seed: 3,
-            max_players: 2,
-            game: game(),
-            sample_every: 0,
-            intermission_secs: 1,
-            ..ServerConfig::default()
-        },
-    );
+    let mut config = two_player_matches(4, Some(1));
+    config.game.seed = 3;
     let seen = ticks.clone();
     // The first four matches: 1 panics a little into its round, 2 sleeps in every tick of
     // its round; 0 and 3 play. The matches after them (slots taken again) only play.
@@ -109,12 +158,7 @@ fn a_panicking_match_is_ended_and_a_slow_one_holds_up_no_other() {
     let mut host = MatchHost::new(driver, config).unwrap();
     let addr = host.local_addr().unwrap();
 
-    let stop = Arc::new(AtomicBool::new(false));
-    let finished = Arc::new(AtomicUsize::new(0));
-    let deadline = Instant::now() + Duration::from_secs(40);
-    let bots: Vec<_> = (0..8)
-        .map(|i| bot(addr, 40 + i, stop.clone(), finished.clone(), deadline))
-        .collect();
+    let bots = Bots::start(addr, 40..48, 40);
     let mut all_placed = false;
     // Done: the two matches that play to their end (4 bots, and the matches after their
     // intermission) and the one that panics (2 bots).
@@ -124,12 +168,11 @@ fn a_panicking_match_is_ended_and_a_slow_one_holds_up_no_other() {
             all_placed = true;
             ids = host.roster().iter().map(|e| e.player).collect();
         }
-        (finished.load(Ordering::Relaxed) >= 6 && host.stats().ended >= 2)
-            || Instant::now() > deadline
+        (bots.finished() >= 6 && host.stats().ended >= 2) || bots.late()
     })
     .unwrap();
-    stop.store(true, Ordering::Relaxed);
-    let results: Vec<(usize, bool)> = bots.into_iter().map(|b| b.join().unwrap()).collect();
+    bots.stop();
+    let results = bots.join();
     // Acknowledgements and closes get out.
     let linger = Instant::now() + Duration::from_millis(200);
     host.run(|_| Instant::now() > linger).unwrap();
@@ -246,15 +289,10 @@ fn the_server_example_plays_four_matches_at_once_with_eight_bots() {
     };
     assert_eq!((empty.players, empty.max_players), (0, 8), "4 matches of 2");
 
-    let stop = Arc::new(AtomicBool::new(false));
-    let finished = Arc::new(AtomicUsize::new(0));
-    let deadline = Instant::now() + Duration::from_secs(40);
-    let bots: Vec<_> = (0..8)
-        .map(|i| bot(addr, 60 + i, stop.clone(), finished.clone(), deadline))
-        .collect();
+    let bots = Bots::start(addr, 60..68, 40);
     // All eight in the process's totals at once: four matches of two.
     let mut most = 0;
-    while most < 8 && finished.load(Ordering::Relaxed) == 0 && Instant::now() < deadline {
+    while most < 8 && bots.finished() == 0 && !bots.late() {
         if let Some(info) = info(&asker, addr) {
             assert_eq!(info.max_players, 8);
             most = most.max(info.players);
@@ -262,7 +300,7 @@ fn the_server_example_plays_four_matches_at_once_with_eight_bots() {
         thread::sleep(Duration::from_millis(20));
     }
     assert_eq!(most, 8, "the A2S totals counted every match's players");
-    let results: Vec<(usize, bool)> = bots.into_iter().map(|b| b.join().unwrap()).collect();
+    let results = bots.join();
     assert!(
         results.iter().all(|&(rounds, early)| rounds >= 1 && early),
         "every bot's match played to its GameOver: {results:?}"
@@ -272,35 +310,20 @@ fn the_server_example_plays_four_matches_at_once_with_eight_bots() {
 #[test]
 fn a_drained_host_ends_its_unstarted_matches_and_closes_their_players() {
     let driver = hopnet::Server::bind("127.0.0.1:0", hopnet::Config::default()).unwrap();
-    let config = MatchesConfig::new(
-        2,
-        ServerConfig {
-            max_players: 2,
-            game: game(),
-            sample_every: 0,
-            ..ServerConfig::default()
-        },
-    );
-    let mut host = MatchHost::new(driver, config).unwrap();
+    let mut host = MatchHost::new(driver, two_player_matches(2, None)).unwrap();
     let addr = host.local_addr().unwrap();
-    let stop = Arc::new(AtomicBool::new(false));
-    let finished = Arc::new(AtomicUsize::new(0));
-    let deadline = Instant::now() + Duration::from_secs(20);
     // One player: its match waits for a second one, and never starts.
-    let lone = bot(addr, 7, stop.clone(), finished.clone(), deadline);
-    host.run(|host| host.total_players() == 1 || Instant::now() > deadline)
+    let lone = Bots::start(addr, 7..8, 20);
+    host.run(|host| host.total_players() == 1 || lone.late())
         .unwrap();
     assert_eq!(host.players(), vec![Some(1), Some(0)]);
     host.drain();
-    host.run(|host| host.drained() || Instant::now() > deadline)
-        .unwrap();
+    host.run(|host| host.drained() || lone.late()).unwrap();
     assert!(host.drained(), "{:?}", host.stats());
     assert_eq!(host.players(), vec![None, None]);
     // Its connection is closed, and the bot is told.
-    host.run(|_| finished.load(Ordering::Relaxed) == 1 || Instant::now() > deadline)
-        .unwrap();
-    let (rounds, early) = lone.join().unwrap();
-    assert_eq!((rounds, early), (0, true));
+    host.run(|_| lone.finished() == 1 || lone.late()).unwrap();
+    assert_eq!(lone.join(), [(0, true)]);
     let stats = host.stats();
     assert_eq!((stats.started, stats.ended, stats.failed), (2, 2, 0));
     assert_eq!(stats.turned_away, 1);
@@ -334,17 +357,7 @@ fn the_players_of_a_match_that_ended_play_the_next_over_the_secure_carrier() {
         key.clone(),
     )
     .unwrap();
-    let config = MatchesConfig::new(
-        2,
-        ServerConfig {
-            max_players: 2,
-            game: game(),
-            sample_every: 0,
-            intermission_secs: 1,
-            ..ServerConfig::default()
-        },
-    );
-    let mut host = MatchHost::new(driver, config).unwrap();
+    let mut host = MatchHost::new(driver, two_player_matches(2, Some(1))).unwrap();
     let addr = host.local_addr().unwrap();
     let deadline = Instant::now() + Duration::from_secs(40);
     let bots: Vec<_> = (0..4)
@@ -375,26 +388,12 @@ fn the_matches_run_on_the_browsers_carrier_too() {
         hopnet::Config::default(),
     )
     .unwrap();
-    let config = MatchesConfig::new(
-        2,
-        ServerConfig {
-            max_players: 2,
-            game: game(),
-            sample_every: 0,
-            ..ServerConfig::default()
-        },
-    );
-    let mut host = MatchHost::new(driver, config).unwrap();
+    let mut host = MatchHost::new(driver, two_player_matches(2, None)).unwrap();
     host.answer_queries(snow_fight::net::Listing::default())
         .unwrap();
     let addr = host.local_addr().unwrap();
     assert_eq!(host.query_addr(), Some(addr));
-    let stop = Arc::new(AtomicBool::new(false));
-    let finished = Arc::new(AtomicUsize::new(0));
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let bots: Vec<_> = (0..4)
-        .map(|i| bot(addr, 90 + i, stop.clone(), finished.clone(), deadline))
-        .collect();
+    let bots = Bots::start(addr, 90..94, 30);
     // Queries on the game's port, answered between the turns.
     let asker = UdpSocket::bind("127.0.0.1:0").unwrap();
     asker.set_nonblocking(true).unwrap();
@@ -423,10 +422,10 @@ fn the_matches_run_on_the_browsers_carrier_too() {
                 Err(_) => answer = from_bytes::<InfoResponse>(&buf[..n]).ok(),
             }
         }
-        finished.load(Ordering::Relaxed) == 4 || Instant::now() > deadline
+        bots.finished() == 4 || bots.late()
     })
     .unwrap();
-    let results: Vec<(usize, bool)> = bots.into_iter().map(|b| b.join().unwrap()).collect();
+    let results = bots.join();
     assert_eq!(most_placed, 4);
     assert!(
         results.iter().all(|&(rounds, early)| rounds >= 1 && early),

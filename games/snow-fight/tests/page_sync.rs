@@ -100,18 +100,10 @@ fn the_page_walks_exactly_as_the_server_does() {
 
     let build = compiled("page-sync-walk");
     let script = web_toolchain::web_dir().join("test/walk_conformance.mjs");
-    let out = web_toolchain::run_node(&[&script, &build, Path::new(&file)], &[]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let result: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap_or_else(|e| {
-        panic!(
-            "no result ({e}): {stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    assert!(
-        out.status.success() && result["mismatch"].is_null(),
-        "{result:#}"
-    );
+    let web_toolchain::NodeJson {
+        success, result, ..
+    } = web_toolchain::node_json(&[&script, &build, Path::new(&file)]);
+    assert!(success && result["mismatch"].is_null(), "{result:#}");
     assert_eq!(result["compared"], 6_000);
     // The walk is worth comparing: it moved most of the time and was stopped by something.
     assert!(result["moved"].as_u64().unwrap() > 2_000, "{result:#}");

@@ -13,7 +13,7 @@ use hopnet_formats::source_query::{
     Challenge, ChallengeNumber, INFO_PAYLOAD, InfoRequest, InfoResponse,
 };
 use hopnet_webtransport::{Certificate, WebTransportConfig};
-use snow_fight::net::{GAME, Listing};
+use snow_fight::net::{AnswerQueries, GAME, Listing};
 use snow_fight::session::{GameServer, ServerConfig};
 use snow_fight::web::WebServer;
 

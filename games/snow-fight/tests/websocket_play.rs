@@ -114,20 +114,16 @@ fn bots_play_a_round_over_websockets_while_hostile_sockets_are_closed() {
 
     // Meanwhile, hostile sockets: each gets its clear end.
     std::thread::sleep(Duration::from_millis(500));
-    let oversize = raw(site, &upgrade_then_frame(0x2, 2000));
-    assert_eq!(
-        close_code(&oversize),
-        Some(1009),
-        "{}",
-        String::from_utf8_lossy(&oversize)
-    );
-    let text = raw(site, &upgrade_then_frame(0x1, 5));
-    assert_eq!(
-        close_code(&text),
-        Some(1003),
-        "{}",
-        String::from_utf8_lossy(&text)
-    );
+    // (opcode, payload length, the close code it gets)
+    for (opcode, len, code) in [(0x2, 2000, 1009), (0x1, 5, 1003)] {
+        let answer = raw(site, &upgrade_then_frame(opcode, len));
+        assert_eq!(
+            close_code(&answer),
+            Some(code),
+            "{}",
+            String::from_utf8_lossy(&answer)
+        );
+    }
     let half_open: Vec<TcpStream> = (0..80)
         .map(|_| {
             let mut s = TcpStream::connect(site).unwrap();

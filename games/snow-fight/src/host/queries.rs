@@ -8,13 +8,13 @@
 //! "Server queries on the game's port"). The driver reads each datagram once and hands the
 //! query ones to the side channel; [`GameHost::turn`] answers them with the
 //! [`Responder`] and the answers leave through the same socket, secure server or plain.
-//! A separate port ([`GameHost::answer_queries_on`], the server's `--query-port`) is read
+//! A separate port ([`AnswerQueries::answer_queries_on`], the server's `--query-port`) is read
 //! without blocking once per turn, so its answers wait up to one tick.
 
 use std::net::{SocketAddr, UdpSocket};
 use std::time::Duration;
 
-use hopnet::{ServerDriver, SideChannel};
+use hopnet::{Carrier, ServerDriver, SideChannel};
 use hopnet_formats::source_query::SINGLE;
 use tracing::debug;
 
@@ -48,36 +48,82 @@ impl Default for Listing {
 }
 
 /// A server's query side: the responder, what it says, and where it listens.
-pub(super) struct Queries {
+pub struct Queries {
     responder: Responder,
     info: ServerInfo,
     /// A separate query port's socket; `None`: the game's port, through the side channel.
     socket: Option<UdpSocket>,
+    /// Where they are answered.
+    addr: Option<SocketAddr>,
     buf: Vec<u8>,
 }
 
-impl<D: ServerDriver> GameHost<D> {
+/// The server queries of a host, [`GameHost`] or [`MatchHost`](super::MatchHost): where they
+/// are answered, written once for both (each answers them with its own figures).
+///
+/// ```no_run
+/// use snow_fight::host::{AnswerQueries, Listing};
+/// use snow_fight::net::UdpServer;
+/// use snow_fight::session::{GameServer, ServerConfig};
+///
+/// let game = GameServer::new(ServerConfig::default());
+/// let config = hopnet::Config::default();
+/// let mut server = UdpServer::bind("0.0.0.0:4000".parse()?, config, game, 30)?;
+/// server.answer_queries(Listing::default())?;
+/// assert_eq!(server.query_addr(), server.local_addr().ok());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait AnswerQueries: sealed::Host {
     /// Answers server queries on the game's own port from now on; fails on a carrier without
-    /// a side channel (then [`answer_queries_on`](Self::answer_queries_on) a port of their own).
-    pub fn answer_queries(&mut self, listing: Listing) -> Result<(), D::Error> {
-        self.queries = Some(Queries::on_game_port(&mut self.server, listing)?);
+    /// a side channel (then [`answer_queries_on`](Self::answer_queries_on) a port of their
+    /// own).
+    fn answer_queries(&mut self, listing: Listing) -> Result<(), <Self::Driver as Carrier>::Error> {
+        let (server, queries) = self.query_side();
+        *queries = Some(Queries::on_game_port(server, listing)?);
         Ok(())
     }
 
     /// Answers server queries on `socket` (bound by the caller) from now on, not on the game's
     /// port.
-    pub fn answer_queries_on(
+    fn answer_queries_on(
         &mut self,
         socket: UdpSocket,
         listing: Listing,
-    ) -> Result<(), D::Error> {
-        self.queries = Some(Queries::on_socket(&mut self.server, socket, listing)?);
+    ) -> Result<(), <Self::Driver as Carrier>::Error> {
+        let (server, queries) = self.query_side();
+        *queries = Some(Queries::on_socket(server, socket, listing)?);
         Ok(())
     }
+}
 
+impl<H: sealed::Host> AnswerQueries for H {}
+
+/// What the shared methods reach in a host; sealed, so that only the crate's hosts answer.
+pub(super) mod sealed {
+    use hopnet::ServerDriver;
+
+    use super::Queries;
+
+    pub trait Host {
+        /// The host's carrier.
+        type Driver: ServerDriver;
+        /// Its driver and its query side.
+        fn query_side(&mut self) -> (&mut Self::Driver, &mut Option<Queries>);
+    }
+}
+
+impl<D: ServerDriver> sealed::Host for GameHost<D> {
+    type Driver = D;
+
+    fn query_side(&mut self) -> (&mut D, &mut Option<Queries>) {
+        (&mut self.server, &mut self.queries)
+    }
+}
+
+impl<D: ServerDriver> GameHost<D> {
     /// Where queries are answered, if they are.
     pub fn query_addr(&self) -> Option<SocketAddr> {
-        self.queries.as_ref()?.addr(&self.server)
+        self.queries.as_ref()?.addr()
     }
 
     /// Answers the queries that came in since the last turn.
@@ -119,11 +165,8 @@ impl Queries {
     }
 
     /// Where they are answered.
-    pub(super) fn addr<D: ServerDriver>(&self, server: &D) -> Option<SocketAddr> {
-        match &self.socket {
-            Some(socket) => socket.local_addr().ok(),
-            None => server.local_addr().ok(),
-        }
+    pub(super) fn addr(&self) -> Option<SocketAddr> {
+        self.addr
     }
 
     /// Answers the queries that came in since the last turn: a server of `max_players`, whose
@@ -141,6 +184,7 @@ impl Queries {
             info,
             socket,
             buf,
+            ..
         } = self;
         let answer =
             |from, datagram: &[u8]| responder.answer(from, datagram, info, &players, &rules);
@@ -195,6 +239,10 @@ impl Queries {
                 version: env!("CARGO_PKG_VERSION").into(),
                 max_players: 0,
                 game_port: game_addr.port(),
+            },
+            addr: match &socket {
+                Some(socket) => socket.local_addr().ok(),
+                None => Some(game_addr),
             },
             socket,
             // A datagram larger than any query is cut short here and then fails to decode.

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant, SystemTime};
 use hopnet::secure::{ConnectTokenBuilder, Key};
 use hopnet::{Client, Server};
 use snow_fight::Config;
-use snow_fight::net::{Listing, UdpServer, play_bot, play_bot_on};
+use snow_fight::net::{AnswerQueries, Listing, UdpServer, play_bot, play_bot_on};
 use snow_fight::session::{BotPlayer, GameServer, ServerConfig};
 
 pub const TICK_RATE: u32 = 60;

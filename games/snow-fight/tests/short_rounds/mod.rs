@@ -54,6 +54,11 @@ impl Running {
         let mut server =
             WebServer::bind(any(), web, hopnet::Config::default(), game, TICK_RATE).unwrap();
         let site = server.serve_page(any()).unwrap();
+        Running::serve(server, site)
+    }
+
+    /// Runs `server`, whose page is served on `site`, in a thread until stopped.
+    pub fn serve(mut server: WebServer, site: SocketAddr) -> Running {
         let udp = server.server.local_addr().unwrap();
         let stop = Arc::new(AtomicBool::new(false));
         let thread = std::thread::spawn({

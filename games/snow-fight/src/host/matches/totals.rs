@@ -1,36 +1,27 @@
 //! The server queries of a process of many matches: its totals, the players of every match
 //! as each last said, max players the matches times a match's most.
 
-use std::net::{SocketAddr, UdpSocket};
+use std::net::SocketAddr;
 
 use hopnet::ServerDriver;
 
 use super::MatchHost;
-use crate::host::queries::{self, Listing, Queries};
+use crate::host::queries::{self, Queries, sealed};
+
+/// Where queries are answered: [`AnswerQueries`](crate::host::AnswerQueries)' methods, with
+/// the process's totals.
+impl<D: ServerDriver> sealed::Host for MatchHost<D> {
+    type Driver = D;
+
+    fn query_side(&mut self) -> (&mut D, &mut Option<Queries>) {
+        (&mut self.server, &mut self.queries)
+    }
+}
 
 impl<D: ServerDriver> MatchHost<D> {
-    /// Answers server queries on the game's own port from now on, with the process's
-    /// totals; fails on a carrier without a side channel (then
-    /// [`answer_queries_on`](Self::answer_queries_on) a port of their own).
-    pub fn answer_queries(&mut self, listing: Listing) -> Result<(), D::Error> {
-        self.queries = Some(Queries::on_game_port(&mut self.server, listing)?);
-        Ok(())
-    }
-
-    /// Answers server queries on `socket` (bound by the caller) from now on, not on the game's
-    /// port.
-    pub fn answer_queries_on(
-        &mut self,
-        socket: UdpSocket,
-        listing: Listing,
-    ) -> Result<(), D::Error> {
-        self.queries = Some(Queries::on_socket(&mut self.server, socket, listing)?);
-        Ok(())
-    }
-
     /// Where queries are answered, if they are.
     pub fn query_addr(&self) -> Option<SocketAddr> {
-        self.queries.as_ref()?.addr(&self.server)
+        self.queries.as_ref()?.addr()
     }
 
     /// Answers the queries that came in since the last turn, with the process's totals.
