@@ -36,6 +36,7 @@ mod address;
 mod certificate;
 mod config;
 mod error;
+mod inlet;
 mod peers;
 mod server;
 mod sessions;

@@ -18,6 +18,7 @@ use crate::certificate::Certificate;
 use crate::certificate::Renewal;
 use crate::config::WebTransportConfig;
 use crate::error::Error;
+use crate::inlet::Inlet;
 use crate::sessions::{self, CLOSE_SERVER_STOPPED, Channels, Control, Counters, Inbound, Limits};
 use crate::site::{self, Site, Upgrades};
 use crate::sockets::Sockets;
@@ -178,16 +179,12 @@ impl Server {
             web: Web::new(
                 wt,
                 addr,
-                datagrams,
-                control,
+                Inlet::new(datagrams, control, web.unused_session_timeout),
                 counters,
-                web.unused_session_timeout,
             ),
             sockets: Sockets::new(
-                messages,
-                socket_control,
+                Inlet::new(messages, socket_control, web.unused_session_timeout),
                 socket_counters,
-                web.unused_session_timeout,
             ),
             handoff,
             head_timeout: web.handshake_timeout,
@@ -265,19 +262,29 @@ impl Server {
             if let Some(t) = self.endpoint.poll_timeout() {
                 deadline = deadline.min(t);
             }
-            if self.web.has_sessions() || self.sockets.has_sockets() {
+            if !self.web.inlet.peers.is_empty() || !self.sockets.inlet.peers.is_empty() {
                 deadline = deadline.min(self.next_upkeep);
             }
             let woken = self.wait(deadline);
             let now = Instant::now();
             match woken {
                 Woken::Nothing => {}
-                Woken::Datagram(inbound) => self.web.on_datagram(inbound, &mut self.endpoint, now),
-                Woken::Control(control) => self.web.on_control(control, &mut self.endpoint, now),
-                Woken::Message(message) => {
-                    self.sockets.on_datagram(message, &mut self.endpoint, now)
+                Woken::Datagram(inbound) => {
+                    self.web.inlet.on_datagram(inbound, &mut self.endpoint, now)
                 }
-                Woken::Socket(control) => self.sockets.on_control(control, &mut self.endpoint, now),
+                Woken::Control(control) => {
+                    self.web.inlet.on_control(control, &mut self.endpoint, now)
+                }
+                Woken::Message(message) => {
+                    self.sockets
+                        .inlet
+                        .on_datagram(message, &mut self.endpoint, now)
+                }
+                Woken::Socket(control) => {
+                    self.sockets
+                        .inlet
+                        .on_control(control, &mut self.endpoint, now)
+                }
             }
             self.drain(now);
         }
@@ -413,7 +420,7 @@ impl Server {
     /// Takes what both sides hold, without waiting; returns how many datagrams.
     fn drain(&mut self, now: Instant) -> usize {
         let mut count = 0;
-        self.web.drain_control(&mut self.endpoint, now);
+        self.web.inlet.drain_control(&mut self.endpoint, now);
         while count < MAX_RECV_PER_POLL {
             let Some((from, datagram)) = self.udp.try_recv() else {
                 break;
@@ -423,24 +430,10 @@ impl Server {
             }
             count += 1;
         }
-        let mut web = 0;
-        while web < MAX_RECV_PER_POLL {
-            let Ok(inbound) = self.web.datagrams.try_recv() else {
-                break;
-            };
-            self.web.on_datagram(inbound, &mut self.endpoint, now);
-            web += 1;
-        }
-        self.sockets.drain_control(&mut self.endpoint, now);
-        let mut sockets = 0;
-        while sockets < MAX_RECV_PER_POLL {
-            let Ok(message) = self.sockets.datagrams.try_recv() else {
-                break;
-            };
-            self.sockets.on_datagram(message, &mut self.endpoint, now);
-            sockets += 1;
-        }
-        count + web + sockets
+        let endpoint = &mut self.endpoint;
+        count
+            + self.web.inlet.drain(endpoint, now, MAX_RECV_PER_POLL)
+            + self.sockets.inlet.drain(endpoint, now, MAX_RECV_PER_POLL)
     }
 
     /// Waits until a datagram or a session's or socket's opening or end arrives, the UDP
@@ -459,10 +452,10 @@ impl Server {
             tokio::select! {
                 _ = udp.socket.readable() => Woken::Nothing,
                 _ = udp.socket.writable(), if stalled => Woken::Nothing,
-                Some(inbound) = web.datagrams.recv() => Woken::Datagram(inbound),
-                Some(control) = web.control.recv() => Woken::Control(control),
-                Some(message) = sockets.datagrams.recv() => Woken::Message(message),
-                Some(control) = sockets.control.recv() => Woken::Socket(control),
+                Some(inbound) = web.inlet.datagrams.recv() => Woken::Datagram(inbound),
+                Some(control) = web.inlet.control.recv() => Woken::Control(control),
+                Some(message) = sockets.inlet.datagrams.recv() => Woken::Message(message),
+                Some(control) = sockets.inlet.control.recv() => Woken::Socket(control),
                 _ = tokio::time::sleep_until(deadline.into()) => Woken::Nothing,
             }
         })

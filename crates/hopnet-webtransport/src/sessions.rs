@@ -18,6 +18,7 @@ use wtransport::endpoint::endpoint_side::Server;
 use wtransport::{Connection, Endpoint, VarInt};
 
 use crate::address::session_address;
+use crate::inlet::{PeerControl, bump};
 
 /// The application error code a session is closed with when its datagrams cannot carry a
 /// spec datagram.
@@ -28,21 +29,10 @@ pub const CLOSE_HOPNET_ENDED: u32 = 2;
 pub const CLOSE_SERVER_STOPPED: u32 = 3;
 
 /// A datagram from a session.
-pub(crate) struct Inbound {
-    pub from: SocketAddr,
-    pub datagram: Datagram,
-}
+pub(crate) type Inbound = (SocketAddr, Datagram);
 
 /// A session opened or ended.
-pub(crate) enum Control {
-    Opened {
-        addr: SocketAddr,
-        connection: Connection,
-    },
-    Closed {
-        addr: SocketAddr,
-    },
-}
+pub(crate) type Control = PeerControl<Connection>;
 
 /// Counters the tasks keep; the server reads them into [`WebStats`](crate::WebStats).
 #[derive(Debug, Default)]
@@ -54,10 +44,6 @@ pub(crate) struct Counters {
     pub refused_small: AtomicU64,
     pub failed: AtomicU64,
     pub inbox_full: AtomicU64,
-}
-
-fn bump(counter: &AtomicU64) {
-    counter.fetch_add(1, Ordering::Relaxed);
 }
 
 /// What the tasks need to know.
@@ -159,16 +145,13 @@ async fn session(
     bump(&counters.accepted);
     let opened = Control::Opened {
         addr,
-        connection: connection.clone(),
+        handle: connection.clone(),
     };
     if channels.control.send(opened).is_err() {
         return;
     }
     while let Ok(datagram) = connection.receive_datagram().await {
-        match channels.datagrams.try_send(Inbound {
-            from: addr,
-            datagram,
-        }) {
+        match channels.datagrams.try_send((addr, datagram)) {
             Ok(()) => {}
             Err(mpsc::error::TrySendError::Full(_)) => bump(&counters.inbox_full),
             Err(mpsc::error::TrySendError::Closed(_)) => break,

@@ -8,81 +8,36 @@
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
 use tokio_tungstenite::tungstenite::Bytes;
 
-use crate::peers::Peers;
+use crate::inlet::Inlet;
 use crate::stats::WebSocketStats;
-use crate::websocket::{CLOSE_SERVER_STOPPED, Out, SocketControl, SocketCounters};
+use crate::websocket::{CLOSE_SERVER_STOPPED, Out, SocketCounters};
 
 pub(crate) struct Sockets {
-    /// Each socket's queue of what leaves into it.
-    sockets: Peers<mpsc::Sender<Out>>,
-    pub datagrams: mpsc::Receiver<(SocketAddr, Bytes)>,
-    pub control: mpsc::UnboundedReceiver<SocketControl>,
+    /// The sockets, each with its queue of what leaves into it, and what their tasks send
+    /// the loop.
+    pub inlet: Inlet<mpsc::Sender<Out>, Bytes>,
     counters: Arc<SocketCounters>,
     stats: WebSocketStats,
 }
 
 impl Sockets {
-    pub fn new(
-        datagrams: mpsc::Receiver<(SocketAddr, Bytes)>,
-        control: mpsc::UnboundedReceiver<SocketControl>,
-        counters: Arc<SocketCounters>,
-        unused_timeout: Duration,
-    ) -> Sockets {
+    pub fn new(inlet: Inlet<mpsc::Sender<Out>, Bytes>, counters: Arc<SocketCounters>) -> Sockets {
         Sockets {
-            sockets: Peers::new(unused_timeout),
-            datagrams,
-            control,
+            inlet,
             counters,
             stats: WebSocketStats::default(),
         }
     }
 
-    pub fn has_sockets(&self) -> bool {
-        !self.sockets.is_empty()
-    }
-
-    pub fn on_control(
-        &mut self,
-        control: SocketControl,
-        hopnet: &mut hopnet::proto::Server,
-        now: Instant,
-    ) {
-        match control {
-            SocketControl::Opened { addr, out } => self.sockets.opened(addr, out, now),
-            SocketControl::Closed { addr } => self.sockets.closed(addr, hopnet, now),
-        }
-    }
-
-    pub fn drain_control(&mut self, hopnet: &mut hopnet::proto::Server, now: Instant) {
-        while let Ok(control) = self.control.try_recv() {
-            self.on_control(control, hopnet, now);
-        }
-    }
-
-    /// Hands one socket's message to the endpoint, as a datagram from the socket's address.
-    pub fn on_datagram(
-        &mut self,
-        (from, datagram): (SocketAddr, Bytes),
-        hopnet: &mut hopnet::proto::Server,
-        now: Instant,
-    ) {
-        if !self.sockets.contains(&from) {
-            self.drain_control(hopnet, now);
-        }
-        if self.sockets.received(from, &datagram, hopnet, now) {
-            self.stats.datagrams_received += 1;
-        }
-    }
-
     /// Queues the datagrams of one transmit on their socket, each a message of its own.
     pub fn send(&mut self, to: SocketAddr, datagrams: impl Iterator<Item = impl AsRef<[u8]>>) {
-        let Some(out) = self.sockets.get(&to) else {
+        let Some(out) = self.inlet.peers.get(&to) else {
             self.stats.unroutable += datagrams.count() as u64;
             return;
         };
@@ -100,13 +55,13 @@ impl Sockets {
     /// `unused_timeout` without one: dropping a socket's queue ends its task, which sends what
     /// was queued and then closes with code 1000.
     pub fn upkeep(&mut self, hopnet: &hopnet::proto::Server, now: Instant) {
-        self.stats.closed_by_server += self.sockets.upkeep(hopnet, now, drop);
+        self.stats.closed_by_server += self.inlet.peers.upkeep(hopnet, now, drop);
     }
 
     /// Asks every socket to close with code 1001 (the server stops); returns how many.
     pub fn close_all(&mut self) -> usize {
-        let count = self.sockets.len();
-        self.sockets.drain(|out| {
+        let count = self.inlet.peers.len();
+        self.inlet.peers.drain(|out| {
             let _ = out.try_send(Out::Close(CLOSE_SERVER_STOPPED));
         });
         count
@@ -115,7 +70,8 @@ impl Sockets {
     pub fn stats(&self) -> WebSocketStats {
         let c = &self.counters;
         WebSocketStats {
-            sockets: self.sockets.len() as u64,
+            sockets: self.inlet.peers.len() as u64,
+            datagrams_received: self.inlet.received,
             accepted: c.accepted.load(Ordering::Relaxed),
             refused_full: c.refused_full.load(Ordering::Relaxed),
             refused_bad: c.refused_bad.load(Ordering::Relaxed),
@@ -131,14 +87,17 @@ impl Sockets {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
+
     use crate::address::websocket_address;
-    use crate::websocket::SOCKET_QUEUE;
+    use crate::websocket::{SOCKET_QUEUE, SocketControl};
 
     #[test]
     fn a_socket_that_takes_nothing_costs_its_own_datagrams_only() {
         let (_, datagrams) = mpsc::channel(1);
         let (_, control) = mpsc::unbounded_channel();
-        let mut sockets = Sockets::new(datagrams, control, Arc::default(), Duration::from_secs(15));
+        let inlet = Inlet::new(datagrams, control, Duration::from_secs(15));
+        let mut sockets = Sockets::new(inlet, Arc::default());
         let mut hopnet = hopnet::proto::Server::new(hopnet::Config::default());
         let now = Instant::now();
         // Two sockets whose tasks never read what they are sent.
@@ -146,7 +105,8 @@ mod tests {
         let (slow_tx, _slow_rx) = mpsc::channel(SOCKET_QUEUE);
         let (fine_tx, mut fine_rx) = mpsc::channel(SOCKET_QUEUE);
         for (addr, out) in [(slow, slow_tx), (fine, fine_tx)] {
-            sockets.on_control(SocketControl::Opened { addr, out }, &mut hopnet, now);
+            let opened = SocketControl::Opened { addr, handle: out };
+            sockets.inlet.on_control(opened, &mut hopnet, now);
         }
         let datagram = [0u8; 40];
         sockets.send(slow, std::iter::repeat_n(&datagram, SOCKET_QUEUE + 44));

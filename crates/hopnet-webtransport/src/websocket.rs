@@ -24,6 +24,7 @@ use tokio_tungstenite::tungstenite::{Bytes, Error as WsError, Message};
 use tracing::debug;
 
 use crate::address::websocket_address;
+use crate::inlet::{PeerControl, bump};
 
 /// The path on the site's port where WebSocket upgrades are accepted.
 pub const WEBSOCKET_PATH: &str = "/hopnet";
@@ -59,15 +60,7 @@ pub(crate) enum Out {
 }
 
 /// A socket opened or ended, for the server's loop.
-pub(crate) enum SocketControl {
-    Opened {
-        addr: SocketAddr,
-        out: mpsc::Sender<Out>,
-    },
-    Closed {
-        addr: SocketAddr,
-    },
-}
+pub(crate) type SocketControl = PeerControl<mpsc::Sender<Out>>;
 
 /// What the socket tasks count; read into [`WebSocketStats`](crate::WebSocketStats).
 #[derive(Debug, Default)]
@@ -80,10 +73,6 @@ pub(crate) struct SocketCounters {
     pub closed_text: AtomicU64,
     pub closed_protocol: AtomicU64,
     pub closed_stalled: AtomicU64,
-}
-
-fn bump(counter: &AtomicU64) {
-    counter.fetch_add(1, Ordering::Relaxed);
 }
 
 /// What the site needs to hand an upgrade over: where the sockets' messages and openings go.
@@ -167,7 +156,7 @@ pub(crate) async fn take(
     let (out, outbox) = mpsc::channel(SOCKET_QUEUE);
     if handoff
         .control
-        .send(SocketControl::Opened { addr, out })
+        .send(SocketControl::Opened { addr, handle: out })
         .is_err()
     {
         return;

@@ -41,17 +41,28 @@ fn echo(client: &mut impl ClientDriver<Error: std::fmt::Debug>, bytes: &[u8], de
     panic!("no echo of {} bytes within 5 s", bytes.len());
 }
 
-/// What a raw WebSocket (not hopnet) gets back: its close frame's code and reason.
-fn close_after(server: &EchoServer, message: Message) -> (CloseCode, String) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
+/// A raw WebSocket (not hopnet's client).
+type RawSocket =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// A raw WebSocket to `server` sends `message`; `read` then reads what comes back.
+fn raw_socket<T>(
+    server: &EchoServer,
+    message: Message,
+    read: impl AsyncFnOnce(&mut RawSocket) -> T,
+) -> T {
+    tokio::runtime::Runtime::new().unwrap().block_on(async {
         let (mut ws, _) = tokio_tungstenite::connect_async(server.websocket_url())
             .await
             .unwrap();
         ws.send(message).await.unwrap();
+        read(&mut ws).await
+    })
+}
+
+/// What a raw WebSocket gets back for `message`: its close frame's code and reason.
+fn close_after(server: &EchoServer, message: Message) -> (CloseCode, String) {
+    raw_socket(server, message, async |ws| {
         let read = tokio::time::timeout(Duration::from_secs(5), async {
             while let Some(next) = ws.next().await {
                 if let Ok(Message::Close(Some(frame))) = next {
@@ -125,15 +136,23 @@ fn a_socket_that_ends_is_its_peer_closing_and_a_closed_connection_closes_its_soc
     });
 }
 
-#[test]
-fn an_oversize_message_closes_that_socket_only() {
+/// Another socket sends `message` beside a player: returns the server, and the code and
+/// reason that socket was closed with, once the player has had an echo (`delivery`) after it.
+fn closed_beside_a_player(message: Message, delivery: Delivery) -> (EchoServer, CloseCode, String) {
     let server = EchoServer::start();
     let mut player = connect(&server);
+    let (code, reason) = close_after(&server, message);
+    echo(&mut player, b"still playing", delivery);
+    (server, code, reason)
+}
+
+#[test]
+fn an_oversize_message_closes_that_socket_only() {
     let oversize = vec![0u8; MAX_WEBSOCKET_MESSAGE + 1];
-    let (code, reason) = close_after(&server, Message::Binary(oversize.into()));
+    let (server, code, reason) =
+        closed_beside_a_player(Message::Binary(oversize.into()), Delivery::Reliable);
     assert_eq!(code, CloseCode::Size);
     assert!(reason.contains("1472"), "{reason}");
-    echo(&mut player, b"still playing", Delivery::Reliable);
     server.wait_for(Duration::from_secs(2), "the socket counted", |s| {
         s.stats.websocket.closed_too_large == 1
     });
@@ -141,12 +160,10 @@ fn an_oversize_message_closes_that_socket_only() {
 
 #[test]
 fn a_text_message_closes_that_socket_with_1003() {
-    let server = EchoServer::start();
-    let mut player = connect(&server);
-    let (code, reason) = close_after(&server, Message::Text("{\"hello\":1}".into()));
+    let text = Message::Text("{\"hello\":1}".into());
+    let (_server, code, reason) = closed_beside_a_player(text, Delivery::Unreliable);
     assert_eq!(code, CloseCode::Unsupported);
     assert_eq!(reason, "hopnet takes binary messages only");
-    echo(&mut player, b"still playing", Delivery::Unreliable);
 }
 
 #[test]
@@ -165,18 +182,9 @@ fn a_largest_datagram_is_taken() {
             .is_err()
     );
     let server = EchoServer::start();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    runtime.block_on(async {
-        let (mut ws, _) = tokio_tungstenite::connect_async(server.websocket_url())
-            .await
-            .unwrap();
-        // Not hopnet's: the endpoint drops it, and the socket stays open.
-        ws.send(Message::Binary(vec![0xff; MAX_WEBSOCKET_MESSAGE].into()))
-            .await
-            .unwrap();
+    // Not hopnet's: the endpoint drops it, and the socket stays open.
+    let largest = Message::Binary(vec![0xff; MAX_WEBSOCKET_MESSAGE].into());
+    raw_socket(&server, largest, async |ws| {
         let next = tokio::time::timeout(Duration::from_millis(500), ws.next()).await;
         assert!(next.is_err(), "nothing comes back: {next:?}");
     });
