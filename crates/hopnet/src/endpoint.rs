@@ -27,6 +27,7 @@ use std::time::{Instant, SystemTime};
 
 use quinn_udp::UdpSocketState;
 
+use super::record::{RecordConfig, Recorder, Tap};
 use super::recv::RecvBuf;
 use super::send::{Outbox, Socket};
 use super::side_channel::SideChannel;
@@ -103,6 +104,28 @@ impl<R: Role, W: Wait> Endpoint<R, W> {
     /// Socket-level counters.
     pub fn socket_stats(&self) -> SocketStats {
         self.driver.port.stats.clone()
+    }
+
+    /// Starts recording every datagram between the socket and the machine to a pcapng file
+    /// (see [`record`](crate::record)), in place of any recording already running; its
+    /// times count from now. Fails if the file cannot be created; once running, a failed
+    /// write stops the recording without stopping the driver.
+    pub fn record(&mut self, config: RecordConfig) -> Result<(), Error> {
+        let local = self.local_addr()?;
+        self.driver.port.recorder = Some(Recorder::create(config, local, Instant::now())?);
+        Ok(())
+    }
+
+    /// Stops the recording, if one runs, and hands back its recorder (flushed).
+    pub fn stop_recording(&mut self) -> Option<Recorder> {
+        let mut recorder = self.driver.port.recorder.take()?;
+        recorder.flush();
+        Some(recorder)
+    }
+
+    /// The recording running, if any: what it has written, whether a write failed.
+    pub fn recorder(&self) -> Option<&Recorder> {
+        self.driver.port.recorder.as_ref()
     }
 
     /// What the socket feeds, below what the application drives.
@@ -411,8 +434,8 @@ impl ClientMachine {
     }
 }
 
-/// The socket, quinn-udp's state for it, the machine, the receive and send sides, and the
-/// counters.
+/// The socket, quinn-udp's state for it, the machine, the receive and send sides, the
+/// counters, and a recording if one runs.
 #[derive(Debug)]
 pub struct Port<S, M> {
     pub(crate) socket: S,
@@ -421,6 +444,7 @@ pub struct Port<S, M> {
     pub(crate) recv: RecvBuf,
     pub(crate) outbox: Outbox,
     pub(crate) stats: SocketStats,
+    pub(crate) recorder: Option<Recorder>,
 }
 
 impl<S: Socket, M: Machine> Port<S, M> {
@@ -432,6 +456,7 @@ impl<S: Socket, M: Machine> Port<S, M> {
             recv: RecvBuf::new(),
             outbox: Outbox::new(),
             stats: SocketStats::default(),
+            recorder: None,
         })
     }
 
@@ -443,14 +468,24 @@ impl<S: Socket, M: Machine> Port<S, M> {
             machine,
             outbox,
             stats,
+            recorder,
             ..
         } = self;
-        outbox.flush(socket, state, machine, now, stats)
+        match recorder {
+            None => outbox.flush(socket, state, machine, now, stats),
+            Some(recorder) => outbox.flush(socket, state, &mut Tap { machine, recorder }, now, stats),
+        }
     }
 
     /// Hands the datagrams of `filled` receive slots to the machine; returns how many.
     pub fn deliver(&mut self, filled: usize, now: Instant) -> usize {
-        let datagrams = self.recv.deliver(filled, &mut self.machine, now);
+        let datagrams = match &mut self.recorder {
+            None => self.recv.deliver(filled, &mut self.machine, now),
+            Some(recorder) => {
+                let machine = &mut self.machine;
+                self.recv.deliver(filled, &mut Tap { machine, recorder }, now)
+            }
+        };
         self.stats.received += datagrams as u64;
         datagrams
     }

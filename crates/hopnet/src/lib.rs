@@ -112,6 +112,7 @@ mod blocking;
 mod carrier;
 mod endpoint;
 mod local_address;
+pub mod record;
 mod recv;
 pub mod relay;
 mod send;
