@@ -115,6 +115,7 @@ mod local_address;
 pub mod record;
 mod recv;
 pub mod relay;
+pub mod replay;
 mod send;
 mod side_channel;
 mod socket;
