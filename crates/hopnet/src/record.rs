@@ -8,7 +8,8 @@
 //!
 //! - What is written: each datagram as a raw-IP packet (link type `RAW`) whose IP and UDP
 //!   headers are synthesized with the real addresses and ports, so that any pcap reader sees
-//!   UDP between the two peers. Direction is in each packet's flags (inbound or outbound),
+//!   UDP between the two peers (a socket bound to `0.0.0.0` or `::` is shown with the address
+//!   its kernel routes from to each peer). Direction is in each packet's flags (inbound or outbound),
 //!   timestamps in nanoseconds. The section header's comment names the recording's origin, the
 //!   local address and what it holds (see [`Recording`]).
 //! - Where: at the machine's boundary, between the socket and the machine. Outgoing datagrams
@@ -36,6 +37,7 @@
 //! ```
 
 mod ip_packet;
+mod local_ip;
 mod read;
 mod rotation;
 mod tap;
@@ -47,6 +49,7 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use local_ip::LocalIp;
 use pcap_file::DataLink;
 use pcap_file::pcapng::blocks::enhanced_packet::{EnhancedPacketBlock, EnhancedPacketOption};
 use pcap_file::pcapng::blocks::interface_description::{
@@ -180,7 +183,7 @@ type FileWriter = PcapNgWriter<Counted<BufWriter<File>>>;
 /// `record`, or by hand around a machine ([`Recorded`]).
 pub struct Recorder {
     config: RecordConfig,
-    local: SocketAddr,
+    local: LocalIp,
     /// The instant the recording's times count from, and the wall time it was.
     origin: (Instant, SystemTime),
     writer: Option<FileWriter>,
@@ -199,7 +202,7 @@ impl std::fmt::Debug for Recorder {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Recorder")
             .field("config", &self.config)
-            .field("local", &self.local)
+            .field("local", &self.local.bound())
             .field("file", &self.file)
             .field("stats", &self.stats)
             .field("error", &self.error)
@@ -225,7 +228,7 @@ impl Recorder {
     pub fn create(config: RecordConfig, local: SocketAddr, origin: Instant) -> io::Result<Recorder> {
         let mut recorder = Recorder {
             config,
-            local,
+            local: LocalIp::new(local),
             origin: (origin, SystemTime::now()),
             writer: None,
             file: 0,
@@ -246,9 +249,10 @@ impl Recorder {
             self.stats.skipped += 1;
             return;
         }
+        let local = self.local.toward(peer);
         let (from, to) = match direction {
-            Direction::Inbound => (peer, self.local),
-            Direction::Outbound => (self.local, peer),
+            Direction::Inbound => (peer, local),
+            Direction::Outbound => (local, peer),
         };
         if ip_packet::write(from, to, datagram, &mut self.packet).is_err() {
             self.stats.skipped += 1;
@@ -321,7 +325,7 @@ impl Recorder {
                 SectionHeaderOption::UserApplication(Cow::Borrowed("hopnet")),
                 SectionHeaderOption::Comment(Cow::Owned(read::header_comment(
                     origin,
-                    self.local,
+                    self.local.bound(),
                     self.config.decrypted,
                 ))),
             ],

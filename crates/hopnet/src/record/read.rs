@@ -125,7 +125,11 @@ impl Recording {
             let direction = match flags {
                 Some(1) => Direction::Inbound,
                 Some(2) => Direction::Outbound,
-                _ if src == local => Direction::Outbound,
+                _ if src.port() == local.port()
+                    && (src.ip() == local.ip() || local.ip().is_unspecified()) =>
+                {
+                    Direction::Outbound
+                }
                 _ => Direction::Inbound,
             };
             let peer = match direction {
