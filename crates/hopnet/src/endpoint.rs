@@ -27,7 +27,7 @@ use std::time::{Instant, SystemTime};
 
 use quinn_udp::UdpSocketState;
 
-use super::record::{RecordConfig, Recorder, Tap};
+use super::record::{Drain, RecordConfig, Recorder, Tap};
 use super::recv::RecvBuf;
 use super::send::{Outbox, Socket};
 use super::side_channel::SideChannel;
@@ -112,13 +112,21 @@ impl<R: Role, W: Wait> Endpoint<R, W> {
     /// write stops the recording without stopping the driver.
     pub fn record(&mut self, config: RecordConfig) -> Result<(), Error> {
         let local = self.local_addr()?;
-        self.driver.port.recorder = Some(Recorder::create(config, local, Instant::now())?);
+        let decrypted = config.is_decrypted();
+        let recorder = Recorder::create(config, local, Instant::now())?;
+        let port = &mut self.driver.port;
+        port.decrypted = R::decrypted(&mut port.machine, decrypted);
+        port.recorder = Some(recorder);
         Ok(())
     }
 
     /// Stops the recording, if one runs, and hands back its recorder (flushed).
     pub fn stop_recording(&mut self) -> Option<Recorder> {
-        let mut recorder = self.driver.port.recorder.take()?;
+        let port = &mut self.driver.port;
+        if port.decrypted.take().is_some() {
+            R::decrypted(&mut port.machine, false);
+        }
+        let mut recorder = port.recorder.take()?;
         recorder.flush();
         Some(recorder)
     }
@@ -218,6 +226,14 @@ pub trait Role: sealed_role::Sealed {
     type App;
     /// The application's side of `machine`.
     fn app(machine: &mut Self::Machine) -> &mut Self::App;
+
+    /// Turns secure mode's copy of the decrypted datagrams on or off; the drain a recording
+    /// runs after each round, if on (see [`crate::record`]). None for a machine that has no
+    /// secure mode.
+    #[doc(hidden)]
+    fn decrypted(_machine: &mut Self::Machine, _on: bool) -> Option<Drain<Self::Machine>> {
+        None
+    }
 }
 
 /// hopnet's server, plain or secure ([`crate::Server`]): the
@@ -242,6 +258,9 @@ impl Role for ServerRole {
     fn app(machine: &mut Self::Machine) -> &mut hopnet_proto::Server {
         machine.machine()
     }
+    fn decrypted(machine: &mut ServerMachine, on: bool) -> Option<Drain<ServerMachine>> {
+        super::record::decrypted::server(machine, on)
+    }
 }
 
 impl Role for ClientRole {
@@ -249,6 +268,9 @@ impl Role for ClientRole {
     type App = hopnet_proto::Client;
     fn app(machine: &mut Self::Machine) -> &mut hopnet_proto::Client {
         machine.machine()
+    }
+    fn decrypted(machine: &mut ClientMachine, on: bool) -> Option<Drain<ClientMachine>> {
+        super::record::decrypted::client(machine, on)
     }
 }
 
@@ -445,6 +467,8 @@ pub struct Port<S, M> {
     pub(crate) outbox: Outbox,
     pub(crate) stats: SocketStats,
     pub(crate) recorder: Option<Recorder>,
+    /// With a recording of secure mode's decrypted datagrams: where they come from.
+    pub(crate) decrypted: Option<Drain<M>>,
 }
 
 impl<S: Socket, M: Machine> Port<S, M> {
@@ -457,6 +481,7 @@ impl<S: Socket, M: Machine> Port<S, M> {
             outbox: Outbox::new(),
             stats: SocketStats::default(),
             recorder: None,
+            decrypted: None,
         })
     }
 
@@ -469,21 +494,32 @@ impl<S: Socket, M: Machine> Port<S, M> {
             outbox,
             stats,
             recorder,
+            decrypted,
             ..
         } = self;
-        match recorder {
-            None => outbox.flush(socket, state, machine, now, stats),
-            Some(recorder) => outbox.flush(socket, state, &mut Tap { machine, recorder }, now, stats),
+        match (recorder, decrypted) {
+            (None, _) => outbox.flush(socket, state, machine, now, stats),
+            (Some(recorder), None) => {
+                outbox.flush(socket, state, &mut Tap { machine, recorder }, now, stats)
+            }
+            (Some(recorder), Some(drain)) => {
+                let done = outbox.flush(socket, state, machine, now, stats);
+                drain(machine, recorder);
+                done
+            }
         }
     }
 
     /// Hands the datagrams of `filled` receive slots to the machine; returns how many.
     pub fn deliver(&mut self, filled: usize, now: Instant) -> usize {
-        let datagrams = match &mut self.recorder {
-            None => self.recv.deliver(filled, &mut self.machine, now),
-            Some(recorder) => {
-                let machine = &mut self.machine;
-                self.recv.deliver(filled, &mut Tap { machine, recorder }, now)
+        let machine = &mut self.machine;
+        let datagrams = match (&mut self.recorder, self.decrypted) {
+            (None, _) => self.recv.deliver(filled, machine, now),
+            (Some(recorder), None) => self.recv.deliver(filled, &mut Tap { machine, recorder }, now),
+            (Some(recorder), Some(drain)) => {
+                let datagrams = self.recv.deliver(filled, machine, now);
+                drain(machine, recorder);
+                datagrams
             }
         };
         self.stats.received += datagrams as u64;

@@ -36,6 +36,7 @@
 //! # Ok::<(), hopnet::Error>(())
 //! ```
 
+pub(crate) mod decrypted;
 mod ip_packet;
 mod local_ip;
 mod read;
@@ -60,6 +61,7 @@ use pcap_file::pcapng::PcapNgWriter;
 
 pub use read::{RecordedDatagram, Recording, RecordingError};
 pub use tap::Recorded;
+pub(crate) use decrypted::Drain;
 pub(crate) use tap::Tap;
 
 /// How often what is buffered goes out to the file.

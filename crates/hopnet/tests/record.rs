@@ -203,3 +203,52 @@ fn a_failing_file_stops_the_recording_not_the_game() {
     assert!(recorder.stats().skipped > 0);
     assert!(recorder.stats().datagrams < 200);
 }
+
+/// Whether `needle` is anywhere in the datagrams.
+fn holds(recording: &Recording, needle: &[u8]) -> bool {
+    recording
+        .datagrams
+        .iter()
+        .any(|d| d.bytes.windows(needle.len()).any(|w| w == needle))
+}
+
+#[test]
+fn secure_mode_records_the_socket_unless_the_decrypted_datagrams_are_asked_for() {
+    use hopnet::secure::{ConnectTokenBuilder, Key};
+    let dir = scratch("secure");
+    let key = Key::generate();
+    let mut server = Server::bind_secure("127.0.0.1:0", Config::default(), 7, key.clone()).unwrap();
+    let decrypted = RecordConfig::new(dir.join("server.pcapng")).decrypted(true);
+    server.record(decrypted).unwrap();
+    let token = ConnectTokenBuilder::new(7, 42, [server.local_addr().unwrap()])
+        .issue(&key, std::time::SystemTime::now())
+        .unwrap();
+    let socket = RecordConfig::new(dir.join("client.pcapng"));
+    let mut client = Client::connect_secure_recorded(token, Config::default(), socket).unwrap();
+    let secret = b"the players' secret plan";
+    client.send(secret, Delivery::Reliable).unwrap();
+    let mut got = false;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !got && Instant::now() < deadline {
+        server.poll(Duration::ZERO).unwrap();
+        client.poll(Duration::from_millis(2)).unwrap();
+        while let Some(ServerEvent { event, .. }) = server.poll_event() {
+            got |= matches!(event, Event::Message { bytes, .. } if bytes == secret);
+        }
+    }
+    assert!(got);
+    server.poll(Duration::from_millis(20)).unwrap();
+    drop(server.stop_recording());
+    drop(client.stop_recording());
+    let server_rec = Recording::read(dir.join("server.pcapng")).unwrap();
+    let client_rec = Recording::read(dir.join("client.pcapng")).unwrap();
+    assert!(server_rec.decrypted && !client_rec.decrypted);
+    // The socket's datagrams are sealed: the message is nowhere in them.
+    assert!(!holds(&client_rec, secret));
+    assert!(client_rec.datagrams.len() > 2, "netcode's handshake and the message");
+    // The decrypted ones are hopnet's: the message's chunk, behind its 4-byte header.
+    let inbound = server_rec.datagrams.iter().filter(|d| d.direction == Direction::Inbound);
+    assert!(inbound.clone().any(|d| d.bytes.get(4..) == Some(&secret[..])));
+    assert!(server_rec.datagrams.iter().any(|d| d.direction == Direction::Outbound));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -26,6 +26,7 @@ use crate::{Config, Error};
 
 use super::batch::{ClientSeal, PlainBatch};
 use super::fits_netcode;
+use super::plain_capture::{PlainCapture, PlainDatagram};
 
 /// A secure client: a [`Client`] whose datagrams travel as netcode 1.02 payload packets.
 #[derive(Debug)]
@@ -36,9 +37,44 @@ pub struct SecureClient {
     opened: bool,
     /// The connection's datagrams not yet sealed.
     plain: PlainBatch,
+    /// The plain datagrams kept for a recording, when asked.
+    capture: PlainCapture,
 }
 
 impl SecureClient {
+    /// Keeps (or stops keeping) a copy of every plain hopnet datagram this machine decrypts
+    /// and every one it is about to seal, for [`take_plain`](Self::take_plain): what a
+    /// recording of the decrypted session writes. Off by default; PROTOCOL.md, "Recording a
+    /// secure session".
+    ///
+    /// ```
+    /// # use std::time::{Instant, SystemTime};
+    /// # use hopnet_proto::secure::{ConnectTokenBuilder, Key, SecureClient};
+    /// # let key = Key::generate();
+    /// # let token = ConnectTokenBuilder::new(7, 1, ["127.0.0.1:7000".parse().unwrap()])
+    /// #     .issue(&key, SystemTime::now()).unwrap();
+    /// # let mut machine = SecureClient::new(hopnet_proto::Config::default(), token, Instant::now()).unwrap();
+    /// machine.set_plain_capture(true);
+    /// // ... rounds of I/O ...
+    /// while let Some(d) = machine.take_plain() {
+    ///     println!("{:?} {} {} bytes", d.direction, d.peer, d.bytes.len());
+    /// }
+    /// ```
+    pub fn set_plain_capture(&mut self, on: bool) {
+        self.capture.set(on);
+    }
+
+    /// The oldest plain datagram kept (see [`set_plain_capture`](Self::set_plain_capture)).
+    pub fn take_plain(&mut self) -> Option<PlainDatagram> {
+        self.capture.take()
+    }
+
+    /// Plain datagrams dropped from the capture because none were taken for
+    /// [`PLAIN_CAPTURE_LIMIT`](super::PLAIN_CAPTURE_LIMIT) of them.
+    pub fn plain_capture_dropped(&self) -> u64 {
+        self.capture.dropped()
+    }
+
     /// Starts connecting at `now` with `token`. `config`'s datagrams must fit a netcode payload
     /// (`max_datagram_size` at most 1,200 bytes; the spec's 508 do).
     pub fn new(config: Config, token: ConnectToken, now: Instant) -> Result<SecureClient, Error> {
@@ -50,6 +86,7 @@ impl SecureClient {
             inner,
             opened: false,
             plain: PlainBatch::default(),
+            capture: PlainCapture::default(),
         })
     }
 
@@ -154,6 +191,7 @@ impl Machine for SecureClient {
         if let Some(payload) = self.netcode.handle(now, from, datagram)
             && self.opened
         {
+            self.capture.received(now, from, payload);
             self.inner.handle(now, from, payload);
         }
         self.follow_netcode(now);
@@ -176,9 +214,11 @@ impl Machine for SecureClient {
             if !self.opened {
                 return None;
             }
-            let inner = &mut self.inner;
+            let (inner, capture) = (&mut self.inner, &mut self.capture);
             if !self.plain.fill(max_datagrams, |plain, max| {
-                inner.poll_transmit(now, plain, max)
+                let transmit = inner.poll_transmit(now, plain, max);
+                capture.sent(now, transmit, plain);
+                transmit
             }) {
                 return None;
             }

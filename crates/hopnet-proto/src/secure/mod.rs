@@ -24,12 +24,14 @@
 //! | `server.rs` | the secure server: a [`Server`] whose datagrams travel as payload packets |
 //! | `client.rs` | the secure client: a [`Client`] opened once netcode has connected |
 //! | `batch.rs` | hopnet's datagrams sealed in batches of the shape UDP GSO sends, short enough to seal in time |
+//! | `plain_capture.rs` | a copy of the decrypted datagrams, kept only when a recording asks for them |
 //!
 //! [`Server`]: crate::Server
 //! [`Client`]: crate::Client
 
 mod batch;
 mod client;
+mod plain_capture;
 mod server;
 
 pub use client::SecureClient;
@@ -38,6 +40,7 @@ pub use hopnet_netcode::{
     MAX_PAYLOAD_BYTES, NetcodeClient, NetcodeServer, NetcodeServerConfig, NetcodeStats, TokenError,
     USER_DATA_BYTES, UserData,
 };
+pub use plain_capture::{PLAIN_CAPTURE_LIMIT, PlainDatagram, PlainDirection};
 pub use server::SecureServer;
 
 use crate::{Config, Error};

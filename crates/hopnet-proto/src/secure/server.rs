@@ -26,6 +26,7 @@ use crate::{Config, Error};
 
 use super::batch::{PlainBatch, SlotSeal};
 use super::fits_netcode;
+use super::plain_capture::{PlainCapture, PlainDatagram};
 
 /// A secure server: an [`Server`] whose datagrams travel as netcode 1.02 payload packets.
 #[derive(Debug)]
@@ -36,9 +37,44 @@ pub struct SecureServer {
     plain: PlainBatch,
     /// Datagrams of the endpoint that could not be sealed: their netcode client was gone.
     unsealable: u64,
+    /// The plain datagrams kept for a recording, when asked.
+    capture: PlainCapture,
 }
 
 impl SecureServer {
+    /// Keeps (or stops keeping) a copy of every plain hopnet datagram this machine decrypts
+    /// and every one it is about to seal, for [`take_plain`](Self::take_plain): what a
+    /// recording of the decrypted session writes. Off by default; PROTOCOL.md, "Recording a
+    /// secure session".
+    ///
+    /// ```
+    /// # use std::time::{Instant, SystemTime};
+    /// # use hopnet_proto::secure::{ConnectTokenBuilder, Key, SecureClient};
+    /// # let key = Key::generate();
+    /// # let token = ConnectTokenBuilder::new(7, 1, ["127.0.0.1:7000".parse().unwrap()])
+    /// #     .issue(&key, SystemTime::now()).unwrap();
+    /// # let mut machine = SecureClient::new(hopnet_proto::Config::default(), token, Instant::now()).unwrap();
+    /// machine.set_plain_capture(true);
+    /// // ... rounds of I/O ...
+    /// while let Some(d) = machine.take_plain() {
+    ///     println!("{:?} {} {} bytes", d.direction, d.peer, d.bytes.len());
+    /// }
+    /// ```
+    pub fn set_plain_capture(&mut self, on: bool) {
+        self.capture.set(on);
+    }
+
+    /// The oldest plain datagram kept (see [`set_plain_capture`](Self::set_plain_capture)).
+    pub fn take_plain(&mut self) -> Option<PlainDatagram> {
+        self.capture.take()
+    }
+
+    /// Plain datagrams dropped from the capture because none were taken for
+    /// [`PLAIN_CAPTURE_LIMIT`](super::PLAIN_CAPTURE_LIMIT) of them.
+    pub fn plain_capture_dropped(&self) -> u64 {
+        self.capture.dropped()
+    }
+
     /// A secure server started at `now` (the instant of the Unix time `unix_now`, by which
     /// connect tokens expire). `config`'s datagrams must fit a netcode payload (its
     /// `max_datagram_size` at most 1,200 bytes; the spec's 508 do) and its `max_connections`
@@ -62,6 +98,7 @@ impl SecureServer {
             inner: Server::new(config),
             plain: PlainBatch::default(),
             unsealable: 0,
+            capture: PlainCapture::default(),
         })
     }
 
@@ -172,6 +209,7 @@ impl Machine for SecureServer {
         if let Some((_, payload)) = self.netcode.handle(now, from, datagram)
             && self.inner.connection_of(from).is_some()
         {
+            self.capture.received(now, from, payload);
             self.inner.handle(now, from, payload);
         }
         self.follow_netcode(now);
@@ -191,9 +229,11 @@ impl Machine for SecureServer {
             if let Some(to) = self.netcode.poll_transmit(now, buf) {
                 return Some(Transmit::single(to, buf.len()));
             }
-            let inner = &mut self.inner;
+            let (inner, capture) = (&mut self.inner, &mut self.capture);
             if !self.plain.fill(max_datagrams, |plain, max| {
-                inner.poll_transmit(now, plain, max)
+                let transmit = inner.poll_transmit(now, plain, max);
+                capture.sent(now, transmit, plain);
+                transmit
             }) {
                 if self.follow_endpoint(now) {
                     continue;
