@@ -120,6 +120,7 @@ mod send;
 mod side_channel;
 mod socket;
 mod socket_stats;
+mod stats_series;
 #[cfg(feature = "tokio")]
 pub mod tokio;
 
@@ -129,6 +130,7 @@ pub use endpoint::{AnyMachine, ClientRole, Endpoint, Role, ServerRole, Wait};
 pub use hopnet_proto::impairment::Impairment;
 pub use side_channel::{MAX_SIDE_DATAGRAM, SIDE_QUEUE, SideChannel, SideChannelStats};
 pub use socket_stats::SocketStats;
+pub use stats_series::{StatsSample, StatsSeries};
 
 /// The protocol without I/O, the `hopnet-proto` crate: the state machines these drivers run
 /// ([`proto::Server`], [`proto::Client`]), for a loop of your own or a look inside.
