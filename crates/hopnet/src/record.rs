@@ -161,20 +161,32 @@ pub struct RecorderStats {
     pub skipped: u64,
 }
 
-/// A file being written, and how many bytes it holds.
+/// A file being written, and how many bytes it holds. Each block is gathered whole and handed
+/// to the file in one write ([`commit`](Self::commit)), so that the file, flushed or cut off
+/// by a killed process, ends on a block boundary and stays readable.
 struct Counted<W> {
     inner: W,
+    block: Vec<u8>,
     written: u64,
+}
+
+impl<W: Write> Counted<W> {
+    fn commit(&mut self) -> io::Result<()> {
+        self.inner.write_all(&self.block)?;
+        self.written += self.block.len() as u64;
+        self.block.clear();
+        Ok(())
+    }
 }
 
 impl<W: Write> Write for Counted<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.inner.write(buf)?;
-        self.written += n as u64;
-        Ok(n)
+        self.block.extend_from_slice(buf);
+        Ok(buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
+        self.commit()?;
         self.inner.flush()
     }
 }
@@ -291,6 +303,7 @@ impl Recorder {
         };
         let before = writer.get_ref().written;
         writer.write_pcapng_block(block).map_err(pcap_error)?;
+        writer.get_mut().commit()?;
         self.stats.bytes += writer.get_ref().written - before;
         self.stats.datagrams += 1;
         self.in_file += 1;
@@ -319,6 +332,7 @@ impl Recorder {
         let file = File::create(&path)?;
         let counted = Counted {
             inner: BufWriter::new(file),
+            block: Vec::new(),
             written: 0,
         };
         let origin = self.origin.1.duration_since(UNIX_EPOCH).unwrap_or_default();
@@ -342,6 +356,7 @@ impl Recorder {
             options: vec![InterfaceDescriptionOption::IfTsResol(9)],
         };
         writer.write_pcapng_block(interface).map_err(pcap_error)?;
+        writer.get_mut().commit()?;
         self.stats.files += 1;
         self.in_file = 0;
         self.stats.bytes += writer.get_ref().written;

@@ -32,9 +32,14 @@
 //! python3 -c 'import a2s; print(a2s.info(("127.0.0.1", 7000))); print(a2s.players(("127.0.0.1", 7000)))'
 //! ```
 //!
+//! `--record FILE` records every datagram of the UDP socket, both ways, to a pcapng file that
+//! tshark reads (`--record-decrypted` in secure mode: the decrypted datagrams).
+//!
 //! Logs with `tracing` to stderr; `RUST_LOG=debug` shows every hit and refused action.
 
 mod common;
+#[path = "common/record_args.rs"]
+mod record_args;
 #[path = "common/secure_server.rs"]
 mod secure_server;
 
@@ -91,6 +96,8 @@ struct Args {
     query_port: Option<u16>,
     #[command(flatten)]
     security: SecureServerArgs,
+    #[command(flatten)]
+    record: record_args::RecordArgs,
     /// Also take players from browsers: serve the page over HTTP on this address (TCP) and
     /// accept WebTransport sessions on the same address (UDP).
     #[arg(long, value_name = "ADDR")]
@@ -131,10 +138,14 @@ fn main() {
 }
 
 fn run_udp(args: &Args, game: GameServer) -> Result<(), String> {
-    let transport = args
+    let mut transport = args
         .security
         .bind(args.bind, hopnet::Config::default())
         .map_err(|e| format!("cannot listen on {}: {e}", args.bind))?;
+    if let Some(record) = args.record.config() {
+        let path = record.path().display().to_string();
+        transport.record(record).map_err(|e| format!("cannot record to {path}: {e}"))?;
+    }
     let mut server = UdpServer::with_server(transport, game, args.tick_rate);
     answer_queries(&mut server, args)?;
     info!(addr = %args.bind, queries = ?server.query_addr(), name = %args.server_name, secure = args.security.secure, tick_rate = args.tick_rate, seed = args.seed, max_players = args.max_players, "server listening");
@@ -145,6 +156,9 @@ fn run_udp(args: &Args, game: GameServer) -> Result<(), String> {
 }
 
 fn run_web(args: &Args, web: SocketAddr, game: GameServer) -> Result<(), String> {
+    if args.record.record.is_some() {
+        return Err("--record records the UDP server; it cannot be combined with --web".into());
+    }
     if args.security.secure {
         // Browsers cannot speak netcode (a page has no UDP): the WebTransport server carries
         // the spec's wire, which QUIC's TLS already protects between the page and the server.

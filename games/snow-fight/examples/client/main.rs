@@ -8,6 +8,7 @@
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --deltas
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --secure --token-file client.token
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --secure --key-file server.key --protocol-id 7
+//! cargo run --release --example client -- --connect 127.0.0.1:7000 --bot --record bot.pcapng
 //! ```
 //!
 //! `--secure` connects in secure mode (hopnet over netcode 1.02) to a server started with
@@ -31,6 +32,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../common/record_args.rs"]
+mod record_args;
 #[path = "../common/secure_client.rs"]
 mod secure_client;
 mod tui;
@@ -76,6 +79,8 @@ struct Args {
     deltas: bool,
     #[command(flatten)]
     security: SecureClientArgs,
+    #[command(flatten)]
+    record: record_args::RecordArgs,
 }
 
 fn main() {
@@ -101,7 +106,7 @@ fn run_bot(args: &Args) -> io::Result<()> {
     let mut reported = 0;
     let client = args
         .security
-        .connect(args.connect, hopnet::Config::default())
+        .connect(args.connect, hopnet::Config::default(), args.record.config())
         .map_err(io::Error::other)?;
     let stats = play_bot_on(client, &mut player, |p, _| {
         while reported < p.results.len() {
@@ -136,7 +141,7 @@ fn run_bot(args: &Args) -> io::Result<()> {
 fn run_tui(args: &Args) -> io::Result<()> {
     let mut client: Client = args
         .security
-        .connect(args.connect, hopnet::Config::default())
+        .connect(args.connect, hopnet::Config::default(), args.record.config())
         .map_err(io::Error::other)?;
     let mut terminal = ratatui::init();
     let result = Tui::new(args.connect, args.dialect, args.tick_rate, args.deltas)
