@@ -515,7 +515,10 @@ impl<S: Socket, M: Machine> Port<S, M> {
         let machine = &mut self.machine;
         let datagrams = match (&mut self.recorder, self.decrypted) {
             (None, _) => self.recv.deliver(filled, machine, now),
-            (Some(recorder), None) => self.recv.deliver(filled, &mut Tap { machine, recorder }, now),
+            (Some(recorder), None) => {
+                self.recv
+                    .deliver(filled, &mut Tap { machine, recorder }, now)
+            }
             (Some(recorder), Some(drain)) => {
                 let datagrams = self.recv.deliver(filled, machine, now);
                 drain(machine, recorder);

@@ -25,6 +25,9 @@
 //! - A bad link between real sockets: an [`Impairment`] on a driver's own outgoing datagrams, or
 //!   a [`relay::Relay`] thread between unmodified processes.
 //! - [`SideChannel`]: another protocol's datagrams (server queries, say) on a server's socket.
+//! - [`record`]: what a driver's machine exchanges, recorded to pcapng
+//!   ([`Endpoint::record`]); [`replay`]: a recording fed back to a machine offline;
+//!   [`StatsSeries`]: a connection's statistics over time.
 //!
 //! `send` on a driver queues the message on the machine and flushes at once; `queue` only
 //! queues (the machine's `send`), for several messages that should leave together.
@@ -104,6 +107,9 @@
 //! | `socket_stats.rs`, `local_address.rs` | the socket's counters; a client's local address for its server's family |
 //! | `side_channel.rs` | another protocol's datagrams on a driver server's socket |
 //! | `relay.rs` | a lossy UDP relay thread between real processes |
+//! | `record.rs`, `record/` | recording what crosses a machine's boundary to rotated pcapng: the recorder, the tap a driver puts around its machine, the synthesized IP and UDP headers, secure mode's decrypted datagrams, a file read back |
+//! | `replay.rs` | a recording fed to a fresh machine offline |
+//! | `stats_series.rs` | connections' statistics sampled into bounded rings |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -52,16 +52,16 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use local_ip::LocalIp;
 use pcap_file::DataLink;
+use pcap_file::pcapng::PcapNgWriter;
 use pcap_file::pcapng::blocks::enhanced_packet::{EnhancedPacketBlock, EnhancedPacketOption};
 use pcap_file::pcapng::blocks::interface_description::{
     InterfaceDescriptionBlock, InterfaceDescriptionOption,
 };
 use pcap_file::pcapng::blocks::section_header::{SectionHeaderBlock, SectionHeaderOption};
-use pcap_file::pcapng::PcapNgWriter;
 
+pub(crate) use decrypted::Drain;
 pub use read::{RecordedDatagram, Recording, RecordingError};
 pub use tap::Recorded;
-pub(crate) use decrypted::Drain;
 pub(crate) use tap::Tap;
 
 /// How often what is buffered goes out to the file.
@@ -239,7 +239,11 @@ impl Recorder {
     /// recorder.flush();
     /// # Ok::<(), std::io::Error>(())
     /// ```
-    pub fn create(config: RecordConfig, local: SocketAddr, origin: Instant) -> io::Result<Recorder> {
+    pub fn create(
+        config: RecordConfig,
+        local: SocketAddr,
+        origin: Instant,
+    ) -> io::Result<Recorder> {
         let mut recorder = Recorder {
             config,
             local: LocalIp::new(local),
@@ -278,7 +282,10 @@ impl Recorder {
         }
         // Out to the file about once a second, so that a reader following the file (tshark
         // on a live session) sees it, and a killed process loses at most that much.
-        if at.checked_duration_since(self.flushed).is_some_and(|d| d >= FLUSH_EVERY) {
+        if at
+            .checked_duration_since(self.flushed)
+            .is_some_and(|d| d >= FLUSH_EVERY)
+        {
             self.flushed = at;
             self.flush();
         }
@@ -347,8 +354,7 @@ impl Recorder {
             ],
             ..SectionHeaderBlock::default()
         };
-        let mut writer =
-            PcapNgWriter::with_section_header(counted, section).map_err(pcap_error)?;
+        let mut writer = PcapNgWriter::with_section_header(counted, section).map_err(pcap_error)?;
         let interface = InterfaceDescriptionBlock {
             linktype: DataLink::RAW,
             snaplen: 0,

@@ -36,11 +36,7 @@ impl StatsSample {
     pub fn per_second(&self, earlier: &StatsSample, total: impl Fn(&Stats) -> u64) -> f64 {
         let secs = self.at.saturating_sub(earlier.at).as_secs_f64();
         let grew = total(&self.stats).saturating_sub(total(&earlier.stats));
-        if secs > 0.0 {
-            grew as f64 / secs
-        } else {
-            0.0
-        }
+        if secs > 0.0 { grew as f64 / secs } else { 0.0 }
     }
 }
 
@@ -104,7 +100,11 @@ impl<K: Ord + Clone> StatsSeries<K> {
 
     /// Takes a sample of each connection's statistics if one is due at `now` (the iterator is
     /// not walked otherwise); returns whether it did.
-    pub fn sample(&mut self, now: Instant, connections: impl IntoIterator<Item = (K, Stats)>) -> bool {
+    pub fn sample(
+        &mut self,
+        now: Instant,
+        connections: impl IntoIterator<Item = (K, Stats)>,
+    ) -> bool {
         if !self.is_due(now) {
             return false;
         }
@@ -147,7 +147,9 @@ impl<K: Ord + Clone> StatsSeries<K> {
 impl StatsSeries<ConnectionId> {
     /// Takes a sample of each of a server's connections if one is due.
     pub fn sample_server(&mut self, now: Instant, server: &Server) -> bool {
-        let stats = server.connections().filter_map(|c| Some((c, server.stats(c)?)));
+        let stats = server
+            .connections()
+            .filter_map(|c| Some((c, server.stats(c)?)));
         self.sample(now, stats)
     }
 }
@@ -170,7 +172,10 @@ mod tests {
         let mut walked = 0;
         for ms in (0..1_000).step_by(10) {
             let now = t0 + Duration::from_millis(ms);
-            series.sample(now, std::iter::once((7, stats(ms))).inspect(|_| walked += 1));
+            series.sample(
+                now,
+                std::iter::once((7, stats(ms))).inspect(|_| walked += 1),
+            );
         }
         assert_eq!(walked, 10, "one sample a 100 ms");
         let ring = series.get(&7).unwrap();
@@ -192,8 +197,14 @@ mod tests {
 
     #[test]
     fn a_total_that_went_down_is_no_negative_rate() {
-        let a = StatsSample { at: Duration::ZERO, stats: stats(500) };
-        let b = StatsSample { at: Duration::from_secs(1), stats: stats(100) };
+        let a = StatsSample {
+            at: Duration::ZERO,
+            stats: stats(500),
+        };
+        let b = StatsSample {
+            at: Duration::from_secs(1),
+            stats: stats(100),
+        };
         assert_eq!(b.per_second(&a, |s| s.bytes_sent), 0.0);
         assert_eq!(a.per_second(&a, |s| s.bytes_sent), 0.0);
     }

@@ -21,18 +21,25 @@ fn scratch(name: &str) -> PathBuf {
 fn echo_session(dir: &Path, n: usize) -> (Recording, Recording) {
     let mut server = Server::bind("127.0.0.1:0", Config::default()).unwrap();
     assert!(server.recorder().is_none(), "off by default");
-    server.record(RecordConfig::new(dir.join("server.pcapng"))).unwrap();
+    server
+        .record(RecordConfig::new(dir.join("server.pcapng")))
+        .unwrap();
     let record = RecordConfig::new(dir.join("client.pcapng"));
     let mut client =
         Client::connect_recorded(server.local_addr().unwrap(), Config::default(), record).unwrap();
     for i in 0..n {
-        client.send(format!("message {i}").as_bytes(), Delivery::Reliable).unwrap();
+        client
+            .send(format!("message {i}").as_bytes(), Delivery::Reliable)
+            .unwrap();
     }
     let mut echoed = 0;
     let deadline = Instant::now() + Duration::from_secs(10);
     while echoed < n && Instant::now() < deadline {
         server.poll(Duration::ZERO).unwrap();
-        while let Some(ServerEvent { connection, event, .. }) = server.poll_event() {
+        while let Some(ServerEvent {
+            connection, event, ..
+        }) = server.poll_event()
+        {
             if let Event::Message { bytes, .. } = event {
                 server.send(connection, &bytes, Delivery::Reliable).unwrap();
             }
@@ -77,7 +84,12 @@ fn a_driver_records_both_directions_with_both_addresses() {
     assert_eq!(server_in, client_out);
     let server_out = bytes(&server, Direction::Outbound);
     let client_in = bytes(&client, Direction::Inbound);
-    assert!(server_out.starts_with(&client_in), "{} {}", server_out.len(), client_in.len());
+    assert!(
+        server_out.starts_with(&client_in),
+        "{} {}",
+        server_out.len(),
+        client_in.len()
+    );
     // Times are in order and within the session.
     let times: Vec<Duration> = server.datagrams.iter().map(|d| d.at).collect();
     assert!(times.windows(2).all(|w| w[0] <= w[1]));
@@ -108,11 +120,24 @@ fn tshark_reads_a_recording_as_udp_between_the_peers() {
         .arg("-r")
         .arg(dir.join("server.pcapng"))
         .args(["-T", "fields", "-E", "separator=,"])
-        .args(["-e", "ip.src", "-e", "udp.srcport", "-e", "ip.dst", "-e", "udp.dstport"])
+        .args([
+            "-e",
+            "ip.src",
+            "-e",
+            "udp.srcport",
+            "-e",
+            "ip.dst",
+            "-e",
+            "udp.dstport",
+        ])
         .args(["-e", "udp.length", "-e", "frame.p2p_dir"])
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     // The client is bound to 0.0.0.0; on the wire it is 127.0.0.1, as in the recording.
@@ -159,7 +184,10 @@ fn files_rotate_at_the_cap_and_only_the_newest_are_kept() {
         .collect();
     names.sort();
     let last = stats.files - 1;
-    let want = [format!("game.{}.pcapng", last - 1), format!("game.{last}.pcapng")];
+    let want = [
+        format!("game.{}.pcapng", last - 1),
+        format!("game.{last}.pcapng"),
+    ];
     assert_eq!(names, want);
     let mut kept = Vec::new();
     for name in &want {
@@ -245,10 +273,25 @@ fn secure_mode_records_the_socket_unless_the_decrypted_datagrams_are_asked_for()
     assert!(server_rec.decrypted && !client_rec.decrypted);
     // The socket's datagrams are sealed: the message is nowhere in them.
     assert!(!holds(&client_rec, secret));
-    assert!(client_rec.datagrams.len() > 2, "netcode's handshake and the message");
+    assert!(
+        client_rec.datagrams.len() > 2,
+        "netcode's handshake and the message"
+    );
     // The decrypted ones are hopnet's: the message's chunk, behind its 4-byte header.
-    let inbound = server_rec.datagrams.iter().filter(|d| d.direction == Direction::Inbound);
-    assert!(inbound.clone().any(|d| d.bytes.get(4..) == Some(&secret[..])));
-    assert!(server_rec.datagrams.iter().any(|d| d.direction == Direction::Outbound));
+    let inbound = server_rec
+        .datagrams
+        .iter()
+        .filter(|d| d.direction == Direction::Inbound);
+    assert!(
+        inbound
+            .clone()
+            .any(|d| d.bytes.get(4..) == Some(&secret[..]))
+    );
+    assert!(
+        server_rec
+            .datagrams
+            .iter()
+            .any(|d| d.direction == Direction::Outbound)
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

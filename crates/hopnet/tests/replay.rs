@@ -46,7 +46,8 @@ fn queue_sends(client: &mut Client) {
     for i in 0..40u32 {
         let len = [12, 300, 1_500, 4_000][i as usize % 4];
         let bytes: Vec<u8> = (0..len).map(|j| (i as usize + j) as u8).collect();
-        let delivery = [Delivery::Reliable, Delivery::Tracked, Delivery::Unreliable][i as usize % 3];
+        let delivery =
+            [Delivery::Reliable, Delivery::Tracked, Delivery::Unreliable][i as usize % 3];
         client.send(&bytes, delivery).unwrap();
     }
 }
@@ -80,9 +81,14 @@ fn a_recorded_lossy_session_replays_to_the_same_events_and_datagrams() {
     // The server echoes every message reliably; the client's events are what is compared.
     let mut events = Vec::new();
     net.run_until(Duration::from_secs(20), |n| {
-        while let Some(ServerEvent { connection, event, .. }) = n.server().poll_event() {
+        while let Some(ServerEvent {
+            connection, event, ..
+        }) = n.server().poll_event()
+        {
             if let Event::Message { bytes, .. } = event {
-                n.server().send(connection, &bytes, Delivery::Reliable).unwrap();
+                n.server()
+                    .send(connection, &bytes, Delivery::Reliable)
+                    .unwrap();
             }
         }
         client_app(n.client(bot).machine(), &mut events);
@@ -106,14 +112,21 @@ fn a_recorded_lossy_session_replays_to_the_same_events_and_datagrams() {
     assert_eq!(recording.local, addr);
     assert!(!recording.decrypted);
     assert_eq!(recording.datagrams.len() as u64, recorded.datagrams);
-    assert!(recording.datagrams.iter().any(|d| d.direction == Direction::Inbound));
+    assert!(
+        recording
+            .datagrams
+            .iter()
+            .any(|d| d.direction == Direction::Inbound)
+    );
 
     // A fresh client, the same seed and configuration and sends, made at the replay's start.
     let start = std::time::Instant::now();
     let server_addr = "10.0.0.1:7000".parse().unwrap();
     let mut fresh = Client::with_seed(client_config(), server_addr, start, CLIENT_SEED);
     let mut replayed = Vec::new();
-    let written = replay(&recording, &mut fresh, start, |_, c| client_app(c, &mut replayed));
+    let written = replay(&recording, &mut fresh, start, |_, c| {
+        client_app(c, &mut replayed)
+    });
     assert_eq!(replayed.len(), events.len());
     assert!(replayed == events, "the replay's events differ");
     let recorded_out: Vec<_> = recording.outbound().cloned().collect();
@@ -136,7 +149,9 @@ fn a_replay_into_a_client_of_another_seed_differs() {
     let client = Client::with_seed(Config::default(), net.server_addr(), net.now(), CLIENT_SEED);
     let recorder = Recorder::create(RecordConfig::new(&path), addr, net.now()).unwrap();
     let bot = net.add_client_machine_at(addr, Recorded::new(client, recorder));
-    assert!(net.run_until(Duration::from_secs(20), |n| n.client(bot).machine().is_connected()));
+    assert!(net.run_until(Duration::from_secs(20), |n| {
+        n.client(bot).machine().is_connected()
+    }));
     net.step(Duration::from_secs(1));
     drop(net);
 

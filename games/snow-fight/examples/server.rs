@@ -144,7 +144,9 @@ fn run_udp(args: &Args, game: GameServer) -> Result<(), String> {
         .map_err(|e| format!("cannot listen on {}: {e}", args.bind))?;
     if let Some(record) = args.record.config() {
         let path = record.path().display().to_string();
-        transport.record(record).map_err(|e| format!("cannot record to {path}: {e}"))?;
+        transport
+            .record(record)
+            .map_err(|e| format!("cannot record to {path}: {e}"))?;
     }
     let mut server = UdpServer::with_server(transport, game, args.tick_rate);
     answer_queries(&mut server, args)?;

@@ -34,16 +34,24 @@ fn session() -> StatsSeries<usize> {
             }
         }
         net.step(Duration::from_millis(50));
-        while let Some(ServerEvent { connection, event, .. }) = net.server().poll_event() {
+        while let Some(ServerEvent {
+            connection, event, ..
+        }) = net.server().poll_event()
+        {
             if let Event::Message { bytes, .. } = event {
-                net.server().send(connection, &bytes, Delivery::Reliable).unwrap();
+                net.server()
+                    .send(connection, &bytes, Delivery::Reliable)
+                    .unwrap();
             }
         }
         for &c in &clients {
             while net.client(c).poll_event().is_some() {}
         }
         let now = net.now();
-        let stats: Vec<_> = clients.iter().map(|&c| (c, net.client(c).stats())).collect();
+        let stats: Vec<_> = clients
+            .iter()
+            .map(|&c| (c, net.client(c).stats()))
+            .collect();
         series.sample(now, stats);
     }
     series
@@ -59,7 +67,10 @@ fn the_report_renders_one_plot_per_measure_in_chromium() {
         .map(|(c, samples)| (*c, samples.iter().cloned().collect()))
         .collect();
     assert_eq!(rings.len(), 3);
-    assert!(rings.iter().all(|(_, s)| s.len() >= 150), "20 s at 10 a second");
+    assert!(
+        rings.iter().all(|(_, s)| s.len() >= 150),
+        "20 s at 10 a second"
+    );
     let tracks: Vec<html_report::Track<'_>> = rings
         .iter()
         .map(|(c, samples)| html_report::Track {
@@ -74,7 +85,10 @@ fn the_report_renders_one_plot_per_measure_in_chromium() {
     html_report::write_html(&page, "3 clients, 10% loss", &tracks).unwrap();
 
     let script = web_toolchain::web_dir().join("test/report.mjs");
-    let out = web_toolchain::node(&[&script, &page, &chromium, &shot], "the report in Chromium");
+    let out = web_toolchain::node(
+        &[&script, &page, &chromium, &shot],
+        "the report in Chromium",
+    );
     let seen: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
     let titles = html_report::titles();
     assert_eq!(seen["svgs"], titles.len(), "{seen}");
@@ -89,9 +103,18 @@ fn the_report_renders_one_plot_per_measure_in_chromium() {
     assert_eq!(seen["errors"], serde_json::json!([]), "{seen}");
     let png = &seen["screenshot"];
     let area = png["width"].as_f64().unwrap() * png["height"].as_f64().unwrap();
-    assert!(png["height"].as_f64().unwrap() >= 4.0 * 300.0, "the whole page: {png}");
-    assert!(png["drawn"].as_f64().unwrap() > area * 0.01, "not blank: {png}");
-    assert!(png["colours"].as_u64().unwrap() > 8, "the plots' colours: {png}");
+    assert!(
+        png["height"].as_f64().unwrap() >= 4.0 * 300.0,
+        "the whole page: {png}"
+    );
+    assert!(
+        png["drawn"].as_f64().unwrap() > area * 0.01,
+        "not blank: {png}"
+    );
+    assert!(
+        png["colours"].as_u64().unwrap() > 8,
+        "the plots' colours: {png}"
+    );
     assert!(std::fs::metadata(&shot).unwrap().len() > 10_000);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -94,7 +94,11 @@ impl Endpoint<ClientRole, Blocking> {
         record: RecordConfig,
     ) -> Result<Client, Error> {
         let local = any_local(first_server(&token)?);
-        Self::start(local, ClientMachine::new_secure(config, token)?, Some(record))
+        Self::start(
+            local,
+            ClientMachine::new_secure(config, token)?,
+            Some(record),
+        )
     }
 
     /// Binds `local`, starts recording if asked, and sends the machine's first datagram.

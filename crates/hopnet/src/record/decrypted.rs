@@ -27,13 +27,19 @@ pub(crate) fn client(machine: &mut ClientMachine, on: bool) -> Option<Drain<Clie
 
 fn drain_server(machine: &mut ServerMachine, recorder: &mut Recorder) {
     if let Some(secure) = machine.secure() {
-        write(recorder, std::iter::from_fn(|| SecureServer::take_plain(secure)));
+        write(
+            recorder,
+            std::iter::from_fn(|| SecureServer::take_plain(secure)),
+        );
     }
 }
 
 fn drain_client(machine: &mut ClientMachine, recorder: &mut Recorder) {
     if let Some(secure) = machine.secure() {
-        write(recorder, std::iter::from_fn(|| SecureClient::take_plain(secure)));
+        write(
+            recorder,
+            std::iter::from_fn(|| SecureClient::take_plain(secure)),
+        );
     }
 }
 

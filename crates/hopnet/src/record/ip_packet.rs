@@ -23,9 +23,7 @@ pub(crate) fn write(
         (IpAddr::V4(a), IpAddr::V4(b)) => PacketBuilder::ipv4(a.octets(), b.octets(), TTL),
         (a, b) => PacketBuilder::ipv6(v6(a).octets(), v6(b).octets(), TTL),
     };
-    builder
-        .udp(from.port(), to.port())
-        .write(out, payload)
+    builder.udp(from.port(), to.port()).write(out, payload)
 }
 
 fn v6(ip: IpAddr) -> Ipv6Addr {
@@ -92,7 +90,10 @@ mod tests {
     #[test]
     fn an_ipv4_packet_has_ipv4_and_udp_headers() {
         let mut out = Vec::new();
-        let (from, to) = ("10.0.0.2:40002".parse().unwrap(), "10.0.0.1:7000".parse().unwrap());
+        let (from, to) = (
+            "10.0.0.2:40002".parse().unwrap(),
+            "10.0.0.1:7000".parse().unwrap(),
+        );
         write(from, to, &[7; 10], &mut out).unwrap();
         assert_eq!(out.len(), 20 + 8 + 10);
         assert_eq!(out[0] >> 4, 4, "IPv4");

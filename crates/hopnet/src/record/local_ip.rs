@@ -67,6 +67,9 @@ mod tests {
         let toward = local.toward("127.0.0.1:5000".parse().unwrap());
         assert_eq!(toward, "127.0.0.1:7777".parse().unwrap());
         let mut bound = LocalIp::new("127.0.0.2:7777".parse().unwrap());
-        assert_eq!(bound.toward("127.0.0.1:5000".parse().unwrap()), bound.bound());
+        assert_eq!(
+            bound.toward("127.0.0.1:5000".parse().unwrap()),
+            bound.bound()
+        );
     }
 }

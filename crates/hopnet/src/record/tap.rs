@@ -17,7 +17,8 @@ pub(crate) struct Tap<'a, M> {
 
 impl<M: Machine> Machine for Tap<'_, M> {
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        self.recorder.record(Direction::Inbound, now, from, datagram);
+        self.recorder
+            .record(Direction::Inbound, now, from, datagram);
         self.machine.handle(now, from, datagram);
     }
 

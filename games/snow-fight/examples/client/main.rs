@@ -106,7 +106,11 @@ fn run_bot(args: &Args) -> io::Result<()> {
     let mut reported = 0;
     let client = args
         .security
-        .connect(args.connect, hopnet::Config::default(), args.record.config())
+        .connect(
+            args.connect,
+            hopnet::Config::default(),
+            args.record.config(),
+        )
         .map_err(io::Error::other)?;
     let stats = play_bot_on(client, &mut player, |p, _| {
         while reported < p.results.len() {
@@ -141,7 +145,11 @@ fn run_bot(args: &Args) -> io::Result<()> {
 fn run_tui(args: &Args) -> io::Result<()> {
     let mut client: Client = args
         .security
-        .connect(args.connect, hopnet::Config::default(), args.record.config())
+        .connect(
+            args.connect,
+            hopnet::Config::default(),
+            args.record.config(),
+        )
         .map_err(io::Error::other)?;
     let mut terminal = ratatui::init();
     let result = Tui::new(args.connect, args.dialect, args.tick_rate, args.deltas)

@@ -31,7 +31,9 @@ const MEASURES: [Measure; 4] = [
     Measure {
         title: "Bytes per second",
         unit: "bytes/s, sent and received",
-        value: |earlier, now| Some(now.per_second(earlier, |s: &Stats| s.bytes_sent + s.bytes_received)),
+        value: |earlier, now| {
+            Some(now.per_second(earlier, |s: &Stats| s.bytes_sent + s.bytes_received))
+        },
     },
     Measure {
         title: "Losses",
@@ -81,9 +83,10 @@ fn plot(measure: &Measure, tracks: &[Track<'_>]) -> Result<String, String> {
     let lines: Vec<(&str, Vec<(f64, f64)>)> = tracks
         .iter()
         .map(|t| {
-            let points = t.samples.windows(2).filter_map(|w| {
-                Some((w[1].at.as_secs_f64(), (measure.value)(&w[0], &w[1])?))
-            });
+            let points = t
+                .samples
+                .windows(2)
+                .filter_map(|w| Some((w[1].at.as_secs_f64(), (measure.value)(&w[0], &w[1])?)));
             (t.name.as_str(), points.collect())
         })
         .collect();
@@ -110,10 +113,15 @@ fn plot(measure: &Measure, tracks: &[Track<'_>]) -> Result<String, String> {
         for (i, (name, points)) in lines.iter().enumerate() {
             let color = Palette99::pick(i).to_rgba();
             chart
-                .draw_series(LineSeries::new(points.iter().copied(), color.stroke_width(2)))
+                .draw_series(LineSeries::new(
+                    points.iter().copied(),
+                    color.stroke_width(2),
+                ))
                 .map_err(draw_error)?
                 .label(*name)
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 20, y)], color.stroke_width(2))
+                });
         }
         chart
             .configure_series_labels()

@@ -31,10 +31,10 @@ use std::time::{Duration, Instant, SystemTime};
 
 use clap::Parser;
 use hopnet::Impairment;
-use hopnet::{Stats, StatsSample, StatsSeries};
 use hopnet::relay::Relay;
 use hopnet::secure::{ConnectToken, ConnectTokenBuilder, DropReason, Key, NetcodeStats};
 use hopnet::{Client, Server};
+use hopnet::{Stats, StatsSample, StatsSeries};
 use hopnet_snow_fight as wire;
 use snow_fight::net::{UdpServer, play_bot_on};
 use snow_fight::session::{
@@ -360,7 +360,10 @@ fn run(args: &Args) -> bool {
         relay_forwarded,
         relay_dropped,
     );
-    ok & args.report.as_ref().is_none_or(|path| write_plots(args, path, &bot_reports))
+    ok & args
+        .report
+        .as_ref()
+        .is_none_or(|path| write_plots(args, path, &bot_reports))
 }
 
 /// Writes the HTML report; says where, or why not.
@@ -369,7 +372,9 @@ fn write_plots(args: &Args, path: &std::path::Path, bots: &[BotReport]) -> bool 
         .iter()
         .enumerate()
         .map(|(i, b)| html_report::Track {
-            name: b.player.map_or(format!("bot {i}"), |p| format!("player {p}")),
+            name: b
+                .player
+                .map_or(format!("bot {i}"), |p| format!("player {p}")),
             samples: &b.series,
         })
         .collect();
@@ -379,7 +384,11 @@ fn write_plots(args: &Args, path: &std::path::Path, bots: &[BotReport]) -> bool 
         args.loss * 100.0,
         args.delay_ms,
         args.tick_rate,
-        if args.plain { "plain wire" } else { "secure mode" }
+        if args.plain {
+            "plain wire"
+        } else {
+            "secure mode"
+        }
     );
     match html_report::write_html(path, &heading, &tracks) {
         Ok(()) => {
