@@ -373,10 +373,11 @@ impl Recorder {
     fn wall_time(&self, at: Instant) -> Duration {
         let (origin, wall) = self.origin;
         let wall = match at.checked_duration_since(origin) {
-            Some(after) => wall + after,
-            None => wall - origin.duration_since(at),
+            Some(after) => wall.checked_add(after),
+            None => wall.checked_sub(origin.duration_since(at)),
         };
-        wall.duration_since(UNIX_EPOCH).unwrap_or_default()
+        wall.and_then(|w| w.duration_since(UNIX_EPOCH).ok())
+            .unwrap_or_default()
     }
 
     fn fail(&mut self, e: io::Error) {

@@ -81,8 +81,8 @@ impl<'r> Replay<'r> {
     /// whichever comes first. Returns the instant, or `None` once the recording is over (a
     /// timer after its last datagram is not run).
     pub fn step<M: Machine>(&mut self, machine: &mut M) -> Option<Instant> {
-        let recorded = self.datagrams.get(self.next)?.at;
-        let recorded = self.start + recorded;
+        // A time beyond what an instant can hold (a damaged file) ends the replay.
+        let recorded = self.start.checked_add(self.datagrams.get(self.next)?.at)?;
         let timer = machine.poll_timeout().map(|t| t.max(self.now));
         let at = timer.map_or(recorded, |t| t.min(recorded)).max(self.now);
         if at > self.now {
@@ -96,8 +96,9 @@ impl<'r> Replay<'r> {
             }
         }
         let now = self.now;
+        let due = |d: &RecordedDatagram| self.start.checked_add(d.at).is_some_and(|t| t <= now);
         while let Some(d) = self.datagrams.get(self.next)
-            && self.start + d.at <= now
+            && due(d)
             && d.direction == Direction::Inbound
         {
             machine.handle(now, d.peer, &d.bytes);
@@ -120,7 +121,7 @@ impl<'r> Replay<'r> {
         // What the recorded machine wrote at this instant, passed over: the replay's own is
         // in `outbound`, to compare.
         while let Some(d) = self.datagrams.get(self.next)
-            && self.start + d.at <= now
+            && due(d)
             && d.direction == Direction::Outbound
         {
             self.next += 1;
@@ -179,4 +180,34 @@ pub fn replay<M: Machine>(
         after(now, machine);
     }
     replay.into_outbound()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hopnet_proto::{Client, Config};
+
+    #[test]
+    fn a_time_beyond_any_instant_ends_the_replay_without_a_panic() {
+        let start = Instant::now();
+        let datagram = |at| RecordedDatagram {
+            at,
+            direction: Direction::Inbound,
+            peer: "10.0.0.1:7000".parse().unwrap(),
+            bytes: vec![0xff; 7],
+        };
+        let recording = Recording {
+            origin: Duration::ZERO,
+            local: "10.0.0.2:4000".parse().unwrap(),
+            decrypted: false,
+            datagrams: vec![datagram(Duration::from_millis(5)), datagram(Duration::MAX)],
+        };
+        let server = "10.0.0.1:7000".parse().unwrap();
+        let mut client = Client::with_seed(Config::default(), server, start, 1);
+        let written = replay(&recording, &mut client, start, |_, _| {});
+        assert!(
+            !written.is_empty(),
+            "the client's handshake went out before"
+        );
+    }
 }
