@@ -27,7 +27,7 @@ use std::time::{Instant, SystemTime};
 
 use quinn_udp::UdpSocketState;
 
-use super::record::{Drain, RecordConfig, Recorder, Tap};
+use super::record::{Drain, RecordConfig, Recorder, Tap, decrypted};
 use super::recv::RecvBuf;
 use super::send::{Outbox, Socket};
 use super::side_channel::SideChannel;
@@ -259,7 +259,12 @@ impl Role for ServerRole {
         machine.machine()
     }
     fn decrypted(machine: &mut ServerMachine, on: bool) -> Option<Drain<ServerMachine>> {
-        super::record::decrypted::server(machine, on)
+        machine.secure()?.set_plain_capture(on);
+        on.then_some(|m, recorder| {
+            if let Some(secure) = m.secure() {
+                decrypted::from_server(secure, recorder);
+            }
+        })
     }
 }
 
@@ -270,7 +275,12 @@ impl Role for ClientRole {
         machine.machine()
     }
     fn decrypted(machine: &mut ClientMachine, on: bool) -> Option<Drain<ClientMachine>> {
-        super::record::decrypted::client(machine, on)
+        machine.secure()?.set_plain_capture(on);
+        on.then_some(|m, recorder| {
+            if let Some(secure) = m.secure() {
+                decrypted::from_client(secure, recorder);
+            }
+        })
     }
 }
 

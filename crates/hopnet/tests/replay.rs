@@ -63,10 +63,12 @@ fn kind(event: &Event) -> &'static str {
     }
 }
 
-#[test]
-fn a_recorded_lossy_session_replays_to_the_same_events_and_datagrams() {
-    let dir = scratch("lossy");
-    let path = dir.join("client.pcapng");
+/// A simulated network at 10 % loss each way whose one client (of `config` and
+/// [`CLIENT_SEED`]) is recorded to `path`: the network, the client's index and its address.
+fn recorded_session(
+    path: &std::path::Path,
+    config: Config,
+) -> (SimNetwork<Server, Recorded<Client>>, usize, SocketAddr) {
     let link = LinkConfig {
         loss: 0.1,
         ..LinkConfig::default()
@@ -74,9 +76,17 @@ fn a_recorded_lossy_session_replays_to_the_same_events_and_datagrams() {
     let server = Server::with_seed(Config::default(), 11);
     let mut net: SimNetwork<Server, Recorded<Client>> = SimNetwork::with_machines(3, server, link);
     let addr: SocketAddr = "10.0.0.2:40002".parse().unwrap();
-    let client = Client::with_seed(client_config(), net.server_addr(), net.now(), CLIENT_SEED);
-    let recorder = Recorder::create(RecordConfig::new(&path), addr, net.now()).unwrap();
+    let client = Client::with_seed(config, net.server_addr(), net.now(), CLIENT_SEED);
+    let recorder = Recorder::create(RecordConfig::new(path), addr, net.now()).unwrap();
     let bot = net.add_client_machine_at(addr, Recorded::new(client, recorder));
+    (net, bot, addr)
+}
+
+#[test]
+fn a_recorded_lossy_session_replays_to_the_same_events_and_datagrams() {
+    let dir = scratch("lossy");
+    let path = dir.join("client.pcapng");
+    let (mut net, bot, addr) = recorded_session(&path, client_config());
 
     // The server echoes every message reliably; the client's events are what is compared.
     let mut events = Vec::new();
@@ -139,16 +149,7 @@ fn a_recorded_lossy_session_replays_to_the_same_events_and_datagrams() {
 fn a_replay_into_a_client_of_another_seed_differs() {
     let dir = scratch("seed");
     let path = dir.join("client.pcapng");
-    let link = LinkConfig {
-        loss: 0.1,
-        ..LinkConfig::default()
-    };
-    let server = Server::with_seed(Config::default(), 11);
-    let mut net: SimNetwork<Server, Recorded<Client>> = SimNetwork::with_machines(3, server, link);
-    let addr: SocketAddr = "10.0.0.2:40002".parse().unwrap();
-    let client = Client::with_seed(Config::default(), net.server_addr(), net.now(), CLIENT_SEED);
-    let recorder = Recorder::create(RecordConfig::new(&path), addr, net.now()).unwrap();
-    let bot = net.add_client_machine_at(addr, Recorded::new(client, recorder));
+    let (mut net, bot, _) = recorded_session(&path, Config::default());
     assert!(net.run_until(Duration::from_secs(20), |n| {
         n.client(bot).machine().is_connected()
     }));

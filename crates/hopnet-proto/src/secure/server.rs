@@ -42,24 +42,10 @@ pub struct SecureServer {
 }
 
 impl SecureServer {
-    /// Keeps (or stops keeping) a copy of every plain hopnet datagram this machine decrypts
-    /// and every one it is about to seal, for [`take_plain`](Self::take_plain): what a
-    /// recording of the decrypted session writes. Off by default; PROTOCOL.md, "Recording a
-    /// secure session".
-    ///
-    /// ```
-    /// # use std::time::{Instant, SystemTime};
-    /// # use hopnet_proto::secure::{ConnectTokenBuilder, Key, SecureClient};
-    /// # let key = Key::generate();
-    /// # let token = ConnectTokenBuilder::new(7, 1, ["127.0.0.1:7000".parse().unwrap()])
-    /// #     .issue(&key, SystemTime::now()).unwrap();
-    /// # let mut machine = SecureClient::new(hopnet_proto::Config::default(), token, Instant::now()).unwrap();
-    /// machine.set_plain_capture(true);
-    /// // ... rounds of I/O ...
-    /// while let Some(d) = machine.take_plain() {
-    ///     println!("{:?} {} {} bytes", d.direction, d.peer, d.bytes.len());
-    /// }
-    /// ```
+    /// Keeps (or stops keeping) a copy of every plain hopnet datagram this server decrypts
+    /// and every one it is about to seal, for [`take_plain`](Self::take_plain), as
+    /// [`SecureClient::set_plain_capture`](super::SecureClient::set_plain_capture) does for a
+    /// client (with an example). Off by default.
     pub fn set_plain_capture(&mut self, on: bool) {
         self.capture.set(on);
     }

@@ -6,41 +6,18 @@
 use hopnet_proto::secure::{PlainDatagram, PlainDirection, SecureClient, SecureServer};
 
 use super::{Direction, Recorder};
-use crate::endpoint::{ClientMachine, ServerMachine};
 
 /// Moves what a driver's machine kept to its recorder.
 pub(crate) type Drain<M> = fn(&mut M, &mut Recorder);
 
-/// Turns a server's capture on or off; the drain to run after each round, if on and secure.
-pub(crate) fn server(machine: &mut ServerMachine, on: bool) -> Option<Drain<ServerMachine>> {
-    let secure = machine.secure()?;
-    secure.set_plain_capture(on);
-    on.then_some(drain_server as Drain<ServerMachine>)
+/// Moves what a secure server kept to the recorder.
+pub(crate) fn from_server(secure: &mut SecureServer, recorder: &mut Recorder) {
+    write(recorder, std::iter::from_fn(|| secure.take_plain()));
 }
 
-/// Turns a client's capture on or off; the drain to run after each round, if on and secure.
-pub(crate) fn client(machine: &mut ClientMachine, on: bool) -> Option<Drain<ClientMachine>> {
-    let secure = machine.secure()?;
-    secure.set_plain_capture(on);
-    on.then_some(drain_client as Drain<ClientMachine>)
-}
-
-fn drain_server(machine: &mut ServerMachine, recorder: &mut Recorder) {
-    if let Some(secure) = machine.secure() {
-        write(
-            recorder,
-            std::iter::from_fn(|| SecureServer::take_plain(secure)),
-        );
-    }
-}
-
-fn drain_client(machine: &mut ClientMachine, recorder: &mut Recorder) {
-    if let Some(secure) = machine.secure() {
-        write(
-            recorder,
-            std::iter::from_fn(|| SecureClient::take_plain(secure)),
-        );
-    }
+/// Moves what a secure client kept to the recorder.
+pub(crate) fn from_client(secure: &mut SecureClient, recorder: &mut Recorder) {
+    write(recorder, std::iter::from_fn(|| secure.take_plain()));
 }
 
 fn write(recorder: &mut Recorder, datagrams: impl Iterator<Item = PlainDatagram>) {
