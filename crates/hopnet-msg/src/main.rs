@@ -436,7 +436,14 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Command::Compat { old, new, json } => {
             let report = hopnet_msg::compat::compare_files(&old, &new)?;
-            print(if json { report.to_json() } else { report.to_text() }.trim_end())?;
+            print(
+                if json {
+                    report.to_json()
+                } else {
+                    report.to_text()
+                }
+                .trim_end(),
+            )?;
             if report.breaking() {
                 std::process::exit(hopnet_msg::compat::EXIT_BREAKING.into());
             }

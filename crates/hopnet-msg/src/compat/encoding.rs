@@ -35,7 +35,16 @@ impl Cx<'_> {
             return;
         }
         match (old, new) {
-            (E::Fixed { bits: a, signed: sa }, E::Fixed { bits: b, signed: sb }) => {
+            (
+                E::Fixed {
+                    bits: a,
+                    signed: sa,
+                },
+                E::Fixed {
+                    bits: b,
+                    signed: sb,
+                },
+            ) => {
                 if a != b {
                     self.width(item, *a, *b);
                 } else if sa != sb {
@@ -48,7 +57,16 @@ impl Cx<'_> {
                     );
                 }
             }
-            (E::Varint { bytes: a, zigzag: za }, E::Varint { bytes: b, zigzag: zb }) => {
+            (
+                E::Varint {
+                    bytes: a,
+                    zigzag: za,
+                },
+                E::Varint {
+                    bytes: b,
+                    zigzag: zb,
+                },
+            ) => {
                 if a != b {
                     self.push(
                         item,
@@ -69,13 +87,24 @@ impl Cx<'_> {
                 }
             }
             (E::Leb128 { bits: a, form: fa }, E::Leb128 { bits: b, form: fb }) if fa == fb => {
-                let (grew, what) = (b > a, format!("LEB128 of a {a}-bit integer changed to {b}-bit"));
+                let (grew, what) = (
+                    b > a,
+                    format!("LEB128 of a {a}-bit integer changed to {b}-bit"),
+                );
                 let why = "LEB128 carries its own length, so the bytes of a value are the same at either width; the narrower side refuses a value beyond its range when it meets one";
                 self.bound(item, what, grew, why);
             }
             (
-                E::Range { min: ma, max: xa, bits: ba },
-                E::Range { min: mb, max: xb, bits: bb },
+                E::Range {
+                    min: ma,
+                    max: xa,
+                    bits: ba,
+                },
+                E::Range {
+                    min: mb,
+                    max: xb,
+                    bits: bb,
+                },
             ) => {
                 if ba != bb {
                     self.push(
@@ -94,13 +123,26 @@ impl Cx<'_> {
                         "a range is written as value - min: every value is read shifted by the difference",
                     );
                 } else {
-                    let what = format!("range's maximum changed from {} to {} (still {ba} bits)", xa.0, xb.0);
+                    let what = format!(
+                        "range's maximum changed from {} to {} (still {ba} bits)",
+                        xa.0, xb.0
+                    );
                     self.bound(item, what, xb > xa, "the same bits for every value both allow; the side with the smaller maximum refuses a larger value when it meets one");
                 }
             }
             (
-                E::Quantized { min: ma, max: xa, step: sa, bits: ba },
-                E::Quantized { min: mb, max: xb, step: sb, bits: bb },
+                E::Quantized {
+                    min: ma,
+                    max: xa,
+                    step: sa,
+                    bits: ba,
+                },
+                E::Quantized {
+                    min: mb,
+                    max: xb,
+                    step: sb,
+                    bits: bb,
+                },
             ) if ma == mb && sa == sb && ba == bb => {
                 let what = format!("quantized maximum changed from {xa} to {xb} (still {ba} bits)");
                 self.bound(item, what, xb > xa, "the same grid and width; the side with the smaller maximum refuses a grid point beyond it when it meets one");
@@ -108,7 +150,16 @@ impl Cx<'_> {
             (E::Option { item: a }, E::Option { item: b }) => {
                 self.encoding(&format!("{item} (the option's value)"), a, b);
             }
-            (E::List { item: a, max_len: la }, E::List { item: b, max_len: lb }) => {
+            (
+                E::List {
+                    item: a,
+                    max_len: la,
+                },
+                E::List {
+                    item: b,
+                    max_len: lb,
+                },
+            ) => {
                 self.max_len(item, "list", *la, *lb);
                 self.encoding(&format!("{item}[]"), a, b);
             }
@@ -173,12 +224,19 @@ impl Cx<'_> {
         let (what, why) = if new < old {
             (
                 format!("narrowed from {old} to {new} bits"),
-                format!("a new peer reads {new} of the old {old} bits and the rest as what follows; an old peer reads {old} bits, {} of them from what follows", old - new),
+                format!(
+                    "a new peer reads {new} of the old {old} bits and the rest as what follows; an old peer reads {old} bits, {} of them from what follows",
+                    old - new
+                ),
             )
         } else {
             (
                 format!("widened from {old} to {new} bits"),
-                format!("Rabbit is bit-packed with no lengths: an old peer reads {old} of the new {new} bits and takes the other {} for what follows, and a new peer reads {} bits of what follows as part of this value, so every later bit moves even when the value would fit", new - old, new - old),
+                format!(
+                    "Rabbit is bit-packed with no lengths: an old peer reads {old} of the new {new} bits and takes the other {} for what follows, and a new peer reads {} bits of what follows as part of this value, so every later bit moves even when the value would fit",
+                    new - old,
+                    new - old
+                ),
             )
         };
         self.push(item, what, Breaks, Breaks, why);

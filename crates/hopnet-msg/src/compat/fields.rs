@@ -2,8 +2,8 @@
 //! writes fields one after another with no tag or length, so a field's position is its
 //! identity on the wire and its name is not.
 
-use super::types::Cx;
 use super::Reading;
+use super::types::Cx;
 use crate::export::{EncodingDoc, FieldDoc};
 
 impl Cx<'_> {
@@ -53,7 +53,11 @@ impl Cx<'_> {
                     "fields have no tags or lengths on the wire: every field after it is read at another position, by both sides".to_string(),
                 )
             } else if matches!(f.encoding, EncodingDoc::Option { .. }) {
-                let (writer, reader) = if added { ("new", "old") } else { ("old", "new") };
+                let (writer, reader) = if added {
+                    ("new", "old")
+                } else {
+                    ("old", "new")
+                };
                 (
                     format!("optional field {verb} at the end"),
                     format!(

@@ -15,12 +15,12 @@
 //!
 //! mod v1 {
 //!     #[derive(hopnet_codec::Rabbit)]
-//!     #[rabbit(tag_bits = 2)]
+//!     #[bits(2)]
 //!     pub enum Shape { Dot, Line }
 //! }
 //! mod v2 {
 //!     #[derive(hopnet_codec::Rabbit)]
-//!     #[rabbit(tag_bits = 2)]
+//!     #[bits(2)]
 //!     pub enum Shape { Dot, Line, Circle }
 //! }
 //! let old = Schema::new().message::<v1::Shape>("Shape").document()?;
@@ -103,7 +103,5 @@ pub const EXIT_BREAKING: u8 = 2;
 pub fn compare(old: &SchemaDoc, new: &SchemaDoc) -> Report {
     let mut cx = types::Cx::new(old, new);
     cx.compare_all();
-    Report {
-        changes: cx.out,
-    }
+    Report { changes: cx.out }
 }

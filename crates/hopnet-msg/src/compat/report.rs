@@ -38,7 +38,11 @@ impl Report {
 impl Change {
     /// `BREAKING Type.field: what` with both readings and the reason below it.
     pub fn to_text(&self) -> String {
-        let verdict = if self.compatible() { "compatible" } else { "BREAKING" };
+        let verdict = if self.compatible() {
+            "compatible"
+        } else {
+            "BREAKING"
+        };
         format!(
             "{verdict} {}: {}\n  old peers reading the new wire: {}\n  new peers reading the old wire: {}\n  why: {}\n",
             self.item,

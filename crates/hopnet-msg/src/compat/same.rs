@@ -53,10 +53,7 @@ impl Cx<'_> {
                         .all(|(k, v)| self.same_value(v, &b[k], assumed))
             }
             (Value::Array(a), Value::Array(b)) => {
-                a.len() == b.len()
-                    && a.iter()
-                        .zip(b)
-                        .all(|(x, y)| self.same_value(x, y, assumed))
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| self.same_value(x, y, assumed))
             }
             _ => old == new,
         }

@@ -85,7 +85,11 @@ impl<'a> Cx<'a> {
                 ),
             }
         }
-        for name in new.messages.keys().filter(|n| !old.messages.contains_key(*n)) {
+        for name in new
+            .messages
+            .keys()
+            .filter(|n| !old.messages.contains_key(*n))
+        {
             self.push(
                 format!("message {name}"),
                 "message added",
@@ -229,7 +233,10 @@ impl<'a> Cx<'a> {
                 ),
             }
         }
-        for v in new.iter().filter(|n| !old.iter().any(|o| o.index == n.index)) {
+        for v in new
+            .iter()
+            .filter(|n| !old.iter().any(|o| o.index == n.index))
+        {
             if !tag_holds(old_tag, v.index) {
                 // Already said with the tag: it is why the tag grew.
                 continue;

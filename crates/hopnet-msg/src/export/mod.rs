@@ -91,8 +91,8 @@ pub fn snow_fight() -> Schema {
 impl SchemaDoc {
     /// Pretty-printed JSON, ending with a newline.
     pub fn to_json(&self) -> Result<String, ExportError> {
-        let mut text = serde_json::to_string_pretty(self)
-            .map_err(|e| ExportError::Json(e.to_string()))?;
+        let mut text =
+            serde_json::to_string_pretty(self).map_err(|e| ExportError::Json(e.to_string()))?;
         text.push('\n');
         Ok(text)
     }

@@ -2,8 +2,8 @@
 //! every encoding turned into data, every derived type reached from the messages collected once
 //! by name.
 
-use super::model::{EncodingDoc, FieldDoc, Int, TagDoc, TypeDoc, VariantDoc};
 use super::ExportError;
+use super::model::{EncodingDoc, FieldDoc, Int, TagDoc, TypeDoc, VariantDoc};
 use hopnet_codec::schema::{
     Body, Encoding, FieldSchema, Leb128Form, Number, Tag, Terminator, TypeRef, TypeSchema,
 };
