@@ -158,6 +158,7 @@ pub use config::{Config, ConfigBuilder};
 pub use error::Error;
 pub use event::{ConnectionId, Delivery, DisconnectReason, Event, MessageId, ServerEvent};
 pub use ext::Extensions;
+pub use ext::schema::{MismatchKind, SchemaFingerprint, SchemaMismatch};
 pub use ext::features::SPEC_DATAGRAM;
 pub use handshake::HandshakeFailure;
 pub use machine::Machine;

@@ -97,6 +97,19 @@ impl Connection {
                 // again until it answers.
                 self.poll_ping(now);
             }
+            Outcome::Mismatch(mismatch, answer) => {
+                self.close_with(DisconnectReason::SchemaMismatch(mismatch), false);
+                // After the close (which empties the queue): the accept that names our
+                // schema, then the `END`, in that order.
+                if let Some(accept) = answer
+                    && !self.queue.push_negotiation(accept)
+                {
+                    self.stats.datagrams_dropped += 1;
+                }
+                if self.data_phase {
+                    self.queue_signal(self.wire.close(self.outbound.next_sequence()));
+                }
+            }
             Outcome::Refused => self.stats.extensions_refused += 1,
         }
     }
