@@ -6,9 +6,7 @@
 use std::time::Duration;
 
 use hopnet_proto::sim::{LinkConfig, SimNetwork};
-use hopnet_proto::{
-    Config, Delivery, DisconnectReason, Event, MismatchKind, SchemaFingerprint,
-};
+use hopnet_proto::{Config, Delivery, DisconnectReason, Event, MismatchKind, SchemaFingerprint};
 
 const TYPES: [(&str, u64); 3] = [("Point", 11), ("Snapshot", 22), ("ServerMessage", 33)];
 
@@ -83,7 +81,10 @@ fn schemas_that_differ_in_one_type_end_the_connection_naming_it_on_both_sides() 
     for m in [at_client, at_server] {
         assert_eq!(m.kind(), MismatchKind::Differs);
         assert_eq!(m.type_name(), Some("Snapshot"));
-        assert!(m.to_string().contains("type `Snapshot` is laid out differently"));
+        assert!(
+            m.to_string()
+                .contains("type `Snapshot` is laid out differently")
+        );
     }
     assert!(!net.client(0).is_connected());
     assert_eq!(net.server().connections().count(), 0);
@@ -96,15 +97,24 @@ fn the_same_schemas_connect_and_talk_as_before() {
     assert_eq!(mismatch(&client), None);
     assert_eq!(mismatch(&server), None);
     assert!(net.client(0).is_connected());
-    assert!(net.client(0).extensions().is_some(), "the extensions were agreed");
+    assert!(
+        net.client(0).extensions().is_some(),
+        "the extensions were agreed"
+    );
     // The offer and the accept carry the schema field: 16 + 2 + 3 × 8 bytes.
     let n = negotiations(&datagrams);
     assert!(!n.is_empty());
-    assert!(n.iter().all(|d| d.len() == 42 && d[12] == b'S' && d[13] == 3));
+    assert!(
+        n.iter()
+            .all(|d| d.len() == 42 && d[12] == b'S' && d[13] == 3)
+    );
     net.client(0).send(b"hello", Delivery::Reliable).unwrap();
     net.step(Duration::from_millis(200));
     let got: Vec<_> = std::iter::from_fn(|| net.server().poll_event()).collect();
-    assert!(got.iter().any(|e| matches!(&e.event, Event::Message { bytes, .. } if bytes == b"hello")));
+    assert!(
+        got.iter()
+            .any(|e| matches!(&e.event, Event::Message { bytes, .. } if bytes == b"hello"))
+    );
 }
 
 #[test]

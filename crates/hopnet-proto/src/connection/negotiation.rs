@@ -372,7 +372,10 @@ mod tests {
         let agreed = client_ext.intersect(&server_ext);
         assert_eq!((s.agreed(), s.sending()), (Some(agreed), false));
         // A copy of the offer gets the same accept; another offer is refused.
-        assert_eq!(s.on_datagram(t0, &offer, 0x8000), Outcome::Answer(accept.clone()));
+        assert_eq!(
+            s.on_datagram(t0, &offer, 0x8000),
+            Outcome::Answer(accept.clone())
+        );
         let other = negotiate::encode(Kind::Offer, &Extensions::NONE, 0);
         assert_eq!(s.on_datagram(t0, &other, 0), Outcome::Refused);
         let later = t0 + ms(40);

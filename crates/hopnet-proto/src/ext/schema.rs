@@ -253,11 +253,17 @@ mod tests {
         assert_eq!(a.check(&[]), Ok(None), "no schema field: no check");
         let b = schema(&[("Point", 1), ("Snapshot", 9), ("Event", 3)]);
         let m = a.check(&b.field()).unwrap().unwrap();
-        assert_eq!((m.kind(), m.type_name()), (MismatchKind::Differs, Some("Snapshot")));
+        assert_eq!(
+            (m.kind(), m.type_name()),
+            (MismatchKind::Differs, Some("Snapshot"))
+        );
         assert!(m.to_string().contains("`Snapshot`"));
         let fewer = schema(&[("Point", 1), ("Snapshot", 2)]);
         let m = a.check(&fewer.field()).unwrap().unwrap();
-        assert_eq!((m.kind(), m.type_name()), (MismatchKind::PeerLacks, Some("Event")));
+        assert_eq!(
+            (m.kind(), m.type_name()),
+            (MismatchKind::PeerLacks, Some("Event"))
+        );
         let m = fewer.check(&a.field()).unwrap().unwrap();
         assert_eq!((m.kind(), m.type_name()), (MismatchKind::PeerHasMore, None));
     }
@@ -271,7 +277,10 @@ mod tests {
         let many: Vec<(String, u64)> = (0..57).map(|i| (format!("T{i}"), i)).collect();
         assert!(SchemaFingerprint::new(many).is_err());
         let most: Vec<(String, u64)> = (0..56).map(|i| (format!("T{i}"), i)).collect();
-        assert_eq!(SchemaFingerprint::new(most).unwrap().field().len(), 2 + 56 * 8);
+        assert_eq!(
+            SchemaFingerprint::new(most).unwrap().field().len(),
+            2 + 56 * 8
+        );
         assert!(SchemaFingerprint::new([("A", 1), ("A", 2)]).is_err());
         let long = "é".repeat(40);
         let m = SchemaMismatch::new(MismatchKind::Differs, &long);
