@@ -81,6 +81,7 @@
 //! | `ext/datagram.rs` | the extended datagram: marker, CRC, padding |
 //! | `ext/frame.rs` | the extended wire's frames: ping, close, ACK ranges, data |
 //! | `ext/compress.rs` | LZ4 framing of a message, bounded decompression |
+//! | `ext/schema.rs` | the schema field of an offer or accept, and the check that names a type that differs |
 //! | `handshake/mod.rs` | the handshake's bare 4-byte datagrams: salt, pepper, seasoning |
 //! | `handshake/cookie.rs` | the server's stateless challenge cookie |
 //! | `handshake/client.rs` | the client's handshake: probes, and which answers it accepts |
