@@ -533,3 +533,98 @@ fn the_cli_exits_0_when_compatible_2_when_breaking_1_on_bad_input() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+mod deltas {
+    use super::*;
+    pub mod old {
+        use super::*;
+        #[derive(Rabbit, Debug, Clone, PartialEq)]
+        #[rabbit(delta)]
+        pub struct Unit {
+            pub id: u8,
+            pub hp: u8,
+        }
+        #[derive(Rabbit, Debug, Clone, PartialEq)]
+        #[rabbit(delta)]
+        pub struct World {
+            #[rabbit(key = "id")]
+            pub units: Vec<Unit>,
+        }
+    }
+    pub mod new {
+        use super::*;
+        #[derive(Rabbit, Debug, Clone, PartialEq)]
+        #[rabbit(delta = "per_field")]
+        pub struct Unit {
+            pub id: u8,
+            pub hp: u8,
+        }
+        #[derive(Rabbit, Debug, Clone, PartialEq)]
+        #[rabbit(delta)]
+        pub struct World {
+            pub units: Vec<Unit>,
+        }
+    }
+}
+
+#[test]
+fn a_delta_layout_or_key_changed_breaks_deltas_only() {
+    use deltas::{new, old};
+    let r = report::<old::World, new::World>();
+    let unit = change(&r, "Unit");
+    assert_eq!(
+        unit.what,
+        "delta layout changed from `per_struct` to `per_field`"
+    );
+    assert!(!unit.compatible());
+    let units = change(&r, "World.units");
+    assert_eq!(
+        units.what,
+        "delta key changed from keyed by `id` to not keyed"
+    );
+    assert!(!units.compatible());
+    assert_eq!(r.changes.len(), 2, "{r:#?}");
+    // The full encoding is the same bytes...
+    let a = old::World {
+        units: vec![old::Unit { id: 1, hp: 9 }, old::Unit { id: 2, hp: 7 }],
+    };
+    let b = new::World {
+        units: vec![new::Unit { id: 1, hp: 9 }, new::Unit { id: 2, hp: 7 }],
+    };
+    assert_eq!(to_bytes(&a).unwrap(), to_bytes(&b).unwrap());
+    // ...but a delta written by one is not read back as the same value by the other.
+    let a2 = old::World {
+        units: vec![old::Unit { id: 1, hp: 8 }, old::Unit { id: 2, hp: 7 }],
+    };
+    let delta = hopnet_codec::delta::to_bytes(&a2, &a).unwrap();
+    let read = hopnet_codec::delta::from_bytes(&b, &delta);
+    let expect = new::World {
+        units: vec![new::Unit { id: 1, hp: 8 }, new::Unit { id: 2, hp: 7 }],
+    };
+    assert_ne!(read, Ok(expect));
+}
+
+#[test]
+fn deltas_added_to_a_type_leave_its_bytes_alone() {
+    use widths::old::Pos as Plain;
+    #[derive(Rabbit, Debug, Clone, PartialEq)]
+    #[rabbit(delta)]
+    struct Pos {
+        #[bits(10)]
+        x: u16,
+        #[bits(10)]
+        y: u16,
+    }
+    let r = report::<Plain, Pos>();
+    let c = change(&r, "Pos");
+    assert_eq!(c.what, "deltas added");
+    assert_eq!(
+        (c.old_reads_new, c.new_reads_old),
+        (Reading::RejectsWhenMet, Reading::Reads)
+    );
+    assert_eq!(r.changes.len(), 1, "{r:#?}");
+    assert_eq!(
+        to_bytes(&Plain { x: 3, y: 4 }).unwrap(),
+        to_bytes(&Pos { x: 3, y: 4 }).unwrap()
+    );
+}

@@ -91,7 +91,7 @@ fn the_export_holds_widths_bounds_and_conditions_and_a_fingerprint_moves_with_it
         .message::<v1::Hello>("Hello")
         .document()
         .unwrap();
-    let TypeDoc::Struct { fields } = &a.types["Hello"] else {
+    let TypeDoc::Struct { fields, .. } = &a.types["Hello"] else {
         panic!()
     };
     assert!(matches!(
@@ -129,4 +129,20 @@ fn two_types_of_one_name_are_refused() {
         .document()
         .unwrap_err();
     assert!(err.to_string().contains("`Point`"), "{err}");
+}
+
+#[test]
+fn snow_fights_delta_markers_are_exported() {
+    let doc = hopnet_msg::export::snow_fight().document().unwrap();
+    assert_eq!(
+        doc.types["Snapshot"].delta(),
+        Some(hopnet_msg::export::DeltaDoc::PerStruct)
+    );
+    let TypeDoc::Struct { fields, .. } = &doc.types["Snapshot"] else {
+        panic!("Snapshot is a struct")
+    };
+    assert!(
+        fields.iter().any(|f| f.key.as_deref() == Some("id")),
+        "{fields:#?}"
+    );
 }

@@ -115,6 +115,19 @@ impl Cx<'_> {
                 "a conditional field is on the wire only when its condition holds, with no bit of its own: where the two conditions disagree, one side reads a field the other did not write",
             );
         }
+        if old.key != new.key {
+            let show = |k: &Option<String>| match k {
+                Some(k) => format!("keyed by `{k}`"),
+                None => "not keyed".to_string(),
+            };
+            self.push(
+                field.clone(),
+                format!("delta key changed from {} to {}", show(&old.key), show(&new.key)),
+                Reading::Breaks,
+                Reading::Breaks,
+                "the full encoding is unchanged, but a keyed list's delta (what came, went and changed, by key) and a plain list's (by position) are written differently: each side misreads the other's deltas",
+            );
+        }
         self.encoding(&field, &old.encoding, &new.encoding);
     }
 }

@@ -2,7 +2,7 @@
 //! an enum's tag and variants. Fields are compared in `fields.rs`, encodings in `encoding.rs`.
 
 use super::{Change, Reading};
-use crate::export::{EncodingDoc, SchemaDoc, TagDoc, TypeDoc, VariantDoc};
+use crate::export::{DeltaDoc, EncodingDoc, SchemaDoc, TagDoc, TypeDoc, VariantDoc};
 use std::collections::BTreeMap;
 
 /// The two documents, the types found renamed, and the changes found so far.
@@ -138,18 +138,21 @@ impl<'a> Cx<'a> {
     }
 
     fn type_body(&mut self, name: &str, old: &TypeDoc, new: &TypeDoc) {
+        self.delta_layout(name, old.delta(), new.delta());
         match (old, new) {
-            (TypeDoc::Struct { fields: a }, TypeDoc::Struct { fields: b }) => {
+            (TypeDoc::Struct { fields: a, .. }, TypeDoc::Struct { fields: b, .. }) => {
                 self.fields(name, a, b);
             }
             (
                 TypeDoc::Enum {
                     tag: ta,
                     variants: va,
+                    ..
                 },
                 TypeDoc::Enum {
                     tag: tb,
                     variants: vb,
+                    ..
                 },
             ) => self.enumeration(name, (*ta, va), (*tb, vb)),
             _ => {
@@ -255,6 +258,38 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// `#[rabbit(delta)]` added, removed or laid out otherwise. The full encoding does not
+    /// change with it; only deltas do.
+    fn delta_layout(&mut self, name: &str, old: Option<DeltaDoc>, new: Option<DeltaDoc>) {
+        let (what, old_reads_new, new_reads_old, why) = match (old, new) {
+            (a, b) if a == b => return,
+            (None, Some(_)) => (
+                "deltas added".to_string(),
+                Reading::RejectsWhenMet,
+                Reading::Reads,
+                "the full encoding is unchanged; an old peer has no deltas of it and refuses one when it meets one",
+            ),
+            (Some(_), None) => (
+                "deltas removed".to_string(),
+                Reading::Reads,
+                Reading::RejectsWhenMet,
+                "the full encoding is unchanged; a new peer has no deltas of it and refuses an old peer's delta when it meets one",
+            ),
+            (Some(a), Some(b)) => (
+                format!(
+                    "delta layout changed from {} to {}",
+                    delta_words(a),
+                    delta_words(b)
+                ),
+                Reading::Breaks,
+                Reading::Breaks,
+                "the full encoding is unchanged, but every delta of it has a changed bit of its own on one side only: each side misreads the other's deltas",
+            ),
+            (None, None) => return,
+        };
+        self.push(name, what, old_reads_new, new_reads_old, why);
+    }
+
     fn same_fields(&self, a: &[crate::export::FieldDoc], b: &[crate::export::FieldDoc]) -> bool {
         let (Ok(a), Ok(b)) = (serde_json::to_value(a), serde_json::to_value(b)) else {
             return false;
@@ -270,6 +305,13 @@ impl<'a> Cx<'a> {
     /// The encoding of a message or field, as JSON for [`Cx::same_json`].
     pub(super) fn json(e: &EncodingDoc) -> serde_json::Value {
         serde_json::to_value(e).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+fn delta_words(d: DeltaDoc) -> &'static str {
+    match d {
+        DeltaDoc::PerStruct => "`per_struct`",
+        DeltaDoc::PerField => "`per_field`",
     }
 }
 

@@ -5,7 +5,8 @@
 //! The document is stable: its keys are sorted, fields and variants stay in wire order, and it
 //! carries its version under `"format"`, so two exports of the same schema are the same bytes
 //! and two versions diff line by line. It holds what decides the bytes (every field's name,
-//! encoding, widths, bounds, tags, conditions), and nothing else: doc comments and Rust type
+//! encoding, widths, bounds, tags, conditions, and the delta markers: a type's delta layout
+//! and a list's delta key), and nothing else: doc comments and Rust type
 //! names are left out.
 //!
 //! ```
@@ -29,7 +30,9 @@ mod model;
 mod walk;
 
 pub use fingerprint::TypeFingerprint;
-pub use model::{EncodingDoc, FORMAT, FieldDoc, Int, SchemaDoc, TagDoc, TypeDoc, VariantDoc};
+pub use model::{
+    DeltaDoc, EncodingDoc, FORMAT, FieldDoc, Int, SchemaDoc, TagDoc, TypeDoc, VariantDoc,
+};
 
 use hopnet_codec::Encode;
 use hopnet_codec::schema::Encoding;

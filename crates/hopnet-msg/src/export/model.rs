@@ -32,6 +32,9 @@ pub enum TypeDoc {
     Struct {
         /// The fields.
         fields: Vec<FieldDoc>,
+        /// `#[rabbit(delta)]`: how its deltas are laid out; absent without deltas.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        delta: Option<DeltaDoc>,
     },
     /// A tag, then one variant's fields.
     Enum {
@@ -39,7 +42,29 @@ pub enum TypeDoc {
         tag: TagDoc,
         /// The variants, by index.
         variants: Vec<VariantDoc>,
+        /// `#[rabbit(delta)]`: how its deltas are laid out; absent without deltas.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        delta: Option<DeltaDoc>,
     },
+}
+
+impl TypeDoc {
+    /// How its deltas are laid out, if it has any.
+    pub fn delta(&self) -> Option<DeltaDoc> {
+        match self {
+            TypeDoc::Struct { delta, .. } | TypeDoc::Enum { delta, .. } => *delta,
+        }
+    }
+}
+
+/// How a `#[rabbit(delta)]` type's deltas are laid out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeltaDoc {
+    /// One changed bit for the whole value, then its fields' deltas.
+    PerStruct,
+    /// Only the fields' deltas.
+    PerField,
 }
 
 /// How an enum's variant index is written.
@@ -89,6 +114,9 @@ pub struct FieldDoc {
     /// `#[rabbit(skip)]`: not on the wire.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub skipped: bool,
+    /// `#[rabbit(key = "...")]` in a delta type: the items' key, whose deltas are keyed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 /// An integer of up to 128 bits: a JSON number when it fits 64 bits, else a decimal string

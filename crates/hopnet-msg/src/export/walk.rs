@@ -3,9 +3,10 @@
 //! by name.
 
 use super::ExportError;
-use super::model::{EncodingDoc, FieldDoc, Int, TagDoc, TypeDoc, VariantDoc};
+use super::model::{DeltaDoc, EncodingDoc, FieldDoc, Int, TagDoc, TypeDoc, VariantDoc};
 use hopnet_codec::schema::{
-    Body, Encoding, FieldSchema, Leb128Form, Number, Tag, Terminator, TypeRef, TypeSchema,
+    Body, DeltaLayout, Encoding, FieldSchema, Leb128Form, Number, Tag, Terminator, TypeRef,
+    TypeSchema,
 };
 use std::collections::BTreeMap;
 
@@ -153,15 +154,20 @@ impl Walk {
         }
         // Recorded before its body is walked, so that a type that contains itself ends here.
         self.seen.insert(name.clone(), schema.clone());
-        let doc = self.body(&schema.body)?;
+        let doc = self.body(&schema.body, schema.delta)?;
         self.types.insert(name, doc);
         Ok(())
     }
 
-    fn body(&mut self, body: &Body) -> Result<TypeDoc, ExportError> {
+    fn body(&mut self, body: &Body, delta: Option<DeltaLayout>) -> Result<TypeDoc, ExportError> {
+        let delta = delta.map(|d| match d {
+            DeltaLayout::PerStruct => DeltaDoc::PerStruct,
+            DeltaLayout::PerField => DeltaDoc::PerField,
+        });
         Ok(match body {
             Body::Struct(fields) => TypeDoc::Struct {
                 fields: self.fields(fields)?,
+                delta,
             },
             Body::Enum { tag, variants } => TypeDoc::Enum {
                 tag: match *tag {
@@ -179,6 +185,7 @@ impl Walk {
                         })
                     })
                     .collect::<Result<_, ExportError>>()?,
+                delta,
             },
         })
     }
@@ -196,6 +203,7 @@ impl Walk {
                     },
                     condition: f.condition.map(str::to_string),
                     skipped: f.skipped,
+                    key: f.key.map(str::to_string),
                 })
             })
             .collect()
