@@ -240,8 +240,18 @@ impl<'a> Cx<'a> {
             .iter()
             .filter(|n| !old.iter().any(|o| o.index == n.index))
         {
-            if !tag_holds(old_tag, v.index) {
+            if old_tag != new_tag && !tag_holds(old_tag, v.index) {
                 // Already said with the tag: it is why the tag grew.
+                continue;
+            }
+            if !tag_holds(new_tag, v.index) {
+                self.push(
+                    format!("{name}::{}", v.name),
+                    format!("variant added at index {}, past the {}", v.index, tag_words(new_tag)),
+                    Reading::Breaks,
+                    Reading::Breaks,
+                    "the tag cannot write its index (the export was not made by the derive, which refuses this): its bits would run into what follows",
+                );
                 continue;
             }
             self.push(
