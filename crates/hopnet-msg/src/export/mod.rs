@@ -14,7 +14,7 @@
 //!
 //! #[derive(Rabbit)]
 //! struct Hello {
-//!     #[rabbit(bits = 5)]
+//!     #[bits(5)]
 //!     level: u8,
 //!     name: String,
 //! }
