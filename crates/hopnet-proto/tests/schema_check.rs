@@ -33,8 +33,23 @@ fn link() -> LinkConfig {
 }
 
 /// Runs a client and a server for two seconds of virtual time; their events, and every
-/// datagram each sent.
+/// datagram sent (the client's in `client_sent` too).
 fn run(server: Config, client: Config) -> (SimNetwork, Vec<Event>, Vec<Event>, Vec<Vec<u8>>) {
+    let (net, c, s, all, _) = run_with_senders(server, client);
+    (net, c, s, all)
+}
+
+#[allow(clippy::type_complexity)]
+fn run_with_senders(
+    server: Config,
+    client: Config,
+) -> (
+    SimNetwork,
+    Vec<Event>,
+    Vec<Event>,
+    Vec<Vec<u8>>,
+    Vec<Vec<u8>>,
+) {
     let mut net = SimNetwork::new(1, server, link());
     net.record_batches(true);
     net.add_client(client);
@@ -48,12 +63,16 @@ fn run(server: Config, client: Config) -> (SimNetwork, Vec<Event>, Vec<Event>, V
             at_server.push(e.event);
         }
     }
-    let datagrams = net
-        .take_batches()
-        .iter()
-        .flat_map(|b| b.datagrams().map(<[u8]>::to_vec).collect::<Vec<_>>())
-        .collect();
-    (net, at_client, at_server, datagrams)
+    let batches = net.take_batches();
+    let of = |from_client: bool| -> Vec<Vec<u8>> {
+        batches
+            .iter()
+            .filter(|b| !from_client || b.from == net.client_addr(0))
+            .flat_map(|b| b.datagrams().map(<[u8]>::to_vec).collect::<Vec<_>>())
+            .collect()
+    };
+    let (all, by_client) = (of(false), of(true));
+    (net, at_client, at_server, all, by_client)
 }
 
 fn mismatch(events: &[Event]) -> Option<hopnet_proto::SchemaMismatch> {
@@ -75,7 +94,8 @@ fn negotiations(datagrams: &[Vec<u8>]) -> Vec<&Vec<u8>> {
 
 #[test]
 fn schemas_that_differ_in_one_type_end_the_connection_naming_it_on_both_sides() {
-    let (mut net, client, server, _) = run(config(Some(schema(22))), config(Some(schema(99))));
+    let (mut net, client, server, _, by_client) =
+        run_with_senders(config(Some(schema(22))), config(Some(schema(99))));
     let at_client = mismatch(&client).expect("the client is told");
     let at_server = mismatch(&server).expect("the server is told");
     for m in [at_client, at_server] {
@@ -88,6 +108,13 @@ fn schemas_that_differ_in_one_type_end_the_connection_naming_it_on_both_sides() 
     }
     assert!(!net.client(0).is_connected());
     assert_eq!(net.server().connections().count(), 0);
+    // The client's last datagram is its offer: it sends no `END` to a server that has closed
+    // (which would take it for a new `Init`).
+    let last = by_client.last().unwrap();
+    assert_eq!(
+        (last.len(), &last[..2], &last[4..6]),
+        (42, &[0x06, 0xff][..], &b"NX"[..])
+    );
 }
 
 #[test]

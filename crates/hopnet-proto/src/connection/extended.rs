@@ -99,15 +99,16 @@ impl Connection {
             }
             Outcome::Mismatch(mismatch, answer) => {
                 self.close_with(DisconnectReason::SchemaMismatch(mismatch), false);
-                // After the close (which empties the queue): the accept that names our
-                // schema, then the `END`, in that order.
-                if let Some(accept) = answer
-                    && !self.queue.push_negotiation(accept)
-                {
-                    self.stats.datagrams_dropped += 1;
-                }
-                if self.data_phase {
-                    self.queue_signal(self.wire.close(self.outbound.next_sequence()));
+                // A server, after the close (which empties the queue): the accept that names
+                // its schema, then the `END`, in that order. A client sends nothing: the
+                // server that sent this accept found the same difference and has closed.
+                if let Some(accept) = answer {
+                    if !self.queue.push_negotiation(accept) {
+                        self.stats.datagrams_dropped += 1;
+                    }
+                    if self.data_phase {
+                        self.queue_signal(self.wire.close(self.outbound.next_sequence()));
+                    }
                 }
             }
             Outcome::Refused => self.stats.extensions_refused += 1,
