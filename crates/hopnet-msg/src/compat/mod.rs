@@ -31,7 +31,9 @@
 //! # Ok::<(), hopnet_msg::export::ExportError>(())
 //! ```
 
+mod deltas;
 mod encoding;
+mod enums;
 mod fields;
 mod files;
 mod report;
