@@ -175,3 +175,41 @@ fn a_schema_without_the_extensions_is_a_configuration_error() {
     let err = Config::builder().schema(schema(1)).build().unwrap_err();
     assert!(err.to_string().contains("enable extensions"), "{err}");
 }
+
+#[test]
+fn under_loss_the_server_always_names_the_type_and_the_client_nearly_always() {
+    let lossy = LinkConfig {
+        loss: 0.2,
+        delay: Duration::from_millis(20),
+        ..LinkConfig::default()
+    };
+    let patient = |s| {
+        Config::builder()
+            .extensions(true)
+            .connect_timeout(Duration::from_secs(60))
+            .schema(schema(s))
+            .build()
+            .unwrap()
+    };
+    let (mut server_named, mut client_named) = (0, 0);
+    for seed in 0..40 {
+        let mut net = SimNetwork::new(seed, patient(22), lossy.clone());
+        net.add_client(patient(99));
+        let (mut at_client, mut at_server) = (Vec::new(), Vec::new());
+        for _ in 0..1000 {
+            net.step(Duration::from_millis(10));
+            at_client.extend(std::iter::from_fn(|| net.client(0).poll_event()));
+            at_server.extend(std::iter::from_fn(|| {
+                net.server().poll_event().map(|e| e.event)
+            }));
+        }
+        server_named += usize::from(mismatch(&at_server).is_some());
+        client_named += usize::from(mismatch(&at_client).is_some());
+    }
+    assert_eq!(server_named, 40);
+    // Each of the two accepts is lost one time in five: both, one time in 25.
+    assert!(
+        client_named >= 34,
+        "the client named the type in {client_named} of 40"
+    );
+}

@@ -20,7 +20,9 @@ pub struct TypeFingerprint {
 
 impl SchemaDoc {
     /// Every type's fingerprint, and one for each message (`message NAME`, the hash of what
-    /// the message is), sorted by name.
+    /// the message is), sorted by name. hopnet checks them at connect time:
+    /// `hopnet::SchemaFingerprint::new(prints.into_iter().map(|p| (p.name, p.hash)))`, given
+    /// to `ConfigBuilder::schema` on both ends.
     ///
     /// ```
     /// let doc = hopnet_msg::export::snow_fight().document()?;
