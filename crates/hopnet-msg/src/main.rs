@@ -8,6 +8,8 @@
 //! rabbit-msg decode ClientMessage --batch < lines   # one hex string a line in, one JSON out
 //! rabbit-msg decode ClientMessage --dialect original 0008   # the original implementation's
 //! rabbit-msg schema [TYPE]                          # the spec's notation
+//! rabbit-msg schema --json [TYPE] > v2.json         # the whole schema as data (all messages)
+//! rabbit-msg compat v1.json v2.json [--json]        # what changed; exit 2 if something breaks
 //! rabbit-msg codegen typescript [TYPE...] [--out F] # TypeScript codecs (all messages without TYPE)
 //! ```
 //!
@@ -80,6 +82,20 @@ enum Command {
         /// The message type, by its spec name.
         #[arg(value_name = "TYPE")]
         ty: Option<String>,
+        /// The whole schema as one JSON document (hopnet_msg::export), for `compat`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Lists the changes between two `schema --json` exports and whether each breaks old or
+    /// new peers. Exit status 0: nothing breaks; 2: something breaks; 1: an input is unreadable.
+    Compat {
+        /// The export of the released schema.
+        old: std::path::PathBuf,
+        /// The export of the schema to release.
+        new: std::path::PathBuf,
+        /// One JSON document instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Lists the message types that encode, decode and schema accept.
     Types,
@@ -110,6 +126,7 @@ struct Codec {
     name: &'static str,
     encode: Convert,
     decode: Convert,
+    schema: fn() -> hopnet_codec::schema::Encoding,
 }
 
 macro_rules! codecs {
@@ -118,6 +135,7 @@ macro_rules! codecs {
             name: $name,
             encode: encode_json::<$ty>,
             decode: decode_hex::<$ty>,
+            schema: <$ty as Encode>::schema,
         }),*]
     };
 }
@@ -218,6 +236,7 @@ const ORIGINAL_CODECS: &[Codec] = &[Codec {
     name: "ClientMessage",
     encode: encode_original_client,
     decode: decode_original_client,
+    schema: <ClientMessage as Encode>::schema,
 }];
 
 fn encode_json<T: DeserializeOwned + Encode>(json: &str) -> Result<String, String> {
@@ -407,10 +426,33 @@ fn run(cli: Cli) -> Result<(), String> {
             batch: b,
             dialect,
         } => convert_one_or_batch(codec(&ty, dialect)?.decode, input, b),
-        Command::Schema { ty: None } => {
+        Command::Schema { ty, json: true } => {
+            let schema = match ty {
+                None => hopnet_msg::export::snow_fight(),
+                Some(name) => hopnet_msg::export::Schema::new()
+                    .message_encoding(&name, (codec(&name, Dialect::Spec)?.schema)()),
+            };
+            print(schema.to_json().map_err(|e| e.to_string())?.trim_end())
+        }
+        Command::Compat { old, new, json } => {
+            let report = hopnet_msg::compat::compare_files(&old, &new)?;
+            print(
+                if json {
+                    report.to_json()
+                } else {
+                    report.to_text()
+                }
+                .trim_end(),
+            )?;
+            if report.breaking() {
+                std::process::exit(hopnet_msg::compat::EXIT_BREAKING.into());
+            }
+            Ok(())
+        }
+        Command::Schema { ty: None, .. } => {
             print(notation::render(&notation::definitions()).trim_end())
         }
-        Command::Schema { ty: Some(name) } => {
+        Command::Schema { ty: Some(name), .. } => {
             let def = notation::definition(&name).or_else(|| seed_definition(&name));
             let def = def.ok_or_else(|| {
                 let seeds = SEED_CODECS.iter().map(|c| c.name);

@@ -146,4 +146,5 @@ pub use hopnet_proto::{
     Extensions, HEADER_LEN, HandshakeFailure, MAX_CHUNKS, MAX_PAYLOAD, Machine, MessageId, Payload,
     SPEC_DATAGRAM, ServerEvent, ServerStats, Stats, Transmit,
 };
+pub use hopnet_proto::{MismatchKind, SchemaFingerprint, SchemaMismatch};
 pub use hopnet_proto::{engine, secure, sim};
