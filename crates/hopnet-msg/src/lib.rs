@@ -10,3 +10,5 @@
 #![warn(missing_docs)]
 
 pub mod codegen;
+pub mod dissector;
+pub mod pcap;

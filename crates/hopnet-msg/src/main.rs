@@ -83,6 +83,27 @@ enum Command {
     },
     /// Lists the message types that encode, decode and schema accept.
     Types,
+    /// Prints the messages of a pcap or pcapng capture as JSON lines (hopnet_msg::pcap).
+    Pcap {
+        /// The capture file.
+        #[arg(value_name = "FILE")]
+        file: std::path::PathBuf,
+        /// The game server's UDP port (repeatable; 7777 when absent).
+        #[arg(long = "port", value_name = "P")]
+        ports: Vec<u16>,
+    },
+    /// Writes a dissector of hopnet's wire and the game's messages (hopnet_msg::dissector).
+    Dissector {
+        /// `wireshark`: one Lua file for Wireshark and tshark (`-X lua_script:FILE`).
+        #[arg(value_enum, value_name = "TOOL")]
+        tool: DissectorTool,
+        /// The game server's UDP port (repeatable; 7777 when absent).
+        #[arg(long = "port", value_name = "P")]
+        ports: Vec<u16>,
+        /// The file to write; standard output when absent.
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+    },
     /// Generates codecs of the messages in another language (hopnet_msg::codegen).
     Codegen {
         /// `typescript`: a module with a type, an encoder and a decoder per message.
@@ -100,6 +121,11 @@ enum Command {
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 enum Language {
     Typescript,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum DissectorTool {
+    Wireshark,
 }
 
 /// Turns one input into one output line, or a one-line reason.
@@ -430,17 +456,86 @@ fn run(cli: Cli) -> Result<(), String> {
             let module = hopnet_msg::codegen::typescript_for(&types)?
                 .generate()
                 .map_err(|e| e.to_string())?;
-            match out {
-                Some(path) => std::fs::write(&path, module)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display())),
-                None => print(module.trim_end()),
-            }
+            write_out(out, &module)
         }
+        Command::Dissector {
+            tool: DissectorTool::Wireshark,
+            ports,
+            out,
+        } => {
+            let lua = ports
+                .into_iter()
+                .fold(hopnet_msg::dissector::snow_fight(), |d, p| d.port(p))
+                .generate()
+                .map_err(|e| e.to_string())?;
+            write_out(out, &lua)
+        }
+        Command::Pcap { file, ports } => pcap(&file, &ports),
         Command::Types => {
             let seeds = SEED_CODECS.iter().map(|c| c.name);
             let all: Vec<&str> = notation::MESSAGES.iter().copied().chain(seeds).collect();
             print(&all.join("\n"))
         }
+    }
+}
+
+/// `rabbit-msg pcap`: one JSON line per message, `ClientMessage` toward the server's ports,
+/// `ServerMessage` from them; a message that does not decode is a line with `error`.
+fn pcap(file: &std::path::Path, ports: &[u16]) -> Result<(), String> {
+    let ports = if ports.is_empty() {
+        &[hopnet_msg::dissector::DEFAULT_PORT][..]
+    } else {
+        ports
+    };
+    let mut capture = hopnet_msg::pcap::Capture::open(file, ports)?;
+    let out = io::stdout();
+    let mut out = io::BufWriter::new(out.lock());
+    let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
+    while let Some(message) = capture.next_message() {
+        let m = match message {
+            Ok(m) => m,
+            Err(e) => {
+                out.flush().map_err(write_error)?;
+                return Err(e);
+            }
+        };
+        let ty = if m.to_server { "ClientMessage" } else { "ServerMessage" };
+        let value = match (codec(ty, Dialect::Spec)?.decode)(&to_hex(&m.bytes)) {
+            Ok(json) => format!("\"value\":{json}"),
+            Err(e) => format!("\"error\":{}", quote(&e)),
+        };
+        writeln!(
+            out,
+            "{{\"time\":{:.6},\"src\":{},\"dst\":{},\"type\":\"{ty}\",\"delivery\":{},\"sequence\":{},{value}}}",
+            m.time,
+            quote(&m.src.to_string()),
+            quote(&m.dst.to_string()),
+            quote(m.delivery),
+            m.sequence,
+        )
+        .map_err(write_error)?;
+    }
+    out.flush().map_err(write_error)?;
+    let counts = capture.counts();
+    if counts.netcode > 0 {
+        eprintln!(
+            "note: {} netcode packets are sealed: their messages cannot be read without the keys",
+            counts.netcode
+        );
+    }
+    if counts.malformed > 0 {
+        eprintln!("note: {} datagrams on the ports are not hopnet's wire", counts.malformed);
+    }
+    Ok(())
+}
+
+/// Writes generated text to `out`, or standard output.
+fn write_out(out: Option<std::path::PathBuf>, text: &str) -> Result<(), String> {
+    match out {
+        Some(path) => {
+            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => print(text.trim_end()),
     }
 }
 
