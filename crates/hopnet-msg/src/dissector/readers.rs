@@ -156,7 +156,7 @@ fn reader(
                 }
                 let label = format!("{name}.{}", v.name);
                 let value = read_fields(&mut out, &v.fields, &label, fields)?;
-                let field = register(fields, &label, &v.name);
+                let field = register(fields, name, &v.name);
                 let _ = writeln!(
                     out,
                     "    local o = object(from)\n    member(o, {}, {value}, {field})\n    \

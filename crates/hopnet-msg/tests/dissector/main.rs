@@ -7,6 +7,7 @@ mod common;
 
 mod capture;
 mod session;
+mod tree;
 mod tshark;
 
 use session::Sent;
@@ -96,4 +97,25 @@ fn every_snow_fight_message_on_the_spec_wire_shows_as_rabbit_msg_decodes_it() {
     }
     let lua = tshark::dissector(&dir, &[tshark::PORT]);
     assert_same(&shown_by_tshark(&pcap, &lua), &want, "tshark");
+    assert_tree(&pcap, &lua, &want);
+}
+
+/// Every message's tree in tshark's PDML shows every field as its JSON says, and the messages
+/// are those expected (compared as JSON values: the tree's order is checked field by field).
+fn assert_tree(capture: &Path, lua: &Path, want: &BTreeMap<(String, String), usize>) {
+    let pdml = tshark::run(capture, lua, &["-T", "pdml", "-Y", "hopnet.message"]);
+    let mut shown: Vec<String> = tree::messages(&pdml)
+        .iter()
+        .map(|j| serde_json::from_str::<serde_json::Value>(j).unwrap().to_string())
+        .collect();
+    let mut expected: Vec<String> = want
+        .iter()
+        .flat_map(|((_, j), n)| {
+            std::iter::repeat_n(serde_json::from_str::<serde_json::Value>(j).unwrap().to_string(), *n)
+        })
+        .collect();
+    shown.sort();
+    expected.sort();
+    assert_eq!(shown.len(), expected.len(), "messages in the tree");
+    assert!(shown == expected, "the trees' values differ from decode's");
 }

@@ -106,7 +106,7 @@ pub fn plain_session(
         by_server: Vec::new(),
         by_client: Vec::new(),
     };
-    let mut drain = |net: &mut SimNetwork, id: &mut Option<ConnectionId>, r: &mut Received| {
+    let drain = |net: &mut SimNetwork, id: &mut Option<ConnectionId>, r: &mut Received| {
         while let Some(e) = net.server().poll_event() {
             match e.event {
                 Event::Connected => *id = Some(e.connection),
