@@ -256,7 +256,7 @@ local function extended(info, c, to_server, bytes)
   c.connected = true
   local list, crc
   if c.crc ~= true then list = frames(info, c, to_server, bytes, #bytes) end
-  if not list and #bytes >= 9 then
+  if not list and #bytes >= 6 then
     list = frames(info, c, to_server, bytes, #bytes - 4)
     crc = list and be32(bytes, #bytes - 3)
   end

@@ -119,3 +119,174 @@ fn assert_tree(capture: &Path, lua: &Path, want: &BTreeMap<(String, String), usi
     assert_eq!(shown.len(), expected.len(), "messages in the tree");
     assert!(shown == expected, "the trees' values differ from decode's");
 }
+
+/// Every value tshark shows of `field` over the whole capture.
+fn all_values(capture: &Path, lua: &Path, field: &str) -> Vec<String> {
+    tshark::fields(capture, lua, &[field])
+        .into_iter()
+        .flat_map(|f| f[0].1.clone())
+        .collect()
+}
+
+#[test]
+fn the_handshake_and_acknowledgements_are_shown_by_type() {
+    let messages = &session::vectors()[..4];
+    let (datagrams, _) = session::plain_session(hopnet_proto::Config::default(), messages);
+    let dir = tshark::scratch("handshake");
+    let pcap = dir.join("handshake.pcap");
+    capture::write_pcap(&pcap, &datagrams);
+    if !tshark::available() {
+        return;
+    }
+    let lua = tshark::dissector(&dir, &[tshark::PORT]);
+    let handshake = all_values(&pcap, &lua, "hopnet.handshake");
+    assert_eq!(
+        handshake[..4],
+        ["Init (salt)", "Challenge (pepper)", "ChallengeResponse (seasoning)", "probe (salt)"],
+        "{handshake:?}"
+    );
+    // The 4-byte datagrams' values are their bytes, big-endian.
+    let values = all_values(&pcap, &lua, "hopnet.handshake.value");
+    let first = u32::from_be_bytes(datagrams[0].bytes[..4].try_into().unwrap());
+    assert_eq!(values[0], format!("0x{first:08x}"));
+    // Reliable chunks are acknowledged: header-only ACKs, shown with their flags.
+    let flags = all_values(&pcap, &lua, "hopnet.flags");
+    assert!(flags.iter().any(|f| f == "0x02"), "{flags:?}");
+    let kinds = all_values(&pcap, &lua, "hopnet.kind");
+    assert_eq!(kinds.len(), datagrams.len(), "every datagram is shown");
+}
+
+#[test]
+fn the_extended_wire_shows_its_frames_and_each_message_with_its_delivery() {
+    use hopnet_proto::Delivery;
+    let config = hopnet_proto::Config::builder()
+        .extensions(true)
+        .crc(true)
+        .compression(false)
+        .build()
+        .unwrap();
+    let modes = [
+        (Delivery::Reliable, "reliable"),
+        (Delivery::Unreliable, "unreliable"),
+        (Delivery::Sequenced, "sequenced"),
+        (Delivery::ReliableOrdered, "reliable ordered"),
+        (Delivery::SemiOrdered, "semi-ordered"),
+        (Delivery::Tracked, "tracked"),
+    ];
+    let mut messages = session::vectors();
+    for (i, m) in messages.iter_mut().enumerate() {
+        m.delivery = modes[i % modes.len()].0;
+    }
+    messages.push(Sent {
+        ty: "ServerMessage",
+        bytes: session::big_snapshot(150),
+        delivery: Delivery::ReliableOrdered,
+    });
+    let (datagrams, received) = session::plain_session(config, &messages);
+    assert_eq!(received.by_server.len() + received.by_client.len(), messages.len());
+    assert!(datagrams.iter().any(|d| d.bytes[0] == 0xe2), "the wire is the extended one");
+    let want = expected(&messages);
+    let dir = tshark::scratch("extended");
+    let pcap = dir.join("extended.pcap");
+    capture::write_pcap(&pcap, &datagrams);
+    assert_same(&shown_by_pcap(&pcap), &want, "rabbit-msg pcap");
+    // The delivery of each message, as it was sent.
+    let text = common::run_ok(&["pcap", &pcap.display().to_string(), "--port", "7000"], "");
+    let mut deliveries = BTreeMap::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        *deliveries.entry(v["delivery"].as_str().unwrap().to_string()).or_insert(0) += 1;
+    }
+    let mut sent = BTreeMap::new();
+    for m in &messages {
+        let name = modes.iter().find(|(d, _)| *d == m.delivery).unwrap().1;
+        *sent.entry(name.to_string()).or_insert(0) += 1;
+    }
+    assert_eq!(deliveries, sent, "rabbit-msg pcap's deliveries");
+    if !tshark::available() {
+        return;
+    }
+    let lua = tshark::dissector(&dir, &[tshark::PORT]);
+    assert_same(&shown_by_tshark(&pcap, &lua), &want, "tshark");
+    assert_tree(&pcap, &lua, &want);
+    let mut shown = BTreeMap::new();
+    for d in all_values(&pcap, &lua, "hopnet.message.delivery") {
+        *shown.entry(d).or_insert(0) += 1;
+    }
+    assert_eq!(shown, sent, "tshark's deliveries");
+    let negotiation = all_values(&pcap, &lua, "hopnet.negotiation.kind");
+    assert!(negotiation.contains(&"offer".to_string()) && negotiation.contains(&"accept".to_string()));
+    let frames = all_values(&pcap, &lua, "hopnet.frame");
+    for name in ["data", "ACK", "ping"] {
+        assert!(frames.iter().any(|f| f == name), "no {name} frame: {frames:?}");
+    }
+    assert!(!all_values(&pcap, &lua, "hopnet.crc").is_empty(), "the CRC is shown");
+}
+
+#[test]
+fn compressed_messages_are_decompressed_by_pcap_and_shown_as_compressed_by_tshark() {
+    let config = hopnet_proto::Config::builder()
+        .extensions(true)
+        .compression(true)
+        .build()
+        .unwrap();
+    let messages = vec![Sent {
+        ty: "ServerMessage",
+        bytes: session::big_snapshot(200),
+        delivery: hopnet_proto::Delivery::Reliable,
+    }];
+    let (datagrams, received) = session::plain_session(config, &messages);
+    assert_eq!(received.by_client, [messages[0].bytes.clone()]);
+    let dir = tshark::scratch("compressed");
+    let pcap = dir.join("compressed.pcap");
+    capture::write_pcap(&pcap, &datagrams);
+    // On the wire, with every header and acknowledgement, it is shorter than the message.
+    let on_wire: usize = datagrams.iter().map(|d| d.bytes.len()).sum();
+    assert!(on_wire < messages[0].bytes.len(), "{on_wire} bytes on the wire");
+    assert_same(&shown_by_pcap(&pcap), &expected(&messages), "rabbit-msg pcap");
+    if !tshark::available() {
+        return;
+    }
+    let lua = tshark::dissector(&dir, &[tshark::PORT]);
+    let errors = all_values(&pcap, &lua, "hopnet.error");
+    assert!(errors.iter().any(|e| e.contains("LZ4-compressed")), "{errors:?}");
+}
+
+#[test]
+fn netcode_packets_are_shown_by_type_and_their_bodies_as_encrypted() {
+    use hopnet_proto::secure::{ConnectTokenBuilder, Key};
+    let key = Key::generate();
+    let link = hopnet_proto::sim::LinkConfig {
+        delay: std::time::Duration::from_millis(5),
+        ..Default::default()
+    };
+    let config = hopnet_proto::Config::default();
+    let mut net = hopnet_proto::sim::SimNetwork::secure(1, config.clone(), link, 7, &key);
+    net.record_batches(true);
+    let token = ConnectTokenBuilder::new(7, 42, [net.server_addr()])
+        .issue(&key, std::time::SystemTime::now())
+        .unwrap();
+    let bot = net.add_secure_client(config, token);
+    net.client(bot).send(b"\x00\x10\x10", hopnet_proto::Delivery::Reliable).unwrap();
+    let mut datagrams = Vec::new();
+    session::run(&mut net, std::time::Duration::from_millis(500), &mut datagrams);
+    assert!(net.client(bot).is_connected());
+    let dir = tshark::scratch("netcode");
+    let pcap = dir.join("netcode.pcap");
+    capture::write_pcap(&pcap, &datagrams);
+    let out = common::run(&["pcap", &pcap.display().to_string(), "--port", "7000"], "");
+    assert!(out.status.success());
+    assert_eq!(common::stdout(&out), "", "no message can be read");
+    assert!(common::stderr(&out).contains("netcode packets are sealed"), "{}", common::stderr(&out));
+    if !tshark::available() {
+        return;
+    }
+    let lua = tshark::dissector(&dir, &[tshark::PORT]);
+    let types = all_values(&pcap, &lua, "hopnet.netcode.type");
+    assert_eq!(types.len(), datagrams.len(), "every datagram is netcode's");
+    for t in ["connection request", "connection challenge", "connection response", "payload", "keep-alive"] {
+        assert!(types.iter().any(|x| x == t), "no {t}: {types:?}");
+    }
+    assert_eq!(all_values(&pcap, &lua, "hopnet.netcode.encrypted").len(), datagrams.len());
+    assert!(all_values(&pcap, &lua, "hopnet.json").is_empty());
+}
