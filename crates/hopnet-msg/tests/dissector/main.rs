@@ -290,3 +290,77 @@ fn netcode_packets_are_shown_by_type_and_their_bodies_as_encrypted() {
     assert_eq!(all_values(&pcap, &lua, "hopnet.netcode.encrypted").len(), datagrams.len());
     assert!(all_values(&pcap, &lua, "hopnet.json").is_empty());
 }
+
+/// `rabbit-msg pcap FILE --port 7000`'s lines, standard error and whether it succeeded.
+fn pcap_run(file: &Path) -> (Vec<String>, String, bool) {
+    let out = common::run(&["pcap", &file.display().to_string(), "--port", "7000"], "");
+    let lines = common::stdout(&out).lines().map(str::to_string).collect();
+    (lines, common::stderr(&out), out.status.success())
+}
+
+#[test]
+fn a_pcapng_recording_of_raw_ip_reads_as_the_pcap_does() {
+    let messages = session::vectors();
+    let (datagrams, _) = session::plain_session(hopnet_proto::Config::default(), &messages);
+    let dir = tshark::scratch("pcapng");
+    let (pcap, pcapng) = (dir.join("a.pcap"), dir.join("a.pcapng"));
+    capture::write_pcap(&pcap, &datagrams);
+    capture::write_pcapng(&pcapng, &datagrams);
+    let (from_pcap, _, ok) = pcap_run(&pcap);
+    assert!(ok);
+    let (from_pcapng, _, ok) = pcap_run(&pcapng);
+    assert!(ok);
+    assert_eq!(from_pcap.len(), messages.len());
+    assert_eq!(from_pcapng, from_pcap, "the same lines, times included");
+    // The time of the datagram that completed each message, from the nanosecond timestamps.
+    let first: serde_json::Value = serde_json::from_str(&from_pcapng[0]).unwrap();
+    let first_data = datagrams.iter().find(|d| d.bytes.len() > 4 && d.src.port() == 7000);
+    let want = (capture::EPOCH + first_data.unwrap().time).as_secs_f64();
+    assert!((first["time"].as_f64().unwrap() - want).abs() < 1e-6, "{first}");
+    assert_eq!(first["src"], "10.0.0.1:7000");
+    assert_eq!(first["delivery"], "reliable");
+    if !tshark::available() {
+        return;
+    }
+    let lua = tshark::dissector(&dir, &[tshark::PORT]);
+    assert_same(&shown_by_tshark(&pcapng, &lua), &expected(&messages), "tshark on the pcapng");
+}
+
+#[test]
+fn a_truncated_capture_prints_what_it_could_and_says_where_it_stopped() {
+    let messages = session::vectors();
+    let (datagrams, _) = session::plain_session(hopnet_proto::Config::default(), &messages);
+    let dir = tshark::scratch("truncated");
+    let whole = dir.join("whole.pcap");
+    capture::write_pcap(&whole, &datagrams);
+    let (all, _, ok) = pcap_run(&whole);
+    assert!(ok);
+    let bytes = std::fs::read(&whole).unwrap();
+    let cut = dir.join("cut.pcap");
+    // Into the middle of the last frame.
+    std::fs::write(&cut, &bytes[..bytes.len() - 20]).unwrap();
+    let (lines, stderr, ok) = pcap_run(&cut);
+    assert!(!ok, "a truncated capture is an error");
+    assert!(stderr.contains(&format!("stops after frame {}", datagrams.len() - 1)), "{stderr}");
+    assert!(!lines.is_empty() && all.starts_with(&lines), "what it could read, as the whole file gives it");
+}
+
+#[test]
+fn files_that_are_not_captures_are_clear_errors() {
+    let dir = tshark::scratch("bad");
+    let cases: [(&str, &[u8], &str); 3] = [
+        ("empty", b"", "not a pcap or pcapng file"),
+        ("text", b"hello, this is not a capture at all", "not a pcap or pcapng file"),
+        ("ng", b"\x0a\x0d\x0d\x0a\x01\x00\x00\x00", "not a pcapng file"),
+    ];
+    for (name, bytes, says) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let (lines, stderr, ok) = pcap_run(&path);
+        assert!(!ok && lines.is_empty(), "{name}");
+        assert!(stderr.starts_with("error: ") && stderr.contains(says), "{name}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{name}: one line: {stderr}");
+    }
+    let (_, stderr, ok) = pcap_run(&dir.join("absent"));
+    assert!(!ok && stderr.contains("cannot open"), "{stderr}");
+}
