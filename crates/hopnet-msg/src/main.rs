@@ -499,7 +499,11 @@ fn pcap(file: &std::path::Path, ports: &[u16]) -> Result<(), String> {
                 return Err(e);
             }
         };
-        let ty = if m.to_server { "ClientMessage" } else { "ServerMessage" };
+        let ty = if m.to_server {
+            "ClientMessage"
+        } else {
+            "ServerMessage"
+        };
         let value = match (codec(ty, Dialect::Spec)?.decode)(&to_hex(&m.bytes)) {
             Ok(json) => format!("\"value\":{json}"),
             Err(e) => format!("\"error\":{}", quote(&e)),
@@ -524,7 +528,10 @@ fn pcap(file: &std::path::Path, ports: &[u16]) -> Result<(), String> {
         );
     }
     if counts.malformed > 0 {
-        eprintln!("note: {} datagrams on the ports are not hopnet's wire", counts.malformed);
+        eprintln!(
+            "note: {} datagrams on the ports are not hopnet's wire",
+            counts.malformed
+        );
     }
     Ok(())
 }

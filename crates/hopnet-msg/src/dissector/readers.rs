@@ -7,19 +7,21 @@ use crate::codegen::wire::Wire;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-/// A Lua string literal of `text`.
+/// `text` as a Lua 5.2 string literal (Wireshark's Lua): printable ASCII as it is, every
+/// other byte as a decimal escape, which Lua 5.2 reads whatever the byte (it has no `\u`).
 pub(super) fn lua_string(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\{}", c as u32);
+    for &b in text.as_bytes() {
+        match b {
+            b'"' | b'\\' => {
+                out.push('\\');
+                out.push(char::from(b));
             }
-            c => out.push(c),
+            0x20..=0x7e => out.push(char::from(b)),
+            _ => {
+                let _ = write!(out, "\\{b:03}");
+            }
         }
     }
     out.push('"');
@@ -58,7 +60,12 @@ pub(super) fn readers(model: &Model) -> Result<String, DissectorError> {
 
 /// The expression that reads one `wire` value from `r` as a node.
 fn expr(wire: &Wire, path: &str) -> Result<String, DissectorError> {
-    let refuse = |what: &str| Err(DissectorError::new(path, format!("{what} has no Lua reader")));
+    let refuse = |what: &str| {
+        Err(DissectorError::new(
+            path,
+            format!("{what} has no Lua reader"),
+        ))
+    };
     Ok(match wire {
         Wire::Null => "null(r)".into(),
         Wire::Bool => "boolean(r)".into(),
@@ -131,7 +138,10 @@ fn reader(
     fields: &mut BTreeSet<(String, String, String)>,
 ) -> Result<String, DissectorError> {
     let name = &t.name;
-    let mut out = format!("R[{}] = function(r)\n  local from = r.pos\n", lua_string(name));
+    let mut out = format!(
+        "R[{}] = function(r)\n  local from = r.pos\n",
+        lua_string(name)
+    );
     match &t.body {
         TypeBody::Struct(body) => {
             let value = read_fields(&mut out, body, name, fields)?;
@@ -181,11 +191,7 @@ fn reader(
 }
 
 /// The Wireshark field of `label.name` (registered once), as a Lua expression.
-fn register(
-    fields: &mut BTreeSet<(String, String, String)>,
-    label: &str,
-    name: &str,
-) -> String {
+fn register(fields: &mut BTreeSet<(String, String, String)>, label: &str, name: &str) -> String {
     let key = format!("{label}.{name}");
     let abbrev: String = format!("hopnet.{key}")
         .chars()
@@ -241,11 +247,7 @@ fn read_fields(
             let _ = writeln!(out, "    local s = object(from)");
             for (i, f) in named.iter().enumerate() {
                 let field = register(fields, label, &f.name);
-                let _ = writeln!(
-                    out,
-                    "    member(s, {}, v{i}, {field})",
-                    lua_string(&f.name)
-                );
+                let _ = writeln!(out, "    member(s, {}, v{i}, {field})", lua_string(&f.name));
             }
             let _ = writeln!(out, "    s.to = r.pos");
             "s".into()

@@ -192,42 +192,33 @@ local function float_leaf(v, json, from, to)
   return leaf(json, v, from, to)
 end
 
-local function f32(r)
+-- An IEEE-754 float: its mantissa, exponent and sign fields follow one another from the least
+-- significant bit, so they read one after the other.
+local function float(r, man_bits, exp_bits, same, small, large)
   local from = r.pos
-  local u = bits(r, 32)
-  local negative = u >= 2 ^ 31
-  local e = floor(u / 2 ^ 23) % 256
-  local m = u % 2 ^ 23
+  local m
+  if man_bits > 32 then
+    m = bits(r, 32) + bits(r, man_bits - 32) * 2 ^ 32
+  else
+    m = bits(r, man_bits)
+  end
+  local e = bits(r, exp_bits)
+  local negative = bits(r, 1) == 1
+  local bias = 2 ^ (exp_bits - 1) - 1
   local v
-  if e == 255 then
+  if e == 2 ^ exp_bits - 1 then
     v = (m == 0) and inf or (0 / 0)
   elseif e == 0 then
-    v = ldexp(m, -149)
+    v = ldexp(m, 1 - bias - man_bits)
   else
-    v = ldexp(m + 2 ^ 23, e - 150)
+    v = ldexp(m + 2 ^ man_bits, e - bias - man_bits)
   end
   if negative then v = -v end
-  return float_leaf(v, v == v and shortest(v, same32, -6, 13), from, r.pos)
+  return float_leaf(v, v == v and shortest(v, same, small, large), from, r.pos)
 end
 
-local function f64(r)
-  local from = r.pos
-  local lo = bits(r, 32)
-  local hi = bits(r, 32)
-  local negative = hi >= 2 ^ 31
-  local e = floor(hi / 2 ^ 20) % 2048
-  local m = (hi % 2 ^ 20) * 2 ^ 32 + lo
-  local v
-  if e == 2047 then
-    v = (m == 0) and inf or (0 / 0)
-  elseif e == 0 then
-    v = ldexp(m, -1074)
-  else
-    v = ldexp(m + 2 ^ 52, e - 1075)
-  end
-  if negative then v = -v end
-  return float_leaf(v, v == v and shortest(v, same64, -5, 16), from, r.pos)
-end
+local function f32(r) return float(r, 23, 8, same32, -6, 13) end
+local function f64(r) return float(r, 52, 11, same64, -5, 16) end
 
 -- serde_json's string escapes.
 local ESCAPES = { ['"'] = '\\"', ['\\'] = '\\\\', ['\b'] = '\\b', ['\f'] = '\\f',

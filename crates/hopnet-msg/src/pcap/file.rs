@@ -3,9 +3,9 @@
 
 use pcap_file::DataLink;
 use pcap_file::pcap::PcapReader;
+use pcap_file::pcapng::PcapNgReader;
 use pcap_file::pcapng::blocks::Block;
 use pcap_file::pcapng::blocks::interface_description::InterfaceDescriptionOption;
-use pcap_file::pcapng::PcapNgReader;
 use std::io::Read;
 
 /// One captured frame.
@@ -37,26 +37,24 @@ pub(crate) type Peeked<R> = std::io::Chain<std::io::Cursor<[u8; 4]>, R>;
 
 /// Reads the file header of either format.
 pub(crate) fn open<R: Read>(mut input: R) -> Result<Packets<Peeked<R>>, String> {
-        let mut magic = [0u8; 4];
-        input
-            .read_exact(&mut magic)
-            .map_err(|e| format!("not a pcap or pcapng file: {e}"))?;
-        let pcapng = magic == PCAPNG_MAGIC;
-        let input = std::io::Cursor::new(magic).chain(input);
-        if pcapng {
-            let reader =
-                PcapNgReader::new(input).map_err(|e| format!("not a pcapng file: {e}"))?;
-            // The first section's header block was read by `new`: its interfaces follow.
-            Ok(Packets::PcapNg {
-                reader,
-                interfaces: Vec::new(),
-            })
-        } else {
-            let reader = PcapReader::new(input).map_err(|e| {
-                format!("not a pcap or pcapng file (first bytes {magic:02x?}): {e}")
-            })?;
-            Ok(Packets::Pcap(reader))
-        }
+    let mut magic = [0u8; 4];
+    input
+        .read_exact(&mut magic)
+        .map_err(|e| format!("not a pcap or pcapng file: {e}"))?;
+    let pcapng = magic == PCAPNG_MAGIC;
+    let input = std::io::Cursor::new(magic).chain(input);
+    if pcapng {
+        let reader = PcapNgReader::new(input).map_err(|e| format!("not a pcapng file: {e}"))?;
+        // The first section's header block was read by `new`: its interfaces follow.
+        Ok(Packets::PcapNg {
+            reader,
+            interfaces: Vec::new(),
+        })
+    } else {
+        let reader = PcapReader::new(input)
+            .map_err(|e| format!("not a pcap or pcapng file (first bytes {magic:02x?}): {e}"))?;
+        Ok(Packets::Pcap(reader))
+    }
 }
 
 impl<R: Read> Packets<R> {

@@ -26,6 +26,18 @@ fn be16(b: &[u8], at: usize) -> Option<u16> {
 }
 
 /// The UDP datagram in a frame of link type `link`, if there is one.
+///
+/// ```
+/// use hopnet_msg::pcap::{DataLink, udp};
+///
+/// // A raw IPv4 packet: 10.0.0.2:40002 to 10.0.0.1:7000, two bytes of payload.
+/// let packet = [
+///     0x45, 0, 0, 30, 0, 0, 0x40, 0, 64, 17, 0, 0, 10, 0, 0, 2, 10, 0, 0, 1,
+///     0x9c, 0x42, 0x1b, 0x58, 0, 10, 0, 0, 0xab, 0xcd,
+/// ];
+/// let d = udp(DataLink::IPV4, &packet).unwrap();
+/// assert_eq!((d.dst.port(), d.payload), (7000, &[0xab, 0xcd][..]));
+/// ```
 pub fn udp(link: DataLink, frame: &[u8]) -> Option<Udp<'_>> {
     match link {
         DataLink::ETHERNET => {

@@ -25,6 +25,8 @@ mod reassembly;
 mod wire;
 
 pub use link::{Udp, udp};
+/// A capture's link type (the `pcap-file` crate's), which [`udp`] reads frames by.
+pub use pcap_file::DataLink;
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -82,8 +84,8 @@ impl Capture {
     pub fn open(path: impl AsRef<Path>, ports: &[u16]) -> Result<Capture, String> {
         let path = path.as_ref();
         let f = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
-        let packets = file::open(BufReader::new(f))
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let packets =
+            file::open(BufReader::new(f)).map_err(|e| format!("{}: {e}", path.display()))?;
         Ok(Capture {
             packets,
             ports: ports.to_vec(),
@@ -134,7 +136,11 @@ impl Capture {
             return;
         }
         self.counts.datagrams += 1;
-        let (client, server) = if to_server { (d.src, d.dst) } else { (d.dst, d.src) };
+        let (client, server) = if to_server {
+            (d.src, d.dst)
+        } else {
+            (d.dst, d.src)
+        };
         let chunks = match self.observer.datagram(client, server, to_server, d.payload) {
             wire::Datagram::Chunks(chunks) => chunks,
             wire::Datagram::Control => return,

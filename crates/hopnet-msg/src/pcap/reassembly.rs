@@ -75,9 +75,12 @@ impl Reassembly {
         let (src, dst, sequence) = key;
         self.delivered.insert(key);
         // Sequence ids wrap: the one half the space away is a new message when it comes.
-        self.delivered.remove(&(src, dst, sequence.wrapping_add(32_768)));
+        self.delivered
+            .remove(&(src, dst, sequence.wrapping_add(32_768)));
         self.partial.retain(|&(s, d, q), _| {
-            (s, d) != (src, dst) || sequence.wrapping_sub(q) < WINDOW || q.wrapping_sub(sequence) < WINDOW
+            (s, d) != (src, dst)
+                || sequence.wrapping_sub(q) < WINDOW
+                || q.wrapping_sub(sequence) < WINDOW
         });
         Assembled {
             sequence,

@@ -102,7 +102,10 @@ impl Observer {
             c.connected = true;
             return packet(d);
         }
-        Datagram::Malformed(format!("a datagram of {} bytes, shorter than a header", d.len()))
+        Datagram::Malformed(format!(
+            "a datagram of {} bytes, shorter than a header",
+            d.len()
+        ))
     }
 }
 
@@ -193,7 +196,10 @@ fn frames(mut b: &[u8]) -> Result<Vec<Chunk<'_>>, String> {
                     .get(mode)
                     .ok_or_else(|| format!("unknown delivery mode {mode}"))?;
                 let mut at = 3;
-                let sequence = u16::from_be_bytes(b.get(1..3).ok_or_else(truncated)?.try_into().unwrap_or_default());
+                let sequence = u16::from_be_bytes([
+                    *b.get(1).ok_or_else(truncated)?,
+                    *b.get(2).ok_or_else(truncated)?,
+                ]);
                 let index = if t & 0x01 != 0 {
                     at += 1;
                     *b.get(3).ok_or_else(truncated)?

@@ -34,7 +34,20 @@ fn v4(addr: SocketAddr) -> [u8; 4] {
 fn ipv4(d: &Datagram) -> Vec<u8> {
     let udp_len = 8 + d.bytes.len();
     let total = 20 + udp_len;
-    let mut p = vec![0x45, 0, (total >> 8) as u8, total as u8, 0, 0, 0x40, 0, 64, 17, 0, 0];
+    let mut p = vec![
+        0x45,
+        0,
+        (total >> 8) as u8,
+        total as u8,
+        0,
+        0,
+        0x40,
+        0,
+        64,
+        17,
+        0,
+        0,
+    ];
     p.extend_from_slice(&v4(d.src));
     p.extend_from_slice(&v4(d.dst));
     let sum = p

@@ -6,6 +6,7 @@
 mod common;
 
 mod capture;
+mod live;
 mod session;
 mod tree;
 mod tshark;
@@ -30,7 +31,11 @@ fn shown_by_tshark(capture: &Path, lua: &Path) -> BTreeMap<(String, String), usi
     let mut out = BTreeMap::new();
     for frame in tshark::fields(capture, lua, &["hopnet.message.type", "hopnet.json"]) {
         let (types, jsons) = (&frame[0].1, &frame[1].1);
-        assert_eq!(types.len(), jsons.len(), "a message without its JSON: {frame:?}");
+        assert_eq!(
+            types.len(),
+            jsons.len(),
+            "a message without its JSON: {frame:?}"
+        );
         for (t, j) in types.iter().zip(jsons) {
             *out.entry((t.clone(), j.clone())).or_default() += 1;
         }
@@ -41,7 +46,12 @@ fn shown_by_tshark(capture: &Path, lua: &Path) -> BTreeMap<(String, String), usi
 /// What `rabbit-msg pcap` prints: each line's type and value, counted.
 fn shown_by_pcap(capture: &Path) -> BTreeMap<(String, String), usize> {
     let text = common::run_ok(
-        &["pcap", &capture.display().to_string(), "--port", &tshark::PORT.to_string()],
+        &[
+            "pcap",
+            &capture.display().to_string(),
+            "--port",
+            &tshark::PORT.to_string(),
+        ],
         "",
     );
     let mut out = BTreeMap::new();
@@ -58,10 +68,23 @@ fn shown_by_pcap(capture: &Path) -> BTreeMap<(String, String), usize> {
 }
 
 /// Fails with the messages one side has and the other not (shortened), if any.
-fn assert_same(got: &BTreeMap<(String, String), usize>, want: &BTreeMap<(String, String), usize>, who: &str) {
-    let short = |k: &(String, String)| format!("{} {}", k.0, k.1.chars().take(300).collect::<String>());
-    let missing: Vec<String> = want.iter().filter(|(k, n)| got.get(*k) != Some(n)).map(|(k, n)| format!("{n} x {}", short(k))).collect();
-    let extra: Vec<String> = got.iter().filter(|(k, n)| want.get(*k) != Some(n)).map(|(k, n)| format!("{n} x {}", short(k))).collect();
+fn assert_same(
+    got: &BTreeMap<(String, String), usize>,
+    want: &BTreeMap<(String, String), usize>,
+    who: &str,
+) {
+    let short =
+        |k: &(String, String)| format!("{} {}", k.0, k.1.chars().take(300).collect::<String>());
+    let missing: Vec<String> = want
+        .iter()
+        .filter(|(k, n)| got.get(*k) != Some(n))
+        .map(|(k, n)| format!("{n} x {}", short(k)))
+        .collect();
+    let extra: Vec<String> = got
+        .iter()
+        .filter(|(k, n)| want.get(*k) != Some(n))
+        .map(|(k, n)| format!("{n} x {}", short(k)))
+        .collect();
     assert!(
         missing.is_empty() && extra.is_empty(),
         "{who}: expected but not shown as such:\n{}\nshown but not expected:\n{}",
@@ -74,7 +97,10 @@ fn assert_same(got: &BTreeMap<(String, String), usize>, want: &BTreeMap<(String,
 fn every_snow_fight_message_on_the_spec_wire_shows_as_rabbit_msg_decodes_it() {
     let mut messages = session::vectors();
     // Split over several chunks, reliable and unreliable.
-    for delivery in [hopnet_proto::Delivery::Reliable, hopnet_proto::Delivery::Unreliable] {
+    for delivery in [
+        hopnet_proto::Delivery::Reliable,
+        hopnet_proto::Delivery::Unreliable,
+    ] {
         messages.push(Sent {
             ty: "ServerMessage",
             bytes: session::big_snapshot(150),
@@ -106,12 +132,21 @@ fn assert_tree(capture: &Path, lua: &Path, want: &BTreeMap<(String, String), usi
     let pdml = tshark::run(capture, lua, &["-T", "pdml", "-Y", "hopnet.message"]);
     let mut shown: Vec<String> = tree::messages(&pdml)
         .iter()
-        .map(|j| serde_json::from_str::<serde_json::Value>(j).unwrap().to_string())
+        .map(|j| {
+            serde_json::from_str::<serde_json::Value>(j)
+                .unwrap()
+                .to_string()
+        })
         .collect();
     let mut expected: Vec<String> = want
         .iter()
         .flat_map(|((_, j), n)| {
-            std::iter::repeat_n(serde_json::from_str::<serde_json::Value>(j).unwrap().to_string(), *n)
+            std::iter::repeat_n(
+                serde_json::from_str::<serde_json::Value>(j)
+                    .unwrap()
+                    .to_string(),
+                *n,
+            )
         })
         .collect();
     shown.sort();
@@ -142,7 +177,12 @@ fn the_handshake_and_acknowledgements_are_shown_by_type() {
     let handshake = all_values(&pcap, &lua, "hopnet.handshake");
     assert_eq!(
         handshake[..4],
-        ["Init (salt)", "Challenge (pepper)", "ChallengeResponse (seasoning)", "probe (salt)"],
+        [
+            "Init (salt)",
+            "Challenge (pepper)",
+            "ChallengeResponse (seasoning)",
+            "probe (salt)"
+        ],
         "{handshake:?}"
     );
     // The 4-byte datagrams' values are their bytes, big-endian.
@@ -183,8 +223,14 @@ fn the_extended_wire_shows_its_frames_and_each_message_with_its_delivery() {
         delivery: Delivery::ReliableOrdered,
     });
     let (datagrams, received) = session::plain_session(config, &messages);
-    assert_eq!(received.by_server.len() + received.by_client.len(), messages.len());
-    assert!(datagrams.iter().any(|d| d.bytes[0] == 0xe2), "the wire is the extended one");
+    assert_eq!(
+        received.by_server.len() + received.by_client.len(),
+        messages.len()
+    );
+    assert!(
+        datagrams.iter().any(|d| d.bytes[0] == 0xe2),
+        "the wire is the extended one"
+    );
     let want = expected(&messages);
     let dir = tshark::scratch("extended");
     let pcap = dir.join("extended.pcap");
@@ -195,7 +241,9 @@ fn the_extended_wire_shows_its_frames_and_each_message_with_its_delivery() {
     let mut deliveries = BTreeMap::new();
     for line in text.lines() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        *deliveries.entry(v["delivery"].as_str().unwrap().to_string()).or_insert(0) += 1;
+        *deliveries
+            .entry(v["delivery"].as_str().unwrap().to_string())
+            .or_insert(0) += 1;
     }
     let mut sent = BTreeMap::new();
     for m in &messages {
@@ -215,12 +263,20 @@ fn the_extended_wire_shows_its_frames_and_each_message_with_its_delivery() {
     }
     assert_eq!(shown, sent, "tshark's deliveries");
     let negotiation = all_values(&pcap, &lua, "hopnet.negotiation.kind");
-    assert!(negotiation.contains(&"offer".to_string()) && negotiation.contains(&"accept".to_string()));
+    assert!(
+        negotiation.contains(&"offer".to_string()) && negotiation.contains(&"accept".to_string())
+    );
     let frames = all_values(&pcap, &lua, "hopnet.frame");
     for name in ["data", "ACK", "ping"] {
-        assert!(frames.iter().any(|f| f == name), "no {name} frame: {frames:?}");
+        assert!(
+            frames.iter().any(|f| f == name),
+            "no {name} frame: {frames:?}"
+        );
     }
-    assert!(!all_values(&pcap, &lua, "hopnet.crc").is_empty(), "the CRC is shown");
+    assert!(
+        !all_values(&pcap, &lua, "hopnet.crc").is_empty(),
+        "the CRC is shown"
+    );
 }
 
 #[test]
@@ -242,14 +298,24 @@ fn compressed_messages_are_decompressed_by_pcap_and_shown_as_compressed_by_tshar
     capture::write_pcap(&pcap, &datagrams);
     // On the wire, with every header and acknowledgement, it is shorter than the message.
     let on_wire: usize = datagrams.iter().map(|d| d.bytes.len()).sum();
-    assert!(on_wire < messages[0].bytes.len(), "{on_wire} bytes on the wire");
-    assert_same(&shown_by_pcap(&pcap), &expected(&messages), "rabbit-msg pcap");
+    assert!(
+        on_wire < messages[0].bytes.len(),
+        "{on_wire} bytes on the wire"
+    );
+    assert_same(
+        &shown_by_pcap(&pcap),
+        &expected(&messages),
+        "rabbit-msg pcap",
+    );
     if !tshark::available() {
         return;
     }
     let lua = tshark::dissector(&dir, &[tshark::PORT]);
     let errors = all_values(&pcap, &lua, "hopnet.error");
-    assert!(errors.iter().any(|e| e.contains("LZ4-compressed")), "{errors:?}");
+    assert!(
+        errors.iter().any(|e| e.contains("LZ4-compressed")),
+        "{errors:?}"
+    );
 }
 
 #[test]
@@ -267,9 +333,15 @@ fn netcode_packets_are_shown_by_type_and_their_bodies_as_encrypted() {
         .issue(&key, std::time::SystemTime::now())
         .unwrap();
     let bot = net.add_secure_client(config, token);
-    net.client(bot).send(b"\x00\x10\x10", hopnet_proto::Delivery::Reliable).unwrap();
+    net.client(bot)
+        .send(b"\x00\x10\x10", hopnet_proto::Delivery::Reliable)
+        .unwrap();
     let mut datagrams = Vec::new();
-    session::run(&mut net, std::time::Duration::from_millis(500), &mut datagrams);
+    session::run(
+        &mut net,
+        std::time::Duration::from_millis(500),
+        &mut datagrams,
+    );
     assert!(net.client(bot).is_connected());
     let dir = tshark::scratch("netcode");
     let pcap = dir.join("netcode.pcap");
@@ -277,17 +349,30 @@ fn netcode_packets_are_shown_by_type_and_their_bodies_as_encrypted() {
     let out = common::run(&["pcap", &pcap.display().to_string(), "--port", "7000"], "");
     assert!(out.status.success());
     assert_eq!(common::stdout(&out), "", "no message can be read");
-    assert!(common::stderr(&out).contains("netcode packets are sealed"), "{}", common::stderr(&out));
+    assert!(
+        common::stderr(&out).contains("netcode packets are sealed"),
+        "{}",
+        common::stderr(&out)
+    );
     if !tshark::available() {
         return;
     }
     let lua = tshark::dissector(&dir, &[tshark::PORT]);
     let types = all_values(&pcap, &lua, "hopnet.netcode.type");
     assert_eq!(types.len(), datagrams.len(), "every datagram is netcode's");
-    for t in ["connection request", "connection challenge", "connection response", "payload", "keep-alive"] {
+    for t in [
+        "connection request",
+        "connection challenge",
+        "connection response",
+        "payload",
+        "keep-alive",
+    ] {
         assert!(types.iter().any(|x| x == t), "no {t}: {types:?}");
     }
-    assert_eq!(all_values(&pcap, &lua, "hopnet.netcode.encrypted").len(), datagrams.len());
+    assert_eq!(
+        all_values(&pcap, &lua, "hopnet.netcode.encrypted").len(),
+        datagrams.len()
+    );
     assert!(all_values(&pcap, &lua, "hopnet.json").is_empty());
 }
 
@@ -314,16 +399,25 @@ fn a_pcapng_recording_of_raw_ip_reads_as_the_pcap_does() {
     assert_eq!(from_pcapng, from_pcap, "the same lines, times included");
     // The time of the datagram that completed each message, from the nanosecond timestamps.
     let first: serde_json::Value = serde_json::from_str(&from_pcapng[0]).unwrap();
-    let first_data = datagrams.iter().find(|d| d.bytes.len() > 4 && d.src.port() == 7000);
+    let first_data = datagrams
+        .iter()
+        .find(|d| d.bytes.len() > 4 && d.src.port() == 7000);
     let want = (capture::EPOCH + first_data.unwrap().time).as_secs_f64();
-    assert!((first["time"].as_f64().unwrap() - want).abs() < 1e-6, "{first}");
+    assert!(
+        (first["time"].as_f64().unwrap() - want).abs() < 1e-6,
+        "{first}"
+    );
     assert_eq!(first["src"], "10.0.0.1:7000");
     assert_eq!(first["delivery"], "reliable");
     if !tshark::available() {
         return;
     }
     let lua = tshark::dissector(&dir, &[tshark::PORT]);
-    assert_same(&shown_by_tshark(&pcapng, &lua), &expected(&messages), "tshark on the pcapng");
+    assert_same(
+        &shown_by_tshark(&pcapng, &lua),
+        &expected(&messages),
+        "tshark on the pcapng",
+    );
 }
 
 #[test]
@@ -341,8 +435,14 @@ fn a_truncated_capture_prints_what_it_could_and_says_where_it_stopped() {
     std::fs::write(&cut, &bytes[..bytes.len() - 20]).unwrap();
     let (lines, stderr, ok) = pcap_run(&cut);
     assert!(!ok, "a truncated capture is an error");
-    assert!(stderr.contains(&format!("stops after frame {}", datagrams.len() - 1)), "{stderr}");
-    assert!(!lines.is_empty() && all.starts_with(&lines), "what it could read, as the whole file gives it");
+    assert!(
+        stderr.contains(&format!("stops after frame {}", datagrams.len() - 1)),
+        "{stderr}"
+    );
+    assert!(
+        !lines.is_empty() && all.starts_with(&lines),
+        "what it could read, as the whole file gives it"
+    );
 }
 
 #[test]
@@ -350,17 +450,85 @@ fn files_that_are_not_captures_are_clear_errors() {
     let dir = tshark::scratch("bad");
     let cases: [(&str, &[u8], &str); 3] = [
         ("empty", b"", "not a pcap or pcapng file"),
-        ("text", b"hello, this is not a capture at all", "not a pcap or pcapng file"),
-        ("ng", b"\x0a\x0d\x0d\x0a\x01\x00\x00\x00", "not a pcapng file"),
+        (
+            "text",
+            b"hello, this is not a capture at all",
+            "not a pcap or pcapng file",
+        ),
+        (
+            "ng",
+            b"\x0a\x0d\x0d\x0a\x01\x00\x00\x00",
+            "not a pcapng file",
+        ),
     ];
     for (name, bytes, says) in cases {
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
         let (lines, stderr, ok) = pcap_run(&path);
         assert!(!ok && lines.is_empty(), "{name}");
-        assert!(stderr.starts_with("error: ") && stderr.contains(says), "{name}: {stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(says),
+            "{name}: {stderr}"
+        );
         assert_eq!(stderr.lines().count(), 1, "{name}: one line: {stderr}");
     }
     let (_, stderr, ok) = pcap_run(&dir.join("absent"));
     assert!(!ok && stderr.contains("cannot open"), "{stderr}");
+}
+
+#[test]
+fn a_round_of_the_game_server_with_bots_captured_by_tcpdump_shows_every_message() {
+    let dir = tshark::scratch("live");
+    let Some((pcap, port, received)) = live::capture_a_round(&dir) else {
+        return;
+    };
+    let port = port.to_string();
+    let text = common::run_ok(&["pcap", &pcap.display().to_string(), "--port", &port], "");
+    let mut by_pcap: BTreeMap<(String, String), usize> = BTreeMap::new();
+    let mut kinds = std::collections::BTreeSet::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert!(
+            v.get("value").is_some(),
+            "a message that does not decode: {line}"
+        );
+        if v["type"] == "ServerMessage" {
+            let at = line.find("\"value\":").unwrap() + "\"value\":".len();
+            *by_pcap
+                .entry(("ServerMessage".into(), line[at..line.len() - 1].to_string()))
+                .or_default() += 1;
+            let value = &v["value"];
+            let (outer, inner) = value.as_object().unwrap().iter().next().unwrap();
+            let kind = &inner["kind"];
+            let name = kind
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| kind.as_object().unwrap().keys().next().unwrap().clone());
+            kinds.insert(format!("{outer}.{name}"));
+        }
+    }
+    let sent: usize = by_pcap.values().sum();
+    assert_eq!(
+        sent as u64, received,
+        "every message the bots received is in the capture"
+    );
+    for kind in [
+        "Response.Connect",
+        "Response.Pong",
+        "Event.Snapshot",
+        "Event.GameOver",
+    ] {
+        assert!(kinds.contains(kind), "no {kind} in {kinds:?}");
+    }
+    if !tshark::available() {
+        return;
+    }
+    let lua = tshark::dissector(&dir, &[port.parse().unwrap()]);
+    let by_tshark: BTreeMap<_, _> = shown_by_tshark(&pcap, &lua)
+        .into_iter()
+        .filter(|((t, _), _)| t == "ServerMessage")
+        .collect();
+    assert_same(&by_tshark, &by_pcap, "tshark on tcpdump's capture");
+    let all: BTreeMap<_, _> = shown_by_tshark(&pcap, &lua);
+    assert_tree(&pcap, &lua, &all);
 }

@@ -89,10 +89,7 @@ pub struct Received {
 
 /// Connects one plain client, sends `messages` each its way, and returns the capture and what
 /// the machines received.
-pub fn plain_session(
-    config: hopnet_proto::Config,
-    messages: &[Sent],
-) -> (Vec<Datagram>, Received) {
+pub fn plain_session(config: hopnet_proto::Config, messages: &[Sent]) -> (Vec<Datagram>, Received) {
     let link = hopnet_proto::sim::LinkConfig {
         delay: Duration::from_millis(5),
         ..Default::default()

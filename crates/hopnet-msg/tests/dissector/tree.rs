@@ -20,8 +20,8 @@ pub fn messages(pdml: &str) -> Vec<String> {
             continue;
         };
         let show = &unescape(root.attribute("show").unwrap());
-        let value: Value = serde_json::from_str(show)
-            .unwrap_or_else(|e| panic!("the root's JSON {show:?}: {e}"));
+        let value: Value =
+            serde_json::from_str(show).unwrap_or_else(|e| panic!("the root's JSON {show:?}: {e}"));
         let ty = message.attribute("show").unwrap();
         check(root, &value, ty, "hopnet.value");
         out.push(show.to_string());
@@ -62,13 +62,16 @@ fn elements<'a, 'i>(n: Node<'a, 'i>) -> impl Iterator<Item = Node<'a, 'i>> {
 /// Checks one node of the tree against the value it must show.
 fn check(node: Node<'_, '_>, want: &Value, label: &str, field: &str) {
     let show = &unescape(node.attribute("show").unwrap());
-    let shown: Value = serde_json::from_str(show)
-        .unwrap_or_else(|e| panic!("{label}: {show:?} is not JSON: {e}"));
+    let shown: Value =
+        serde_json::from_str(show).unwrap_or_else(|e| panic!("{label}: {show:?} is not JSON: {e}"));
     assert_eq!(&shown, want, "{label}: the value shown");
     let showname = &unescape(node.attribute("showname").unwrap());
     let name = node.attribute("name").unwrap();
     assert!(
-        name == field || (field.is_empty() && name.starts_with("hopnet.") && name.ends_with(&format!(".{label}"))),
+        name == field
+            || (field.is_empty()
+                && name.starts_with("hopnet.")
+                && name.ends_with(&format!(".{label}"))),
         "{label}: shown as field {name}, not {field:?}"
     );
     let children: Vec<_> = elements(node).collect();
@@ -78,7 +81,11 @@ fn check(node: Node<'_, '_>, want: &Value, label: &str, field: &str) {
             assert_eq!(children.len(), members.len(), "{label}: its fields");
             for child in &children {
                 let text = child.attribute("showname").unwrap();
-                let key = text.trim_start_matches(" [truncated]").split(": ").next().unwrap();
+                let key = text
+                    .trim_start_matches(" [truncated]")
+                    .split(": ")
+                    .next()
+                    .unwrap();
                 let value = members
                     .get(key)
                     .unwrap_or_else(|| panic!("{label}: a field {key:?} that is not in the JSON"));

@@ -10,12 +10,18 @@ pub const PORT: u16 = 7000;
 
 /// Whether tshark runs here; a notice (or, under CI, a failure) when it does not.
 pub fn available() -> bool {
-    let ok = Command::new("tshark")
+    tool_available("tshark")
+}
+
+/// Whether `tool` (Debian's package of that name) runs here; a notice when it does not, a
+/// failure under `CI=true`.
+pub fn tool_available(tool: &str) -> bool {
+    let ok = Command::new(tool)
         .arg("--version")
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        let help = "tshark is not installed (Debian's `tshark` package; .ci/run installs it)";
+        let help = format!("{tool} is not installed (Debian's `{tool}` package; .ci/run installs it)");
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("{help}");
         }
