@@ -6,6 +6,8 @@ local hopnet = Proto("hopnet", "hopnet")
 
 local pf = {
   kind = ProtoField.string("hopnet.kind", "Datagram"),
+  batch = ProtoField.uint16("hopnet.gso_batch", "Datagrams in this GSO batch"),
+  segment = ProtoField.uint16("hopnet.gso_segment", "Datagram of the batch"),
   flags = ProtoField.uint8("hopnet.flags", "Flags", base.HEX),
   rel = ProtoField.bool("hopnet.flags.rel", "REL", 8, nil, 0x01),
   ack = ProtoField.bool("hopnet.flags.ack", "ACK", 8, nil, 0x02),
@@ -363,7 +365,7 @@ local function add_value(tree, tvb, node, label, field)
   end
 end
 
-local function add_message(tree, m, pinfo)
+local function add_message(tree, m)
   local name = m.to_server and MESSAGES.to_server or MESSAGES.to_client
   local mt = tree:add(pf.message, name)
   mt:set_text(name .. ", message " .. m.sequence .. " (" .. m.chunks .. " chunk" ..
@@ -401,16 +403,60 @@ local function add_message(tree, m, pinfo)
   return name .. " " .. summary
 end
 
-local function dissect(tvb, pinfo, tree, to_server)
-  local bytes = tvb:raw()
-  local info = seen[pinfo.number]
-  if not info then
-    info = classify(bytes, pinfo, to_server)
-    seen[pinfo.number] = info
+-- A GSO batch captured on the sender's loopback is one datagram to the capture (the kernel
+-- splits it on the receiving side): it is read whole when it is one datagram of hopnet's shape
+-- whose whole message (if any) decodes, else split at the smallest segment size at which every
+-- segment is one (PROTOCOL.md, "Reading the wire from outside").
+local function spec_packet_ok(seg, to_server)
+  local n = #seg
+  if n < 4 or n > 508 or bit32.band(b(seg, 1), 0xf0) ~= 0 then return false end
+  local flags, chunk_index = b(seg, 1), b(seg, 2)
+  if bit32.band(flags, 0x0a) ~= 0 then return n == 4 end
+  if bit32.band(flags, 0x04) == 0 then return n == 508 end
+  if chunk_index ~= 0 then return true end
+  local read = READERS[to_server and MESSAGES.to_server or MESSAGES.to_client]
+  return read == nil or (pcall(decode, seg:sub(5), read))
+end
+
+local function extended_parses(seg)
+  if #seg < 5 or b(seg, 1) ~= 0xe2 then return false end
+  return frames(nil, nil, nil, seg, #seg) ~= nil or (#seg >= 6 and frames(nil, nil, nil, seg, #seg - 4) ~= nil)
+end
+
+local function split(bytes, min, valid)
+  for size = min, #bytes - 1 do
+    local segs, ok = {}, true
+    for at = 1, #bytes, size do
+      local seg = bytes:sub(at, at + size - 1)
+      if not valid(seg) then
+        ok = false
+        break
+      end
+      segs[#segs + 1] = { at = at, bytes = seg }
+    end
+    if ok and #segs >= 2 then return segs end
   end
-  pinfo.cols.protocol = "hopnet"
-  local t = tree:add(hopnet, tvb(), "hopnet (" .. (to_server and "to the server" or "to the client") .. ")")
-  local summary = {}
+  return nil
+end
+
+local function segments(bytes, to_server)
+  local whole = { { at = 1, bytes = bytes } }
+  local negotiation_shape = #bytes >= 16 and b(bytes, 1) == 0x06 and b(bytes, 2) == 0xff and bytes:sub(5, 6) == "NX"
+  if #bytes < 8 or netcode_shape(bytes) or negotiation_shape then return whole end
+  if b(bytes, 1) == 0xe2 then
+    if extended_parses(bytes) then return whole end
+    return split(bytes, 5, function(seg) return b(seg, 1) == 0xe2 and extended_parses(seg) end) or whole
+  end
+  if spec_packet_ok(bytes, to_server) then return whole end
+  local first = be16(bytes, 3)
+  return split(bytes, 4, function(seg)
+    if not spec_packet_ok(seg, to_server) then return false end
+    local d = (be16(seg, 3) - first) % 65536
+    return d < 64 or d > 65536 - 64
+  end) or whole
+end
+
+local function render(t, tvb, bytes, info, summary)
   if info.netcode then
     local prefix = b(bytes, 1)
     local ty = prefix % 16
@@ -483,7 +529,35 @@ local function dissect(tvb, pinfo, tree, to_server)
     t:add(pf.error, info.error)
     summary[#summary + 1] = info.error
   end
-  for _, m in ipairs(info.messages) do summary[#summary + 1] = add_message(t, m, pinfo) end
+  for _, m in ipairs(info.messages) do summary[#summary + 1] = add_message(t, m) end
+end
+
+local function dissect(tvb, pinfo, tree, to_server)
+  local bytes = tvb:raw()
+  local infos = seen[pinfo.number]
+  if not infos then
+    infos = {}
+    for _, seg in ipairs(segments(bytes, to_server)) do
+      local info = classify(seg.bytes, pinfo, to_server)
+      info.at, info.bytes = seg.at, seg.bytes
+      infos[#infos + 1] = info
+    end
+    seen[pinfo.number] = infos
+  end
+  pinfo.cols.protocol = "hopnet"
+  local t = tree:add(hopnet, tvb(), "hopnet (" .. (to_server and "to the server" or "to the client") .. ")")
+  local summary = {}
+  if #infos == 1 then
+    render(t, tvb, bytes, infos[1], summary)
+  else
+    t:add(pf.batch, #infos)
+    for i, info in ipairs(infos) do
+      local rng = tvb(info.at - 1, #info.bytes)
+      local st = t:add(pf.segment, rng, i)
+      st:set_text("datagram " .. i .. " of " .. #infos .. " (" .. #info.bytes .. " bytes)")
+      render(st, rng:tvb(), info.bytes, info, summary)
+    end
+  end
   pinfo.cols.info = table.concat(summary, "; ")
 end
 

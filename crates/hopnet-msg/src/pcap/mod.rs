@@ -20,6 +20,7 @@
 //! ```
 
 mod file;
+mod gso;
 mod link;
 mod reassembly;
 mod wire;
@@ -77,6 +78,7 @@ pub struct Capture {
     ready: VecDeque<Message>,
     counts: Counts,
     failed: bool,
+    decodes: Option<Box<dyn Fn(bool, &[u8]) -> bool>>,
 }
 
 impl Capture {
@@ -94,7 +96,32 @@ impl Capture {
             ready: VecDeque::new(),
             counts: Counts::default(),
             failed: false,
+            decodes: None,
         })
+    }
+
+    /// Tells whether a message decodes (`to_server`, its bytes): with it, a datagram that a
+    /// capture on the sender's loopback shows whole but that is a GSO batch of several (the
+    /// kernel splits them only on the receiving side) is split back into its datagrams when
+    /// read whole its message would not decode. Without it such a datagram is read whole unless
+    /// its shape says otherwise.
+    ///
+    /// ```no_run
+    /// use hopnet_msg::pcap::Capture;
+    /// use hopnet_snow_fight::{ClientMessage, ServerMessage};
+    ///
+    /// let capture = Capture::open("game.pcap", &[7777])?.check_messages(|to_server, bytes| {
+    ///     if to_server {
+    ///         hopnet_codec::from_bytes::<ClientMessage>(bytes).is_ok()
+    ///     } else {
+    ///         hopnet_codec::from_bytes::<ServerMessage>(bytes).is_ok()
+    ///     }
+    /// });
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn check_messages(mut self, decodes: impl Fn(bool, &[u8]) -> bool + 'static) -> Self {
+        self.decodes = Some(Box::new(decodes));
+        self
     }
 
     /// What was read so far besides messages.
@@ -141,7 +168,31 @@ impl Capture {
         } else {
             (d.dst, d.src)
         };
-        let chunks = match self.observer.datagram(client, server, to_server, d.payload) {
+        let segments = if wire::is_whole(d.payload) {
+            vec![d.payload]
+        } else {
+            let decodes = |m: &[u8]| self.decodes.as_ref().is_none_or(|f| f(to_server, m));
+            let shapes = gso::Shapes {
+                extended_parses: &wire::extended_parses,
+                decodes: &decodes,
+            };
+            gso::segments(d.payload, &shapes)
+        };
+        for segment in segments {
+            self.datagram(packet.time, &d, (client, server), to_server, segment);
+        }
+    }
+
+    /// One datagram (a GSO batch's segment, or a whole captured datagram).
+    fn datagram(
+        &mut self,
+        time: f64,
+        d: &Udp<'_>,
+        (client, server): (SocketAddr, SocketAddr),
+        to_server: bool,
+        segment: &[u8],
+    ) {
+        let chunks = match self.observer.datagram(client, server, to_server, segment) {
             wire::Datagram::Chunks(chunks) => chunks,
             wire::Datagram::Control => return,
             wire::Datagram::Netcode => {
@@ -169,7 +220,7 @@ impl Capture {
                 m.bytes
             };
             self.ready.push_back(Message {
-                time: packet.time,
+                time,
                 src: d.src,
                 dst: d.dst,
                 to_server,

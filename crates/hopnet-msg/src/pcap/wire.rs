@@ -150,6 +150,24 @@ fn packet(d: &[u8]) -> Datagram<'_> {
     }])
 }
 
+/// Whether `d` is an extended datagram whose frames all parse, with a CRC-32 that matches or
+/// without one.
+pub(crate) fn extended_parses(d: &[u8]) -> bool {
+    if d.len() < 5 || d[0] != 0xe2 {
+        return false;
+    }
+    let crc_ok = d.split_last_chunk::<4>().is_some_and(|(body, sum)| {
+        crc32fast::hash(body) == u32::from_be_bytes(*sum) && frames(&body[1..]).is_ok()
+    });
+    crc_ok || frames(&d[1..]).is_ok()
+}
+
+/// Whether a datagram is netcode's or an offer or accept: never part of a GSO batch of hopnet
+/// packets here (netcode's are sealed, and the negotiation is sent alone).
+pub(crate) fn is_whole(d: &[u8]) -> bool {
+    is_netcode(d) || (d.len() >= 16 && d[0] == 0x06 && d[1] == 0xff && &d[4..6] == b"NX")
+}
+
 /// An extended datagram, with or without its CRC-32 (the accept says which; a capture that
 /// missed it tries both, and takes the CRC only if it matches).
 fn extended<'a>(c: &mut Conversation, d: &'a [u8]) -> Datagram<'a> {

@@ -18,9 +18,11 @@ const TICK_RATE: u32 = 30;
 
 /// tcpdump on the loopback interface, writing the game's port's datagrams to `file` as they
 /// come; returns once it listens.
-fn start_tcpdump(file: &Path, port: u16) -> Option<Child> {
+type Tcpdump = (Child, thread::JoinHandle<Vec<String>>);
+
+fn start_tcpdump(file: &Path, port: u16) -> Option<Tcpdump> {
     let mut child = Command::new("tcpdump")
-        .args(["-i", "lo", "-U", "-n", "-w"])
+        .args(["-i", "lo", "--immediate-mode", "-U", "-n", "-w"])
         .arg(file)
         .args(["udp", "port", &port.to_string()])
         .stdout(Stdio::null())
@@ -39,17 +41,19 @@ fn start_tcpdump(file: &Path, port: u16) -> Option<Child> {
         eprintln!("skipped: {help}");
         return None;
     }
-    // Drain what else it says (its summary at the end) so that it never blocks on the pipe.
-    thread::spawn(move || for _ in stderr.lines() {});
-    Some(child)
+    // What else it says (its summary at the end), kept, so that it never blocks on the pipe.
+    let said = thread::spawn(move || stderr.lines().map_while(Result::ok).collect::<Vec<_>>());
+    Some((child, said))
 }
 
-/// Stops tcpdump as a user would (SIGINT), so that it writes everything out.
-fn stop(mut child: Child) {
+/// Stops tcpdump as a user would (SIGINT), so that it writes everything out; returns its
+/// summary ("N packets captured ... dropped by kernel").
+fn stop((mut child, said): Tcpdump) -> String {
     let _ = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status();
     let _ = child.wait();
+    said.join().unwrap_or_default().join("; ")
 }
 
 /// A short round between two bots; returns how many messages the bots received.
@@ -97,7 +101,7 @@ fn play(address: SocketAddr, transport: hopnet::Server) -> u64 {
 
 /// The capture of a round, and how many messages the bots received; `None` when tcpdump
 /// cannot run here.
-pub fn capture_a_round(dir: &Path) -> Option<(std::path::PathBuf, u16, u64)> {
+pub fn capture_a_round(dir: &Path) -> Option<(std::path::PathBuf, u16, u64, String)> {
     if !crate::tshark::tool_available("tcpdump") {
         return None;
     }
@@ -108,6 +112,6 @@ pub fn capture_a_round(dir: &Path) -> Option<(std::path::PathBuf, u16, u64)> {
     let received = play(address, transport);
     // The last datagrams reach the capture before it stops.
     thread::sleep(Duration::from_millis(200));
-    stop(tcpdump);
-    Some((file, address.port(), received))
+    let summary = stop(tcpdump);
+    Some((file, address.port(), received, summary))
 }

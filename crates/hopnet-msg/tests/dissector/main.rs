@@ -479,7 +479,7 @@ fn files_that_are_not_captures_are_clear_errors() {
 #[test]
 fn a_round_of_the_game_server_with_bots_captured_by_tcpdump_shows_every_message() {
     let dir = tshark::scratch("live");
-    let Some((pcap, port, received)) = live::capture_a_round(&dir) else {
+    let Some((pcap, port, received, summary)) = live::capture_a_round(&dir) else {
         return;
     };
     let port = port.to_string();
