@@ -487,10 +487,15 @@ fn pcap(file: &std::path::Path, ports: &[u16]) -> Result<(), String> {
     } else {
         ports
     };
-    let mut capture = hopnet_msg::pcap::Capture::open(file, ports)?.check_messages(|to_server, m| {
-        let ty = if to_server { "ClientMessage" } else { "ServerMessage" };
-        codec(ty, Dialect::Spec).is_ok_and(|c| (c.decode)(&to_hex(m)).is_ok())
-    });
+    let mut capture =
+        hopnet_msg::pcap::Capture::open(file, ports)?.check_messages(|to_server, m| {
+            let ty = if to_server {
+                "ClientMessage"
+            } else {
+                "ServerMessage"
+            };
+            codec(ty, Dialect::Spec).is_ok_and(|c| (c.decode)(&to_hex(m)).is_ok())
+        });
     let out = io::stdout();
     let mut out = io::BufWriter::new(out.lock());
     let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();

@@ -532,3 +532,36 @@ fn a_round_of_the_game_server_with_bots_captured_by_tcpdump_shows_every_message(
     let all: BTreeMap<_, _> = shown_by_tshark(&pcap, &lua);
     assert_tree(&pcap, &lua, &all);
 }
+
+#[test]
+fn gso_batches_captured_whole_are_split_back_into_their_datagrams() {
+    let messages = session::vectors();
+    let (datagrams, _) = session::plain_session(hopnet_proto::Config::default(), &messages);
+    // As a capture on the sender's loopback shows a GSO batch: datagrams of one size sent
+    // together, the last one possibly shorter, as one datagram.
+    let mut merged: Vec<capture::Datagram> = Vec::new();
+    let mut batches = 0;
+    for d in datagrams {
+        if let Some(last) = merged.last_mut() {
+            let same_way = (last.src, last.dst) == (d.src, d.dst);
+            if same_way && last.bytes.len() == d.bytes.len() && d.bytes.len() > 4 && batches < 10 {
+                last.bytes.extend_from_slice(&d.bytes);
+                batches += 1;
+                continue;
+            }
+        }
+        merged.push(d);
+    }
+    assert!(batches >= 5, "{batches} batches");
+    let want = expected(&messages);
+    let dir = tshark::scratch("gso");
+    let pcap = dir.join("gso.pcap");
+    capture::write_pcap(&pcap, &merged);
+    assert_same(&shown_by_pcap(&pcap), &want, "rabbit-msg pcap");
+    if !tshark::available() {
+        return;
+    }
+    let lua = tshark::dissector(&dir, &[tshark::PORT]);
+    assert_same(&shown_by_tshark(&pcap, &lua), &want, "tshark");
+    assert_eq!(all_values(&pcap, &lua, "hopnet.gso_batch").len(), batches);
+}

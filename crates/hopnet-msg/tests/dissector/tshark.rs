@@ -21,7 +21,8 @@ pub fn tool_available(tool: &str) -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        let help = format!("{tool} is not installed (Debian's `{tool}` package; .ci/run installs it)");
+        let help =
+            format!("{tool} is not installed (Debian's `{tool}` package; .ci/run installs it)");
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("{help}");
         }
