@@ -61,13 +61,52 @@ pub(crate) fn segments<'a>(d: &'a [u8], shapes: &Shapes<'_>) -> Vec<&'a [u8]> {
 
 /// Splits `d` into segments of the smallest size from `min` (the last may be shorter) at which
 /// `valid` holds for every segment; `None` if no size gives two or more.
-fn split_at_first<'a>(
-    d: &'a [u8],
-    min: usize,
-    valid: impl Fn(&[u8]) -> bool,
-) -> Option<Vec<&'a [u8]>> {
+fn split_at_first(d: &[u8], min: usize, valid: impl Fn(&[u8]) -> bool) -> Option<Vec<&[u8]>> {
     (min..d.len()).find_map(|size| {
         let segs: Vec<&[u8]> = d.chunks(size).collect();
         (segs.len() >= 2 && segs.iter().all(|s| valid(s))).then_some(segs)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(d: &[u8], decodes: bool) -> Vec<Vec<u8>> {
+        let shapes = Shapes {
+            extended_parses: &|_| false,
+            decodes: &move |_| decodes,
+        };
+        segments(d, &shapes)
+            .into_iter()
+            .map(<[u8]>::to_vec)
+            .collect()
+    }
+
+    #[test]
+    fn acknowledgements_sent_together_come_apart() {
+        let two = [0x02, 0, 0, 7, 0x02, 0, 0, 8];
+        assert_eq!(
+            split(&two, true),
+            [vec![0x02, 0, 0, 7], vec![0x02, 0, 0, 8]]
+        );
+    }
+
+    #[test]
+    fn a_datagram_whose_message_decodes_stays_whole() {
+        // Read whole: sequence 11 and a 10-byte message; as a batch: two 7-byte datagrams.
+        let d = [5, 0, 0, 11, 4, 0x90, 10, 5, 0, 0, 12, 4, 8, 0];
+        assert_eq!(split(&d, true), [d.to_vec()]);
+        assert_eq!(
+            split(&d, false).len(),
+            1,
+            "nothing decodes, so no split is better"
+        );
+    }
+
+    #[test]
+    fn sequences_far_apart_are_not_one_batch() {
+        let d = [0x02, 0, 0, 7, 0x02, 0, 0x80, 8];
+        assert_eq!(split(&d, true), [d.to_vec()]);
+    }
 }

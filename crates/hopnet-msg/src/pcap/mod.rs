@@ -78,8 +78,11 @@ pub struct Capture {
     ready: VecDeque<Message>,
     counts: Counts,
     failed: bool,
-    decodes: Option<Box<dyn Fn(bool, &[u8]) -> bool>>,
+    decodes: Option<Box<Decodes>>,
 }
+
+/// Whether a message (sent to the server or not, its bytes) decodes.
+type Decodes = dyn Fn(bool, &[u8]) -> bool;
 
 impl Capture {
     /// Opens a pcap or pcapng file; `ports` are the game server's UDP ports.

@@ -35,6 +35,7 @@ fn start_tcpdump(file: &Path, port: u16) -> Option<Tcpdump> {
     if !line.contains("listening on") {
         let help = format!("tcpdump cannot capture here (it needs root): {line}");
         let _ = child.kill();
+        let _ = child.wait();
         if std::env::var("CI").is_ok_and(|v| v == "true") {
             panic!("{help}");
         }

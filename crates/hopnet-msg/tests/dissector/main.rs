@@ -510,7 +510,7 @@ fn a_round_of_the_game_server_with_bots_captured_by_tcpdump_shows_every_message(
     let sent: usize = by_pcap.values().sum();
     assert_eq!(
         sent as u64, received,
-        "every message the bots received is in the capture"
+        "every message the bots received is in the capture (tcpdump: {summary})"
     );
     for kind in [
         "Response.Connect",
