@@ -31,11 +31,29 @@ pub fn tool_available(tool: &str) -> bool {
     ok
 }
 
-/// A directory of its own for one test's files.
-pub fn scratch(name: &str) -> PathBuf {
+/// A directory of its own for one test's files, removed when the test passes (kept, to look
+/// at, when it fails).
+pub struct Scratch(PathBuf);
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+pub fn scratch(name: &str) -> Scratch {
     let dir = std::env::temp_dir().join(format!("hopnet-dissector-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    Scratch(dir)
 }
 
 /// `rabbit-msg dissector wireshark --port PORT --out DIR/hopnet.lua`.
