@@ -7,6 +7,7 @@ mod common;
 
 mod capture;
 mod live;
+mod own_schema;
 mod session;
 mod tree;
 mod tshark;
@@ -564,4 +565,59 @@ fn gso_batches_captured_whole_are_split_back_into_their_datagrams() {
     let lua = tshark::dissector(&dir, &[tshark::PORT]);
     assert_same(&shown_by_tshark(&pcap, &lua), &want, "tshark");
     assert_eq!(all_values(&pcap, &lua, "hopnet.gso_batch").len(), batches);
+}
+
+#[test]
+fn a_games_own_schema_gets_its_own_dissector() {
+    use hopnet_msg::dissector::Wireshark;
+    use own_schema::{Probe, Shape};
+    let client: std::net::SocketAddr = "10.0.0.2:40002".parse().unwrap();
+    let server: std::net::SocketAddr = "10.0.0.1:7000".parse().unwrap();
+    let mut datagrams = Vec::new();
+    let mut want = BTreeMap::new();
+    let mut send = |ty: &str, bytes: Vec<u8>, json: String, to_server: bool| {
+        let sequence = datagrams.len() as u16;
+        let mut d = vec![0x05, 0];
+        d.extend_from_slice(&sequence.to_be_bytes());
+        d.extend_from_slice(&bytes);
+        let (src, dst) = if to_server {
+            (client, server)
+        } else {
+            (server, client)
+        };
+        datagrams.push(capture::Datagram {
+            time: std::time::Duration::from_millis(datagrams.len() as u64),
+            src,
+            dst,
+            bytes: d,
+        });
+        *want.entry((ty.to_string(), json)).or_insert(0) += 1;
+    };
+    for p in own_schema::probes() {
+        let bytes = hopnet_codec::to_bytes(&p).unwrap();
+        send("Probe", bytes, serde_json::to_string(&p).unwrap(), true);
+    }
+    for s in own_schema::shapes() {
+        let bytes = hopnet_codec::to_bytes(&s).unwrap();
+        send("Shape", bytes, serde_json::to_string(&s).unwrap(), false);
+    }
+    let lua = Wireshark::new::<Probe, Shape>("Probe", "Shape")
+        .port(7000)
+        .generate()
+        .unwrap();
+    // What the readers cannot read is refused by name.
+    let refused = Wireshark::new::<u128, Shape>("Big", "Shape")
+        .generate()
+        .unwrap_err();
+    assert!(refused.reason.contains("128-bit"), "{refused}");
+    if !tshark::available() {
+        return;
+    }
+    let dir = tshark::scratch("own");
+    let pcap = dir.join("own.pcap");
+    capture::write_pcap(&pcap, &datagrams);
+    let path = dir.join("own.lua");
+    std::fs::write(&path, lua).unwrap();
+    assert_same(&shown_by_tshark(&pcap, &path), &want, "tshark");
+    assert_tree(&pcap, &path, &want);
 }
