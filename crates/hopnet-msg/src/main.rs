@@ -9,6 +9,8 @@
 //! rabbit-msg decode ClientMessage --dialect original 0008   # the original implementation's
 //! rabbit-msg schema [TYPE]                          # the spec's notation
 //! rabbit-msg codegen typescript [TYPE...] [--out F] # TypeScript codecs (all messages without TYPE)
+//! rabbit-msg dissector wireshark [--port P] [--out F] # a Lua dissector for Wireshark and tshark
+//! rabbit-msg pcap FILE [--port P]                   # a capture's messages as JSON lines
 //! ```
 //!
 //! Bad input: one line `error: <reason>` on standard error and exit status 1. With `--batch`, a
