@@ -482,59 +482,31 @@ fn run(cli: Cli) -> Result<(), String> {
 }
 
 /// `rabbit-msg pcap`: one JSON line per message, `ClientMessage` toward the server's ports,
-/// `ServerMessage` from them; a message that does not decode is a line with `error`.
+/// `ServerMessage` from them (hopnet_msg::pcap::json_lines).
 fn pcap(file: &std::path::Path, ports: &[u16]) -> Result<(), String> {
-    let ports = if ports.is_empty() {
-        &[hopnet_msg::dissector::DEFAULT_PORT][..]
-    } else {
-        ports
-    };
-    let mut capture =
-        hopnet_msg::pcap::Capture::open(file, ports)?.check_messages(|to_server, m| {
-            let ty = if to_server {
-                "ClientMessage"
-            } else {
-                "ServerMessage"
-            };
-            codec(ty, Dialect::Spec).is_ok_and(|c| (c.decode)(&to_hex(m)).is_ok())
-        });
-    let out = io::stdout();
-    let mut out = io::BufWriter::new(out.lock());
-    let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
-    while let Some(message) = capture.next_message() {
-        let m = match message {
-            Ok(m) => m,
-            Err(e) => {
-                out.flush().map_err(write_error)?;
-                return Err(e);
-            }
-        };
-        let ty = if m.to_server {
+    use hopnet_msg::pcap::{JsonLinesError, json_lines};
+    let default = [hopnet_msg::dissector::DEFAULT_PORT];
+    let ports = if ports.is_empty() { &default } else { ports };
+    let decode = |to_server: bool, bytes: &[u8]| {
+        let ty = if to_server {
             "ClientMessage"
         } else {
             "ServerMessage"
         };
-        let value = match (codec(ty, Dialect::Spec)?.decode)(&to_hex(&m.bytes)) {
-            Ok(json) => format!("\"value\":{json}"),
-            Err(e) => format!("\"error\":{}", quote(&e)),
-        };
-        writeln!(
-            out,
-            "{{\"time\":{:.6},\"src\":{},\"dst\":{},\"type\":\"{ty}\",\"delivery\":{},\"sequence\":{},{value}}}",
-            m.time,
-            quote(&m.src.to_string()),
-            quote(&m.dst.to_string()),
-            quote(m.delivery),
-            m.sequence,
+        (
+            ty,
+            codec(ty, Dialect::Spec).and_then(|c| (c.decode)(&to_hex(bytes))),
         )
-        .map_err(write_error)?;
-    }
-    out.flush().map_err(write_error)?;
-    let counts = capture.counts();
+    };
+    let counts = match json_lines(file, ports, &decode, &mut io::stdout().lock()) {
+        Ok(counts) => counts,
+        Err(JsonLinesError::Write(e)) => return Err(write_error(e)),
+        Err(e) => return Err(e.to_string()),
+    };
     if counts.netcode > 0 {
+        let n = counts.netcode;
         eprintln!(
-            "note: {} netcode packets are sealed: their messages cannot be read without the keys",
-            counts.netcode
+            "note: {n} netcode packets are sealed: their messages cannot be read without the keys"
         );
     }
     if counts.malformed > 0 {

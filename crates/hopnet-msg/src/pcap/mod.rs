@@ -21,10 +21,12 @@
 
 mod file;
 mod gso;
+mod json_lines;
 mod link;
 mod reassembly;
 mod wire;
 
+pub use json_lines::{Decoder, JsonLinesError, json_lines};
 pub use link::{Udp, udp};
 /// A capture's link type (the `pcap-file` crate's), which [`udp`] reads frames by.
 pub use pcap_file::DataLink;
@@ -69,8 +71,9 @@ pub struct Counts {
     pub malformed: u64,
 }
 
-/// A capture file, read message by message.
-pub struct Capture {
+/// A capture file, read message by message (`'a`: the lifetime of the check of
+/// [`Capture::check_messages`]).
+pub struct Capture<'a> {
     packets: file::Packets<file::Peeked<BufReader<File>>>,
     ports: Vec<u16>,
     observer: wire::Observer,
@@ -78,15 +81,15 @@ pub struct Capture {
     ready: VecDeque<Message>,
     counts: Counts,
     failed: bool,
-    decodes: Option<Box<Decodes>>,
+    decodes: Option<Box<Decodes<'a>>>,
 }
 
 /// Whether a message (sent to the server or not, its bytes) decodes.
-type Decodes = dyn Fn(bool, &[u8]) -> bool;
+type Decodes<'a> = dyn Fn(bool, &[u8]) -> bool + 'a;
 
-impl Capture {
+impl<'a> Capture<'a> {
     /// Opens a pcap or pcapng file; `ports` are the game server's UDP ports.
-    pub fn open(path: impl AsRef<Path>, ports: &[u16]) -> Result<Capture, String> {
+    pub fn open(path: impl AsRef<Path>, ports: &[u16]) -> Result<Capture<'a>, String> {
         let path = path.as_ref();
         let f = File::open(path).map_err(|e| format!("cannot open {}: {e}", path.display()))?;
         let packets =
@@ -122,7 +125,7 @@ impl Capture {
     /// });
     /// # Ok::<(), String>(())
     /// ```
-    pub fn check_messages(mut self, decodes: impl Fn(bool, &[u8]) -> bool + 'static) -> Self {
+    pub fn check_messages(mut self, decodes: impl Fn(bool, &[u8]) -> bool + 'a) -> Self {
         self.decodes = Some(Box::new(decodes));
         self
     }

@@ -22,7 +22,16 @@ type Tcpdump = (Child, thread::JoinHandle<Vec<String>>);
 
 fn start_tcpdump(file: &Path, port: u16) -> Option<Tcpdump> {
     let mut child = Command::new("tcpdump")
-        .args(["-i", "lo", "--immediate-mode", "-U", "-n", "-w"])
+        .args([
+            "-i",
+            "lo",
+            "--immediate-mode",
+            "-B",
+            "32768",
+            "-U",
+            "-n",
+            "-w",
+        ])
         .arg(file)
         .args(["udp", "port", &port.to_string()])
         .stdout(Stdio::null())
@@ -100,19 +109,28 @@ fn play(address: SocketAddr, transport: hopnet::Server) -> u64 {
     received
 }
 
-/// The capture of a round, and how many messages the bots received; `None` when tcpdump
-/// cannot run here.
+/// The capture of a round, how many messages the bots received and tcpdump's summary; `None`
+/// when tcpdump cannot run here. A capture from which the kernel dropped packets (tcpdump says
+/// so; it happens on a loaded machine) is made again, up to three times.
 pub fn capture_a_round(dir: &Path) -> Option<(std::path::PathBuf, u16, u64, String)> {
     if !crate::tshark::tool_available("tcpdump") {
         return None;
     }
-    let transport = hopnet::Server::bind("127.0.0.1:0", hopnet::Config::default()).unwrap();
-    let address = transport.local_addr().unwrap();
-    let file = dir.join("round.pcap");
-    let tcpdump = start_tcpdump(&file, address.port())?;
-    let received = play(address, transport);
-    // The last datagrams reach the capture before it stops.
-    thread::sleep(Duration::from_millis(200));
-    let summary = stop(tcpdump);
-    Some((file, address.port(), received, summary))
+    let mut last = None;
+    for attempt in 0..3 {
+        let transport = hopnet::Server::bind("127.0.0.1:0", hopnet::Config::default()).unwrap();
+        let address = transport.local_addr().unwrap();
+        let file = dir.join(format!("round{attempt}.pcap"));
+        let tcpdump = start_tcpdump(&file, address.port())?;
+        let received = play(address, transport);
+        // The last datagrams reach the capture before it stops.
+        thread::sleep(Duration::from_millis(200));
+        let summary = stop(tcpdump);
+        let complete = summary.contains(" 0 packets dropped by kernel");
+        last = Some((file, address.port(), received, summary));
+        if complete {
+            break;
+        }
+    }
+    last
 }
