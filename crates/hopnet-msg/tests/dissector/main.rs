@@ -570,7 +570,7 @@ fn gso_batches_captured_whole_are_split_back_into_their_datagrams() {
 #[test]
 fn a_games_own_schema_gets_its_own_dissector() {
     use hopnet_msg::dissector::Wireshark;
-    use own_schema::{Probe, Shape};
+    use own_schema::{Probe, Sign};
     let client: std::net::SocketAddr = "10.0.0.2:40002".parse().unwrap();
     let server: std::net::SocketAddr = "10.0.0.1:7000".parse().unwrap();
     let mut datagrams = Vec::new();
@@ -597,16 +597,16 @@ fn a_games_own_schema_gets_its_own_dissector() {
         let bytes = hopnet_codec::to_bytes(&p).unwrap();
         send("Probe", bytes, serde_json::to_string(&p).unwrap(), true);
     }
-    for s in own_schema::shapes() {
+    for s in own_schema::signs() {
         let bytes = hopnet_codec::to_bytes(&s).unwrap();
-        send("Shape", bytes, serde_json::to_string(&s).unwrap(), false);
+        send("Sign", bytes, serde_json::to_string(&s).unwrap(), false);
     }
-    let lua = Wireshark::new::<Probe, Shape>("Probe", "Shape")
+    let lua = Wireshark::new::<Probe, Sign>("Probe", "Sign")
         .port(7000)
         .generate()
         .unwrap();
     // What the readers cannot read is refused by name.
-    let refused = Wireshark::new::<u128, Shape>("Big", "Shape")
+    let refused = Wireshark::new::<u128, Sign>("Big", "Sign")
         .generate()
         .unwrap_err();
     assert!(refused.reason.contains("128-bit"), "{refused}");

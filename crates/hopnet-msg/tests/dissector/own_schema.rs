@@ -41,32 +41,35 @@ pub struct Probe {
     #[rabbit(if = "*distance >= 100 && health.is_some()")]
     #[bits(4)]
     warning: Option<u8>,
-    shape: Shape,
-    wide: Wide,
+    sign: Sign,
+    span: Span,
 }
 
+/// A sign on the road: a 4-bit tag with a gap, a condition on a float and one on a tuple's field.
 #[derive(Rabbit, Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[bits(3)]
-pub enum Shape {
-    Circle {
-        radius: f32,
+#[bits(4)]
+pub enum Sign {
+    Stop,
+    Go {
+        speed: f32,
+        #[rabbit(if = "*speed > 2.5")]
+        boost: Option<u8>,
     },
-    Square(u16),
-    Segment(i8, i8),
-    Marked(u8, #[rabbit(if = "*_0 > 1")] Option<u8>),
-    #[rabbit(index = 6)]
-    Empty,
+    Turn(i16, bool),
+    #[rabbit(index = 9)]
+    Lanes(u8, #[rabbit(if = "*_0 > 1")] Option<u8>),
 }
 
+/// A distance by a varint tag far past one byte.
 #[derive(Rabbit, Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[rabbit(tag = "varint")]
-pub enum Wide {
-    A,
-    #[rabbit(index = 300)]
-    B(u64),
-    #[rabbit(index = 70000)]
-    C {
-        at: i32,
+pub enum Span {
+    Here,
+    #[rabbit(index = 500)]
+    Far(u64),
+    #[rabbit(index = 100_000)]
+    Back {
+        by: i32,
     },
 }
 
@@ -98,8 +101,8 @@ pub fn probes() -> Vec<Probe> {
         health: Some(3),
         distance: 100,
         warning: Some(15),
-        shape: Shape::Marked(2, Some(200)),
-        wide: Wide::C { at: -70000 },
+        sign: Sign::Lanes(2, Some(200)),
+        span: Span::Back { by: -70000 },
     };
     let second = Probe {
         d: (1 << 53) + 1,
@@ -114,8 +117,8 @@ pub fn probes() -> Vec<Probe> {
         health: None,
         distance: 7,
         warning: None,
-        shape: Shape::Marked(1, None),
-        wide: Wide::B(u64::MAX),
+        sign: Sign::Lanes(1, None),
+        span: Span::Far(u64::MAX),
         ..base.clone()
     };
     let third = Probe {
@@ -128,20 +131,25 @@ pub fn probes() -> Vec<Probe> {
         distance: 99,
         health: Some(1),
         warning: None,
-        shape: Shape::Circle { radius: 1.5 },
-        wide: Wide::A,
+        sign: Sign::Go {
+            speed: 3.0,
+            boost: Some(9),
+        },
+        span: Span::Here,
         ..base.clone()
     };
     vec![base, second, third]
 }
 
-/// The server's side: every variant of `Shape`.
-pub fn shapes() -> Vec<Shape> {
+/// The server's side: every variant of `Sign`.
+pub fn signs() -> Vec<Sign> {
     vec![
-        Shape::Circle { radius: -0.1 },
-        Shape::Square(513),
-        Shape::Segment(-1, 1),
-        Shape::Marked(0, None),
-        Shape::Empty,
+        Sign::Stop,
+        Sign::Go {
+            speed: -0.1,
+            boost: None,
+        },
+        Sign::Turn(-300, true),
+        Sign::Lanes(0, None),
     ]
 }
