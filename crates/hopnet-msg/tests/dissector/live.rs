@@ -109,6 +109,21 @@ fn play(address: SocketAddr, transport: hopnet::Server) -> u64 {
     received
 }
 
+/// A round recorded by the server's own driver (hopnet's `Recorder`, pcapng of raw IP, both
+/// directions), and how many messages the bots received: no tool needed to capture it.
+pub fn record_a_round(dir: &Path) -> (std::path::PathBuf, u16, u64) {
+    let mut transport = hopnet::Server::bind("127.0.0.1:0", hopnet::Config::default()).unwrap();
+    let address = transport.local_addr().unwrap();
+    let file = dir.join("round.pcapng");
+    transport
+        .record(hopnet::record::RecordConfig::new(&file))
+        .unwrap();
+    // The server's driver, and its recorder with it, is dropped (and flushed) when the round
+    // ends.
+    let received = play(address, transport);
+    (file, address.port(), received)
+}
+
 /// The capture of a round, how many messages the bots received and tcpdump's summary; `None`
 /// when tcpdump cannot run here. A capture from which the kernel dropped packets (tcpdump says
 /// so; it happens on a loaded machine) is made again, up to three times.

@@ -483,6 +483,20 @@ fn a_round_of_the_game_server_with_bots_captured_by_tcpdump_shows_every_message(
     let Some((pcap, port, received, summary)) = live::capture_a_round(&dir) else {
         return;
     };
+    every_server_message_is_shown(&dir, &pcap, port, received, &format!("tcpdump: {summary}"));
+}
+
+#[test]
+fn a_round_recorded_by_the_servers_driver_shows_every_message() {
+    let dir = tshark::scratch("recorded");
+    let (recording, port, received) = live::record_a_round(&dir);
+    every_server_message_is_shown(&dir, &recording, port, received, "hopnet's recording");
+}
+
+/// Every message the bots received is in `pcap` (a capture of the round on `port`), printed
+/// by `rabbit-msg pcap`, and tshark with the generated dissector shows each the same, field by
+/// field.
+fn every_server_message_is_shown(dir: &Path, pcap: &Path, port: u16, received: u64, source: &str) {
     let port = port.to_string();
     let text = common::run_ok(&["pcap", &pcap.display().to_string(), "--port", &port], "");
     let mut by_pcap: BTreeMap<(String, String), usize> = BTreeMap::new();
@@ -511,7 +525,7 @@ fn a_round_of_the_game_server_with_bots_captured_by_tcpdump_shows_every_message(
     let sent: usize = by_pcap.values().sum();
     assert_eq!(
         sent as u64, received,
-        "every message the bots received is in the capture (tcpdump: {summary})"
+        "every message the bots received is in the capture ({source})"
     );
     for kind in [
         "Response.Connect",
@@ -524,14 +538,14 @@ fn a_round_of_the_game_server_with_bots_captured_by_tcpdump_shows_every_message(
     if !tshark::available() {
         return;
     }
-    let lua = tshark::dissector(&dir, &[port.parse().unwrap()]);
-    let by_tshark: BTreeMap<_, _> = shown_by_tshark(&pcap, &lua)
+    let lua = tshark::dissector(dir, &[port.parse().unwrap()]);
+    let by_tshark: BTreeMap<_, _> = shown_by_tshark(pcap, &lua)
         .into_iter()
         .filter(|((t, _), _)| t == "ServerMessage")
         .collect();
-    assert_same(&by_tshark, &by_pcap, "tshark on tcpdump's capture");
-    let all: BTreeMap<_, _> = shown_by_tshark(&pcap, &lua);
-    assert_tree(&pcap, &lua, &all);
+    assert_same(&by_tshark, &by_pcap, &format!("tshark on {source}"));
+    let all: BTreeMap<_, _> = shown_by_tshark(pcap, &lua);
+    assert_tree(pcap, &lua, &all);
 }
 
 #[test]
