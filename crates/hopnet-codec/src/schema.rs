@@ -240,6 +240,19 @@ pub struct TypeSchema {
     pub min_bits: u64,
     /// `Encode::MAX_BITS`.
     pub max_bits: Option<u64>,
+    /// `#[rabbit(delta)]`: how the type's deltas are laid out; `None` for a type without
+    /// deltas. It decides the bytes of every delta that holds the type.
+    pub delta: Option<DeltaLayout>,
+}
+
+/// How a `#[rabbit(delta)]` type's deltas are laid out (`hopnet_codec::delta`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeltaLayout {
+    /// `delta`, or `delta = "per_struct"`: one changed bit for the whole value, then its
+    /// fields' deltas.
+    PerStruct,
+    /// `delta = "per_field"`: only the fields' deltas, no bit of its own.
+    PerField,
 }
 
 /// What a type consists of.
@@ -298,6 +311,9 @@ pub struct FieldSchema {
     pub condition: Option<&'static str>,
     /// For `#[rabbit(skip)]`: the field is not on the wire.
     pub skipped: bool,
+    /// For `#[rabbit(key = "...")]` on a list of a delta type: the path of the items' key,
+    /// as written (`"id"`, `"meta.id"`); its deltas are keyed.
+    pub key: Option<&'static str>,
 }
 
 /// Types that describe their own layout: every `#[derive(Rabbit)]` type.

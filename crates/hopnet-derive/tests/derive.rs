@@ -798,6 +798,26 @@ struct Described {
     inner: Inner,
 }
 
+#[derive(Rabbit, Debug, Clone, PartialEq)]
+#[rabbit(delta = "per_field")]
+struct Keyed {
+    #[rabbit(key = "0")]
+    items: Vec<(u8, u16)>,
+    plain: Vec<u8>,
+}
+
+#[test]
+fn schema_records_the_delta_markers() {
+    use hopnet_codec::schema::DeltaLayout;
+    let schema = <Keyed as Describe>::type_schema();
+    assert_eq!(schema.delta, Some(DeltaLayout::PerField));
+    let Body::Struct(fields) = schema.body else {
+        panic!("a struct")
+    };
+    assert_eq!((fields[0].key, fields[1].key), (Some("0"), None));
+    assert_eq!(<Inner as Describe>::type_schema().delta, None);
+}
+
 #[test]
 fn schema_describes_the_layout() {
     let schema = <Described as Describe>::type_schema();

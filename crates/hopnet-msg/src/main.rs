@@ -8,7 +8,11 @@
 //! rabbit-msg decode ClientMessage --batch < lines   # one hex string a line in, one JSON out
 //! rabbit-msg decode ClientMessage --dialect original 0008   # the original implementation's
 //! rabbit-msg schema [TYPE]                          # the spec's notation
+//! rabbit-msg schema --json [TYPE] > v2.json         # the whole schema as data (all messages)
+//! rabbit-msg compat v1.json v2.json [--json]        # what changed; exit 2 if something breaks
 //! rabbit-msg codegen typescript [TYPE...] [--out F] # TypeScript codecs (all messages without TYPE)
+//! rabbit-msg dissector wireshark [--port P] [--out F] # a Lua dissector for Wireshark and tshark
+//! rabbit-msg pcap FILE [--port P]                   # a capture's messages as JSON lines
 //! ```
 //!
 //! Bad input: one line `error: <reason>` on standard error and exit status 1. With `--batch`, a
@@ -80,9 +84,44 @@ enum Command {
         /// The message type, by its spec name.
         #[arg(value_name = "TYPE")]
         ty: Option<String>,
+        /// The whole schema as one JSON document (hopnet_msg::export), for `compat`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Lists the changes between two `schema --json` exports and whether each breaks old or
+    /// new peers. Exit status 0: nothing breaks; 2: something breaks; 1: an input is unreadable.
+    Compat {
+        /// The export of the released schema.
+        old: std::path::PathBuf,
+        /// The export of the schema to release.
+        new: std::path::PathBuf,
+        /// One JSON document instead of text.
+        #[arg(long)]
+        json: bool,
     },
     /// Lists the message types that encode, decode and schema accept.
     Types,
+    /// Prints the messages of a pcap or pcapng capture as JSON lines (hopnet_msg::pcap).
+    Pcap {
+        /// The capture file.
+        #[arg(value_name = "FILE")]
+        file: std::path::PathBuf,
+        /// The game server's UDP port (repeatable; 7777 when absent).
+        #[arg(long = "port", value_name = "P")]
+        ports: Vec<u16>,
+    },
+    /// Writes a dissector of hopnet's wire and the game's messages (hopnet_msg::dissector).
+    Dissector {
+        /// `wireshark`: one Lua file for Wireshark and tshark (`-X lua_script:FILE`).
+        #[arg(value_enum, value_name = "TOOL")]
+        tool: DissectorTool,
+        /// The game server's UDP port (repeatable; 7777 when absent).
+        #[arg(long = "port", value_name = "P")]
+        ports: Vec<u16>,
+        /// The file to write; standard output when absent.
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+    },
     /// Generates codecs of the messages in another language (hopnet_msg::codegen).
     Codegen {
         /// `typescript`: a module with a type, an encoder and a decoder per message.
@@ -102,6 +141,11 @@ enum Language {
     Typescript,
 }
 
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum DissectorTool {
+    Wireshark,
+}
+
 /// Turns one input into one output line, or a one-line reason.
 type Convert = fn(&str) -> Result<String, String>;
 
@@ -110,6 +154,7 @@ struct Codec {
     name: &'static str,
     encode: Convert,
     decode: Convert,
+    schema: fn() -> hopnet_codec::schema::Encoding,
 }
 
 macro_rules! codecs {
@@ -118,6 +163,7 @@ macro_rules! codecs {
             name: $name,
             encode: encode_json::<$ty>,
             decode: decode_hex::<$ty>,
+            schema: <$ty as Encode>::schema,
         }),*]
     };
 }
@@ -218,6 +264,7 @@ const ORIGINAL_CODECS: &[Codec] = &[Codec {
     name: "ClientMessage",
     encode: encode_original_client,
     decode: decode_original_client,
+    schema: <ClientMessage as Encode>::schema,
 }];
 
 fn encode_json<T: DeserializeOwned + Encode>(json: &str) -> Result<String, String> {
@@ -407,10 +454,33 @@ fn run(cli: Cli) -> Result<(), String> {
             batch: b,
             dialect,
         } => convert_one_or_batch(codec(&ty, dialect)?.decode, input, b),
-        Command::Schema { ty: None } => {
+        Command::Schema { ty, json: true } => {
+            let schema = match ty {
+                None => hopnet_msg::export::snow_fight(),
+                Some(name) => hopnet_msg::export::Schema::new()
+                    .message_encoding(&name, (codec(&name, Dialect::Spec)?.schema)()),
+            };
+            print(schema.to_json().map_err(|e| e.to_string())?.trim_end())
+        }
+        Command::Compat { old, new, json } => {
+            let report = hopnet_msg::compat::compare_files(&old, &new)?;
+            print(
+                if json {
+                    report.to_json()
+                } else {
+                    report.to_text()
+                }
+                .trim_end(),
+            )?;
+            if report.breaking() {
+                std::process::exit(hopnet_msg::compat::EXIT_BREAKING.into());
+            }
+            Ok(())
+        }
+        Command::Schema { ty: None, .. } => {
             print(notation::render(&notation::definitions()).trim_end())
         }
-        Command::Schema { ty: Some(name) } => {
+        Command::Schema { ty: Some(name), .. } => {
             let def = notation::definition(&name).or_else(|| seed_definition(&name));
             let def = def.ok_or_else(|| {
                 let seeds = SEED_CODECS.iter().map(|c| c.name);
@@ -430,17 +500,73 @@ fn run(cli: Cli) -> Result<(), String> {
             let module = hopnet_msg::codegen::typescript_for(&types)?
                 .generate()
                 .map_err(|e| e.to_string())?;
-            match out {
-                Some(path) => std::fs::write(&path, module)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display())),
-                None => print(module.trim_end()),
-            }
+            write_out(out, &module)
         }
+        Command::Dissector {
+            tool: DissectorTool::Wireshark,
+            ports,
+            out,
+        } => {
+            let lua = ports
+                .into_iter()
+                .fold(hopnet_msg::dissector::snow_fight(), |d, p| d.port(p))
+                .generate()
+                .map_err(|e| e.to_string())?;
+            write_out(out, &lua)
+        }
+        Command::Pcap { file, ports } => pcap(&file, &ports),
         Command::Types => {
             let seeds = SEED_CODECS.iter().map(|c| c.name);
             let all: Vec<&str> = notation::MESSAGES.iter().copied().chain(seeds).collect();
             print(&all.join("\n"))
         }
+    }
+}
+
+/// `rabbit-msg pcap`: one JSON line per message, `ClientMessage` toward the server's ports,
+/// `ServerMessage` from them (hopnet_msg::pcap::json_lines).
+fn pcap(file: &std::path::Path, ports: &[u16]) -> Result<(), String> {
+    use hopnet_msg::pcap::{JsonLinesError, json_lines};
+    let default = [hopnet_msg::dissector::DEFAULT_PORT];
+    let ports = if ports.is_empty() { &default } else { ports };
+    let decode = |to_server: bool, bytes: &[u8]| {
+        let ty = if to_server {
+            "ClientMessage"
+        } else {
+            "ServerMessage"
+        };
+        (
+            ty,
+            codec(ty, Dialect::Spec).and_then(|c| (c.decode)(&to_hex(bytes))),
+        )
+    };
+    let counts = match json_lines(file, ports, &decode, &mut io::stdout().lock()) {
+        Ok(counts) => counts,
+        Err(JsonLinesError::Write(e)) => return Err(write_error(e)),
+        Err(e) => return Err(e.to_string()),
+    };
+    if counts.netcode > 0 {
+        let n = counts.netcode;
+        eprintln!(
+            "note: {n} netcode packets are sealed: their messages cannot be read without the keys"
+        );
+    }
+    if counts.malformed > 0 {
+        eprintln!(
+            "note: {} datagrams on the ports are not hopnet's wire",
+            counts.malformed
+        );
+    }
+    Ok(())
+}
+
+/// Writes generated text to `out`, or standard output.
+fn write_out(out: Option<std::path::PathBuf>, text: &str) -> Result<(), String> {
+    match out {
+        Some(path) => {
+            std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => print(text.trim_end()),
     }
 }
 

@@ -46,6 +46,7 @@ pub struct Config {
     pub(crate) max_offers: u32,
     pub(crate) tracked_timeout: Duration,
     pub(crate) max_tracked: usize,
+    pub(crate) schema: Option<std::sync::Arc<crate::SchemaFingerprint>>,
 }
 
 impl Default for Config {
@@ -84,6 +85,7 @@ impl Default for Config {
             max_offers: 8,
             tracked_timeout: Duration::from_secs(1),
             max_tracked: 1024,
+            schema: None,
         }
     }
 }
@@ -244,6 +246,17 @@ impl ConfigBuilder {
         max_tracked: usize;
     }
 
+    /// The game's schema, checked against the peer's when the extensions are negotiated: two
+    /// ends given different schemas end the connection with
+    /// [`DisconnectReason::SchemaMismatch`](crate::DisconnectReason::SchemaMismatch), naming a
+    /// type that differs (PROTOCOL.md, "The schema check"). Needs
+    /// [`extensions`](Self::extensions). A peer without a schema, or without the extensions,
+    /// is not checked and connects as before.
+    pub fn schema(mut self, schema: crate::SchemaFingerprint) -> Self {
+        self.config.schema = Some(std::sync::Arc::new(schema));
+        self
+    }
+
     /// Checks the values and returns the configuration.
     pub fn build(self) -> Result<Config, Error> {
         let c = self.config;
@@ -319,6 +332,11 @@ impl ConfigBuilder {
         if c.ack_every == 0 || c.max_tracked == 0 || c.tracked_timeout.is_zero() {
             return Err(Error::InvalidConfig(
                 "ack_every, max_tracked and tracked_timeout must be positive",
+            ));
+        }
+        if c.schema.is_some() && !c.extensions {
+            return Err(Error::InvalidConfig(
+                "a schema is checked in the extensions' negotiation: enable extensions",
             ));
         }
         Ok(c)

@@ -85,6 +85,9 @@ pub enum DisconnectReason {
     TimedOut,
     /// The handshake did not complete before the connect timeout.
     ConnectTimeout,
+    /// Both ends were given a schema ([`ConfigBuilder::schema`](crate::ConfigBuilder::schema))
+    /// and they differ: the negotiation refused the connection, naming a type that differs.
+    SchemaMismatch(crate::SchemaMismatch),
 }
 
 /// Something that happened on a connection.

@@ -81,6 +81,7 @@
 //! | `ext/datagram.rs` | the extended datagram: marker, CRC, padding |
 //! | `ext/frame.rs` | the extended wire's frames: ping, close, ACK ranges, data |
 //! | `ext/compress.rs` | LZ4 framing of a message, bounded decompression |
+//! | `ext/schema.rs` | the schema field of an offer or accept, and the check that names a type that differs |
 //! | `handshake/mod.rs` | the handshake's bare 4-byte datagrams: salt, pepper, seasoning |
 //! | `handshake/cookie.rs` | the server's stateless challenge cookie |
 //! | `handshake/client.rs` | the client's handshake: probes, and which answers it accepts |
@@ -159,6 +160,7 @@ pub use error::Error;
 pub use event::{ConnectionId, Delivery, DisconnectReason, Event, MessageId, ServerEvent};
 pub use ext::Extensions;
 pub use ext::features::SPEC_DATAGRAM;
+pub use ext::schema::{MismatchKind, SchemaFingerprint, SchemaMismatch};
 pub use handshake::HandshakeFailure;
 pub use machine::Machine;
 pub use packet::HEADER_LEN;

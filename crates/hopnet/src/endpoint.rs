@@ -27,6 +27,7 @@ use std::time::{Instant, SystemTime};
 
 use quinn_udp::UdpSocketState;
 
+use super::record::{Drain, RecordConfig, Recorder, Tap, decrypted};
 use super::recv::RecvBuf;
 use super::send::{Outbox, Socket};
 use super::side_channel::SideChannel;
@@ -103,6 +104,36 @@ impl<R: Role, W: Wait> Endpoint<R, W> {
     /// Socket-level counters.
     pub fn socket_stats(&self) -> SocketStats {
         self.driver.port.stats.clone()
+    }
+
+    /// Starts recording every datagram between the socket and the machine to a pcapng file
+    /// (see [`record`](crate::record)), in place of any recording already running; its
+    /// times count from now. Fails if the file cannot be created; once running, a failed
+    /// write stops the recording without stopping the driver.
+    pub fn record(&mut self, config: RecordConfig) -> Result<(), Error> {
+        let local = self.local_addr()?;
+        let decrypted = config.is_decrypted();
+        let recorder = Recorder::create(config, local, Instant::now())?;
+        let port = &mut self.driver.port;
+        port.decrypted = R::decrypted(&mut port.machine, decrypted);
+        port.recorder = Some(recorder);
+        Ok(())
+    }
+
+    /// Stops the recording, if one runs, and hands back its recorder (flushed).
+    pub fn stop_recording(&mut self) -> Option<Recorder> {
+        let port = &mut self.driver.port;
+        if port.decrypted.take().is_some() {
+            R::decrypted(&mut port.machine, false);
+        }
+        let mut recorder = port.recorder.take()?;
+        recorder.flush();
+        Some(recorder)
+    }
+
+    /// The recording running, if any: what it has written, whether a write failed.
+    pub fn recorder(&self) -> Option<&Recorder> {
+        self.driver.port.recorder.as_ref()
     }
 
     /// What the socket feeds, below what the application drives.
@@ -195,6 +226,14 @@ pub trait Role: sealed_role::Sealed {
     type App;
     /// The application's side of `machine`.
     fn app(machine: &mut Self::Machine) -> &mut Self::App;
+
+    /// Turns secure mode's copy of the decrypted datagrams on or off; the drain a recording
+    /// runs after each round, if on (see [`crate::record`]). None for a machine that has no
+    /// secure mode.
+    #[doc(hidden)]
+    fn decrypted(_machine: &mut Self::Machine, _on: bool) -> Option<Drain<Self::Machine>> {
+        None
+    }
 }
 
 /// hopnet's server, plain or secure ([`crate::Server`]): the
@@ -219,6 +258,14 @@ impl Role for ServerRole {
     fn app(machine: &mut Self::Machine) -> &mut hopnet_proto::Server {
         machine.machine()
     }
+    fn decrypted(machine: &mut ServerMachine, on: bool) -> Option<Drain<ServerMachine>> {
+        machine.secure()?.set_plain_capture(on);
+        on.then_some(|m, recorder| {
+            if let Some(secure) = m.secure() {
+                decrypted::from_server(secure, recorder);
+            }
+        })
+    }
 }
 
 impl Role for ClientRole {
@@ -226,6 +273,14 @@ impl Role for ClientRole {
     type App = hopnet_proto::Client;
     fn app(machine: &mut Self::Machine) -> &mut hopnet_proto::Client {
         machine.machine()
+    }
+    fn decrypted(machine: &mut ClientMachine, on: bool) -> Option<Drain<ClientMachine>> {
+        machine.secure()?.set_plain_capture(on);
+        on.then_some(|m, recorder| {
+            if let Some(secure) = m.secure() {
+                decrypted::from_client(secure, recorder);
+            }
+        })
     }
 }
 
@@ -411,8 +466,8 @@ impl ClientMachine {
     }
 }
 
-/// The socket, quinn-udp's state for it, the machine, the receive and send sides, and the
-/// counters.
+/// The socket, quinn-udp's state for it, the machine, the receive and send sides, the
+/// counters, and a recording if one runs.
 #[derive(Debug)]
 pub struct Port<S, M> {
     pub(crate) socket: S,
@@ -421,6 +476,9 @@ pub struct Port<S, M> {
     pub(crate) recv: RecvBuf,
     pub(crate) outbox: Outbox,
     pub(crate) stats: SocketStats,
+    pub(crate) recorder: Option<Recorder>,
+    /// With a recording of secure mode's decrypted datagrams: where they come from.
+    pub(crate) decrypted: Option<Drain<M>>,
 }
 
 impl<S: Socket, M: Machine> Port<S, M> {
@@ -432,6 +490,8 @@ impl<S: Socket, M: Machine> Port<S, M> {
             recv: RecvBuf::new(),
             outbox: Outbox::new(),
             stats: SocketStats::default(),
+            recorder: None,
+            decrypted: None,
         })
     }
 
@@ -443,14 +503,38 @@ impl<S: Socket, M: Machine> Port<S, M> {
             machine,
             outbox,
             stats,
+            recorder,
+            decrypted,
             ..
         } = self;
-        outbox.flush(socket, state, machine, now, stats)
+        match (recorder, decrypted) {
+            (None, _) => outbox.flush(socket, state, machine, now, stats),
+            (Some(recorder), None) => {
+                outbox.flush(socket, state, &mut Tap { machine, recorder }, now, stats)
+            }
+            (Some(recorder), Some(drain)) => {
+                let done = outbox.flush(socket, state, machine, now, stats);
+                drain(machine, recorder);
+                done
+            }
+        }
     }
 
     /// Hands the datagrams of `filled` receive slots to the machine; returns how many.
     pub fn deliver(&mut self, filled: usize, now: Instant) -> usize {
-        let datagrams = self.recv.deliver(filled, &mut self.machine, now);
+        let machine = &mut self.machine;
+        let datagrams = match (&mut self.recorder, self.decrypted) {
+            (None, _) => self.recv.deliver(filled, machine, now),
+            (Some(recorder), None) => {
+                self.recv
+                    .deliver(filled, &mut Tap { machine, recorder }, now)
+            }
+            (Some(recorder), Some(drain)) => {
+                let datagrams = self.recv.deliver(filled, machine, now);
+                drain(machine, recorder);
+                datagrams
+            }
+        };
         self.stats.received += datagrams as u64;
         datagrams
     }

@@ -25,6 +25,9 @@
 //! - A bad link between real sockets: an [`Impairment`] on a driver's own outgoing datagrams, or
 //!   a [`relay::Relay`] thread between unmodified processes.
 //! - [`SideChannel`]: another protocol's datagrams (server queries, say) on a server's socket.
+//! - [`record`]: what a driver's machine exchanges, recorded to pcapng
+//!   ([`Endpoint::record`]); [`replay`]: a recording fed back to a machine offline;
+//!   [`StatsSeries`]: a connection's statistics over time.
 //!
 //! `send` on a driver queues the message on the machine and flushes at once; `queue` only
 //! queues (the machine's `send`), for several messages that should leave together.
@@ -104,6 +107,9 @@
 //! | `socket_stats.rs`, `local_address.rs` | the socket's counters; a client's local address for its server's family |
 //! | `side_channel.rs` | another protocol's datagrams on a driver server's socket |
 //! | `relay.rs` | a lossy UDP relay thread between real processes |
+//! | `record.rs`, `record/` | recording what crosses a machine's boundary to rotated pcapng: the recorder, the tap a driver puts around its machine, the synthesized IP and UDP headers, secure mode's decrypted datagrams, a file read back |
+//! | `replay.rs` | a recording fed to a fresh machine offline |
+//! | `stats_series.rs` | connections' statistics sampled into bounded rings |
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -112,12 +118,15 @@ mod blocking;
 mod carrier;
 mod endpoint;
 mod local_address;
+pub mod record;
 mod recv;
 pub mod relay;
+pub mod replay;
 mod send;
 mod side_channel;
 mod socket;
 mod socket_stats;
+mod stats_series;
 #[cfg(feature = "tokio")]
 pub mod tokio;
 
@@ -127,6 +136,7 @@ pub use endpoint::{AnyMachine, ClientRole, Endpoint, Role, ServerRole, Wait};
 pub use hopnet_proto::impairment::Impairment;
 pub use side_channel::{MAX_SIDE_DATAGRAM, SIDE_QUEUE, SideChannel, SideChannelStats};
 pub use socket_stats::SocketStats;
+pub use stats_series::{StatsSample, StatsSeries};
 
 /// The protocol without I/O, the `hopnet-proto` crate: the state machines these drivers run
 /// ([`proto::Server`], [`proto::Client`]), for a loop of your own or a look inside.
@@ -136,4 +146,5 @@ pub use hopnet_proto::{
     Extensions, HEADER_LEN, HandshakeFailure, MAX_CHUNKS, MAX_PAYLOAD, Machine, MessageId, Payload,
     SPEC_DATAGRAM, ServerEvent, ServerStats, Stats, Transmit,
 };
+pub use hopnet_proto::{MismatchKind, SchemaFingerprint, SchemaMismatch};
 pub use hopnet_proto::{engine, secure, sim};

@@ -41,11 +41,16 @@
 //! server and drains on SIGTERM; deploy/ at the repository's root has the container and the
 //! manifests.
 //!
+//! `--record FILE` records every datagram of the UDP socket, both ways, to a pcapng file that
+//! tshark reads (`--record-decrypted` in secure mode: the decrypted datagrams).
+//!
 //! Logs with `tracing` to stderr; `RUST_LOG=debug` shows every hit and refused action.
 
 mod common;
 #[path = "common/fleet_hooks.rs"]
 mod fleet_hooks;
+#[path = "common/record_args.rs"]
+mod record_args;
 #[path = "common/secure_server.rs"]
 mod secure_server;
 
@@ -103,6 +108,8 @@ struct Args {
     query_port: Option<u16>,
     #[command(flatten)]
     security: SecureServerArgs,
+    #[command(flatten)]
+    record: record_args::RecordArgs,
     /// Also take players from browsers: serve the page over HTTP on this address (TCP) and
     /// accept WebTransport sessions on the same address (UDP), WebSockets on its path
     /// `/hopnet` (TCP).
@@ -153,10 +160,16 @@ fn main() {
 }
 
 fn run_udp(args: &Args, game: GameServer, fleet: FleetHooks) -> Result<(), String> {
-    let transport = args
+    let mut transport = args
         .security
         .bind(args.bind, hopnet::Config::default())
         .map_err(|e| format!("cannot listen on {}: {e}", args.bind))?;
+    if let Some(record) = args.record.config() {
+        let path = record.path().display().to_string();
+        transport
+            .record(record)
+            .map_err(|e| format!("cannot record to {path}: {e}"))?;
+    }
     if args.matches > 1 {
         return run_matches(args, transport, game, fleet);
     }
@@ -172,6 +185,9 @@ fn run_web(
     game: GameServer,
     fleet: FleetHooks,
 ) -> Result<(), String> {
+    if args.record.record.is_some() {
+        return Err("--record records the UDP server; it cannot be combined with --web".into());
+    }
     if args.security.secure {
         // Browsers cannot speak netcode (a page has no UDP): the WebTransport server carries
         // the spec's wire, which QUIC's TLS already protects between the page and the server.

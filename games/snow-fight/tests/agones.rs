@@ -5,7 +5,8 @@
 //! `PlayerDisconnect` with the players' ids and the `players` counter's count as bots join and
 //! leave, and `Shutdown` only after SIGTERM and after the round in play ended (today's server
 //! is one match; its "last match" ends with the current round's `GameOver`). A stand-in that
-//! drops every connection and comes back is called again, and play goes on meanwhile.
+//! drops every connection and comes back is called again, and play goes on meanwhile. With
+//! `--matches`, the players of every match are tracked and the drain waits for every match.
 //!
 //! Needs the `agones` feature; the server's binary is the example's, which `cargo test`
 //! builds with the tests.
@@ -174,4 +175,70 @@ fn a_lost_sdk_server_is_called_again_and_play_goes_on() {
         server.wait(Duration::ZERO).is_none(),
         "the server still runs"
     );
+}
+
+#[test]
+fn many_matches_report_every_player_and_drain_after_the_last_match() {
+    let standin = StandIn::start(0, &["players"]).unwrap();
+    let mut server = ServerProcess::start_with(&standin, &["--matches", "2", "--max-players", "2"]);
+    server.wait_ready(&standin);
+    // Four bots fill the two matches of two; each match's round starts when it is full.
+    let bots: Vec<Bot> = (0..4).map(|i| Bot::join(server.addr, 50 + i)).collect();
+    wait_for("four PlayerConnects", LONG, || {
+        standin
+            .calls()
+            .iter()
+            .filter(|c| c.method == "PlayerConnect")
+            .count()
+            == 4
+    });
+    assert!(
+        bots.iter().all(|b| b.game_overs().is_empty()),
+        "a round ended before the drain: the test's timing is off"
+    );
+    let sigterm = Instant::now();
+    server.sigterm();
+    let status = server.wait(LONG).expect("the server exits after its drain");
+    assert!(status.success(), "the drained server exits 0: {status}");
+
+    let calls = standin.calls();
+    let reported = reports(&calls);
+    assert_eq!(
+        reported[..4],
+        [
+            pair("SetPlayerCapacity", "4"),
+            pair("UpdateCounter", "players capacity=4"),
+            pair("UpdateCounter", "players count=0"),
+            pair("Ready", ""),
+        ],
+        "the capacity is both matches' players, then Ready"
+    );
+    assert_eq!(reported.last(), Some(&pair("Shutdown", "")), "{reported:?}");
+    let mut connected: Vec<&str> = calls
+        .iter()
+        .filter(|c| c.method == "PlayerConnect")
+        .map(|c| c.value.as_str())
+        .collect();
+    connected.sort();
+    connected.dedup();
+    assert_eq!(connected.len(), 4, "four distinct players: {connected:?}");
+    assert!(
+        has(&calls, "UpdateCounter", "players count=4"),
+        "{reported:?}"
+    );
+    let shutdown = first(&calls, "Shutdown", "").unwrap().at;
+    assert!(shutdown > sigterm, "Shutdown only after SIGTERM");
+    // Both matches played their round to its end, heard by every bot, before Shutdown.
+    for bot in &bots {
+        let ends = bot.game_overs();
+        assert_eq!(
+            ends.len(),
+            1,
+            "one round each, ended after the drain request"
+        );
+        assert!(
+            ends[0] > sigterm && ends[0] < shutdown,
+            "GameOver, then Shutdown"
+        );
+    }
 }

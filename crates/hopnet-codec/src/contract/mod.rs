@@ -44,7 +44,7 @@ pub use crate::error::{Error, Result};
 pub use crate::layout::{Computed, Transform};
 pub use crate::read::{BitRead, BitReader, BitWindow, Decode};
 pub use crate::schema::{
-    Body, Describe, Encoding, FieldSchema, TypeRef, TypeSchema, VariantSchema,
+    Body, DeltaLayout, Describe, Encoding, FieldSchema, TypeRef, TypeSchema, VariantSchema,
 };
 pub use crate::write::BitWriter;
 

@@ -32,9 +32,11 @@ pub fn via_schema(
                 encoding: other,
                 condition: None,
                 skipped: false,
+                key: None,
             }]),
             min_bits,
             max_bits,
+            delta: None,
         },
     }
 }

@@ -10,7 +10,10 @@
 //! sets it: `Fixed` for `bits`, `Range`, `Varint` (with `zigzag` set or not), `Custom` for
 //! `with`, `List` / `String` with `max_len`, `Empty` for a skipped field; an `if` field has its
 //! `T`'s encoding and `condition: Some(expr)`. A derived field type appears as
-//! `Encoding::Type`, a reference resolved on demand.
+//! `Encoding::Type`, a reference resolved on demand. The delta markers, which decide the bytes
+//! of deltas only, are there too: a `#[rabbit(delta)]` type's
+//! [`DeltaLayout`](crate::schema::DeltaLayout) in `delta`, and a list's `key = "..."` path in
+//! its field's `key`.
 //!
 //! ```
 //! use hopnet_codec::Rabbit;

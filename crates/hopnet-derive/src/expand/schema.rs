@@ -5,7 +5,7 @@ use quote::quote;
 
 use super::names::Names;
 use super::{items, layout};
-use crate::plan::{Body, Field, Fields, Item, Plan};
+use crate::plan::{Body, DeltaMode, Field, Fields, Item, Plan};
 
 pub fn type_schema(input: &Plan<'_>, n: &Names) -> TokenStream {
     let k = &n.krate;
@@ -45,6 +45,11 @@ pub fn type_schema(input: &Plan<'_>, n: &Names) -> TokenStream {
             })
         }
     };
+    let delta = match input.delta.as_ref().map(|d| d.mode) {
+        None => quote!(#k::None),
+        Some(DeltaMode::PerStruct) => quote!(#k::Some(#k::DeltaLayout::PerStruct)),
+        Some(DeltaMode::PerField) => quote!(#k::Some(#k::DeltaLayout::PerField)),
+    };
     quote! {
         #k::TypeSchema {
             name: #name,
@@ -52,6 +57,7 @@ pub fn type_schema(input: &Plan<'_>, n: &Names) -> TokenStream {
             body: #body,
             min_bits: <Self as #k::Encode>::MIN_BITS,
             max_bits: <Self as #k::Encode>::MAX_BITS,
+            delta: #delta,
         }
     }
 }
@@ -70,6 +76,7 @@ fn fields_vec(input: &Plan<'_>, fields: &Fields<'_>, n: &Names) -> TokenStream {
             encoding: #k::Encoding::Constant { bits: #bits, value: #value },
             condition: #k::None,
             skipped: false,
+            key: #k::None,
         }))
     };
     let mut out = Vec::new();
@@ -113,6 +120,20 @@ fn field(input: &Plan<'_>, f: &Field<'_>, n: &Names) -> TokenStream {
         }
         None => quote!(#k::None),
     };
+    let key = match input.delta.as_ref().and_then(|d| d.key(f)) {
+        Some(path) => {
+            let text = path
+                .iter()
+                .map(|m| match m {
+                    syn::Member::Named(ident) => ident.to_string(),
+                    syn::Member::Unnamed(index) => index.index.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(".");
+            quote!(#k::Some(#text))
+        }
+        None => quote!(#k::None),
+    };
     quote!(#k::FieldSchema {
         name: #name,
         doc: #doc,
@@ -120,5 +141,6 @@ fn field(input: &Plan<'_>, f: &Field<'_>, n: &Names) -> TokenStream {
         encoding: #encoding,
         condition: #condition,
         skipped: #skipped,
+        key: #key,
     })
 }

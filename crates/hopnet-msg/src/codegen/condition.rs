@@ -192,6 +192,47 @@ impl Cond {
         }
     }
 
+    /// The condition in Lua (the Wireshark dissector), each field's value written as `value(i)`
+    /// says and its presence as `present(i)`. Lua numbers are doubles, which hold the integers
+    /// conditions compare (a field of 64 bits compares exactly below 2^53).
+    pub(crate) fn to_lua(
+        &self,
+        value: &dyn Fn(usize) -> String,
+        present: &dyn Fn(usize) -> String,
+    ) -> String {
+        let operand = |c: &Cond| {
+            let text = c.to_lua(value, present);
+            if matches!(c, Cond::Binary(..)) {
+                format!("({text})")
+            } else {
+                text
+            }
+        };
+        match self {
+            Cond::Field(i) => value(*i),
+            Cond::IsSome(i, true) => present(*i),
+            Cond::IsSome(i, false) => format!("not {}", present(*i)),
+            Cond::Int(v) => v.to_string(),
+            Cond::Float(text) => text.clone(),
+            Cond::Bool(b) => b.to_string(),
+            Cond::Not(inner) => format!("not {}", operand(inner)),
+            Cond::Neg(inner) => format!("-{}", operand(inner)),
+            Cond::Binary(a, op, b) => {
+                let op = match op {
+                    Op::And => "and",
+                    Op::Or => "or",
+                    Op::Eq => "==",
+                    Op::Ne => "~=",
+                    Op::Lt => "<",
+                    Op::Le => "<=",
+                    Op::Gt => ">",
+                    Op::Ge => ">=",
+                };
+                format!("{} {op} {}", operand(a), operand(b))
+            }
+        }
+    }
+
     /// As an operand of another operator: parenthesized when it is itself a binary expression.
     fn emit_operand(
         &self,

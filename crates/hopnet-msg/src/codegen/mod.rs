@@ -30,12 +30,12 @@
 //! whose JSON form is its one field (`#[serde(transparent)]`) is named with
 //! [`TypeScript::transparent`], since the schema does not know serde's attributes.
 
-mod condition;
+pub(crate) mod condition;
 mod messages;
-mod model;
+pub(crate) mod model;
 mod names;
 mod typescript;
-mod wire;
+pub(crate) mod wire;
 
 pub use messages::typescript;
 pub use messages::typescript_for;

@@ -97,6 +97,27 @@ impl Connection {
                 // again until it answers.
                 self.poll_ping(now);
             }
+            Outcome::Mismatch(mismatch, answer) => {
+                self.close_with(DisconnectReason::SchemaMismatch(mismatch), false);
+                // A server, after the close (which empties the queue): the accept that names
+                // its schema, then the `END`, each twice, the accepts first. The server
+                // forgets the connection, so a lost accept is never sent again: the second
+                // copy is what makes the client's named error survive one loss. A client
+                // sends nothing: the server that sent this accept found the same difference
+                // and has closed.
+                if let Some(accept) = answer {
+                    for copy in [accept.clone(), accept] {
+                        if !self.queue.push_negotiation(copy) {
+                            self.stats.datagrams_dropped += 1;
+                        }
+                    }
+                    if self.data_phase {
+                        for _ in 0..2 {
+                            self.queue_signal(self.wire.close(self.outbound.next_sequence()));
+                        }
+                    }
+                }
+            }
             Outcome::Refused => self.stats.extensions_refused += 1,
         }
     }

@@ -116,7 +116,8 @@ impl Connection {
                 config.handshake_initial_resend,
                 config.handshake_max_resend,
                 config.max_offers,
-            ),
+            )
+            .with_schema(config.schema.clone()),
             state: State::Open,
             clock: now,
             delivered: Vec::new(),

@@ -10,8 +10,11 @@
 
 use std::time::{Duration, Instant};
 
+use std::sync::Arc;
+
 use crate::ext::Extensions;
-use crate::ext::negotiate::{self, Kind, NEGOTIATION_LEN, Negotiation};
+use crate::ext::negotiate::{self, Kind, Negotiation};
+use crate::ext::schema::{SchemaFingerprint, SchemaMismatch};
 
 /// Where a connection stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,13 +44,16 @@ struct Retry {
 }
 
 /// What came of a datagram shaped like a negotiation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Outcome {
     /// Nothing to do (a repeated accept, an offer to a server without extensions is a plain
     /// `ACK` and never gets here).
     Nothing,
     /// The server agreed (or agrees again): send this accept.
-    Answer([u8; NEGOTIATION_LEN]),
+    Answer(Vec<u8>),
+    /// Both ends have a schema and they differ: the connection ends; a server first sends
+    /// this accept, which carries its schema, so that the client can name the type too.
+    Mismatch(SchemaMismatch, Option<Vec<u8>>),
     /// The client's offer was accepted: it now sends extended datagrams.
     Accepted(Extensions),
     /// Corrupt, contradictory or untruthful: dropped and counted.
@@ -70,6 +76,9 @@ pub(crate) struct Negotiator {
     timed: Option<Instant>,
     /// Offers or accepts sent.
     sent: u32,
+    /// The game's schema, sent in offers (and in accepts to offers that carry one) and
+    /// checked against the peer's.
+    schema: Option<Arc<SchemaFingerprint>>,
 }
 
 impl Negotiator {
@@ -89,6 +98,25 @@ impl Negotiator {
             max_offers,
             timed: None,
             sent: 0,
+            schema: None,
+        }
+    }
+
+    /// Sends and checks this schema (`ConfigBuilder::schema`).
+    pub fn with_schema(mut self, schema: Option<Arc<SchemaFingerprint>>) -> Negotiator {
+        self.schema = schema;
+        self
+    }
+
+    /// An offer or accept; with the schema field when this end has a schema and, for an
+    /// accept, the offer carried one (so that a peer without a schema sees the bytes it
+    /// always saw).
+    fn encode(&self, kind: Kind, ext: &Extensions, sequence: u16, with_schema: bool) -> Vec<u8> {
+        match &self.schema {
+            Some(schema) if with_schema => {
+                negotiate::encode_with(kind, ext, sequence, &schema.field())
+            }
+            _ => negotiate::encode(kind, ext, sequence).to_vec(),
         }
     }
 
@@ -169,7 +197,7 @@ impl Negotiator {
     /// The offer to send at `now`, if one is due (`sequence` for its header, see
     /// [`negotiate`]). Past the last offer and its interval, the client settles for the
     /// spec's wire.
-    pub fn poll_offer(&mut self, now: Instant, sequence: u16) -> Option<[u8; NEGOTIATION_LEN]> {
+    pub fn poll_offer(&mut self, now: Instant, sequence: u16) -> Option<Vec<u8>> {
         let State::Offering(retry) = &mut self.state else {
             return None;
         };
@@ -184,7 +212,7 @@ impl Negotiator {
         }
         let local = self.local?;
         self.note_sent(now);
-        Some(negotiate::encode(Kind::Offer, &local, sequence))
+        Some(self.encode(Kind::Offer, &local, sequence, true))
     }
 
     fn note_sent(&mut self, now: Instant) {
@@ -237,6 +265,21 @@ impl Negotiator {
         if self.client != (kind == Kind::Accept) {
             return Outcome::Refused;
         }
+        let fields = negotiate::later_fields(datagram);
+        let peer_schema = fields.first() == Some(&crate::ext::schema::SCHEMA_MARK);
+        let mismatch = match self.schema.as_deref().map(|s| s.check(fields)) {
+            None | Some(Ok(None)) => None,
+            Some(Ok(Some(mismatch))) => Some(mismatch),
+            Some(Err(())) => return Outcome::Refused,
+        };
+        if let Some(mismatch) = mismatch {
+            // No agreement: the connection ends. The server's accept tells the client why.
+            let answer = (kind == Kind::Offer).then(|| {
+                let ext = extensions.intersect(&local);
+                self.encode(Kind::Accept, &ext, sequence, true)
+            });
+            return Outcome::Mismatch(mismatch, answer);
+        }
         match (kind, self.state) {
             // A server: the first offer fixes the agreement; copies of it get the same
             // accept (the first may have been lost).
@@ -248,11 +291,11 @@ impl Negotiator {
                     confirm: None,
                 };
                 self.note_sent(now);
-                Outcome::Answer(negotiate::encode(Kind::Accept, &ext, sequence))
+                Outcome::Answer(self.encode(Kind::Accept, &ext, sequence, peer_schema))
             }
             (Kind::Offer, State::Agreed { ext, .. }) if extensions.intersect(&local) == ext => {
                 self.note_sent(now);
-                Outcome::Answer(negotiate::encode(Kind::Accept, &ext, sequence))
+                Outcome::Answer(self.encode(Kind::Accept, &ext, sequence, peer_schema))
             }
             // A client: an accept within what it offered.
             (Kind::Accept, State::Offering(_)) if extensions.within(&local) => {
@@ -329,7 +372,10 @@ mod tests {
         let agreed = client_ext.intersect(&server_ext);
         assert_eq!((s.agreed(), s.sending()), (Some(agreed), false));
         // A copy of the offer gets the same accept; another offer is refused.
-        assert_eq!(s.on_datagram(t0, &offer, 0x8000), Outcome::Answer(accept));
+        assert_eq!(
+            s.on_datagram(t0, &offer, 0x8000),
+            Outcome::Answer(accept.clone())
+        );
         let other = negotiate::encode(Kind::Offer, &Extensions::NONE, 0);
         assert_eq!(s.on_datagram(t0, &other, 0), Outcome::Refused);
         let later = t0 + ms(40);

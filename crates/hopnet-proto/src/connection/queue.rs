@@ -9,7 +9,6 @@
 use std::collections::VecDeque;
 
 use crate::chunk::count_chunks;
-use crate::ext::negotiate::NEGOTIATION_LEN;
 use crate::packet::HEADER_LEN;
 use crate::payload::{Data, Payload};
 use crate::send::queue::Wire;
@@ -20,8 +19,9 @@ use crate::transmit::FULL_DATAGRAM;
 enum Queued {
     /// A 4-byte spec datagram.
     Control([u8; HEADER_LEN]),
-    /// An offer or accept: a spec-shaped datagram of its own.
-    Negotiation([u8; NEGOTIATION_LEN]),
+    /// An offer or accept: a spec-shaped datagram of its own (16 bytes, more with a schema
+    /// field).
+    Negotiation(Vec<u8>),
     /// A one-byte frame of the extended wire (ping, close).
     Frame(u8),
     /// A message sent once: its chunks are written straight from the payload when sent.
@@ -127,7 +127,7 @@ impl DatagramQueue {
     }
 
     /// Queues an offer or accept; `false` if the queue is full.
-    pub fn push_negotiation(&mut self, datagram: [u8; NEGOTIATION_LEN]) -> bool {
+    pub fn push_negotiation(&mut self, datagram: Vec<u8>) -> bool {
         self.push(Queued::Negotiation(datagram))
     }
 
@@ -166,9 +166,10 @@ impl DatagramQueue {
                 (1, HEADER_LEN)
             }
             Queued::Negotiation(datagram) => {
+                let len = datagram.len();
                 buf.extend_from_slice(datagram);
                 self.queue.pop_front();
-                (1, NEGOTIATION_LEN)
+                (1, len)
             }
             Queued::Frame(_) => return None,
             Queued::Message {

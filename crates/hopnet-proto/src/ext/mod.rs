@@ -13,12 +13,14 @@
 //! - [`negotiate`]: the offer and the accept;
 //! - [`datagram`]: the marker, the CRC, padding;
 //! - [`frame`]: padding, ping, close, ACK ranges, data;
-//! - [`compress`]: the LZ4 framing of a message.
+//! - [`compress`]: the LZ4 framing of a message;
+//! - [`schema`]: the schema fingerprint an offer and an accept may carry.
 
 pub mod compress;
 pub mod datagram;
 pub mod features;
 pub mod frame;
 pub mod negotiate;
+pub mod schema;
 
 pub use features::Extensions;

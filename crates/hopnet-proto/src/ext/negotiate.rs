@@ -104,6 +104,26 @@ pub fn encode(kind: Kind, extensions: &Extensions, sequence: u16) -> [u8; NEGOTI
     d
 }
 
+/// An offer or accept with `field` between `Max datagram size` and the CRC (the schema field,
+/// [`super::schema`]); without one, the bytes of [`encode`].
+pub fn encode_with(kind: Kind, extensions: &Extensions, sequence: u16, field: &[u8]) -> Vec<u8> {
+    let plain = encode(kind, extensions, sequence);
+    let mut d = Vec::with_capacity(NEGOTIATION_LEN + field.len());
+    d.extend_from_slice(&plain[..12]);
+    d.extend_from_slice(field);
+    let crc = crc32fast::hash(&d);
+    d.extend_from_slice(&crc.to_be_bytes());
+    d
+}
+
+/// The bytes between `Max datagram size` and the CRC of a datagram that [`decode`] took:
+/// later fields, empty in a datagram of 16 bytes.
+pub fn later_fields(datagram: &[u8]) -> &[u8] {
+    datagram
+        .get(12..datagram.len().saturating_sub(4))
+        .unwrap_or(&[])
+}
+
 /// Whether a datagram has the shape of a negotiation datagram: header, magic, room for the
 /// fields and the CRC. Only such datagrams are decoded; anything else is a packet.
 pub fn is_negotiation(datagram: &[u8]) -> bool {

@@ -26,6 +26,7 @@ use crate::{Config, Error};
 use super::batch::{ClientSeal, PlainBatch};
 use super::fits_netcode;
 use super::layers::{End, Secure};
+use super::plain_capture::PlainCapture;
 
 /// A secure client: a [`Client`] whose datagrams travel as netcode 1.02 payload packets.
 pub type SecureClient = Secure<ClientEnd>;
@@ -48,6 +49,7 @@ impl SecureClient {
             netcode,
             inner,
             plain: PlainBatch::default(),
+            capture: PlainCapture::default(),
             end: ClientEnd { opened: false },
         })
     }
@@ -120,6 +122,7 @@ impl End for ClientEnd {
         if let Some(payload) = s.netcode.handle(now, from, datagram)
             && s.end.opened
         {
+            s.capture.received(now, from, payload);
             s.inner.handle(now, from, payload);
         }
     }

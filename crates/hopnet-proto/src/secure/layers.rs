@@ -14,6 +14,7 @@ use crate::machine::Machine;
 use crate::transmit::Transmit;
 
 use super::batch::{PlainBatch, Seal};
+use super::plain_capture::{PlainCapture, PlainDatagram};
 
 /// A secure machine: a plain hopnet machine whose datagrams travel as netcode 1.02 payload
 /// packets. Its two ends are [`SecureClient`](super::SecureClient) and
@@ -46,8 +47,45 @@ pub struct Secure<E: End> {
     pub(super) inner: E::Inner,
     /// The plain machine's datagrams not yet sealed.
     pub(super) plain: PlainBatch,
+    /// The plain datagrams kept for a recording, when asked.
+    pub(super) capture: PlainCapture,
     /// What only this end keeps.
     pub(super) end: E,
+}
+
+impl<E: End> Secure<E> {
+    /// Keeps (or stops keeping) a copy of every plain hopnet datagram this machine decrypts
+    /// and every one it is about to seal, for [`take_plain`](Self::take_plain): what a
+    /// recording of the decrypted session writes. Off by default; PROTOCOL.md, "Recording a
+    /// secure session".
+    ///
+    /// ```
+    /// # use std::time::{Instant, SystemTime};
+    /// # use hopnet_proto::secure::{ConnectTokenBuilder, Key, SecureClient};
+    /// # let key = Key::generate();
+    /// # let token = ConnectTokenBuilder::new(7, 1, ["127.0.0.1:7000".parse().unwrap()])
+    /// #     .issue(&key, SystemTime::now()).unwrap();
+    /// # let mut machine = SecureClient::new(hopnet_proto::Config::default(), token, Instant::now()).unwrap();
+    /// machine.set_plain_capture(true);
+    /// // ... rounds of I/O ...
+    /// while let Some(d) = machine.take_plain() {
+    ///     println!("{:?} {} {} bytes", d.direction, d.peer, d.bytes.len());
+    /// }
+    /// ```
+    pub fn set_plain_capture(&mut self, on: bool) {
+        self.capture.set(on);
+    }
+
+    /// The oldest plain datagram kept (see [`set_plain_capture`](Self::set_plain_capture)).
+    pub fn take_plain(&mut self) -> Option<PlainDatagram> {
+        self.capture.take()
+    }
+
+    /// Plain datagrams dropped from the capture because none were taken for
+    /// [`PLAIN_CAPTURE_LIMIT`](super::PLAIN_CAPTURE_LIMIT) of them.
+    pub fn plain_capture_dropped(&self) -> u64 {
+        self.capture.dropped()
+    }
 }
 
 /// What the shared loop asks of netcode's machine, the client's or the server's: each answers
@@ -153,9 +191,11 @@ impl<E: End> Machine for Secure<E> {
             if !E::runs_inner(self) {
                 return None;
             }
-            let inner = &mut self.inner;
+            let (inner, capture) = (&mut self.inner, &mut self.capture);
             if !self.plain.fill(max_datagrams, |plain, max| {
-                inner.poll_transmit(now, plain, max)
+                let transmit = inner.poll_transmit(now, plain, max);
+                capture.sent(now, transmit, plain);
+                transmit
             }) {
                 if !E::FOLLOW_INNER_FIRST && E::follow_inner(self, now) {
                     continue;

@@ -25,6 +25,7 @@
 //! | `client.rs` | the secure client: a [`Client`] opened once netcode has connected |
 //! | `layers.rs` | netcode under a plain machine, and the one [`Machine`](crate::Machine) loop both ends share |
 //! | `batch.rs` | hopnet's datagrams sealed in batches of the shape UDP GSO sends, short enough to seal in time |
+//! | `plain_capture.rs` | a copy of the decrypted datagrams, kept only when a recording asks for them |
 //!
 //! [`Server`]: crate::Server
 //! [`Client`]: crate::Client
@@ -32,6 +33,7 @@
 mod batch;
 mod client;
 mod layers;
+mod plain_capture;
 mod server;
 
 pub use client::SecureClient;
@@ -41,6 +43,7 @@ pub use hopnet_netcode::{
     USER_DATA_BYTES, UserData,
 };
 pub use layers::Secure;
+pub use plain_capture::{PLAIN_CAPTURE_LIMIT, PlainDatagram, PlainDirection};
 pub use server::SecureServer;
 
 use crate::{Config, Error};

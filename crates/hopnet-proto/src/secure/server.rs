@@ -26,6 +26,7 @@ use crate::{Config, Error};
 use super::batch::{PlainBatch, SlotSeal};
 use super::fits_netcode;
 use super::layers::{End, Secure};
+use super::plain_capture::PlainCapture;
 
 /// A secure server: a [`Server`] whose datagrams travel as netcode 1.02 payload packets.
 pub type SecureServer = Secure<ServerEnd>;
@@ -60,6 +61,7 @@ impl SecureServer {
             netcode,
             inner: Server::new(config),
             plain: PlainBatch::default(),
+            capture: PlainCapture::default(),
             end: ServerEnd { unsealable: 0 },
         })
     }
@@ -124,6 +126,7 @@ impl End for ServerEnd {
         if let Some((_, payload)) = s.netcode.handle(now, from, datagram)
             && s.inner.connection_of(from).is_some()
         {
+            s.capture.received(now, from, payload);
             s.inner.handle(now, from, payload);
         }
     }

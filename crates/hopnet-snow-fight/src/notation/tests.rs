@@ -9,6 +9,7 @@ fn field(name: &'static str, encoding: Encoding) -> FieldSchema {
         encoding,
         condition: None,
         skipped: false,
+        key: None,
     }
 }
 
@@ -43,6 +44,7 @@ fn options_lists_and_strings() {
         ]),
         min_bits: 0,
         max_bits: None,
+        delta: None,
     };
     let text = Definition::of(&schema).to_string();
     assert_eq!(
@@ -75,6 +77,7 @@ fn enums() {
         },
         min_bits: 1,
         max_bits: Some(1),
+        delta: None,
     };
     assert_eq!(
         Definition::of(&all_unit).lines[0].to_string(),
@@ -97,6 +100,7 @@ fn enums() {
         },
         min_bits: 0,
         max_bits: None,
+        delta: None,
     };
     let lines: Vec<String> = Definition::of(&mixed)
         .lines

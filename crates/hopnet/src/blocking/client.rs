@@ -9,6 +9,7 @@ use crate::carrier::ClientDriver;
 use crate::endpoint::Endpoint;
 use crate::endpoint::{ClientMachine, ClientRole};
 use crate::local_address::{any_local, first_server};
+use crate::record::RecordConfig;
 use hopnet_proto::secure::ConnectToken;
 use hopnet_proto::{Config, Delivery, Error};
 
@@ -30,7 +31,28 @@ impl Endpoint<ClientRole, Blocking> {
         config: Config,
     ) -> Result<Client, Error> {
         let conn = hopnet_proto::Client::new(config, server, Instant::now());
-        Self::start(local, ClientMachine::plain(conn))
+        Self::start(local, ClientMachine::plain(conn), None)
+    }
+
+    /// [`connect`](Self::connect), recording from the first datagram on (see
+    /// [`record`](Self::record), which, called after `connect`, misses the handshake's
+    /// first datagram: it leaves at once).
+    ///
+    /// ```no_run
+    /// use hopnet::record::RecordConfig;
+    /// use hopnet::{Client, Config};
+    ///
+    /// let server = "127.0.0.1:7000".parse()?;
+    /// let client = Client::connect_recorded(server, Config::default(), RecordConfig::new("client.pcapng"))?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn connect_recorded(
+        server: SocketAddr,
+        config: Config,
+        record: RecordConfig,
+    ) -> Result<Client, Error> {
+        let conn = hopnet_proto::Client::new(config, server, Instant::now());
+        Self::start(any_local(server), ClientMachine::plain(conn), Some(record))
     }
 
     /// Binds an ephemeral port of the address family of the token's first server and connects
@@ -61,12 +83,34 @@ impl Endpoint<ClientRole, Blocking> {
         token: ConnectToken,
         config: Config,
     ) -> Result<Client, Error> {
-        Self::start(local, ClientMachine::new_secure(config, token)?)
+        Self::start(local, ClientMachine::new_secure(config, token)?, None)
     }
 
-    /// Binds `local` and sends the machine's first datagram.
-    fn start(local: SocketAddr, machine: ClientMachine) -> Result<Client, Error> {
+    /// [`connect_secure`](Self::connect_secure), recording from the first datagram on (see
+    /// [`connect_recorded`](Self::connect_recorded)).
+    pub fn connect_secure_recorded(
+        token: ConnectToken,
+        config: Config,
+        record: RecordConfig,
+    ) -> Result<Client, Error> {
+        let local = any_local(first_server(&token)?);
+        Self::start(
+            local,
+            ClientMachine::new_secure(config, token)?,
+            Some(record),
+        )
+    }
+
+    /// Binds `local`, starts recording if asked, and sends the machine's first datagram.
+    fn start(
+        local: SocketAddr,
+        machine: ClientMachine,
+        record: Option<RecordConfig>,
+    ) -> Result<Client, Error> {
         let mut client = Client::on(UdpSocket::bind(local)?, machine)?;
+        if let Some(record) = record {
+            client.record(record)?;
+        }
         client.flush()?;
         Ok(client)
     }

@@ -9,6 +9,7 @@
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --secure --token-file client.token
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --secure --key-file server.key --protocol-id 7
 //! cargo run --release --example client -- --websocket ws://127.0.0.1:8080/hopnet --bot
+//! cargo run --release --example client -- --connect 127.0.0.1:7000 --bot --record bot.pcapng
 //! ```
 //!
 //! `--secure` connects in secure mode (hopnet over netcode 1.02) to a server started with
@@ -35,6 +36,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../common/record_args.rs"]
+mod record_args;
 #[path = "../common/secure_client.rs"]
 mod secure_client;
 mod tui;
@@ -85,6 +88,8 @@ struct Args {
     websocket: Option<String>,
     #[command(flatten)]
     security: SecureClientArgs,
+    #[command(flatten)]
+    record: record_args::RecordArgs,
 }
 
 /// What a driver's errors must be for the example to report them.
@@ -94,6 +99,9 @@ impl<C: ClientDriver<Error: std::error::Error + Send + Sync + 'static>> Driver f
 fn main() {
     let args = Args::parse();
     let result = match (&args.websocket, args.bot) {
+        (Some(_), _) if args.record.record.is_some() => Err(io::Error::other(
+            "--record records the UDP socket; it cannot be combined with --websocket",
+        )),
         (Some(url), bot) => WebSocketClient::connect(url, hopnet::Config::default())
             .map_err(io::Error::other)
             .and_then(|client| {
@@ -105,7 +113,11 @@ fn main() {
             }),
         (None, bot) => args
             .security
-            .connect(args.connect, hopnet::Config::default())
+            .connect(
+                args.connect,
+                hopnet::Config::default(),
+                args.record.config(),
+            )
             .map_err(io::Error::other)
             .and_then(|client| {
                 if bot {

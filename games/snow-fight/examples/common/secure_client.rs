@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::time::SystemTime;
 
 use hopnet::Client;
+use hopnet::record::RecordConfig;
 use hopnet::secure::{ConnectToken, ConnectTokenBuilder, Key};
 
 #[path = "protocol_id.rs"]
@@ -32,15 +33,26 @@ pub struct SecureClientArgs {
 
 impl SecureClientArgs {
     /// Connects to `server`, secure or plain as asked (a token file's servers win over
-    /// `server`).
-    pub fn connect(&self, server: SocketAddr, config: hopnet::Config) -> Result<Client, String> {
+    /// `server`), recording from the first datagram if `record` says so.
+    pub fn connect(
+        &self,
+        server: SocketAddr,
+        config: hopnet::Config,
+        record: Option<RecordConfig>,
+    ) -> Result<Client, String> {
         let token = match (
             self.secure,
             &self.token_file,
             &self.key_file,
             self.protocol_id,
         ) {
-            (false, ..) => return Client::connect(server, config).map_err(|e| e.to_string()),
+            (false, ..) => {
+                let client = match record {
+                    Some(record) => Client::connect_recorded(server, config, record),
+                    None => Client::connect(server, config),
+                };
+                return client.map_err(|e| e.to_string());
+            }
             (true, Some(path), None, None) => {
                 let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
                 ConnectToken::from_bytes(&bytes).map_err(|e| format!("{}: {e}", path.display()))?
@@ -55,7 +67,11 @@ impl SecureClientArgs {
                 return Err("--secure needs --token-file, or --key-file and --protocol-id".into());
             }
         };
-        Client::connect_secure(token, config).map_err(|e| e.to_string())
+        match record {
+            Some(record) => Client::connect_secure_recorded(token, config, record),
+            None => Client::connect_secure(token, config),
+        }
+        .map_err(|e| e.to_string())
     }
 }
 

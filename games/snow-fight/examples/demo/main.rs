@@ -10,17 +10,20 @@
 //! cargo run --release --example demo
 //! cargo run --release --example demo -- --loss 0.2 --delay-ms 50 --bots 6
 //! cargo run --release --example demo -- --plain
+//! cargo run --release --example demo -- --report demo-report.html
 //! ```
 //!
 //! It is bounded: whatever happens, it stops after `--timeout-secs` (60 by default) and reports
 //! what it saw. Logs go to stderr (`RUST_LOG=info` for more).
 #[path = "../common/mod.rs"]
 mod common;
+mod html_report;
 mod report;
 
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
@@ -28,10 +31,10 @@ use std::time::{Duration, Instant, SystemTime};
 
 use clap::Parser;
 use hopnet::Impairment;
-use hopnet::Stats;
 use hopnet::relay::Relay;
 use hopnet::secure::{ConnectToken, ConnectTokenBuilder, DropReason, Key, NetcodeStats};
 use hopnet::{Client, Server};
+use hopnet::{Stats, StatsSample, StatsSeries};
 use hopnet_snow_fight as wire;
 use snow_fight::net::{UdpServer, play_bot_on};
 use snow_fight::session::{
@@ -76,6 +79,10 @@ struct Args {
     /// Run on the spec's plain wire instead of secure mode (netcode 1.02).
     #[arg(long)]
     plain: bool,
+    /// Also write an HTML page (self-contained, inline SVG) that plots each bot's RTT, bytes
+    /// per second, losses and retransmissions over time. Off by default.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
 }
 
 /// The demo's netcode protocol id ("snowfite").
@@ -119,6 +126,8 @@ struct BotReport {
     conn: Stats,
     /// The first round result the bot heard.
     result: Option<RoundResult>,
+    /// Its connection's statistics, sampled every 100 ms.
+    series: Vec<StatsSample>,
 }
 
 fn main() {
@@ -343,14 +352,54 @@ fn run(args: &Args) -> bool {
     let relay_forwarded = relay.stats().forwarded.load(Ordering::Relaxed);
     let relay_dropped = relay.stats().dropped.load(Ordering::Relaxed);
     drop(relay);
-    report(
+    let ok = report(
         args,
         start.elapsed(),
         &server_report,
         &bot_reports,
         relay_forwarded,
         relay_dropped,
-    )
+    );
+    ok & args
+        .report
+        .as_ref()
+        .is_none_or(|path| write_plots(args, path, &bot_reports))
+}
+
+/// Writes the HTML report; says where, or why not.
+fn write_plots(args: &Args, path: &std::path::Path, bots: &[BotReport]) -> bool {
+    let tracks: Vec<html_report::Track<'_>> = bots
+        .iter()
+        .enumerate()
+        .map(|(i, b)| html_report::Track {
+            name: b
+                .player
+                .map_or(format!("bot {i}"), |p| format!("player {p}")),
+            samples: &b.series,
+        })
+        .collect();
+    let heading = format!(
+        "{} bots, {:.1}% loss and {} ms delay each way, {} Hz, {}.",
+        bots.len(),
+        args.loss * 100.0,
+        args.delay_ms,
+        args.tick_rate,
+        if args.plain {
+            "plain wire"
+        } else {
+            "secure mode"
+        }
+    );
+    match html_report::write_html(path, &heading, &tracks) {
+        Ok(()) => {
+            println!("HTML report: {}", path.display());
+            true
+        }
+        Err(e) => {
+            eprintln!("cannot write the HTML report: {e}");
+            false
+        }
+    }
 }
 
 /// One bot: connect, `Init` (and ask for deltas if `deltas`), play until `GameOver` (or told
@@ -373,9 +422,11 @@ fn bot_loop(
         Connect::Plain(server) => Client::connect(server, config),
         Connect::Secure(token) => Client::connect_secure(token, config),
     };
+    let mut series = StatsSeries::new(Duration::from_millis(100), 6_000);
     let played = client.and_then(|client| {
         play_bot_on(client, &mut player, |p, conn| {
             retx.store(conn.stats().retransmissions, Ordering::Relaxed);
+            series.sample(Instant::now(), [((), conn.stats())]);
             !p.results.is_empty() || stop.load(Ordering::Relaxed)
         })
     });
@@ -392,5 +443,6 @@ fn bot_loop(
         view: player.view.stats().clone(),
         conn,
         result: player.results.first().copied(),
+        series: series.remove(&()).map(Vec::from).unwrap_or_default(),
     }
 }

@@ -66,12 +66,18 @@ pub struct ServerProcess {
 impl ServerProcess {
     /// Starts the server with `--agones`, its SDK port the stand-in's.
     pub fn start(standin: &StandIn) -> ServerProcess {
+        ServerProcess::start_with(standin, &["--max-players", "8"])
+    }
+
+    /// [`start`](Self::start) with `args` of the test's (the players per match, `--matches`).
+    pub fn start_with(standin: &StandIn, args: &[&str]) -> ServerProcess {
         let addr = SocketAddr::from(([127, 0, 0, 1], free_port()));
         let mut child = Command::new(server_binary())
             .args(["--bind", &addr.to_string()])
             .args(["--tick-rate", &TICK_RATE.to_string()])
             .args(["--round-secs", &ROUND_SECS.to_string()])
-            .args(["--min-players", "2", "--max-players", "8"])
+            .args(["--min-players", "2"])
+            .args(args)
             .args(["--agones", "--agones-health-ms", &HEALTH_MS.to_string()])
             .env("AGONES_SDK_GRPC_PORT", standin.port().to_string())
             .env("RUST_LOG", "info")
