@@ -28,10 +28,39 @@ fn cross<A: Encode, B: Decode>(value: &A) -> Result<B, hopnet_codec::Error> {
     from_bytes(&to_bytes(value).unwrap())
 }
 
-mod tag_room {
-    use super::*;
-    pub mod old {
-        use super::*;
+/// One change: the types before it in `$name::old`, after it in `$name::new`, by the same
+/// names, as two releases of a game would have them.
+macro_rules! versions {
+    ($name:ident, old { $($old:item)* } new { $($new:item)* }) => {
+        mod $name {
+            pub mod old {
+                use super::super::*;
+                $($old)*
+            }
+            pub mod new {
+                use super::super::*;
+                $($new)*
+            }
+        }
+    };
+}
+
+/// The change of `item` from `Old` to `New`, which must say `what`, and back, which must say
+/// `back`: breaking both ways.
+fn breaks_both_ways<Old: Encode, New: Encode>(item: &str, what: &str, back: &str) -> Change {
+    let r = report::<Old, New>();
+    let c = change(&r, item).clone();
+    assert_eq!(c.what, what);
+    assert!(!c.compatible());
+    let r = report::<New, Old>();
+    assert_eq!(change(&r, item).what, back);
+    assert!(r.breaking());
+    c
+}
+
+versions! {
+    tag_room,
+    old {
         #[derive(Rabbit, Debug, PartialEq)]
         #[bits(2)]
         pub enum Shape {
@@ -39,8 +68,7 @@ mod tag_room {
             Line(u8),
         }
     }
-    pub mod new {
-        use super::*;
+    new {
         #[derive(Rabbit, Debug, PartialEq)]
         #[bits(2)]
         pub enum Shape {
@@ -72,18 +100,16 @@ fn a_variant_added_where_the_tag_has_room_is_compatible() {
     assert!(cross::<_, old::Shape>(&new::Shape::Circle(300)).is_err());
 }
 
-mod tag_full {
-    use super::*;
-    pub mod old {
-        use super::*;
+versions! {
+    tag_full,
+    old {
         #[derive(Rabbit, Debug, PartialEq)]
         pub enum Shape {
             Dot,
             Line(u8),
         }
     }
-    pub mod new {
-        use super::*;
+    new {
         #[derive(Rabbit, Debug, PartialEq)]
         pub enum Shape {
             Dot,
@@ -111,10 +137,9 @@ fn a_variant_added_past_the_tags_width_breaks() {
     );
 }
 
-mod appended {
-    use super::*;
-    pub mod old {
-        use super::*;
+versions! {
+    appended,
+    old {
         #[derive(Rabbit, Debug, PartialEq)]
         pub struct Odd {
             #[bits(5)]
@@ -125,8 +150,7 @@ mod appended {
             pub level: u8,
         }
     }
-    pub mod new {
-        use super::*;
+    new {
         #[derive(Rabbit, Debug, PartialEq)]
         pub struct Odd {
             #[bits(5)]
@@ -178,18 +202,16 @@ fn an_option_appended_breaks_and_says_what_still_holds() {
     );
 }
 
-mod middle {
-    use super::*;
-    pub mod old {
-        use super::*;
+versions! {
+    middle,
+    old {
         #[derive(Rabbit, Debug, PartialEq)]
         pub struct Hit {
             pub who: u8,
             pub damage: u8,
         }
     }
-    pub mod new {
-        use super::*;
+    new {
         #[derive(Rabbit, Debug, PartialEq)]
         pub struct Hit {
             pub who: u8,
@@ -202,16 +224,11 @@ mod middle {
 #[test]
 fn a_field_added_or_removed_in_the_middle_breaks() {
     use middle::{new, old};
-    let r = report::<old::Hit, new::Hit>();
-    let c = change(&r, "Hit.weapon");
-    assert_eq!(c.what, "field added in the middle");
-    assert!(!c.compatible());
-    let back = report::<new::Hit, old::Hit>();
-    assert_eq!(
-        change(&back, "Hit.weapon").what,
-        "field removed in the middle"
+    breaks_both_ways::<old::Hit, new::Hit>(
+        "Hit.weapon",
+        "field added in the middle",
+        "field removed in the middle",
     );
-    assert!(back.breaking());
     let hit = new::Hit {
         who: 1,
         weapon: 2,
@@ -221,10 +238,9 @@ fn a_field_added_or_removed_in_the_middle_breaks() {
     assert!(cross::<_, new::Hit>(&old::Hit { who: 1, damage: 3 }).is_err());
 }
 
-mod widths {
-    use super::*;
-    pub mod old {
-        use super::*;
+versions! {
+    widths,
+    old {
         #[derive(Rabbit, Debug, PartialEq)]
         pub struct Pos {
             #[bits(10)]
@@ -233,8 +249,7 @@ mod widths {
             pub y: u16,
         }
     }
-    pub mod new {
-        use super::*;
+    new {
         #[derive(Rabbit, Debug, PartialEq)]
         pub struct Pos {
             #[bits(12)]
@@ -248,23 +263,20 @@ mod widths {
 #[test]
 fn a_width_narrowed_or_widened_breaks() {
     use widths::{new, old};
-    let r = report::<old::Pos, new::Pos>();
-    let c = change(&r, "Pos.x");
-    assert_eq!(c.what, "widened from 10 to 12 bits");
+    let c = breaks_both_ways::<old::Pos, new::Pos>(
+        "Pos.x",
+        "widened from 10 to 12 bits",
+        "narrowed from 12 to 10 bits",
+    );
     assert!(c.why.contains("bit-packed"), "{c:#?}");
-    assert!(!c.compatible());
-    let back = report::<new::Pos, old::Pos>();
-    assert_eq!(change(&back, "Pos.x").what, "narrowed from 12 to 10 bits");
-    assert!(back.breaking());
     // A value that fits both widths still moves `y`.
     let moved = cross::<_, old::Pos>(&new::Pos { x: 5, y: 9 });
     assert_ne!(moved, Ok(old::Pos { x: 5, y: 9 }));
 }
 
-mod renamed {
-    use super::*;
-    pub mod old {
-        use super::*;
+versions! {
+    renamed,
+    old {
         #[derive(Rabbit, Debug, PartialEq)]
         pub struct Point {
             pub x: i16,
@@ -276,8 +288,7 @@ mod renamed {
             pub team: u8,
         }
     }
-    pub mod new {
-        use super::*;
+    new {
         #[derive(Rabbit, Debug, PartialEq)]
         pub struct Vec2 {
             pub x: i16,
@@ -310,37 +321,23 @@ fn a_type_or_field_renamed_with_the_same_layout_is_compatible() {
     assert_eq!(to_bytes(&spawn).unwrap(), to_bytes(&renamed).unwrap());
 }
 
+/// `renamed::old`'s `Spawn` with its `Point` replaced by a `Cell`.
 mod removed {
     use super::*;
-    pub mod old {
-        use super::*;
-        #[derive(Rabbit, Debug, PartialEq)]
-        pub struct Point {
-            pub x: i16,
-            pub y: i16,
-        }
-        #[derive(Rabbit, Debug, PartialEq)]
-        pub struct Spawn {
-            pub at: Point,
-        }
+    #[derive(Rabbit, Debug, PartialEq)]
+    pub struct Cell {
+        pub index: u32,
     }
-    pub mod new {
-        use super::*;
-        #[derive(Rabbit, Debug, PartialEq)]
-        pub struct Cell {
-            pub index: u32,
-        }
-        #[derive(Rabbit, Debug, PartialEq)]
-        pub struct Spawn {
-            pub at: Cell,
-        }
+    #[derive(Rabbit, Debug, PartialEq)]
+    pub struct Spawn {
+        pub at: Cell,
+        pub team: u8,
     }
 }
 
 #[test]
 fn a_type_removed_is_listed_and_the_field_that_held_it_breaks() {
-    use removed::{new, old};
-    let r = report::<old::Spawn, new::Spawn>();
+    let r = report::<renamed::old::Spawn, removed::Spawn>();
     assert_eq!(change(&r, "Point").what, "type removed");
     assert_eq!(change(&r, "Cell").what, "type added");
     let c = change(&r, "Spawn.at");
@@ -349,10 +346,9 @@ fn a_type_removed_is_listed_and_the_field_that_held_it_breaks() {
     assert!(r.breaking());
 }
 
-mod ranges {
-    use super::*;
-    pub mod old {
-        use super::*;
+versions! {
+    ranges,
+    old {
         #[derive(Rabbit, Debug, PartialEq)]
         pub struct Score {
             #[rabbit(range = "0..=100")]
@@ -361,8 +357,7 @@ mod ranges {
             pub lives: u8,
         }
     }
-    pub mod new {
-        use super::*;
+    new {
         #[derive(Rabbit, Debug, PartialEq)]
         pub struct Score {
             #[rabbit(range = "0..=120")]
@@ -408,10 +403,9 @@ fn a_range_grown_in_its_width_is_compatible_and_a_moved_minimum_breaks() {
     );
 }
 
-mod encodings {
-    use super::*;
-    pub mod old {
-        use super::*;
+versions! {
+    encodings,
+    old {
         #[derive(Rabbit, Debug, PartialEq)]
         pub struct Chat {
             #[bits(32)]
@@ -422,8 +416,7 @@ mod encodings {
             pub size: u32,
         }
     }
-    pub mod new {
-        use super::*;
+    new {
         #[derive(Rabbit, Debug, PartialEq)]
         pub struct Chat {
             #[rabbit(varint)]
@@ -534,10 +527,9 @@ fn the_cli_exits_0_when_compatible_2_when_breaking_1_on_bad_input() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-mod deltas {
-    use super::*;
-    pub mod old {
-        use super::*;
+versions! {
+    deltas,
+    old {
         #[derive(Rabbit, Debug, Clone, PartialEq)]
         #[rabbit(delta)]
         pub struct Unit {
@@ -551,8 +543,7 @@ mod deltas {
             pub units: Vec<Unit>,
         }
     }
-    pub mod new {
-        use super::*;
+    new {
         #[derive(Rabbit, Debug, Clone, PartialEq)]
         #[rabbit(delta = "per_field")]
         pub struct Unit {

@@ -2,39 +2,16 @@
 //! given to two hopnet peers in the simulator, end the connection naming the type that
 //! changed; the same version connects.
 
+mod common;
+
 use std::time::Duration;
 
-use hopnet_codec::{Encode, Rabbit};
+use hopnet_codec::Encode;
 use hopnet_msg::export::Schema;
 use hopnet_proto::sim::{LinkConfig, SimNetwork};
 use hopnet_proto::{Config, DisconnectReason, Event, SchemaFingerprint};
 
-mod v1 {
-    use super::*;
-    #[derive(Rabbit)]
-    pub struct Point {
-        #[bits(10)]
-        pub x: u16,
-    }
-    #[derive(Rabbit)]
-    pub enum Message {
-        Hello(u8),
-        Move(Point),
-    }
-}
-mod v2 {
-    use super::*;
-    #[derive(Rabbit)]
-    pub struct Point {
-        #[bits(12)]
-        pub x: u16,
-    }
-    #[derive(Rabbit)]
-    pub enum Message {
-        Hello(u8),
-        Move(Point),
-    }
-}
+use common::versions::{v1, v2};
 
 fn config<T: Encode>() -> Config {
     let doc = Schema::new().message::<T>("Message").document().unwrap();

@@ -46,44 +46,7 @@ fn every_format_of_the_tool_exports() {
     }
 }
 
-mod v1 {
-    use super::*;
-    #[derive(Rabbit)]
-    pub struct Point {
-        #[bits(10)]
-        pub x: u16,
-    }
-    #[derive(Rabbit)]
-    pub struct Hello {
-        pub at: Point,
-        #[rabbit(range = "1..=8")]
-        pub level: u8,
-        pub open: bool,
-        #[rabbit(if = "*open")]
-        pub seats: Option<u8>,
-        #[rabbit(max_len = 12)]
-        pub name: String,
-    }
-}
-mod v2 {
-    use super::*;
-    #[derive(Rabbit)]
-    pub struct Point {
-        #[bits(11)]
-        pub x: u16,
-    }
-    #[derive(Rabbit)]
-    pub struct Hello {
-        pub at: Point,
-        #[rabbit(range = "1..=8")]
-        pub level: u8,
-        pub open: bool,
-        #[rabbit(if = "*open")]
-        pub seats: Option<u8>,
-        #[rabbit(max_len = 12)]
-        pub name: String,
-    }
-}
+use common::versions::{v1, v2};
 
 #[test]
 fn the_export_holds_widths_bounds_and_conditions_and_a_fingerprint_moves_with_its_type() {

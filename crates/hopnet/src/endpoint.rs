@@ -509,9 +509,13 @@ impl<S: Socket, M: Machine> Port<S, M> {
         } = self;
         match (recorder, decrypted) {
             (None, _) => outbox.flush(socket, state, machine, now, stats),
-            (Some(recorder), None) => {
-                outbox.flush(socket, state, &mut Tap { machine, recorder }, now, stats)
-            }
+            (Some(recorder), None) => outbox.flush(
+                socket,
+                state,
+                &mut Tap::borrowed(machine, recorder),
+                now,
+                stats,
+            ),
             (Some(recorder), Some(drain)) => {
                 let done = outbox.flush(socket, state, machine, now, stats);
                 drain(machine, recorder);
@@ -527,7 +531,7 @@ impl<S: Socket, M: Machine> Port<S, M> {
             (None, _) => self.recv.deliver(filled, machine, now),
             (Some(recorder), None) => {
                 self.recv
-                    .deliver(filled, &mut Tap { machine, recorder }, now)
+                    .deliver(filled, &mut Tap::borrowed(machine, recorder), now)
             }
             (Some(recorder), Some(drain)) => {
                 let datagrams = self.recv.deliver(filled, machine, now);

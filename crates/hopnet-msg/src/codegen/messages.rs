@@ -55,10 +55,15 @@ pub fn typescript_for(names: &[String]) -> Result<TypeScript, String> {
             "dogfight::Event" => dogfight::Event::schema(),
             "woke::Packet" => woke::Packet::schema(),
             "rtype::Frame" => rtype::Frame::schema(),
-            _ => match all.messages.iter().find(|(n, _)| n == name) {
+            _ => match all.schema.messages().iter().find(|(n, _)| n == name) {
                 Some((_, encoding)) => encoding.clone(),
                 None => {
-                    let known: Vec<&str> = all.messages.iter().map(|(n, _)| n.as_str()).collect();
+                    let known: Vec<&str> = all
+                        .schema
+                        .messages()
+                        .iter()
+                        .map(|(n, _)| n.as_str())
+                        .collect();
                     return Err(format!(
                         "unknown message type `{name}` (known: {}, and the seeds' \
                          semi_ordered::Datagram, dogfight::State, dogfight::Event, \

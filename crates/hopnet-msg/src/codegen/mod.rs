@@ -43,10 +43,15 @@ pub use messages::typescript_for;
 use hopnet_codec::Encode;
 use hopnet_codec::schema::Encoding;
 
+use crate::export::Schema;
+
 /// A TypeScript module of codecs for a set of messages, generated from their schema.
+///
+/// Its messages are gathered as the [export](crate::export)'s are, so that the module and the
+/// exported document always agree on what a message list means.
 #[derive(Debug, Clone, Default)]
 pub struct TypeScript {
-    messages: Vec<(String, Encoding)>,
+    schema: Schema,
     transparent: Vec<String>,
 }
 
@@ -63,7 +68,7 @@ impl TypeScript {
 
     /// Adds the message `name` by its encoding (`<T as Encode>::schema()`).
     pub fn message_encoding(mut self, name: impl Into<String>, encoding: Encoding) -> Self {
-        self.messages.push((name.into(), encoding));
+        self.schema = self.schema.message_encoding(name, encoding);
         self
     }
 
@@ -76,7 +81,7 @@ impl TypeScript {
 
     /// The module's source text.
     pub fn generate(&self) -> Result<String, CodegenError> {
-        let model = model::build(&self.messages, &self.transparent)?;
+        let model = model::build(self.schema.messages(), &self.transparent)?;
         Ok(typescript::module(&model))
     }
 }

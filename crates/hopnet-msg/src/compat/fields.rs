@@ -98,37 +98,72 @@ impl Cx<'_> {
             }
             return;
         }
-        if old.condition != new.condition {
-            let show = |c: &Option<String>| match c {
-                Some(c) => format!("`if = \"{c}\"`"),
-                None => "always".to_string(),
-            };
+        self.marker_changed(&field, Marker::Condition, &old.condition, &new.condition);
+        self.marker_changed(&field, Marker::Key, &old.key, &new.key);
+        self.encoding(&field, &old.encoding, &new.encoding);
+    }
+
+    /// A field's optional marker that differs between the versions: always breaking, since
+    /// neither marker has bits of its own on the wire to tell the reader which version wrote it.
+    fn marker_changed(
+        &mut self,
+        field: &str,
+        marker: Marker,
+        old: &Option<String>,
+        new: &Option<String>,
+    ) {
+        if old != new {
             self.push(
-                field.clone(),
+                field,
                 format!(
-                    "presence changed from {} to {}",
-                    show(&old.condition),
-                    show(&new.condition)
+                    "{} changed from {} to {}",
+                    marker.name(),
+                    marker.show(old),
+                    marker.show(new)
                 ),
                 Reading::Breaks,
                 Reading::Breaks,
-                "a conditional field is on the wire only when its condition holds, with no bit of its own: where the two conditions disagree, one side reads a field the other did not write",
+                marker.why(),
             );
         }
-        if old.key != new.key {
-            let show = |k: &Option<String>| match k {
-                Some(k) => format!("keyed by `{k}`"),
-                None => "not keyed".to_string(),
-            };
-            self.push(
-                field.clone(),
-                format!("delta key changed from {} to {}", show(&old.key), show(&new.key)),
-                Reading::Breaks,
-                Reading::Breaks,
-                "the full encoding is unchanged, but a keyed list's delta (what came, went and changed, by key) and a plain list's (by position) are written differently: each side misreads the other's deltas",
-            );
+    }
+}
+
+/// What a field may carry besides its encoding, each written nowhere on the wire.
+#[derive(Clone, Copy)]
+enum Marker {
+    /// `#[rabbit(if = "...")]`.
+    Condition,
+    /// A keyed list's delta key.
+    Key,
+}
+
+impl Marker {
+    fn name(self) -> &'static str {
+        match self {
+            Marker::Condition => "presence",
+            Marker::Key => "delta key",
         }
-        self.encoding(&field, &old.encoding, &new.encoding);
+    }
+
+    fn show(self, value: &Option<String>) -> String {
+        match (self, value) {
+            (Marker::Condition, Some(c)) => format!("`if = \"{c}\"`"),
+            (Marker::Condition, None) => "always".to_string(),
+            (Marker::Key, Some(k)) => format!("keyed by `{k}`"),
+            (Marker::Key, None) => "not keyed".to_string(),
+        }
+    }
+
+    fn why(self) -> &'static str {
+        match self {
+            Marker::Condition => {
+                "a conditional field is on the wire only when its condition holds, with no bit of its own: where the two conditions disagree, one side reads a field the other did not write"
+            }
+            Marker::Key => {
+                "the full encoding is unchanged, but a keyed list's delta (what came, went and changed, by key) and a plain list's (by position) are written differently: each side misreads the other's deltas"
+            }
+        }
     }
 }
 

@@ -60,6 +60,11 @@ impl Schema {
         self
     }
 
+    /// The messages, by name, in the order they were added.
+    pub(crate) fn messages(&self) -> &[(String, Encoding)] {
+        &self.messages
+    }
+
     /// The document.
     pub fn document(&self) -> Result<SchemaDoc, ExportError> {
         let mut walk = walk::Walk::default();

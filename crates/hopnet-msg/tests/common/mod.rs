@@ -1,7 +1,9 @@
-//! The `rabbit-msg` binary run as a user would, shared by the CLI tests (a module of each test
-//! crate that uses it).
+//! The `rabbit-msg` binary run as a user would, and the test schemas, shared by the tests (a
+//! module of each test crate that uses it).
 
 #![allow(dead_code)]
+
+pub mod versions;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -14,7 +14,7 @@ mod tshark;
 
 use session::Sent;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `rabbit-msg decode`'s JSON of each message, by `(type, JSON)`, counted.
 fn expected(messages: &[Sent]) -> BTreeMap<(String, String), usize> {
@@ -94,6 +94,22 @@ fn assert_same(
     );
 }
 
+/// The capture `name` of `datagrams`, whose messages `rabbit-msg pcap` shows as `want` says
+/// and, where tshark runs, the dissector too: the capture's directory, file and dissector.
+fn shown_as_expected(
+    name: &str,
+    datagrams: &[capture::Datagram],
+    want: &BTreeMap<(String, String), usize>,
+) -> (tshark::Scratch, PathBuf, Option<PathBuf>) {
+    let (dir, pcap) = tshark::written(name, datagrams);
+    assert_same(&shown_by_pcap(&pcap), want, "rabbit-msg pcap");
+    let lua = tshark::game_dissector(&dir);
+    if let Some(lua) = &lua {
+        assert_same(&shown_by_tshark(&pcap, lua), want, "tshark");
+    }
+    (dir, pcap, lua)
+}
+
 #[test]
 fn every_snow_fight_message_on_the_spec_wire_shows_as_rabbit_msg_decodes_it() {
     let mut messages = session::vectors();
@@ -115,16 +131,10 @@ fn every_snow_fight_message_on_the_spec_wire_shows_as_rabbit_msg_decodes_it() {
         "the machines delivered every message"
     );
     let want = expected(&messages);
-    let dir = tshark::scratch("spec");
-    let pcap = dir.join("spec.pcap");
-    capture::write_pcap(&pcap, &datagrams);
-    assert_same(&shown_by_pcap(&pcap), &want, "rabbit-msg pcap");
-    if !tshark::available() {
-        return;
+    let (_dir, pcap, lua) = shown_as_expected("spec", &datagrams, &want);
+    if let Some(lua) = lua {
+        assert_tree(&pcap, &lua, &want);
     }
-    let lua = tshark::dissector(&dir, &[tshark::PORT]);
-    assert_same(&shown_by_tshark(&pcap, &lua), &want, "tshark");
-    assert_tree(&pcap, &lua, &want);
 }
 
 /// Every message's tree in tshark's PDML shows every field as its JSON says, and the messages
@@ -168,13 +178,10 @@ fn all_values(capture: &Path, lua: &Path, field: &str) -> Vec<String> {
 fn the_handshake_and_acknowledgements_are_shown_by_type() {
     let messages = &session::vectors()[..4];
     let (datagrams, _) = session::plain_session(hopnet_proto::Config::default(), messages);
-    let dir = tshark::scratch("handshake");
-    let pcap = dir.join("handshake.pcap");
-    capture::write_pcap(&pcap, &datagrams);
-    if !tshark::available() {
+    let (dir, pcap) = tshark::written("handshake", &datagrams);
+    let Some(lua) = tshark::game_dissector(&dir) else {
         return;
-    }
-    let lua = tshark::dissector(&dir, &[tshark::PORT]);
+    };
     let handshake = all_values(&pcap, &lua, "hopnet.handshake");
     assert_eq!(
         handshake[..4],
@@ -233,10 +240,7 @@ fn the_extended_wire_shows_its_frames_and_each_message_with_its_delivery() {
         "the wire is the extended one"
     );
     let want = expected(&messages);
-    let dir = tshark::scratch("extended");
-    let pcap = dir.join("extended.pcap");
-    capture::write_pcap(&pcap, &datagrams);
-    assert_same(&shown_by_pcap(&pcap), &want, "rabbit-msg pcap");
+    let (_dir, pcap, lua) = shown_as_expected("extended", &datagrams, &want);
     // The delivery of each message, as it was sent.
     let text = common::run_ok(&["pcap", &pcap.display().to_string(), "--port", "7000"], "");
     let mut deliveries = BTreeMap::new();
@@ -252,11 +256,9 @@ fn the_extended_wire_shows_its_frames_and_each_message_with_its_delivery() {
         *sent.entry(name.to_string()).or_insert(0) += 1;
     }
     assert_eq!(deliveries, sent, "rabbit-msg pcap's deliveries");
-    if !tshark::available() {
+    let Some(lua) = lua else {
         return;
-    }
-    let lua = tshark::dissector(&dir, &[tshark::PORT]);
-    assert_same(&shown_by_tshark(&pcap, &lua), &want, "tshark");
+    };
     assert_tree(&pcap, &lua, &want);
     let mut shown = BTreeMap::new();
     for d in all_values(&pcap, &lua, "hopnet.message.delivery") {
@@ -294,9 +296,7 @@ fn compressed_messages_are_decompressed_by_pcap_and_shown_as_compressed_by_tshar
     }];
     let (datagrams, received) = session::plain_session(config, &messages);
     assert_eq!(received.by_client, [messages[0].bytes.clone()]);
-    let dir = tshark::scratch("compressed");
-    let pcap = dir.join("compressed.pcap");
-    capture::write_pcap(&pcap, &datagrams);
+    let (dir, pcap) = tshark::written("compressed", &datagrams);
     // On the wire, with every header and acknowledgement, it is shorter than the message.
     let on_wire: usize = datagrams.iter().map(|d| d.bytes.len()).sum();
     assert!(
@@ -308,10 +308,9 @@ fn compressed_messages_are_decompressed_by_pcap_and_shown_as_compressed_by_tshar
         &expected(&messages),
         "rabbit-msg pcap",
     );
-    if !tshark::available() {
+    let Some(lua) = tshark::game_dissector(&dir) else {
         return;
-    }
-    let lua = tshark::dissector(&dir, &[tshark::PORT]);
+    };
     let errors = all_values(&pcap, &lua, "hopnet.error");
     assert!(
         errors.iter().any(|e| e.contains("LZ4-compressed")),
@@ -344,9 +343,7 @@ fn netcode_packets_are_shown_by_type_and_their_bodies_as_encrypted() {
         &mut datagrams,
     );
     assert!(net.client(bot).is_connected());
-    let dir = tshark::scratch("netcode");
-    let pcap = dir.join("netcode.pcap");
-    capture::write_pcap(&pcap, &datagrams);
+    let (dir, pcap) = tshark::written("netcode", &datagrams);
     let out = common::run(&["pcap", &pcap.display().to_string(), "--port", "7000"], "");
     assert!(out.status.success());
     assert_eq!(common::stdout(&out), "", "no message can be read");
@@ -355,10 +352,9 @@ fn netcode_packets_are_shown_by_type_and_their_bodies_as_encrypted() {
         "{}",
         common::stderr(&out)
     );
-    if !tshark::available() {
+    let Some(lua) = tshark::game_dissector(&dir) else {
         return;
-    }
-    let lua = tshark::dissector(&dir, &[tshark::PORT]);
+    };
     let types = all_values(&pcap, &lua, "hopnet.netcode.type");
     assert_eq!(types.len(), datagrams.len(), "every datagram is netcode's");
     for t in [
@@ -410,10 +406,9 @@ fn a_pcapng_recording_of_raw_ip_reads_as_the_pcap_does() {
     );
     assert_eq!(first["src"], "10.0.0.1:7000");
     assert_eq!(first["delivery"], "reliable");
-    if !tshark::available() {
+    let Some(lua) = tshark::game_dissector(&dir) else {
         return;
-    }
-    let lua = tshark::dissector(&dir, &[tshark::PORT]);
+    };
     assert_same(
         &shown_by_tshark(&pcapng, &lua),
         &expected(&messages),
@@ -568,16 +563,10 @@ fn gso_batches_captured_whole_are_split_back_into_their_datagrams() {
         merged.push(d);
     }
     assert!(batches >= 5, "{batches} batches");
-    let want = expected(&messages);
-    let dir = tshark::scratch("gso");
-    let pcap = dir.join("gso.pcap");
-    capture::write_pcap(&pcap, &merged);
-    assert_same(&shown_by_pcap(&pcap), &want, "rabbit-msg pcap");
-    if !tshark::available() {
+    let (_dir, pcap, lua) = shown_as_expected("gso", &merged, &expected(&messages));
+    let Some(lua) = lua else {
         return;
-    }
-    let lua = tshark::dissector(&dir, &[tshark::PORT]);
-    assert_same(&shown_by_tshark(&pcap, &lua), &want, "tshark");
+    };
     assert_eq!(all_values(&pcap, &lua, "hopnet.gso_batch").len(), batches);
 }
 
@@ -627,9 +616,7 @@ fn a_games_own_schema_gets_its_own_dissector() {
     if !tshark::available() {
         return;
     }
-    let dir = tshark::scratch("own");
-    let pcap = dir.join("own.pcap");
-    capture::write_pcap(&pcap, &datagrams);
+    let (dir, pcap) = tshark::written("own", &datagrams);
     let path = dir.join("own.lua");
     std::fs::write(&path, lua).unwrap();
     assert_same(&shown_by_tshark(&pcap, &path), &want, "tshark");

@@ -56,6 +56,21 @@ pub fn scratch(name: &str) -> Scratch {
     Scratch(dir)
 }
 
+/// `datagrams` as the pcap file `NAME.pcap` of the test `name`, in a scratch directory of its
+/// own where the dissector is generated beside it.
+pub fn written(name: &str, datagrams: &[crate::capture::Datagram]) -> (Scratch, PathBuf) {
+    let dir = scratch(name);
+    let pcap = dir.join(format!("{name}.pcap"));
+    crate::capture::write_pcap(&pcap, datagrams);
+    (dir, pcap)
+}
+
+/// The dissector for the game's port in `dir`, or `None` (with [`available`]'s notice) without
+/// tshark to run it.
+pub fn game_dissector(dir: &Path) -> Option<PathBuf> {
+    available().then(|| dissector(dir, &[PORT]))
+}
+
 /// `rabbit-msg dissector wireshark --port PORT --out DIR/hopnet.lua`.
 pub fn dissector(dir: &Path, ports: &[u16]) -> PathBuf {
     let lua = dir.join("hopnet.lua");

@@ -29,30 +29,14 @@ pub(crate) fn header_comment(origin: Duration, local: SocketAddr, decrypted: boo
 }
 
 /// Why a file could not be read as a recording.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
 pub enum RecordingError {
     /// The file could not be read.
-    Io(io::Error),
+    #[error("reading the recording: {0}")]
+    Io(#[source] io::Error),
     /// The file is not a pcapng recording written by hopnet, or is damaged.
+    #[error("not a hopnet recording: {0}")]
     Format(String),
-}
-
-impl std::fmt::Display for RecordingError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RecordingError::Io(e) => write!(f, "reading the recording: {e}"),
-            RecordingError::Format(why) => write!(f, "not a hopnet recording: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for RecordingError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            RecordingError::Io(e) => Some(e),
-            RecordingError::Format(_) => None,
-        }
-    }
 }
 
 /// One datagram of a recording.

@@ -1,7 +1,10 @@
 //! A machine with a recorder at its boundary: every datagram handed in and every one written
-//! out goes to the recording on its way. Borrowed for a driver's round of I/O ([`Tap`]), owned
-//! for a loop of your own or the simulator ([`Recorded`]).
+//! out goes to the recording on its way. Owned for a loop of your own or the simulator, borrowed
+//! for a driver's round of I/O ([`Tap`]): one type and one [`Machine`] impl serve both, so the
+//! two cannot record differently.
 
+use std::borrow::BorrowMut;
+use std::marker::PhantomData;
 use std::net::SocketAddr;
 use std::time::Instant;
 
@@ -9,45 +12,25 @@ use hopnet_proto::{Machine, Transmit};
 
 use super::{Direction, Recorder};
 
-/// A machine and its recorder, for one round of a driver.
-pub(crate) struct Tap<'a, M> {
-    pub(crate) machine: &'a mut M,
-    pub(crate) recorder: &'a mut Recorder,
-}
+/// A machine and its recorder borrowed from a driver, for one round of its I/O.
+pub(crate) type Tap<'a, M> = Recorded<M, &'a mut M, &'a mut Recorder>;
 
-impl<M: Machine> Machine for Tap<'_, M> {
-    fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        self.recorder
-            .record(Direction::Inbound, now, from, datagram);
-        self.machine.handle(now, from, datagram);
-    }
-
-    fn poll_transmit(
-        &mut self,
-        now: Instant,
-        buf: &mut Vec<u8>,
-        max_datagrams: usize,
-    ) -> Option<Transmit> {
-        let transmit = self.machine.poll_transmit(now, buf, max_datagrams)?;
-        let written = buf.get(..transmit.size).unwrap_or(buf);
-        for datagram in transmit.split(written) {
-            self.recorder
-                .record(Direction::Outbound, now, transmit.destination, datagram);
+impl<'a, M> Tap<'a, M> {
+    /// `machine`, recorded by `recorder` while the tap lives.
+    pub(crate) fn borrowed(machine: &'a mut M, recorder: &'a mut Recorder) -> Self {
+        Recorded {
+            machine,
+            recorder,
+            machine_type: PhantomData,
         }
-        Some(transmit)
-    }
-
-    fn poll_timeout(&self) -> Option<Instant> {
-        self.machine.poll_timeout()
-    }
-
-    fn handle_timeout(&mut self, now: Instant) {
-        self.machine.handle_timeout(now);
     }
 }
 
 /// A machine whose datagrams are recorded: a [`Machine`] itself, to run in a loop of your own
 /// or in the [simulator](crate::sim), where the drivers' `record` is not.
+///
+/// Write it `Recorded<M>`: the machine and the recorder are then its own (`H = M`,
+/// `R = Recorder`); the drivers use it with both borrowed.
 ///
 /// ```no_run
 /// use hopnet::record::{RecordConfig, Recorded, Recorder};
@@ -66,15 +49,20 @@ impl<M: Machine> Machine for Tap<'_, M> {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 #[derive(Debug)]
-pub struct Recorded<M> {
-    machine: M,
-    recorder: Recorder,
+pub struct Recorded<M, H = M, R = Recorder> {
+    machine: H,
+    recorder: R,
+    machine_type: PhantomData<M>,
 }
 
 impl<M> Recorded<M> {
     /// `machine`, its datagrams recorded by `recorder`.
     pub fn new(machine: M, recorder: Recorder) -> Recorded<M> {
-        Recorded { machine, recorder }
+        Recorded {
+            machine,
+            recorder,
+            machine_type: PhantomData,
+        }
     }
 
     /// The machine.
@@ -92,18 +80,14 @@ impl<M> Recorded<M> {
         self.recorder.flush();
         (self.machine, self.recorder)
     }
-
-    fn tap(&mut self) -> Tap<'_, M> {
-        Tap {
-            machine: &mut self.machine,
-            recorder: &mut self.recorder,
-        }
-    }
 }
 
-impl<M: Machine> Machine for Recorded<M> {
+impl<M: Machine, H: BorrowMut<M>, R: BorrowMut<Recorder>> Machine for Recorded<M, H, R> {
     fn handle(&mut self, now: Instant, from: SocketAddr, datagram: &[u8]) {
-        self.tap().handle(now, from, datagram);
+        self.recorder
+            .borrow_mut()
+            .record(Direction::Inbound, now, from, datagram);
+        self.machine.borrow_mut().handle(now, from, datagram);
     }
 
     fn poll_transmit(
@@ -112,14 +96,27 @@ impl<M: Machine> Machine for Recorded<M> {
         buf: &mut Vec<u8>,
         max_datagrams: usize,
     ) -> Option<Transmit> {
-        self.tap().poll_transmit(now, buf, max_datagrams)
+        let transmit = self
+            .machine
+            .borrow_mut()
+            .poll_transmit(now, buf, max_datagrams)?;
+        let written = buf.get(..transmit.size).unwrap_or(buf);
+        for datagram in transmit.split(written) {
+            self.recorder.borrow_mut().record(
+                Direction::Outbound,
+                now,
+                transmit.destination,
+                datagram,
+            );
+        }
+        Some(transmit)
     }
 
     fn poll_timeout(&self) -> Option<Instant> {
-        self.machine.poll_timeout()
+        self.machine.borrow().poll_timeout()
     }
 
     fn handle_timeout(&mut self, now: Instant) {
-        self.machine.handle_timeout(now);
+        self.machine.borrow_mut().handle_timeout(now);
     }
 }
