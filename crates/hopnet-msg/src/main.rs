@@ -540,7 +540,9 @@ fn pcap(file: &std::path::Path, ports: &[u16]) -> Result<(), String> {
             codec(ty, Dialect::Spec).and_then(|c| (c.decode)(&to_hex(bytes))),
         )
     };
-    let counts = match json_lines(file, ports, &decode, &mut io::stdout().lock()) {
+    let mut deltas = hopnet_msg::pcap::SnapshotDeltas::default();
+    let out = &mut io::stdout().lock();
+    let counts = match json_lines(file, ports, &decode, Some(&mut deltas), out) {
         Ok(counts) => counts,
         Err(JsonLinesError::Write(e)) => return Err(write_error(e)),
         Err(e) => return Err(e.to_string()),

@@ -1,6 +1,6 @@
 //! `rabbit-msg pcap`'s output: one JSON line per message of a capture.
 
-use super::{Capture, Counts};
+use super::{Capture, Counts, SNAPSHOT_DELTA, SnapshotDeltas};
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -24,20 +24,33 @@ pub enum JsonLinesError {
 /// tells a GSO batch captured whole from one datagram ([`Capture::check_messages`]). Returns
 /// what the capture held besides messages.
 ///
+/// With `deltas`, the server's messages are Snow Fight's: a snapshot delta is decoded against
+/// the snapshot its client was sent earlier in the capture ([`SnapshotDeltas`]) and printed as
+/// type `SnapshotDelta`, its `value` its header (`channel`, `time`, `base`) and `snapshot`, or
+/// its header and an `error` when its baseline is not in the capture.
+///
 /// ```no_run
 /// let decode = |_to_server: bool, bytes: &[u8]| ("Bytes", Ok(format!("{}", bytes.len())));
-/// let counts = hopnet_msg::pcap::json_lines("game.pcap", &[7777], &decode, &mut std::io::stdout())?;
+/// let counts =
+///     hopnet_msg::pcap::json_lines("game.pcap", &[7777], &decode, None, &mut std::io::stdout())?;
 /// # Ok::<(), hopnet_msg::pcap::JsonLinesError>(())
 /// ```
 pub fn json_lines(
     path: impl AsRef<Path>,
     ports: &[u16],
     decode: Decoder<'_>,
+    mut deltas: Option<&mut SnapshotDeltas>,
     out: &mut dyn Write,
 ) -> Result<Counts, JsonLinesError> {
+    let with_deltas = deltas.is_some();
     let mut capture = Capture::open(path, ports)
         .map_err(JsonLinesError::Capture)?
-        .check_messages(|to_server, bytes| decode(to_server, bytes).1.is_ok());
+        .check_messages(|to_server, bytes| {
+            let is_delta = || {
+                with_deltas && !to_server && hopnet_snow_fight::delta::DeltaHeader::of(bytes).is_some()
+            };
+            decode(to_server, bytes).1.is_ok() || is_delta()
+        });
     let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
     let mut pending = Vec::new();
     while let Some(message) = capture.next_message() {
@@ -49,10 +62,22 @@ pub fn json_lines(
                 return Err(JsonLinesError::Capture(e));
             }
         };
-        let (ty, value) = decode(m.to_server, &m.bytes);
-        let value = match value {
-            Ok(json) => format!("\"value\":{json}"),
-            Err(e) => format!("\"error\":{}", quote(&e)),
+        let delta = match deltas.as_deref_mut() {
+            Some(d) if !m.to_server => d.server_message(m.src, m.dst, &m.bytes),
+            _ => None,
+        };
+        let (ty, value) = match delta {
+            Some(d) => (
+                SNAPSHOT_DELTA,
+                match d.error {
+                    None => format!("\"value\":{}", d.value),
+                    Some(e) => format!("\"value\":{},\"error\":{}", d.value, quote(&e)),
+                },
+            ),
+            None => match decode(m.to_server, &m.bytes) {
+                (ty, Ok(json)) => (ty, format!("\"value\":{json}")),
+                (ty, Err(e)) => (ty, format!("\"error\":{}", quote(&e))),
+            },
         };
         writeln!(
             pending,

@@ -1,6 +1,7 @@
 //! The game server and two bots over loopback UDP, captured by the real tcpdump: every message
 //! the server sent is shown by tshark with its fields, as `rabbit-msg pcap` prints it.
 
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::Path;
@@ -10,6 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
+use hopnet_snow_fight::Snapshot;
 use snow_fight::Config;
 use snow_fight::net::{UdpServer, play_bot};
 use snow_fight::session::{BotPlayer, GameServer, ServerConfig};
@@ -66,8 +68,18 @@ fn stop((mut child, said): Tcpdump) -> String {
     said.join().unwrap_or_default().join("; ")
 }
 
-/// A short round between two bots; returns how many messages the bots received.
-fn play(address: SocketAddr, transport: hopnet::Server) -> u64 {
+/// What the bots of a round saw: how many messages they received, and the snapshots the bot
+/// that asked for deltas (if one did) decoded itself, by tick (those it held when its loop
+/// looked: every one it applied, unless two came in one poll).
+pub struct Round {
+    pub received: u64,
+    pub decoded_by_the_delta_bot: BTreeMap<u32, Snapshot>,
+    /// Deltas the delta bot decoded, and those whose baseline it lacked.
+    pub deltas: (u64, u64),
+}
+
+/// A short round between two bots, the second asking for snapshot deltas if `deltas`.
+fn play(address: SocketAddr, transport: hopnet::Server, deltas: bool) -> Round {
     let game = Config {
         min_players: 2,
         max_ticks: 2 * TICK_RATE,
@@ -89,29 +101,53 @@ fn play(address: SocketAddr, transport: hopnet::Server) -> u64 {
     let bots: Vec<_> = (0..2u64)
         .map(|i| {
             let game = game.clone();
+            let with_deltas = deltas && i == 1;
             thread::spawn(move || {
                 let mut player = BotPlayer::new(game, 20 + i);
+                if with_deltas {
+                    player = player.with_deltas();
+                }
                 player.ping_every = Duration::from_millis(200);
                 let mut turns = 0u32;
+                let mut decoded = BTreeMap::new();
                 let stats = play_bot(address, hopnet::Config::default(), &mut player, |p, _| {
+                    if let Some((time, snapshot)) = p.client.snapshot() {
+                        decoded.entry(time).or_insert_with(|| snapshot.clone());
+                    }
                     turns += 1;
                     !p.results.is_empty() || turns > 3_000
                 })
                 .unwrap();
                 assert_eq!(player.results.len(), 1, "the bot saw its round end");
-                stats.messages_delivered
+                let s = player.client.stats();
+                let delta_counts = (s.deltas, s.baselines_missing);
+                (stats.messages_delivered, with_deltas.then_some(decoded), delta_counts)
             })
         })
         .collect();
-    let received = bots.into_iter().map(|b| b.join().unwrap()).sum();
+    let mut round = Round {
+        received: 0,
+        decoded_by_the_delta_bot: BTreeMap::new(),
+        deltas: (0, 0),
+    };
+    for bot in bots {
+        let (received, decoded, (d, missing)) = bot.join().unwrap();
+        round.received += received;
+        round.deltas.0 += d;
+        round.deltas.1 += missing;
+        if let Some(decoded) = decoded {
+            round.decoded_by_the_delta_bot = decoded;
+        }
+    }
     stop.store(true, Ordering::Relaxed);
     server_thread.join().unwrap();
-    received
+    round
 }
 
 /// A round recorded by the server's own driver (hopnet's `Recorder`, pcapng of raw IP, both
-/// directions), and how many messages the bots received: no tool needed to capture it.
-pub fn record_a_round(dir: &Path) -> (std::path::PathBuf, u16, u64) {
+/// directions), and what the bots saw (`deltas`: one of them asks for snapshot deltas): no
+/// tool needed to capture it.
+pub fn record_a_round(dir: &Path, deltas: bool) -> (std::path::PathBuf, u16, Round) {
     let mut transport = hopnet::Server::bind("127.0.0.1:0", hopnet::Config::default()).unwrap();
     let address = transport.local_addr().unwrap();
     let file = dir.join("round.pcapng");
@@ -120,14 +156,18 @@ pub fn record_a_round(dir: &Path) -> (std::path::PathBuf, u16, u64) {
         .unwrap();
     // The server's driver, and its recorder with it, is dropped (and flushed) when the round
     // ends.
-    let received = play(address, transport);
-    (file, address.port(), received)
+    let round = play(address, transport, deltas);
+    (file, address.port(), round)
 }
 
-/// The capture of a round, how many messages the bots received and tcpdump's summary; `None`
+/// The capture of a round (`deltas`: one bot asks for snapshot deltas), what the bots saw and
+/// tcpdump's summary; `None`
 /// when tcpdump cannot run here. A capture from which the kernel dropped packets (tcpdump says
 /// so; it happens on a loaded machine) is made again, up to three times.
-pub fn capture_a_round(dir: &Path) -> Option<(std::path::PathBuf, u16, u64, String)> {
+pub fn capture_a_round(
+    dir: &Path,
+    deltas: bool,
+) -> Option<(std::path::PathBuf, u16, Round, String)> {
     if !crate::tshark::tool_available("tcpdump") {
         return None;
     }
@@ -137,12 +177,12 @@ pub fn capture_a_round(dir: &Path) -> Option<(std::path::PathBuf, u16, u64, Stri
         let address = transport.local_addr().unwrap();
         let file = dir.join(format!("round{attempt}.pcap"));
         let tcpdump = start_tcpdump(&file, address.port())?;
-        let received = play(address, transport);
+        let round = play(address, transport, deltas);
         // The last datagrams reach the capture before it stops.
         thread::sleep(Duration::from_millis(200));
         let summary = stop(tcpdump);
         let complete = summary.contains(" 0 packets dropped by kernel");
-        last = Some((file, address.port(), received, summary));
+        last = Some((file, address.port(), round, summary));
         if complete {
             break;
         }

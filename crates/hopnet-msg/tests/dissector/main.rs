@@ -6,6 +6,7 @@
 mod common;
 
 mod capture;
+mod deltas;
 mod live;
 mod own_schema;
 mod session;
@@ -475,17 +476,18 @@ fn files_that_are_not_captures_are_clear_errors() {
 #[test]
 fn a_round_of_the_game_server_with_bots_captured_by_tcpdump_shows_every_message() {
     let dir = tshark::scratch("live");
-    let Some((pcap, port, received, summary)) = live::capture_a_round(&dir) else {
+    let Some((pcap, port, round, summary)) = live::capture_a_round(&dir, false) else {
         return;
     };
-    every_server_message_is_shown(&dir, &pcap, port, received, &format!("tcpdump: {summary}"));
+    let source = format!("tcpdump: {summary}");
+    every_server_message_is_shown(&dir, &pcap, port, round.received, &source);
 }
 
 #[test]
 fn a_round_recorded_by_the_servers_driver_shows_every_message() {
     let dir = tshark::scratch("recorded");
-    let (recording, port, received) = live::record_a_round(&dir);
-    every_server_message_is_shown(&dir, &recording, port, received, "hopnet's recording");
+    let (recording, port, round) = live::record_a_round(&dir, false);
+    every_server_message_is_shown(&dir, &recording, port, round.received, "hopnet's recording");
 }
 
 /// Every message the bots received is in `pcap` (a capture of the round on `port`), printed
