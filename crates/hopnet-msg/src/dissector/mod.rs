@@ -48,6 +48,8 @@ pub struct Wireshark {
     to_client: (String, Encoding),
     ports: Vec<u16>,
     transparent: Vec<String>,
+    /// The server's messages may be Snow Fight's snapshot deltas (`hopnet_snow_fight::delta`).
+    snapshot_deltas: bool,
 }
 
 impl Wireshark {
@@ -69,6 +71,7 @@ impl Wireshark {
             to_client,
             ports: Vec::new(),
             transparent: Vec::new(),
+            snapshot_deltas: false,
         }
     }
 
@@ -84,6 +87,13 @@ impl Wireshark {
     /// (`#[serde(transparent)]`), as [`crate::codegen::TypeScript::transparent`] does.
     pub fn transparent(mut self, type_name: impl Into<String>) -> Self {
         self.transparent.push(type_name.into());
+        self
+    }
+
+    /// The server's messages may be Snow Fight's snapshot deltas: the dissector shows a delta's
+    /// header (`hopnet.delta.channel`, `.time`, `.base`) instead of failing on it.
+    fn with_snapshot_deltas(mut self) -> Self {
+        self.snapshot_deltas = true;
         self
     }
 
@@ -107,11 +117,12 @@ impl Wireshark {
             self.to_server.0, self.to_client.0
         ));
         out.push_str(&format!(
-            "local PORTS = {{ {} }}\nlocal PORT_SET = {{ {} }}\nlocal MESSAGES = {{ to_server = {}, to_client = {} }}\n\n",
+            "local PORTS = {{ {} }}\nlocal PORT_SET = {{ {} }}\nlocal MESSAGES = {{ to_server = {}, to_client = {} }}\nlocal SNAPSHOT_DELTAS = {}\n\n",
             list.join(", "),
             set.join(", "),
             readers::lua_string(&self.to_server.0),
-            readers::lua_string(&self.to_client.0)
+            readers::lua_string(&self.to_client.0),
+            self.snapshot_deltas,
         ));
         out.push_str(include_str!("values.lua"));
         out.push('\n');
@@ -128,6 +139,7 @@ pub fn snow_fight() -> Wireshark {
     Wireshark::new::<ClientMessage, ServerMessage>("ClientMessage", "ServerMessage")
         .transparent("ErrorMessage")
         .transparent("Direction")
+        .with_snapshot_deltas()
 }
 
 /// Something the dissector cannot read, with the message, type or field it is in.

@@ -1,6 +1,7 @@
 //! `rabbit-msg pcap`'s output: one JSON line per message of a capture.
 
 use super::{Capture, Counts, SNAPSHOT_DELTA, SnapshotDeltas};
+use std::cell::RefCell;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -39,17 +40,19 @@ pub fn json_lines(
     path: impl AsRef<Path>,
     ports: &[u16],
     decode: Decoder<'_>,
-    mut deltas: Option<&mut SnapshotDeltas>,
+    deltas: Option<&mut SnapshotDeltas>,
     out: &mut dyn Write,
 ) -> Result<Counts, JsonLinesError> {
-    let with_deltas = deltas.is_some();
+    // Shared with the check of GSO batches, which runs between the messages.
+    let deltas = deltas.map(RefCell::new);
     let mut capture = Capture::open(path, ports)
         .map_err(JsonLinesError::Capture)?
-        .check_messages(|to_server, bytes| {
-            let is_delta = || {
-                with_deltas && !to_server && hopnet_snow_fight::delta::DeltaHeader::of(bytes).is_some()
+        .check_flow_messages(|src, dst, to_server, bytes| {
+            let delta_decodes = || match &deltas {
+                Some(d) if !to_server => d.borrow().decodes(src, dst, bytes),
+                _ => false,
             };
-            decode(to_server, bytes).1.is_ok() || is_delta()
+            decode(to_server, bytes).1.is_ok() || delta_decodes()
         });
     let quote = |s: &str| serde_json::to_string(s).unwrap_or_default();
     let mut pending = Vec::new();
@@ -62,8 +65,8 @@ pub fn json_lines(
                 return Err(JsonLinesError::Capture(e));
             }
         };
-        let delta = match deltas.as_deref_mut() {
-            Some(d) if !m.to_server => d.server_message(m.src, m.dst, &m.bytes),
+        let delta = match &deltas {
+            Some(d) if !m.to_server => d.borrow_mut().server_message(m.src, m.dst, &m.bytes),
             _ => None,
         };
         let (ty, value) = match delta {

@@ -86,8 +86,8 @@ pub struct Capture<'a> {
     decodes: Option<Box<Decodes<'a>>>,
 }
 
-/// Whether a message (sent to the server or not, its bytes) decodes.
-type Decodes<'a> = dyn Fn(bool, &[u8]) -> bool + 'a;
+/// Whether a message (its sender, its receiver, sent to the server or not, its bytes) decodes.
+type Decodes<'a> = dyn Fn(SocketAddr, SocketAddr, bool, &[u8]) -> bool + 'a;
 
 impl<'a> Capture<'a> {
     /// Opens a pcap or pcapng file; `ports` are the game server's UDP ports.
@@ -127,7 +127,25 @@ impl<'a> Capture<'a> {
     /// });
     /// # Ok::<(), String>(())
     /// ```
-    pub fn check_messages(mut self, decodes: impl Fn(bool, &[u8]) -> bool + 'a) -> Self {
+    pub fn check_messages(self, decodes: impl Fn(bool, &[u8]) -> bool + 'a) -> Self {
+        self.check_flow_messages(move |_, _, to_server, bytes| decodes(to_server, bytes))
+    }
+
+    /// [`Capture::check_messages`] for messages whose decoding depends on their flow (a
+    /// snapshot delta's on the snapshots its client was sent): `decodes(src, dst, to_server,
+    /// bytes)`.
+    ///
+    /// ```no_run
+    /// use hopnet_msg::pcap::Capture;
+    ///
+    /// let capture = Capture::open("game.pcap", &[7777])?
+    ///     .check_flow_messages(|_src, _dst, _to_server, bytes| !bytes.is_empty());
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn check_flow_messages(
+        mut self,
+        decodes: impl Fn(SocketAddr, SocketAddr, bool, &[u8]) -> bool + 'a,
+    ) -> Self {
         self.decodes = Some(Box::new(decodes));
         self
     }
@@ -179,7 +197,11 @@ impl<'a> Capture<'a> {
         let segments = if wire::is_whole(d.payload) {
             vec![d.payload]
         } else {
-            let decodes = |m: &[u8]| self.decodes.as_ref().is_none_or(|f| f(to_server, m));
+            let decodes = |m: &[u8]| {
+                self.decodes
+                    .as_ref()
+                    .is_none_or(|f| f(d.src, d.dst, to_server, m))
+            };
             let shapes = gso::Shapes {
                 extended_parses: &wire::extended_parses,
                 decodes: &decodes,

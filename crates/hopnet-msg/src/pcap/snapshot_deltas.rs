@@ -115,6 +115,23 @@ impl SnapshotDeltas {
         })
     }
 
+    /// Whether `bytes`, sent by `server` to `client`, are a whole snapshot delta: one that
+    /// decodes, to its end, against the baseline this flow carried, or (the baseline not being
+    /// in the capture, so that nothing more can be told) one whose header reads.
+    pub fn decodes(&self, server: SocketAddr, client: SocketAddr, bytes: &[u8]) -> bool {
+        let Some(header) = DeltaHeader::of(bytes) else {
+            return false;
+        };
+        match self
+            .flows
+            .get(&(server, client))
+            .and_then(|k| k.snapshots.get(&header.base))
+        {
+            Some(base) => delta::decode(bytes, base).is_ok(),
+            None => true,
+        }
+    }
+
     fn keep(&mut self, flow: Flow, time: u32, snapshot: Snapshot) {
         self.clock += 1;
         if !self.flows.contains_key(&flow)
@@ -240,6 +257,12 @@ mod tests {
         let full = hopnet_codec::to_bytes(&ServerMessage::snapshot(10, Snapshot::default())).unwrap();
         deltas.server_message(server, client, &full);
         let mut bytes = delta(11, 10, &sample_snapshot(5, DEFAULT_SEED), &Snapshot::default());
+        assert!(deltas.decodes(server, client, &bytes));
+        // Two datagrams' messages read as one (a GSO batch read whole) do not decode.
+        let mut two = bytes.clone();
+        two.extend_from_slice(&bytes);
+        assert!(!deltas.decodes(server, client, &two));
+        assert!(!deltas.decodes(server, client, &full));
         bytes.truncate(bytes.len() / 2);
         let got = deltas.server_message(server, client, &bytes).unwrap();
         assert!(got.error.unwrap().starts_with("cannot decode"));
