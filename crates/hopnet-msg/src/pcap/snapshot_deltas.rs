@@ -91,7 +91,11 @@ impl SnapshotDeltas {
             "\"channel\":{},\"time\":{},\"base\":{}",
             header.channel.0, header.time, header.base
         );
-        let decoded = match self.flows.get(&flow).and_then(|k| k.snapshots.get(&header.base)) {
+        let decoded = match self
+            .flows
+            .get(&flow)
+            .and_then(|k| k.snapshots.get(&header.base))
+        {
             None => Err(format!(
                 "cannot decode: the baseline, the snapshot of tick {} sent to {client}, is not in the capture",
                 header.base
@@ -136,7 +140,11 @@ impl SnapshotDeltas {
         self.clock += 1;
         if !self.flows.contains_key(&flow)
             && self.flows.len() >= FLOWS
-            && let Some(oldest) = self.flows.iter().min_by_key(|(_, k)| k.used).map(|(f, _)| *f)
+            && let Some(oldest) = self
+                .flows
+                .iter()
+                .min_by_key(|(_, k)| k.used)
+                .map(|(f, _)| *f)
         {
             self.flows.remove(&oldest);
         }
@@ -254,9 +262,15 @@ mod tests {
     fn a_delta_that_does_not_decode_against_its_baseline_says_so() {
         let (server, client) = (addr(7777), addr(5001));
         let mut deltas = SnapshotDeltas::default();
-        let full = hopnet_codec::to_bytes(&ServerMessage::snapshot(10, Snapshot::default())).unwrap();
+        let full =
+            hopnet_codec::to_bytes(&ServerMessage::snapshot(10, Snapshot::default())).unwrap();
         deltas.server_message(server, client, &full);
-        let mut bytes = delta(11, 10, &sample_snapshot(5, DEFAULT_SEED), &Snapshot::default());
+        let mut bytes = delta(
+            11,
+            10,
+            &sample_snapshot(5, DEFAULT_SEED),
+            &Snapshot::default(),
+        );
         assert!(deltas.decodes(server, client, &bytes));
         // Two datagrams' messages read as one (a GSO batch read whole) do not decode.
         let mut two = bytes.clone();

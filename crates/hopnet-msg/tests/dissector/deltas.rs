@@ -20,7 +20,12 @@ struct Shown {
 /// value, the deltas among them decoded, each equal to the bot's own decoding of its tick.
 fn every_delta_is_decoded(pcap: &Path, port: u16, round: &live::Round, source: &str) -> Shown {
     let text = common::run_ok(
-        &["pcap", &pcap.display().to_string(), "--port", &port.to_string()],
+        &[
+            "pcap",
+            &pcap.display().to_string(),
+            "--port",
+            &port.to_string(),
+        ],
         "",
     );
     let (mut sent, mut deltas, mut compared) = (0u64, 0u64, 0u64);
@@ -67,7 +72,10 @@ fn every_delta_is_decoded(pcap: &Path, port: u16, round: &live::Round, source: &
     let (decoded_by_bot, missing) = round.deltas;
     assert!(decoded_by_bot > 0, "the bot decoded deltas");
     assert_eq!(missing, 0, "the bot held every baseline");
-    assert!(deltas >= decoded_by_bot, "{deltas} deltas, {decoded_by_bot} decoded by the bot");
+    assert!(
+        deltas >= decoded_by_bot,
+        "{deltas} deltas, {decoded_by_bot} decoded by the bot"
+    );
     assert!(
         compared * 2 >= deltas,
         "{compared} of {deltas} deltas compared with the bot's own"
@@ -94,7 +102,11 @@ fn shown_by_tshark(dir: &Path, pcap: &Path, port: u16) -> Shown {
             .filter(|t| t != "SnapshotDelta")
             .collect();
         let jsons = get(1);
-        assert_eq!(others.len(), jsons.len(), "a message without its JSON: {frame:?}");
+        assert_eq!(
+            others.len(),
+            jsons.len(),
+            "a message without its JSON: {frame:?}"
+        );
         for (t, j) in others.into_iter().zip(jsons) {
             if t == "ServerMessage" {
                 *shown.messages.entry((t, j)).or_default() += 1;
@@ -116,8 +128,14 @@ fn tshark_shows_the_same(dir: &Path, pcap: &Path, port: u16, by_pcap: &Shown, so
         return;
     }
     let by_tshark = shown_by_tshark(dir, pcap, port);
-    assert!(!by_tshark.deltas.is_empty(), "{source}: tshark shows deltas");
-    assert_eq!(by_tshark.deltas, by_pcap.deltas, "{source}: the deltas' headers");
+    assert!(
+        !by_tshark.deltas.is_empty(),
+        "{source}: tshark shows deltas"
+    );
+    assert_eq!(
+        by_tshark.deltas, by_pcap.deltas,
+        "{source}: the deltas' headers"
+    );
     crate::assert_same(
         &by_tshark.messages,
         &by_pcap.messages,

@@ -121,7 +121,11 @@ fn play(address: SocketAddr, transport: hopnet::Server, deltas: bool) -> Round {
                 assert_eq!(player.results.len(), 1, "the bot saw its round end");
                 let s = player.client.stats();
                 let delta_counts = (s.deltas, s.baselines_missing);
-                (stats.messages_delivered, with_deltas.then_some(decoded), delta_counts)
+                (
+                    stats.messages_delivered,
+                    with_deltas.then_some(decoded),
+                    delta_counts,
+                )
             })
         })
         .collect();
