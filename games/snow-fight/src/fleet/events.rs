@@ -46,6 +46,10 @@ pub struct FleetConfig {
     /// After the last match ended, how long the server still runs before `Shutdown`, so that
     /// its last `GameOver`s (reliable messages) reach the players.
     pub linger: Duration,
+    /// Least time between two looks at who is placed: [`Fleet::watch`](super::Fleet::watch) is
+    /// called after every turn of the loop (a millisecond apart for many matches), and
+    /// building the roster that often would cost more than the SDK needs.
+    pub watch_every: Duration,
     /// Longest wait for `Shutdown` to reach the SDK before the process gives up on it.
     pub shutdown_timeout: Duration,
 }
@@ -60,6 +64,7 @@ impl FleetConfig {
             counter: "players".into(),
             queue: 1024,
             linger: Duration::from_secs(1),
+            watch_every: Duration::from_millis(50),
             shutdown_timeout: Duration::from_secs(20),
         }
     }

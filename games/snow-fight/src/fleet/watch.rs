@@ -55,6 +55,8 @@ pub struct Fleet {
     /// When the last match was seen over, after the drain request.
     over_since: Option<Instant>,
     done: bool,
+    /// When [`watch`](Fleet::watch) last looked at the game.
+    watched_at: Option<Instant>,
 }
 
 impl Fleet {
@@ -73,6 +75,7 @@ impl Fleet {
             told: BTreeSet::new(),
             draining: false,
             over_since: None,
+            watched_at: None,
             done: false,
         })
     }
@@ -82,13 +85,22 @@ impl Fleet {
         self.link.send(FleetEvent::Listening);
     }
 
-    /// After a tick: reports who came and went, and drains when asked. Returns `true` once the
+    /// After a tick: reports who came and went, and drains when asked (at most once every
+    /// [`FleetConfig::watch_every`]; a call sooner only says not drained yet). Returns `true` once the
     /// server is drained (`AllMatchesOver` sent): the loop should stop, then call
     /// [`Fleet::finish`].
     pub fn watch(&mut self, game: &mut impl Matches) -> bool {
         if self.done {
             return true;
         }
+        let now = Instant::now();
+        if self
+            .watched_at
+            .is_some_and(|at| now.duration_since(at) < self.config.watch_every)
+        {
+            return false;
+        }
+        self.watched_at = Some(now);
         let placed: BTreeSet<String> = game.placed().into_iter().collect();
         for gone in self.told.difference(&placed) {
             self.link.send(FleetEvent::PlayerDisconnected(gone.clone()));
