@@ -1,0 +1,106 @@
+//! What the server knows of one entity at one client: the stay in scope it belongs to, the
+//! newest state the client acknowledged (the baseline deltas are written against), and the
+//! states sent since, which may or may not have arrived.
+//!
+//! Tracked updates say when the client has one (`Acknowledged`): that moves the baseline
+//! forward, never back; `Lost` moves nothing (it may still have arrived). A delta is only
+//! useful if the client can decode it, so an acknowledged update becomes a baseline only when
+//! the client surely held the baseline it was written against when it arrived: the client
+//! forgets states older than the newest baseline it has seen only once they are also
+//! [`ReplicateConfig::history`](super::ReplicateConfig::history) ticks old, so either the
+//! update was written against the baseline still current (no newer one was used since), or its
+//! baseline is within that window of now.
+
+use crate::Tick;
+
+/// The sent-since-acknowledged states kept per entity at most (past it the entity counts as
+/// unsettled until a newer acknowledgement).
+const MAX_UNSETTLED: usize = 64;
+
+/// An entity in one client's scope.
+#[derive(Debug, Clone)]
+pub(crate) struct Record<S> {
+    /// The tick it entered the client's scope: names this stay.
+    pub since: Tick,
+    /// The newest state the client acknowledged, and the tick of the update that carried it.
+    pub acked: Option<(Tick, S)>,
+    /// The ticks and states sent after the acknowledged one, oldest first: any of them may be
+    /// what the client shows.
+    pub unsettled: Vec<(Tick, S)>,
+    /// More were sent than `unsettled` keeps: the newest tick it let go of.
+    pub overflowed: Option<Tick>,
+    /// Its accumulated priority.
+    pub priority: f32,
+    /// Whether anything of it was sent in this stay (if not, leaving scope needs no despawn).
+    pub sent_any: bool,
+}
+
+impl<S: hopnet_codec::DeltaEncode + Clone> Record<S> {
+    pub fn new(since: Tick) -> Self {
+        Record {
+            since,
+            acked: None,
+            unsettled: Vec::new(),
+            overflowed: None,
+            priority: 0.0,
+            sent_any: false,
+        }
+    }
+
+    /// Whether the client may show something other than `now`: it has no state of the entity
+    /// yet, or its acknowledged one differs, or a state sent since differs.
+    pub fn needs(&self, now: &S) -> bool {
+        match &self.acked {
+            None => true,
+            Some((_, acked)) => {
+                self.overflowed.is_some()
+                    || !now.unchanged(acked)
+                    || self.unsettled.iter().any(|(_, s)| !now.unchanged(s))
+            }
+        }
+    }
+
+    /// A state of it went out in the update of `tick`.
+    pub fn sent(&mut self, tick: Tick, state: &S) {
+        self.sent_any = true;
+        self.priority = 0.0;
+        if self.unsettled.len() >= MAX_UNSETTLED {
+            let (dropped, _) = self.unsettled.remove(0);
+            self.overflowed = Some(dropped);
+        }
+        self.unsettled.push((tick, state.clone()));
+    }
+
+    /// The update of `tick` arrived carrying `state`, written against `baseline` (`None`:
+    /// whole). It becomes the baseline if it is newer and the client could decode it (see
+    /// the module's docs): `now` is the server's tick, `history` the client's window.
+    pub fn acknowledged(
+        &mut self,
+        tick: Tick,
+        baseline: Option<Tick>,
+        state: S,
+        now: Tick,
+        history: u32,
+    ) {
+        // The client shows this update's state or a newer one: older unsettled ones are not
+        // shown any more.
+        self.unsettled.retain(|(t, _)| *t > tick);
+        if self.overflowed.is_some_and(|t| t <= tick) {
+            self.overflowed = None;
+        }
+        let newer = self.acked.as_ref().is_none_or(|(t, _)| tick > *t);
+        if !newer {
+            return;
+        }
+        let decodable = match baseline {
+            None => true,
+            Some(b) => {
+                self.acked.as_ref().is_some_and(|(t, _)| *t == b)
+                    || b >= now.saturating_sub(history)
+            }
+        };
+        if decodable {
+            self.acked = Some((tick, state));
+        }
+    }
+}
