@@ -4,12 +4,14 @@
 //!
 //! Tracked updates say when the client has one (`Acknowledged`): that moves the baseline
 //! forward, never back; `Lost` moves nothing (it may still have arrived). A delta is only
-//! useful if the client can decode it, so an acknowledged update becomes a baseline only when
-//! the client surely held the baseline it was written against when it arrived: the client
-//! forgets states older than the newest baseline it has seen only once they are also
-//! [`ReplicateConfig::history`](super::ReplicateConfig::history) ticks old, so either the
-//! update was written against the baseline still current (no newer one was used since), or its
-//! baseline is within that window of now.
+//! useful if the client can decode it: the client keeps every state of the last
+//! [`ReplicateConfig::history`](super::ReplicateConfig::history) ticks, and the server writes
+//! deltas only against baselines at most
+//! [`ReplicateConfig::max_baseline_age`](super::ReplicateConfig::max_baseline_age) ticks old
+//! (an older one is sent whole instead). An update acknowledged arrived within hopnet's
+//! tracked timeout of being sent; as long as that timeout, in ticks, is at most the difference
+//! of the two, the client held the update's baseline when it arrived, so any acknowledged
+//! state can be the next baseline.
 
 use crate::Tick;
 
@@ -71,35 +73,16 @@ impl<S: hopnet_codec::DeltaEncode + Clone> Record<S> {
         self.unsettled.push((tick, state.clone()));
     }
 
-    /// The update of `tick` arrived carrying `state`, written against `baseline` (`None`:
-    /// whole). It becomes the baseline if it is newer and the client could decode it (see
-    /// the module's docs): `now` is the server's tick, `history` the client's window.
-    pub fn acknowledged(
-        &mut self,
-        tick: Tick,
-        baseline: Option<Tick>,
-        state: S,
-        now: Tick,
-        history: u32,
-    ) {
+    /// The update of `tick` arrived carrying `state`: it becomes the baseline if it is newer
+    /// than the one acknowledged before.
+    pub fn acknowledged(&mut self, tick: Tick, state: S) {
         // The client shows this update's state or a newer one: older unsettled ones are not
         // shown any more.
         self.unsettled.retain(|(t, _)| *t > tick);
         if self.overflowed.is_some_and(|t| t <= tick) {
             self.overflowed = None;
         }
-        let newer = self.acked.as_ref().is_none_or(|(t, _)| tick > *t);
-        if !newer {
-            return;
-        }
-        let decodable = match baseline {
-            None => true,
-            Some(b) => {
-                self.acked.as_ref().is_some_and(|(t, _)| *t == b)
-                    || b >= now.saturating_sub(history)
-            }
-        };
-        if decodable {
+        if self.acked.as_ref().is_none_or(|(t, _)| tick > *t) {
             self.acked = Some((tick, state));
         }
     }

@@ -78,8 +78,6 @@ struct Held<S> {
     tick: Tick,
     /// States by the tick of the update that carried them: what deltas are written against.
     history: BTreeMap<Tick, S>,
-    /// The newest baseline a delta of it was written against.
-    newest_baseline: Tick,
 }
 
 /// The client side of replication: applies each update the server's
@@ -102,7 +100,7 @@ pub struct Replica<E, S> {
 /// What the first pass of `apply` decided for one entity.
 enum Step<E, S> {
     Spawn(E, Tick, S),
-    Change(E, Tick, S),
+    Change(E, S),
     Despawn(E),
 }
 
@@ -143,6 +141,13 @@ where
     /// Whether the client has no entity.
     pub fn is_empty(&self) -> bool {
         self.copies.is_empty()
+    }
+
+    /// The states held, all entities together (those shown and those kept for deltas to be
+    /// written against): what the replica's memory grows with, bounded by `max_entities`
+    /// times `history + 2`.
+    pub fn held_states(&self) -> usize {
+        self.copies.values().map(|c| c.history.len()).sum()
     }
 
     /// The tick of the state shown for `entity`.
@@ -197,11 +202,20 @@ where
                 continue;
             }
             let Some(baseline) = copy.history.get(&base) else {
+                let kept_from = self
+                    .newest
+                    .map_or(0, |n| n.saturating_sub(self.config.history));
+                if base < kept_from {
+                    // Older than the states kept: a datagram that took longer than the
+                    // server waits for its acknowledgement; it will not be a baseline.
+                    stale += 1;
+                    continue;
+                }
                 return Err(ReplicaError::UnknownBaseline { tick: base });
             };
             let state = hopnet_codec::delta::from_bytes(baseline, &change.delta)
                 .map_err(ReplicaError::Decode)?;
-            steps.push(Step::Change(change.entity, base, state));
+            steps.push(Step::Change(change.entity, state));
         }
         for entity in update.despawns {
             if !seen.insert(entity) {
@@ -237,7 +251,6 @@ where
                                     since,
                                     tick,
                                     history: BTreeMap::new(),
-                                    newest_baseline: since,
                                 },
                             );
                             self.copies.get_mut(&e).expect("inserted just now")
@@ -250,11 +263,10 @@ where
                     }
                     prune(copy, newest, self.config.history);
                 }
-                Step::Change(e, base, state) => {
+                Step::Change(e, state) => {
                     let Some(copy) = self.copies.get_mut(&e) else {
                         continue;
                     };
-                    copy.newest_baseline = copy.newest_baseline.max(base);
                     if record(copy, tick, state) {
                         applied.changed.push(e);
                     } else {
@@ -315,18 +327,10 @@ fn record<S>(copy: &mut Held<S>, tick: Tick, state: S) -> bool {
     }
 }
 
-/// Forgets states no delta can be written against any more: older than the newest baseline
-/// used and `history` ticks behind the newest update (see `baseline.rs` for why both), never
-/// the state shown; and at most `history + 2` states.
+/// Forgets states no delta can be written against any more: more than `history` ticks
+/// behind the newest update (see `baseline.rs` for why that is enough), never the state shown.
 fn prune<S>(copy: &mut Held<S>, newest: Tick, history: u32) {
-    let old = newest.saturating_sub(history);
-    let (shown, newest_baseline) = (copy.tick, copy.newest_baseline);
-    copy.history
-        .retain(|&t, _| t == shown || t >= newest_baseline || t >= old);
-    while copy.history.len() > history as usize + 2 {
-        let Some((&t, _)) = copy.history.iter().find(|(t, _)| **t != shown) else {
-            break;
-        };
-        copy.history.remove(&t);
-    }
+    let kept_from = newest.saturating_sub(history);
+    let shown = copy.tick;
+    copy.history.retain(|&t, _| t == shown || t >= kept_from);
 }

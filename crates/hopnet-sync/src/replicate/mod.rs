@@ -89,16 +89,18 @@ pub use server::{PeerStats, Replicator, Sent};
 ///
 /// // Budgets counted as the link counts them: IPv4 and UDP headers too.
 /// let config = ReplicateConfig { datagram_overhead: 28, ..ReplicateConfig::default() };
-/// assert_eq!(config.history, 128);
+/// assert_eq!(config.history, 160);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReplicateConfig {
-    /// Ticks of states the client keeps for deltas to be written against, past the newest
-    /// baseline the server used (128). The server writes against a newer acknowledgement only
-    /// if the client surely kept its baseline: this must exceed the ticks an update can take
-    /// to be acknowledged (hopnet's tracked timeout, a second by default). Both sides must
-    /// agree.
+    /// Ticks of states the client keeps for deltas to be written against (160). Both sides
+    /// must agree on it.
     pub history: u32,
+    /// The oldest baseline, in ticks, the server writes a delta against (64); an entity whose
+    /// acknowledged state is older is sent whole. `history - max_baseline_age` must be at
+    /// least hopnet's tracked timeout in ticks (a second: 96 ticks covers up to 96 Hz), so
+    /// that the client still holds the baseline of any update acknowledged in time.
+    pub max_baseline_age: u32,
     /// How much of a quiet tick's budget the next may spend: a token bucket's depth, as a
     /// duration of the budget (100 ms).
     pub carry: Duration,
@@ -116,7 +118,8 @@ pub struct ReplicateConfig {
 impl Default for ReplicateConfig {
     fn default() -> Self {
         ReplicateConfig {
-            history: 128,
+            history: 160,
+            max_baseline_age: 64,
             carry: Duration::from_millis(100),
             datagram_overhead: 0,
             max_update_bytes: hopnet_proto::CHUNK_SIZE,

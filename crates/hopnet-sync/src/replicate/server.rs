@@ -33,8 +33,8 @@ struct Entity<S> {
 struct InFlight<E, S> {
     id: MessageId,
     tick: Tick,
-    /// Entity, stay, baseline tick (`None`: sent whole), state.
-    states: Vec<(E, Tick, Option<Tick>, S)>,
+    /// Entity, stay, state.
+    states: Vec<(E, Tick, S)>,
     /// Entity and the stay it left.
     despawns: Vec<(E, Tick)>,
 }
@@ -355,7 +355,12 @@ where
             else {
                 continue;
             };
-            let (more, baseline) = match &record.acked {
+            let max_age = self.config.max_baseline_age;
+            let baseline = record
+                .acked
+                .as_ref()
+                .filter(|(b, _)| tick.saturating_sub(*b) <= max_age);
+            let more = match baseline {
                 None => {
                     let spawn = Spawn {
                         entity: id,
@@ -368,7 +373,7 @@ where
                         break;
                     }
                     update.spawns.push(spawn);
-                    (more, None)
+                    more
                 }
                 Some((b, base)) => {
                     let Ok(delta) = hopnet_codec::delta::to_bytes(&entity.state, base) else {
@@ -385,11 +390,11 @@ where
                         break;
                     }
                     update.changes.push(change);
-                    (more, Some(*b))
+                    more
                 }
             };
             bits += more;
-            states.push((id, record.since, baseline, entity.state.clone()));
+            states.push((id, record.since, entity.state.clone()));
         }
         peer.stats.deferred += deferred as u64;
         if states.is_empty() && despawns.is_empty() {
@@ -399,7 +404,7 @@ where
         let wire = wire_len(bytes.len(), self.config.datagram_overhead);
         let id = send(&bytes)?;
         peer.budget.spend(now, wire as u64);
-        for (e, _, _, state) in &states {
+        for (e, _, state) in &states {
             if let Some(r) = peer.records.get_mut(e) {
                 r.sent(tick, state);
             }
@@ -431,8 +436,6 @@ where
     /// The tracked update `id` sent `client` was acknowledged (hopnet's
     /// `Event::Acknowledged`): its states become the client's baselines.
     pub fn acknowledged(&mut self, client: &C, id: MessageId) {
-        let now = self.tick;
-        let history = self.config.history;
         let Some(peer) = self.peers.get_mut(client) else {
             return;
         };
@@ -443,11 +446,11 @@ where
             return;
         };
         peer.stats.acked += 1;
-        for (e, since, baseline, state) in update.states {
+        for (e, since, state) in update.states {
             if let Some(r) = peer.records.get_mut(&e)
                 && r.since == since
             {
-                r.acknowledged(update.tick, baseline, state, now, history);
+                r.acknowledged(update.tick, state);
             }
         }
         for (e, since) in update.despawns {
