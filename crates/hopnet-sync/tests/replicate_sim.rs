@@ -10,10 +10,10 @@ use std::time::{Duration, Instant};
 
 use hopnet_codec::Rabbit;
 use hopnet_proto::sim::{LinkConfig, SimNetwork};
-use hopnet_proto::{Config, ConnectionId, Event, ServerEvent};
+use hopnet_proto::{Config, ConnectionId, Delivery, Event, ServerEvent};
 use hopnet_sync::Tick;
 use hopnet_sync::replicate::{
-    ByDistance, Position, Radius, Replica, ReplicateConfig, Replicator, RoomId, Update,
+    ByDistance, Position, Radius, Replica, ReplicateConfig, Replicator, RoomId, Update, wire_len,
 };
 
 #[derive(Rabbit, Debug, Clone, PartialEq)]
@@ -100,12 +100,20 @@ struct Report {
     max_in_scope: usize,
     /// Despawns sent, all clients together (entities left scopes).
     despawns: u64,
+    /// The largest link rate hopnet reported for any client.
+    max_link_rate: u64,
+    /// Datagrams the server's connections dropped for a full queue.
+    dropped: u64,
 }
 
 struct Run {
     seed: u64,
     loss: f64,
     cap: u64,
+    /// One-way delay of the links.
+    delay: Duration,
+    /// Whether the server sends a small reliable clock too (counted in the budget).
+    clock: bool,
     /// Seconds the world moves, then seconds it rests.
     moving: u32,
     resting: u32,
@@ -114,12 +122,24 @@ struct Run {
 fn run(r: &Run) -> Report {
     let link = LinkConfig {
         loss: r.loss,
-        delay: Duration::from_millis(25),
+        delay: r.delay,
         jitter: Duration::from_millis(5),
         reorder: 0.02,
         ..LinkConfig::default()
     };
-    let mut net = SimNetwork::new(r.seed, Config::default(), link);
+    // With the clock, a congestion window held at 4 chunks: what the link carries is then
+    // 4 datagrams per round trip, below what the world asks for across a long one.
+    let server_config = if r.clock {
+        Config::builder()
+            .initial_window(4)
+            .min_window(4)
+            .max_window(4)
+            .build()
+            .expect("a valid configuration")
+    } else {
+        Config::default()
+    };
+    let mut net = SimNetwork::new(r.seed, server_config, link);
     let indices: Vec<usize> = (0..CLIENTS)
         .map(|_| net.add_client(Config::default()))
         .collect();
@@ -184,10 +204,9 @@ fn run(r: &Run) -> Report {
         for c in 0..CLIENTS {
             let v = view(c, t.min(r.moving * HZ));
             rep.set_view(&conn[c], v);
-            rep.set_link_rate(
-                &conn[c],
-                net.server().stats(conn[c]).and_then(|s| s.send_rate()),
-            );
+            let stats = net.server().stats(conn[c]).expect("connected");
+            report.max_link_rate = report.max_link_rate.max(stats.send_rate().unwrap_or(0));
+            rep.set_link(&conn[c], &stats);
             let scope: Vec<u32> = (0..ENTITIES)
                 .filter(|&e| in_scope(c, e, &world[e as usize], v))
                 .collect();
@@ -216,6 +235,16 @@ fn run(r: &Run) -> Report {
             last_sent.retain(|&(cc, e), _| cc != c || scope.contains(&e));
             scopes.insert((c, tick), scope);
         }
+        // A game's reliable traffic (here a clock, five times a second): hopnet measures the
+        // round trip, and so the link's rate, from reliable messages' acknowledgements.
+        if r.clock && t % (HZ / 5) == 0 {
+            for c in &conn {
+                let clock = tick.to_le_bytes();
+                if net.server().send(*c, &clock, Delivery::Reliable).is_ok() {
+                    rep.charge(c, now, wire_len(clock.len(), 0));
+                }
+            }
+        }
         worlds.insert(tick, world);
         // What the server sends now leaves now; then the tick's time passes.
         net.step(Duration::ZERO);
@@ -235,9 +264,12 @@ fn run(r: &Run) -> Report {
             }
             for (c, &i) in indices.iter().enumerate() {
                 while let Some(event) = net.client(i).poll_event() {
-                    let Event::Message { bytes, .. } = event else {
+                    let Event::Message { bytes, reliable } = event else {
                         continue;
                     };
+                    if reliable && bytes.len() == 4 {
+                        continue; // the clock
+                    }
                     report.updates += 1;
                     let u: Update<u32, Body> = hopnet_codec::from_bytes(&bytes).expect("decodes");
                     let scope = &scopes[&(c, u.tick)];
@@ -265,6 +297,11 @@ fn run(r: &Run) -> Report {
         worlds.retain(|&w, _| w + 2 * HZ > tick);
         scopes.retain(|&(_, w), _| w + 2 * HZ > tick);
     }
+    report.dropped = conn
+        .iter()
+        .filter_map(|c| net.server().stats(*c))
+        .map(|s| s.datagrams_dropped)
+        .sum();
     report.despawns = conn
         .iter()
         .filter_map(|c| rep.stats(c))
@@ -394,6 +431,8 @@ fn without_loss() {
             seed,
             loss: 0.0,
             cap: CAP,
+            delay: Duration::from_millis(25),
+            clock: false,
             moving: 6,
             resting: 4,
         });
@@ -407,6 +446,8 @@ fn at_ten_percent_loss() {
             seed,
             loss: 0.10,
             cap: CAP,
+            delay: Duration::from_millis(25),
+            clock: false,
             moving: 6,
             resting: 4,
         });
@@ -420,8 +461,50 @@ fn at_twenty_percent_loss() {
             seed,
             loss: 0.20,
             cap: CAP,
+            delay: Duration::from_millis(25),
+            clock: false,
             moving: 6,
             resting: 5,
         });
     }
+}
+
+/// Without a cap, the budget is what the link carries: a client across a long round trip
+/// gets fewer bytes (the congestion window's worth per round trip), not a queue, and still
+/// converges.
+#[test]
+fn the_budget_follows_the_link() {
+    let near = run(&Run {
+        seed: 7,
+        loss: 0.0,
+        cap: u64::MAX,
+        delay: Duration::from_millis(10),
+        clock: true,
+        moving: 4,
+        resting: 2,
+    });
+    let far = run(&Run {
+        seed: 7,
+        loss: 0.0,
+        cap: u64::MAX,
+        delay: Duration::from_millis(120),
+        clock: true,
+        moving: 4,
+        resting: 2,
+    });
+    let busiest = |r: &Report| r.wire.iter().map(|w| max_second(w)).max().unwrap_or(0) as u64;
+    let (near_bytes, far_bytes) = (busiest(&near), busiest(&far));
+    eprintln!(
+        "near: {near_bytes} bytes in its busiest second (link {}), far: {far_bytes} (link {})",
+        near.max_link_rate, far.max_link_rate
+    );
+    assert!(
+        far_bytes <= far.max_link_rate,
+        "{far_bytes} over {}",
+        far.max_link_rate
+    );
+    assert!(far_bytes < near_bytes, "{far_bytes} not under {near_bytes}");
+    assert_eq!(far.dropped, 0, "no queue overflowed");
+    assert!(far.errors.is_empty(), "{:?}", far.errors);
+    assert!(far.converged.iter().all(|&c| c), "{:?}", far.converged);
 }

@@ -13,6 +13,8 @@
 //! of the two, the client held the update's baseline when it arrived, so any acknowledged
 //! state can be the next baseline.
 
+use std::time::{Duration, Instant};
+
 use crate::Tick;
 
 /// The sent-since-acknowledged states kept per entity at most (past it the entity counts as
@@ -29,6 +31,9 @@ pub(crate) struct Record<S> {
     /// The ticks and states sent after the acknowledged one, oldest first: any of them may be
     /// what the client shows.
     pub unsettled: Vec<(Tick, S)>,
+    /// The newest of them is still in flight (neither acknowledged nor reported lost), and
+    /// when it left.
+    pub newest_in_flight: Option<Instant>,
     /// More were sent than `unsettled` keeps: the newest tick it let go of.
     pub overflowed: Option<Tick>,
     /// Its accumulated priority.
@@ -43,6 +48,7 @@ impl<S: hopnet_codec::DeltaEncode + Clone> Record<S> {
             since,
             acked: None,
             unsettled: Vec::new(),
+            newest_in_flight: None,
             overflowed: None,
             priority: 0.0,
             sent_any: false,
@@ -62,8 +68,28 @@ impl<S: hopnet_codec::DeltaEncode + Clone> Record<S> {
         }
     }
 
-    /// A state of it went out in the update of `tick`.
-    pub fn sent(&mut self, tick: Tick, state: &S) {
+    /// Whether it needs sending at `at`: the client may show something other than `now`,
+    /// and `now` did not leave within `wait` (about a round trip: sending the same state
+    /// again every tick until its acknowledgement comes back would spend a round trip's
+    /// budget on copies; after `wait` without one, it was probably lost).
+    pub fn needs_sending(&self, now: &S, at: Instant, wait: Duration) -> bool {
+        let on_its_way = self.newest_in_flight.is_some_and(|sent| {
+            at.saturating_duration_since(sent) < wait
+                && self.unsettled.last().is_some_and(|(_, s)| now.unchanged(s))
+        });
+        self.needs(now) && !on_its_way
+    }
+
+    /// The update of `tick` carrying a state of it was reported lost: it may have arrived or
+    /// not.
+    pub fn lost(&mut self, tick: Tick) {
+        if self.unsettled.last().is_some_and(|(t, _)| *t == tick) {
+            self.newest_in_flight = None;
+        }
+    }
+
+    /// A state of it went out in the update of `tick`, at `at`.
+    pub fn sent(&mut self, tick: Tick, state: &S, at: Instant) {
         self.sent_any = true;
         self.priority = 0.0;
         if self.unsettled.len() >= MAX_UNSETTLED {
@@ -71,6 +97,7 @@ impl<S: hopnet_codec::DeltaEncode + Clone> Record<S> {
             self.overflowed = Some(dropped);
         }
         self.unsettled.push((tick, state.clone()));
+        self.newest_in_flight = Some(at);
     }
 
     /// The update of `tick` arrived carrying `state`: it becomes the baseline if it is newer

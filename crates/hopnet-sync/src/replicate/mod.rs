@@ -113,6 +113,9 @@ pub struct ReplicateConfig {
     pub max_in_flight: usize,
     /// The most entities a client holds (65,536); an update that would pass it is refused.
     pub max_entities: usize,
+    /// How long a state sent waits for its acknowledgement before it is sent again, when the
+    /// client's round trip is not known (250 ms; once it is, one and a half round trips).
+    pub resend_after: Duration,
 }
 
 impl Default for ReplicateConfig {
@@ -125,6 +128,7 @@ impl Default for ReplicateConfig {
             max_update_bytes: hopnet_proto::CHUNK_SIZE,
             max_in_flight: 256,
             max_entities: 65_536,
+            resend_after: Duration::from_millis(250),
         }
     }
 }

@@ -3,10 +3,10 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use hopnet_codec::{Decode, DeltaDecode, DeltaEncode, Encode};
-use hopnet_proto::MessageId;
+use hopnet_proto::{MessageId, Stats};
 
 use super::ReplicateConfig;
 use super::baseline::Record;
@@ -45,6 +45,7 @@ struct Peer<E, S> {
     view: Position,
     cap: Option<u64>,
     link_rate: Option<u64>,
+    round_trip: Option<Duration>,
     budget: Budget,
     records: HashMap<E, Record<S>>,
     /// Entities that left the client's scope, with the stay they left, until a despawn of
@@ -178,6 +179,7 @@ where
                 view,
                 cap,
                 link_rate: None,
+                round_trip: None,
                 budget: Budget::new(self.config.carry),
                 records: HashMap::new(),
                 leaving: HashMap::new(),
@@ -210,9 +212,35 @@ where
     /// What the client's link carries, in bytes per second: hopnet's
     /// [`Stats::send_rate`](hopnet_proto::Stats::send_rate) for its connection, given
     /// every tick. The budget is the smaller of this and the cap.
+    ///
+    /// hopnet measures the round trip from the acknowledgements of reliable messages, and
+    /// its congestion window moves with reliable traffic: updates alone (tracked) leave the
+    /// figure unset. A game with no other reliable traffic to the client sends a small
+    /// reliable message now and then (a clock, a score) for the figure to follow the link.
     pub fn set_link_rate(&mut self, client: &C, rate: Option<u64>) {
         if let Some(p) = self.peers.get_mut(client) {
             p.link_rate = rate;
+        }
+    }
+
+    /// What hopnet measures of the client's connection, given every tick: its link's rate
+    /// ([`Stats::send_rate`], see [`set_link_rate`](Self::set_link_rate)) and its round trip
+    /// (how long a state sent waits for its acknowledgement before it is sent again).
+    pub fn set_link(&mut self, client: &C, stats: &Stats) {
+        if let Some(p) = self.peers.get_mut(client) {
+            p.link_rate = stats.send_rate();
+            p.round_trip = stats.smoothed_rtt;
+        }
+    }
+
+    /// Counts `wire_bytes` the game sent `client` at `now` besides its updates (reliable
+    /// events, chat: [`wire_len`] of each message) against the client's budget, so that
+    /// everything sent stays under it.
+    pub fn charge(&mut self, client: &C, now: Instant, wire_bytes: usize) {
+        if let Some(p) = self.peers.get_mut(client) {
+            let rate = rate_of(p.cap, p.link_rate);
+            p.budget.available(now, rate);
+            p.budget.spend(now, wire_bytes as u64);
         }
     }
 
@@ -299,6 +327,9 @@ where
         let peer = self.peers.get_mut(client)?;
         let rate = rate_of(peer.cap, peer.link_rate);
         let available = peer.budget.available(now, rate);
+        let wait = peer
+            .round_trip
+            .map_or(self.config.resend_after, |rtt| rtt + rtt / 2);
 
         // Priorities grow for what the client needs; the rest rests at zero.
         self.order.clear();
@@ -306,7 +337,7 @@ where
             let Some(entity) = self.entities.get(id) else {
                 continue;
             };
-            if !record.needs(&entity.state) {
+            if !record.needs_sending(&entity.state, now, wait) {
                 record.priority = 0.0;
                 continue;
             }
@@ -406,7 +437,7 @@ where
         peer.budget.spend(now, wire as u64);
         for (e, _, state) in &states {
             if let Some(r) = peer.records.get_mut(e) {
-                r.sent(tick, state);
+                r.sent(tick, state, now);
             }
         }
         peer.stats.updates += 1;
@@ -415,9 +446,17 @@ where
         peer.stats.changes += update.changes.len() as u64;
         peer.stats.despawns += update.despawns.len() as u64;
         let entities = states.len();
-        if peer.in_flight.len() >= self.config.max_in_flight && peer.in_flight.pop_front().is_some()
+        if peer.in_flight.len() >= self.config.max_in_flight
+            && let Some(old) = peer.in_flight.pop_front()
         {
             peer.stats.lost += 1;
+            for (e, since, _) in old.states {
+                if let Some(r) = peer.records.get_mut(&e)
+                    && r.since == since
+                {
+                    r.lost(old.tick);
+                }
+            }
         }
         peer.in_flight.push_back(InFlight {
             id,
@@ -467,9 +506,19 @@ where
         let Some(peer) = self.peers.get_mut(client) else {
             return;
         };
-        if let Some(at) = peer.in_flight.iter().position(|f| f.id == id) {
-            peer.in_flight.remove(at);
-            peer.stats.lost += 1;
+        let Some(at) = peer.in_flight.iter().position(|f| f.id == id) else {
+            return;
+        };
+        let Some(update) = peer.in_flight.remove(at) else {
+            return;
+        };
+        peer.stats.lost += 1;
+        for (e, since, _) in update.states {
+            if let Some(r) = peer.records.get_mut(&e)
+                && r.since == since
+            {
+                r.lost(update.tick);
+            }
         }
     }
 
