@@ -38,7 +38,7 @@ const NEAR: f32 = 10.0;
 /// Where entity `e` is at tick `t` (ticks counted from the run's first), and whether it moves.
 fn place(e: u32, t: u32, moving: bool) -> Body {
     let (cx, cy) = ((e % 16) as f32 * 6.0, (e / 16) as f32 * 6.0);
-    if !moving || e % 3 != 0 {
+    if !moving || !e.is_multiple_of(3) {
         return Body {
             x: cx,
             y: cy,
@@ -201,22 +201,22 @@ fn run(r: &Run) -> Report {
         }
         rep.set_tick(tick);
         let now = net.now();
-        for c in 0..CLIENTS {
+        for (c, &id) in conn.iter().enumerate() {
             let v = view(c, t.min(r.moving * HZ));
-            rep.set_view(&conn[c], v);
-            let stats = net.server().stats(conn[c]).expect("connected");
+            rep.set_view(&id, v);
+            let stats = net.server().stats(id).expect("connected");
             report.max_link_rate = report.max_link_rate.max(stats.send_rate().unwrap_or(0));
-            rep.set_link(&conn[c], &stats);
+            rep.set_link(&id, &stats);
             let scope: Vec<u32> = (0..ENTITIES)
                 .filter(|&e| in_scope(c, e, &world[e as usize], v))
                 .collect();
             report.max_in_scope = report.max_in_scope.max(scope.len());
             let mut carried = Vec::new();
-            let sent = rep.send(&conn[c], now, |bytes| {
+            let sent = rep.send(&id, now, |bytes| {
                 let u: Update<u32, Body> = hopnet_codec::from_bytes(bytes).expect("decodes");
                 carried.extend(u.spawns.iter().map(|s| s.entity));
                 carried.extend(u.changes.iter().map(|s| s.entity));
-                net.server().send_tracked(conn[c], bytes).ok()
+                net.server().send_tracked(id, bytes).ok()
             });
             if sent.is_some() && now >= quiet_from {
                 report.quiet_updates += 1;
@@ -289,9 +289,9 @@ fn run(r: &Run) -> Report {
             }
         }
         // Entities the client has as they are now need nothing: their wait is over.
-        for c in 0..CLIENTS {
+        for (c, replica) in replicas.iter().enumerate() {
             last_sent.retain(|&(cc, e), _| {
-                cc != c || replicas[c].get(&e) != Some(&worlds[&tick][e as usize])
+                cc != c || replica.get(&e) != Some(&worlds[&tick][e as usize])
             });
         }
         worlds.retain(|&w, _| w + 2 * HZ > tick);

@@ -368,7 +368,7 @@ where
                 && bits.div_ceil(8) as usize <= self.config.max_update_bytes
         };
         let mut leaving: Vec<(E, Tick)> = peer.leaving.iter().map(|(e, s)| (*e, *s)).collect();
-        leaving.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        leaving.sort_unstable_by_key(|a| a.0);
         let mut despawns = Vec::new();
         for (e, since) in leaving {
             let more = e.encoded_bits();
