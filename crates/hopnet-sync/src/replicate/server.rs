@@ -21,6 +21,12 @@ use crate::Tick;
 /// 34-bit `u32`): an update's size is bounded before it is encoded.
 const HEADER_BITS: u64 = 4 * 34;
 
+/// One entity's part of an update.
+enum Item<E, S> {
+    Spawn(Spawn<E, S>),
+    Change(Change<E>),
+}
+
 /// An entity of the world, as the replicator holds it.
 #[derive(Debug, Clone)]
 struct Entity<S> {
@@ -74,6 +80,9 @@ pub struct PeerStats {
     pub acked: u64,
     /// Updates reported lost (or pushed out past `max_in_flight`).
     pub lost: u64,
+    /// Entity states larger than any update the client can be sent (`max_update_bytes`, or
+    /// its budget's capacity): never sent while they stay so large.
+    pub oversize: u64,
 }
 
 /// What one call of [`Replicator::send`] sent a client.
@@ -180,7 +189,10 @@ where
                 cap,
                 link_rate: None,
                 round_trip: None,
-                budget: Budget::new(self.config.carry),
+                budget: Budget::new(self.config.carry).with_burst(wire_len(
+                    self.config.max_update_bytes,
+                    self.config.datagram_overhead,
+                ) as u64),
                 records: HashMap::new(),
                 leaving: HashMap::new(),
                 in_flight: VecDeque::new(),
@@ -363,16 +375,20 @@ where
             despawns: Vec::new(),
         };
         let mut bits = HEADER_BITS;
-        let fits = |bits: u64| {
-            wire_len(bits.div_ceil(8) as usize, self.config.datagram_overhead) as u64 <= available
-                && bits.div_ceil(8) as usize <= self.config.max_update_bytes
+        let overhead = self.config.datagram_overhead;
+        let max_bytes = self.config.max_update_bytes;
+        let fits_in = |bits: u64, room: u64| {
+            let bytes = bits.div_ceil(8) as usize;
+            bytes <= max_bytes && wire_len(bytes, overhead) as u64 <= room
         };
+        // What an update alone may ever take: an entity larger is never sent.
+        let ever = peer.budget.capacity(rate);
         let mut leaving: Vec<(E, Tick)> = peer.leaving.iter().map(|(e, s)| (*e, *s)).collect();
         leaving.sort_unstable_by_key(|a| a.0);
         let mut despawns = Vec::new();
         for (e, since) in leaving {
             let more = e.encoded_bits();
-            if !fits(bits + more) {
+            if !fits_in(bits + more, available) {
                 break;
             }
             bits += more;
@@ -381,49 +397,52 @@ where
         }
         let mut states = Vec::new();
         let mut deferred = 0;
+        let max_age = self.config.max_baseline_age;
         for (i, &(_, id)) in self.order.iter().enumerate() {
             let (Some(entity), Some(record)) = (self.entities.get(&id), peer.records.get(&id))
             else {
                 continue;
             };
-            let max_age = self.config.max_baseline_age;
             let baseline = record
                 .acked
                 .as_ref()
                 .filter(|(b, _)| tick.saturating_sub(*b) <= max_age);
-            let more = match baseline {
-                None => {
-                    let spawn = Spawn {
-                        entity: id,
-                        since_age: tick.saturating_sub(record.since),
-                        state: entity.state.clone(),
-                    };
-                    let more = spawn.encoded_bits();
-                    if !fits(bits + more) {
-                        deferred = self.order.len() - i;
-                        break;
-                    }
-                    update.spawns.push(spawn);
-                    more
-                }
+            let item = match baseline {
+                None => Item::Spawn(Spawn {
+                    entity: id,
+                    since_age: tick.saturating_sub(record.since),
+                    state: entity.state.clone(),
+                }),
                 Some((b, base)) => {
                     let Ok(delta) = hopnet_codec::delta::to_bytes(&entity.state, base) else {
                         continue;
                     };
-                    let change = Change {
+                    Item::Change(Change {
                         entity: id,
                         baseline_age: tick.saturating_sub(*b),
                         delta,
-                    };
-                    let more = change.encoded_bits();
-                    if !fits(bits + more) {
-                        deferred = self.order.len() - i;
-                        break;
-                    }
-                    update.changes.push(change);
-                    more
+                    })
                 }
             };
+            let more = match &item {
+                Item::Spawn(s) => s.encoded_bits(),
+                Item::Change(c) => c.encoded_bits(),
+            };
+            if !fits_in(HEADER_BITS + more, ever) {
+                // Larger than any update this client can be sent: skipped, counted, so that
+                // it holds up nothing behind it.
+                peer.stats.oversize += 1;
+                continue;
+            }
+            if !fits_in(bits + more, available) {
+                // The rest waits, its priority kept: the highest goes first next time.
+                deferred = self.order.len() - i;
+                break;
+            }
+            match item {
+                Item::Spawn(s) => update.spawns.push(s),
+                Item::Change(c) => update.changes.push(c),
+            }
             bits += more;
             states.push((id, record.since, entity.state.clone()));
         }
