@@ -424,48 +424,37 @@ fn check(r: &Run) {
 
 const CAP: u64 = 8_000;
 
+/// A run under the cap: the world moves 6 s, then rests.
+fn capped(seed: u64, loss: f64, resting: u32) -> Run {
+    Run {
+        seed,
+        loss,
+        cap: CAP,
+        delay: Duration::from_millis(25),
+        clock: false,
+        moving: 6,
+        resting,
+    }
+}
+
 #[test]
 fn without_loss() {
     for seed in [1, 2] {
-        check(&Run {
-            seed,
-            loss: 0.0,
-            cap: CAP,
-            delay: Duration::from_millis(25),
-            clock: false,
-            moving: 6,
-            resting: 4,
-        });
+        check(&capped(seed, 0.0, 4));
     }
 }
 
 #[test]
 fn at_ten_percent_loss() {
     for seed in [3, 4] {
-        check(&Run {
-            seed,
-            loss: 0.10,
-            cap: CAP,
-            delay: Duration::from_millis(25),
-            clock: false,
-            moving: 6,
-            resting: 4,
-        });
+        check(&capped(seed, 0.10, 4));
     }
 }
 
 #[test]
 fn at_twenty_percent_loss() {
     for seed in [5, 6] {
-        check(&Run {
-            seed,
-            loss: 0.20,
-            cap: CAP,
-            delay: Duration::from_millis(25),
-            clock: false,
-            moving: 6,
-            resting: 5,
-        });
+        check(&capped(seed, 0.20, 5));
     }
 }
 

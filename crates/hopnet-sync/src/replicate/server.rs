@@ -61,6 +61,26 @@ struct Peer<E, S> {
     stats: PeerStats,
 }
 
+impl<E: Eq + Hash, S: DeltaEncode + Clone> Peer<E, S> {
+    /// Takes the update `id` off the in-flight list.
+    fn take_in_flight(&mut self, id: MessageId) -> Option<InFlight<E, S>> {
+        let at = self.in_flight.iter().position(|f| f.id == id)?;
+        self.in_flight.remove(at)
+    }
+
+    /// The update may or may not have arrived: none of its states becomes a baseline.
+    fn on_lost(&mut self, update: InFlight<E, S>) {
+        self.stats.lost += 1;
+        for (e, since, _) in update.states {
+            if let Some(r) = self.records.get_mut(&e)
+                && r.since == since
+            {
+                r.lost(update.tick);
+            }
+        }
+    }
+}
+
 /// What the replicator did for one client, in total.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PeerStats {
@@ -468,14 +488,7 @@ where
         if peer.in_flight.len() >= self.config.max_in_flight
             && let Some(old) = peer.in_flight.pop_front()
         {
-            peer.stats.lost += 1;
-            for (e, since, _) in old.states {
-                if let Some(r) = peer.records.get_mut(&e)
-                    && r.since == since
-                {
-                    r.lost(old.tick);
-                }
-            }
+            peer.on_lost(old);
         }
         peer.in_flight.push_back(InFlight {
             id,
@@ -497,10 +510,7 @@ where
         let Some(peer) = self.peers.get_mut(client) else {
             return;
         };
-        let Some(at) = peer.in_flight.iter().position(|f| f.id == id) else {
-            return;
-        };
-        let Some(update) = peer.in_flight.remove(at) else {
+        let Some(update) = peer.take_in_flight(id) else {
             return;
         };
         peer.stats.acked += 1;
@@ -522,22 +532,10 @@ where
     /// nothing it carried becomes a baseline; what the client still needs is sent again as
     /// its priority says.
     pub fn lost(&mut self, client: &C, id: MessageId) {
-        let Some(peer) = self.peers.get_mut(client) else {
-            return;
-        };
-        let Some(at) = peer.in_flight.iter().position(|f| f.id == id) else {
-            return;
-        };
-        let Some(update) = peer.in_flight.remove(at) else {
-            return;
-        };
-        peer.stats.lost += 1;
-        for (e, since, _) in update.states {
-            if let Some(r) = peer.records.get_mut(&e)
-                && r.since == since
-            {
-                r.lost(update.tick);
-            }
+        if let Some(peer) = self.peers.get_mut(client)
+            && let Some(update) = peer.take_in_flight(id)
+        {
+            peer.on_lost(update);
         }
     }
 
