@@ -54,9 +54,9 @@ struct Peer<E, S> {
     round_trip: Option<Duration>,
     budget: Budget,
     records: HashMap<E, Record<S>>,
-    /// Entities that left the client's scope, with the stay they left, until a despawn of
-    /// them is acknowledged.
-    leaving: HashMap<E, Tick>,
+    /// Entities that left the client's scope, with the stay they left and when a despawn of
+    /// them last went out, until one is acknowledged.
+    leaving: HashMap<E, (Tick, Option<Instant>)>,
     in_flight: VecDeque<InFlight<E, S>>,
     stats: PeerStats,
 }
@@ -68,9 +68,17 @@ impl<E: Eq + Hash, S: DeltaEncode + Clone> Peer<E, S> {
         self.in_flight.remove(at)
     }
 
-    /// The update may or may not have arrived: none of its states becomes a baseline.
+    /// The update may or may not have arrived: none of its states becomes a baseline, and
+    /// its despawns go out again.
     fn on_lost(&mut self, update: InFlight<E, S>) {
         self.stats.lost += 1;
+        for (e, since) in update.despawns {
+            if let Some((s, sent)) = self.leaving.get_mut(&e)
+                && *s == since
+            {
+                *sent = None;
+            }
+        }
         for (e, since, _) in update.states {
             if let Some(r) = self.records.get_mut(&e)
                 && r.since == since
@@ -403,7 +411,13 @@ where
         };
         // What an update alone may ever take: an entity larger is never sent.
         let ever = peer.budget.capacity(rate);
-        let mut leaving: Vec<(E, Tick)> = peer.leaving.iter().map(|(e, s)| (*e, *s)).collect();
+        // A despawn in flight is not repeated within a round trip and a half, as states are not.
+        let mut leaving: Vec<(E, Tick)> = peer
+            .leaving
+            .iter()
+            .filter(|(_, (_, sent))| sent.is_none_or(|t| now.saturating_duration_since(t) >= wait))
+            .map(|(e, (since, _))| (*e, *since))
+            .collect();
         leaving.sort_unstable_by_key(|a| a.0);
         let mut despawns = Vec::new();
         for (e, since) in leaving {
@@ -474,6 +488,11 @@ where
         let wire = wire_len(bytes.len(), self.config.datagram_overhead);
         let id = send(&bytes)?;
         peer.budget.spend(now, wire as u64);
+        for (e, _) in &despawns {
+            if let Some((_, sent)) = peer.leaving.get_mut(e) {
+                *sent = Some(now);
+            }
+        }
         for (e, _, state) in &states {
             if let Some(r) = peer.records.get_mut(e) {
                 r.sent(tick, state, now);
@@ -522,7 +541,7 @@ where
             }
         }
         for (e, since) in update.despawns {
-            if peer.leaving.get(&e) == Some(&since) {
+            if peer.leaving.get(&e).is_some_and(|(s, _)| *s == since) {
                 peer.leaving.remove(&e);
             }
         }
@@ -557,7 +576,7 @@ where
             } else if let Some(r) = peer.records.remove(id)
                 && r.sent_any
             {
-                peer.leaving.insert(*id, r.since);
+                peer.leaving.insert(*id, (r.since, None));
             }
         }
         let entities = &self.entities;
@@ -565,7 +584,7 @@ where
         peer.records.retain(|id, r| {
             let keep = entities.contains_key(id);
             if !keep && r.sent_any {
-                leaving.insert(*id, r.since);
+                leaving.insert(*id, (r.since, None));
             }
             keep
         });
