@@ -332,5 +332,13 @@ fn record<S>(copy: &mut Held<S>, tick: Tick, state: S) -> bool {
 fn prune<S>(copy: &mut Held<S>, newest: Tick, history: u32) {
     let kept_from = newest.saturating_sub(history);
     let shown = copy.tick;
-    copy.history.retain(|&t, _| t == shown || t >= kept_from);
+    // States are in tick order: only the few at the front can be too old.
+    while let Some(t) = copy
+        .history
+        .range(..kept_from)
+        .map(|(t, _)| *t)
+        .find(|t| *t != shown)
+    {
+        copy.history.remove(&t);
+    }
 }

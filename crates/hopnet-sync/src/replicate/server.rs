@@ -13,7 +13,7 @@ use super::baseline::Record;
 use super::budget::{Budget, wire_len};
 use super::message::{Change, Spawn, Update};
 use super::priority::{ByDistance, Candidate, Priority, clamp_rate};
-use super::rooms::{RoomId, Rooms};
+use super::rooms::{RoomId, Rooms, intersect};
 use super::scope::{Everywhere, Position, Spatial, distance_squared};
 use crate::Tick;
 
@@ -565,9 +565,12 @@ where
         let Some(peer) = self.peers.get_mut(client) else {
             return;
         };
+        let client_rooms = self.client_rooms.set_of(client);
         for (id, entity) in &self.entities {
-            let visible = self.client_rooms.shares(client, &self.entity_rooms, id)
-                && self.spatial.0.in_scope(peer.view, entity.position);
+            let rooms = client_rooms
+                .zip(self.entity_rooms.set_of(id))
+                .is_some_and(|(a, b)| intersect(a, b));
+            let visible = rooms && self.spatial.0.in_scope(peer.view, entity.position);
             if visible {
                 if !peer.records.contains_key(id) {
                     peer.leaving.remove(id);
