@@ -7,7 +7,7 @@ use std::hash::Hash;
 
 use hopnet_codec::{Decode, DeltaDecode, Encode};
 
-use super::ReplicateConfig;
+use super::config::ReplicateConfig;
 use super::message::Update;
 use crate::Tick;
 
@@ -81,7 +81,7 @@ struct Held<S> {
 }
 
 /// The client side of replication: applies each update the server's
-/// [`Replicator`](super::Replicator) sends, keeps a copy of every entity in scope, and the
+/// [`Replicator`](super::server::Replicator) sends, keeps a copy of every entity in scope, and the
 /// states deltas may be written against.
 ///
 /// Memory is bounded: at most `max_entities` copies and as many despawned ones remembered,

@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use hopnet_codec::{Decode, DeltaDecode, DeltaEncode, Encode};
 use hopnet_proto::{MessageId, Stats};
 
-use super::ReplicateConfig;
 use super::baseline::Record;
 use super::budget::{Budget, wire_len};
+use super::config::ReplicateConfig;
 use super::message::{Change, Spawn, Update};
 use super::priority::{ByDistance, Candidate, Priority, clamp_rate};
 use super::rooms::{RoomId, Rooms, intersect};
@@ -188,7 +188,7 @@ where
         }
     }
 
-    /// The spatial rule of relevance ([`Radius`](super::Radius), [`Grid`](super::Grid) or
+    /// The spatial rule of relevance ([`Radius`](super::scope::Radius), [`Grid`](super::scope::Grid) or
     /// the game's).
     pub fn with_spatial(mut self, spatial: impl Spatial + 'static) -> Self {
         self.spatial = SpatialBox(Box::new(spatial));
