@@ -64,6 +64,31 @@
 //! assert!(server.send(&"alice", now, |_| unreachable!()).is_none());
 //! ```
 
+//!
+//! # Driving it over hopnet
+//!
+//! Each tick, on the server: [`Replicator::set`] every entity that exists (its state and
+//! place), [`Replicator::set_tick`], then for each client [`Replicator::set_view`],
+//! [`Replicator::set_link`] with `server.stats(connection)`, and [`Replicator::send`] with a
+//! closure that calls `server.send_tracked(connection, bytes).ok()`. For each
+//! `Event::Acknowledged { id }` call [`Replicator::acknowledged`], for each `Event::Lost { id }`
+//! [`Replicator::lost`]. On the client, [`Replica::apply`] each message's bytes. Anything else
+//! the game sends a client counts against its budget through [`Replicator::charge`].
+//!
+//! hopnet measures a connection's round trip from the acknowledgements of reliable
+//! messages, and its congestion window moves with reliable traffic only: with updates alone
+//! (tracked), [`Stats::send_rate`](hopnet_proto::Stats::send_rate) stays unset and only the
+//! game's cap limits the budget. A small reliable message now and then (a clock, a score)
+//! lets the budget follow the link.
+//!
+//! # What an update costs
+//!
+//! An entity the client has as it is now costs nothing, and a tick with nothing to send sends
+//! nothing. A changed entity costs its id, its baseline's age (a `u32`, 10 bits under 256
+//! ticks), the delta's byte count (10 bits) and the delta itself, padded to a byte; an entity
+//! sent whole costs its id, its stay's age and its whole state. The update adds its tick and
+//! three counts; on the wire, hopnet's 4-byte header per datagram ([`wire_len`]).
+
 mod baseline;
 mod budget;
 mod client;
