@@ -1,8 +1,8 @@
-//! Replication in hopnet's simulator: one server, three clients, a world of moving and
-//! resting entities in two rooms, a radius of view or a grid, budgets per client, and 0, 10 and 20 %
-//! loss. Every update a client receives is checked against the scope it was sent for, every
-//! second of every client's wire against its budget, every entity's wait against the
-//! accumulator's bound; and when the world stops, the copies converge and the wire goes quiet.
+//! Replication in hopnet's simulator: one server, three clients, a world of moving and resting
+//! entities in two rooms, a radius of view or a grid, budgets per client, and 0, 10 and 20 % loss.
+//! Every update a client receives is checked against the scope it was sent for, every second of
+//! every client's wire against its budget, every entity's wait against the accumulator's bound; and
+//! when the world stops, the copies converge and the wire goes quiet.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
