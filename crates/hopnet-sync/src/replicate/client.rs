@@ -11,7 +11,8 @@ use super::config::ReplicateConfig;
 use super::message::Update;
 use crate::Tick;
 
-/// Why an update was refused. The update changed nothing; the copies are as before.
+/// Why an update was refused. The update changed nothing; the copies are as before (the
+/// [`Replica`]'s example shows one).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReplicaError {
     /// The bytes are not an update (or a delta in it does not decode against its baseline).
@@ -53,7 +54,7 @@ impl fmt::Display for ReplicaError {
 
 impl std::error::Error for ReplicaError {}
 
-/// What an applied update did.
+/// What an applied update did (the [`Replica`]'s example reads one).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied<E> {
     /// The update's tick.
@@ -86,6 +87,24 @@ struct Held<S> {
 ///
 /// Memory is bounded: at most `max_entities` copies and as many despawned ones remembered,
 /// each with at most `history + 2` states.
+///
+/// ```
+/// use hopnet_sync::replicate::{Replica, ReplicaError, ReplicateConfig, Spawn, Update};
+///
+/// let mut client = Replica::<u32, u8>::new(ReplicateConfig::default());
+/// let update: Update<u32, u8> = Update {
+///     tick: 5,
+///     spawns: vec![Spawn { entity: 1, since_age: 0, state: 42 }],
+///     changes: vec![],
+///     despawns: vec![],
+/// };
+/// let applied = client.apply(&hopnet_codec::to_bytes(&update).unwrap()).unwrap();
+/// assert_eq!(applied.spawned, [1]);
+/// assert_eq!(client.get(&1), Some(&42));
+/// // Bytes that are no update change nothing.
+/// assert!(matches!(client.apply(&[0xff; 3]), Err(ReplicaError::Decode(_))));
+/// assert_eq!(client.len(), 1);
+/// ```
 #[derive(Debug)]
 pub struct Replica<E, S> {
     config: ReplicateConfig,

@@ -89,7 +89,21 @@ impl<E: Eq + Hash, S: DeltaEncode + Clone> Peer<E, S> {
     }
 }
 
-/// What the replicator did for one client, in total.
+/// What the replicator did for one client, in total ([`Replicator::stats`]).
+///
+/// ```
+/// use std::time::Instant;
+/// use hopnet_proto::MessageId;
+/// use hopnet_sync::replicate::{ReplicateConfig, Replicator};
+///
+/// let mut server = Replicator::<u8, u32, u8>::new(ReplicateConfig::default());
+/// server.add_client(0, [0.0; 3], None);
+/// server.set(7, 1, [0.0; 3]);
+/// server.send(&0, Instant::now(), |_| Some(MessageId(0)));
+/// server.lost(&0, MessageId(0));
+/// let stats = server.stats(&0).unwrap();
+/// assert_eq!((stats.updates, stats.spawns, stats.lost), (1, 1, 1));
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PeerStats {
     /// Updates sent.
@@ -113,7 +127,8 @@ pub struct PeerStats {
     pub oversize: u64,
 }
 
-/// What one call of [`Replicator::send`] sent a client.
+/// What one call of [`Replicator::send`] sent a client (the [`Replicator`]'s example reads
+/// one).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sent {
     /// The update's tick.
@@ -138,6 +153,28 @@ pub struct Sent {
 /// to the client, as a delta against the newest state it acknowledged otherwise, while its
 /// bytes on the wire fit the client's budget. Entities that left the scope are despawned.
 /// Nothing is sent for an entity the client has as it is now: a world at rest costs nothing.
+///
+/// A client in a room of its own sees only that room's entities (the module's docs show a
+/// whole exchange):
+///
+/// ```
+/// use std::time::Instant;
+/// use hopnet_proto::MessageId;
+/// use hopnet_sync::replicate::{ReplicateConfig, Replicator, RoomId};
+///
+/// let mut server = Replicator::<&str, u32, u8>::new(ReplicateConfig::default());
+/// server.add_client("bob", [0.0; 3], None);
+/// server.client_leave(&"bob", RoomId::DEFAULT);
+/// server.client_join(&"bob", RoomId(3));
+/// server.set(1, 10, [0.0; 3]); // in the default room only
+/// server.set(2, 20, [0.0; 3]);
+/// server.entity_join(2, RoomId(3));
+/// assert!(!server.in_scope(&"bob", &1));
+/// assert!(server.in_scope(&"bob", &2));
+///
+/// let sent = server.send(&"bob", Instant::now(), |_| Some(MessageId(0))).unwrap();
+/// assert_eq!(sent.entities, 1);
+/// ```
 #[derive(Debug)]
 pub struct Replicator<C, E, S> {
     config: ReplicateConfig,
