@@ -6,7 +6,9 @@ use super::CodegenError;
 use super::condition::{Cond, Operand, Scope};
 use super::names::{local, type_name_problem};
 use super::wire::Wire;
-use hopnet_codec::schema::{Body, Encoding, FieldSchema, Tag, TypeRef, TypeSchema};
+use hopnet_codec::schema::{
+    Body, DeltaLayout, Encoding, FieldSchema, Tag, TypeRef, TypeSchema,
+};
 use std::collections::HashMap;
 
 /// Everything the module holds.
@@ -28,6 +30,8 @@ pub(crate) struct TypeDef {
     pub name: String,
     pub doc: String,
     pub body: TypeBody,
+    /// `#[rabbit(delta)]`: how its deltas are laid out, for the readers of deltas.
+    pub delta: Option<DeltaLayout>,
 }
 
 pub(crate) enum TypeBody {
@@ -96,6 +100,10 @@ pub(crate) struct FieldDef {
     pub referenced: bool,
     /// `Type.field` or `Enum::Variant.field`, for error messages.
     pub path: String,
+    /// Its Rust type as written: whether its delta is its type's own or its codec's.
+    pub ty: String,
+    /// `#[rabbit(key = "...")]`: a list whose deltas are keyed.
+    pub keyed: bool,
 }
 
 impl FieldDef {
@@ -212,6 +220,7 @@ fn type_def(
         name: name.to_string(),
         doc: schema.doc.to_string(),
         body,
+        delta: schema.delta,
     })
 }
 
@@ -261,6 +270,8 @@ fn fields_def(
             operand,
             referenced: false,
             path,
+            ty: f.ty.to_string(),
+            keyed: f.key.is_some(),
         });
     }
     let unnamed = schema

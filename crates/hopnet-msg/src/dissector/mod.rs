@@ -34,6 +34,7 @@
 //! knows the server's snapshot deltas (`hopnet_snow_fight::delta`, not in the spec): it shows a
 //! delta's header, but not yet its snapshot, which needs the baseline `rabbit-msg pcap` keeps.
 
+mod delta_readers;
 mod readers;
 
 use crate::codegen::model;
@@ -127,6 +128,8 @@ impl Wireshark {
             self.snapshot_deltas,
         ));
         out.push_str(include_str!("values.lua"));
+        out.push('\n');
+        out.push_str(include_str!("deltas.lua"));
         out.push('\n');
         out.push_str(&readers::readers(&model)?);
         out.push_str(include_str!("protocol.lua"));

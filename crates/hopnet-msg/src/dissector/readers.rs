@@ -43,6 +43,7 @@ pub(super) fn readers(model: &Model) -> Result<String, DissectorError> {
             lua_string(&m.name)
         );
     }
+    out.push_str(&super::delta_readers::readers(model, &mut fields)?);
     let mut registered = String::new();
     for (key, abbrev, label) in fields {
         let _ = writeln!(
@@ -59,7 +60,7 @@ pub(super) fn readers(model: &Model) -> Result<String, DissectorError> {
 }
 
 /// The expression that reads one `wire` value from `r` as a node.
-fn expr(wire: &Wire, path: &str) -> Result<String, DissectorError> {
+pub(super) fn expr(wire: &Wire, path: &str) -> Result<String, DissectorError> {
     let refuse = |what: &str| {
         Err(DissectorError::new(
             path,
@@ -125,7 +126,7 @@ fn expr(wire: &Wire, path: &str) -> Result<String, DissectorError> {
 }
 
 /// A function that reads one item.
-fn item_fn(item: &Wire, path: &str) -> Result<String, DissectorError> {
+pub(super) fn item_fn(item: &Wire, path: &str) -> Result<String, DissectorError> {
     Ok(match item {
         Wire::Type(name) => format!("R[{}]", lua_string(name)),
         item => format!("function(r) return {} end", expr(item, path)?),
@@ -159,8 +160,9 @@ fn reader(
                 if let Fields::Unit = v.fields {
                     let _ = writeln!(
                         out,
-                        "    return leaf({}, nil, from, r.pos)",
-                        lua_string(&format!("\"{}\"", v.name))
+                        "    local u = leaf({}, nil, from, r.pos)\n    u.variant = {}\n    return u",
+                        lua_string(&format!("\"{}\"", v.name)),
+                        v.index
                     );
                     continue;
                 }
@@ -170,8 +172,9 @@ fn reader(
                 let _ = writeln!(
                     out,
                     "    local o = object(from)\n    member(o, {}, {value}, {field})\n    \
-                     o.to = r.pos\n    return o",
-                    lua_string(&v.name)
+                     o.variant = {}\n    o.to = r.pos\n    return o",
+                    lua_string(&v.name),
+                    v.index
                 );
             }
             if variants.is_empty() {
@@ -191,7 +194,7 @@ fn reader(
 }
 
 /// The Wireshark field of `label.name` (registered once), as a Lua expression.
-fn register(fields: &mut BTreeSet<(String, String, String)>, label: &str, name: &str) -> String {
+pub(super) fn register(fields: &mut BTreeSet<(String, String, String)>, label: &str, name: &str) -> String {
     let key = format!("{label}.{name}");
     let abbrev: String = format!("hopnet.{key}")
         .chars()

@@ -6,6 +6,7 @@
 mod common;
 
 mod capture;
+mod crafted_deltas;
 mod deltas;
 mod live;
 mod own_schema;
