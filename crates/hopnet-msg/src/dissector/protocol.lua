@@ -531,10 +531,12 @@ end
 
 local function add_message(tree, m)
   local name = m.to_server and MESSAGES.to_server or MESSAGES.to_client
-  local mt = tree:add(pf.message, name)
-  mt:set_text(name .. ", message " .. m.sequence .. " (" .. m.chunks .. " chunk" ..
-    (m.chunks == 1 and "" or "s") .. ", " .. #m.bytes .. " bytes, " .. (m.delivery or "?") .. ")")
   local delta = m.delta
+  -- A delta is shown as `rabbit-msg pcap` types it.
+  local shown = delta and "SnapshotDelta" or name
+  local mt = tree:add(pf.message, shown)
+  mt:set_text(shown .. ", message " .. m.sequence .. " (" .. m.chunks .. " chunk" ..
+    (m.chunks == 1 and "" or "s") .. ", " .. #m.bytes .. " bytes, " .. (m.delivery or "?") .. ")")
   if not delta then mt:add(pf.message_type, name) end
   mt:add(pf.message_sequence, m.sequence)
   mt:add(pf.message_chunks, m.chunks)
