@@ -132,6 +132,7 @@ impl Wireshark {
         out.push_str(include_str!("deltas.lua"));
         out.push('\n');
         out.push_str(&readers::readers(&model)?);
+        out.push_str(include_str!("delta_api.lua"));
         out.push_str(include_str!("protocol.lua"));
         Ok(out)
     }

@@ -9,6 +9,7 @@ mod capture;
 mod crafted_deltas;
 mod deltas;
 mod live;
+mod own_deltas;
 mod own_schema;
 mod session;
 mod tree;
