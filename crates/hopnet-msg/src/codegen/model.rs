@@ -3,12 +3,11 @@
 //! refused by the field it is in.
 
 use super::CodegenError;
+use super::attribute::default_shape;
 use super::condition::{Cond, Operand, Scope};
 use super::names::{local, type_name_problem};
 use super::wire::Wire;
-use hopnet_codec::schema::{
-    Body, DeltaLayout, Encoding, FieldSchema, Tag, TypeRef, TypeSchema,
-};
+use hopnet_codec::schema::{Body, DeltaLayout, Encoding, FieldSchema, Tag, TypeRef, TypeSchema};
 use std::collections::HashMap;
 
 /// Everything the module holds.
@@ -100,10 +99,19 @@ pub(crate) struct FieldDef {
     pub referenced: bool,
     /// `Type.field` or `Enum::Variant.field`, for error messages.
     pub path: String,
-    /// Its Rust type as written: whether its delta is its type's own or its codec's.
-    pub ty: String,
-    /// `#[rabbit(key = "...")]`: a list whose deltas are keyed.
-    pub keyed: bool,
+    /// How its delta is written, in a delta type.
+    pub delta: FieldDelta,
+}
+
+/// How a field of a `#[rabbit(delta)]` type writes its delta.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FieldDelta {
+    /// Its type's own delta.
+    Native,
+    /// An encoding attribute: a changed bit, then the value whole as its codec writes it.
+    Whole,
+    /// `#[rabbit(key = "...")]`: a keyed list.
+    Keyed,
 }
 
 impl FieldDef {
@@ -253,6 +261,13 @@ fn fields_def(
                 Some(cond)
             }
         };
+        let delta = if f.key.is_some() {
+            FieldDelta::Keyed
+        } else if default_shape(f.ty, &wire) {
+            FieldDelta::Native
+        } else {
+            FieldDelta::Whole
+        };
         let operand = match &wire {
             _ if condition.is_some() => Operand::Optional,
             Wire::Option(_) => Operand::Optional,
@@ -270,8 +285,7 @@ fn fields_def(
             operand,
             referenced: false,
             path,
-            ty: f.ty.to_string(),
-            keyed: f.key.is_some(),
+            delta,
         });
     }
     let unnamed = schema

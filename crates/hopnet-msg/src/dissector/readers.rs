@@ -194,7 +194,11 @@ fn reader(
 }
 
 /// The Wireshark field of `label.name` (registered once), as a Lua expression.
-pub(super) fn register(fields: &mut BTreeSet<(String, String, String)>, label: &str, name: &str) -> String {
+pub(super) fn register(
+    fields: &mut BTreeSet<(String, String, String)>,
+    label: &str,
+    name: &str,
+) -> String {
     let key = format!("{label}.{name}");
     let abbrev: String = format!("hopnet.{key}")
         .chars()

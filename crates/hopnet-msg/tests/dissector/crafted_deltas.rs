@@ -139,7 +139,13 @@ fn crafted_deltas_show_decoded_or_with_the_error_rabbit_msg_pcap_gives() {
         let got: Snapshot = serde_json::from_value(value["snapshot"].clone()).unwrap();
         assert_eq!(&got, want, "delta {i}");
     }
-    assert!(printed[4].2.as_ref().unwrap().contains("tick 5 sent to 127.0.0.1:50000"));
+    assert!(
+        printed[4]
+            .2
+            .as_ref()
+            .unwrap()
+            .contains("tick 5 sent to 127.0.0.1:50000")
+    );
 
     if !tshark::available() {
         return;
@@ -152,10 +158,10 @@ fn crafted_deltas_show_decoded_or_with_the_error_rabbit_msg_pcap_gives() {
         for (i, (frame, (ty, value, error))) in frames.iter().zip(&printed).enumerate() {
             let (types, jsons, errors) = (&frame[0].1, &frame[1].1, &frame[2].1);
             let what = format!("frame {} (two passes: {two_pass})", i + 1);
-            assert_eq!(types, &[ty.clone()], "{what}");
+            assert_eq!(types, std::slice::from_ref(ty), "{what}");
             match error {
                 None => {
-                    assert_eq!(jsons, &[value.clone()], "{what}");
+                    assert_eq!(jsons, std::slice::from_ref(value), "{what}");
                     assert!(errors.is_empty(), "{what}: {errors:?}");
                 }
                 Some(e) => {
@@ -164,7 +170,10 @@ fn crafted_deltas_show_decoded_or_with_the_error_rabbit_msg_pcap_gives() {
                     if e.contains("is not in the capture") {
                         assert_eq!(&errors[0], e, "{what}: the missing baseline named");
                     } else {
-                        assert!(errors[0].starts_with("cannot decode: "), "{what}: {errors:?}");
+                        assert!(
+                            errors[0].starts_with("cannot decode: "),
+                            "{what}: {errors:?}"
+                        );
                     }
                 }
             }

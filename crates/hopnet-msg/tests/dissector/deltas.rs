@@ -138,7 +138,12 @@ fn deltas_in_the_tree(lua: &Path, pcap: &Path) -> BTreeMap<(String, String), usi
     let pdml = tshark::run(
         pcap,
         lua,
-        &["-T", "pdml", "-Y", "hopnet.message.type == \"SnapshotDelta\""],
+        &[
+            "-T",
+            "pdml",
+            "-Y",
+            "hopnet.message.type == \"SnapshotDelta\"",
+        ],
     );
     let mut out = BTreeMap::new();
     for json in tree::messages(&pdml) {

@@ -78,7 +78,11 @@ fn unit(id: u32, hp: Option<u16>, x: f32) -> Unit {
 fn worlds() -> Vec<World> {
     let first = World {
         tick: 1,
-        units: vec![unit(1, Some(10), 1.5), unit(2, None, -3.0), unit(5, Some(7), 0.0)],
+        units: vec![
+            unit(1, Some(10), 1.5),
+            unit(2, None, -3.0),
+            unit(5, Some(7), 0.0),
+        ],
         scores: vec![3, -4, 5],
         tags: vec![1, 2],
         weather: Weather::Clear,
@@ -94,7 +98,11 @@ fn worlds() -> Vec<World> {
     let second = World {
         tick: (1 << 53) + 3,
         // 1 gone, 3 new, 2 changed, 5 unchanged.
-        units: vec![unit(2, Some(3), -3.5), unit(3, None, 8.0), unit(5, Some(7), 0.0)],
+        units: vec![
+            unit(2, Some(3), -3.5),
+            unit(3, None, 8.0),
+            unit(5, Some(7), 0.0),
+        ],
         scores: vec![3, 40],
         tags: vec![1, 2, 3],
         weather: Weather::Rain {
@@ -113,7 +121,11 @@ fn worlds() -> Vec<World> {
         ..first.clone()
     };
     let third = World {
-        units: vec![unit(3, Some(1), 8.0), unit(2, Some(3), -3.5), unit(9, None, 1e-40)],
+        units: vec![
+            unit(3, Some(1), 8.0),
+            unit(2, Some(3), -3.5),
+            unit(9, None, 1e-40),
+        ],
         scores: vec![3, 40, -7, 8],
         tags: vec![],
         weather: Weather::Rain {
@@ -161,10 +173,7 @@ fn a_games_own_delta_types_get_their_delta_readers() {
     for base in &worlds {
         for now in &worlds {
             let delta = hopnet_codec::delta::to_bytes(now, base).unwrap();
-            assert_eq!(
-                &hopnet_codec::delta::from_bytes(base, &delta).unwrap(),
-                now
-            );
+            assert_eq!(&hopnet_codec::delta::from_bytes(base, &delta).unwrap(), now);
             let _ = writeln!(
                 script,
                 "print(hopnet_delta_json(\"World\", {}, {}))",
