@@ -180,3 +180,65 @@ fn crafted_deltas_show_decoded_or_with_the_error_rabbit_msg_pcap_gives() {
         }
     }
 }
+
+/// The baselines kept are bounded as `rabbit-msg pcap` bounds them: the last 256 ticks of a
+/// flow, and 1,024 flows (the one used longest ago gives way). A delta against a tick or a
+/// flow that gave way shows the same error in both.
+#[test]
+fn the_baselines_kept_are_bounded_as_rabbit_msg_pcap_bounds_them() {
+    let empty = Snapshot::default();
+    let full = |tick: u32| hopnet_codec::to_bytes(&ServerMessage::snapshot(tick, empty.clone()));
+    let mut datagrams = Vec::new();
+    let late = |to: u16, sequence: u16, base: u32| {
+        let mut d = from_server(to, sequence, &delta(400, base, &empty, &empty));
+        d.time = Duration::from_secs(100);
+        d
+    };
+    // 300 ticks to one client: the first 44 give way.
+    for tick in 0..300u32 {
+        datagrams.push(from_server(CLIENT, tick as u16, &full(tick).unwrap()));
+    }
+    datagrams.push(late(CLIENT, 300, 43));
+    datagrams.push(late(CLIENT, 301, 44));
+    // 1,024 more flows: the first client's, used longest ago, gives way to the last.
+    for port in 0..1024u16 {
+        datagrams.push(from_server(40_000 + port, 0, &full(7).unwrap()));
+    }
+    datagrams.push(late(CLIENT, 302, 400));
+    datagrams.push(late(40_000, 1, 7));
+    datagrams.push(late(41_023, 1, 7));
+    let (dir, pcap) = tshark::written("bounded-deltas", &datagrams);
+    let printed = printed_by_pcap(&pcap);
+    let deltas: Vec<_> = printed
+        .iter()
+        .filter(|(t, ..)| t == "SnapshotDelta")
+        .cloned()
+        .collect();
+    let decoded: Vec<bool> = deltas.iter().map(|(_, _, e)| e.is_none()).collect();
+    // Tick 43 gave way, 44 did not; then the first client's whole flow gave way, and the
+    // first of the new ones is still kept.
+    assert_eq!(decoded, [false, true, false, true, true], "{deltas:?}");
+    if !tshark::available() {
+        return;
+    }
+    let lua = tshark::dissector(&dir, &[tshark::PORT]);
+    let names = ["hopnet.message.type", "hopnet.json", "hopnet.error"];
+    let shown: Vec<(String, Option<String>, Option<String>)> = tshark::fields(&pcap, &lua, &names)
+        .into_iter()
+        .filter(|f| f[0].1 == ["SnapshotDelta"])
+        .map(|f| {
+            (
+                f[0].1[0].clone(),
+                f[1].1.first().cloned(),
+                f[2].1.first().cloned(),
+            )
+        })
+        .collect();
+    assert_eq!(shown.len(), deltas.len());
+    for ((_, json, error), (_, value, want)) in shown.iter().zip(&deltas) {
+        match want {
+            None => assert_eq!(json.as_ref(), Some(value)),
+            Some(e) => assert_eq!(error.as_ref(), Some(e)),
+        }
+    }
+}
