@@ -7,7 +7,7 @@
 //! value whole, as its codec writes it: [`FieldDelta`]).
 
 use super::DissectorError;
-use super::readers::{expr, item_fn, lua_string, register};
+use super::readers::{expr, item_fn, lua_string, register, whole_value};
 use crate::codegen::model::{FieldDef, FieldDelta, Fields, Model, TypeBody, TypeDef};
 use crate::codegen::wire::Wire;
 use hopnet_codec::schema::DeltaLayout;
@@ -243,27 +243,7 @@ impl Gen<'_> {
             let _ = writeln!(out, "  local b{i} = {base}");
             let _ = writeln!(out, "  local v{i} = {}", self.field(f, i, inner)?);
         }
-        let value = match body {
-            Fields::Unit => b.to_string(),
-            Fields::Inline(_) => "v0".into(),
-            Fields::Tuple(items) => {
-                let _ = writeln!(out, "  local a = array(from)");
-                for i in 0..items.len() {
-                    let _ = writeln!(out, "  a.items[{}] = v{i}", i + 1);
-                }
-                let _ = writeln!(out, "  a.to = r.pos");
-                "a".into()
-            }
-            Fields::Named(named) => {
-                let _ = writeln!(out, "  local s = object(from)");
-                for (i, f) in named.iter().enumerate() {
-                    let field = register(registered, label, &f.name);
-                    let _ = writeln!(out, "  member(s, {}, v{i}, {field})", lua_string(&f.name));
-                }
-                let _ = writeln!(out, "  s.to = r.pos");
-                "s".into()
-            }
-        };
+        let value = whole_value(&mut out, body, label, registered, b, "  ");
         let _ = writeln!(out, "  return {value}");
         Ok(out)
     }

@@ -239,25 +239,49 @@ fn read_fields(
             }
         }
     }
-    Ok(match body {
-        Fields::Unit => "leaf(\"null\", nil, from, r.pos)".into(),
+    Ok(whole_value(
+        out,
+        body,
+        label,
+        fields,
+        "leaf(\"null\", nil, from, r.pos)",
+        "    ",
+    ))
+}
+
+/// Builds the value of a struct or variant from its fields' locals `v0`, `v1`, … (`unit` for
+/// one without fields), each named field in its Wireshark field; the value's expression.
+pub(super) fn whole_value(
+    out: &mut String,
+    body: &Fields,
+    label: &str,
+    fields: &mut BTreeSet<(String, String, String)>,
+    unit: &str,
+    indent: &str,
+) -> String {
+    match body {
+        Fields::Unit => unit.into(),
         Fields::Inline(_) => "v0".into(),
         Fields::Tuple(items) => {
-            let _ = writeln!(out, "    local a = array(from)");
+            let _ = writeln!(out, "{indent}local a = array(from)");
             for i in 0..items.len() {
-                let _ = writeln!(out, "    a.items[{}] = v{i}", i + 1);
+                let _ = writeln!(out, "{indent}a.items[{}] = v{i}", i + 1);
             }
-            let _ = writeln!(out, "    a.to = r.pos");
+            let _ = writeln!(out, "{indent}a.to = r.pos");
             "a".into()
         }
         Fields::Named(named) => {
-            let _ = writeln!(out, "    local s = object(from)");
+            let _ = writeln!(out, "{indent}local s = object(from)");
             for (i, f) in named.iter().enumerate() {
                 let field = register(fields, label, &f.name);
-                let _ = writeln!(out, "    member(s, {}, v{i}, {field})", lua_string(&f.name));
+                let _ = writeln!(
+                    out,
+                    "{indent}member(s, {}, v{i}, {field})",
+                    lua_string(&f.name)
+                );
             }
-            let _ = writeln!(out, "    s.to = r.pos");
+            let _ = writeln!(out, "{indent}s.to = r.pos");
             "s".into()
         }
-    })
+    }
 }
