@@ -7,14 +7,12 @@
 //! value whole, as its codec writes it: [`FieldDelta`]).
 
 use super::DissectorError;
-use super::readers::{expr, item_fn, lua_string, register, whole_value};
+use super::readers::{Registered, expr, item_fn, lua_string, register, whole_value};
 use crate::codegen::model::{FieldDef, FieldDelta, Fields, Model, TypeBody, TypeDef};
 use crate::codegen::wire::Wire;
 use hopnet_codec::schema::DeltaLayout;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::fmt::Write as _;
-
-type Registered = BTreeSet<(String, String, String)>;
 
 /// What a struct's or variant's fields write when the value changed.
 #[derive(Clone, Copy, PartialEq, Eq)]

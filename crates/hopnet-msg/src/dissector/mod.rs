@@ -145,7 +145,12 @@ impl Wireshark {
         out.push('\n');
         out.push_str(include_str!("deltas.lua"));
         out.push('\n');
-        out.push_str(&readers::readers(&model)?);
+        let mut fields = readers::Registered::new();
+        let types = readers::readers(&model, &mut fields)?;
+        let deltas = delta_readers::readers(&model, &mut fields)?;
+        out.push_str(&readers::prelude(&fields));
+        out.push_str(&types);
+        out.push_str(&deltas);
         out.push_str(include_str!("delta_api.lua"));
         out.push_str(include_str!("protocol.lua"));
         Ok(out)

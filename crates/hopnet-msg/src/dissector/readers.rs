@@ -7,6 +7,9 @@ use crate::codegen::wire::Wire;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+/// The Wireshark fields of named fields: `(key, abbreviation, label)`.
+pub(super) type Registered = BTreeSet<(String, String, String)>;
+
 /// `text` as a Lua 5.2 string literal (Wireshark's Lua): printable ASCII as it is, every
 /// other byte as a decimal escape, which Lua 5.2 reads whatever the byte (it has no `\u`).
 pub(super) fn lua_string(text: &str) -> String {
@@ -28,12 +31,12 @@ pub(super) fn lua_string(text: &str) -> String {
     out
 }
 
-/// The Lua that registers the fields and defines `READERS`, every message's reader by name.
-pub(super) fn readers(model: &Model) -> Result<String, DissectorError> {
+/// The Lua that defines `R`, every type's reader, and `READERS`, every message's reader by
+/// name; the fields it shows values in are added to `fields`.
+pub(super) fn readers(model: &Model, fields: &mut Registered) -> Result<String, DissectorError> {
     let mut out = String::new();
-    let mut fields = BTreeSet::new();
     for t in &model.types {
-        out.push_str(&reader(t, &mut fields)?);
+        out.push_str(&reader(t, fields)?);
     }
     for m in &model.messages {
         let expr = expr(&m.wire, &m.name)?;
@@ -43,20 +46,22 @@ pub(super) fn readers(model: &Model) -> Result<String, DissectorError> {
             lua_string(&m.name)
         );
     }
-    out.push_str(&super::delta_readers::readers(model, &mut fields)?);
+    Ok(out)
+}
+
+/// The Lua that declares the readers' tables and registers `fields`, to go before the readers.
+pub(super) fn prelude(fields: &Registered) -> String {
     let mut registered = String::new();
     for (key, abbrev, label) in fields {
         let _ = writeln!(
             registered,
             "F[{}] = ProtoField.string({}, {})",
-            lua_string(&key),
-            lua_string(&abbrev),
-            lua_string(&label)
+            lua_string(key),
+            lua_string(abbrev),
+            lua_string(label)
         );
     }
-    Ok(format!(
-        "local F = {{}}\nlocal R = {{}}\nlocal READERS = {{}}\n\n{registered}\n{out}"
-    ))
+    format!("local F = {{}}\nlocal R = {{}}\nlocal READERS = {{}}\n\n{registered}\n")
 }
 
 /// The expression that reads one `wire` value from `r` as a node.
@@ -134,10 +139,7 @@ pub(super) fn item_fn(item: &Wire, path: &str) -> Result<String, DissectorError>
 }
 
 /// `R[name]`: the reader of a type.
-fn reader(
-    t: &TypeDef,
-    fields: &mut BTreeSet<(String, String, String)>,
-) -> Result<String, DissectorError> {
+fn reader(t: &TypeDef, fields: &mut Registered) -> Result<String, DissectorError> {
     let name = &t.name;
     let mut out = format!(
         "R[{}] = function(r)\n  local from = r.pos\n",
@@ -194,11 +196,7 @@ fn reader(
 }
 
 /// The Wireshark field of `label.name` (registered once), as a Lua expression.
-pub(super) fn register(
-    fields: &mut BTreeSet<(String, String, String)>,
-    label: &str,
-    name: &str,
-) -> String {
+pub(super) fn register(fields: &mut Registered, label: &str, name: &str) -> String {
     let key = format!("{label}.{name}");
     let abbrev: String = format!("hopnet.{key}")
         .chars()
@@ -220,7 +218,7 @@ fn read_fields(
     out: &mut String,
     body: &Fields,
     label: &str,
-    fields: &mut BTreeSet<(String, String, String)>,
+    fields: &mut Registered,
 ) -> Result<String, DissectorError> {
     let list: &[FieldDef] = body.list();
     for (i, f) in list.iter().enumerate() {
@@ -255,7 +253,7 @@ pub(super) fn whole_value(
     out: &mut String,
     body: &Fields,
     label: &str,
-    fields: &mut BTreeSet<(String, String, String)>,
+    fields: &mut Registered,
     unit: &str,
     indent: &str,
 ) -> String {
