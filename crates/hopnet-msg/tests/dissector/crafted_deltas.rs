@@ -4,7 +4,7 @@
 //! `rabbit-msg pcap` prints it, its error included, in one pass and in two (`-2`).
 
 use crate::capture::Datagram;
-use crate::{common, tshark};
+use crate::tshark;
 use hopnet_snow_fight::delta::DeltaHeader;
 use hopnet_snow_fight::sample::{DEFAULT_SEED, sample_snapshot};
 use hopnet_snow_fight::{
@@ -81,16 +81,8 @@ fn changed(was: &Snapshot, seed: u64) -> Snapshot {
 
 /// Each server message's `(type, value, error)` as `rabbit-msg pcap` prints it, in order.
 fn printed_by_pcap(pcap: &std::path::Path) -> Vec<(String, String, Option<String>)> {
-    let text = common::run_ok(
-        &[
-            "pcap",
-            &pcap.display().to_string(),
-            "--port",
-            &tshark::PORT.to_string(),
-        ],
-        "",
-    );
-    text.lines()
+    crate::pcap_lines(pcap)
+        .lines()
         .map(|line| {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
             // The value's text as printed, as tshark's `hopnet.json` is compared.
