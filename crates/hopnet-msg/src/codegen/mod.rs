@@ -30,6 +30,7 @@
 //! whose JSON form is its one field (`#[serde(transparent)]`) is named with
 //! [`TypeScript::transparent`], since the schema does not know serde's attributes.
 
+mod attribute;
 pub(crate) mod condition;
 mod messages;
 pub(crate) mod model;

@@ -3,10 +3,11 @@
 //! refused by the field it is in.
 
 use super::CodegenError;
+use super::attribute::default_shape;
 use super::condition::{Cond, Operand, Scope};
 use super::names::{local, type_name_problem};
 use super::wire::Wire;
-use hopnet_codec::schema::{Body, Encoding, FieldSchema, Tag, TypeRef, TypeSchema};
+use hopnet_codec::schema::{Body, DeltaLayout, Encoding, FieldSchema, Tag, TypeRef, TypeSchema};
 use std::collections::HashMap;
 
 /// Everything the module holds.
@@ -28,6 +29,8 @@ pub(crate) struct TypeDef {
     pub name: String,
     pub doc: String,
     pub body: TypeBody,
+    /// `#[rabbit(delta)]`: how its deltas are laid out, for the readers of deltas.
+    pub delta: Option<DeltaLayout>,
 }
 
 pub(crate) enum TypeBody {
@@ -96,6 +99,19 @@ pub(crate) struct FieldDef {
     pub referenced: bool,
     /// `Type.field` or `Enum::Variant.field`, for error messages.
     pub path: String,
+    /// How its delta is written, in a delta type.
+    pub delta: FieldDelta,
+}
+
+/// How a field of a `#[rabbit(delta)]` type writes its delta.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum FieldDelta {
+    /// Its type's own delta.
+    Native,
+    /// An encoding attribute: a changed bit, then the value whole as its codec writes it.
+    Whole,
+    /// `#[rabbit(key = "...")]`: a keyed list.
+    Keyed,
 }
 
 impl FieldDef {
@@ -212,6 +228,7 @@ fn type_def(
         name: name.to_string(),
         doc: schema.doc.to_string(),
         body,
+        delta: schema.delta,
     })
 }
 
@@ -244,6 +261,13 @@ fn fields_def(
                 Some(cond)
             }
         };
+        let delta = if f.key.is_some() {
+            FieldDelta::Keyed
+        } else if default_shape(f.ty, &wire) {
+            FieldDelta::Native
+        } else {
+            FieldDelta::Whole
+        };
         let operand = match &wire {
             _ if condition.is_some() => Operand::Optional,
             Wire::Option(_) => Operand::Optional,
@@ -261,6 +285,7 @@ fn fields_def(
             operand,
             referenced: false,
             path,
+            delta,
         });
     }
     let unnamed = schema

@@ -30,10 +30,24 @@
 //! encodings the TypeScript codegen refuses (byte layouts, computed and custom fields, quantized
 //! floats), 128-bit integers, and ranges or signed plain-bit integers wider than 53 bits (but 64).
 //! LZ4-compressed messages of the extended wire are reassembled and shown as compressed, not
-//! decoded (`rabbit-msg pcap` decodes them). Snow Fight's dissector ([`snow_fight`]) also
-//! knows the server's snapshot deltas (`hopnet_snow_fight::delta`, not in the spec): it shows a
-//! delta's header, but not yet its snapshot, which needs the baseline `rabbit-msg pcap` keeps.
+//! decoded (`rabbit-msg pcap` decodes them).
+//!
+//! Every `#[rabbit(delta)]` type of the schema gets a delta reader, generated from its delta
+//! layout (`hopnet_codec::schema::DeltaLayout`, a list's `key`, conditions, encoding
+//! attributes) as the derive writes deltas. Snow Fight's dissector ([`snow_fight`]) knows the
+//! server's snapshot deltas (`hopnet_snow_fight::delta`, not in the spec): it keeps, per flow,
+//! the snapshots the server sent (the last 256 ticks of each of at most 1,024 flows, as
+//! `rabbit-msg pcap` does) while it reads the capture in order, decodes each delta against its
+//! baseline and shows it as `rabbit-msg pcap` prints it, or the error naming the missing tick.
+//! A game whose deltas travel in an envelope of its own reads them from a script of its own,
+//! loaded after the dissector, through the global `hopnet_delta_json`:
+//!
+//! ```lua
+//! -- `base`, `delta`: Lua strings of bytes, a whole `World` and a delta against it.
+//! local json, why = hopnet_delta_json("World", base, delta)
+//! ```
 
+mod delta_readers;
 mod readers;
 
 use crate::codegen::model;
@@ -92,8 +106,9 @@ impl Wireshark {
         self
     }
 
-    /// The server's messages may be Snow Fight's snapshot deltas: the dissector shows a delta's
-    /// header (`hopnet.delta.channel`, `.time`, `.base`) instead of failing on it.
+    /// The server's messages may be Snow Fight's snapshot deltas: the dissector decodes each
+    /// against its flow's baseline and shows its header (`hopnet.delta.channel`, `.time`,
+    /// `.base`) and its value.
     fn with_snapshot_deltas(mut self) -> Self {
         self.snapshot_deltas = true;
         self
@@ -128,7 +143,15 @@ impl Wireshark {
         ));
         out.push_str(include_str!("values.lua"));
         out.push('\n');
-        out.push_str(&readers::readers(&model)?);
+        out.push_str(include_str!("deltas.lua"));
+        out.push('\n');
+        let mut fields = readers::Registered::new();
+        let types = readers::readers(&model, &mut fields)?;
+        let deltas = delta_readers::readers(&model, &mut fields)?;
+        out.push_str(&readers::prelude(&fields));
+        out.push_str(&types);
+        out.push_str(&deltas);
+        out.push_str(include_str!("delta_api.lua"));
         out.push_str(include_str!("protocol.lua"));
         Ok(out)
     }

@@ -56,6 +56,11 @@ local pf = {
   delta_channel = ProtoField.uint32("hopnet.delta.channel", "Channel"),
   delta_time = ProtoField.uint32("hopnet.delta.time", "Time"),
   delta_base = ProtoField.uint32("hopnet.delta.base", "Baseline tick"),
+  -- A decoded delta's value, as `rabbit-msg pcap` prints it, member by member.
+  delta_value_channel = ProtoField.string("hopnet.SnapshotDelta.channel", "channel"),
+  delta_value_time = ProtoField.string("hopnet.SnapshotDelta.time", "time"),
+  delta_value_base = ProtoField.string("hopnet.SnapshotDelta.base", "base"),
+  delta_value_snapshot = ProtoField.string("hopnet.SnapshotDelta.snapshot", "snapshot"),
 }
 local fields = {}
 for _, f in pairs(pf) do fields[#fields + 1] = f end
@@ -69,10 +74,11 @@ local NETCODE = { [0] = "connection request", "connection denied", "connection c
 
 -- State built in capture order on the first pass, and what each frame showed then (Wireshark
 -- dissects a frame again when it is looked at, after later frames changed the state).
-local partial, delivered, convs, seen
+local partial, delivered, convs, seen, baselines
 
 local function reset()
   partial, delivered, convs, seen = {}, {}, {}, {}
+  baselines = { flows = {}, count = 0, clock = 0 }
 end
 reset()
 hopnet.init = reset
@@ -126,7 +132,7 @@ local function chunk(info, c, to_server, seq, index, fin, data, delivery, compre
   delivered[c.key .. (to_server and ">" or "<") .. ((seq + 32768) % 65536)] = nil
   info.messages[#info.messages + 1] = {
     bytes = table.concat(parts), sequence = seq, chunks = p.last + 1, delivery = p.delivery,
-    compressed = p.compressed, frames = p.frames, to_server = to_server,
+    compressed = p.compressed, frames = p.frames, to_server = to_server, flow = c.key,
   }
 end
 
@@ -349,7 +355,7 @@ end
 -- One node of a decoded value in the tree: `label: json` for a value, `label` above its parts.
 local function add_value(tree, tvb, node, label, field)
   local text = json(node)
-  local rng = bit_range(tvb, node)
+  local rng = tvb and bit_range(tvb, node)
   local item
   if rng then item = tree:add(field, rng, text) else item = tree:add(field, text) end
   if node.j then
@@ -384,22 +390,153 @@ local function delta_header(bytes)
   return nil
 end
 
-local function add_delta(mt, h)
+-- The snapshots each flow (server to one client) carried, by tick: a delta is decoded
+-- against the one its client was sent, as `rabbit-msg pcap` does, bounded both ways (ticks per
+-- flow, and flows) so that a hostile capture cannot grow it. Built in the first pass, in
+-- capture order; each delta keeps what it decoded, so a second pass (`-2`) or a frame looked
+-- at again shows the same.
+local TICKS_PER_FLOW, FLOWS = 256, 1024
+
+local function baseline(flow, tick)
+  local f = baselines.flows[flow]
+  return f and f.ticks[tick]
+end
+
+local function keep(flow, time, node)
+  local all = baselines
+  all.clock = all.clock + 1
+  local f = all.flows[flow]
+  if not f then
+    if all.count >= FLOWS then
+      -- The flow used longest ago gives way.
+      local oldest, used
+      for key, g in pairs(all.flows) do
+        if not used or g.used < used then oldest, used = key, g.used end
+      end
+      all.flows[oldest] = nil
+      all.count = all.count - 1
+    end
+    f = { ticks = {}, count = 0 }
+    all.flows[flow] = f
+    all.count = all.count + 1
+  end
+  f.used = all.clock
+  if f.ticks[time] == nil then f.count = f.count + 1 end
+  f.ticks[time] = node
+  -- Ticks wrap: the ones furthest behind `time` (wrapping) give way first.
+  while f.count > TICKS_PER_FLOW do
+    local furthest, behind
+    for tick in pairs(f.ticks) do
+      local d = (time - tick) % 2 ^ 32
+      if not behind or d > behind then furthest, behind = tick, d end
+    end
+    f.ticks[furthest] = nil
+    f.count = f.count - 1
+  end
+end
+
+-- The tick and snapshot of a full snapshot event (`ServerMessage::Event` of kind `Snapshot`).
+local function snapshot_event(node)
+  if not node.names or node.names[1] ~= "Event" then return nil end
+  local event = node.items[1]
+  if not event.names then return nil end
+  local time, kind
+  for i, name in ipairs(event.names) do
+    if name == "time" then time = event.items[i] elseif name == "kind" then kind = event.items[i] end
+  end
+  if not time or not kind or not kind.names or kind.names[1] ~= "Snapshot" then return nil end
+  return time.raw, kind.items[1]
+end
+
+-- An address as Rust prints a socket address.
+local function address(addr, port)
+  local text = tostring(addr)
+  if text:find(":") then text = "[" .. text .. "]" end
+  return text .. ":" .. port
+end
+
+-- A delta's snapshot: after the header's bits, the `Snapshot`'s generated delta reader.
+local function read_delta(base)
+  return function(r)
+    bits(r, 1)
+    varint_raw(r, 4)
+    bits(r, 2)
+    varint_raw(r, 4)
+    varint_raw(r, 4)
+    local read = D["Snapshot"]
+    if not read then fail(r, "the schema has no delta reader for Snapshot") end
+    return read(r, base)
+  end
+end
+
+-- A message of the server's, in capture order (the first pass only): a full snapshot is kept
+-- as its flow's baseline of its tick; a delta is decoded against its flow's baseline, and
+-- what it decoded is kept too (a decoded delta is a snapshot).
+local function follow(m, pinfo)
+  local h = delta_header(m.bytes)
+  if not h then
+    local read = READERS[MESSAGES.to_client]
+    if not read then return end
+    local ok, node = pcall(decode, m.bytes, read)
+    if not ok then return end
+    local time, snapshot = snapshot_event(node)
+    if time then keep(m.flow, time, snapshot) end
+    return
+  end
+  local d = { header = h }
+  m.delta = d
+  local base = baseline(m.flow, h.base)
+  if not base then
+    d.error = "cannot decode: the baseline, the snapshot of tick " .. decimal(h.base) .. " sent to " ..
+      address(pinfo.dst, pinfo.dst_port) .. ", is not in the capture"
+    return
+  end
+  local ok, node = pcall(decode, m.bytes, read_delta(base))
+  if not ok then
+    d.error = "cannot decode: " .. (type(node) == "table" and node.msg or tostring(node))
+    return
+  end
+  if nonfinite(node) then
+    d.error = "the snapshot holds a NaN or infinite float, which JSON cannot express"
+    return
+  end
+  d.snapshot = node
+  keep(m.flow, h.time, node)
+end
+
+-- A delta's header, and its snapshot as `rabbit-msg pcap` prints it (the value's JSON and
+-- its tree, whose nodes are not tied to bytes: most of them are the baseline's), or the error
+-- that kept it from being decoded.
+local function add_delta(mt, d)
+  local h = d.header
   mt:add(pf.message_type, "SnapshotDelta")
   mt:add(pf.delta_channel, h.channel)
   mt:add(pf.delta_time, h.time)
   mt:add(pf.delta_base, h.base)
-  mt:add(pf.error, "a snapshot delta against tick " .. decimal(h.base) ..
-    ": its snapshot is not decoded here (rabbit-msg pcap decodes it)")
-  return "SnapshotDelta time " .. decimal(h.time) .. " base " .. decimal(h.base)
+  local summary = "SnapshotDelta time " .. decimal(h.time) .. " base " .. decimal(h.base)
+  if not d.snapshot then
+    mt:add(pf.error, d.error)
+    mt:add_expert_info(PI_UNDECODED, PI_WARN, d.error)
+    return summary .. " (cannot decode)"
+  end
+  local value = object(nil)
+  member(value, "channel", leaf(decimal(h.channel)), pf.delta_value_channel)
+  member(value, "time", leaf(decimal(h.time)), pf.delta_value_time)
+  member(value, "base", leaf(decimal(h.base)), pf.delta_value_base)
+  member(value, "snapshot", d.snapshot, pf.delta_value_snapshot)
+  mt:add(pf.json, json(value))
+  add_value(mt, nil, value, "SnapshotDelta", pf.value)
+  return summary
 end
 
 local function add_message(tree, m)
   local name = m.to_server and MESSAGES.to_server or MESSAGES.to_client
-  local mt = tree:add(pf.message, name)
-  mt:set_text(name .. ", message " .. m.sequence .. " (" .. m.chunks .. " chunk" ..
+  local delta = m.delta
+  -- A delta is shown as `rabbit-msg pcap` types it.
+  local shown = delta and "SnapshotDelta" or name
+  local mt = tree:add(pf.message, shown)
+  mt:set_text(shown .. ", message " .. m.sequence .. " (" .. m.chunks .. " chunk" ..
     (m.chunks == 1 and "" or "s") .. ", " .. #m.bytes .. " bytes, " .. (m.delivery or "?") .. ")")
-  local delta = SNAPSHOT_DELTAS and not m.to_server and not m.compressed and delta_header(m.bytes)
   if not delta then mt:add(pf.message_type, name) end
   mt:add(pf.message_sequence, m.sequence)
   mt:add(pf.message_chunks, m.chunks)
@@ -574,6 +711,9 @@ local function dissect(tvb, pinfo, tree, to_server)
       local info = classify(seg.bytes, pinfo, to_server)
       info.at, info.bytes = seg.at, seg.bytes
       infos[#infos + 1] = info
+      for _, m in ipairs(info.messages) do
+        if SNAPSHOT_DELTAS and not m.to_server and not m.compressed then follow(m, pinfo) end
+      end
     end
     seen[pinfo.number] = infos
   end

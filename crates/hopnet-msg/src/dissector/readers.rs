@@ -7,6 +7,9 @@ use crate::codegen::wire::Wire;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
+/// The Wireshark fields of named fields: `(key, abbreviation, label)`.
+pub(super) type Registered = BTreeSet<(String, String, String)>;
+
 /// `text` as a Lua 5.2 string literal (Wireshark's Lua): printable ASCII as it is, every
 /// other byte as a decimal escape, which Lua 5.2 reads whatever the byte (it has no `\u`).
 pub(super) fn lua_string(text: &str) -> String {
@@ -28,12 +31,12 @@ pub(super) fn lua_string(text: &str) -> String {
     out
 }
 
-/// The Lua that registers the fields and defines `READERS`, every message's reader by name.
-pub(super) fn readers(model: &Model) -> Result<String, DissectorError> {
+/// The Lua that defines `R`, every type's reader, and `READERS`, every message's reader by
+/// name; the fields it shows values in are added to `fields`.
+pub(super) fn readers(model: &Model, fields: &mut Registered) -> Result<String, DissectorError> {
     let mut out = String::new();
-    let mut fields = BTreeSet::new();
     for t in &model.types {
-        out.push_str(&reader(t, &mut fields)?);
+        out.push_str(&reader(t, fields)?);
     }
     for m in &model.messages {
         let expr = expr(&m.wire, &m.name)?;
@@ -43,23 +46,26 @@ pub(super) fn readers(model: &Model) -> Result<String, DissectorError> {
             lua_string(&m.name)
         );
     }
+    Ok(out)
+}
+
+/// The Lua that declares the readers' tables and registers `fields`, to go before the readers.
+pub(super) fn prelude(fields: &Registered) -> String {
     let mut registered = String::new();
     for (key, abbrev, label) in fields {
         let _ = writeln!(
             registered,
             "F[{}] = ProtoField.string({}, {})",
-            lua_string(&key),
-            lua_string(&abbrev),
-            lua_string(&label)
+            lua_string(key),
+            lua_string(abbrev),
+            lua_string(label)
         );
     }
-    Ok(format!(
-        "local F = {{}}\nlocal R = {{}}\nlocal READERS = {{}}\n\n{registered}\n{out}"
-    ))
+    format!("local F = {{}}\nlocal R = {{}}\nlocal READERS = {{}}\n\n{registered}\n")
 }
 
 /// The expression that reads one `wire` value from `r` as a node.
-fn expr(wire: &Wire, path: &str) -> Result<String, DissectorError> {
+pub(super) fn expr(wire: &Wire, path: &str) -> Result<String, DissectorError> {
     let refuse = |what: &str| {
         Err(DissectorError::new(
             path,
@@ -125,7 +131,7 @@ fn expr(wire: &Wire, path: &str) -> Result<String, DissectorError> {
 }
 
 /// A function that reads one item.
-fn item_fn(item: &Wire, path: &str) -> Result<String, DissectorError> {
+pub(super) fn item_fn(item: &Wire, path: &str) -> Result<String, DissectorError> {
     Ok(match item {
         Wire::Type(name) => format!("R[{}]", lua_string(name)),
         item => format!("function(r) return {} end", expr(item, path)?),
@@ -133,10 +139,7 @@ fn item_fn(item: &Wire, path: &str) -> Result<String, DissectorError> {
 }
 
 /// `R[name]`: the reader of a type.
-fn reader(
-    t: &TypeDef,
-    fields: &mut BTreeSet<(String, String, String)>,
-) -> Result<String, DissectorError> {
+fn reader(t: &TypeDef, fields: &mut Registered) -> Result<String, DissectorError> {
     let name = &t.name;
     let mut out = format!(
         "R[{}] = function(r)\n  local from = r.pos\n",
@@ -159,8 +162,9 @@ fn reader(
                 if let Fields::Unit = v.fields {
                     let _ = writeln!(
                         out,
-                        "    return leaf({}, nil, from, r.pos)",
-                        lua_string(&format!("\"{}\"", v.name))
+                        "    local u = leaf({}, nil, from, r.pos)\n    u.variant = {}\n    return u",
+                        lua_string(&format!("\"{}\"", v.name)),
+                        v.index
                     );
                     continue;
                 }
@@ -170,8 +174,9 @@ fn reader(
                 let _ = writeln!(
                     out,
                     "    local o = object(from)\n    member(o, {}, {value}, {field})\n    \
-                     o.to = r.pos\n    return o",
-                    lua_string(&v.name)
+                     o.variant = {}\n    o.to = r.pos\n    return o",
+                    lua_string(&v.name),
+                    v.index
                 );
             }
             if variants.is_empty() {
@@ -191,7 +196,7 @@ fn reader(
 }
 
 /// The Wireshark field of `label.name` (registered once), as a Lua expression.
-fn register(fields: &mut BTreeSet<(String, String, String)>, label: &str, name: &str) -> String {
+pub(super) fn register(fields: &mut Registered, label: &str, name: &str) -> String {
     let key = format!("{label}.{name}");
     let abbrev: String = format!("hopnet.{key}")
         .chars()
@@ -213,7 +218,7 @@ fn read_fields(
     out: &mut String,
     body: &Fields,
     label: &str,
-    fields: &mut BTreeSet<(String, String, String)>,
+    fields: &mut Registered,
 ) -> Result<String, DissectorError> {
     let list: &[FieldDef] = body.list();
     for (i, f) in list.iter().enumerate() {
@@ -232,25 +237,49 @@ fn read_fields(
             }
         }
     }
-    Ok(match body {
-        Fields::Unit => "leaf(\"null\", nil, from, r.pos)".into(),
+    Ok(whole_value(
+        out,
+        body,
+        label,
+        fields,
+        "leaf(\"null\", nil, from, r.pos)",
+        "    ",
+    ))
+}
+
+/// Builds the value of a struct or variant from its fields' locals `v0`, `v1`, … (`unit` for
+/// one without fields), each named field in its Wireshark field; the value's expression.
+pub(super) fn whole_value(
+    out: &mut String,
+    body: &Fields,
+    label: &str,
+    fields: &mut Registered,
+    unit: &str,
+    indent: &str,
+) -> String {
+    match body {
+        Fields::Unit => unit.into(),
         Fields::Inline(_) => "v0".into(),
         Fields::Tuple(items) => {
-            let _ = writeln!(out, "    local a = array(from)");
+            let _ = writeln!(out, "{indent}local a = array(from)");
             for i in 0..items.len() {
-                let _ = writeln!(out, "    a.items[{}] = v{i}", i + 1);
+                let _ = writeln!(out, "{indent}a.items[{}] = v{i}", i + 1);
             }
-            let _ = writeln!(out, "    a.to = r.pos");
+            let _ = writeln!(out, "{indent}a.to = r.pos");
             "a".into()
         }
         Fields::Named(named) => {
-            let _ = writeln!(out, "    local s = object(from)");
+            let _ = writeln!(out, "{indent}local s = object(from)");
             for (i, f) in named.iter().enumerate() {
                 let field = register(fields, label, &f.name);
-                let _ = writeln!(out, "    member(s, {}, v{i}, {field})", lua_string(&f.name));
+                let _ = writeln!(
+                    out,
+                    "{indent}member(s, {}, v{i}, {field})",
+                    lua_string(&f.name)
+                );
             }
-            let _ = writeln!(out, "    s.to = r.pos");
+            let _ = writeln!(out, "{indent}s.to = r.pos");
             "s".into()
         }
-    })
+    }
 }

@@ -192,18 +192,22 @@ local function float_leaf(v, json, from, to)
   return leaf(json, v, from, to)
 end
 
--- An IEEE-754 float: its mantissa, exponent and sign fields follow one another from the least
--- significant bit, so they read one after the other.
-local function float(r, man_bits, exp_bits, same, small, large)
-  local from = r.pos
-  local m
-  if man_bits > 32 then
-    m = bits(r, 32) + bits(r, man_bits - 32) * 2 ^ 32
+-- An IEEE-754 float from its bits, `lo` (and `hi`, an f64's upper half): its mantissa,
+-- exponent and sign fields follow one another from the least significant bit. The node keeps
+-- the bits, which a delta's XOR changes.
+local function float_bits(lo, hi, wide, from, to)
+  local m, e, negative, man_bits, exp_bits, same, small, large
+  if wide then
+    m = lo + (hi % 2 ^ 20) * 2 ^ 32
+    e = floor(hi / 2 ^ 20) % 2 ^ 11
+    negative = hi >= 2 ^ 31
+    man_bits, exp_bits, same, small, large = 52, 11, same64, -5, 16
   else
-    m = bits(r, man_bits)
+    m = lo % 2 ^ 23
+    e = floor(lo / 2 ^ 23) % 2 ^ 8
+    negative = lo >= 2 ^ 31
+    man_bits, exp_bits, same, small, large = 23, 8, same32, -6, 13
   end
-  local e = bits(r, exp_bits)
-  local negative = bits(r, 1) == 1
   local bias = 2 ^ (exp_bits - 1) - 1
   local v
   if e == 2 ^ exp_bits - 1 then
@@ -214,11 +218,21 @@ local function float(r, man_bits, exp_bits, same, small, large)
     v = ldexp(m + 2 ^ man_bits, e - bias - man_bits)
   end
   if negative then v = -v end
-  return float_leaf(v, v == v and shortest(v, same, small, large), from, r.pos)
+  local n = float_leaf(v, v == v and shortest(v, same, small, large), from, to)
+  n.lo, n.hi = lo, hi
+  return n
 end
 
-local function f32(r) return float(r, 23, 8, same32, -6, 13) end
-local function f64(r) return float(r, 52, 11, same64, -5, 16) end
+local function f32(r)
+  local from = r.pos
+  return float_bits(bits(r, 32), 0, false, from, r.pos)
+end
+
+local function f64(r)
+  local from = r.pos
+  local lo = bits(r, 32)
+  return float_bits(lo, bits(r, 32), true, from, r.pos)
+end
 
 -- serde_json's string escapes.
 local ESCAPES = { ['"'] = '\\"', ['\\'] = '\\\\', ['\b'] = '\\b', ['\f'] = '\\f',

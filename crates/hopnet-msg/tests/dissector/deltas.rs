@@ -1,19 +1,20 @@
 //! A round in which one bot asks for snapshot deltas: `rabbit-msg pcap` decodes every delta
 //! against the snapshot its client was sent earlier in the capture, and each decoded snapshot
-//! is the one the bot itself decoded; tshark shows every delta's header as `rabbit-msg pcap`
-//! prints it, and every other message of the server's with its fields.
+//! is the one the bot itself decoded; tshark shows every delta decoded as `rabbit-msg pcap`
+//! prints it (its JSON, and its tree field by field), in one pass and in two, and every other
+//! message of the server's with its fields.
 
-use crate::{common, live, tshark};
+use crate::{common, live, tree, tshark};
 use hopnet_snow_fight::Snapshot;
 use std::collections::BTreeMap;
 use std::path::Path;
 
 /// What a capture's messages from the server show: each other message's `(type, JSON)` and
-/// each delta's `(channel, time, base)`, counted.
+/// each delta's value (header and snapshot) as `rabbit-msg pcap` prints it, counted.
 #[derive(Debug, Default, PartialEq)]
 struct Shown {
     messages: BTreeMap<(String, String), usize>,
-    deltas: BTreeMap<(String, String, String), usize>,
+    deltas: BTreeMap<(String, String), usize>,
 }
 
 /// Every message the server sent in the capture at `pcap` (on `port`) is printed with its
@@ -36,21 +37,19 @@ fn every_delta_is_decoded(pcap: &Path, port: u16, round: &live::Round, source: &
         match v["type"].as_str().unwrap() {
             "ServerMessage" => {
                 sent += 1;
-                // The value's text as printed, as tshark's `hopnet.json` is compared.
-                let at = line.find("\"value\":").unwrap() + "\"value\":".len();
-                let value = line[at..line.len() - 1].to_string();
                 *shown
                     .messages
-                    .entry(("ServerMessage".into(), value))
+                    .entry(("ServerMessage".into(), printed_value(line)))
                     .or_default() += 1;
             }
             "SnapshotDelta" => {
                 sent += 1;
                 deltas += 1;
+                *shown
+                    .deltas
+                    .entry(("SnapshotDelta".into(), printed_value(line)))
+                    .or_default() += 1;
                 let value = &v["value"];
-                let header = ["channel", "time", "base"].map(|k| value[k].to_string());
-                let [channel, time, base] = header;
-                *shown.deltas.entry((channel, time, base)).or_default() += 1;
                 let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
                 assert_eq!(keys, ["base", "channel", "snapshot", "time"], "{line}");
                 let (time, base) = (value["time"].as_u64().unwrap(), value["base"].as_u64());
@@ -83,63 +82,117 @@ fn every_delta_is_decoded(pcap: &Path, port: u16, round: &live::Round, source: &
     shown
 }
 
-/// What tshark with the generated dissector shows of the server's messages in `pcap`.
-fn shown_by_tshark(dir: &Path, pcap: &Path, port: u16) -> Shown {
-    let lua = tshark::dissector(dir, &[port]);
+/// A `rabbit-msg pcap` line's value, as its text was printed (as tshark's `hopnet.json` is
+/// compared).
+fn printed_value(line: &str) -> String {
+    let at = line.find("\"value\":").unwrap() + "\"value\":".len();
+    line[at..line.len() - 1].to_string()
+}
+
+/// What tshark with the generated dissector `lua` shows of the server's messages in `pcap`
+/// (from its second pass when `two_pass`).
+fn shown_by_tshark(lua: &Path, pcap: &Path, two_pass: bool) -> Shown {
     let names = [
         "hopnet.message.type",
         "hopnet.json",
         "hopnet.delta.channel",
         "hopnet.delta.time",
         "hopnet.delta.base",
+        "hopnet.error",
     ];
     let mut shown = Shown::default();
-    for frame in tshark::fields(pcap, &lua, &names) {
+    for frame in tshark::fields_in(pcap, lua, &names, two_pass) {
         let get = |i: usize| frame[i].1.clone();
-        // A delta has no JSON here: the other messages' JSON are theirs, in order.
-        let others: Vec<String> = get(0)
-            .into_iter()
-            .filter(|t| t != "SnapshotDelta")
-            .collect();
-        let jsons = get(1);
+        assert!(get(5).is_empty(), "an error: {frame:?}");
+        let (types, jsons) = (get(0), get(1));
         assert_eq!(
-            others.len(),
+            types.len(),
             jsons.len(),
             "a message without its JSON: {frame:?}"
         );
-        for (t, j) in others.into_iter().zip(jsons) {
-            if t == "ServerMessage" {
-                *shown.messages.entry((t, j)).or_default() += 1;
+        let (channels, times, bases) = (get(2), get(3), get(4));
+        let mut header = 0;
+        for (t, j) in types.into_iter().zip(jsons) {
+            match t.as_str() {
+                "ServerMessage" => *shown.messages.entry((t, j)).or_default() += 1,
+                "SnapshotDelta" => {
+                    // The header's fields are the value's.
+                    let value: serde_json::Value = serde_json::from_str(&j).unwrap();
+                    let want = [&channels, &times, &bases].map(|f| f[header].clone());
+                    let got = ["channel", "time", "base"].map(|k| value[k].to_string());
+                    assert_eq!(got, want, "{frame:?}");
+                    header += 1;
+                    *shown.deltas.entry((t, j)).or_default() += 1;
+                }
+                _ => {}
             }
         }
-        let (channels, times, bases) = (get(2), get(3), get(4));
-        assert!(channels.len() == times.len() && times.len() == bases.len());
-        for ((c, t), b) in channels.into_iter().zip(times).zip(bases) {
-            *shown.deltas.entry((c, t, b)).or_default() += 1;
-        }
+        assert_eq!(header, channels.len(), "a delta's header alone: {frame:?}");
     }
     shown
 }
 
-/// tshark shows what `rabbit-msg pcap` printed: every message with its JSON, every delta with
-/// its header.
+/// The deltas' trees in tshark's PDML: every node shows its part of the value, checked field
+/// by field (`tree::messages`); the values, as JSON, counted.
+fn deltas_in_the_tree(lua: &Path, pcap: &Path) -> BTreeMap<(String, String), usize> {
+    let pdml = tshark::run(
+        pcap,
+        lua,
+        &[
+            "-T",
+            "pdml",
+            "-Y",
+            "hopnet.message.type == \"SnapshotDelta\"",
+        ],
+    );
+    let mut out = BTreeMap::new();
+    for json in tree::messages(&pdml) {
+        let value: serde_json::Value = serde_json::from_str(&json).unwrap();
+        if value.get("snapshot").is_some() {
+            *out.entry(("SnapshotDelta".into(), value.to_string()))
+                .or_default() += 1;
+        }
+    }
+    out
+}
+
+/// tshark shows what `rabbit-msg pcap` printed: every message with its JSON, every delta
+/// decoded, in one pass and in two, and in its tree.
 fn tshark_shows_the_same(dir: &Path, pcap: &Path, port: u16, by_pcap: &Shown, source: &str) {
     if !tshark::available() {
         return;
     }
-    let by_tshark = shown_by_tshark(dir, pcap, port);
-    assert!(
-        !by_tshark.deltas.is_empty(),
-        "{source}: tshark shows deltas"
-    );
-    assert_eq!(
-        by_tshark.deltas, by_pcap.deltas,
-        "{source}: the deltas' headers"
-    );
+    let lua = tshark::dissector(dir, &[port]);
+    for two_pass in [false, true] {
+        let by_tshark = shown_by_tshark(&lua, pcap, two_pass);
+        let source = format!("{source} (two passes: {two_pass})");
+        assert!(
+            !by_tshark.deltas.is_empty(),
+            "{source}: tshark shows deltas"
+        );
+        crate::assert_same(
+            &by_tshark.deltas,
+            &by_pcap.deltas,
+            &format!("tshark's deltas on {source}"),
+        );
+        crate::assert_same(
+            &by_tshark.messages,
+            &by_pcap.messages,
+            &format!("tshark on {source}"),
+        );
+    }
+    let as_values: BTreeMap<(String, String), usize> = by_pcap
+        .deltas
+        .iter()
+        .map(|((t, j), n)| {
+            let v: serde_json::Value = serde_json::from_str(j).unwrap();
+            ((t.clone(), v.to_string()), *n)
+        })
+        .collect();
     crate::assert_same(
-        &by_tshark.messages,
-        &by_pcap.messages,
-        &format!("tshark on {source}"),
+        &deltas_in_the_tree(&lua, pcap),
+        &as_values,
+        &format!("the deltas' trees on {source}"),
     );
 }
 

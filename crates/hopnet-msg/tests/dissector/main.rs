@@ -6,8 +6,10 @@
 mod common;
 
 mod capture;
+mod crafted_deltas;
 mod deltas;
 mod live;
+mod own_deltas;
 mod own_schema;
 mod session;
 mod tree;
@@ -45,9 +47,9 @@ fn shown_by_tshark(capture: &Path, lua: &Path) -> BTreeMap<(String, String), usi
     out
 }
 
-/// What `rabbit-msg pcap` prints: each line's type and value, counted.
-fn shown_by_pcap(capture: &Path) -> BTreeMap<(String, String), usize> {
-    let text = common::run_ok(
+/// `rabbit-msg pcap CAPTURE --port PORT`'s lines (the game's port in the tests' captures).
+fn pcap_lines(capture: &Path) -> String {
+    common::run_ok(
         &[
             "pcap",
             &capture.display().to_string(),
@@ -55,7 +57,12 @@ fn shown_by_pcap(capture: &Path) -> BTreeMap<(String, String), usize> {
             &tshark::PORT.to_string(),
         ],
         "",
-    );
+    )
+}
+
+/// What `rabbit-msg pcap` prints: each line's type and value, counted.
+fn shown_by_pcap(capture: &Path) -> BTreeMap<(String, String), usize> {
+    let text = pcap_lines(capture);
     let mut out = BTreeMap::new();
     for line in text.lines() {
         let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");

@@ -102,7 +102,21 @@ pub fn run(capture: &Path, lua: &Path, args: &[&str]) -> String {
 
 /// Per frame, the values tshark shows of each field named (`-T json -e ...`), in order.
 pub fn fields(capture: &Path, lua: &Path, names: &[&str]) -> Vec<Vec<(String, Vec<String>)>> {
+    fields_in(capture, lua, names, false)
+}
+
+/// [`fields`], from tshark's second pass (`-2`) when `two_pass`: the dissector has seen the
+/// whole capture once before it shows a frame.
+pub fn fields_in(
+    capture: &Path,
+    lua: &Path,
+    names: &[&str],
+    two_pass: bool,
+) -> Vec<Vec<(String, Vec<String>)>> {
     let mut args = vec!["-T", "json"];
+    if two_pass {
+        args.push("-2");
+    }
     for n in names {
         args.extend(["-e", n]);
     }
