@@ -1,8 +1,9 @@
 //! The cipher of packets and challenge tokens: ChaCha20-Poly1305 IETF (12-byte nonce), from
 //! `ring`. Its ChaCha20 and Poly1305 are BoringSSL's assembly, which picks the CPU's vector
-//! code at run time, so a default build is as fast as one made for the CPU; RustCrypto's,
-//! reached through `#[target_feature]` functions, are several times slower unless the whole
-//! crate is built for the CPU. No crypto of ours either way.
+//! code at run time, so a default build gets that code; RustCrypto's vector code is reached
+//! through `#[target_feature]` functions whose intrinsics a default build does not inline
+//! (BENCHMARKS.md, "Secure mode on ring"). The bytes are the same either way (the test below),
+//! and no crypto is ours.
 //!
 //! A [`PacketKey`] is prepared once, when a connection's keys are known (the client's from its
 //! token, the server's at the request, then kept by the handshake and the slot), and one is
