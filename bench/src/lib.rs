@@ -22,6 +22,7 @@ macro_rules! each_with {
     };
 }
 
+pub mod cipher;
 pub mod codec;
 pub mod deku_types;
 pub mod delta;

@@ -1,10 +1,11 @@
-//! The standard's two AEAD primitives, from RustCrypto's `chacha20poly1305`: XChaCha20-Poly1305
-//! (24-byte nonce) for the private connect token, ChaCha20-Poly1305 IETF (12-byte nonce) for
-//! packets and challenge tokens. Each seals a buffer whose last 16 bytes receive the tag.
+//! What the standard's two AEADs share (the tag's size, the nonce built from a sequence), and
+//! the first of them: XChaCha20-Poly1305 (24-byte nonce) for the private connect token, from
+//! RustCrypto's `chacha20poly1305` (`ring` has no XChaCha). The second, ChaCha20-Poly1305 IETF
+//! for packets and challenge tokens, is in `packet_key.rs`. Each seals a buffer whose last 16
+//! bytes receive the tag.
 
-use chacha20poly1305::KeyInit;
-use chacha20poly1305::aead::consts::U32;
-use chacha20poly1305::aead::{AeadInOut, Nonce, Tag};
+use chacha20poly1305::aead::{AeadInOut, Tag};
+use chacha20poly1305::{KeyInit, XChaCha20Poly1305};
 
 use super::key::Key;
 
@@ -23,42 +24,34 @@ pub(crate) fn sequence_nonce(sequence: u64) -> [u8; 12] {
     nonce
 }
 
-/// Encrypts `buf[..len - 16]` in place with cipher `C` (ChaCha20-Poly1305 IETF or
-/// XChaCha20-Poly1305: they differ only in their nonce's length) and writes its tag into the
+/// Encrypts `buf[..len - 16]` in place with XChaCha20-Poly1305 and writes its tag into the
 /// last 16 bytes.
-pub(crate) fn seal<C: AeadInOut + KeyInit<KeySize = U32>>(
-    key: &Key,
-    nonce: &Nonce<C>,
-    ad: &[u8],
-    buf: &mut [u8],
-) -> Option<()> {
+pub(crate) fn seal_x(key: &Key, nonce: &[u8; 24], ad: &[u8], buf: &mut [u8]) -> Option<()> {
     let (message, mac) = buf.split_last_chunk_mut::<MAC_BYTES>()?;
-    let tag = C::new(key.as_bytes().into())
-        .encrypt_inout_detached(nonce, ad, message.into())
+    let tag = XChaCha20Poly1305::new(key.as_bytes().into())
+        .encrypt_inout_detached(nonce.into(), ad, message.into())
         .ok()?;
     mac.copy_from_slice(&tag);
     Some(())
 }
 
-/// Checks the tag in the last 16 bytes and decrypts the rest in place, with cipher `C` (as
-/// [`seal`]).
-pub(crate) fn open<C: AeadInOut + KeyInit<KeySize = U32>>(
+/// Checks the tag in the last 16 bytes and decrypts the rest in place, with
+/// XChaCha20-Poly1305 (as [`seal_x`]).
+pub(crate) fn open_x(
     key: &Key,
-    nonce: &Nonce<C>,
+    nonce: &[u8; 24],
     ad: &[u8],
     buf: &mut [u8],
 ) -> Result<(), Unauthentic> {
     let (message, mac) = buf.split_last_chunk_mut::<MAC_BYTES>().ok_or(Unauthentic)?;
-    let tag = Tag::<C>::try_from(&mac[..]).map_err(|_| Unauthentic)?;
-    C::new(key.as_bytes().into())
-        .decrypt_inout_detached(nonce, ad, message.into(), &tag)
+    let tag = Tag::<XChaCha20Poly1305>::try_from(&mac[..]).map_err(|_| Unauthentic)?;
+    XChaCha20Poly1305::new(key.as_bytes().into())
+        .decrypt_inout_detached(nonce.into(), ad, message.into(), &tag)
         .map_err(|_| Unauthentic)
 }
 
 #[cfg(test)]
 mod tests {
-    use chacha20poly1305::ChaCha20Poly1305;
-
     use super::*;
 
     #[test]
@@ -70,29 +63,26 @@ mod tests {
     }
 
     #[test]
-    fn a_flipped_bit_anywhere_fails_to_open() {
+    fn a_flipped_bit_anywhere_fails_to_open_a_token() {
         let key = Key::from_bytes([7; 32]);
-        let nonce = sequence_nonce(9);
+        let nonce = [3; 24];
         let mut sealed = [0u8; 20];
         sealed[..4].copy_from_slice(b"ping");
-        seal::<ChaCha20Poly1305>(&key, &nonce.into(), b"ad", &mut sealed).unwrap();
+        seal_x(&key, &nonce, b"ad", &mut sealed).unwrap();
         for bit in 0..sealed.len() * 8 {
             let mut tampered = sealed;
             tampered[bit / 8] ^= 1 << (bit % 8);
-            assert_eq!(
-                open::<ChaCha20Poly1305>(&key, &nonce.into(), b"ad", &mut tampered),
-                Err(Unauthentic)
-            );
+            assert_eq!(open_x(&key, &nonce, b"ad", &mut tampered), Err(Unauthentic));
         }
         assert_eq!(
-            open::<ChaCha20Poly1305>(&key, &nonce.into(), b"da", &mut sealed.clone()),
+            open_x(&key, &nonce, b"da", &mut sealed.clone()),
             Err(Unauthentic)
         );
         assert_eq!(
-            open::<ChaCha20Poly1305>(&key, &sequence_nonce(10).into(), b"ad", &mut sealed.clone()),
+            open_x(&key, &[4; 24], b"ad", &mut sealed.clone()),
             Err(Unauthentic)
         );
-        open::<ChaCha20Poly1305>(&key, &nonce.into(), b"ad", &mut sealed).unwrap();
+        open_x(&key, &nonce, b"ad", &mut sealed).unwrap();
         assert_eq!(&sealed[..4], b"ping");
     }
 }

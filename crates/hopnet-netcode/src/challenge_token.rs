@@ -3,10 +3,8 @@
 //! with ChaCha20-Poly1305 under a key the server draws when it starts, without associated
 //! data, the nonce built from the challenge sequence. The server keeps nothing per challenge.
 
-use chacha20poly1305::ChaCha20Poly1305;
-
-use super::aead::{MAC_BYTES, Unauthentic, open, seal, sequence_nonce};
-use super::key::Key;
+use super::aead::{MAC_BYTES, Unauthentic};
+use super::packet_key::PacketKey;
 use super::user_data::USER_DATA_BYTES;
 use super::user_data::UserData;
 use super::wire::{Reader, Writer};
@@ -23,13 +21,17 @@ pub(crate) struct ChallengeToken {
 
 impl ChallengeToken {
     /// Writes and seals the token under `key` with nonce `sequence`.
-    pub(crate) fn seal(&self, sequence: u64, key: &Key) -> Option<[u8; CHALLENGE_TOKEN_BYTES]> {
+    pub(crate) fn seal(
+        &self,
+        sequence: u64,
+        key: &PacketKey,
+    ) -> Option<[u8; CHALLENGE_TOKEN_BYTES]> {
         let mut buf = [0u8; CHALLENGE_TOKEN_BYTES];
         let mut w = Writer::new(&mut buf[..CHALLENGE_TOKEN_BYTES - MAC_BYTES]);
         w.u64(self.client_id);
         w.bytes(&self.user_data);
         w.pad_to_end()?;
-        seal::<ChaCha20Poly1305>(key, &sequence_nonce(sequence).into(), &[], &mut buf)?;
+        key.seal(sequence, &[], &mut buf)?;
         Some(buf)
     }
 
@@ -37,10 +39,10 @@ impl ChallengeToken {
     pub(crate) fn open(
         sealed: &[u8; CHALLENGE_TOKEN_BYTES],
         sequence: u64,
-        key: &Key,
+        key: &PacketKey,
     ) -> Result<ChallengeToken, Unauthentic> {
         let mut buf = *sealed;
-        open::<ChaCha20Poly1305>(key, &sequence_nonce(sequence).into(), &[], &mut buf)?;
+        key.open(sequence, &[], &mut buf)?;
         let mut r = Reader::new(&buf);
         let client_id = r.u64().ok_or(Unauthentic)?;
         let user_data = r.array::<USER_DATA_BYTES>().ok_or(Unauthentic)?;

@@ -16,6 +16,7 @@ use super::packet::{
     MAX_PACKET_BYTES, Packet, Receiver, append_packet, open_packet, payload_packet_len,
     read_header, write_request,
 };
+use super::packet_key::PacketKey;
 use super::replay::ReplayWindow;
 use super::send_error::{SendError, check_payload_size};
 use super::server::DISCONNECT_PACKETS;
@@ -84,6 +85,10 @@ impl ClientState {
 #[derive(Debug)]
 pub struct NetcodeClient {
     token: ConnectToken,
+    /// The token's client-to-server key, prepared.
+    send_key: PacketKey,
+    /// The token's server-to-client key, prepared.
+    receive_key: PacketKey,
     state: ClientState,
     server_index: usize,
     sequence: u64,
@@ -106,6 +111,8 @@ impl NetcodeClient {
     /// A client that starts connecting at `now` with `token`, to the token's first server.
     pub fn new(token: ConnectToken, now: Instant) -> NetcodeClient {
         NetcodeClient {
+            send_key: PacketKey::new(&token.client_to_server_key),
+            receive_key: PacketKey::new(&token.server_to_client_key),
             token,
             state: ClientState::SendingConnectionRequest,
             server_index: 0,
@@ -191,7 +198,7 @@ impl NetcodeClient {
         let packet = open_packet(
             buf,
             &header,
-            &self.token.server_to_client_key,
+            &self.receive_key,
             self.token.protocol_id,
             Some(&mut self.replay),
         )?;
@@ -295,11 +302,10 @@ impl NetcodeClient {
         if self.state != ClientState::Connected {
             return Err(SendError::NotConnected);
         }
-        let key = &self.token.client_to_server_key;
         append_packet(
             &Packet::Payload(payload),
             self.sequence,
-            key,
+            &self.send_key,
             self.token.protocol_id,
             out,
         )
@@ -326,9 +332,14 @@ impl NetcodeClient {
     }
 
     fn seal(&mut self, now: Instant, packet: &Packet<'_>, buf: &mut Vec<u8>) -> Option<()> {
-        let key = &self.token.client_to_server_key;
         buf.clear();
-        append_packet(packet, self.sequence, key, self.token.protocol_id, buf)?;
+        append_packet(
+            packet,
+            self.sequence,
+            &self.send_key,
+            self.token.protocol_id,
+            buf,
+        )?;
         self.sequence += 1;
         self.last_send = Some(now);
         Some(())

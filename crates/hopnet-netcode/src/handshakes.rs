@@ -10,19 +10,24 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use super::key::Key;
+use super::packet_key::PacketKey;
 
 #[derive(Debug, Clone)]
 pub(crate) struct Handshake {
-    pub send_key: Key,
-    pub receive_key: Key,
+    pub send_key: PacketKey,
+    pub receive_key: PacketKey,
     pub timeout_seconds: i32,
     /// `None` when the token disables timeouts (zero or negative seconds).
     expires: Option<Instant>,
 }
 
 impl Handshake {
-    pub(crate) fn new(now: Instant, send_key: Key, receive_key: Key, timeout_seconds: i32) -> Self {
+    pub(crate) fn new(
+        now: Instant,
+        send_key: PacketKey,
+        receive_key: PacketKey,
+        timeout_seconds: i32,
+    ) -> Self {
         let expires = u64::try_from(timeout_seconds)
             .ok()
             .filter(|&s| s > 0)
@@ -86,13 +91,14 @@ impl Handshakes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::key::Key;
     use crate::tests::addr;
 
     fn hs(now: Instant, timeout: i32) -> Handshake {
         Handshake::new(
             now,
-            Key::from_bytes([1; 32]),
-            Key::from_bytes([2; 32]),
+            PacketKey::new(&Key::from_bytes([1; 32])),
+            PacketKey::new(&Key::from_bytes([2; 32])),
             timeout,
         )
     }

@@ -10,12 +10,11 @@
 //! type, direction, sequence length, size again ([`read_header`]); then the replay window,
 //! decryption, the window's update, and the content's size ([`open_packet`]).
 
-use chacha20poly1305::ChaCha20Poly1305;
-
-use super::aead::{MAC_BYTES, open, seal, sequence_nonce};
+use super::aead::MAC_BYTES;
 use super::challenge_token::CHALLENGE_TOKEN_BYTES;
 use super::connect_token::ConnectToken;
 use super::key::Key;
+use super::packet_key::PacketKey;
 use super::private_token::{PRIVATE_TOKEN_BYTES, PrivateSeal, PrivateToken, TOKEN_NONCE_BYTES};
 use super::replay::ReplayWindow;
 use super::sequence::{prefix_byte, read_sequence, sequence_bytes, write_sequence};
@@ -112,7 +111,7 @@ pub(crate) fn payload_packet_len(len: usize, sequence: u64) -> usize {
 pub(crate) fn append_packet(
     packet: &Packet<'_>,
     sequence: u64,
-    key: &Key,
+    key: &PacketKey,
     protocol_id: u64,
     out: &mut Vec<u8>,
 ) -> Option<()> {
@@ -150,9 +149,8 @@ pub(crate) fn append_packet(
         }
     }
     out.resize(out.len() + MAC_BYTES, 0);
-    let sealed = seal::<ChaCha20Poly1305>(
-        key,
-        &sequence_nonce(sequence).into(),
+    let sealed = key.seal(
+        sequence,
         &packet_ad(protocol_id, prefix),
         &mut out[content..],
     );
@@ -219,7 +217,7 @@ pub(crate) fn read_header(datagram: &[u8], receiver: Receiver) -> Result<Header,
 pub(crate) fn open_packet<'a>(
     buf: &'a mut [u8],
     header: &Header,
-    key: &Key,
+    key: &PacketKey,
     protocol_id: u64,
     replay: Option<&mut ReplayWindow>,
 ) -> Result<Packet<'a>, DropReason> {
@@ -231,9 +229,8 @@ pub(crate) fn open_packet<'a>(
         return Err(DropReason::Replayed);
     }
     let sealed = buf.get_mut(header.content..).ok_or(DropReason::TooSmall)?;
-    open::<ChaCha20Poly1305>(
-        key,
-        &sequence_nonce(header.sequence).into(),
+    key.open(
+        header.sequence,
         &packet_ad(protocol_id, header.prefix),
         sealed,
     )

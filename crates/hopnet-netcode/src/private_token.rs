@@ -8,9 +8,7 @@
 use std::net::SocketAddr;
 
 use super::address::{read_addresses, write_addresses};
-use chacha20poly1305::XChaCha20Poly1305;
-
-use super::aead::{MAC_BYTES, Unauthentic, open, seal};
+use super::aead::{MAC_BYTES, Unauthentic, open_x, seal_x};
 use super::key::Key;
 use super::user_data::USER_DATA_BYTES;
 use super::user_data::UserData;
@@ -80,22 +78,12 @@ pub(crate) struct PrivateSeal<'a> {
 impl PrivateSeal<'_> {
     /// Encrypts a written private part in place.
     pub fn seal(&self, buf: &mut [u8; PRIVATE_TOKEN_BYTES]) -> Option<()> {
-        seal::<XChaCha20Poly1305>(
-            self.private_key,
-            self.nonce.into(),
-            &self.associated_data(),
-            buf,
-        )
+        seal_x(self.private_key, self.nonce, &self.associated_data(), buf)
     }
 
     /// Decrypts an encrypted private part in place (the tag stays in the last 16 bytes).
     pub fn open(&self, buf: &mut [u8; PRIVATE_TOKEN_BYTES]) -> Result<(), Unauthentic> {
-        open::<XChaCha20Poly1305>(
-            self.private_key,
-            self.nonce.into(),
-            &self.associated_data(),
-            buf,
-        )
+        open_x(self.private_key, self.nonce, &self.associated_data(), buf)
     }
 
     /// The associated data: version, protocol id, expiry. A token moved to another game or

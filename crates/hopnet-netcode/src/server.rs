@@ -28,6 +28,7 @@ use super::packet::{
     MAX_PACKET_BYTES, Packet, REQUEST, Receiver, append_packet, open_packet, payload_packet_len,
     read_header, read_request,
 };
+use super::packet_key::PacketKey;
 use super::replay::ReplayWindow;
 use super::send_error::{SendError, check_payload_size};
 use super::slot_timers::SlotTimers;
@@ -133,8 +134,8 @@ struct Slot {
     address: SocketAddr,
     client_id: u64,
     user_data: UserData,
-    send_key: Key,
-    receive_key: Key,
+    send_key: PacketKey,
+    receive_key: PacketKey,
     /// `None` when the token disables timeouts.
     timeout: Option<Duration>,
     /// Whether the client has shown that it knows its slot (it sent a keep-alive or payload);
@@ -165,7 +166,7 @@ impl Slot {
 pub struct NetcodeServer {
     config: NetcodeServerConfig,
     clock: UnixClock,
-    challenge_key: Key,
+    challenge_key: PacketKey,
     challenge_sequence: u64,
     global_sequence: u64,
     slots: Vec<Option<Slot>>,
@@ -217,7 +218,7 @@ impl NetcodeServer {
         }
         Ok(NetcodeServer {
             clock: UnixClock::new(now, unix_now),
-            challenge_key: Key::generate_with(rng),
+            challenge_key: PacketKey::new(&Key::generate_with(rng)),
             challenge_sequence: 0,
             global_sequence: GLOBAL_SEQUENCE_START,
             slots: (0..config.max_clients).map(|_| None).collect(),
@@ -359,15 +360,16 @@ impl NetcodeServer {
         if !self.history.admit(&request.mac, from) {
             return Err(DropReason::TokenUsedElsewhere);
         }
+        let send_key = PacketKey::new(&token.server_to_client_key);
         if self.connected == self.config.max_clients {
-            self.send_global(from, &Packet::Denied, &token.server_to_client_key);
+            self.send_global(from, &Packet::Denied, &send_key);
             self.stats.denials_sent += 1;
             return Ok(());
         }
         let handshake = Handshake::new(
             now,
-            token.server_to_client_key.clone(),
-            token.client_to_server_key.clone(),
+            send_key.clone(),
+            PacketKey::new(&token.client_to_server_key),
             token.timeout_seconds,
         );
         if !self.handshakes.insert(now, from, handshake) {
@@ -385,7 +387,7 @@ impl NetcodeServer {
             token: sealed,
         };
         self.challenge_sequence += 1;
-        self.send_global(from, &packet, &token.server_to_client_key);
+        self.send_global(from, &packet, &send_key);
         self.stats.challenges_sent += 1;
         Ok(())
     }
@@ -460,7 +462,7 @@ impl NetcodeServer {
     }
 
     /// Queues a packet sealed with `key` and the server-wide sequence.
-    fn send_global(&mut self, to: SocketAddr, packet: &Packet<'_>, key: &Key) {
+    fn send_global(&mut self, to: SocketAddr, packet: &Packet<'_>, key: &PacketKey) {
         let sequence = self.global_sequence;
         self.global_sequence += 1;
         let mut buf = self.spare.pop().unwrap_or_default();

@@ -10,6 +10,7 @@ use super::key::Key;
 use super::packet::{
     Packet, Receiver, append_packet, open_packet, read_header, read_request, write_request,
 };
+use super::packet_key::PacketKey;
 use super::private_token::{PrivateSeal, PrivateToken};
 use super::replay::ReplayWindow;
 use super::{MAX_PAYLOAD_BYTES, UserData};
@@ -145,7 +146,7 @@ fn connect_token_matches_the_reference_both_ways() {
 
 #[test]
 fn challenge_token_matches_the_reference_both_ways() {
-    let key = key_from(|i| 2 * i);
+    let key = PacketKey::new(&key_from(|i| 2 * i));
     let token = ChallengeToken {
         client_id: CLIENT_ID,
         user_data: user_data(),
@@ -161,7 +162,7 @@ fn challenge_token_matches_the_reference_both_ways() {
 
 /// Writes `packet` as the reference did and compares; reads the reference's bytes back.
 fn check_packet(packet: Packet<'_>, name: &str, receiver: Receiver) {
-    let key = key_from(|i| i + 17);
+    let key = PacketKey::new(&key_from(|i| i + 17));
     let expected = vector(name);
     let mut out = Vec::new();
     append_packet(&packet, PACKET_SEQUENCE, &key, PROTOCOL_ID, &mut out).unwrap();

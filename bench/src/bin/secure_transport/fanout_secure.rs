@@ -264,7 +264,7 @@ impl Pool {
         }
         if now >= self.next_sweep {
             for i in 0..self.clients.len() {
-                let due = Machine::poll_timeout(&mut self.clients[i].conn);
+                let due = Machine::poll_timeout(&self.clients[i].conn);
                 if due.is_some_and(|t| t <= now) {
                     Machine::handle_timeout(&mut self.clients[i].conn, now);
                     self.events(i);
