@@ -1,7 +1,8 @@
 //! Scoped updates over `hopnet` itself: bots that ask for them play rounds to their
 //! `GameOver`, beside a spec client that gets the whole world in every snapshot; a scoped
 //! client never holds an entity farther from its player than the server's view radius (and
-//! what moves in a tick); a byte cap per client holds; and the same over loopback UDP.
+//! what moves in a tick); a byte cap per client holds; the same over loopback UDP; and on a
+//! server of many matches, where a player placed in its next match asks again there.
 
 mod play;
 
@@ -16,6 +17,7 @@ use hopnet::Event;
 use hopnet::sim::{LinkConfig, SimNetwork};
 use hopnet_snow_fight as wire;
 use snow_fight::Config;
+use snow_fight::host::{MatchHost, MatchesConfig};
 use snow_fight::net::{UdpServer, play_bot};
 use snow_fight::session::{
     BotPlayer, ClientEvent, GameServer, RoundResult, ScopeConfig, ServerConfig,
@@ -311,4 +313,56 @@ fn scoped_bots_play_a_round_over_loopback_udp() {
     );
     assert!(!outcomes.is_empty(), "the round ended");
     assert!(updates > 0);
+}
+
+#[test]
+fn scoped_bots_ask_again_in_the_next_match_of_a_server_of_many() {
+    let game = Config {
+        min_players: 2,
+        max_ticks: 2 * TICK_RATE,
+        ..Config::for_tick_rate(TICK_RATE)
+    };
+    let mut matches = MatchesConfig::new(
+        2,
+        ServerConfig {
+            max_players: 2,
+            game: game.clone(),
+            sample_every: 0,
+            intermission_secs: 1,
+            scope: ScopeConfig {
+                view_radius: Some(8.0),
+                client_kbps: None,
+            },
+            ..ServerConfig::default()
+        },
+    );
+    matches.rounds = 1;
+    let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
+    let driver = hopnet::Server::bind(addr, hopnet::Config::default()).unwrap();
+    let mut host = MatchHost::new(driver, matches).unwrap();
+    let address = host.local_addr().unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(40);
+    let bots: Vec<_> = (0..4u64)
+        .map(|i| {
+            let game = game.clone();
+            thread::spawn(move || {
+                let mut player = BotPlayer::new(game, 70 + i).with_scoped();
+                play_bot(address, hopnet::Config::default(), &mut player, |p, _| {
+                    p.results.len() >= 2 || std::time::Instant::now() > deadline
+                })
+                .unwrap();
+                (player.results.len(), player.client.stats().clone())
+            })
+        })
+        .collect();
+    host.run(|_| bots.iter().all(|b| b.is_finished()) || std::time::Instant::now() > deadline)
+        .unwrap();
+    for bot in bots {
+        let (rounds, stats) = bot.join().unwrap();
+        assert_eq!(rounds, 2, "two matches played: {stats:?}");
+        assert!(stats.scoped_updates > 0, "{stats:?}");
+        // Its first request, and one in the next match, which sent full snapshots until then.
+        assert!(stats.scoped_requests >= 2, "{stats:?}");
+        assert_eq!(stats.scoped_refused, 0, "{stats:?}");
+    }
 }

@@ -367,6 +367,9 @@ impl GameClient {
                     if let Some(deltas) = &mut self.deltas {
                         deltas.keep(time, &s);
                     }
+                    if let Some(scoped) = &mut self.scoped {
+                        scoped.full_snapshot();
+                    }
                     self.apply(time, s)
                 }
                 wire::EventKind::GameOver(result) => {

@@ -6,6 +6,11 @@
 //! it: the client asks for scoped updates again on a fresh channel, which makes the server
 //! forget what it believed, and starts a new replica; updates still on their way on the old
 //! channel are dropped.
+//!
+//! A full snapshot after updates came means the server no longer sends this client updates:
+//! a server of many matches moved it to another match, which knows nothing of its request
+//! and of what it holds. The client asks again there, with a new replica. (A server that never
+//! sent one, an older one that does not know the request, is not asked again.)
 
 use std::time::{Duration, Instant};
 
@@ -20,8 +25,10 @@ pub(super) struct Scoped {
     replica: Replica<wire::EntityId, wire::EntityKind>,
     /// The channel of the last request: updates on another are from before it.
     channel: Option<wire::ChannelId>,
-    /// An update was refused: ask again.
+    /// An update was refused, or the server went back to full snapshots: ask again.
     due: bool,
+    /// An update on the current channel was applied.
+    got_update: bool,
     last_request: Option<Instant>,
 }
 
@@ -31,6 +38,7 @@ impl Scoped {
             replica: Replica::new(ReplicateConfig::default()),
             channel: None,
             due: false,
+            got_update: false,
             last_request: None,
         }
     }
@@ -41,6 +49,7 @@ impl Scoped {
         self.replica = Replica::new(ReplicateConfig::default());
         self.channel = Some(wire::ChannelId(channel));
         self.due = false;
+        self.got_update = false;
         self.last_request = now.or(self.last_request);
     }
 
@@ -62,10 +71,18 @@ impl Scoped {
             return None;
         }
         let applied = self.replica.apply(update);
-        if applied.is_err() {
-            self.due = true;
+        match applied {
+            Ok(_) => self.got_update = true,
+            Err(_) => self.due = true,
         }
         Some(applied)
+    }
+
+    /// A full snapshot event came: after updates, the server stopped sending them.
+    pub(super) fn full_snapshot(&mut self) {
+        if self.got_update {
+            self.due = true;
+        }
     }
 
     /// The entities held, as a snapshot (by entity id).
@@ -102,5 +119,29 @@ mod tests {
         assert!(matches!(s.apply(wire::ChannelId(3), &[0xff]), Some(Err(_))));
         assert!(!s.request_due(t0 + Duration::from_millis(100)));
         assert!(s.request_due(t0 + REQUEST_AGAIN_AFTER));
+    }
+
+    #[test]
+    fn a_full_snapshot_asks_again_only_after_updates_came() {
+        let t0 = Instant::now();
+        let mut s = Scoped::new();
+        s.requested(1, None);
+        // A server that never sent an update (one that does not know the request).
+        s.full_snapshot();
+        assert!(!s.request_due(t0));
+        // One that did, then went back to full snapshots (another match).
+        let empty = hopnet_sync::replicate::Update::<wire::EntityId, wire::EntityKind> {
+            tick: 5,
+            spawns: vec![],
+            changes: vec![],
+            despawns: vec![],
+        };
+        let bytes = hopnet_codec::to_bytes(&empty).unwrap();
+        assert!(matches!(s.apply(wire::ChannelId(1), &bytes), Some(Ok(_))));
+        s.full_snapshot();
+        assert!(s.request_due(t0));
+        s.requested(2, Some(t0));
+        s.full_snapshot();
+        assert!(!s.request_due(t0 + REQUEST_AGAIN_AFTER), "nothing came on the new channel");
     }
 }
