@@ -55,7 +55,9 @@ pub enum NotInOriginal {
     #[error("the original dialect has no delta request (its tag has room for two kinds)")]
     Deltas,
     /// [`crate::ClientMessage::Scoped`]: as for `Deltas`.
-    #[error("the original dialect has no request for scoped updates (its tag has room for two kinds)")]
+    #[error(
+        "the original dialect has no request for scoped updates (its tag has room for two kinds)"
+    )]
     Scoped,
 }
 

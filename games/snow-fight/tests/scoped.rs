@@ -142,12 +142,16 @@ fn run(seed: u64, scoped: usize, scope: ScopeConfig, link: LinkConfig, ticks: u3
         let oldest = server.time().saturating_sub(300);
         sent.retain(|t, _| *t >= oldest);
     }
-    for i in 0..scoped {
-        let stats = bots[i].client.stats();
+    for (i, bot) in bots[..scoped].iter().enumerate() {
+        let stats = bot.client.stats();
         assert_eq!(stats.scoped_refused, 0, "seed {seed}: bot {i}: {stats:?}");
         assert_eq!(stats.deltas, 0);
     }
-    assert_eq!(bots[scoped].client.stats().scoped_updates, 0, "none unasked");
+    assert_eq!(
+        bots[scoped].client.stats().scoped_updates,
+        0,
+        "none unasked"
+    );
     seen
 }
 
@@ -168,11 +172,17 @@ fn scoped_bots_play_to_game_over_and_hold_only_what_is_near() {
         };
         // A round of 8 s and the 3 s intermission, and into the next.
         let seen = run(seed, 3, scope, LinkConfig::default(), 12 * TICK_RATE);
-        assert!(seen.game_overs.iter().all(|&n| n >= 1), "seed {seed}: {seen:?}");
+        assert!(
+            seen.game_overs.iter().all(|&n| n >= 1),
+            "seed {seed}: {seen:?}"
+        );
         // Fewer than one a tick: an update goes out only when something in scope changed.
         assert!(seen.scoped_applied > 3 * 20, "{seen:?}");
         assert!(seen.spec_applied > 8 * TICK_RATE as u64, "{seen:?}");
-        assert!(seen.scoped_partial > 0, "the radius left something out: {seen:?}");
+        assert!(
+            seen.scoped_partial > 0,
+            "the radius left something out: {seen:?}"
+        );
         assert!(
             seen.farthest <= radius + slack(),
             "seed {seed}: held an entity {} from its player: {seen:?}",
@@ -198,7 +208,10 @@ fn scoped_bots_play_to_game_over_on_a_lossy_link() {
             client_kbps: Some(48),
         };
         let seen = run(seed, 2, scope, link.clone(), 12 * TICK_RATE);
-        assert!(seen.game_overs.iter().all(|&n| n >= 1), "seed {seed}: {seen:?}");
+        assert!(
+            seen.game_overs.iter().all(|&n| n >= 1),
+            "seed {seed}: {seen:?}"
+        );
         assert!(seen.scoped_applied > 2 * 20, "{seen:?}");
     }
 }
@@ -247,8 +260,15 @@ fn a_cap_per_client_holds_every_second() {
             let stats = server.scoped_stats(connection).expect("scoped").clone();
             let second = stats.wire_bytes - last_bytes;
             last_bytes = stats.wire_bytes;
-            assert!(second <= cap, "second {}: {second} bytes: {stats:?}", t / TICK_RATE);
-            assert!(stats.deferred > 0 || t < TICK_RATE, "the cap deferred nothing: {stats:?}");
+            assert!(
+                second <= cap,
+                "second {}: {second} bytes: {stats:?}",
+                t / TICK_RATE
+            );
+            assert!(
+                stats.deferred > 0 || t < TICK_RATE,
+                "the cap deferred nothing: {stats:?}"
+            );
         }
     }
     assert!(applied > 20, "updates arrived: {applied}");
@@ -273,9 +293,13 @@ fn scoped_bots_play_a_round_over_loopback_udp() {
         ..ServerConfig::default()
     };
     let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
-    let mut server =
-        UdpServer::bind(addr, hopnet::Config::default(), GameServer::new(config), TICK_RATE)
-            .unwrap();
+    let mut server = UdpServer::bind(
+        addr,
+        hopnet::Config::default(),
+        GameServer::new(config),
+        TICK_RATE,
+    )
+    .unwrap();
     let address = server.local_addr().unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let server_thread = {

@@ -184,9 +184,14 @@ fn run_bot(args: &Args, client: impl Driver) -> io::Result<()> {
 
 fn run_tui(args: &Args, mut client: impl Driver, server: String) -> io::Result<()> {
     let mut terminal = ratatui::init();
-    let result =
-        Tui::new(server, args.dialect, args.tick_rate, args.deltas, args.scoped)
-            .run(&mut terminal, &mut client);
+    let result = Tui::new(
+        server,
+        args.dialect,
+        args.tick_rate,
+        args.deltas,
+        args.scoped,
+    )
+    .run(&mut terminal, &mut client);
     // Restore the terminal on every way out (a panic is covered by ratatui's hook).
     ratatui::restore();
     let _ = client.close();

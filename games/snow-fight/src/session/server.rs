@@ -15,8 +15,8 @@ mod seats;
 mod snapshots;
 
 pub use outgoing::Outgoing;
-pub use scoped::ScopeConfig;
 pub use roster::RosterEntry;
+pub use scoped::ScopeConfig;
 pub(crate) use seats::Seat;
 
 use std::collections::BTreeMap;
@@ -262,7 +262,10 @@ impl GameServer {
     }
 
     /// What the scoped updates sent a connection came to, if it asked for them.
-    pub fn scoped_stats(&self, connection: ConnectionId) -> Option<&hopnet_sync::replicate::PeerStats> {
+    pub fn scoped_stats(
+        &self,
+        connection: ConnectionId,
+    ) -> Option<&hopnet_sync::replicate::PeerStats> {
         self.scoped.stats(connection)
     }
 

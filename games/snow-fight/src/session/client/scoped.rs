@@ -109,13 +109,19 @@ mod tests {
         let mut s = Scoped::new();
         let t0 = Instant::now();
         s.requested(1, None);
-        assert!(s.apply(wire::ChannelId(2), &[]).is_none(), "not our channel");
+        assert!(
+            s.apply(wire::ChannelId(2), &[]).is_none(),
+            "not our channel"
+        );
         // Not an update: refused, and the client asks again, not too often.
         assert!(matches!(s.apply(wire::ChannelId(1), &[0xff]), Some(Err(_))));
         assert!(s.request_due(t0));
         s.requested(3, Some(t0));
         assert!(!s.request_due(t0));
-        assert!(s.apply(wire::ChannelId(1), &[0xff]).is_none(), "the old channel");
+        assert!(
+            s.apply(wire::ChannelId(1), &[0xff]).is_none(),
+            "the old channel"
+        );
         assert!(matches!(s.apply(wire::ChannelId(3), &[0xff]), Some(Err(_))));
         assert!(!s.request_due(t0 + Duration::from_millis(100)));
         assert!(s.request_due(t0 + REQUEST_AGAIN_AFTER));
@@ -142,6 +148,9 @@ mod tests {
         assert!(s.request_due(t0));
         s.requested(2, Some(t0));
         s.full_snapshot();
-        assert!(!s.request_due(t0 + REQUEST_AGAIN_AFTER), "nothing came on the new channel");
+        assert!(
+            !s.request_due(t0 + REQUEST_AGAIN_AFTER),
+            "nothing came on the new channel"
+        );
     }
 }

@@ -184,7 +184,8 @@ impl Scoped {
         if let Some(stats) = out.stats(connection) {
             self.replicator.set_link(&connection, &stats);
         }
-        let now = self.epoch + Duration::from_secs_f64(f64::from(time) / f64::from(tick_rate.max(1)));
+        let now =
+            self.epoch + Duration::from_secs_f64(f64::from(time) / f64::from(tick_rate.max(1)));
         let buf = &mut self.buf;
         let mut sent = None;
         self.replicator.send(&connection, now, |update| {

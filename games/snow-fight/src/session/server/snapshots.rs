@@ -42,8 +42,10 @@ impl GameServer {
         let msg = wire::ServerMessage::snapshot(self.time, snapshot);
         self.buf.clear();
         let encoded = hopnet_codec::encode_into(&msg, &mut self.buf);
-        let (scoped, others): (Vec<_>, Vec<_>) =
-            players.iter().copied().partition(|(c, _)| self.scoped.has(*c));
+        let (scoped, others): (Vec<_>, Vec<_>) = players
+            .iter()
+            .copied()
+            .partition(|(c, _)| self.scoped.has(*c));
         let (full, deltas): (Vec<_>, Vec<_>) = others
             .iter()
             .map(|(c, _)| *c)
