@@ -76,6 +76,9 @@ struct Seen {
     spec_applied: u64,
     /// `GameOver`s each bot saw.
     game_overs: Vec<usize>,
+    /// Bytes of snapshot events a scoped bot and the spec bot received, on average.
+    scoped_bytes: u64,
+    spec_bytes: u64,
 }
 
 /// Plays `ticks` ticks: `scoped` bots asking for scoped updates and one spec bot, on `link`.
@@ -152,6 +155,12 @@ fn run(seed: u64, scoped: usize, scope: ScopeConfig, link: LinkConfig, ticks: u3
         0,
         "none unasked"
     );
+    let received: u64 = bots[..scoped]
+        .iter()
+        .map(|b| b.client.stats().snapshot_event_bytes)
+        .sum();
+    seen.scoped_bytes = received / scoped.max(1) as u64;
+    seen.spec_bytes = bots[scoped].client.stats().snapshot_event_bytes;
     seen
 }
 
@@ -183,6 +192,8 @@ fn scoped_bots_play_to_game_over_and_hold_only_what_is_near() {
             seen.scoped_partial > 0,
             "the radius left something out: {seen:?}"
         );
+        // Only what is near, only when it changed: far less than the whole world each tick.
+        assert!(seen.scoped_bytes * 4 < seen.spec_bytes, "{seen:?}");
         assert!(
             seen.farthest <= radius + slack(),
             "seed {seed}: held an entity {} from its player: {seen:?}",
