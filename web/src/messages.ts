@@ -1408,7 +1408,8 @@ function writeConnect(w: BitWriter, value: unknown): void {
  *
  * The spec writes this enum's tag as a `u32`, i.e. a variable-length integer: 10 bits for the
  * spec's two variants, and room for four billion more without changing the encoding of the
- * old ones. This toolkit uses one of them, [`ClientMessage::Deltas`] (index 4).
+ * old ones. This toolkit uses two of them, [`ClientMessage::Deltas`] (index 4) and
+ * [`ClientMessage::Scoped`] (index 6).
  */
 export type ClientMessage =
   /** A request that the server answers with a `Response` on the same channel. */
@@ -1424,7 +1425,15 @@ export type ClientMessage =
    * decoder must refuse; and an even index keeps the original dialect's requests from
    * reading as this one (`PROTOCOL.md`, "The original implementation").
    */
-  | { Deltas: DeltaRequest };
+  | { Deltas: DeltaRequest }
+  /**
+   * Not in the spec: asks for scoped updates from now on (see [`crate::scoped`]): only the
+   * entities near the client's player, nearest first, within its byte budget. A server that
+   * does not know it refuses the message and goes on sending full snapshots.
+   *
+   * Index 6, even for the reason [`ClientMessage::Deltas`]' index is.
+   */
+  | { Scoped: ScopedRequest };
 
 /** The Rabbit bytes of a `ClientMessage`; a `RabbitError` if the value does not fit its schema. */
 export function encodeClientMessage(value: ClientMessage): Uint8Array {
@@ -1450,6 +1459,8 @@ function readClientMessage(r: BitReader): ClientMessage {
       return { Action: readAction(r) };
     case 4:
       return { Deltas: readDeltaRequest(r) };
+    case 6:
+      return { Scoped: readScopedRequest(r) };
     default:
       throw r.unknownVariant("ClientMessage", index);
   }
@@ -1474,6 +1485,12 @@ function writeClientMessage(w: BitWriter, value: unknown): void {
       w.varint(4, 4);
       Expect.body(body, bare, "ClientMessage::Deltas");
       writeDeltaRequest(w, body);
+      return;
+    }
+    case "Scoped": {
+      w.varint(6, 4);
+      Expect.body(body, bare, "ClientMessage::Scoped");
+      writeScopedRequest(w, body);
       return;
     }
     default:
@@ -1791,6 +1808,55 @@ function readDeltaRequest(r: BitReader): DeltaRequest {
 function writeDeltaRequest(w: BitWriter, value: unknown): void {
   const fields = Expect.record(value, "DeltaRequest", ["channel"]);
   w.varint(Expect.integer(fields["channel"], 0, 4294967295, "DeltaRequest.channel"), 4);
+}
+
+// ---------------------------------------------------------------------------------------------
+// ScopedRequest
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Not in the spec: asks the server to send this client, on `channel`, scoped updates in place
+ * of snapshots (see [`crate::scoped`]). Sent again, it asks to start over: the server forgets
+ * what it believed the client held, and sends every entity in scope whole.
+ *
+ * ```
+ * use hopnet_snow_fight::{ClientMessage, ScopedRequest};
+ *
+ * let bytes = hopnet_codec::to_bytes(&ClientMessage::scoped(7)).unwrap();
+ * // The tag's two-bit prefix and index 6, then the channel.
+ * assert_eq!(bytes, [0x18, 0x70, 0x00]);
+ * let back: ClientMessage = hopnet_codec::from_bytes(&bytes).unwrap();
+ * assert_eq!(back, ClientMessage::Scoped(ScopedRequest { channel: 7.into() }));
+ * ```
+ */
+export interface ScopedRequest {
+  /** The channel the updates come back on, as responses. */
+  channel: number;
+}
+
+/** The Rabbit bytes of a `ScopedRequest`; a `RabbitError` if the value does not fit its schema. */
+export function encodeScopedRequest(value: ScopedRequest): Uint8Array {
+  const w = new BitWriter();
+  writeScopedRequest(w, value);
+  return w.finish();
+}
+
+/** The `ScopedRequest` these bytes hold, all of them; a `RabbitError` if they hold none. */
+export function decodeScopedRequest(bytes: Uint8Array): ScopedRequest {
+  const r = new BitReader(bytes);
+  const value = readScopedRequest(r);
+  r.finish();
+  return value;
+}
+
+function readScopedRequest(r: BitReader): ScopedRequest {
+  const channel = r.varint(4);
+  return { channel };
+}
+
+function writeScopedRequest(w: BitWriter, value: unknown): void {
+  const fields = Expect.record(value, "ScopedRequest", ["channel"]);
+  w.varint(Expect.integer(fields["channel"], 0, 4294967295, "ScopedRequest.channel"), 4);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ use hopnet_codec::Rabbit;
 ///
 /// The spec writes this enum's tag as a `u32`, i.e. a variable-length integer: 10 bits for the
 /// spec's two variants, and room for four billion more without changing the encoding of the
-/// old ones. This toolkit uses one of them, [`ClientMessage::Deltas`] (index 4).
+/// old ones. This toolkit uses two of them, [`ClientMessage::Deltas`] (index 4) and
+/// [`ClientMessage::Scoped`] (index 6).
 #[derive(Rabbit, Debug, Clone, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[rabbit(tag = "varint")]
@@ -27,6 +28,13 @@ pub enum ClientMessage {
     /// reading as this one (`PROTOCOL.md`, "The original implementation").
     #[rabbit(index = 4)]
     Deltas(DeltaRequest),
+    /// Not in the spec: asks for scoped updates from now on (see [`crate::scoped`]): only the
+    /// entities near the client's player, nearest first, within its byte budget. A server that
+    /// does not know it refuses the message and goes on sending full snapshots.
+    ///
+    /// Index 6, even for the reason [`ClientMessage::Deltas`]' index is.
+    #[rabbit(index = 6)]
+    Scoped(ScopedRequest),
 }
 
 impl ClientMessage {
@@ -53,6 +61,37 @@ impl ClientMessage {
             channel: channel.into(),
         })
     }
+
+    /// Asks for scoped updates, sent on `channel`; sent again, asks to start over.
+    pub fn scoped(channel: impl Into<ChannelId>) -> Self {
+        ClientMessage::Scoped(ScopedRequest {
+            channel: channel.into(),
+        })
+    }
+}
+
+/// Not in the spec: asks the server to send this client, on `channel`, scoped updates in place
+/// of snapshots (see [`crate::scoped`]). Sent again, it asks to start over: the server forgets
+/// what it believed the client held, and sends every entity in scope whole.
+///
+/// ```
+/// use hopnet_snow_fight::{ClientMessage, ScopedRequest};
+///
+/// let bytes = hopnet_codec::to_bytes(&ClientMessage::scoped(7)).unwrap();
+/// // The tag's two-bit prefix and index 6, then the channel.
+/// assert_eq!(bytes, [0x18, 0x70, 0x00]);
+/// let back: ClientMessage = hopnet_codec::from_bytes(&bytes).unwrap();
+/// assert_eq!(back, ClientMessage::Scoped(ScopedRequest { channel: 7.into() }));
+/// ```
+#[derive(Rabbit, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
+pub struct ScopedRequest {
+    /// The channel the updates come back on, as responses.
+    pub channel: ChannelId,
 }
 
 /// Not in the spec: asks the server to send this client its snapshots as deltas against

@@ -89,7 +89,7 @@ impl DeltaHeader {
         DeltaHeader::read(&mut BitReader::new(bytes)).ok()
     }
 
-    fn read(r: &mut BitReader<'_>) -> hopnet_codec::Result<DeltaHeader> {
+    pub(crate) fn read(r: &mut BitReader<'_>) -> hopnet_codec::Result<DeltaHeader> {
         let Envelope::Response {
             channel,
             kind: Kind::SnapshotDelta { time, since },
@@ -111,21 +111,28 @@ impl DeltaHeader {
     ) -> hopnet_codec::Result<()> {
         let start = out.len();
         let mut w = BitWriter::new(out);
-        let envelope = Envelope::Response {
-            channel: self.channel,
-            kind: Kind::SnapshotDelta {
-                time: self.time,
-                since: self.time.wrapping_sub(self.base),
-            },
-        };
-        let result = envelope
-            .encode(&mut w)
+        let result = self
+            .write(&mut w)
             .and_then(|()| snapshot.encode_delta(base, &mut w));
         w.finish();
         if result.is_err() {
             out.truncate(start);
         }
         result
+    }
+}
+
+impl DeltaHeader {
+    /// Writes the header's bits.
+    pub(crate) fn write(&self, w: &mut BitWriter<'_>) -> hopnet_codec::Result<()> {
+        Envelope::Response {
+            channel: self.channel,
+            kind: Kind::SnapshotDelta {
+                time: self.time,
+                since: self.time.wrapping_sub(self.base),
+            },
+        }
+        .encode(w)
     }
 }
 

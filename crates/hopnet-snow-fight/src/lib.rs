@@ -166,10 +166,13 @@ pub mod notation;
 pub mod original;
 pub mod response;
 pub mod sample;
+pub mod scoped;
 pub mod server;
 pub mod world;
 
-pub use client::{Action, Break, ClientMessage, DeltaRequest, Move, Request, RequestKind, Throw};
+pub use client::{
+    Action, Break, ClientMessage, DeltaRequest, Move, Request, RequestKind, ScopedRequest, Throw,
+};
 pub use dialect::{DetectError, Dialect, UnknownDialect};
 pub use ids::{ChannelId, EntityId, PlayerId};
 pub use response::{Connect, ErrorMessage, Response, ResponseKind};

@@ -15,7 +15,8 @@ use hopnet_codec::Rabbit;
 /// [`Request`] or [`Action`].
 ///
 /// Convert it to a [`crate::ClientMessage`] with `From`, and back with `TryFrom`: everything
-/// but [`crate::ClientMessage::Deltas`], which the original does not have, converts without loss.
+/// but [`crate::ClientMessage::Deltas`] and [`crate::ClientMessage::Scoped`], which the original
+/// does not have, converts without loss.
 #[derive(Rabbit, Debug, Clone, Copy, PartialEq)]
 #[bits(1)]
 pub enum ClientMessage {
@@ -41,6 +42,7 @@ impl TryFrom<&crate::ClientMessage> for ClientMessage {
             crate::ClientMessage::Request(request) => Ok(ClientMessage::Request(request)),
             crate::ClientMessage::Action(action) => Ok(ClientMessage::Action(action)),
             crate::ClientMessage::Deltas(_) => Err(NotInOriginal::Deltas),
+            crate::ClientMessage::Scoped(_) => Err(NotInOriginal::Scoped),
         }
     }
 }
@@ -52,6 +54,11 @@ pub enum NotInOriginal {
     /// know it.
     #[error("the original dialect has no delta request (its tag has room for two kinds)")]
     Deltas,
+    /// [`crate::ClientMessage::Scoped`]: as for `Deltas`.
+    #[error(
+        "the original dialect has no request for scoped updates (its tag has room for two kinds)"
+    )]
+    Scoped,
 }
 
 impl From<ClientMessage> for crate::ClientMessage {

@@ -117,7 +117,9 @@ fn client_message_grows_without_breaking_old_clients() {
                 ExtendedClientMessage::Action(a),
                 SpecClientMessage::Action(a),
             ),
-            ClientMessage::Deltas(_) => unreachable!("not among the messages"),
+            ClientMessage::Deltas(_) | ClientMessage::Scoped(_) => {
+                unreachable!("not among the messages")
+            }
         };
         assert_eq!(extended, expected);
         assert_eq!(hopnet_codec::to_bytes(&expected).unwrap(), bytes);

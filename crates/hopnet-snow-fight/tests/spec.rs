@@ -53,7 +53,7 @@ const KNOWN: &[(&str, &str, &str)] = &[
     (
         "ClientMessage",
         "body",
-        "variant 4, Deltas(DeltaRequest), is this toolkit's: the u32 tag has room for it",
+        "variants 4, Deltas(DeltaRequest), and 6, Scoped(ScopedRequest), are this toolkit's: the u32 tag has room for them",
     ),
 ];
 

@@ -1,6 +1,7 @@
 //! A game server: accepts players, runs rounds at a fixed tick rate, sends a snapshot to every
-//! player each tick (or `--snapshot-rate` a second; as deltas to clients that ask) and
-//! `GameOver` at the end of a round, then starts the next.
+//! player each tick (or `--snapshot-rate` a second; as deltas to clients that ask, and as
+//! scoped updates, within `--view-radius` and `--client-kbps`, to clients that ask for those)
+//! and `GameOver` at the end of a round, then starts the next.
 //!
 //! ```text
 //! cargo run --release --example server -- --bind 127.0.0.1:7000 --snapshot-rate 20
@@ -64,7 +65,7 @@ use hopnet_webtransport::{Certificate, Trust, WebTransportConfig};
 use snow_fight::Config;
 use snow_fight::host::{AnswerQueries, GameHost, MatchHost, MatchesConfig};
 use snow_fight::net::{Listing, UdpServer};
-use snow_fight::session::{GameServer, ServerConfig};
+use snow_fight::session::{GameServer, ScopeConfig, ServerConfig};
 use snow_fight::web::WebServer;
 use tracing::info;
 
@@ -96,6 +97,15 @@ struct Args {
     /// draws between snapshots still moves smoothly.
     #[arg(long)]
     snapshot_rate: Option<u32>,
+    /// For the clients that ask for scoped updates (`--scoped`): the distance from their
+    /// player beyond which entities are not sent (default: the whole map, as the terminal
+    /// client shows it). Other clients get the whole world, as the spec says.
+    #[arg(long, value_name = "METRES")]
+    view_radius: Option<f32>,
+    /// For the clients that ask for scoped updates: each one's budget in kbit/s (default:
+    /// what its congestion controller allows, alone).
+    #[arg(long, value_name = "KBPS")]
+    client_kbps: Option<u64>,
     /// The server's name in server browsers (A2S_INFO).
     #[arg(long, default_value_t = Listing::default().name)]
     server_name: String,
@@ -143,6 +153,10 @@ fn main() {
         game,
         sample_every: 0,
         snapshot_rate: args.snapshot_rate,
+        scope: ScopeConfig {
+            view_radius: args.view_radius,
+            client_kbps: args.client_kbps,
+        },
         ..ServerConfig::default()
     };
     let game = GameServer::new(config);

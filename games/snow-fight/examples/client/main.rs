@@ -6,6 +6,7 @@
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --bot
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --dialect original
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --deltas
+//! cargo run --release --example client -- --connect 127.0.0.1:7000 --scoped
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --secure --token-file client.token
 //! cargo run --release --example client -- --connect 127.0.0.1:7000 --secure --key-file server.key --protocol-id 7
 //! cargo run --release --example client -- --websocket ws://127.0.0.1:8080/hopnet --bot
@@ -18,7 +19,9 @@
 //!
 //! It follows the spec's client diagram: connect, send `Init`, keep a local state from `Connect`
 //! and every newer `Snapshot`, ping once a second, send actions. With `--deltas` it asks for its
-//! snapshots as deltas (`hopnet_snow_fight::delta`). The terminal view predicts our own player's
+//! snapshots as deltas (`hopnet_snow_fight::delta`); with `--scoped`, for scoped updates
+//! (`hopnet_snow_fight::scoped`: only what is within the server's `--view-radius` of our
+//! player, nearest first, within its `--client-kbps`). The terminal view predicts our own player's
 //! walking (it moves the moment an arrow is pressed, and is corrected, smoothly, when the server
 //! disagrees) and draws the others between the last snapshots, 100 ms behind the server, so that
 //! they move smoothly at any snapshot rate (`session::ClientView`, over `hopnet_sync`).
@@ -82,6 +85,11 @@ struct Args {
     /// extension; the spec dialect only).
     #[arg(long)]
     deltas: bool,
+    /// Ask for scoped updates: only what is near our player, nearest first, within the
+    /// server's budget for us (this toolkit's extension, in place of `--deltas`; the spec
+    /// dialect only).
+    #[arg(long, conflicts_with = "deltas")]
+    scoped: bool,
     /// Play over a WebSocket to this URL (`ws://host:port/hopnet`, a server's `--web`
     /// address) instead of UDP to `--connect`.
     #[arg(long, value_name = "URL", conflicts_with = "secure")]
@@ -140,6 +148,9 @@ fn run_bot(args: &Args, client: impl Driver) -> io::Result<()> {
     if args.deltas {
         player = player.with_deltas();
     }
+    if args.scoped {
+        player = player.with_scoped();
+    }
     let mut reported = 0;
     let stats = play_bot_on(client, &mut player, |p, _| {
         while reported < p.results.len() {
@@ -173,8 +184,14 @@ fn run_bot(args: &Args, client: impl Driver) -> io::Result<()> {
 
 fn run_tui(args: &Args, mut client: impl Driver, server: String) -> io::Result<()> {
     let mut terminal = ratatui::init();
-    let result =
-        Tui::new(server, args.dialect, args.tick_rate, args.deltas).run(&mut terminal, &mut client);
+    let result = Tui::new(
+        server,
+        args.dialect,
+        args.tick_rate,
+        args.deltas,
+        args.scoped,
+    )
+    .run(&mut terminal, &mut client);
     // Restore the terminal on every way out (a panic is covered by ratatui's hook).
     ratatui::restore();
     let _ = client.close();

@@ -35,11 +35,18 @@ pub struct Tui {
 
 impl Tui {
     /// A player of the server at `server`, which ticks `tick_rate` times a second; `deltas`:
-    /// it asks for its snapshots as deltas.
-    pub fn new(server: String, dialect: Dialect, tick_rate: u32, deltas: bool) -> Tui {
+    /// it asks for its snapshots as deltas; `scoped`: for scoped updates.
+    pub fn new(
+        server: String,
+        dialect: Dialect,
+        tick_rate: u32,
+        deltas: bool,
+        scoped: bool,
+    ) -> Tui {
         let game = GameClient::new().with_dialect(dialect);
+        let game = if deltas { game.with_deltas() } else { game };
         Tui {
-            game: if deltas { game.with_deltas() } else { game },
+            game: if scoped { game.with_scoped() } else { game },
             view: ClientView::new(Config::for_tick_rate(tick_rate)),
             drawn: Vec::new(),
             config: Config::for_tick_rate(tick_rate),

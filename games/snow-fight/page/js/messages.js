@@ -1102,6 +1102,8 @@ function readClientMessage(r) {
             return { Action: readAction(r) };
         case 4:
             return { Deltas: readDeltaRequest(r) };
+        case 6:
+            return { Scoped: readScopedRequest(r) };
         default:
             throw r.unknownVariant("ClientMessage", index);
     }
@@ -1125,6 +1127,12 @@ function writeClientMessage(w, value) {
             w.varint(4, 4);
             Expect.body(body, bare, "ClientMessage::Deltas");
             writeDeltaRequest(w, body);
+            return;
+        }
+        case "Scoped": {
+            w.varint(6, 4);
+            Expect.body(body, bare, "ClientMessage::Scoped");
+            writeScopedRequest(w, body);
             return;
         }
         default:
@@ -1333,6 +1341,27 @@ function readDeltaRequest(r) {
 function writeDeltaRequest(w, value) {
     const fields = Expect.record(value, "DeltaRequest", ["channel"]);
     w.varint(Expect.integer(fields["channel"], 0, 4294967295, "DeltaRequest.channel"), 4);
+}
+/** The Rabbit bytes of a `ScopedRequest`; a `RabbitError` if the value does not fit its schema. */
+export function encodeScopedRequest(value) {
+    const w = new BitWriter();
+    writeScopedRequest(w, value);
+    return w.finish();
+}
+/** The `ScopedRequest` these bytes hold, all of them; a `RabbitError` if they hold none. */
+export function decodeScopedRequest(bytes) {
+    const r = new BitReader(bytes);
+    const value = readScopedRequest(r);
+    r.finish();
+    return value;
+}
+function readScopedRequest(r) {
+    const channel = r.varint(4);
+    return { channel };
+}
+function writeScopedRequest(w, value) {
+    const fields = Expect.record(value, "ScopedRequest", ["channel"]);
+    w.varint(Expect.integer(fields["channel"], 0, 4294967295, "ScopedRequest.channel"), 4);
 }
 const CODECS = new Map([
     ["ServerMessage", { read: readServerMessage, write: writeServerMessage }],

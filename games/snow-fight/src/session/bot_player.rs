@@ -54,6 +54,12 @@ impl BotPlayer {
         self
     }
 
+    /// The same bot, asking for scoped updates (see [`GameClient::with_scoped`]).
+    pub fn with_scoped(mut self) -> BotPlayer {
+        self.client = std::mem::take(&mut self.client).with_scoped();
+        self
+    }
+
     /// What the bot does between messages; call it often: its view's clock, pings ([`BotPlayer::maybe_ping`])
     /// and the client's pending requests ([`GameClient::send_requests`]).
     pub fn maintain(&mut self, conn: &mut Client, now: Instant) {

@@ -1,8 +1,10 @@
 //! The spec's client: `Init`, a local state kept from `Connect` and every newer `Snapshot`,
-//! pings, and actions; and, if it asks ([`GameClient::with_deltas`]), snapshots as deltas.
+//! pings, and actions; and, if it asks, snapshots as deltas ([`GameClient::with_deltas`]) or
+//! scoped updates ([`GameClient::with_scoped`]).
 
 mod deltas;
 mod move_repair;
+mod scoped;
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -86,6 +88,13 @@ pub struct ClientStats {
     /// `Move`s sent again because the snapshots kept showing the player walking another way
     /// (an older `Move`, resent after a loss, had overtaken the newer one).
     pub moves_resent: u32,
+    /// Scoped updates applied (each makes a snapshot of the entities in scope).
+    pub scoped_updates: u64,
+    /// Scoped updates refused (a delta against a state not held, bytes that do not decode):
+    /// each makes the client ask again.
+    pub scoped_refused: u64,
+    /// Requests for scoped updates sent: the first, and one after each refused update.
+    pub scoped_requests: u32,
 }
 
 impl ClientStats {
@@ -124,6 +133,8 @@ pub struct GameClient {
     current: Option<wire::Snapshot>,
     /// Set by [`GameClient::with_deltas`].
     deltas: Option<Deltas>,
+    /// Set by [`GameClient::with_scoped`].
+    scoped: Option<scoped::Scoped>,
     next_channel: u32,
     pings: HashMap<u32, Instant>,
     /// The direction sent last, sent again when the server walks another.
@@ -167,6 +178,30 @@ impl GameClient {
     /// Whether it asked for deltas.
     pub fn wants_deltas(&self) -> bool {
         self.deltas.is_some()
+    }
+
+    /// The same client, asking for scoped updates right after its `Init`
+    /// ([`hopnet_snow_fight::scoped`]) in place of snapshots, and of deltas if it asked for
+    /// those: the entities near its player, nearest first, as the server's view radius and
+    /// byte budget allow. Its [`entities`](Self::entities) and
+    /// [`snapshot`](Self::snapshot) are those it holds, built from hopnet-sync's `Replica`.
+    /// The original dialect has no such request: a client of it gets full snapshots.
+    ///
+    /// ```
+    /// use snow_fight::session::GameClient;
+    ///
+    /// let client = GameClient::new().with_scoped();
+    /// assert!(client.wants_scoped() && !client.wants_deltas());
+    /// ```
+    pub fn with_scoped(mut self) -> GameClient {
+        self.deltas = None;
+        self.scoped = Some(scoped::Scoped::new());
+        self
+    }
+
+    /// Whether it asks for scoped updates.
+    pub fn wants_scoped(&self) -> bool {
+        self.scoped.is_some()
     }
 
     /// Our player id, once joined.
@@ -218,13 +253,30 @@ impl GameClient {
         }
     }
 
-    /// Sends the `Init` request (reliable), and the request for deltas if it asks for them.
+    /// Sends the `Init` request (reliable), and the request for deltas or scoped updates if
+    /// it asks for them.
     pub fn send_init(&mut self, conn: &mut Client) {
         let ch = self.channel();
         self.send(conn, &wire::ClientMessage::init(ch), Delivery::Reliable);
-        if let Some(request) = self.delta_request(None) {
+        let request = match self.scoped_request(None) {
+            Some(request) => Some(request),
+            None => self.delta_request(None),
+        };
+        if let Some(request) = request {
             self.send(conn, &request, Delivery::Reliable);
         }
+    }
+
+    /// The request for scoped updates (again) on a new channel, unless the client does not
+    /// ask for them or its dialect cannot.
+    fn scoped_request(&mut self, now: Option<Instant>) -> Option<wire::ClientMessage> {
+        if self.dialect == Dialect::Original || self.scoped.is_none() {
+            return None;
+        }
+        let ch = self.channel();
+        self.scoped.as_mut()?.requested(ch, now);
+        self.stats.scoped_requests += 1;
+        Some(wire::ClientMessage::scoped(ch))
     }
 
     /// The request for deltas (again) on a new channel, unless the client does not ask for
@@ -244,7 +296,9 @@ impl GameClient {
     /// since deltas already on their way name it too). [`GameClient::send_requests`] sends
     /// it.
     pub fn pending_request(&mut self, now: Instant) -> Option<wire::ClientMessage> {
-        if self.deltas.as_ref().is_some_and(|d| d.request_due(now)) {
+        if self.scoped.as_ref().is_some_and(|s| s.request_due(now)) {
+            self.scoped_request(Some(now))
+        } else if self.deltas.as_ref().is_some_and(|d| d.request_due(now)) {
             self.delta_request(Some(now))
         } else {
             None
@@ -289,6 +343,9 @@ impl GameClient {
 
     /// Handles one message from the server.
     pub fn handle(&mut self, bytes: &[u8], now: Instant) -> Option<ClientEvent> {
+        if self.scoped.is_some() && wire::scoped::ScopedHeader::of(bytes).is_some() {
+            return self.scoped_update(bytes);
+        }
         if self.deltas.is_some()
             && let Some(header) = wire::delta::DeltaHeader::of(bytes)
         {
@@ -309,6 +366,9 @@ impl GameClient {
                     self.stats.snapshot_event_bytes += bytes.len() as u64;
                     if let Some(deltas) = &mut self.deltas {
                         deltas.keep(time, &s);
+                    }
+                    if let Some(scoped) = &mut self.scoped {
+                        scoped.full_snapshot();
                     }
                     self.apply(time, s)
                 }
@@ -377,6 +437,34 @@ impl GameClient {
         self.stats.deltas += 1;
         deltas.keep(header.time, &snapshot);
         self.apply(header.time, snapshot)
+    }
+
+    /// A scoped update: applied to the replica, whose entities become the local state if it
+    /// is the newest.
+    fn scoped_update(&mut self, bytes: &[u8]) -> Option<ClientEvent> {
+        self.stats.snapshot_events += 1;
+        self.stats.snapshot_event_bytes += bytes.len() as u64;
+        let (header, update) = match wire::scoped::decode(bytes) {
+            Ok(decoded) => decoded,
+            Err(error) => {
+                self.stats.undecodable += 1;
+                warn!(%error, "undecodable scoped update from the server");
+                return None;
+            }
+        };
+        let scoped = self.scoped.as_mut()?;
+        match scoped.apply(header.channel, &update)? {
+            Ok(_) => {
+                self.stats.scoped_updates += 1;
+                let snapshot = scoped.snapshot();
+                self.apply(header.time, snapshot)
+            }
+            Err(error) => {
+                self.stats.scoped_refused += 1;
+                warn!(%error, time = header.time, "scoped update refused: asking again");
+                None
+            }
+        }
     }
 
     /// Makes `snapshot`, of tick `time`, the local state if it is newer than the state.

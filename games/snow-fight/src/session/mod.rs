@@ -36,7 +36,7 @@ mod view;
 pub use bot_player::BotPlayer;
 pub use client::{ClientEvent, ClientStats, GameClient, RoundResult};
 pub(crate) use server::Seat;
-pub use server::{GameServer, Outgoing, RosterEntry, ServerConfig, ServerStats};
+pub use server::{GameServer, Outgoing, RosterEntry, ScopeConfig, ServerConfig, ServerStats};
 pub use view::{ClientView, ViewStats};
 
 /// Whether tick `a` is newer than tick `b`, as the server's time wraps: serial-number

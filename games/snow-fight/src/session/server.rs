@@ -10,11 +10,13 @@ mod outgoing;
 mod requests;
 mod roster;
 mod rounds;
+mod scoped;
 mod seats;
 mod snapshots;
 
 pub use outgoing::Outgoing;
 pub use roster::RosterEntry;
+pub use scoped::ScopeConfig;
 pub(crate) use seats::Seat;
 
 use std::collections::BTreeMap;
@@ -54,6 +56,9 @@ pub struct ServerConfig {
     /// round are gone before the next one starts, so that it neither starts with them nor
     /// ends (last player standing) because they left.
     pub intermission_secs: u32,
+    /// How the clients that ask for scoped updates are scoped (the others get the whole
+    /// world, as the spec says).
+    pub scope: ScopeConfig,
 }
 
 impl Default for ServerConfig {
@@ -66,6 +71,7 @@ impl Default for ServerConfig {
             snapshot_rate: None,
             delta_window: 64,
             intermission_secs: 3,
+            scope: ScopeConfig::default(),
         }
     }
 }
@@ -100,6 +106,12 @@ pub struct ServerStats {
     pub deltas_sent: u64,
     /// Requests for deltas, the first of each client's and the restarts after it.
     pub delta_requests: u64,
+    /// Scoped updates sent to the clients that asked for them.
+    pub scoped_updates: u64,
+    /// Their bytes.
+    pub scoped_bytes: u64,
+    /// Requests for scoped updates, the first of each client's and the restarts after it.
+    pub scoped_requests: u64,
 }
 
 /// A client connection as the server sees it.
@@ -148,6 +160,8 @@ pub struct GameServer {
     last_snapshot: Option<(u32, Arc<wire::Snapshot>)>,
     /// Cleared by [`GameServer::stop_placing`]: a draining server takes no new players.
     placing: bool,
+    /// The clients that asked for scoped updates.
+    scoped: scoped::Scoped,
 }
 
 impl GameServer {
@@ -155,6 +169,7 @@ impl GameServer {
     pub fn new(config: ServerConfig) -> GameServer {
         let world = World::new(config.seed, config.game.clone());
         GameServer {
+            scoped: scoped::Scoped::new(&config),
             history: baselines::History::new(config.delta_window),
             last_snapshot: None,
             config,
@@ -241,6 +256,19 @@ impl GameServer {
             .is_some_and(|c| c.deltas.is_some())
     }
 
+    /// Whether a connection asked for scoped updates.
+    pub fn wants_scoped(&self, connection: ConnectionId) -> bool {
+        self.scoped.has(connection)
+    }
+
+    /// What the scoped updates sent a connection came to, if it asked for them.
+    pub fn scoped_stats(
+        &self,
+        connection: ConnectionId,
+    ) -> Option<&hopnet_sync::replicate::PeerStats> {
+        self.scoped.stats(connection)
+    }
+
     /// Every connection with the player it plays, if it joined.
     pub fn connections(&self) -> Vec<(ConnectionId, Option<PlayerId>)> {
         self.clients.iter().map(|(c, cl)| (*c, cl.player)).collect()
@@ -285,6 +313,7 @@ impl GameServer {
                     return;
                 };
                 info!(%peer, ?reason, player = ?client.player, "connection closed");
+                self.scoped.remove(connection);
                 if let Some(player) = client.player {
                     self.world.remove_player(player);
                 }
@@ -336,9 +365,23 @@ impl GameServer {
                         deltas.channel = request.channel;
                         deltas.baselines.restart();
                     }
+                    Ok(wire::ClientMessage::Scoped(request)) => {
+                        self.stats.scoped_requests += 1;
+                        if self.scoped.has(connection) {
+                            debug!(%peer, "client asked for scoped updates again: all anew");
+                        } else {
+                            info!(%peer, channel = %request.channel, "client asked for scoped updates");
+                        }
+                        self.scoped.request(connection, request.channel);
+                    }
                 }
             }
-            // The delta clients' snapshot events: which of them may be baselines.
+            // The delta clients' snapshot events and the scoped clients' updates: which of
+            // them may be baselines.
+            Event::Acknowledged { id } if self.scoped.has(connection) => {
+                self.scoped.acknowledged(connection, id.0)
+            }
+            Event::Lost { id } if self.scoped.has(connection) => self.scoped.lost(connection, id.0),
             Event::Acknowledged { id } => self.acknowledged(connection, id.0),
             Event::Lost { id } => self.lost(connection, id.0),
         }

@@ -3,7 +3,10 @@
 //! hands its messages to the socket's thread instead, so the game is written against this
 //! trait rather than against [`Server`].
 
-use hopnet::{ConnectionId, Delivery, Payload, proto::Server};
+use hopnet::{
+    ConnectionId, Delivery, Payload,
+    proto::{Server, Stats},
+};
 use tracing::debug;
 
 /// The transport as a [`GameServer`](super::GameServer) sends through it.
@@ -47,6 +50,14 @@ pub trait Outgoing {
     /// cannot track it (then the client never has an acknowledged baseline, and gets full
     /// snapshots).
     fn send_tracked(&mut self, connection: ConnectionId, payload: &Payload) -> Option<u64>;
+
+    /// What the transport measures of a connection (its round trip, the rate its congestion
+    /// controller allows): a scoped client's byte budget follows it. `None` (the default)
+    /// when this carrier does not say; the budget is then the server's cap alone.
+    fn stats(&self, connection: ConnectionId) -> Option<Stats> {
+        let _ = connection;
+        None
+    }
 }
 
 impl Outgoing for Server {
@@ -78,5 +89,9 @@ impl Outgoing for Server {
                 None
             }
         }
+    }
+
+    fn stats(&self, connection: ConnectionId) -> Option<Stats> {
+        Server::stats(self, connection)
     }
 }

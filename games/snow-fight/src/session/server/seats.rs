@@ -89,8 +89,15 @@ impl GameServer {
     }
 
     /// Every connection's seat, for the next match: the server keeps none.
+    ///
+    /// A request for scoped updates is not carried: the next match sends full snapshots until
+    /// the client, seeing them, asks it again (what the client holds is this match's world).
     pub(crate) fn take_seats(&mut self) -> Vec<Seat> {
-        std::mem::take(&mut self.clients)
+        let clients = std::mem::take(&mut self.clients);
+        for connection in clients.keys() {
+            self.scoped.remove(*connection);
+        }
+        clients
             .into_iter()
             .map(|(connection, c)| Seat {
                 connection,

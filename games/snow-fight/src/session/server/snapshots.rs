@@ -3,7 +3,8 @@
 //! same bytes sent unreliably to all of them (a lost snapshot is made good by the next one).
 //! A client that asked gets, tracked so that the server learns which arrived, a delta against
 //! the newest snapshot it acknowledged ([`hopnet_snow_fight::delta`]), or the full event when it
-//! has none in the window. Every `sample_every`-th snapshot event is kept for size statistics.
+//! has none in the window. A client that asked for scoped updates gets those instead
+//! (`scoped.rs`). Every `sample_every`-th snapshot event is kept for size statistics.
 
 use std::sync::Arc;
 
@@ -41,7 +42,11 @@ impl GameServer {
         let msg = wire::ServerMessage::snapshot(self.time, snapshot);
         self.buf.clear();
         let encoded = hopnet_codec::encode_into(&msg, &mut self.buf);
-        let (full, deltas): (Vec<_>, Vec<_>) = players
+        let (scoped, others): (Vec<_>, Vec<_>) = players
+            .iter()
+            .copied()
+            .partition(|(c, _)| self.scoped.has(*c));
+        let (full, deltas): (Vec<_>, Vec<_>) = others
             .iter()
             .map(|(c, _)| *c)
             .partition(|c| !self.wants_deltas(*c));
@@ -67,7 +72,34 @@ impl GameServer {
             self.send_deltas(out, &deltas, &snapshot, &payload);
             self.history.push(self.time, snapshot.clone());
         }
+        if !scoped.is_empty() {
+            self.send_scoped(out, &scoped, &snapshot);
+        }
         self.last_snapshot = Some((self.time, snapshot));
+    }
+
+    /// To each scoped client, tracked: its update of this tick, if it needs one.
+    fn send_scoped(
+        &mut self,
+        out: &mut impl Outgoing,
+        clients: &[(ConnectionId, PlayerId)],
+        snapshot: &wire::Snapshot,
+    ) {
+        self.scoped.set_world(self.time, snapshot);
+        for &(c, player) in clients {
+            let view = snapshot.iter().find_map(|e| match &e.kind {
+                wire::EntityKind::Player(p) if p.owner.0 == player => {
+                    Some([p.position.x, p.position.y, 0.0])
+                }
+                _ => None,
+            });
+            let tick_rate = self.config.game.tick_rate;
+            if let Some(bytes) = self.scoped.send(out, c, self.time, tick_rate, view) {
+                self.stats.messages_out += 1;
+                self.stats.scoped_updates += 1;
+                self.stats.scoped_bytes += bytes as u64;
+            }
+        }
     }
 
     /// Counts the snapshot event `msg`, whose encoding into `self.buf` gave `encoded`, and
