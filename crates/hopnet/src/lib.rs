@@ -129,6 +129,8 @@ mod socket_stats;
 mod stats_series;
 #[cfg(feature = "tokio")]
 pub mod tokio;
+#[cfg(unix)]
+pub mod workers;
 
 pub use blocking::{BUSY_POLL, Blocking, Client, Driver, Server};
 pub use carrier::{Carrier, ClientDriver, ServerDriver};
@@ -137,6 +139,8 @@ pub use hopnet_proto::impairment::Impairment;
 pub use side_channel::{MAX_SIDE_DATAGRAM, SIDE_QUEUE, SideChannel, SideChannelStats};
 pub use socket_stats::SocketStats;
 pub use stats_series::{StatsSample, StatsSeries};
+#[cfg(unix)]
+pub use workers::{ServerBuilder, Spread, WorkerServer};
 
 /// The protocol without I/O, the `hopnet-proto` crate: the state machines these drivers run
 /// ([`proto::Server`], [`proto::Client`]), for a loop of your own or a look inside.
