@@ -35,9 +35,21 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
+/// Which server the case runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FanoutServer {
+    /// `hopnet::Server`: one machine on the server thread (the default, one worker).
+    Single,
+    /// `hopnet::WorkerServer` with this many workers, spread this way; the game's loop on the
+    /// server thread (see [`fanout_workers`](super::fanout_workers)).
+    Workers(usize, hopnet::Spread),
+}
+
 /// The case's shape.
 #[derive(Debug, Clone)]
 pub struct FanoutPlan {
+    /// The server.
+    pub server: FanoutServer,
     /// Clients.
     pub clients: usize,
     /// Time between snapshots.
@@ -56,6 +68,7 @@ impl FanoutPlan {
     /// 1,000 clients, 300-byte snapshots at 30 Hz, for `seconds`.
     pub fn thirty_hz(seconds: u32) -> FanoutPlan {
         FanoutPlan {
+            server: FanoutServer::Single,
             clients: 1000,
             period: Duration::from_secs(1) / 30,
             ticks: 30 * seconds,
@@ -66,8 +79,21 @@ impl FanoutPlan {
     }
 }
 
+impl FanoutPlan {
+    /// 4,000 clients, 340-byte snapshots at 30 Hz, for `seconds`, on `server`.
+    pub fn four_thousand(seconds: u32, server: FanoutServer) -> FanoutPlan {
+        FanoutPlan {
+            server,
+            clients: 4000,
+            size: 340,
+            setup: Duration::from_secs(60),
+            ..FanoutPlan::thirty_hz(seconds)
+        }
+    }
+}
+
 /// The server's CPU time so far (this thread's).
-fn thread_cpu() -> Duration {
+pub(crate) fn thread_cpu() -> Duration {
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
     Duration::new(
         t.tv_sec.max(0) as u64,
@@ -77,15 +103,15 @@ fn thread_cpu() -> Duration {
 
 /// What the two threads share.
 #[derive(Debug, Default)]
-struct FanoutShared {
+pub(crate) struct FanoutShared {
     /// Clients connected, set once the harness stops connecting.
-    connected: OnceLock<usize>,
+    pub(crate) connected: OnceLock<usize>,
     /// The server has finished its ticks (or failed).
-    done: AtomicBool,
+    pub(crate) done: AtomicBool,
     /// The server's connections when the ticks began.
-    accepted: AtomicUsize,
+    pub(crate) accepted: AtomicUsize,
     /// The clients failed: the server stops.
-    abort: AtomicBool,
+    pub(crate) abort: AtomicBool,
 }
 
 /// What the server measured.
@@ -109,6 +135,9 @@ pub struct ServerOutcome {
     pub send_errors: u64,
     /// Connections that ended during the ticks.
     pub disconnected: u64,
+    /// With workers: each worker's CPU time over the ticks (the reader's last, with
+    /// `Spread::ByAddress`), included in `cpu`.
+    pub threads: Vec<Duration>,
 }
 
 /// What one run measured.
@@ -128,6 +157,11 @@ impl FanoutOutcome {
     /// The server's CPU nanoseconds per second of wall time.
     pub fn cpu_per_second(&self) -> f64 {
         self.server.cpu.as_nanos() as f64 / self.server.wall.as_secs_f64().max(1e-9)
+    }
+
+    /// The server's CPU nanoseconds per snapshot delivered.
+    pub fn cpu_per_snapshot(&self) -> f64 {
+        self.server.cpu.as_nanos() as f64 / self.arrived.max(1) as f64
     }
 }
 
@@ -266,25 +300,60 @@ fn serve(
 /// One run: the server on its thread, the clients on this one.
 pub fn run_once(plan: &FanoutPlan) -> Result<FanoutOutcome, String> {
     let cfg = config(Flavor::Extended)?;
-    if plan.clients > cfg.max_connections() {
+    if plan.clients > cfg.max_connections() * plan.workers() {
         return Err(format!(
             "the server accepts {} connections at most",
-            cfg.max_connections()
+            cfg.max_connections() * plan.workers()
         ));
     }
-    let server = Server::bind("127.0.0.1:0", cfg.clone()).map_err(err)?;
-    let addr = server.local_addr().map_err(err)?;
+    match plan.server {
+        FanoutServer::Single => {
+            let server = Server::bind("127.0.0.1:0", cfg.clone()).map_err(err)?;
+            let addr = server.local_addr().map_err(err)?;
+            run_with(plan, &cfg, addr, move |plan, shared| serve(server, plan, shared))
+        }
+        FanoutServer::Workers(n, spread) => {
+            let server = hopnet::ServerBuilder::new(cfg.clone())
+                .workers(n)
+                .spread(spread)
+                .bind("127.0.0.1:0")
+                .map_err(err)?;
+            let addr = server.local_addr();
+            run_with(plan, &cfg, addr, move |plan, shared| {
+                super::fanout_workers::serve(server, plan, shared)
+            })
+        }
+    }
+}
+
+impl FanoutPlan {
+    /// The server's workers (1 for `Single`).
+    pub fn workers(&self) -> usize {
+        match self.server {
+            FanoutServer::Single => 1,
+            FanoutServer::Workers(n, _) => n,
+        }
+    }
+}
+
+/// The server's loop (`serve`) on the server thread, the clients on this one.
+fn run_with(
+    plan: &FanoutPlan,
+    cfg: &hopnet::Config,
+    addr: std::net::SocketAddr,
+    serve: impl FnOnce(&FanoutPlan, &FanoutShared) -> Result<ServerOutcome, String> + Send + 'static,
+) -> Result<FanoutOutcome, String> {
     let shared = Arc::new(FanoutShared::default());
     let srv = {
         let (shared, plan) = (shared.clone(), plan.clone());
         super::spawn_server(move || {
-            let r = serve(server, &plan, &shared);
+            let r = serve(&plan, &shared);
             shared.done.store(true, Ordering::Release);
             r
         })
     };
     let clients = (|| -> Result<Pool, String> {
-        let mut pool = Pool::connect(plan.clients, addr, &cfg, plan.size)?;
+        let mut pool = Pool::connect(plan.clients, addr, cfg, plan.size)?;
         let give_up = Instant::now() + plan.setup;
         while pool.connected < pool.len() && Instant::now() < give_up && !srv.is_finished() {
             pool.pump(Duration::from_millis(5))?;

@@ -5,7 +5,7 @@
 #![cfg(unix)]
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::net::{SocketAddr, UdpSocket};
+use std::net::UdpSocket;
 use std::time::{Duration, Instant, SystemTime};
 
 use hopnet::secure::{ConnectTokenBuilder, Key};
@@ -22,7 +22,7 @@ const MODES: [Delivery; 2] = [Delivery::Reliable, Delivery::ReliableOrdered];
 fn message(client: u32, mode: usize, k: u32) -> Vec<u8> {
     let mut m = format!("c{client}-m{mode}-k{k}-").into_bytes();
     // Some bigger than a chunk, so reassembly runs on the workers too.
-    m.resize(if k % 4 == 0 { 1500 } else { 40 }, b'x');
+    m.resize(if k.is_multiple_of(4) { 1500 } else { 40 }, b'x');
     m
 }
 

@@ -3,7 +3,7 @@
 //! game ([`WorkerServer`]): events from every client, sends to every client.
 //!
 //! A connection lives on one worker from its first datagram to its last. Its
-//! [`ConnectionId`] names the worker in its top byte ([`id`]), so a send goes straight to that
+//! [`ConnectionId`] names the worker in its top byte (`id.rs`), so a send goes straight to that
 //! worker's command queue: no map, no lock. The game's sends and closes are commands on a
 //! bounded channel per worker; a worker asleep in poll(2) is woken by [`flush`] (a datagram on
 //! a Unix socket pair, written only when the worker said it sleeps). Events come back through
@@ -33,7 +33,7 @@ mod worker;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TryRecvError, TrySendError};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -167,10 +167,7 @@ impl WorkerServer {
         if let Some(ev) = self.next.take() {
             return Some(ev);
         }
-        match self.events.try_recv() {
-            Ok(ev) => Some(ev),
-            Err(TryRecvError::Empty | TryRecvError::Disconnected) => None,
-        }
+        self.events.try_recv().ok()
     }
 
     /// Queues a message (copied) for a connection's worker; [`flush`](Self::flush) sends it.
