@@ -88,13 +88,14 @@ impl FanoutCase {
             &mut self.errors,
             |o| {
                 format!(
-                    "server CPU {:.1} % of a core ({:.0} ns per snapshot; threads {:?}), {} snapshots left queued, {}/{} arrived",
+                    "server CPU {:.1} % of a core ({:.0} ns per snapshot; threads {:?}), {} snapshots left queued, {}/{} arrived, {:?} UDP receive-buffer drops on the machine",
                     o.cpu_per_second() / 1e7,
                     o.cpu_per_snapshot(),
                     o.server.threads,
                     o.server.left,
                     o.arrived,
-                    o.expected
+                    o.expected,
+                    o.rcvbuf_errors
                 )
             },
         );
@@ -139,6 +140,12 @@ impl FanoutCase {
             let arrived: u64 = self.outcomes.iter().map(|o| o.arrived).sum();
             let expected: u64 = self.outcomes.iter().map(|o| o.expected).sum();
             notes.push(format!("snapshots arrived {arrived}/{expected}"));
+            let drops: u64 = self.outcomes.iter().filter_map(|o| o.rcvbuf_errors).sum();
+            if arrived < expected {
+                notes.push(format!(
+                    "{drops} UDP datagrams dropped for a full receive buffer on the machine meanwhile"
+                ));
+            }
             let connected = self.outcomes.iter().map(|o| o.clients).min().unwrap_or(0);
             if connected < plan.clients {
                 notes.push(format!(

@@ -26,7 +26,7 @@ fn err(e: impl std::fmt::Display) -> String {
 /// Each worker's CPU time so far, then the reader's (if there is one).
 fn threads_cpu(server: &mut WorkerServer) -> Result<Vec<Duration>, String> {
     let mut cpu: Vec<Duration> = server
-        .worker_stats()
+        .worker_stats_within(Duration::from_secs(60))
         .map_err(err)?
         .iter()
         .map(|s| s.cpu_time)
@@ -97,6 +97,10 @@ pub(crate) fn serve(
     let end = start + plan.period * plan.ticks;
     sleep_until(end);
     let game = thread_cpu().saturating_sub(cpu_start);
+    // A worker answers in its queue's order: once every worker has answered, every snapshot
+    // has been handed to its machine (a loaded machine's workers may lag the ticks), and the
+    // second answer comes after the round that sent the last of them.
+    threads_cpu(&mut server)?;
     let threads_end = threads_cpu(&mut server)?;
     out.threads = threads_end
         .iter()
@@ -109,7 +113,8 @@ pub(crate) fn serve(
     out.send_errors = stats.iter().map(|s| s.socket.send_errors).sum();
     out.send_failures += failures(&mut server)?.saturating_sub(failures_before);
     // Keep the workers running while the clients drain.
-    while !shared.abort.load(Ordering::Relaxed) && Instant::now() < end + plan.drain {
+    let drain = Instant::now() + plan.drain;
+    while !shared.abort.load(Ordering::Relaxed) && Instant::now() < drain {
         server.poll(Duration::from_millis(10)).map_err(err)?;
         while server.poll_event().is_some() {}
     }

@@ -237,8 +237,27 @@ impl WorkerServer {
         Ok(())
     }
 
-    /// Every worker's counters, asked of each worker (it answers between two rounds).
+    /// Every worker's counters, asked of each worker (it answers between two rounds, after
+    /// the commands queued before): waits up to a second for the answers.
     pub fn worker_stats(&mut self) -> Result<Vec<WorkerStats>, Error> {
+        self.worker_stats_within(STATS_WAIT)
+    }
+
+    /// [`worker_stats`](Self::worker_stats), waiting up to `max_wait` for every answer. A
+    /// worker answers once it has applied every command queued before, so this also waits
+    /// until the workers have caught up with the game's sends.
+    ///
+    /// ```no_run
+    /// use std::time::Duration;
+    /// use hopnet::{Config, ServerBuilder};
+    ///
+    /// let mut server = ServerBuilder::new(Config::default()).workers(2).bind("0.0.0.0:7777")?;
+    /// for s in server.worker_stats_within(Duration::from_secs(5))? {
+    ///     println!("worker {}: {} connections", s.worker, s.server.connections);
+    /// }
+    /// # Ok::<(), hopnet::Error>(())
+    /// ```
+    pub fn worker_stats_within(&mut self, max_wait: Duration) -> Result<Vec<WorkerStats>, Error> {
         let mut answers = Vec::with_capacity(self.workers.len());
         for handle in &self.workers {
             let (tx, rx) = std::sync::mpsc::sync_channel(1);
@@ -248,7 +267,14 @@ impl WorkerServer {
         }
         answers
             .into_iter()
-            .map(|rx| rx.recv_timeout(STATS_WAIT).map_err(|_| stopped()))
+            .map(|rx| match rx.recv_timeout(max_wait) {
+                Ok(stats) => Ok(stats),
+                Err(RecvTimeoutError::Timeout) => Err(Error::Io(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "a worker did not answer in time (it is behind)",
+                ))),
+                Err(RecvTimeoutError::Disconnected) => Err(stopped()),
+            })
             .collect()
     }
 
