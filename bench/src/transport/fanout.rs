@@ -332,7 +332,9 @@ pub fn run_once(plan: &FanoutPlan) -> Result<FanoutOutcome, String> {
         FanoutServer::Single => {
             let server = Server::bind("127.0.0.1:0", server_cfg).map_err(err)?;
             let addr = server.local_addr().map_err(err)?;
-            run_with(plan, &cfg, addr, move |plan, shared| serve(server, plan, shared))
+            run_with(plan, &cfg, addr, move |plan, shared| {
+                serve(server, plan, shared)
+            })
         }
         FanoutServer::Workers(n, spread) => {
             let server = hopnet::ServerBuilder::new(server_cfg)

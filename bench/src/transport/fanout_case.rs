@@ -39,8 +39,14 @@ impl FanoutCase {
         let seconds = if quick { 2 } else { 10 };
         [
             ("fanout-4000", FanoutServer::Single),
-            ("fanout-4000-w1", FanoutServer::Workers(1, Spread::ReusePort)),
-            ("fanout-4000-w2", FanoutServer::Workers(2, Spread::ReusePort)),
+            (
+                "fanout-4000-w1",
+                FanoutServer::Workers(1, Spread::ReusePort),
+            ),
+            (
+                "fanout-4000-w2",
+                FanoutServer::Workers(2, Spread::ReusePort),
+            ),
             (
                 "fanout-4000-w2-shard",
                 FanoutServer::Workers(2, Spread::ByAddress),
@@ -194,7 +200,11 @@ pub fn worker_ratios(rows: &mut [Row]) {
         if r.case.starts_with("fanout-4000-")
             && let Some(m) = r.median_ns
         {
-            r.note = format!("{:.2}× fanout-4000's CPU per snapshot; {}", m / base, r.note);
+            r.note = format!(
+                "{:.2}× fanout-4000's CPU per snapshot; {}",
+                m / base,
+                r.note
+            );
         }
     }
 }

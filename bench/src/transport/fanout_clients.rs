@@ -8,7 +8,7 @@ use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4, UdpSocket};
 use std::os::fd::OwnedFd;
 use std::time::{Duration, Instant};
 
-use hopnet::{proto::Client, Config, Event, Machine};
+use hopnet::{Config, Event, Machine, proto::Client};
 use rustix::event::{Timespec, epoll};
 
 /// How often every connection's timers are looked at (keepalives, handshake resends).

@@ -90,6 +90,11 @@ impl ServerBuilder {
     /// of its own, with the same key, protocol and address, and one slot per connection its
     /// machine accepts. `addr` must be the address the tokens name.
     ///
+    /// Each worker's netcode server remembers the tokens it has seen on its own: a token
+    /// already used from one address is refused by that worker, but a copy presented from
+    /// another address that hashes to another worker is not seen as reused. Tokens expire
+    /// (keep their lifetime short) and each names one client id.
+    ///
     /// ```no_run
     /// use hopnet::secure::Key;
     /// use hopnet::{Config, ServerBuilder};
