@@ -237,17 +237,17 @@ impl QueueCheck {
     }
 }
 
-/// The server thread: accept, then the ticks.
-fn serve(
-    mut server: Server,
+/// Accepts until every client the harness connected is in (`turn`: one round of the server,
+/// its events); the connections, also stored in `shared.accepted`.
+pub(crate) fn accept(
     plan: &FanoutPlan,
     shared: &FanoutShared,
-) -> Result<ServerOutcome, String> {
+    mut turn: impl FnMut() -> Result<Vec<hopnet::ServerEvent>, String>,
+) -> Result<Vec<ConnectionId>, String> {
     let give_up = Instant::now() + plan.setup + Duration::from_secs(5);
     let mut ids: Vec<ConnectionId> = Vec::with_capacity(plan.clients);
     loop {
-        server.poll(Duration::from_millis(5)).map_err(err)?;
-        while let Some(ev) = server.poll_event() {
+        for ev in turn()? {
             if ev.event == Event::Connected {
                 ids.push(ev.connection);
             }
@@ -263,6 +263,19 @@ fn serve(
         }
     }
     shared.accepted.store(ids.len(), Ordering::Relaxed);
+    Ok(ids)
+}
+
+/// The server thread: accept, then the ticks.
+fn serve(
+    mut server: Server,
+    plan: &FanoutPlan,
+    shared: &FanoutShared,
+) -> Result<ServerOutcome, String> {
+    let mut ids = accept(plan, shared, || {
+        server.poll(Duration::from_millis(5)).map_err(err)?;
+        Ok(std::iter::from_fn(|| server.poll_event()).collect())
+    })?;
     let mut out = ServerOutcome::default();
     let mut check = QueueCheck::new(&mut server, &ids);
     let start = Instant::now() + Duration::from_millis(20);

@@ -14,9 +14,9 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use hopnet::{ConnectionId, Delivery, Event, Payload, WorkerServer};
+use hopnet::{Delivery, Event, Payload, WorkerServer};
 
-use super::fanout::{FanoutPlan, FanoutShared, ServerOutcome, thread_cpu};
+use super::fanout::{FanoutPlan, FanoutShared, ServerOutcome, accept, thread_cpu};
 use super::tick::sleep_until;
 
 fn err(e: impl std::fmt::Display) -> String {
@@ -43,26 +43,10 @@ pub(crate) fn serve(
     plan: &FanoutPlan,
     shared: &FanoutShared,
 ) -> Result<ServerOutcome, String> {
-    let give_up = Instant::now() + plan.setup + Duration::from_secs(5);
-    let mut ids: Vec<ConnectionId> = Vec::with_capacity(plan.clients);
-    loop {
+    let mut ids = accept(plan, shared, || {
         server.poll(Duration::from_millis(5)).map_err(err)?;
-        while let Some(ev) = server.poll_event() {
-            if ev.event == Event::Connected {
-                ids.push(ev.connection);
-            }
-        }
-        if shared.connected.get().is_some_and(|&n| ids.len() >= n) {
-            break;
-        }
-        if shared.abort.load(Ordering::Relaxed) {
-            return Err("the clients failed".into());
-        }
-        if Instant::now() > give_up {
-            return Err(format!("{} connections accepted", ids.len()));
-        }
-    }
-    shared.accepted.store(ids.len(), Ordering::Relaxed);
+        Ok(std::iter::from_fn(|| server.poll_event()).collect())
+    })?;
     let mut out = ServerOutcome::default();
     let start = Instant::now() + Duration::from_millis(20);
     sleep_until(start);
