@@ -35,9 +35,21 @@ fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
+/// Which server the case runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FanoutServer {
+    /// `hopnet::Server`: one machine on the server thread (the default, one worker).
+    Single,
+    /// `hopnet::WorkerServer` with this many workers, spread this way; the game's loop on the
+    /// server thread (see [`fanout_workers`](super::fanout_workers)).
+    Workers(usize, hopnet::Spread),
+}
+
 /// The case's shape.
 #[derive(Debug, Clone)]
 pub struct FanoutPlan {
+    /// The server.
+    pub server: FanoutServer,
     /// Clients.
     pub clients: usize,
     /// Time between snapshots.
@@ -48,7 +60,7 @@ pub struct FanoutPlan {
     pub size: usize,
     /// How long the clients may take to connect.
     pub setup: Duration,
-    /// How long the clients keep reading after the last tick.
+    /// How long the clients keep reading after the last tick once nothing more comes.
     pub drain: Duration,
 }
 
@@ -56,6 +68,7 @@ impl FanoutPlan {
     /// 1,000 clients, 300-byte snapshots at 30 Hz, for `seconds`.
     pub fn thirty_hz(seconds: u32) -> FanoutPlan {
         FanoutPlan {
+            server: FanoutServer::Single,
             clients: 1000,
             period: Duration::from_secs(1) / 30,
             ticks: 30 * seconds,
@@ -66,8 +79,24 @@ impl FanoutPlan {
     }
 }
 
+impl FanoutPlan {
+    /// 4,000 clients, 340-byte snapshots at 30 Hz, for `seconds`, on `server`.
+    pub fn four_thousand(seconds: u32, server: FanoutServer) -> FanoutPlan {
+        FanoutPlan {
+            server,
+            clients: 4000,
+            size: 340,
+            setup: Duration::from_secs(60),
+            ..FanoutPlan::thirty_hz(seconds)
+        }
+    }
+}
+
+/// The longest the clients keep reading after the server's last tick.
+const DRAIN_LIMIT: Duration = Duration::from_secs(30);
+
 /// The server's CPU time so far (this thread's).
-fn thread_cpu() -> Duration {
+pub(crate) fn thread_cpu() -> Duration {
     let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
     Duration::new(
         t.tv_sec.max(0) as u64,
@@ -77,15 +106,15 @@ fn thread_cpu() -> Duration {
 
 /// What the two threads share.
 #[derive(Debug, Default)]
-struct FanoutShared {
+pub(crate) struct FanoutShared {
     /// Clients connected, set once the harness stops connecting.
-    connected: OnceLock<usize>,
+    pub(crate) connected: OnceLock<usize>,
     /// The server has finished its ticks (or failed).
-    done: AtomicBool,
+    pub(crate) done: AtomicBool,
     /// The server's connections when the ticks began.
-    accepted: AtomicUsize,
+    pub(crate) accepted: AtomicUsize,
     /// The clients failed: the server stops.
-    abort: AtomicBool,
+    pub(crate) abort: AtomicBool,
 }
 
 /// What the server measured.
@@ -109,6 +138,9 @@ pub struct ServerOutcome {
     pub send_errors: u64,
     /// Connections that ended during the ticks.
     pub disconnected: u64,
+    /// With workers: each worker's CPU time over the ticks (the reader's last, with
+    /// `Spread::ByAddress`), included in `cpu`.
+    pub threads: Vec<Duration>,
 }
 
 /// What one run measured.
@@ -122,12 +154,29 @@ pub struct FanoutOutcome {
     pub arrived: u64,
     /// Snapshots that should have arrived.
     pub expected: u64,
+    /// UDP datagrams the kernel dropped for a full receive buffer during the run (Linux's
+    /// `RcvbufErrors`, every socket of the machine's), if it says.
+    pub rcvbuf_errors: Option<u64>,
+}
+
+/// Linux's count of UDP datagrams dropped for a full receive buffer, machine-wide.
+fn rcvbuf_errors() -> Option<u64> {
+    let snmp = std::fs::read_to_string("/proc/net/snmp").ok()?;
+    let mut udp = snmp.lines().filter(|l| l.starts_with("Udp:"));
+    let (names, values) = (udp.next()?, udp.next()?);
+    let k = names.split_whitespace().position(|n| n == "RcvbufErrors")?;
+    values.split_whitespace().nth(k)?.parse().ok()
 }
 
 impl FanoutOutcome {
     /// The server's CPU nanoseconds per second of wall time.
     pub fn cpu_per_second(&self) -> f64 {
         self.server.cpu.as_nanos() as f64 / self.server.wall.as_secs_f64().max(1e-9)
+    }
+
+    /// The server's CPU nanoseconds per snapshot delivered.
+    pub fn cpu_per_snapshot(&self) -> f64 {
+        self.server.cpu.as_nanos() as f64 / self.arrived.max(1) as f64
     }
 }
 
@@ -188,17 +237,17 @@ impl QueueCheck {
     }
 }
 
-/// The server thread: accept, then the ticks.
-fn serve(
-    mut server: Server,
+/// Accepts until every client the harness connected is in (`turn`: one round of the server,
+/// its events); the connections, also stored in `shared.accepted`.
+pub(crate) fn accept(
     plan: &FanoutPlan,
     shared: &FanoutShared,
-) -> Result<ServerOutcome, String> {
+    mut turn: impl FnMut() -> Result<Vec<hopnet::ServerEvent>, String>,
+) -> Result<Vec<ConnectionId>, String> {
     let give_up = Instant::now() + plan.setup + Duration::from_secs(5);
     let mut ids: Vec<ConnectionId> = Vec::with_capacity(plan.clients);
     loop {
-        server.poll(Duration::from_millis(5)).map_err(err)?;
-        while let Some(ev) = server.poll_event() {
+        for ev in turn()? {
             if ev.event == Event::Connected {
                 ids.push(ev.connection);
             }
@@ -214,6 +263,19 @@ fn serve(
         }
     }
     shared.accepted.store(ids.len(), Ordering::Relaxed);
+    Ok(ids)
+}
+
+/// The server thread: accept, then the ticks.
+fn serve(
+    mut server: Server,
+    plan: &FanoutPlan,
+    shared: &FanoutShared,
+) -> Result<ServerOutcome, String> {
+    let mut ids = accept(plan, shared, || {
+        server.poll(Duration::from_millis(5)).map_err(err)?;
+        Ok(std::iter::from_fn(|| server.poll_event()).collect())
+    })?;
     let mut out = ServerOutcome::default();
     let mut check = QueueCheck::new(&mut server, &ids);
     let start = Instant::now() + Duration::from_millis(20);
@@ -266,25 +328,70 @@ fn serve(
 /// One run: the server on its thread, the clients on this one.
 pub fn run_once(plan: &FanoutPlan) -> Result<FanoutOutcome, String> {
     let cfg = config(Flavor::Extended)?;
-    if plan.clients > cfg.max_connections() {
-        return Err(format!(
-            "the server accepts {} connections at most",
-            cfg.max_connections()
-        ));
+    // The clients' configuration, and room for every client on every worker (the kernel's
+    // hash does not split them evenly).
+    let server_cfg = if plan.clients > cfg.max_connections() {
+        hopnet::Config::builder()
+            .extensions(true)
+            .compression(false)
+            .max_datagram_size(super::hopnet_peer::MAX_DATAGRAM)
+            .max_connections(plan.clients)
+            .build()
+            .map_err(err)?
+    } else {
+        cfg.clone()
+    };
+    match plan.server {
+        FanoutServer::Single => {
+            let server = Server::bind("127.0.0.1:0", server_cfg).map_err(err)?;
+            let addr = server.local_addr().map_err(err)?;
+            run_with(plan, &cfg, addr, move |plan, shared| {
+                serve(server, plan, shared)
+            })
+        }
+        FanoutServer::Workers(n, spread) => {
+            let server = hopnet::ServerBuilder::new(server_cfg)
+                .workers(n)
+                .spread(spread)
+                .bind("127.0.0.1:0")
+                .map_err(err)?;
+            let addr = server.local_addr();
+            run_with(plan, &cfg, addr, move |plan, shared| {
+                super::fanout_workers::serve(server, plan, shared)
+            })
+        }
     }
-    let server = Server::bind("127.0.0.1:0", cfg.clone()).map_err(err)?;
-    let addr = server.local_addr().map_err(err)?;
+}
+
+impl FanoutPlan {
+    /// The server's workers (1 for `Single`).
+    pub fn workers(&self) -> usize {
+        match self.server {
+            FanoutServer::Single => 1,
+            FanoutServer::Workers(n, _) => n,
+        }
+    }
+}
+
+/// The server's loop (`serve`) on the server thread, the clients on this one.
+fn run_with(
+    plan: &FanoutPlan,
+    cfg: &hopnet::Config,
+    addr: std::net::SocketAddr,
+    serve: impl FnOnce(&FanoutPlan, &FanoutShared) -> Result<ServerOutcome, String> + Send + 'static,
+) -> Result<FanoutOutcome, String> {
     let shared = Arc::new(FanoutShared::default());
+    let drops_before = rcvbuf_errors();
     let srv = {
         let (shared, plan) = (shared.clone(), plan.clone());
         super::spawn_server(move || {
-            let r = serve(server, &plan, &shared);
+            let r = serve(&plan, &shared);
             shared.done.store(true, Ordering::Release);
             r
         })
     };
     let clients = (|| -> Result<Pool, String> {
-        let mut pool = Pool::connect(plan.clients, addr, &cfg, plan.size)?;
+        let mut pool = Pool::connect(plan.clients, addr, cfg, plan.size)?;
         let give_up = Instant::now() + plan.setup;
         while pool.connected < pool.len() && Instant::now() < give_up && !srv.is_finished() {
             pool.pump(Duration::from_millis(5))?;
@@ -293,9 +400,16 @@ pub fn run_once(plan: &FanoutPlan) -> Result<FanoutOutcome, String> {
         while !shared.done.load(Ordering::Acquire) {
             pool.pump(Duration::from_millis(10))?;
         }
-        let drain = Instant::now() + plan.drain;
-        while Instant::now() < drain {
+        // Until nothing has come for `drain`: on a loaded machine the clients' one thread may
+        // be seconds behind what the server sent, with the rest waiting in its sockets.
+        let give_up = Instant::now() + DRAIN_LIMIT;
+        let mut quiet_since = Instant::now();
+        while quiet_since.elapsed() < plan.drain && Instant::now() < give_up {
+            let before = pool.snapshots;
             pool.pump(Duration::from_millis(10))?;
+            if pool.snapshots != before {
+                quiet_since = Instant::now();
+            }
         }
         Ok(pool)
     })();
@@ -313,5 +427,8 @@ pub fn run_once(plan: &FanoutPlan) -> Result<FanoutOutcome, String> {
         server,
         clients: pool.connected,
         arrived: pool.snapshots,
+        rcvbuf_errors: rcvbuf_errors()
+            .zip(drops_before)
+            .map(|(a, b)| a.saturating_sub(b)),
     })
 }

@@ -8,11 +8,16 @@ use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4, UdpSocket};
 use std::os::fd::OwnedFd;
 use std::time::{Duration, Instant};
 
-use hopnet::{proto::Client, Config, Event, Machine};
+use hopnet::{Config, Event, Machine, proto::Client};
 use rustix::event::{Timespec, epoll};
 
 /// How often every connection's timers are looked at (keepalives, handshake resends).
 const SWEEP: Duration = Duration::from_millis(10);
+/// Pools larger than this give each socket a [`DEEP_BUFFER`] (`fanout-1000`'s keep the
+/// default).
+const LARGE_POOL: usize = 1000;
+/// Receive buffer asked for each socket of a large pool (the kernel caps it at `rmem_max`).
+const DEEP_BUFFER: usize = 1 << 20;
 /// Readiness events taken per `epoll_wait`.
 const EVENTS: usize = 1024;
 
@@ -70,6 +75,13 @@ impl Pool {
             let addr = client_addr(i);
             let socket = UdpSocket::bind(addr).map_err(|e| format!("bind {addr}: {e}"))?;
             socket.set_nonblocking(true).map_err(err)?;
+            if n > LARGE_POOL {
+                // The one thread serving thousands of sockets may fall behind on a loaded
+                // machine: a deeper buffer keeps the kernel from dropping what it has not
+                // read yet (the server's cost is the same).
+                rustix::net::sockopt::set_socket_recv_buffer_size(&socket, DEEP_BUFFER)
+                    .map_err(err)?;
+            }
             epoll::add(
                 &epoll,
                 &socket,

@@ -13,7 +13,9 @@
 //! - unreliable 100-byte messages: a ping-pong echo, one message in flight, RTT p50 and p99;
 //! - `tick-10x100` ([`tick`]): a game's 60 Hz traffic both ways, in wire bytes per tick;
 //! - `fanout-1000` ([`fanout`]): one hopnet server sending 30 Hz snapshots to 1,000 clients,
-//!   in server CPU time per second.
+//!   in server CPU time per second; `fanout-4000` and its worker variants
+//!   ([`fanout_case`], [`fanout_workers`]): 4,000 clients on one and two workers, in server
+//!   CPU time per delivered snapshot.
 //!
 //! A case is bounded by a deadline; a peer that has not delivered everything by then is
 //! reported with what it delivered, marked incomplete.
@@ -27,6 +29,7 @@ pub mod bare_udp;
 pub mod fanout;
 pub mod fanout_case;
 pub mod fanout_clients;
+pub mod fanout_workers;
 pub mod hopnet_peer;
 pub mod laminar_peer;
 pub mod quinn_peer;
@@ -543,6 +546,10 @@ pub fn run(opts: &Options) -> Vec<Row> {
     let mut rtt_errors: Vec<Option<String>> = vec![None; peers.len()];
     let mut tick = case_selected(tick_case::CASE).then(|| TickCase::new(&opts.only, opts.quick));
     let mut fanout = case_selected(fanout_case::CASE).then(|| FanoutCase::new(opts.quick));
+    let mut fanout_4000: Vec<FanoutCase> = FanoutCase::four_thousand(opts.quick)
+        .into_iter()
+        .filter(|c| case_selected(fanout_case::CASE_4000) || case_selected(c.name()))
+        .collect();
 
     for round in 0..opts.rounds {
         for (ci, (case, p)) in cases.iter().enumerate() {
@@ -614,6 +621,9 @@ pub fn run(opts: &Options) -> Vec<Row> {
         }
         if let Some(fanout) = &mut fanout {
             fanout.round(round);
+        }
+        for case in &mut fanout_4000 {
+            case.round(round);
         }
     }
 
@@ -698,5 +708,10 @@ pub fn run(opts: &Options) -> Vec<Row> {
     if let Some(fanout) = fanout {
         rows.extend(fanout.rows(opts.rounds));
     }
+    let first = rows.len();
+    for case in fanout_4000 {
+        rows.extend(case.rows(opts.rounds));
+    }
+    fanout_case::worker_ratios(&mut rows[first..]);
     rows
 }

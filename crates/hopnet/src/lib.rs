@@ -21,6 +21,10 @@
 //! - Secure mode ([`secure`]; PROTOCOL.md, "Secure mode"), hopnet over netcode 1.02: the same
 //!   types, made with [`Server::bind_secure`] (the key your backend seals connect tokens with,
 //!   [`secure::ConnectTokenBuilder`]) and [`Client::connect_secure`] (a token).
+//! - [`ServerBuilder`] and [`WorkerServer`] (Unix): a server on several cores, its connections
+//!   spread over worker threads, each a [`Server`](hopnet_proto::Server) machine on a socket of
+//!   its own (`SO_REUSEPORT` on Linux, or one socket sharded by address), behind one handle
+//!   for the game's events and sends; one worker is the [`Server`] above.
 //! - [`Driver`]: any [`Machine`] of another wire on a UDP socket, with the same batching.
 //! - A bad link between real sockets: an [`Impairment`] on a driver's own outgoing datagrams, or
 //!   a [`relay::Relay`] thread between unmodified processes.
@@ -106,6 +110,7 @@
 //! | `socket.rs` | socket setup: buffers, GRO, what the kernel attaches to received datagrams |
 //! | `socket_stats.rs`, `local_address.rs` | the socket's counters; a client's local address for its server's family |
 //! | `side_channel.rs` | another protocol's datagrams on a driver server's socket |
+//! | `workers/` | a server on worker threads: the builder and the two ways datagrams reach a worker (`SO_REUSEPORT`, one socket sharded by address), ids naming their worker, waking a sleeping worker, a worker's loop, their counters (its `mod.rs` has the table) |
 //! | `relay.rs` | a lossy UDP relay thread between real processes |
 //! | `record.rs`, `record/` | recording what crosses a machine's boundary to rotated pcapng: the recorder, the tap a driver puts around its machine, the synthesized IP and UDP headers, secure mode's decrypted datagrams, a file read back |
 //! | `replay.rs` | a recording fed to a fresh machine offline |
@@ -129,6 +134,8 @@ mod socket_stats;
 mod stats_series;
 #[cfg(feature = "tokio")]
 pub mod tokio;
+#[cfg(unix)]
+pub mod workers;
 
 pub use blocking::{BUSY_POLL, Blocking, Client, Driver, Server};
 pub use carrier::{Carrier, ClientDriver, ServerDriver};
@@ -137,6 +144,8 @@ pub use hopnet_proto::impairment::Impairment;
 pub use side_channel::{MAX_SIDE_DATAGRAM, SIDE_QUEUE, SideChannel, SideChannelStats};
 pub use socket_stats::SocketStats;
 pub use stats_series::{StatsSample, StatsSeries};
+#[cfg(unix)]
+pub use workers::{ServerBuilder, Spread, WorkerServer};
 
 /// The protocol without I/O, the `hopnet-proto` crate: the state machines these drivers run
 /// ([`proto::Server`], [`proto::Client`]), for a loop of your own or a look inside.

@@ -250,7 +250,7 @@ impl<R: Role> Carrier for Endpoint<R, Blocking> {
 /// given.
 impl<R: Role> Endpoint<R, Blocking> {
     /// Runs `machine` on `socket` (made non-blocking).
-    pub(super) fn on(
+    pub(crate) fn on(
         socket: UdpSocket,
         machine: R::Machine,
     ) -> Result<Endpoint<R, Blocking>, Error> {
