@@ -67,7 +67,12 @@ fn two_seconds_under_a_budget() {
 
 #[test]
 fn bad_flags_are_refused() {
-    for args in [&["--hz", "0"][..], &["--loss", "2"], &["--nope", "1"], &["--seed"]] {
+    for args in [
+        &["--hz", "0"][..],
+        &["--loss", "2"],
+        &["--nope", "1"],
+        &["--seed"],
+    ] {
         let out = Command::new(env!("CARGO_BIN_EXE_cubes"))
             .args(args)
             .output()

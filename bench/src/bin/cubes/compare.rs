@@ -36,6 +36,18 @@ struct RCube {
     awake: bool,
 }
 
+/// The whole scene as one value with deltas: the snapshot-delta scheme hopnet had before
+/// per-cube updates (a delta of every cube against the client's acknowledged snapshot).
+#[derive(Rabbit, Debug, Clone, PartialEq)]
+#[rabbit(delta)]
+struct Snapshot {
+    cubes: Vec<CubeState>,
+}
+
+/// Ticks between a snapshot and the one its delta is against: the newest a client has
+/// acknowledged at a 50 ms round trip without loss (3 ticks there and back, 1 to answer).
+pub const DELTA_BEHIND: u32 = 4;
+
 /// Summed encoded sizes over the ticks measured.
 #[derive(Debug, Default, Clone)]
 pub struct Sizes {
@@ -44,11 +56,14 @@ pub struct Sizes {
     pub bitcode: u64,
     pub rabbit_full: u64,
     pub rabbit_quantized: u64,
+    /// Ticks with a delta row (a snapshot `DELTA_BEHIND` earlier existed).
+    pub delta_ticks: u64,
+    pub rabbit_delta: u64,
 }
 
 impl Sizes {
     /// Encodes one tick's scene each way and adds the sizes.
-    pub fn add(&mut self, bodies: &[Body], states: &[CubeState]) {
+    pub fn add(&mut self, bodies: &[Body], states: &[CubeState], baseline: Option<&[CubeState]>) {
         let mirror: Vec<MCube> = bodies
             .iter()
             .map(|b| MCube {
@@ -69,12 +84,23 @@ impl Sizes {
             .collect();
         let len = |r: Result<Vec<u8>, String>| r.map(|b| b.len() as u64).unwrap_or(0);
         self.ticks += 1;
-        self.bincode += len(
-            bincode::encode_to_vec(&mirror, bincode::config::standard()).map_err(|e| e.to_string()),
-        );
+        self.bincode +=
+            len(bincode::encode_to_vec(&mirror, bincode::config::standard())
+                .map_err(|e| e.to_string()));
         self.bitcode += bitcode::encode(&mirror).len() as u64;
         self.rabbit_full += len(hopnet_codec::to_bytes(&ours).map_err(|e| e.to_string()));
         self.rabbit_quantized += len(hopnet_codec::to_bytes(states).map_err(|e| e.to_string()));
+        if let Some(base) = baseline {
+            let now = Snapshot {
+                cubes: states.to_vec(),
+            };
+            let base = Snapshot {
+                cubes: base.to_vec(),
+            };
+            self.delta_ticks += 1;
+            self.rabbit_delta +=
+                len(hopnet_codec::delta::to_bytes(&now, &base).map_err(|e| e.to_string()));
+        }
     }
 
     /// Each row in kbit/s at `hz` updates a second.
@@ -87,10 +113,25 @@ impl Sizes {
             }
         };
         vec![
-            ("bincode (full floats)", kbps(self.bincode)),
-            ("bitcode (full floats)", kbps(self.bitcode)),
-            ("rabbit (full floats)", kbps(self.rabbit_full)),
-            ("rabbit (quantized, no deltas)", kbps(self.rabbit_quantized)),
+            ("full snapshot, bincode (full floats)", kbps(self.bincode)),
+            ("full snapshot, bitcode (full floats)", kbps(self.bitcode)),
+            (
+                "full snapshot, rabbit (full floats)",
+                kbps(self.rabbit_full),
+            ),
+            (
+                "full snapshot, rabbit (quantized)",
+                kbps(self.rabbit_quantized),
+            ),
+            (
+                "snapshot delta against 4 ticks back, rabbit (quantized)",
+                if self.delta_ticks == 0 {
+                    0.0
+                } else {
+                    self.rabbit_delta as f64 / self.delta_ticks as f64 * 8.0 * f64::from(hz)
+                        / 1000.0
+                },
+            ),
         ]
     }
 }

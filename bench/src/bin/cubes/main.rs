@@ -29,9 +29,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Settings, String> {
     let mut s = Settings::default();
     let mut args = args;
     while let Some(flag) = args.next() {
-        let value = args
-            .next()
-            .ok_or_else(|| format!("{flag} needs a value"))?;
+        let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;
         let bad = |e: &dyn std::fmt::Display| format!("{flag} {value}: {e}");
         match flag.as_str() {
             "--clients" => s.clients = value.parse().map_err(|e| bad(&e))?,
@@ -58,7 +56,7 @@ fn main() -> ExitCode {
     match run::run(&settings) {
         Ok((report, sizes)) => {
             for (row, kbps) in sizes.rows(settings.hz) {
-                eprintln!("full snapshot, {row}: {kbps:.0} kbit/s");
+                eprintln!("{row}: {kbps:.0} kbit/s of messages");
             }
             match serde_json::to_string(&report) {
                 Ok(line) => {

@@ -184,6 +184,9 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
     let mut sizes = Sizes::default();
     let mut problems: Vec<String> = Vec::new();
     let mut next_tick = 1u32;
+    // CUBES_DEBUG: each second's bytes and most cubes awake, on standard error.
+    let debug = std::env::var_os("CUBES_DEBUG").is_some();
+    let mut awake_per_second: Vec<usize> = Vec::new();
     let end = start + Duration::from_secs(settings.seconds);
 
     while net.now() < end {
@@ -222,8 +225,16 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
             scene.step();
             let bodies = scene.bodies();
             let states: Vec<CubeState> = bodies.iter().map(CubeState::quantize).collect();
+            if debug {
+                let awake = bodies.iter().filter(|b| b.awake).count();
+                let second = ((tick - 1) / hz) as usize;
+                awake_per_second.resize(awake_per_second.len().max(second + 1), 0);
+                awake_per_second[second] = awake_per_second[second].max(awake);
+            }
             if tick % COMPARE_EVERY == 0 {
-                sizes.add(&bodies, &states);
+                let behind = tick.checked_sub(crate::compare::DELTA_BEHIND);
+                let base = history.iter().find(|t| Some(t.tick) == behind);
+                sizes.add(&bodies, &states, base.map(|t| t.states.as_slice()));
             }
             for peer in &mut peers {
                 let Some(update) = peer.update(tick, &states, &bodies, per_tick) else {
@@ -273,6 +284,15 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
     }
 
     let seconds = settings.seconds as usize;
+    if debug {
+        for (s, bytes) in net.client(0).per_second.iter().enumerate() {
+            let awake = awake_per_second.get(s).copied().unwrap_or(0);
+            eprintln!(
+                "second {s}: {} kbit/s, at most {awake} cubes awake",
+                bytes * 8 / 1000
+            );
+        }
+    }
     let kbps = |bytes: u64| bytes as f64 * 8.0 / 1000.0;
     let first = &net.client(0).per_second;
     let total: u64 = first.iter().take(seconds).sum();
@@ -280,8 +300,12 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
     let mut exceeded = 0;
     if let Some(k) = settings.budget_kbps {
         for s in 0..seconds {
-            let over = (0..settings.clients)
-                .any(|i| net.client(i).per_second.get(s).is_some_and(|&b| kbps(b) > k));
+            let over = (0..settings.clients).any(|i| {
+                net.client(i)
+                    .per_second
+                    .get(s)
+                    .is_some_and(|&b| kbps(b) > k)
+            });
             exceeded += u64::from(over);
         }
     }
@@ -334,4 +358,3 @@ fn percentile(values: &mut [f32], p: f64) -> f64 {
     let (_, v, _) = values.select_nth_unstable_by(rank, f32::total_cmp);
     f64::from(*v)
 }
-

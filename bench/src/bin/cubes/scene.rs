@@ -18,6 +18,12 @@ const PLAYER_HALF: f32 = 1.0;
 pub const ARENA: f32 = 30.0;
 /// The speed the script drives the player cube at.
 const PLAYER_SPEED: f32 = 7.0;
+/// At most this long of settling before the first tick.
+const SETTLE_SECONDS: u32 = 10;
+/// Cubes this near the moving player cube are pulled towards it (metres).
+const PULL_RADIUS: f32 = 6.0;
+/// The pull's velocity change a step at the player cube, fading to none at the radius.
+const PULL: f32 = 0.25;
 /// The player's index among the cubes (the last).
 pub const PLAYER: usize = CUBES - 1;
 
@@ -83,7 +89,11 @@ impl Scene {
             );
         };
         let span = ARENA + 2.0 * thick;
-        fixed(&mut world, Vector::new(0.0, -thick, 0.0), Vector::new(span, thick, span));
+        fixed(
+            &mut world,
+            Vector::new(0.0, -thick, 0.0),
+            Vector::new(span, thick, span),
+        );
         for (x, z) in [(1.0, 0.0), (-1.0, 0.0), (0.0, 1.0), (0.0, -1.0)] {
             let at = Vector::new(x * (ARENA + thick), 5.0, z * (ARENA + thick));
             let half = if x != 0.0 {
@@ -124,6 +134,14 @@ impl Scene {
             jump_in: 2 * hz,
         };
         script.next();
+        // The pile at rest before the first tick: the engine's first steps settle contacts
+        // by fractions of a millimetre, which is no part of the game.
+        for _ in 0..SETTLE_SECONDS * hz {
+            world.step();
+            if handles.iter().all(|&h| world.bodies[h].is_sleeping()) {
+                break;
+            }
+        }
         Scene {
             world,
             handles,
@@ -167,6 +185,21 @@ impl Scene {
             impulse.y += 7.0 * mass;
         }
         body.apply_impulse(impulse, true);
+        // As in Fiedler's demo, the moving player cube gathers the cubes near it, so that
+        // many cubes move at once, the load the scene is for.
+        let speed = Vector::new(v.x, 0.0, v.z).length();
+        if speed > 1.0 {
+            for &h in &self.handles[..PLAYER] {
+                let cube = &mut self.world.bodies[h];
+                let to = at - cube.translation();
+                let d = to.length();
+                if d < PULL_RADIUS && d > 0.1 {
+                    let dv = to / d * PULL * (1.0 - d / PULL_RADIUS);
+                    let m = cube.mass();
+                    cube.apply_impulse(dv * m, true);
+                }
+            }
+        }
         self.world.step();
     }
 

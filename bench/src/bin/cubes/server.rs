@@ -98,7 +98,11 @@ impl Peer {
             return None;
         }
         let fits = (room * 8.0 / CUBE_BITS as f64) as usize;
-        wanted.sort_by(|&a, &b| self.priority[b].total_cmp(&self.priority[a]).then(a.cmp(&b)));
+        wanted.sort_by(|&a, &b| {
+            self.priority[b]
+                .total_cmp(&self.priority[a])
+                .then(a.cmp(&b))
+        });
         wanted.truncate(fits);
         wanted.sort_unstable();
         for &i in &wanted {

@@ -14,6 +14,7 @@ const COMPONENT_MAX: f32 = std::f32::consts::FRAC_1_SQRT_2;
 
 /// A unit quaternion as its three smallest components: the fourth follows from the norm.
 #[derive(Rabbit, Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[rabbit(delta)]
 pub struct SmallestThree {
     #[bits(2)]
     pub largest: u8,
@@ -76,6 +77,7 @@ impl SmallestThree {
 
 /// One cube at the wire's precision.
 #[derive(Rabbit, Debug, Clone, Copy, PartialEq)]
+#[rabbit(delta)]
 pub struct CubeState {
     #[rabbit(quantize(range = "-32.0..=32.0", precision = 0.002))]
     pub x: f32,
