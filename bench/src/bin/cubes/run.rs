@@ -231,7 +231,7 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
                 awake_per_second.resize(awake_per_second.len().max(second + 1), 0);
                 awake_per_second[second] = awake_per_second[second].max(awake);
             }
-            if tick % COMPARE_EVERY == 0 {
+            if tick.is_multiple_of(COMPARE_EVERY) {
                 let behind = tick.checked_sub(crate::compare::DELTA_BEHIND);
                 let base = history.iter().find(|t| Some(t.tick) == behind);
                 sizes.add(&bodies, &states, base.map(|t| t.states.as_slice()));
