@@ -46,6 +46,25 @@ pub enum Encoding {
         /// Bits used.
         bits: u32,
     },
+    /// A unit quaternion by "smallest three" (`quaternion(bits = B)`): the index of its
+    /// largest component in 2 bits, then the other three, in order, each the index of its
+    /// nearest point on a grid of `2^bits - 1` points from `-1/√2` to `1/√2` (the index
+    /// `2^bits - 1` reads as the last point), with the signs that make the largest positive;
+    /// the largest is `√(1 - a² - b² - c²)` (zero if that is negative), then all four are
+    /// normalized.
+    SmallestThree {
+        /// Bits of each of the three components.
+        bits: u32,
+    },
+    /// A unit vector by the octahedral mapping (`unit_vector(bits = B)`): `u` then `v`, each
+    /// the index of its nearest point on a grid of `2^bits - 1` points from -1 to 1 (the index
+    /// `2^bits - 1` reads as 1); `z` is
+    /// `1 - |u| - |v|`, and where that is negative `(x, y)` is
+    /// `((1 - |v|)·sign u, (1 - |u|)·sign v)`; then normalized.
+    Octahedral {
+        /// Bits of each of the two coordinates.
+        bits: u32,
+    },
     /// IEEE-754 bits, least significant first.
     Float {
         /// 32 or 64.

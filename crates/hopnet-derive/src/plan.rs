@@ -169,6 +169,12 @@ pub enum Codec {
         max: f64,
         step: f64,
     },
+    /// `quantize(...)` with a grid per axis: `(min, max, step)` of each, `x` first.
+    QuantizeAxes(Vec<(f64, f64, f64)>),
+    /// `quaternion(bits = B)`.
+    Quaternion(u32),
+    /// `unit_vector(bits = B)`.
+    UnitVector(u32),
 }
 
 impl Codec {

@@ -72,6 +72,37 @@ pub struct Stats {
     pub tracked_lost: u64,
 }
 
+impl Stats {
+    /// What the congestion controller says the link carries now, in bytes per second: the
+    /// congestion window's chunks, each a full spec datagram ([`CHUNK_SIZE`](crate::CHUNK_SIZE)
+    /// bytes and the [`HEADER_LEN`](crate::HEADER_LEN)-byte header), once per smoothed round
+    /// trip. `None` before the first round-trip sample.
+    ///
+    /// A sender that keeps its own traffic under this figure (a replicator's byte budget per
+    /// client) sends a client on a slow or congested link less, instead of queueing what the
+    /// link cannot carry. On the extended wire's larger datagrams it understates the window.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use hopnet_proto::Stats;
+    ///
+    /// let stats = Stats {
+    ///     congestion_window: 16,
+    ///     smoothed_rtt: Some(Duration::from_millis(100)),
+    ///     ..Stats::default()
+    /// };
+    /// // 16 datagrams of 508 bytes every 100 ms.
+    /// assert_eq!(stats.send_rate(), Some(81_280));
+    /// assert_eq!(Stats::default().send_rate(), None);
+    /// ```
+    pub fn send_rate(&self) -> Option<u64> {
+        let rtt = self.smoothed_rtt?.as_micros().max(1);
+        let window =
+            u128::from(self.congestion_window) * (crate::CHUNK_SIZE + crate::HEADER_LEN) as u128;
+        Some(u64::try_from(window * 1_000_000 / rtt).unwrap_or(u64::MAX))
+    }
+}
+
 /// Statistics of an [`Server`](crate::Server) as a whole.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ServerStats {

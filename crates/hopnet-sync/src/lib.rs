@@ -9,6 +9,7 @@
 //! | [`predict`] | client | the client's own inputs applied at once through the game's [`Simulation`](predict::Simulation); rewind and replay when the server disagrees beyond a tolerance; corrections blended in, counted and sized |
 //! | [`interpolate`] | client | remote entities drawn a delay behind the newest snapshot; dead reckoning for a bounded time when snapshots stop; converging back without a jump |
 //! | [`lag_compensation`] | server | a bounded history of hit volumes; a client's action judged against the world at its view's tick, its claim clamped to a rewind window |
+//! | [`replicate`] | both | the world sent at scale: each client only the entities in its scope (rooms, a spatial rule), in priority order (an accumulator), within its byte budget (the game's cap and its link's rate), each entity a delta against the state that client acknowledged |
 //!
 //! How they fit in one game loop, and what each costs, is in the `sync_lab` example: a small
 //! shooter in hopnet's simulator, one server and four clients, which measures each part (its
@@ -25,6 +26,7 @@
 //! | `predict.rs` | the history, the replay, the smoothing of corrections |
 //! | `interpolate.rs` | the snapshot buffer, interpolation, dead reckoning, converging back |
 //! | `lag_compensation.rs` | the history of hit volumes, the rewind, the window |
+//! | `replicate/` | rooms, spatial scope, the priority accumulator, the budget, baselines, the update, the server and client sides (one file each; the module's docs hold its table) |
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -32,6 +34,7 @@ pub mod input;
 pub mod interpolate;
 pub mod lag_compensation;
 pub mod predict;
+pub mod replicate;
 pub mod tick_sync;
 
 /// A simulation tick's number, as client and server count them.

@@ -34,9 +34,9 @@ pub use words::{word_over, word_plan, word_sum};
 
 pub use crate::codec::{
     BigEndian, CString, CountValue, Counted, CountedDecode, FieldCodec, FieldDecode, Fixed,
-    FixedLen, Leb128, Leb128Signed, Leb128ZigZag, LittleEndian, MaxLen, Native, Quantize, Range,
-    TagCodec, TagIndex, ToEnd, UntilByte, UntilItem, Varint, ZigZag, check_count, check_until,
-    with_expression,
+    FixedLen, Leb128, Leb128Signed, Leb128ZigZag, LittleEndian, MaxLen, Native, Octahedral,
+    Quantize, QuantizeAxes, Range, SmallestThree, TagCodec, TagIndex, ToEnd, UntilByte, UntilItem,
+    Varint, ZigZag, check_count, check_until, with_expression,
 };
 pub use crate::delta::{coded_decode_changes, coded_encode_changes, coded_unchanged};
 pub use crate::encode::Encode;

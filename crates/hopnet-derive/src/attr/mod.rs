@@ -9,6 +9,7 @@
 mod delta;
 mod layout_values;
 mod parse;
+pub mod quantize;
 pub mod rules;
 mod value;
 
@@ -19,7 +20,7 @@ use syn::{Attribute, Expr, ExprLit, Lit};
 
 use crate::ctxt::Ctxt;
 use rules::Rule;
-pub use value::{Encoding, Value};
+pub use value::{Encoding, Grid, Value};
 
 /// One option as written.
 pub struct Attr {

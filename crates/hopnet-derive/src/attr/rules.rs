@@ -8,6 +8,7 @@ use syn::meta::ParseNestedMeta;
 use super::delta as parse_delta;
 use super::layout_values as layout;
 use super::parse;
+use super::quantize as lossy;
 use super::value::Value;
 use crate::ctxt::Ctxt;
 
@@ -186,7 +187,7 @@ pub const RULES: &[Rule] = &[
     row("transform", FIELD, IN_FIELD, layout::expression),
     row("computed", FIELD, IN_FIELD, layout::expression),
     row("pad_before", FIELD, IN_FIELD, layout::pad_before),
-    // Delta encoding (`guide::delta`), and the float grid it goes with.
+    // Delta encoding (`guide::delta`).
     row("delta", CONTAINER, IN_CONTAINER, parse_delta::delta),
     row(
         "key",
@@ -194,7 +195,10 @@ pub const RULES: &[Rule] = &[
         "it goes on a list field, naming its items' key",
         parse_delta::key,
     ),
-    encoding("quantize", parse_delta::quantize),
+    // Lossy floats (`guide::quantize`): their checks are in `valid/quantize.rs`.
+    encoding("quantize", lossy::quantize),
+    encoding("quaternion", lossy::quaternion),
+    encoding("unit_vector", lossy::unit_vector),
 ];
 
 /// The rule of the attribute `name`.

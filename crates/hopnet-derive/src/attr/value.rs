@@ -56,8 +56,24 @@ pub enum Encoding {
     MaxLen(Expr),
     /// `with = "path"`.
     With(syn::Path),
-    /// `quantize(range = "A..=B", precision = P)`.
-    Quantize { min: f64, max: f64, step: f64 },
+    /// `quantize(range = "A..=B", precision = P)`: `all` the grid of every axis not in
+    /// `axes` (`x(...)`, `y(...)`, ... by index, each with the span of its name).
+    Quantize {
+        all: Option<Grid>,
+        axes: Vec<(usize, Grid, Span)>,
+    },
+    /// `quaternion(bits = B)`.
+    Quaternion { bits: u32 },
+    /// `unit_vector(bits = B)`.
+    UnitVector { bits: u32 },
+}
+
+/// A float grid: `min`, `min + step`, ... up to `max`.
+#[derive(Clone, Copy)]
+pub struct Grid {
+    pub min: f64,
+    pub max: f64,
+    pub step: f64,
 }
 
 impl Encoding {

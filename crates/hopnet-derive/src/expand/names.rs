@@ -122,6 +122,22 @@ impl Names {
                 let [min, max, step] = [min, max, step].map(|v| Literal::u64_suffixed(v.to_bits()));
                 quote!(#k::Quantize<#min, #max, #step>)
             }
+            Codec::QuantizeAxes(grids) => {
+                let axes = grids.iter().map(|(min, max, step)| {
+                    let [min, max, step] =
+                        [min, max, step].map(|v| Literal::u64_suffixed(v.to_bits()));
+                    quote!(#k::Quantize<#min, #max, #step>)
+                });
+                quote!(#k::QuantizeAxes<(#(#axes,)*)>)
+            }
+            Codec::Quaternion(bits) => {
+                let bits = Literal::u32_suffixed(*bits);
+                quote!(#k::SmallestThree<#bits>)
+            }
+            Codec::UnitVector(bits) => {
+                let bits = Literal::u32_suffixed(*bits);
+                quote!(#k::Octahedral<#bits>)
+            }
         }
     }
 

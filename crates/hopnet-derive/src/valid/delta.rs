@@ -1,16 +1,15 @@
-//! Delta encoding: `delta` on the container, `key` on its list fields, and the float grid of
-//! `quantize`, checked against the types as far as their spelling tells.
+//! Delta encoding: `delta` on the container and `key` on its list fields, checked against the
+//! types as far as their spelling tells.
 
 use syn::Type;
 
-use super::types::{Kind, classify, ty_string};
+use super::types::ty_string;
 use crate::ast::{self, Input};
 use crate::attr::{Attrs, Value};
 use crate::ctxt::Ctxt;
-use crate::plan::{Body, Codec, Delta, DeltaMode, Field};
+use crate::plan::{Body, Delta, DeltaMode, Field};
 
-/// The delta plan, if the container asks for one; reports every misplaced `key` and every
-/// grid its float type cannot hold.
+/// The delta plan, if the container asks for one; reports every misplaced `key`.
 pub fn resolve(cx: &Ctxt, input: &Input<'_>, body: &Body<'_>) -> Option<Delta> {
     let mode = match input.attrs.get("delta").map(|a| &a.value) {
         Some(Value::Delta { per_field: true }) => Some(DeltaMode::PerField),
@@ -50,11 +49,6 @@ pub fn resolve(cx: &Ctxt, input: &Input<'_>, body: &Body<'_>) -> Option<Delta> {
     };
     let mut keys = Vec::new();
     for (field, src) in planned.into_iter().zip(declared) {
-        if let Some(wire) = &field.wire
-            && let Codec::Quantize { min, max, step } = wire.codec
-        {
-            check_grid(cx, &src.attrs, wire.ty, min, max, step);
-        }
         let Some(attr) = src.attrs.get("key") else {
             continue;
         };
@@ -102,57 +96,6 @@ fn is_vec(ty: &Type) -> bool {
             p.path.segments.last().is_some_and(|s| s.ident == "Vec")
         }
         _ => false,
-    }
-}
-
-/// Significand bits of `f32` and `f64`, `Some(None)` for a type that is surely not a float,
-/// `None` for one we cannot judge.
-fn significand(ty: &Type) -> Option<Option<u32>> {
-    match ty {
-        Type::Group(g) => significand(&g.elem),
-        Type::Paren(p) => significand(&p.elem),
-        Type::Path(p) if p.qself.is_none() => {
-            let last = p.path.segments.last()?;
-            match last.ident.to_string().as_str() {
-                "f32" => Some(Some(f32::MANTISSA_DIGITS)),
-                "f64" => Some(Some(f64::MANTISSA_DIGITS)),
-                _ if !matches!(classify(ty), Kind::Unknown) => Some(None),
-                _ => None,
-            }
-        }
-        _ => Some(None),
-    }
-}
-
-/// A grid the field's float type can hold: a grid point, rounded to the type, must re-encode
-/// as itself (the runtime's rule, `Quantize::fits`, reported here at the attribute).
-fn check_grid(cx: &Ctxt, attrs: &Attrs, ty: &Type, min: f64, max: f64, step: f64) {
-    let Some(attr) = attrs.get("quantize") else {
-        return;
-    };
-    match significand(ty) {
-        None => {}
-        Some(None) => cx.error(
-            attr.span,
-            format_args!(
-                "`quantize` applies to `f32` and `f64` fields, not `{}`",
-                ty_string(ty)
-            ),
-        ),
-        Some(Some(bits)) => {
-            let largest = min.abs().max(max.abs());
-            let finest = largest / (1u64 << (bits - 2)) as f64;
-            if step < finest {
-                cx.error(
-                    attr.span,
-                    format_args!(
-                        "precision {step} is too fine for `{}` at {largest}: its values there are about {:.2e} apart; use at least {finest:.2e}",
-                        ty_string(ty),
-                        largest / (1u64 << (bits - 1)) as f64,
-                    ),
-                );
-            }
-        }
     }
 }
 

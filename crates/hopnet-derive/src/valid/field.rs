@@ -9,6 +9,7 @@ use syn::{Ident, Type};
 use super::cond::condition_uses;
 use super::layout::Container;
 use super::place;
+use super::quantize::codec as lossy;
 use super::types::{Kind, classify, is_list, option_inner, ty_string};
 use crate::ast;
 use crate::attr::rules::{Group, Place};
@@ -100,6 +101,14 @@ fn wire<'a>(cx: &Ctxt, f: &'a ast::Field<'a>) -> Wire<'a> {
             codec
         }
         Some((a, Value::Encoding(encoding, span))) => {
+            if let Some(codec) = lossy(cx, a, encoding, ty) {
+                return Wire {
+                    codec,
+                    ty,
+                    cond: None,
+                    layout: Default::default(),
+                };
+            }
             let codec = codec(encoding);
             check(cx, &codec, a, *span, ty);
             codec
@@ -129,11 +138,10 @@ fn codec(encoding: &Encoding) -> Codec {
         },
         Encoding::MaxLen(n) => Codec::MaxLen(n.clone()),
         Encoding::With(path) => Codec::With(path.clone()),
-        Encoding::Quantize { min, max, step } => Codec::Quantize {
-            min: *min,
-            max: *max,
-            step: *step,
-        },
+        // Resolved against the type in `valid/quantize.rs`.
+        Encoding::Quantize { .. } | Encoding::Quaternion { .. } | Encoding::UnitVector { .. } => {
+            Codec::Native
+        }
     }
 }
 
@@ -143,8 +151,17 @@ fn check(cx: &Ctxt, codec: &Codec, attr: &Attr, value_span: Span, ty: &Type) {
     let name = attr.rule.name;
     let not_for = |what: &str| cx.error(attr.span, format_args!("{what}, not `{}`", ty_string(ty)));
     match (codec, classify(ty)) {
-        // `quantize` is checked with the delta attributes (`valid/delta.rs`).
-        (_, Kind::Unknown) | (Codec::Native | Codec::With(_) | Codec::Quantize { .. }, _) => {}
+        // The lossy encodings are checked in `valid/quantize.rs`.
+        (_, Kind::Unknown)
+        | (
+            Codec::Native
+            | Codec::With(_)
+            | Codec::Quantize { .. }
+            | Codec::QuantizeAxes(_)
+            | Codec::Quaternion(_)
+            | Codec::UnitVector(_),
+            _,
+        ) => {}
         (Codec::Fixed(n), Kind::Int { bits, .. }) if *n > bits => cx.error(
             value_span,
             format_args!(

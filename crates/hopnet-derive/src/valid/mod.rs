@@ -9,6 +9,7 @@ mod field;
 mod items;
 mod layout;
 mod place;
+mod quantize;
 mod tag;
 mod types;
 mod via;
