@@ -6,7 +6,7 @@ use hopnet_codec::Rabbit;
 use serde::{Deserialize, Serialize};
 
 use crate::scene::Body;
-use crate::wire::CubeState;
+use crate::wire::Cube;
 
 /// A cube with the article's 321 bits of state, for the serde-side peers.
 #[derive(
@@ -41,7 +41,7 @@ struct RCube {
 #[derive(Rabbit, Debug, Clone, PartialEq)]
 #[rabbit(delta)]
 struct Snapshot {
-    cubes: Vec<CubeState>,
+    cubes: Vec<Cube>,
 }
 
 /// Ticks between a snapshot and the one its delta is against: the newest a client has
@@ -63,7 +63,7 @@ pub struct Sizes {
 
 impl Sizes {
     /// Encodes one tick's scene each way and adds the sizes.
-    pub fn add(&mut self, bodies: &[Body], states: &[CubeState], baseline: Option<&[CubeState]>) {
+    pub fn add(&mut self, bodies: &[Body], states: &[Cube], baseline: Option<&[Cube]>) {
         let mirror: Vec<MCube> = bodies
             .iter()
             .map(|b| MCube {

@@ -8,18 +8,21 @@
 //!
 //! Defaults: 4 clients, 30 s, seed 1, 60 Hz, no loss, 50 ms round trip, no budget. Before the
 //! last line, on standard error, the comparison rows: the same scene sent whole every tick.
+//!
+//! The cubes go over hopnet-sync's replication; with `CUBES_SYNC=local` in the environment,
+//! over a scheme the game writes on hopnet's tracked messages alone (see `local.rs`).
 
 mod compare;
 mod counted;
+mod local;
+mod replicated;
 mod run;
 mod scene;
-mod server;
-mod view;
 mod wire;
 
 use std::process::ExitCode;
 
-use run::Settings;
+use run::{SchemeKind, Settings};
 
 const USAGE: &str = "usage: cubes --clients C --seconds S --seed N [--hz H] [--loss P] \
                      [--rtt-ms R] [--budget-kbps K]";
@@ -27,6 +30,11 @@ const USAGE: &str = "usage: cubes --clients C --seconds S --seed N [--hz H] [--l
 /// The settings the arguments give, or what is wrong with them.
 fn parse(args: impl Iterator<Item = String>) -> Result<Settings, String> {
     let mut s = Settings::default();
+    // The game-side scheme instead of hopnet-sync's replication, for comparison; an
+    // environment variable, so that the command line stays the issue's.
+    if std::env::var("CUBES_SYNC").is_ok_and(|v| v == "local") {
+        s.scheme = SchemeKind::Local;
+    }
     let mut args = args;
     while let Some(flag) = args.next() {
         let value = args.next().ok_or_else(|| format!("{flag} needs a value"))?;

@@ -8,12 +8,17 @@ use hopnet::proto::{Client, Server};
 use hopnet::sim::{LinkConfig, SimNetwork};
 use hopnet::{Config, Event, ServerEvent};
 
+use hopnet::proto::ConnectionId;
+
 use crate::compare::Sizes;
 use crate::counted::{Counted, IP_UDP};
+use crate::local::Local;
+use crate::replicated::Replicated;
 use crate::scene::{Body, CUBES, PLAYER, Scene};
-use crate::server::Peer;
-use crate::view::View;
-use crate::wire::{CubeState, Update, angle_deg, distance};
+use crate::wire::{Cube, angle_deg, distance};
+
+/// The simulated network the runs use.
+pub type Net = SimNetwork<Server, Counted>;
 
 /// Bits of a cube in the article's raw state: quaternion, linear velocity and position as
 /// 32-bit floats, and the flag.
@@ -37,6 +42,69 @@ pub struct Settings {
     pub loss: f64,
     pub rtt_ms: u64,
     pub budget_kbps: Option<f64>,
+    /// Which sync sends the cubes.
+    pub scheme: SchemeKind,
+}
+
+/// The two ways of sending the cubes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SchemeKind {
+    /// hopnet-sync's replication (the default).
+    Replicated,
+    /// The game-side scheme on tracked messages alone (`CUBES_SYNC=local`).
+    Local,
+}
+
+/// The sync of a run.
+enum Scheme {
+    Replicated(Replicated),
+    Local(Local),
+}
+
+impl Scheme {
+    fn send_tick(
+        &mut self,
+        tick: u32,
+        now: &[Cube],
+        bodies: &[Body],
+        net: &mut Net,
+    ) -> Result<(), String> {
+        match self {
+            Scheme::Replicated(r) => {
+                let at = net.now();
+                r.send_tick(tick, now, bodies, net, at)
+            }
+            Scheme::Local(l) => l.send_tick(tick, now, bodies, net),
+        }
+    }
+
+    fn event(&mut self, client: usize, event: &Event) {
+        match self {
+            Scheme::Replicated(r) => r.event(client, event),
+            Scheme::Local(l) => l.event(client, event),
+        }
+    }
+
+    fn charge(&mut self, client: usize, bytes: u64, net: &Net) {
+        match self {
+            Scheme::Replicated(r) => r.charge(client, bytes, net.now()),
+            Scheme::Local(l) => l.charge(client, bytes),
+        }
+    }
+
+    fn receive(&mut self, client: usize, bytes: &[u8]) -> Result<u32, String> {
+        match self {
+            Scheme::Replicated(r) => r.receive(client, bytes),
+            Scheme::Local(l) => l.receive(client, bytes),
+        }
+    }
+
+    fn shown(&self, client: usize, i: usize) -> Option<&Cube> {
+        match self {
+            Scheme::Replicated(r) => r.shown(client, i),
+            Scheme::Local(l) => l.shown(client, i),
+        }
+    }
 }
 
 impl Default for Settings {
@@ -49,6 +117,7 @@ impl Default for Settings {
             loss: 0.0,
             rtt_ms: 50,
             budget_kbps: None,
+            scheme: SchemeKind::Replicated,
         }
     }
 }
@@ -70,7 +139,7 @@ pub struct Report {
 struct Truth {
     tick: u32,
     bodies: Vec<Body>,
-    states: Vec<CubeState>,
+    states: Vec<Cube>,
     near: Vec<usize>,
 }
 
@@ -119,8 +188,7 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
         ..LinkConfig::default()
     };
     let server = Server::with_seed(Config::default(), settings.seed ^ 0x5eed);
-    let mut net: SimNetwork<Server, Counted> =
-        SimNetwork::with_machines(settings.seed, server, link);
+    let mut net: Net = SimNetwork::with_machines(settings.seed, server, link);
     let patient = Config::builder()
         .connect_timeout(CONNECT_WAIT)
         .build()
@@ -152,9 +220,7 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
     }
 
     let mut scene = Scene::new(settings.seed, hz);
-    let initial: Vec<CubeState> = scene.bodies().iter().map(CubeState::quantize).collect();
-    // Both ends load the scene as it starts; from then on only the wire tells the clients.
-    let mut peers = Vec::new();
+    let mut conns: Vec<ConnectionId> = Vec::new();
     let mut peer_of_addr = HashMap::new();
     let mut peer_of_conn = HashMap::new();
     for i in 0..settings.clients {
@@ -165,13 +231,15 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
             .ok_or("a client connected without a connection")?;
         peer_of_addr.insert(addr, i);
         peer_of_conn.insert(conn, i);
-        peers.push(Peer::new(conn, &initial));
+        conns.push(conn);
     }
-    let mut views: Vec<View> = (0..settings.clients).map(|_| View::new(&initial)).collect();
-    // Bytes a tick under the budget; a tenth is kept back for what the bucket cannot foresee.
-    let per_tick = settings
-        .budget_kbps
-        .map(|k| 0.9 * k * 1000.0 / 8.0 / hz as f64);
+    // The clients hold nothing: every cube reaches them over the wire.
+    let mut scheme = match settings.scheme {
+        SchemeKind::Replicated => Scheme::Replicated(Replicated::new(&conns, settings.budget_kbps)),
+        SchemeKind::Local => Scheme::Local(Local::new(&conns, CUBES, settings.budget_kbps, hz)),
+    };
+    // Per client, the last tick at which its copy of each cube equalled the server's.
+    let mut fresh_at: Vec<Vec<u32>> = vec![vec![0; CUBES]; settings.clients];
 
     let start = net.now();
     for i in 0..settings.clients {
@@ -200,7 +268,7 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
             }
             if let Some(&p) = peer_of_addr.get(&batch.transmit.destination) {
                 let bytes: u64 = batch.datagrams().map(|d| d.len() as u64 + IP_UDP).sum();
-                peers[p].bucket -= bytes as f64;
+                scheme.charge(p, bytes, &net);
             }
         }
         while let Some(ServerEvent {
@@ -210,21 +278,17 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
             let Some(&p) = peer_of_conn.get(&connection) else {
                 continue;
             };
-            match event {
-                Event::Acknowledged { id } => peers[p].acknowledged(id),
-                Event::Lost { id } => peers[p].lost(id),
-                Event::Disconnected { reason } => {
-                    problems.push(format!("client {p} disconnected: {reason:?}"));
-                }
-                _ => {}
+            if let Event::Disconnected { reason } = &event {
+                problems.push(format!("client {p} disconnected: {reason:?}"));
             }
+            scheme.event(p, &event);
         }
         while start + tick_len * next_tick <= now && next_tick <= ticks {
             let tick = next_tick;
             next_tick += 1;
             scene.step();
             let bodies = scene.bodies();
-            let states: Vec<CubeState> = bodies.iter().map(CubeState::quantize).collect();
+            let states: Vec<Cube> = bodies.iter().map(Cube::quantize).collect();
             if debug {
                 let awake = bodies.iter().filter(|b| b.awake).count();
                 let second = ((tick - 1) / hz) as usize;
@@ -236,18 +300,7 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
                 let base = history.iter().find(|t| Some(t.tick) == behind);
                 sizes.add(&bodies, &states, base.map(|t| t.states.as_slice()));
             }
-            for peer in &mut peers {
-                let Some(update) = peer.update(tick, &states, &bodies, per_tick) else {
-                    continue;
-                };
-                let bytes = hopnet_codec::to_bytes(&update).map_err(|e| e.to_string())?;
-                let conn = peer.conn;
-                let id = net
-                    .server()
-                    .send_tracked(conn, &bytes)
-                    .map_err(|e| format!("sending tick {tick}: {e}"))?;
-                peer.sent(id, tick, update.cubes);
-            }
+            scheme.send_tick(tick, &states, &bodies, &mut net)?;
             history.push_back(Truth {
                 tick,
                 near: nearest(&bodies),
@@ -258,23 +311,21 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
                 history.pop_front();
             }
         }
-        for (i, view) in views.iter_mut().enumerate() {
+        for (i, fresh) in fresh_at.iter_mut().enumerate() {
             while let Some(event) = net.client(i).inner.poll_event() {
                 let Event::Message { bytes, .. } = event else {
                     continue;
                 };
-                let update: Update = match hopnet_codec::from_bytes(&bytes) {
-                    Ok(u) => u,
+                let tick = match scheme.receive(i, &bytes) {
+                    Ok(t) => t,
                     Err(e) => {
-                        problems.push(format!("client {i} could not decode an update: {e}"));
+                        problems.push(format!("client {i} could not apply an update: {e}"));
                         continue;
                     }
                 };
-                view.apply(&update);
-                if update.tick >= hz
-                    && let Some(truth) = history.iter().find(|t| t.tick == update.tick)
-                {
-                    sample(view, truth, &mut samples);
+                if let Some(truth) = history.iter().find(|t| t.tick == tick) {
+                    let measured = (tick >= hz).then_some(&mut samples);
+                    sample(&scheme, i, fresh, truth, measured);
                 }
             }
         }
@@ -285,6 +336,9 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
 
     let seconds = settings.seconds as usize;
     if debug {
+        if let Scheme::Replicated(r) = &scheme {
+            eprintln!("counted, sent, charged besides: {:?}", r.totals());
+        }
         for (s, bytes) in net.client(0).per_second.iter().enumerate() {
             let awake = awake_per_second.get(s).copied().unwrap_or(0);
             eprintln!(
@@ -333,19 +387,39 @@ fn nearest(bodies: &[Body]) -> Vec<usize> {
     order.into_iter().take(NEAR).map(|(_, i)| i).collect()
 }
 
-/// What `view` shows at `truth`'s tick against the server's state then.
-fn sample(view: &mut View, truth: &Truth, samples: &mut Samples) {
-    view.note_fresh(truth.tick, &truth.states);
-    for (shown, body) in view.states().zip(&truth.bodies) {
-        samples
-            .position
-            .push(distance(shown.position(), body.position) as f32);
-        samples
-            .orientation
-            .push(angle_deg(shown.rotation.rotation(), body.rotation) as f32);
+/// What `client` shows at `truth`'s tick against the server's state then: the cubes it
+/// shows as the server has them are fresh; with `samples`, the errors of every cube it shows
+/// and the age of the near cubes' copies. (A cube not yet shown has no error; its age runs
+/// from tick 0.)
+fn sample(
+    scheme: &Scheme,
+    client: usize,
+    fresh_at: &mut [u32],
+    truth: &Truth,
+    samples: Option<&mut Samples>,
+) {
+    for (i, fresh) in fresh_at.iter_mut().enumerate() {
+        if scheme.shown(client, i) == Some(&truth.states[i]) {
+            *fresh = truth.tick;
+        }
+    }
+    let Some(samples) = samples else {
+        return;
+    };
+    for (i, body) in truth.bodies.iter().enumerate() {
+        if let Some(shown) = scheme.shown(client, i) {
+            samples
+                .position
+                .push(distance(shown.position, body.position) as f32);
+            samples
+                .orientation
+                .push(angle_deg(shown.rotation, body.rotation) as f32);
+        }
     }
     for &i in &truth.near {
-        samples.stale.push(view.age(i, truth.tick) as f32);
+        samples
+            .stale
+            .push(truth.tick.saturating_sub(fresh_at[i]) as f32);
     }
 }
 
