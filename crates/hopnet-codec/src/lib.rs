@@ -63,7 +63,9 @@
 //! A value can also be written against a baseline the receiver holds, where what did not
 //! change costs a bit or nothing ([`DeltaEncode`], [`DeltaDecode`], [`delta`]):
 //! `#[rabbit(delta)]` derives them, `#[rabbit(key = "id")]` makes a list of entities a keyed
-//! one, and `#[rabbit(quantize(...))]` puts floats on a grid (see `guide::delta`).
+//! one, and `#[rabbit(quantize(...))]` puts floats on a grid (see `guide::delta`);
+//! `quaternion(bits = B)` and `unit_vector(bits = B)` write rotations and directions in few
+//! bits (see `guide::quantize`).
 //!
 //! # Decoding untrusted input
 //!

@@ -426,3 +426,15 @@ fn the_schema_names_each_encoding() {
         "{text}"
     );
 }
+
+proptest! {
+    /// Any bytes, as a whole cube or as a cube's delta against one: a value or an error.
+    #[test]
+    fn any_bytes_decode_to_a_cube_or_an_error(bytes in proptest::collection::vec(any::<u8>(), 0..24)) {
+        if let Ok(cube) = hopnet_codec::from_bytes::<Cube>(&bytes) {
+            let norm = cube.orientation.iter().map(|&c| f64::from(c).powi(2)).sum::<f64>();
+            prop_assert!((norm - 1.0).abs() < 1e-5);
+        }
+        let _ = delta::from_bytes(&cube(), &bytes);
+    }
+}

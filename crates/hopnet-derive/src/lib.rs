@@ -89,7 +89,9 @@ use syn::{DeriveInput, parse_macro_input};
 /// | field | `#[rabbit(until = "predicate")]` | a `Vec<T>`'s items, then `T::default()`; read until an item the predicate (`Fn(&T) -> bool`) accepts |
 /// | field | `#[rabbit(max_len = N)]` | on a list or string: longer is an error on both sides; bounds `MAX_BITS` |
 /// | field | `#[rabbit(skip)]` | not on the wire; `Default::default()` on decode |
-/// | field | `#[rabbit(quantize(range = "A..=B", precision = P))]` | on `f32` / `f64`: the index of the nearest point of the grid `A, A + P, ...` up to `B`, in the fewest bits that hold the last |
+/// | field | `#[rabbit(quantize(range = "A..=B", precision = P))]` | on `f32` / `f64` (or an array of them, each axis): the index of the nearest point of the grid `A, A + P, ...` up to `B`, in the fewest bits that hold the last; `x(...)`, `y(...)`, `z(...)`, `w(...)` give an array's axes grids of their own |
+/// | field | `#[rabbit(quaternion(bits = B))]` | on `[f32; 4]` or a `Quaternion`: smallest three, `2 + 3B` bits |
+/// | field | `#[rabbit(unit_vector(bits = B))]` | on `[f32; 3]` or a `UnitVector`: octahedral, `2B` bits |
 /// | container | `#[rabbit(delta)]` | also `DeltaEncode` and `DeltaDecode` (the type must be `Clone`): one changed bit, then each field's delta; `delta = "per_field"`: only the fields' |
 /// | field | `#[rabbit(key = "id")]` | with `delta`, on a `Vec<T>`: a keyed list, its items paired with the baseline's by `T`'s field `id` |
 ///

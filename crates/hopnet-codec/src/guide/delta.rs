@@ -165,6 +165,9 @@
 //! encoder's baseline is a value as decoded: keep as baselines what was sent, decoded (or
 //! quantize the world itself), not the unrounded values.
 //!
+//! Vectors of floats, rotations and directions have lossy encodings of their own, on the
+//! [`quantize`](super::quantize) page.
+//!
 //! # Untrusted deltas
 //!
 //! Decoding a delta is as careful as decoding a value: counts are checked against the input

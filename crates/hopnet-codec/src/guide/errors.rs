@@ -36,7 +36,9 @@
 //! - a tag too narrow for its variants, a duplicate variant index, an index a `u32` varint
 //!   tag cannot hold;
 //! - `if` on a field that is not an `Option`, a condition that does not parse, or that names
-//!   the field itself, a later field, a skipped field, `self` or an unknown field.
+//!   the field itself, a later field, a skipped field, `self` or an unknown field;
+//! - the lossy floats' misuses (`quantize`, `quaternion`, `unit_vector`): listed on the
+//!   [`quantize`](super::quantize#misuse) page.
 //!
 //! Types the derive cannot judge by their spelling (an alias, your own type under
 //! `#[bits(N)]`) are left to the trait bounds, and the compiler's error points at the field's

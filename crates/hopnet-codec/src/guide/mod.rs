@@ -56,6 +56,9 @@
 //! | container | [`#[rabbit(delta)]`, `delta = "per_field"`](delta) | also `DeltaEncode` / `DeltaDecode`: the value against a baseline |
 //! | field | [`#[rabbit(key = "id")]`](delta#rabbitkey--field-lists-of-things-with-an-identity) | with `delta`, a `Vec<T>` keyed by its items' `id` |
 //! | field | [`#[rabbit(quantize(range = "A..=B", precision = P))]`](delta#rabbitquantizerange--ab-precision--p-floats-on-a-grid) | a float as the index of its point on a grid |
+//! | field | [`quantize(..., x(...), y(...), z(...))`](quantize#rabbitquantize-on-vectors-one-grid-or-one-per-axis) | a vector of floats on one grid, or a grid per axis |
+//! | field | [`#[rabbit(quaternion(bits = B))]`](quantize#rabbitquaternionbits--b-smallest-three) | a rotation in `2 + 3B` bits (smallest three) |
+//! | field | [`#[rabbit(unit_vector(bits = B))]`](quantize#rabbitunit_vectorbits--b-octahedral-directions) | a direction in `2B` bits (octahedral) |
 //!
 //! Several options can share one attribute: `#[rabbit(range = "0..=9", if = "*on")]`. A field
 //! has at most one encoding (`bits`, `range`, `varint`, `zigzag`, `with`, `max_len`); `if` and
@@ -76,6 +79,8 @@
 //! - [`terminated`]: `cstring`, `leb128`, `leb128_signed`, `leb128_zigzag`;
 //! - [`lists`]: lists counted by earlier fields or ended by a terminator: `count`, `until`;
 //! - [`delta`]: deltas against a baseline: `delta`, `key`, `quantize`;
+//! - [`quantize`]: lossy floats, each with its maximum error: `quantize` on vectors,
+//!   `quaternion`, `unit_vector`;
 //! - [`sizes`]: the size constants, `encoded_bits`, merged writes, hand-written impls;
 //! - [`schema`]: the layout as data;
 //! - [`errors`]: errors at run time, and every compile error;
@@ -89,6 +94,7 @@ pub mod generated;
 pub mod integers;
 pub mod layouts;
 pub mod lists;
+pub mod quantize;
 pub mod schema;
 pub mod sizes;
 pub mod tags;

@@ -59,7 +59,7 @@ pub fn quantize(cx: &Ctxt, meta: &ParseNestedMeta<'_>, _: &'static str) -> Parse
             } else {
                 let mut own = Partial::default();
                 inner.parse_nested_meta(|option| {
-                    ok &= grid_option(cx, &option, &mut own, "an axis's")?;
+                    ok &= grid_option(cx, &option, &mut own, "`quantize` axis")?;
                     Ok(())
                 })?;
                 axes.push((axis, own, at));

@@ -95,7 +95,7 @@ fn quantize(
         return Codec::Native;
     }
     let mut grids = Vec::new();
-    for i in 0..n {
+    for (i, axis) in AXES.iter().enumerate().take(n) {
         match axes.iter().find(|(a, ..)| *a == i) {
             Some((_, g, at)) => {
                 check(g, *at);
@@ -109,8 +109,7 @@ fn quantize(
                 None => cx.error(
                     attr.span,
                     format_args!(
-                        "axis `{}` has no grid: give it `{}(range = ..., precision = ...)` or give the whole a range and a precision",
-                        AXES[i], AXES[i]
+                        "axis `{axis}` has no grid: give it `{axis}(range = ..., precision = ...)` or give the whole a range and a precision"
                     ),
                 ),
             },

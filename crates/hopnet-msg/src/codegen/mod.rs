@@ -21,7 +21,8 @@
 //! fields whose condition uses fields, literals, comparisons, `!`, `&&`, `||` and `is_some()`.
 //! What it cannot write is an error that names the field: byte layouts (`endian`, `bytes`,
 //! `to_end`, `byte_len`, `magic`, `bit_order = "msb"`), computed and transformed fields, custom
-//! codecs, quantized floats, skipped fields, and conditions that call Rust code.
+//! codecs, quantized floats, quaternions and unit vectors (`quaternion`, `unit_vector`), skipped
+//! fields, and conditions that call Rust code.
 //!
 //! The JSON shape of each type is serde's for a derive without renaming: named fields are an
 //! object, a newtype is its one field, other tuples are arrays, a unit struct is `null`; a

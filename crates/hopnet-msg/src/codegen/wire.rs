@@ -197,6 +197,8 @@ fn min_bits(encoding: &Encoding) -> Result<u64, String> {
 fn unsupported(encoding: &Encoding) -> String {
     let what = match encoding {
         Encoding::Quantized { .. } => "a quantized float (`quantize`)",
+        Encoding::SmallestThree { .. } => "a smallest-three quaternion (`quaternion`)",
+        Encoding::Octahedral { .. } => "an octahedral unit vector (`unit_vector`)",
         Encoding::Float { .. } => "a float of neither 32 nor 64 bits",
         Encoding::Bytes { .. } => "a number in whole bytes (`endian`, `bytes = N`)",
         Encoding::FixedLen { .. } => "a fixed number of bytes (`bytes = N`)",

@@ -28,7 +28,8 @@
 //!
 //! What the readers cannot read is refused when the file is generated, naming the field: the
 //! encodings the TypeScript codegen refuses (byte layouts, computed and custom fields, quantized
-//! floats), 128-bit integers, and ranges or signed plain-bit integers wider than 53 bits (but 64).
+//! floats, quaternions, unit vectors), 128-bit integers, and ranges or signed plain-bit
+//! integers wider than 53 bits (but 64).
 //! LZ4-compressed messages of the extended wire are reassembled and shown as compressed, not
 //! decoded (`rabbit-msg pcap` decodes them). Snow Fight's dissector ([`snow_fight`]) also
 //! knows the server's snapshot deltas (`hopnet_snow_fight::delta`, not in the spec): it shows a

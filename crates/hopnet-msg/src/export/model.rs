@@ -182,6 +182,12 @@ pub enum EncodingDoc {
         step: f64,
         bits: u32,
     },
+    SmallestThree {
+        bits: u32,
+    },
+    Octahedral {
+        bits: u32,
+    },
     Float {
         bits: u32,
     },
@@ -276,6 +282,8 @@ impl EncodingDoc {
             Varint { .. } => "a varint",
             Range { .. } => "a range",
             Quantized { .. } => "a quantized float",
+            SmallestThree { .. } => "a smallest-three quaternion",
+            Octahedral { .. } => "an octahedral unit vector",
             Float { .. } => "a float",
             Option { .. } => "an option",
             List { .. } => "a list",

@@ -49,6 +49,8 @@ impl Walk {
                 step: *step,
                 bits: *bits,
             },
+            Encoding::SmallestThree { bits } => D::SmallestThree { bits: *bits },
+            Encoding::Octahedral { bits } => D::Octahedral { bits: *bits },
             Encoding::Float { bits } => D::Float { bits: *bits },
             Encoding::Option(item) => D::Option {
                 item: boxed(self, item)?,
