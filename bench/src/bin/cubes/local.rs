@@ -5,8 +5,8 @@
 
 use std::collections::HashMap;
 
-use hopnet::proto::{ConnectionId, MessageId};
 use hopnet::Event;
+use hopnet::proto::{ConnectionId, MessageId};
 
 use crate::run::Net;
 use crate::scene::{Body, PLAYER};

@@ -57,7 +57,7 @@ pub enum SchemeKind {
 
 /// The sync of a run.
 enum Scheme {
-    Replicated(Replicated),
+    Replicated(Box<Replicated>),
     Local(Local),
 }
 
@@ -235,7 +235,9 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
     }
     // The clients hold nothing: every cube reaches them over the wire.
     let mut scheme = match settings.scheme {
-        SchemeKind::Replicated => Scheme::Replicated(Replicated::new(&conns, settings.budget_kbps)),
+        SchemeKind::Replicated => {
+            Scheme::Replicated(Box::new(Replicated::new(&conns, settings.budget_kbps)))
+        }
         SchemeKind::Local => Scheme::Local(Local::new(&conns, CUBES, settings.budget_kbps, hz)),
     };
     // Per client, the last tick at which its copy of each cube equalled the server's.
@@ -335,6 +337,19 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
     }
 
     let seconds = settings.seconds as usize;
+    if debug && let Some(last) = history.back() {
+        for &i in &last.near {
+            let age = last.tick.saturating_sub(fresh_at[0][i]);
+            if age > 60 {
+                eprintln!(
+                    "cube {i}: {age} ticks stale, body {:?}, shown {:?}, server {:?}",
+                    last.bodies[i],
+                    scheme.shown(0, i),
+                    last.states[i]
+                );
+            }
+        }
+    }
     if debug {
         if let Scheme::Replicated(r) = &scheme {
             eprintln!("counted, sent, charged besides: {:?}", r.totals());
@@ -399,7 +414,10 @@ fn sample(
     samples: Option<&mut Samples>,
 ) {
     for (i, fresh) in fresh_at.iter_mut().enumerate() {
-        if scheme.shown(client, i) == Some(&truth.states[i]) {
+        if scheme
+            .shown(client, i)
+            .is_some_and(|shown| same(shown, &truth.states[i]))
+        {
             *fresh = truth.tick;
         }
     }
@@ -421,6 +439,15 @@ fn sample(
             .stale
             .push(truth.tick.saturating_sub(fresh_at[i]) as f32);
     }
+}
+
+/// Whether a client's copy shows the server's quantized state: the same grid points, and an
+/// orientation within 0.01°. (Near a tie between two components for the largest, a decoded
+/// rotation may re-encode as the other, some 0.004° away: the same state to the codec.)
+fn same(shown: &Cube, server: &Cube) -> bool {
+    shown.position == server.position
+        && shown.awake == server.awake
+        && angle_deg(shown.rotation, server.rotation) < 0.01
 }
 
 /// The `p`-th percentile (nearest rank) of `values`; 0 for none.

@@ -25,14 +25,29 @@ impl Cube {
     pub fn quantize(body: &Body) -> Cube {
         let [x, y, z] = body.position;
         let raw = Cube {
-            position: [x.clamp(-32.0, 32.0), y.clamp(-1.0, 31.0), z.clamp(-32.0, 32.0)],
+            position: [
+                x.clamp(-32.0, 32.0),
+                y.clamp(-1.0, 31.0),
+                z.clamp(-32.0, 32.0),
+            ],
             rotation: body.rotation,
             awake: body.awake,
         };
-        hopnet_codec::to_bytes(&raw)
-            .ok()
-            .and_then(|b| hopnet_codec::from_bytes(&b).ok())
-            .unwrap_or(raw)
+        // Near a tie between two components for the largest, a decoded rotation may
+        // re-encode as the other: go on until the value decodes as itself (a step or two), so
+        // that what the client decodes is exactly what the server holds.
+        let mut value = raw;
+        for _ in 0..4 {
+            let again: Option<Cube> = hopnet_codec::to_bytes(&value)
+                .ok()
+                .and_then(|b| hopnet_codec::from_bytes(&b).ok());
+            match again {
+                Some(next) if next == value => break,
+                Some(next) => value = next,
+                None => break,
+            }
+        }
+        value
     }
 }
 
