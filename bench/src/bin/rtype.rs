@@ -15,8 +15,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use hopnet::Impairment;
 use hopnet::Driver;
+use hopnet::Impairment;
 use hopnet_protocols::rtype::{Instance, InstanceClient, Phase, moves};
 use rustix::time::{ClockId, clock_gettime};
 

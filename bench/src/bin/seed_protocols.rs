@@ -20,9 +20,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use hopnet::Machine;
-use hopnet::Impairment;
 use hopnet::Driver;
+use hopnet::Impairment;
+use hopnet::Machine;
 use hopnet_protocols::{semi_ordered_udp as sou, woke};
 
 fn cpu() -> Duration {

@@ -11,8 +11,8 @@ use bench::transport::hopnet_peer::{Flavor, config};
 use bench::transport::{
     Outcome, Params, RttParams, Shared, payload, ping_loop, spawn_server, start_reliable, tag_of,
 };
-use hopnet::{Client, Server};
 use hopnet::secure::{ConnectToken, ConnectTokenBuilder, Key};
+use hopnet::{Client, Server};
 use hopnet::{Delivery, Error, Event};
 
 const PROTOCOL_ID: u64 = 7;
