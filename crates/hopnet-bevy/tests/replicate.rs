@@ -1,0 +1,295 @@
+//! Component replication with scope, priority and budget, as two apps over the simulator: a
+//! client holds only entities in its scope (rooms and a radius), entities entering and
+//! leaving scope spawn and despawn on it, its bytes stay under its cap every second at 0 and
+//! 10 % loss, a world at rest costs nothing once acknowledged, and the copies converge.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::time::Duration;
+
+use bevy::prelude::*;
+use common::{Stepper, app};
+use hopnet::sim::LinkConfig;
+use hopnet_bevy::client::{ClientReplication, ServerEntities};
+use hopnet_bevy::prelude::*;
+use hopnet_bevy::server::{ClientViews, ServerReplication};
+use hopnet_bevy::sim::SimNet;
+use hopnet_bevy::{InRooms, ServerEntity};
+use hopnet_codec::Rabbit;
+use hopnet_sync::replicate::{Radius, RoomId};
+
+#[derive(Component, Rabbit, Debug, Clone, PartialEq)]
+#[rabbit(delta)]
+struct Body {
+    x: i32,
+    y: i32,
+    hue: u16,
+}
+
+/// 50 frames a second.
+const FRAME: Duration = Duration::from_millis(20);
+const PER_SECOND: u32 = 50;
+/// Client 0's cap, in bytes per second: far less than the moving world needs.
+const CAP: u64 = 1_200;
+const ENTITIES: i32 = 60;
+/// Entity 30 (x = 300) is in this room alone.
+const ROOM: RoomId = RoomId(7);
+
+/// Whether the server's bodies move.
+#[derive(Resource)]
+struct Moving(bool);
+
+fn wiggle(moving: Res<Moving>, mut bodies: Query<&mut Body>) {
+    if moving.0 {
+        for mut b in &mut bodies {
+            b.y += 1;
+        }
+    }
+}
+
+fn protocol(app: &mut App) {
+    app.replicate::<Body>();
+}
+
+struct Run {
+    stepper: Stepper,
+    ids: Vec<ConnectionId>,
+    /// Per client, the server's entities in its scope over the last frames, newest last.
+    scopes: Vec<VecDeque<BTreeSet<u64>>>,
+    /// Per client, every server entity it ever held.
+    ever: Vec<BTreeSet<u64>>,
+}
+
+/// How many frames back a client's entity may have been in scope (a despawn's way over the
+/// link, sent again every frame until acknowledged).
+const LAG: usize = 25;
+
+impl Run {
+    fn new(loss: f64, seed: u64) -> Run {
+        let link = LinkConfig {
+            loss,
+            delay: Duration::from_millis(20),
+            jitter: Duration::from_millis(5),
+            ..LinkConfig::default()
+        };
+        let net = SimNet::new(seed, hopnet::Config::default(), link);
+        let mut server = app(FRAME);
+        server
+            .add_plugins(HopnetServerPlugin)
+            .insert_resource(NetServer::new(net.server()))
+            .insert_resource(Moving(true))
+            .add_systems(Update, wiggle);
+        protocol(&mut server);
+        server
+            .world_mut()
+            .resource_mut::<ServerReplication<Body>>()
+            .set_spatial(Radius(100.0));
+        for i in 0..ENTITIES {
+            let mut e = server.world_mut().spawn((
+                Replicated,
+                Body { x: i * 10, y: 0, hue: i as u16 },
+                ScopePosition([(i * 10) as f32, 0.0, 0.0]),
+            ));
+            if i == 30 {
+                e.insert(InRooms(vec![ROOM]));
+            }
+        }
+        let clients = (0..2)
+            .map(|_| {
+                let mut c = app(FRAME);
+                c.add_plugins(HopnetClientPlugin)
+                    .insert_resource(NetClient::new(net.client(hopnet::Config::default())));
+                protocol(&mut c);
+                c
+            })
+            .collect();
+        let mut stepper = Stepper::new(server, clients);
+        assert!(stepper.run_until(500, |s| s.all_connected()));
+        let ids: Vec<_> = (0..2).map(|i| stepper.client_id(i)).collect();
+        {
+            let mut views = stepper.server.world_mut().resource_mut::<ClientViews>();
+            // Client 0: starts at x = 0, capped, in both rooms; client 1: at x = 300, the
+            // default room alone, no cap.
+            views.set_view(ids[0], [0.0; 3]);
+            views.set_cap(ids[0], Some(CAP));
+            views.set_rooms(ids[0], vec![RoomId::DEFAULT, ROOM]);
+            views.set_view(ids[1], [300.0, 0.0, 0.0]);
+        }
+        // What was in scope before the views were set leaves the clients.
+        stepper.frames(LAG as u32);
+        Run {
+            stepper,
+            ids,
+            scopes: vec![VecDeque::new(); 2],
+            ever: vec![BTreeSet::new(); 2],
+        }
+    }
+
+    fn server_entities(&mut self) -> Vec<Entity> {
+        let world = self.stepper.server.world_mut();
+        world
+            .query_filtered::<Entity, With<Replicated>>()
+            .iter(world)
+            .collect()
+    }
+
+    /// The server entities client `i` holds in its world, and their bodies.
+    fn held(&mut self, i: usize) -> BTreeMap<u64, Body> {
+        let world = self.stepper.clients[i].world_mut();
+        world
+            .query::<(&ServerEntity, &Body)>()
+            .iter(world)
+            .map(|(s, b)| (s.0, b.clone()))
+            .collect()
+    }
+
+    /// One frame, then the scope checks.
+    fn frame(&mut self) {
+        self.stepper.frame();
+        let entities = self.server_entities();
+        for i in 0..2 {
+            let rep = self.stepper.server.world().resource::<ServerReplication<Body>>();
+            let scope: BTreeSet<u64> = entities
+                .iter()
+                .filter(|&&e| rep.in_scope(self.ids[i], e))
+                .map(|e| e.to_bits())
+                .collect();
+            self.scopes[i].push_back(scope);
+            if self.scopes[i].len() > LAG {
+                self.scopes[i].pop_front();
+            }
+            let held = self.held(i);
+            for id in held.keys() {
+                assert!(
+                    self.scopes[i].iter().any(|s| s.contains(id)),
+                    "client {i} holds {id}, out of its scope for {LAG} frames"
+                );
+            }
+            self.ever[i].extend(held.keys());
+            let map = self.stepper.clients[i].world().resource::<ServerEntities>();
+            assert_eq!(map.len(), held.len(), "one local entity per server entity");
+        }
+    }
+
+    fn frames(&mut self, n: u32) {
+        for _ in 0..n {
+            self.frame();
+        }
+    }
+
+    /// The server's record of what it sent client `i`, in bytes on the wire.
+    fn sent_bytes(&self, i: usize) -> u64 {
+        let rep = self.stepper.server.world().resource::<ServerReplication<Body>>();
+        rep.replicator().stats(&self.ids[i]).map_or(0, |s| s.wire_bytes)
+    }
+
+    fn received_bytes(&self, i: usize) -> u64 {
+        let c = self.stepper.clients[i].world();
+        c.resource::<ClientReplication<Body>>().stats().wire_bytes
+    }
+
+    fn set_view(&mut self, i: usize, x: f32) {
+        let id = self.ids[i];
+        let mut views = self.stepper.server.world_mut().resource_mut::<ClientViews>();
+        views.set_view(id, [x, 0.0, 0.0]);
+    }
+}
+
+/// The whole scenario at one loss rate: client 0 walks from x = 0 to x = 500 under its cap
+/// while every body moves, then the world stops.
+fn scenario(loss: f64, seed: u64) {
+    let mut run = Run::new(loss, seed);
+    let bits = |run: &mut Run, x: i32| {
+        let all = run.server_entities();
+        let world = run.stepper.server.world();
+        all.into_iter()
+            .find(|&e| world.get::<Body>(e).is_some_and(|b| b.hue == (x / 10) as u16))
+            .unwrap()
+            .to_bits()
+    };
+    let (at_0, at_300, at_500) = (bits(&mut run, 0), bits(&mut run, 300), bits(&mut run, 500));
+
+    // Two seconds at x = 0, then five walking to x = 500, then two at x = 500; every second
+    // of it under the cap, as sent and as received.
+    let mut seconds = Vec::new();
+    let mut x = 0.0;
+    for second in 0..9 {
+        let (sent, received) = (run.sent_bytes(0), run.received_bytes(0));
+        for _ in 0..PER_SECOND {
+            if (2..7).contains(&second) {
+                x += 500.0 / (5 * PER_SECOND) as f32;
+                run.set_view(0, x);
+            }
+            run.frame();
+        }
+        let sent = run.sent_bytes(0) - sent;
+        let received = run.received_bytes(0) - received;
+        // Whole seconds of 50 frames of 20 ms each.
+        assert!(sent <= CAP, "second {second}: {sent} bytes sent, cap {CAP}");
+        assert!(received <= CAP, "second {second}: {received} received");
+        seconds.push(sent);
+        if second == 1 {
+            let held = run.held(0);
+            assert!(held.contains_key(&at_0), "in scope at the start");
+            assert!(!held.contains_key(&at_500), "not yet");
+        }
+    }
+    // The budget bound: the moving world needs more than the cap, so most seconds used most
+    // of it, and states were left for later.
+    assert!(
+        seconds.iter().filter(|&&s| s > CAP / 2).count() >= 6,
+        "{seconds:?}"
+    );
+    let stats = {
+        let rep = run.stepper.server.world().resource::<ServerReplication<Body>>();
+        rep.replicator().stats(&run.ids[0]).unwrap().clone()
+    };
+    assert!(stats.deferred > 0, "{stats:?}");
+    assert!(stats.despawns > 0, "entities left client 0's scope: {stats:?}");
+
+    // The world stops: the copies converge to the server's, in scope exactly.
+    run.stepper.server.insert_resource(Moving(false));
+    run.frames(3 * PER_SECOND);
+    let server: BTreeMap<u64, Body> = {
+        let world = run.stepper.server.world_mut();
+        world
+            .query_filtered::<(Entity, &Body), With<Replicated>>()
+            .iter(world)
+            .map(|(e, b)| (e.to_bits(), b.clone()))
+            .collect()
+    };
+    for i in 0..2 {
+        let held = run.held(i);
+        let scope = run.scopes[i].back().unwrap().clone();
+        assert_eq!(held.keys().copied().collect::<BTreeSet<_>>(), scope, "client {i}");
+        for (id, body) in &held {
+            assert_eq!(body, &server[id], "client {i}, entity {id}");
+        }
+        let replica = run.stepper.clients[i].world().resource::<ClientReplication<Body>>();
+        assert_eq!(replica.replica().len(), held.len());
+    }
+    let held = run.held(0);
+    assert!(held.contains_key(&at_500) && !held.contains_key(&at_0), "walked");
+    assert!(run.ever[0].contains(&at_0) && run.ever[0].contains(&at_300));
+    // Entity 30 is in a room client 1 is not in: never sent, though within its radius.
+    assert!(!run.ever[1].contains(&at_300));
+    assert_eq!(run.held(1).len(), 20, "x = 200 to 400 but 300");
+
+    // At rest and acknowledged: nothing more is sent.
+    let before: Vec<u64> = (0..2).map(|i| run.sent_bytes(i)).collect();
+    run.frames(PER_SECOND);
+    let after: Vec<u64> = (0..2).map(|i| run.sent_bytes(i)).collect();
+    assert_eq!(before, after, "a world at rest costs nothing");
+    run.stepper.assert_no_errors();
+}
+
+#[test]
+fn scope_budget_and_convergence_without_loss() {
+    scenario(0.0, 1);
+}
+
+#[test]
+fn scope_budget_and_convergence_at_ten_percent_loss() {
+    scenario(0.1, 2);
+}
