@@ -40,6 +40,18 @@ const ROOM: RoomId = RoomId(7);
 #[derive(Resource)]
 struct Moving(bool);
 
+#[derive(Component, Rabbit, Debug, Clone, PartialEq)]
+#[rabbit(delta)]
+struct Label(u32);
+
+fn relabel(moving: Res<Moving>, mut labels: Query<&mut Label>) {
+    if moving.0 {
+        for mut l in &mut labels {
+            l.0 += 3;
+        }
+    }
+}
+
 fn wiggle(moving: Res<Moving>, mut bodies: Query<&mut Body>) {
     if moving.0 {
         for mut b in &mut bodies {
@@ -292,4 +304,75 @@ fn scope_budget_and_convergence_without_loss() {
 #[test]
 fn scope_budget_and_convergence_at_ten_percent_loss() {
     scenario(0.1, 2);
+}
+
+#[test]
+fn two_types_share_one_budget_and_one_entity_each() {
+    let net = SimNet::new(3, hopnet::Config::default(), LinkConfig::default());
+    let both = |app: &mut App| {
+        app.replicate::<Body>().replicate::<Label>();
+    };
+    let mut server = app(FRAME);
+    server
+        .add_plugins(HopnetServerPlugin)
+        .insert_resource(NetServer::new(net.server()))
+        .insert_resource(hopnet_bevy::ReplicationSettings {
+            cap: Some(CAP),
+            ..Default::default()
+        })
+        .insert_resource(Moving(true))
+        .add_systems(Update, (wiggle, relabel));
+    both(&mut server);
+    for i in 0..20 {
+        server.world_mut().spawn((
+            Replicated,
+            Body { x: i, y: 0, hue: 0 },
+            Label(i as u32),
+        ));
+    }
+    let mut client = app(FRAME);
+    client
+        .add_plugins(HopnetClientPlugin)
+        .insert_resource(NetClient::new(net.client(hopnet::Config::default())));
+    both(&mut client);
+    let mut stepper = Stepper::new(server, vec![client]);
+    assert!(stepper.run_until(500, |s| s.all_connected()));
+    let id = stepper.client_id(0);
+    let sent = |s: &Stepper| {
+        let w = s.server.world();
+        let a = w.resource::<ServerReplication<Body>>().replicator().stats(&id);
+        let b = w.resource::<ServerReplication<Label>>().replicator().stats(&id);
+        a.map_or(0, |a| a.wire_bytes) + b.map_or(0, |b| b.wire_bytes)
+    };
+    let mut seconds = Vec::new();
+    for _ in 0..4 {
+        let before = sent(&stepper);
+        stepper.frames(PER_SECOND);
+        seconds.push(sent(&stepper) - before);
+    }
+    // Both types together under the one cap, and using it.
+    assert!(seconds.iter().all(|&s| s <= CAP), "{seconds:?}");
+    assert!(seconds.iter().all(|&s| s > CAP / 2), "{seconds:?}");
+    // At rest, every server entity is one client entity with both components, as the
+    // server's.
+    stepper.server.insert_resource(Moving(false));
+    stepper.frames(3 * PER_SECOND);
+    let world = stepper.server.world_mut();
+    let mut server: Vec<(Body, Label)> = world
+        .query::<(&Body, &Label)>()
+        .iter(world)
+        .map(|(b, l)| (b.clone(), l.clone()))
+        .collect();
+    let world = stepper.clients[0].world_mut();
+    let mut mirrored: Vec<(Body, Label)> = world
+        .query_filtered::<(&Body, &Label), (With<Replicated>, With<ServerEntity>)>()
+        .iter(world)
+        .map(|(b, l)| (b.clone(), l.clone()))
+        .collect();
+    server.sort_by_key(|(b, _)| b.x);
+    mirrored.sort_by_key(|(b, _)| b.x);
+    assert_eq!(mirrored, server);
+    assert_eq!(world.resource::<ServerEntities>().len(), 20);
+    assert_eq!(world.query::<&ServerEntity>().iter(world).count(), 20);
+    stepper.assert_no_errors();
 }
