@@ -193,11 +193,11 @@ pub mod server;
 mod shared;
 pub mod sync;
 
-pub use shared::transport::sim;
-pub use shared::{snapshot, transport};
 pub use shared::replicate::{
     InRooms, Replicated, ReplicatedComponent, ReplicationSettings, ScopePosition, ServerEntity,
 };
+pub use shared::transport::sim;
+pub use shared::{snapshot, transport};
 
 pub use client::{
     ConnectionState, HopnetClientPlugin, NetClient, client_connected, client_just_connected,
@@ -224,8 +224,7 @@ pub mod prelude {
         ClientConnected, ClientDisconnected, Connected, ConnectionId, Delivery, DisconnectReason,
         Disconnected, FromClient, FromServer, HopnetClientPlugin, HopnetReceive, HopnetSend,
         HopnetServerPlugin, NetClient, NetServer, NetworkApp, NetworkError, Replicated,
-        ScopePosition, SendTo,
-        SnapshotFromServer, SnapshotToClients, ToClients, ToServer, client_connected,
-        client_just_connected, client_just_disconnected,
+        ScopePosition, SendTo, SnapshotFromServer, SnapshotToClients, ToClients, ToServer,
+        client_connected, client_just_connected, client_just_disconnected,
     };
 }

@@ -100,7 +100,11 @@ impl Run {
         for i in 0..ENTITIES {
             let mut e = server.world_mut().spawn((
                 Replicated,
-                Body { x: i * 10, y: 0, hue: i as u16 },
+                Body {
+                    x: i * 10,
+                    y: 0,
+                    hue: i as u16,
+                },
                 ScopePosition([(i * 10) as f32, 0.0, 0.0]),
             ));
             if i == 30 {
@@ -161,7 +165,11 @@ impl Run {
         self.stepper.frame();
         let entities = self.server_entities();
         for i in 0..2 {
-            let rep = self.stepper.server.world().resource::<ServerReplication<Body>>();
+            let rep = self
+                .stepper
+                .server
+                .world()
+                .resource::<ServerReplication<Body>>();
             let scope: BTreeSet<u64> = entities
                 .iter()
                 .filter(|&&e| rep.in_scope(self.ids[i], e))
@@ -192,8 +200,14 @@ impl Run {
 
     /// The server's record of what it sent client `i`, in bytes on the wire.
     fn sent_bytes(&self, i: usize) -> u64 {
-        let rep = self.stepper.server.world().resource::<ServerReplication<Body>>();
-        rep.replicator().stats(&self.ids[i]).map_or(0, |s| s.wire_bytes)
+        let rep = self
+            .stepper
+            .server
+            .world()
+            .resource::<ServerReplication<Body>>();
+        rep.replicator()
+            .stats(&self.ids[i])
+            .map_or(0, |s| s.wire_bytes)
     }
 
     fn received_bytes(&self, i: usize) -> u64 {
@@ -203,7 +217,11 @@ impl Run {
 
     fn set_view(&mut self, i: usize, x: f32) {
         let id = self.ids[i];
-        let mut views = self.stepper.server.world_mut().resource_mut::<ClientViews>();
+        let mut views = self
+            .stepper
+            .server
+            .world_mut()
+            .resource_mut::<ClientViews>();
         views.set_view(id, [x, 0.0, 0.0]);
     }
 }
@@ -216,7 +234,11 @@ fn scenario(loss: f64, seed: u64) {
         let all = run.server_entities();
         let world = run.stepper.server.world();
         all.into_iter()
-            .find(|&e| world.get::<Body>(e).is_some_and(|b| b.hue == (x / 10) as u16))
+            .find(|&e| {
+                world
+                    .get::<Body>(e)
+                    .is_some_and(|b| b.hue == (x / 10) as u16)
+            })
             .unwrap()
             .to_bits()
     };
@@ -254,11 +276,18 @@ fn scenario(loss: f64, seed: u64) {
         "{seconds:?}"
     );
     let stats = {
-        let rep = run.stepper.server.world().resource::<ServerReplication<Body>>();
+        let rep = run
+            .stepper
+            .server
+            .world()
+            .resource::<ServerReplication<Body>>();
         rep.replicator().stats(&run.ids[0]).unwrap().clone()
     };
     assert!(stats.deferred > 0, "{stats:?}");
-    assert!(stats.despawns > 0, "entities left client 0's scope: {stats:?}");
+    assert!(
+        stats.despawns > 0,
+        "entities left client 0's scope: {stats:?}"
+    );
 
     // The world stops: the copies converge to the server's, in scope exactly.
     run.stepper.server.insert_resource(Moving(false));
@@ -274,15 +303,24 @@ fn scenario(loss: f64, seed: u64) {
     for i in 0..2 {
         let held = run.held(i);
         let scope = run.scopes[i].back().unwrap().clone();
-        assert_eq!(held.keys().copied().collect::<BTreeSet<_>>(), scope, "client {i}");
+        assert_eq!(
+            held.keys().copied().collect::<BTreeSet<_>>(),
+            scope,
+            "client {i}"
+        );
         for (id, body) in &held {
             assert_eq!(body, &server[id], "client {i}, entity {id}");
         }
-        let replica = run.stepper.clients[i].world().resource::<ClientReplication<Body>>();
+        let replica = run.stepper.clients[i]
+            .world()
+            .resource::<ClientReplication<Body>>();
         assert_eq!(replica.replica().len(), held.len());
     }
     let held = run.held(0);
-    assert!(held.contains_key(&at_500) && !held.contains_key(&at_0), "walked");
+    assert!(
+        held.contains_key(&at_500) && !held.contains_key(&at_0),
+        "walked"
+    );
     assert!(run.ever[0].contains(&at_0) && run.ever[0].contains(&at_300));
     // Entity 30 is in a room client 1 is not in: never sent, though within its radius.
     assert!(!run.ever[1].contains(&at_300));
@@ -324,11 +362,9 @@ fn two_types_share_one_budget_and_one_entity_each() {
         .add_systems(Update, (wiggle, relabel));
     both(&mut server);
     for i in 0..20 {
-        server.world_mut().spawn((
-            Replicated,
-            Body { x: i, y: 0, hue: 0 },
-            Label(i as u32),
-        ));
+        server
+            .world_mut()
+            .spawn((Replicated, Body { x: i, y: 0, hue: 0 }, Label(i as u32)));
     }
     let mut client = app(FRAME);
     client
@@ -340,8 +376,14 @@ fn two_types_share_one_budget_and_one_entity_each() {
     let id = stepper.client_id(0);
     let sent = |s: &Stepper| {
         let w = s.server.world();
-        let a = w.resource::<ServerReplication<Body>>().replicator().stats(&id);
-        let b = w.resource::<ServerReplication<Label>>().replicator().stats(&id);
+        let a = w
+            .resource::<ServerReplication<Body>>()
+            .replicator()
+            .stats(&id);
+        let b = w
+            .resource::<ServerReplication<Label>>()
+            .replicator()
+            .stats(&id);
         a.map_or(0, |a| a.wire_bytes) + b.map_or(0, |b| b.wire_bytes)
     };
     let mut seconds = Vec::new();

@@ -5,8 +5,8 @@ use bevy_app::App;
 
 use super::NetClient;
 use super::receive::decode_from_server;
-use super::send::send_to_server;
 use super::replicate::{self, ClientReplication, ServerEntities};
+use super::send::send_to_server;
 use super::snapshot::{self, SnapshotClient};
 use crate::shared::messages::{FromServer, ToServer};
 use crate::shared::plugin::{add_decode, add_encode};

@@ -5,8 +5,8 @@ use bevy_app::App;
 
 use super::NetServer;
 use super::receive::decode_from_clients;
-use super::send::send_to_clients;
 use super::replicate;
+use super::send::send_to_clients;
 use super::snapshot::{self, SnapshotServer};
 use crate::shared::messages::{FromClient, ToClients};
 use crate::shared::plugin::{add_decode, add_encode};

@@ -19,6 +19,7 @@ use bevy_time::{Real, Time};
 use hopnet::ConnectionId;
 use hopnet_sync::replicate::{Priority, Replicator, Spatial};
 
+use super::snapshot::TrackedReports;
 use crate::server::NetServer;
 use crate::shared::clock::frame_instant;
 use crate::shared::error::{NetworkError, Peer};
@@ -26,7 +27,6 @@ use crate::shared::messages::ClientDisconnected;
 use crate::shared::replicate::{
     InRooms, Replicated, ReplicatedComponent, ReplicationSettings, ScopePosition,
 };
-use super::snapshot::TrackedReports;
 pub(crate) use ledger::Ledger;
 use rooms::RoomSync;
 pub use views::ClientViews;
@@ -98,9 +98,7 @@ impl<C: ReplicatedComponent> ServerReplication<C> {
 
     fn rebuild(
         &mut self,
-        f: impl FnOnce(
-            Replicator<ConnectionId, u64, C>,
-        ) -> Replicator<ConnectionId, u64, C>,
+        f: impl FnOnce(Replicator<ConnectionId, u64, C>) -> Replicator<ConnectionId, u64, C>,
     ) {
         let config = self.replicator.config().clone();
         let old = std::mem::replace(&mut self.replicator, Replicator::new(config));
@@ -152,12 +150,7 @@ pub(crate) fn send<C: ReplicatedComponent>(
     settings: Res<ReplicationSettings>,
     time: Option<Res<Time<Real>>>,
     entities: Query<
-        (
-            Entity,
-            Ref<C>,
-            Option<Ref<ScopePosition>>,
-            Option<&InRooms>,
-        ),
+        (Entity, Ref<C>, Option<Ref<ScopePosition>>, Option<&InRooms>),
         With<Replicated>,
     >,
     mut errors: MessageWriter<NetworkError>,
@@ -234,9 +227,7 @@ pub(crate) fn send<C: ReplicatedComponent>(
 
 /// The type's replication on a server app: its replicator, and its place in the ledger.
 pub(crate) fn init<C: ReplicatedComponent>(world: &mut World, prefix: Vec<u8>) {
-    let settings = world
-        .get_resource_or_init::<ReplicationSettings>()
-        .clone();
+    let settings = world.get_resource_or_init::<ReplicationSettings>().clone();
     world.init_resource::<ClientViews>();
     let kind = world.get_resource_or_init::<Ledger>().join();
     world.insert_resource(ServerReplication::<C>::new(&settings, prefix, kind));
