@@ -1,8 +1,8 @@
-//! Replication in hopnet's simulator: one server, three clients, a world of moving and
-//! resting entities in two rooms, a radius of view, budgets per client, and 0, 10 and 20 %
-//! loss. Every update a client receives is checked against the scope it was sent for, every
-//! second of every client's wire against its budget, every entity's wait against the
-//! accumulator's bound; and when the world stops, the copies converge and the wire goes quiet.
+//! Replication in hopnet's simulator: one server, three clients, a world of moving and resting
+//! entities in two rooms, a radius of view or a grid, budgets per client, and 0, 10 and 20 % loss.
+//! Every update a client receives is checked against the scope it was sent for, every second of
+//! every client's wire against its budget, every entity's wait against the accumulator's bound; and
+//! when the world stops, the copies converge and the wire goes quiet.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -13,7 +13,8 @@ use hopnet_proto::sim::{LinkConfig, SimNetwork};
 use hopnet_proto::{Config, ConnectionId, Delivery, Event, ServerEvent};
 use hopnet_sync::Tick;
 use hopnet_sync::replicate::{
-    ByDistance, Position, Radius, Replica, ReplicateConfig, Replicator, RoomId, Update, wire_len,
+    ByDistance, Grid, Position, Radius, Replica, ReplicateConfig, Replicator, RoomId, Update,
+    wire_len,
 };
 
 #[derive(Rabbit, Debug, Clone, PartialEq)]
@@ -38,7 +39,7 @@ const NEAR: f32 = 10.0;
 /// Where entity `e` is at tick `t` (ticks counted from the run's first), and whether it moves.
 fn place(e: u32, t: u32, moving: bool) -> Body {
     let (cx, cy) = ((e % 16) as f32 * 6.0, (e / 16) as f32 * 6.0);
-    if !moving || e % 3 != 0 {
+    if !moving || !e.is_multiple_of(3) {
         return Body {
             x: cx,
             y: cy,
@@ -68,11 +69,30 @@ fn in_room_one(e: u32) -> bool {
     e.is_multiple_of(ROOM_ONE_EVERY)
 }
 
-/// The scope rule, written again from the test's side: the same rooms, the same radius.
-fn in_scope(c: usize, e: u32, body: &Body, v: Position) -> bool {
+/// The grid's cell, when a run uses a grid (the viewer's cell and the eight around it).
+const CELL: f32 = 20.0;
+
+/// The scope rule, written again from the test's side: the same rooms, the same radius or
+/// grid.
+fn in_scope(c: usize, e: u32, body: &Body, v: Position, grid: bool) -> bool {
     let rooms = if in_room_one(e) { c == 0 } else { true };
-    let (dx, dy) = (body.x - v[0], body.y - v[1]);
-    rooms && dx * dx + dy * dy <= RADIUS * RADIUS
+    let near = if grid {
+        let cell = |p: f32| (p / CELL).floor() as i64;
+        cell(body.x).abs_diff(cell(v[0])) <= 1 && cell(body.y).abs_diff(cell(v[1])) <= 1
+    } else {
+        let (dx, dy) = (body.x - v[0], body.y - v[1]);
+        dx * dx + dy * dy <= RADIUS * RADIUS
+    };
+    rooms && near
+}
+
+/// The farthest an entity in scope can be from the viewer.
+fn farthest(grid: bool) -> f32 {
+    if grid {
+        2.0 * CELL * 2f32.sqrt()
+    } else {
+        RADIUS
+    }
 }
 
 #[derive(Debug, Default)]
@@ -114,6 +134,8 @@ struct Run {
     delay: Duration,
     /// Whether the server sends a small reliable clock too (counted in the budget).
     clock: bool,
+    /// Whether the spatial rule is a grid (else a radius).
+    grid: bool,
     /// Seconds the world moves, then seconds it rests.
     moving: u32,
     resting: u32,
@@ -163,9 +185,16 @@ fn run(r: &Run) -> Report {
     );
     let conn: Vec<ConnectionId> = addrs.iter().map(|a| conns[a]).collect();
     let config = ReplicateConfig::default();
-    let mut rep = Replicator::<ConnectionId, u32, Body>::new(config.clone())
-        .with_spatial(Radius(RADIUS))
+    let rep = Replicator::<ConnectionId, u32, Body>::new(config.clone())
         .with_priority(ByDistance { near: NEAR });
+    let mut rep = if r.grid {
+        rep.with_spatial(Grid {
+            cell: CELL,
+            reach: 1,
+        })
+    } else {
+        rep.with_spatial(Radius(RADIUS))
+    };
     let mut replicas: Vec<Replica<u32, Body>> =
         (0..CLIENTS).map(|_| Replica::new(config.clone())).collect();
     for (c, id) in conn.iter().enumerate() {
@@ -201,22 +230,22 @@ fn run(r: &Run) -> Report {
         }
         rep.set_tick(tick);
         let now = net.now();
-        for c in 0..CLIENTS {
+        for (c, &id) in conn.iter().enumerate() {
             let v = view(c, t.min(r.moving * HZ));
-            rep.set_view(&conn[c], v);
-            let stats = net.server().stats(conn[c]).expect("connected");
+            rep.set_view(&id, v);
+            let stats = net.server().stats(id).expect("connected");
             report.max_link_rate = report.max_link_rate.max(stats.send_rate().unwrap_or(0));
-            rep.set_link(&conn[c], &stats);
+            rep.set_link(&id, &stats);
             let scope: Vec<u32> = (0..ENTITIES)
-                .filter(|&e| in_scope(c, e, &world[e as usize], v))
+                .filter(|&e| in_scope(c, e, &world[e as usize], v, r.grid))
                 .collect();
             report.max_in_scope = report.max_in_scope.max(scope.len());
             let mut carried = Vec::new();
-            let sent = rep.send(&conn[c], now, |bytes| {
+            let sent = rep.send(&id, now, |bytes| {
                 let u: Update<u32, Body> = hopnet_codec::from_bytes(bytes).expect("decodes");
                 carried.extend(u.spawns.iter().map(|s| s.entity));
                 carried.extend(u.changes.iter().map(|s| s.entity));
-                net.server().send_tracked(conn[c], bytes).ok()
+                net.server().send_tracked(id, bytes).ok()
             });
             if sent.is_some() && now >= quiet_from {
                 report.quiet_updates += 1;
@@ -289,9 +318,9 @@ fn run(r: &Run) -> Report {
             }
         }
         // Entities the client has as they are now need nothing: their wait is over.
-        for c in 0..CLIENTS {
+        for (c, replica) in replicas.iter().enumerate() {
             last_sent.retain(|&(cc, e), _| {
-                cc != c || replicas[c].get(&e) != Some(&worlds[&tick][e as usize])
+                cc != c || replica.get(&e) != Some(&worlds[&tick][e as usize])
             });
         }
         worlds.retain(|&w, _| w + 2 * HZ > tick);
@@ -362,15 +391,16 @@ fn max_second(wire: &[(Instant, usize)]) -> usize {
 /// once its priority reaches the level the budget lets through, which is at most the sum of
 /// all rates over the entities a tick carries, `n × r_max / k`, reached at the slowest rate:
 /// `n × r_max / (k × r_min)`. Twice that, for the transients.
-fn wait_bound(n: usize, k: usize) -> u32 {
+fn wait_bound(n: usize, k: usize, grid: bool) -> u32 {
     let r_max = 1.0f32;
-    let r_min = 1.0 / (1.0 + RADIUS / NEAR);
+    let r_min = 1.0 / (1.0 + farthest(grid) / NEAR);
     (2.0 * n as f32 * r_max / (k.max(1) as f32 * r_min)).ceil() as u32
 }
 
 fn check(r: &Run) {
     let report = run(r);
-    let tag = format!("seed {} loss {}", r.seed, r.loss);
+    let rule = if r.grid { "grid" } else { "radius" };
+    let tag = format!("seed {} loss {} {rule}", r.seed, r.loss);
     assert!(report.updates > 100, "{tag}: {} updates", report.updates);
     assert_eq!(report.out_of_scope, 0, "{tag}");
     assert!(
@@ -388,7 +418,7 @@ fn check(r: &Run) {
         // The budget is used, not just respected: at least a third of it in the busiest second.
         assert!(most as u64 > r.cap / 3, "{tag}: client {c} got {most}");
     }
-    let bound = wait_bound(report.max_in_scope, report.min_full_update);
+    let bound = wait_bound(report.max_in_scope, report.min_full_update, r.grid);
     assert!(
         report.longest_wait <= bound,
         "{tag}: an entity waited {} ticks, over the bound {bound} ({} in scope, {} a tick)",
@@ -424,48 +454,38 @@ fn check(r: &Run) {
 
 const CAP: u64 = 8_000;
 
+/// A run under the cap: the world moves 6 s, then rests; even seeds use a grid.
+fn capped(seed: u64, loss: f64, resting: u32) -> Run {
+    Run {
+        seed,
+        loss,
+        cap: CAP,
+        delay: Duration::from_millis(25),
+        clock: false,
+        grid: seed.is_multiple_of(2),
+        moving: 6,
+        resting,
+    }
+}
+
 #[test]
 fn without_loss() {
     for seed in [1, 2] {
-        check(&Run {
-            seed,
-            loss: 0.0,
-            cap: CAP,
-            delay: Duration::from_millis(25),
-            clock: false,
-            moving: 6,
-            resting: 4,
-        });
+        check(&capped(seed, 0.0, 4));
     }
 }
 
 #[test]
 fn at_ten_percent_loss() {
     for seed in [3, 4] {
-        check(&Run {
-            seed,
-            loss: 0.10,
-            cap: CAP,
-            delay: Duration::from_millis(25),
-            clock: false,
-            moving: 6,
-            resting: 4,
-        });
+        check(&capped(seed, 0.10, 4));
     }
 }
 
 #[test]
 fn at_twenty_percent_loss() {
     for seed in [5, 6] {
-        check(&Run {
-            seed,
-            loss: 0.20,
-            cap: CAP,
-            delay: Duration::from_millis(25),
-            clock: false,
-            moving: 6,
-            resting: 5,
-        });
+        check(&capped(seed, 0.20, 5));
     }
 }
 
@@ -480,6 +500,7 @@ fn the_budget_follows_the_link() {
         cap: u64::MAX,
         delay: Duration::from_millis(10),
         clock: true,
+        grid: false,
         moving: 4,
         resting: 2,
     });
@@ -489,6 +510,7 @@ fn the_budget_follows_the_link() {
         cap: u64::MAX,
         delay: Duration::from_millis(120),
         clock: true,
+        grid: false,
         moving: 4,
         resting: 2,
     });

@@ -5,9 +5,9 @@
 //! Tracked updates say when the client has one (`Acknowledged`): that moves the baseline
 //! forward, never back; `Lost` moves nothing (it may still have arrived). A delta is only
 //! useful if the client can decode it: the client keeps every state of the last
-//! [`ReplicateConfig::history`](super::ReplicateConfig::history) ticks, and the server writes
+//! [`ReplicateConfig::history`](super::config::ReplicateConfig::history) ticks, and the server writes
 //! deltas only against baselines at most
-//! [`ReplicateConfig::max_baseline_age`](super::ReplicateConfig::max_baseline_age) ticks old
+//! [`ReplicateConfig::max_baseline_age`](super::config::ReplicateConfig::max_baseline_age) ticks old
 //! (an older one is sent whole instead). An update acknowledged arrived within hopnet's
 //! tracked timeout of being sent; as long as that timeout, in ticks, is at most the difference
 //! of the two, the client held the update's baseline when it arrived, so any acknowledged

@@ -46,6 +46,7 @@ const SECOND: Duration = Duration::from_secs(1);
 #[derive(Debug, Clone)]
 pub struct Budget {
     carry: Duration,
+    burst: u64,
     tokens: f64,
     last: Option<Instant>,
     /// What was spent, and when, over the last second.
@@ -61,11 +62,39 @@ impl Budget {
     pub fn new(carry: Duration) -> Budget {
         Budget {
             carry,
+            burst: 0,
             tokens: f64::INFINITY,
             last: None,
             spent: VecDeque::new(),
             spent_sum: 0,
         }
+    }
+
+    /// Lets the tokens carry at least `bytes` (but never more than a second's worth), so
+    /// that a message of that size fits now and then however low the rate: a replicator's
+    /// largest update.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use hopnet_sync::replicate::Budget;
+    ///
+    /// let mut budget = Budget::new(Duration::from_millis(50)).with_burst(508);
+    /// assert_eq!(budget.capacity(Some(2_000)), 508); // not 100
+    /// assert_eq!(budget.capacity(Some(400)), 400); // a second's worth at most
+    /// ```
+    pub fn with_burst(mut self, bytes: u64) -> Budget {
+        self.burst = bytes;
+        self
+    }
+
+    /// The most the tokens hold under `rate` bytes per second: what the largest message
+    /// sent at once may take (`u64::MAX` when unlimited).
+    pub fn capacity(&self, rate: Option<u64>) -> u64 {
+        let Some(rate) = rate else {
+            return u64::MAX;
+        };
+        let carried = (rate as f64 * self.carry.as_secs_f64()) as u64;
+        carried.max(self.burst).min(rate)
     }
 
     /// The bytes that may be spent at `now` under `rate` bytes per second.
@@ -75,7 +104,7 @@ impl Budget {
             self.last = Some(now);
             return u64::MAX;
         };
-        let cap = rate as f64 * self.carry.as_secs_f64();
+        let cap = self.capacity(Some(rate)) as f64;
         let elapsed = self
             .last
             .map_or(Duration::ZERO, |l| now.saturating_duration_since(l));
@@ -117,5 +146,50 @@ impl Budget {
             self.spent.pop_front();
             self.spent_sum -= bytes;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whatever is asked and whenever, no one-second window holds more than the rate, and a
+    /// steady asker gets close to it.
+    #[test]
+    fn no_second_over_the_rate() {
+        let start = Instant::now();
+        let mut budget = Budget::new(Duration::from_millis(100)).with_burst(508);
+        let rate = 5_000;
+        let mut spent = Vec::new();
+        let mut seed = 7u64;
+        let mut at = start;
+        for _ in 0..5_000 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            at += Duration::from_micros(1_000 + (seed >> 40) % 30_000);
+            let want = 20 + (seed >> 20) % 700;
+            let can = budget.available(at, Some(rate));
+            if want <= can {
+                budget.spend(at, want);
+                spent.push((at, want));
+            }
+        }
+        let mut most = 0;
+        for (i, &(t, _)) in spent.iter().enumerate() {
+            let sum: u64 = spent[i..]
+                .iter()
+                .take_while(|(u, _)| *u < t + SECOND)
+                .map(|(_, b)| b)
+                .sum();
+            most = most.max(sum);
+        }
+        let total: u64 = spent.iter().map(|(_, b)| b).sum();
+        let seconds = (at - start).as_secs_f64();
+        assert!(most <= rate, "{most}");
+        assert!(
+            total as f64 / seconds > 0.8 * rate as f64,
+            "{total} in {seconds} s"
+        );
     }
 }

@@ -7,11 +7,12 @@ use std::hash::Hash;
 
 use hopnet_codec::{Decode, DeltaDecode, Encode};
 
-use super::ReplicateConfig;
+use super::config::ReplicateConfig;
 use super::message::Update;
 use crate::Tick;
 
-/// Why an update was refused. The update changed nothing; the copies are as before.
+/// Why an update was refused. The update changed nothing; the copies are as before (the
+/// [`Replica`]'s example shows one).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ReplicaError {
     /// The bytes are not an update (or a delta in it does not decode against its baseline).
@@ -53,7 +54,7 @@ impl fmt::Display for ReplicaError {
 
 impl std::error::Error for ReplicaError {}
 
-/// What an applied update did.
+/// What an applied update did (the [`Replica`]'s example reads one).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Applied<E> {
     /// The update's tick.
@@ -81,11 +82,29 @@ struct Held<S> {
 }
 
 /// The client side of replication: applies each update the server's
-/// [`Replicator`](super::Replicator) sends, keeps a copy of every entity in scope, and the
+/// [`Replicator`](super::server::Replicator) sends, keeps a copy of every entity in scope, and the
 /// states deltas may be written against.
 ///
 /// Memory is bounded: at most `max_entities` copies and as many despawned ones remembered,
 /// each with at most `history + 2` states.
+///
+/// ```
+/// use hopnet_sync::replicate::{Replica, ReplicaError, ReplicateConfig, Spawn, Update};
+///
+/// let mut client = Replica::<u32, u8>::new(ReplicateConfig::default());
+/// let update: Update<u32, u8> = Update {
+///     tick: 5,
+///     spawns: vec![Spawn { entity: 1, since_age: 0, state: 42 }],
+///     changes: vec![],
+///     despawns: vec![],
+/// };
+/// let applied = client.apply(&hopnet_codec::to_bytes(&update).unwrap()).unwrap();
+/// assert_eq!(applied.spawned, [1]);
+/// assert_eq!(client.get(&1), Some(&42));
+/// // Bytes that are no update change nothing.
+/// assert!(matches!(client.apply(&[0xff; 3]), Err(ReplicaError::Decode(_))));
+/// assert_eq!(client.len(), 1);
+/// ```
 #[derive(Debug)]
 pub struct Replica<E, S> {
     config: ReplicateConfig,
@@ -332,5 +351,13 @@ fn record<S>(copy: &mut Held<S>, tick: Tick, state: S) -> bool {
 fn prune<S>(copy: &mut Held<S>, newest: Tick, history: u32) {
     let kept_from = newest.saturating_sub(history);
     let shown = copy.tick;
-    copy.history.retain(|&t, _| t == shown || t >= kept_from);
+    // States are in tick order: only the few at the front can be too old.
+    while let Some(t) = copy
+        .history
+        .range(..kept_from)
+        .map(|(t, _)| *t)
+        .find(|t| *t != shown)
+    {
+        copy.history.remove(&t);
+    }
 }

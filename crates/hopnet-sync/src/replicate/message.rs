@@ -35,7 +35,7 @@ pub struct Update<E, S> {
     pub despawns: Vec<E>,
 }
 
-/// An entity sent whole.
+/// An entity sent whole (the [`Update`]'s example carries one).
 #[derive(Rabbit, Debug, Clone, PartialEq)]
 pub struct Spawn<E, S> {
     /// The entity.
@@ -49,6 +49,19 @@ pub struct Spawn<E, S> {
 }
 
 /// An entity's state as a delta against one the client acknowledged.
+///
+/// ```
+/// use hopnet_sync::replicate::Change;
+///
+/// // Tick 10's state of entity 3 against its state of tick 7.
+/// let (then, now) = ((1.0f32, 2.0f32), (1.5f32, 2.0f32));
+/// let change = Change {
+///     entity: 3u32,
+///     baseline_age: 10 - 7,
+///     delta: hopnet_codec::delta::to_bytes(&now, &then).unwrap(),
+/// };
+/// assert_eq!(hopnet_codec::delta::from_bytes(&then, &change.delta).unwrap(), now);
+/// ```
 #[derive(Rabbit, Debug, Clone, PartialEq)]
 pub struct Change<E> {
     /// The entity.

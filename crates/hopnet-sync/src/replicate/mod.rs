@@ -13,6 +13,7 @@
 //! | The update | `message.rs` | a tick, spawns (whole), changes (deltas with their baseline's tick), despawns: a Rabbit type ([`Update`]) |
 //! | Server | `server.rs` | [`Replicator`]: the world, each client's scope, priorities, budget, in-flight updates |
 //! | Client | `client.rs` | [`Replica`]: copies, the states deltas are written against, hostile updates refused whole |
+//! | Settings | `config.rs` | [`ReplicateConfig`]: the history both sides keep, the oldest baseline, the carry, the largest update, the bounds |
 //!
 //! An entity entering a client's scope arrives whole (a spawn), leaving it is despawned, and a
 //! client is never sent an entity outside its scope. The names follow the ecosystem's: rooms
@@ -63,72 +64,46 @@
 //! assert!(server.send(&"alice", now, |_| unreachable!()).is_none());
 //! ```
 
+//!
+//! # Driving it over hopnet
+//!
+//! Each tick, on the server: [`Replicator::set`] every entity that exists (its state and
+//! place), [`Replicator::set_tick`], then for each client [`Replicator::set_view`],
+//! [`Replicator::set_link`] with `server.stats(connection)`, and [`Replicator::send`] with a
+//! closure that calls `server.send_tracked(connection, bytes).ok()`. For each
+//! `Event::Acknowledged { id }` call [`Replicator::acknowledged`], for each `Event::Lost { id }`
+//! [`Replicator::lost`]. On the client, [`Replica::apply`] each message's bytes. Anything else
+//! the game sends a client counts against its budget through [`Replicator::charge`].
+//!
+//! hopnet measures a connection's round trip from the acknowledgements of reliable
+//! messages, and its congestion window moves with reliable traffic only: with updates alone
+//! (tracked), [`Stats::send_rate`](hopnet_proto::Stats::send_rate) stays unset and only the
+//! game's cap limits the budget. A small reliable message now and then (a clock, a score)
+//! lets the budget follow the link.
+//!
+//! # What an update costs
+//!
+//! An entity the client has as it is now costs nothing, and a tick with nothing to send sends
+//! nothing. A changed entity costs its id, its baseline's age (a `u32`, 10 bits under 256
+//! ticks), the delta's byte count (10 bits) and the delta itself, padded to a byte; an entity
+//! sent whole costs its id, its stay's age and its whole state. The update adds its tick and
+//! three counts; on the wire, hopnet's 4-byte header per datagram ([`wire_len`]).
+
 mod baseline;
 mod budget;
 mod client;
+mod config;
 mod message;
 mod priority;
 mod rooms;
 mod scope;
 mod server;
 
-use std::time::Duration;
-
 pub use budget::{Budget, wire_len};
 pub use client::{Applied, Replica, ReplicaError};
+pub use config::ReplicateConfig;
 pub use message::{Change, Spawn, Update};
 pub use priority::{ByDistance, Candidate, MIN_RATE, Priority};
 pub use rooms::{RoomId, Rooms};
 pub use scope::{Everywhere, Grid, Position, Radius, Spatial};
 pub use server::{PeerStats, Replicator, Sent};
-
-/// The settings both sides of replication share.
-///
-/// ```
-/// use hopnet_sync::replicate::ReplicateConfig;
-///
-/// // Budgets counted as the link counts them: IPv4 and UDP headers too.
-/// let config = ReplicateConfig { datagram_overhead: 28, ..ReplicateConfig::default() };
-/// assert_eq!(config.history, 160);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReplicateConfig {
-    /// Ticks of states the client keeps for deltas to be written against (160). Both sides
-    /// must agree on it.
-    pub history: u32,
-    /// The oldest baseline, in ticks, the server writes a delta against (64); an entity whose
-    /// acknowledged state is older is sent whole. `history - max_baseline_age` must be at
-    /// least hopnet's tracked timeout in ticks (a second: 96 ticks covers up to 96 Hz), so
-    /// that the client still holds the baseline of any update acknowledged in time.
-    pub max_baseline_age: u32,
-    /// How much of a quiet tick's budget the next may spend: a token bucket's depth, as a
-    /// duration of the budget (100 ms).
-    pub carry: Duration,
-    /// Bytes counted per datagram beyond hopnet's header (0): 28 counts IPv4 and UDP too.
-    pub datagram_overhead: usize,
-    /// The largest update, in bytes (one chunk, 504: a lost datagram loses one update).
-    pub max_update_bytes: usize,
-    /// Updates awaiting their acknowledgement per client (256); past it the oldest counts as
-    /// lost.
-    pub max_in_flight: usize,
-    /// The most entities a client holds (65,536); an update that would pass it is refused.
-    pub max_entities: usize,
-    /// How long a state sent waits for its acknowledgement before it is sent again, when the
-    /// client's round trip is not known (250 ms; once it is, one and a half round trips).
-    pub resend_after: Duration,
-}
-
-impl Default for ReplicateConfig {
-    fn default() -> Self {
-        ReplicateConfig {
-            history: 160,
-            max_baseline_age: 64,
-            carry: Duration::from_millis(100),
-            datagram_overhead: 0,
-            max_update_bytes: hopnet_proto::CHUNK_SIZE,
-            max_in_flight: 256,
-            max_entities: 65_536,
-            resend_after: Duration::from_millis(250),
-        }
-    }
-}

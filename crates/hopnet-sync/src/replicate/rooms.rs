@@ -63,12 +63,20 @@ impl<K: Eq + Hash + Clone> Rooms<K> {
     /// Whether `member` of these rooms and `other` of `others` are in a room together.
     pub fn shares<L: Eq + Hash + Clone>(&self, member: &K, others: &Rooms<L>, other: &L) -> bool {
         match (self.of.get(member), others.of.get(other)) {
-            (Some(a), Some(b)) => {
-                // Both are small: the smaller one is walked.
-                let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-                small.iter().any(|r| large.contains(r))
-            }
+            (Some(a), Some(b)) => intersect(a, b),
             _ => false,
         }
     }
+
+    /// The set of `member`'s rooms, for checking many others against it.
+    pub(crate) fn set_of(&self, member: &K) -> Option<&BTreeSet<RoomId>> {
+        self.of.get(member)
+    }
+}
+
+/// Whether two sets of rooms have one in common.
+pub(crate) fn intersect(a: &BTreeSet<RoomId>, b: &BTreeSet<RoomId>) -> bool {
+    // Both are small, usually of one room: the smaller one is walked.
+    let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    small.iter().any(|r| large.contains(r))
 }

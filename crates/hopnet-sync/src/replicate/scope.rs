@@ -26,7 +26,14 @@ pub trait Spatial: Send + Sync {
     fn in_scope(&self, viewer: Position, entity: Position) -> bool;
 }
 
-/// No spatial rule: every entity sharing a room with the client is in its scope.
+/// No spatial rule: every entity sharing a room with the client is in its scope (a
+/// [`Replicator`](super::server::Replicator)'s rule unless it is given another).
+///
+/// ```
+/// use hopnet_sync::replicate::{Everywhere, Spatial};
+///
+/// assert!(Everywhere.in_scope([0.0; 3], [1e9, -1e9, 0.0]));
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Everywhere;
 

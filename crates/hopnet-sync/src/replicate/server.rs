@@ -8,18 +8,24 @@ use std::time::{Duration, Instant};
 use hopnet_codec::{Decode, DeltaDecode, DeltaEncode, Encode};
 use hopnet_proto::{MessageId, Stats};
 
-use super::ReplicateConfig;
 use super::baseline::Record;
 use super::budget::{Budget, wire_len};
+use super::config::ReplicateConfig;
 use super::message::{Change, Spawn, Update};
 use super::priority::{ByDistance, Candidate, Priority, clamp_rate};
-use super::rooms::{RoomId, Rooms};
+use super::rooms::{RoomId, Rooms, intersect};
 use super::scope::{Everywhere, Position, Spatial, distance_squared};
 use crate::Tick;
 
 /// The most bits an update's own fields take (its tick and three counts, each at most a
 /// 34-bit `u32`): an update's size is bounded before it is encoded.
 const HEADER_BITS: u64 = 4 * 34;
+
+/// One entity's part of an update.
+enum Item<E, S> {
+    Spawn(Spawn<E, S>),
+    Change(Change<E>),
+}
 
 /// An entity of the world, as the replicator holds it.
 #[derive(Debug, Clone)]
@@ -48,14 +54,56 @@ struct Peer<E, S> {
     round_trip: Option<Duration>,
     budget: Budget,
     records: HashMap<E, Record<S>>,
-    /// Entities that left the client's scope, with the stay they left, until a despawn of
-    /// them is acknowledged.
-    leaving: HashMap<E, Tick>,
+    /// Entities that left the client's scope, with the stay they left and when a despawn of
+    /// them last went out, until one is acknowledged.
+    leaving: HashMap<E, (Tick, Option<Instant>)>,
     in_flight: VecDeque<InFlight<E, S>>,
     stats: PeerStats,
 }
 
-/// What the replicator did for one client, in total.
+impl<E: Eq + Hash, S: DeltaEncode + Clone> Peer<E, S> {
+    /// Takes the update `id` off the in-flight list.
+    fn take_in_flight(&mut self, id: MessageId) -> Option<InFlight<E, S>> {
+        let at = self.in_flight.iter().position(|f| f.id == id)?;
+        self.in_flight.remove(at)
+    }
+
+    /// The update may or may not have arrived: none of its states becomes a baseline, and
+    /// its despawns go out again.
+    fn on_lost(&mut self, update: InFlight<E, S>) {
+        self.stats.lost += 1;
+        for (e, since) in update.despawns {
+            if let Some((s, sent)) = self.leaving.get_mut(&e)
+                && *s == since
+            {
+                *sent = None;
+            }
+        }
+        for (e, since, _) in update.states {
+            if let Some(r) = self.records.get_mut(&e)
+                && r.since == since
+            {
+                r.lost(update.tick);
+            }
+        }
+    }
+}
+
+/// What the replicator did for one client, in total ([`Replicator::stats`]).
+///
+/// ```
+/// use std::time::Instant;
+/// use hopnet_proto::MessageId;
+/// use hopnet_sync::replicate::{ReplicateConfig, Replicator};
+///
+/// let mut server = Replicator::<u8, u32, u8>::new(ReplicateConfig::default());
+/// server.add_client(0, [0.0; 3], None);
+/// server.set(7, 1, [0.0; 3]);
+/// server.send(&0, Instant::now(), |_| Some(MessageId(0)));
+/// server.lost(&0, MessageId(0));
+/// let stats = server.stats(&0).unwrap();
+/// assert_eq!((stats.updates, stats.spawns, stats.lost), (1, 1, 1));
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PeerStats {
     /// Updates sent.
@@ -74,9 +122,13 @@ pub struct PeerStats {
     pub acked: u64,
     /// Updates reported lost (or pushed out past `max_in_flight`).
     pub lost: u64,
+    /// Entity states larger than any update the client can be sent (`max_update_bytes`, or
+    /// its budget's capacity): never sent while they stay so large.
+    pub oversize: u64,
 }
 
-/// What one call of [`Replicator::send`] sent a client.
+/// What one call of [`Replicator::send`] sent a client (the [`Replicator`]'s example reads
+/// one).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Sent {
     /// The update's tick.
@@ -101,6 +153,28 @@ pub struct Sent {
 /// to the client, as a delta against the newest state it acknowledged otherwise, while its
 /// bytes on the wire fit the client's budget. Entities that left the scope are despawned.
 /// Nothing is sent for an entity the client has as it is now: a world at rest costs nothing.
+///
+/// A client in a room of its own sees only that room's entities (the module's docs show a
+/// whole exchange):
+///
+/// ```
+/// use std::time::Instant;
+/// use hopnet_proto::MessageId;
+/// use hopnet_sync::replicate::{ReplicateConfig, Replicator, RoomId};
+///
+/// let mut server = Replicator::<&str, u32, u8>::new(ReplicateConfig::default());
+/// server.add_client("bob", [0.0; 3], None);
+/// server.client_leave(&"bob", RoomId::DEFAULT);
+/// server.client_join(&"bob", RoomId(3));
+/// server.set(1, 10, [0.0; 3]); // in the default room only
+/// server.set(2, 20, [0.0; 3]);
+/// server.entity_join(2, RoomId(3));
+/// assert!(!server.in_scope(&"bob", &1));
+/// assert!(server.in_scope(&"bob", &2));
+///
+/// let sent = server.send(&"bob", Instant::now(), |_| Some(MessageId(0))).unwrap();
+/// assert_eq!(sent.entities, 1);
+/// ```
 #[derive(Debug)]
 pub struct Replicator<C, E, S> {
     config: ReplicateConfig,
@@ -151,7 +225,7 @@ where
         }
     }
 
-    /// The spatial rule of relevance ([`Radius`](super::Radius), [`Grid`](super::Grid) or
+    /// The spatial rule of relevance ([`Radius`](super::scope::Radius), [`Grid`](super::scope::Grid) or
     /// the game's).
     pub fn with_spatial(mut self, spatial: impl Spatial + 'static) -> Self {
         self.spatial = SpatialBox(Box::new(spatial));
@@ -180,7 +254,10 @@ where
                 cap,
                 link_rate: None,
                 round_trip: None,
-                budget: Budget::new(self.config.carry),
+                budget: Budget::new(self.config.carry).with_burst(wire_len(
+                    self.config.max_update_bytes,
+                    self.config.datagram_overhead,
+                ) as u64),
                 records: HashMap::new(),
                 leaving: HashMap::new(),
                 in_flight: VecDeque::new(),
@@ -363,16 +440,26 @@ where
             despawns: Vec::new(),
         };
         let mut bits = HEADER_BITS;
-        let fits = |bits: u64| {
-            wire_len(bits.div_ceil(8) as usize, self.config.datagram_overhead) as u64 <= available
-                && bits.div_ceil(8) as usize <= self.config.max_update_bytes
+        let overhead = self.config.datagram_overhead;
+        let max_bytes = self.config.max_update_bytes;
+        let fits_in = |bits: u64, room: u64| {
+            let bytes = bits.div_ceil(8) as usize;
+            bytes <= max_bytes && wire_len(bytes, overhead) as u64 <= room
         };
-        let mut leaving: Vec<(E, Tick)> = peer.leaving.iter().map(|(e, s)| (*e, *s)).collect();
-        leaving.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        // What an update alone may ever take: an entity larger is never sent.
+        let ever = peer.budget.capacity(rate);
+        // A despawn in flight is not repeated within a round trip and a half, as states are not.
+        let mut leaving: Vec<(E, Tick)> = peer
+            .leaving
+            .iter()
+            .filter(|(_, (_, sent))| sent.is_none_or(|t| now.saturating_duration_since(t) >= wait))
+            .map(|(e, (since, _))| (*e, *since))
+            .collect();
+        leaving.sort_unstable_by_key(|a| a.0);
         let mut despawns = Vec::new();
         for (e, since) in leaving {
             let more = e.encoded_bits();
-            if !fits(bits + more) {
+            if !fits_in(bits + more, available) {
                 break;
             }
             bits += more;
@@ -381,49 +468,52 @@ where
         }
         let mut states = Vec::new();
         let mut deferred = 0;
+        let max_age = self.config.max_baseline_age;
         for (i, &(_, id)) in self.order.iter().enumerate() {
             let (Some(entity), Some(record)) = (self.entities.get(&id), peer.records.get(&id))
             else {
                 continue;
             };
-            let max_age = self.config.max_baseline_age;
             let baseline = record
                 .acked
                 .as_ref()
                 .filter(|(b, _)| tick.saturating_sub(*b) <= max_age);
-            let more = match baseline {
-                None => {
-                    let spawn = Spawn {
-                        entity: id,
-                        since_age: tick.saturating_sub(record.since),
-                        state: entity.state.clone(),
-                    };
-                    let more = spawn.encoded_bits();
-                    if !fits(bits + more) {
-                        deferred = self.order.len() - i;
-                        break;
-                    }
-                    update.spawns.push(spawn);
-                    more
-                }
+            let item = match baseline {
+                None => Item::Spawn(Spawn {
+                    entity: id,
+                    since_age: tick.saturating_sub(record.since),
+                    state: entity.state.clone(),
+                }),
                 Some((b, base)) => {
                     let Ok(delta) = hopnet_codec::delta::to_bytes(&entity.state, base) else {
                         continue;
                     };
-                    let change = Change {
+                    Item::Change(Change {
                         entity: id,
                         baseline_age: tick.saturating_sub(*b),
                         delta,
-                    };
-                    let more = change.encoded_bits();
-                    if !fits(bits + more) {
-                        deferred = self.order.len() - i;
-                        break;
-                    }
-                    update.changes.push(change);
-                    more
+                    })
                 }
             };
+            let more = match &item {
+                Item::Spawn(s) => s.encoded_bits(),
+                Item::Change(c) => c.encoded_bits(),
+            };
+            if !fits_in(HEADER_BITS + more, ever) {
+                // Larger than any update this client can be sent: skipped, counted, so that
+                // it holds up nothing behind it.
+                peer.stats.oversize += 1;
+                continue;
+            }
+            if !fits_in(bits + more, available) {
+                // The rest waits, its priority kept: the highest goes first next time.
+                deferred = self.order.len() - i;
+                break;
+            }
+            match item {
+                Item::Spawn(s) => update.spawns.push(s),
+                Item::Change(c) => update.changes.push(c),
+            }
             bits += more;
             states.push((id, record.since, entity.state.clone()));
         }
@@ -435,6 +525,11 @@ where
         let wire = wire_len(bytes.len(), self.config.datagram_overhead);
         let id = send(&bytes)?;
         peer.budget.spend(now, wire as u64);
+        for (e, _) in &despawns {
+            if let Some((_, sent)) = peer.leaving.get_mut(e) {
+                *sent = Some(now);
+            }
+        }
         for (e, _, state) in &states {
             if let Some(r) = peer.records.get_mut(e) {
                 r.sent(tick, state, now);
@@ -449,14 +544,7 @@ where
         if peer.in_flight.len() >= self.config.max_in_flight
             && let Some(old) = peer.in_flight.pop_front()
         {
-            peer.stats.lost += 1;
-            for (e, since, _) in old.states {
-                if let Some(r) = peer.records.get_mut(&e)
-                    && r.since == since
-                {
-                    r.lost(old.tick);
-                }
-            }
+            peer.on_lost(old);
         }
         peer.in_flight.push_back(InFlight {
             id,
@@ -478,10 +566,7 @@ where
         let Some(peer) = self.peers.get_mut(client) else {
             return;
         };
-        let Some(at) = peer.in_flight.iter().position(|f| f.id == id) else {
-            return;
-        };
-        let Some(update) = peer.in_flight.remove(at) else {
+        let Some(update) = peer.take_in_flight(id) else {
             return;
         };
         peer.stats.acked += 1;
@@ -493,7 +578,7 @@ where
             }
         }
         for (e, since) in update.despawns {
-            if peer.leaving.get(&e) == Some(&since) {
+            if peer.leaving.get(&e).is_some_and(|(s, _)| *s == since) {
                 peer.leaving.remove(&e);
             }
         }
@@ -503,22 +588,10 @@ where
     /// nothing it carried becomes a baseline; what the client still needs is sent again as
     /// its priority says.
     pub fn lost(&mut self, client: &C, id: MessageId) {
-        let Some(peer) = self.peers.get_mut(client) else {
-            return;
-        };
-        let Some(at) = peer.in_flight.iter().position(|f| f.id == id) else {
-            return;
-        };
-        let Some(update) = peer.in_flight.remove(at) else {
-            return;
-        };
-        peer.stats.lost += 1;
-        for (e, since, _) in update.states {
-            if let Some(r) = peer.records.get_mut(&e)
-                && r.since == since
-            {
-                r.lost(update.tick);
-            }
+        if let Some(peer) = self.peers.get_mut(client)
+            && let Some(update) = peer.take_in_flight(id)
+        {
+            peer.on_lost(update);
         }
     }
 
@@ -529,9 +602,12 @@ where
         let Some(peer) = self.peers.get_mut(client) else {
             return;
         };
+        let client_rooms = self.client_rooms.set_of(client);
         for (id, entity) in &self.entities {
-            let visible = self.client_rooms.shares(client, &self.entity_rooms, id)
-                && self.spatial.0.in_scope(peer.view, entity.position);
+            let rooms = client_rooms
+                .zip(self.entity_rooms.set_of(id))
+                .is_some_and(|(a, b)| intersect(a, b));
+            let visible = rooms && self.spatial.0.in_scope(peer.view, entity.position);
             if visible {
                 if !peer.records.contains_key(id) {
                     peer.leaving.remove(id);
@@ -540,7 +616,7 @@ where
             } else if let Some(r) = peer.records.remove(id)
                 && r.sent_any
             {
-                peer.leaving.insert(*id, r.since);
+                peer.leaving.insert(*id, (r.since, None));
             }
         }
         let entities = &self.entities;
@@ -548,7 +624,7 @@ where
         peer.records.retain(|id, r| {
             let keep = entities.contains_key(id);
             if !keep && r.sent_any {
-                leaving.insert(*id, r.since);
+                leaving.insert(*id, (r.since, None));
             }
             keep
         });

@@ -171,7 +171,7 @@ pub(crate) fn send<C: ReplicatedComponent>(
             let at = position.map_or([0.0; 3], |p| p.0);
             state.replicator.set(id, (*component).clone(), at);
         }
-        let rooms = rooms.as_deref().map(|r| r.0.as_slice());
+        let rooms = rooms.map(|r| r.0.as_slice());
         state.rooms.entity(&mut state.replicator, id, rooms);
     }
     for gone in state.known.difference(&present) {

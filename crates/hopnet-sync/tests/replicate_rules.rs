@@ -1,0 +1,148 @@
+//! The replicator's rules one at a time, the update handed over directly: rooms bring
+//! entities in and out, an entity too large for any update holds nothing up, and the
+//! accumulator reaches the far entities too under a tight budget.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use hopnet_codec::Rabbit;
+use hopnet_proto::MessageId;
+use hopnet_sync::replicate::{
+    ByDistance, Replica, ReplicateConfig, Replicator, RoomId, Sent, Update,
+};
+
+#[derive(Rabbit, Debug, Clone, PartialEq)]
+#[rabbit(delta)]
+struct Thing {
+    x: f32,
+    tag: Vec<u8>,
+}
+
+struct Link {
+    server: Replicator<u8, u32, Thing>,
+    client: Replica<u32, Thing>,
+    next: u64,
+    tick: u32,
+    now: Instant,
+}
+
+impl Link {
+    fn new(cap: Option<u64>) -> Link {
+        let mut server =
+            Replicator::new(ReplicateConfig::default()).with_priority(ByDistance { near: 10.0 });
+        server.add_client(1, [0.0; 3], cap);
+        Link {
+            server,
+            client: Replica::new(ReplicateConfig::default()),
+            next: 0,
+            tick: 0,
+            now: Instant::now(),
+        }
+    }
+
+    /// One tick: the update sent, delivered and acknowledged at once. Returns it.
+    fn tick(&mut self) -> Option<(Sent, Update<u32, Thing>)> {
+        self.tick += 1;
+        self.now += Duration::from_millis(20);
+        self.server.set_tick(self.tick);
+        let mut bytes = None;
+        let id = MessageId(self.next);
+        self.next += 1;
+        let sent = self.server.send(&1, self.now, |b| {
+            bytes = Some(b.to_vec());
+            Some(id)
+        })?;
+        let bytes = bytes.expect("sent");
+        self.client.apply(&bytes).expect("applies");
+        self.server.acknowledged(&1, id);
+        Some((sent, hopnet_codec::from_bytes(&bytes).expect("decodes")))
+    }
+}
+
+fn thing(x: f32) -> Thing {
+    Thing { x, tag: Vec::new() }
+}
+
+#[test]
+fn rooms_bring_entities_in_and_take_them_out() {
+    let mut link = Link::new(None);
+    link.server.set(1, thing(1.0), [1.0, 0.0, 0.0]);
+    link.server.set(2, thing(2.0), [2.0, 0.0, 0.0]);
+    link.server.entity_leave(&2, RoomId::DEFAULT);
+    link.server.entity_join(2, RoomId(7));
+    link.tick();
+    assert!(link.client.get(&1).is_some() && link.client.get(&2).is_none());
+    link.server.client_join(&1, RoomId(7));
+    let (_, u) = link.tick().expect("the new room's entity");
+    assert_eq!(u.spawns.iter().map(|s| s.entity).collect::<Vec<_>>(), [2]);
+    link.server.client_leave(&1, RoomId(7));
+    let (_, u) = link.tick().expect("its despawn");
+    assert_eq!(u.despawns, [2]);
+    assert!(link.client.get(&2).is_none());
+    // Acknowledged: nothing more to send.
+    assert!(link.tick().is_none());
+}
+
+#[test]
+fn an_entity_too_large_for_any_update_holds_nothing_up() {
+    let mut link = Link::new(Some(20_000));
+    // Nearest, so highest priority, and larger than an update may be (504 bytes).
+    link.server.set(
+        1,
+        Thing {
+            x: 0.0,
+            tag: vec![7; 600],
+        },
+        [0.0; 3],
+    );
+    for e in 2..10 {
+        link.server
+            .set(e, thing(e as f32), [e as f32 * 5.0, 0.0, 0.0]);
+    }
+    link.tick();
+    assert_eq!(link.client.len(), 8);
+    assert!(link.client.get(&1).is_none());
+    assert_eq!(link.server.stats(&1).expect("a client").oversize, 1);
+}
+
+#[test]
+fn far_entities_are_sent_too_under_a_tight_budget() {
+    // 2 kB/s at 50 ticks a second: 40 bytes a tick, a few entities of the 60 that all change
+    // every tick.
+    let mut link = Link::new(Some(2_000));
+    let mut last: HashMap<u32, u32> = HashMap::new();
+    let mut count: HashMap<u32, u32> = HashMap::new();
+    let mut longest = 0;
+    for t in 0..1_000u32 {
+        for e in 0..60u32 {
+            let d = e as f32 * 3.0; // 0 to 177: rates from 1 down to 1/18.7
+            link.server.set(e, thing(t as f32 + d), [d, 0.0, 0.0]);
+        }
+        if let Some((_, u)) = link.tick() {
+            for e in u
+                .spawns
+                .iter()
+                .map(|s| s.entity)
+                .chain(u.changes.iter().map(|c| c.entity))
+            {
+                *count.entry(e).or_default() += 1;
+                if let Some(prev) = last.insert(e, t) {
+                    longest = longest.max(t - prev);
+                }
+            }
+        }
+    }
+    assert_eq!(last.len(), 60, "every entity was sent");
+    // In steady state an entity goes once its priority reaches the level the budget lets
+    // through: at most (sum of the rates) / (entities per tick), reached at its own rate.
+    let rates: Vec<f32> = (0..60)
+        .map(|e| 1.0 / (1.0 + e as f32 * 3.0 / 10.0))
+        .collect();
+    let per_tick = link.server.stats(&1).expect("a client").changes as f32 / 1_000.0;
+    let bound = rates.iter().sum::<f32>() / per_tick / rates[59];
+    eprintln!("longest wait {longest} ticks, bound {bound:.0}, {per_tick:.2} a tick");
+    assert!((longest as f32) <= 1.5 * bound, "{longest} over {bound}");
+    // And the near ones go more often than the far ones, in the ratio of their rates.
+    let ratio = count[&0] as f32 / count[&59] as f32;
+    assert!(ratio > 0.5 * rates[0] / rates[59], "{ratio}");
+}
