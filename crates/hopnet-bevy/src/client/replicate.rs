@@ -85,7 +85,8 @@ pub struct ReplicaStats {
     pub updates: u64,
     /// Their bytes on the wire (hopnet's header included, as the server's budget counts them).
     pub wire_bytes: u64,
-    /// Updates refused (reported as [`NetworkError::Refused`]).
+    /// Updates refused (reported as [`NetworkError::Refused`], or as
+    /// [`NetworkError::Undecodable`] when the tag is not written as the server writes it).
     pub refused: u64,
     /// Parts of updates older than what the client showed (late datagrams).
     pub stale: u64,
@@ -148,6 +149,12 @@ pub(crate) fn receive<C: ReplicatedComponent>(
     };
     inbox.drain(tag, |_, bytes| {
         let Some(update) = bytes.strip_prefix(state.prefix.as_slice()) else {
+            // The tag written another way than the server's encoder writes it.
+            state.stats.refused += 1;
+            errors.write(NetworkError::undecodable::<C>(
+                Peer::Server,
+                hopnet_codec::Error::custom("the update's tag is not written as expected"),
+            ));
             return;
         };
         let applied = match state.replica.apply(update) {

@@ -64,10 +64,16 @@ impl Ledger {
         self.next += 1;
     }
 
-    /// Forgets what every type has been charged.
+    /// Forgets what every other type has been charged.
     fn trim(&mut self) {
-        let oldest = self.cursors.iter().copied().min().unwrap_or(self.next);
-        while self.entries.front().is_some_and(|e| e.seq < oldest) {
+        let cursors = &self.cursors;
+        let charged = |e: &Entry| {
+            cursors
+                .iter()
+                .enumerate()
+                .all(|(k, &c)| k == e.kind || c > e.seq)
+        };
+        while self.entries.front().is_some_and(charged) {
             self.entries.pop_front();
         }
     }

@@ -35,7 +35,9 @@ pub use views::ClientViews;
 /// [`Entity::to_bits`]), and what the plugin keeps to feed it.
 ///
 /// Set the spatial rule and the priority here (at start-up or later); read the replicator
-/// for each client's scope and what it was sent.
+/// for each client's scope and what it was sent. Each client's budget covers the updates of
+/// every replicated type together; the game's other messages and snapshots to the client are
+/// not counted in it.
 ///
 /// ```
 /// use bevy::prelude::*;
