@@ -464,7 +464,7 @@ fn a_client_app_refuses_and_reports_bad_updates() {
         since_age: 0,
         state: body.clone(),
     };
-    let bad = vec![
+    let bad = [
         // The tag alone.
         tag.clone(),
         // Random bytes after it.
