@@ -520,3 +520,65 @@ fn a_client_app_refuses_and_reports_bad_updates() {
     assert_eq!(held, [(ServerEntity(4), body)]);
     assert!(world.resource::<NetClient>().is_connected());
 }
+
+/// Under a tight cap, the game's priority decides who is fresh: with the default (by
+/// distance) the farthest body's copy is older than the nearest's; with a rate that favours
+/// the farthest, it is the freshest.
+#[test]
+fn the_games_priority_orders_the_updates() {
+    let ages = |favour_far: bool| {
+        let net = SimNet::new(4, hopnet::Config::default(), LinkConfig::default());
+        let mut server = app(FRAME);
+        server
+            .add_plugins(HopnetServerPlugin)
+            .insert_resource(NetServer::new(net.server()))
+            .insert_resource(hopnet_bevy::ReplicationSettings {
+                cap: Some(600),
+                ..Default::default()
+            })
+            .insert_resource(Moving(true))
+            .add_systems(Update, wiggle);
+        protocol(&mut server);
+        if favour_far {
+            server
+                .world_mut()
+                .resource_mut::<ServerReplication<Body>>()
+                .set_priority(
+                    |_: &ConnectionId, c: &hopnet_sync::replicate::Candidate<'_, u64, Body>| {
+                        if c.state.hue == 10 { 100.0 } else { 1.0 }
+                    },
+                );
+        }
+        let ids: Vec<u64> = (0..=10)
+            .map(|i| {
+                let body = Body {
+                    x: i * 10,
+                    y: 0,
+                    hue: i as u16,
+                };
+                let at = ScopePosition([(i * 10) as f32, 0.0, 0.0]);
+                server
+                    .world_mut()
+                    .spawn((Replicated, body, at))
+                    .id()
+                    .to_bits()
+            })
+            .collect();
+        let mut client = app(FRAME);
+        client
+            .add_plugins(HopnetClientPlugin)
+            .insert_resource(NetClient::new(net.client(hopnet::Config::default())));
+        protocol(&mut client);
+        let mut stepper = Stepper::new(server, vec![client]);
+        stepper.frames(3 * PER_SECOND);
+        let rep = stepper.clients[0]
+            .world()
+            .resource::<ClientReplication<Body>>();
+        let tick = |id: &u64| rep.replica().tick_of(id).expect("arrived");
+        (tick(&ids[0]), tick(&ids[10]))
+    };
+    let (near, far) = ages(false);
+    assert!(far < near, "by distance: near {near}, far {far}");
+    let (near, far) = ages(true);
+    assert!(far > near, "favouring the far one: near {near}, far {far}");
+}
