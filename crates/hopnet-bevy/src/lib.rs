@@ -19,6 +19,12 @@
 //! - Snapshots: a type with `#[rabbit(delta)]` registered with
 //!   [`NetworkApp::add_snapshot`] goes from the server to each client as a delta against the
 //!   newest snapshot that client acknowledged ([`snapshot`]).
+//! - Component replication: a component type with `#[rabbit(delta)]` registered with
+//!   [`NetworkApp::replicate`] goes, entity by entity, to the clients in whose scope the
+//!   entity is (rooms, a spatial rule), in priority order under each client's byte budget (the
+//!   smaller of the game's cap and what its link carries), as deltas against what each client
+//!   acknowledged: hopnet-sync's [`replicate`](hopnet_sync::replicate) in Bevy's world
+//!   ([`server::ServerReplication`], [`server::ClientViews`], [`client::ServerEntities`]).
 //! - Tick sync, inputs with redundancy, prediction and reconciliation: hopnet-sync's parts as
 //!   [`sync::SyncServerPlugin`] and [`sync::SyncClientPlugin`], over the game's own rules
 //!   ([`sync`]).
@@ -92,6 +98,65 @@
 //! assert_eq!(client.world().resource::<Heard>().0, ["0: hello"]);
 //! ```
 //!
+//! Replicating a component: the server marks entities [`Replicated`] and gives each a
+//! [`ScopePosition`]; each client sees what is within 50 of its view, under its cap:
+//!
+//! ```
+//! use std::time::Duration;
+//! use bevy::prelude::*;
+//! use bevy::time::TimeUpdateStrategy;
+//! use hopnet::sim::LinkConfig;
+//! use hopnet_bevy::prelude::*;
+//! use hopnet_bevy::server::{ClientViews, ServerReplication};
+//! use hopnet_bevy::sim::SimNet;
+//! use hopnet_codec::Rabbit;
+//! use hopnet_sync::replicate::Radius;
+//!
+//! #[derive(Component, Rabbit, Debug, Clone, PartialEq)]
+//! #[rabbit(delta)]
+//! struct Tree {
+//!     height: u16,
+//! }
+//!
+//! let net = SimNet::new(1, hopnet::Config::default(), LinkConfig::default());
+//! let tick = || TimeUpdateStrategy::ManualDuration(Duration::from_millis(16));
+//!
+//! let mut server = App::new();
+//! server
+//!     .add_plugins((MinimalPlugins, HopnetServerPlugin))
+//!     .insert_resource(tick())
+//!     .insert_resource(NetServer::new(net.server()))
+//!     .replicate::<Tree>();
+//! server.world_mut().resource_mut::<ServerReplication<Tree>>().set_spatial(Radius(50.0));
+//! for i in 0..10u16 {
+//!     let x = f32::from(i) * 10.0; // trees 0 to 5 are within 50 of the origin
+//!     server.world_mut().spawn((Replicated, Tree { height: i }, ScopePosition([x, 0.0, 0.0])));
+//! }
+//!
+//! let mut client = App::new();
+//! client
+//!     .add_plugins((MinimalPlugins, HopnetClientPlugin))
+//!     .insert_resource(tick())
+//!     .insert_resource(NetClient::new(net.client(hopnet::Config::default())))
+//!     .replicate::<Tree>();
+//!
+//! for _ in 0..100 {
+//!     server.update();
+//!     client.update();
+//!     // The game says where each client looks from, and how much it may be sent.
+//!     let ids: Vec<_> = server.world().resource::<NetServer>().clients().collect();
+//!     let mut views = server.world_mut().resource_mut::<ClientViews>();
+//!     for id in ids {
+//!         views.set_view(id, [0.0; 3]);
+//!         views.set_cap(id, Some(2_000)); // bytes per second
+//!     }
+//! }
+//! let world = client.world_mut();
+//! let mut heights: Vec<u16> = world.query::<&Tree>().iter(world).map(|t| t.height).collect();
+//! heights.sort();
+//! assert_eq!(heights, [0, 1, 2, 3, 4, 5]);
+//! ```
+//!
 //! The same apps over real UDP take `NetServer::bind(addr, config)` and
 //! `NetClient::connect(addr, config)` instead, and run with `app.run()`.
 //!
@@ -104,6 +169,7 @@
 //! | File | Rule |
 //! |---|---|
 //! | `register.rs` | [`NetworkApp`]: a type entered in the protocol, then each side adds its systems for it |
+//! | `register.rs` (`replicate`) | a replicated component type: `server/replicate/` its hopnet-sync `Replicator` ([`server::ServerReplication`]) fed the world, each client's view, rooms and cap ([`server::ClientViews`]: `views.rs`; rooms as joins and leaves: `rooms.rs`) and link, and the acknowledgements; `ledger.rs` each type charged what the others sent; `client/replicate.rs` its `Replica`, mirrored as entities ([`client::ServerEntities`]); `shared/replicate.rs` the marker, the place, the rooms, the payload's prefix |
 //! | `sync.rs` | the sync plugins' names ([`sync`]): `server/sync.rs` each client's inputs by tick and the ticks simulated, `client/sync.rs` the clock, the inputs with redundancy, the prediction; `shared/sync.rs` what both register and agree on |
 //! | `server/` | [`HopnetServerPlugin`], [`NetServer`]; receiving (`receive.rs`), sending (`send.rs`), a registered type's systems (`register.rs`), snapshots: each client's baselines (`snapshot/`, `baselines.rs`) and this frame's acknowledgements (`tracked.rs`) |
 //! | `client/` | [`HopnetClientPlugin`], [`NetClient`], the run conditions; `receive.rs`, `send.rs`, `register.rs` as the server's; the snapshots kept as baselines and the request to start again (`snapshot.rs`) |
@@ -127,6 +193,9 @@ pub mod server;
 mod shared;
 pub mod sync;
 
+pub use shared::replicate::{
+    InRooms, Replicated, ReplicatedComponent, ReplicationSettings, ScopePosition, ServerEntity,
+};
 pub use shared::transport::sim;
 pub use shared::{snapshot, transport};
 
@@ -154,8 +223,8 @@ pub mod prelude {
     pub use crate::{
         ClientConnected, ClientDisconnected, Connected, ConnectionId, Delivery, DisconnectReason,
         Disconnected, FromClient, FromServer, HopnetClientPlugin, HopnetReceive, HopnetSend,
-        HopnetServerPlugin, NetClient, NetServer, NetworkApp, NetworkError, SendTo,
-        SnapshotFromServer, SnapshotToClients, ToClients, ToServer, client_connected,
-        client_just_connected, client_just_disconnected,
+        HopnetServerPlugin, NetClient, NetServer, NetworkApp, NetworkError, Replicated,
+        ScopePosition, SendTo, SnapshotFromServer, SnapshotToClients, ToClients, ToServer,
+        client_connected, client_just_connected, client_just_disconnected,
     };
 }

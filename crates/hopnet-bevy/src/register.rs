@@ -13,6 +13,7 @@ use crate::server::{self, HopnetServerPlugin};
 use crate::shared::protocol::{
     Direction, Framing, Kind, NetworkMessage, NetworkSnapshot, Protocol,
 };
+use crate::shared::replicate::{ReplicatedComponent, prefix};
 use crate::shared::sets::Registered;
 
 /// Registering the types that travel, on the server's app and on the clients' alike.
@@ -39,6 +40,17 @@ pub trait NetworkApp {
     /// server writes [`SnapshotToClients<S>`](crate::SnapshotToClients), a client reads [`SnapshotFromServer<S>`](crate::SnapshotFromServer) (see
     /// [`snapshot`](crate::snapshot)).
     fn add_snapshot<S: NetworkSnapshot>(&mut self) -> &mut Self;
+
+    /// Registers component type `C` for replication: on the server, every entity with
+    /// [`Replicated`](crate::Replicated) and a `C` is sent to the clients in whose scope it is
+    /// (rooms, the spatial rule), in priority order under each client's budget, as deltas
+    /// against what each acknowledged (hopnet-sync's
+    /// [`Replicator`](hopnet_sync::replicate::Replicator), set up through
+    /// [`ServerReplication<C>`](crate::server::ServerReplication)); on a client, each such
+    /// entity is spawned, changed and despawned as it enters scope, changes and leaves it
+    /// (the map from the server's entities to the client's:
+    /// [`ServerEntities`](crate::client::ServerEntities)).
+    fn replicate<C: ReplicatedComponent>(&mut self) -> &mut Self;
 
     /// Sets how payloads are framed ([`Framing::Tagged`] unless set).
     fn set_framing(&mut self, framing: Framing) -> &mut Self;
@@ -117,6 +129,27 @@ impl NetworkApp for App {
         }
         if is_client {
             client::register_snapshot::<S>(self, Registered(order));
+        }
+        self
+    }
+
+    fn replicate<C: ReplicatedComponent>(&mut self) -> &mut Self {
+        let (is_server, is_client) = sides(self);
+        let (tag, order) = {
+            let mut protocol = self.world_mut().resource_mut::<Protocol>();
+            assert!(
+                protocol.framing() == Framing::Tagged,
+                "hopnet-bevy: replication needs Framing::Tagged"
+            );
+            let tag = protocol.register::<C>(Direction::ToClients, Kind::Replication);
+            (tag, protocol.next_registration())
+        };
+        Registered::configure(self, order);
+        if is_server {
+            server::register_replication::<C>(self, Registered(order), prefix(tag));
+        }
+        if is_client {
+            client::register_replication::<C>(self, prefix(tag));
         }
         self
     }

@@ -5,6 +5,7 @@
 
 mod receive;
 mod register;
+mod replicate;
 mod send;
 mod snapshot;
 pub(crate) mod sync;
@@ -20,7 +21,8 @@ use crate::shared::messages::{Connected, Disconnected};
 use crate::shared::plugin;
 use crate::shared::transport::{ClientTransport, ConnectionStats};
 
-pub(crate) use register::{register_message, register_snapshot};
+pub(crate) use register::{register_message, register_replication, register_snapshot};
+pub use replicate::{ClientReplication, ReplicaStats, ServerEntities};
 pub use snapshot::{SnapshotClient, SnapshotStats};
 
 /// The client's side: add it, insert a [`NetClient`], and register the message types.

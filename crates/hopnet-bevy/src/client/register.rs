@@ -5,11 +5,13 @@ use bevy_app::App;
 
 use super::NetClient;
 use super::receive::decode_from_server;
+use super::replicate::{self, ClientReplication, ServerEntities};
 use super::send::send_to_server;
 use super::snapshot::{self, SnapshotClient};
 use crate::shared::messages::{FromServer, ToServer};
 use crate::shared::plugin::{add_decode, add_encode};
 use crate::shared::protocol::{NetworkMessage, NetworkSnapshot};
+use crate::shared::replicate::{ReplicatedComponent, ReplicationSettings};
 use crate::shared::sets::Registered;
 use crate::shared::snapshot::SnapshotFromServer;
 
@@ -38,4 +40,17 @@ pub(crate) fn register_snapshot<S: NetworkSnapshot>(app: &mut App, order: Regist
         .add_message::<SnapshotFromServer<S>>();
     add_decode::<NetClient, _>(app, snapshot::receive::<S>);
     add_encode::<NetClient, _>(app, order, snapshot::request_restart::<S>);
+}
+
+/// Registers component type `C` for replication on a client app: its replica, applied to the
+/// world as the server's updates arrive.
+pub(crate) fn register_replication<C: ReplicatedComponent>(app: &mut App, prefix: Vec<u8>) {
+    let config = app
+        .world_mut()
+        .get_resource_or_init::<ReplicationSettings>()
+        .config
+        .clone();
+    app.init_resource::<ServerEntities>()
+        .insert_resource(ClientReplication::<C>::new(config, prefix));
+    add_decode::<NetClient, _>(app, replicate::receive::<C>);
 }

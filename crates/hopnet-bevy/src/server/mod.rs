@@ -4,6 +4,7 @@
 
 mod receive;
 mod register;
+mod replicate;
 mod send;
 mod snapshot;
 pub(crate) mod sync;
@@ -21,7 +22,8 @@ use crate::shared::plugin;
 use crate::shared::transport::{ConnectionStats, ServerTransport};
 use snapshot::TrackedReports;
 
-pub(crate) use register::{register_message, register_snapshot};
+pub(crate) use register::{register_message, register_replication, register_snapshot};
+pub use replicate::{ClientViews, ServerReplication};
 
 /// The server's side: add it, insert a [`NetServer`], and register the message types.
 ///

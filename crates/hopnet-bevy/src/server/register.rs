@@ -5,11 +5,13 @@ use bevy_app::App;
 
 use super::NetServer;
 use super::receive::decode_from_clients;
+use super::replicate;
 use super::send::send_to_clients;
 use super::snapshot::{self, SnapshotServer};
 use crate::shared::messages::{FromClient, ToClients};
 use crate::shared::plugin::{add_decode, add_encode};
 use crate::shared::protocol::{NetworkMessage, NetworkSnapshot};
+use crate::shared::replicate::ReplicatedComponent;
 use crate::shared::sets::Registered;
 use crate::shared::snapshot::SnapshotToClients;
 
@@ -38,4 +40,16 @@ pub(crate) fn register_snapshot<S: NetworkSnapshot>(app: &mut App, order: Regist
         .add_message::<SnapshotToClients<S>>();
     add_decode::<NetServer, _>(app, snapshot::receive::<S>);
     add_encode::<NetServer, _>(app, order, snapshot::send::<S>);
+}
+
+/// Registers component type `C` for replication on a server app: its replicator, fed the
+/// world and the clients each frame, and the acknowledgements that move its baselines.
+pub(crate) fn register_replication<C: ReplicatedComponent>(
+    app: &mut App,
+    order: Registered,
+    prefix: Vec<u8>,
+) {
+    replicate::init::<C>(app.world_mut(), prefix);
+    add_decode::<NetServer, _>(app, replicate::receive::<C>);
+    add_encode::<NetServer, _>(app, order, replicate::send::<C>);
 }

@@ -70,6 +70,16 @@ pub enum NetworkError {
         /// Why.
         reason: hopnet_codec::Error,
     },
+    /// A replication update from the server was refused whole (hopnet-sync's
+    /// [`Replica::apply`](hopnet_sync::replicate::Replica::apply)): nothing of it was applied.
+    Refused {
+        /// Who sent it.
+        peer: Peer,
+        /// The replicated component type.
+        message: &'static str,
+        /// Why.
+        reason: hopnet_sync::replicate::ReplicaError,
+    },
     /// The transport failed (a socket error); it is tried again the next frame.
     Transport {
         /// The error.
@@ -101,7 +111,8 @@ impl NetworkError {
         match self {
             NetworkError::Undecodable { peer, .. }
             | NetworkError::UnknownTag { peer, .. }
-            | NetworkError::NotSent { peer, .. } => Some(*peer),
+            | NetworkError::NotSent { peer, .. }
+            | NetworkError::Refused { peer, .. } => Some(*peer),
             NetworkError::Unencodable { .. } | NetworkError::Transport { .. } => None,
         }
     }
@@ -130,6 +141,11 @@ impl fmt::Display for NetworkError {
             NetworkError::Unencodable { message, reason } => {
                 write!(f, "a {message} could not be encoded: {reason}")
             }
+            NetworkError::Refused {
+                peer,
+                message,
+                reason,
+            } => write!(f, "a {message} update from {peer} was refused: {reason}"),
             NetworkError::Transport { error } => write!(f, "transport: {error}"),
         }
     }

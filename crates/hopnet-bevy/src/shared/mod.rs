@@ -2,7 +2,8 @@
 //! the transports under them (`transport/`), the protocol both register (`protocol/`: the
 //! types per direction, their tags, the framing), the Bevy messages the app reads and writes,
 //! the system sets, the errors and their log, the inbox of a frame's payloads, the snapshot
-//! messages and their payload (`snapshot/`), the setup both plugins share, and what the sync
+//! messages and their payload (`snapshot/`), what both sides of component replication name
+//! (`replicate.rs`), the setup both plugins share, and what the sync
 //! plugins of both sides agree on (`sync.rs`).
 
 pub(crate) mod clock;
@@ -12,6 +13,7 @@ pub(crate) mod inbox;
 pub(crate) mod messages;
 pub(crate) mod plugin;
 pub(crate) mod protocol;
+pub(crate) mod replicate;
 pub(crate) mod sets;
 pub mod snapshot;
 pub(crate) mod sync;

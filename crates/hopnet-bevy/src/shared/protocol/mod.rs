@@ -69,6 +69,8 @@ pub(crate) enum Kind {
     Snapshot,
     /// A client's request that a snapshot type start again from a full snapshot.
     SnapshotReset,
+    /// A replicated component type's updates (server to clients).
+    Replication,
 }
 
 /// One registered type of one direction.
