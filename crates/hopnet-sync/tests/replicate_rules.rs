@@ -1,6 +1,7 @@
 //! The replicator's rules one at a time, the update handed over directly: rooms bring
-//! entities in and out, an entity too large for any update holds nothing up, and the
-//! accumulator reaches the far entities too under a tight budget.
+//! entities in and out, an entity too large for any update holds nothing up, the
+//! accumulator reaches the far entities too under a tight budget, and a thin update cut
+//! short by the budget waits for a fuller one.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -28,12 +29,15 @@ struct Link {
 
 impl Link {
     fn new(cap: Option<u64>) -> Link {
-        let mut server =
-            Replicator::new(ReplicateConfig::default()).with_priority(ByDistance { near: 10.0 });
+        Link::with_config(cap, ReplicateConfig::default())
+    }
+
+    fn with_config(cap: Option<u64>, config: ReplicateConfig) -> Link {
+        let mut server = Replicator::new(config.clone()).with_priority(ByDistance { near: 10.0 });
         server.add_client(1, [0.0; 3], cap);
         Link {
             server,
-            client: Replica::new(ReplicateConfig::default()),
+            client: Replica::new(config),
             next: 0,
             tick: 0,
             now: Instant::now(),
@@ -145,4 +149,65 @@ fn far_entities_are_sent_too_under_a_tight_budget() {
     // And the near ones go more often than the far ones, in the ratio of their rates.
     let ratio = count[&0] as f32 / count[&59] as f32;
     assert!(ratio > 0.5 * rates[0] / rates[59], "{ratio}");
+}
+
+#[test]
+fn a_thin_update_cut_short_by_the_budget_waits_for_a_fuller_one() {
+    // 5 kB/s at 50 ticks a second: 100 bytes a tick, far less than the 40 entities that all
+    // change every tick need; an update waits until it can take 300 bytes.
+    let config = ReplicateConfig {
+        min_budgeted_update: 300,
+        ..ReplicateConfig::default()
+    };
+    let mut link = Link::with_config(Some(5_000), config);
+    let mut sent = Vec::new();
+    for t in 0..200u32 {
+        for e in 0..40u32 {
+            link.server
+                .set(e, thing(t as f32 + e as f32), [e as f32, 0.0, 0.0]);
+        }
+        if let Some((s, _)) = link.tick() {
+            sent.push(s);
+        }
+    }
+    // Cut short only once the budget held 300 bytes: filled to within an entity of it.
+    assert!(
+        sent.iter().all(|s| s.deferred == 0 || s.wire_bytes >= 280),
+        "{:?}",
+        sent.iter().map(|s| s.wire_bytes).collect::<Vec<_>>()
+    );
+    // About one update every third tick, each about three ticks' worth of the budget.
+    assert!((50..=90).contains(&sent.len()), "{} updates", sent.len());
+    let bytes: usize = sent.iter().map(|s| s.wire_bytes).sum();
+    assert!(bytes <= 5_000 * 4 + 600, "{bytes} bytes in 4 s");
+
+    // Everything the client needs goes at once, however small.
+    for _ in 0..20 {
+        link.tick();
+    }
+    assert!(link.tick().is_none(), "the world at rest costs nothing");
+    link.server.set(3, thing(-1.0), [3.0, 0.0, 0.0]);
+    let (s, u) = link.tick().expect("a lone change goes now");
+    assert!(s.wire_bytes < 300 && s.deferred == 0);
+    assert_eq!(u.changes.len(), 1);
+    assert_eq!(link.client.get(&3), Some(&thing(-1.0)));
+}
+
+#[test]
+fn a_batch_larger_than_the_budget_can_ever_hold_still_lets_updates_through() {
+    // 1 kB/s: the bucket never holds 10,000 bytes; the wait is cut to what it can hold.
+    let config = ReplicateConfig {
+        min_budgeted_update: 10_000,
+        ..ReplicateConfig::default()
+    };
+    let mut link = Link::with_config(Some(1_000), config);
+    let mut updates = 0;
+    for t in 0..200u32 {
+        for e in 0..40u32 {
+            link.server.set(e, thing(t as f32), [e as f32, 0.0, 0.0]);
+        }
+        updates += usize::from(link.tick().is_some());
+    }
+    assert!(updates >= 2, "{updates} updates in 4 s");
+    assert_eq!(link.client.len(), 40);
 }

@@ -19,6 +19,11 @@ use crate::wire::{Cube, CubeId};
 /// it into chunks), rather than spread over later ticks.
 const UNBUDGETED_UPDATE: usize = 16 * 1024;
 
+/// Under a budget, the fewest wire bytes an update cut short by it is sent with: a
+/// datagram's own headers (hopnet's 4 bytes, IPv4's and UDP's 28) at most 8 % of it. At
+/// 64 kbit/s, an update about every third tick rather than a thin one every tick.
+const BUDGETED_UPDATE: usize = 400;
+
 /// The share of `--budget-kbps` given to the replicator as its cap: its count of an update's
 /// bytes is hopnet's spec header and the IPv4 and UDP headers per datagram, and a datagram
 /// now and then carries a few bytes more (acknowledgements ride along).
@@ -54,6 +59,7 @@ impl Replicated {
             } else {
                 UNBUDGETED_UPDATE
             },
+            min_budgeted_update: BUDGETED_UPDATE,
             ..ReplicateConfig::default()
         };
         let mut server = Replicator::new(config.clone()).with_priority(rate);

@@ -258,6 +258,13 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
     let debug = std::env::var_os("CUBES_DEBUG").is_some();
     let mut awake_per_second: Vec<usize> = Vec::new();
     let end = start + Duration::from_secs(settings.seconds);
+    // The newest tick whose update can have reached a client, `shown_lag` ticks behind the
+    // server's (the link's one-way delay, rounded up to the next whole tick): what a client
+    // should show at each tick, and what it is measured against.
+    let one_way = Duration::from_millis(settings.rtt_ms) / 2;
+    let shown_lag = (one_way.as_nanos() / tick_len.as_nanos()) as u32 + 1;
+    let kept = 2 * hz as usize + 8 + shown_lag as usize;
+    let mut passed: Vec<u32> = Vec::new();
 
     while net.now() < end {
         net.step(FRAME);
@@ -309,26 +316,33 @@ pub fn run(settings: &Settings) -> Result<(Report, Sizes), String> {
                 bodies,
                 states,
             });
-            while history.len() > 2 * hz as usize + 8 {
+            while history.len() > kept {
                 history.pop_front();
             }
+            passed.push(tick);
         }
-        for (i, fresh) in fresh_at.iter_mut().enumerate() {
+        for i in 0..settings.clients {
             while let Some(event) = net.client(i).inner.poll_event() {
                 let Event::Message { bytes, .. } = event else {
                     continue;
                 };
-                let tick = match scheme.receive(i, &bytes) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        problems.push(format!("client {i} could not apply an update: {e}"));
-                        continue;
-                    }
-                };
-                if let Some(truth) = history.iter().find(|t| t.tick == tick) {
-                    let measured = (tick >= hz).then_some(&mut samples);
-                    sample(&scheme, i, fresh, truth, measured);
+                if let Err(e) = scheme.receive(i, &bytes) {
+                    problems.push(format!("client {i} could not apply an update: {e}"));
                 }
+            }
+        }
+        // Every tick, whether or not an update arrived: what each client shows against the
+        // server's state of the newest tick that can have reached it.
+        for tick in passed.drain(..) {
+            let Some(truth) = tick
+                .checked_sub(shown_lag)
+                .and_then(|t| history.iter().find(|h| h.tick == t))
+            else {
+                continue;
+            };
+            for (i, fresh) in fresh_at.iter_mut().enumerate() {
+                let measured = (truth.tick >= hz).then_some(&mut samples);
+                sample(&scheme, i, fresh, truth, measured);
             }
         }
     }

@@ -36,6 +36,13 @@ pub struct ReplicateConfig {
     /// How long a state sent waits for its acknowledgement before it is sent again, when the
     /// client's round trip is not known (250 ms; once it is, one and a half round trips).
     pub resend_after: Duration,
+    /// Under a budget, the bytes the budget must hold before an update it would cut short
+    /// is sent (0, the default: one every tick, however thin). Each datagram carries headers
+    /// of its own (hopnet's, and `datagram_overhead`): on a tight budget, a fuller update
+    /// every few ticks leaves more of it for states than a thin one every tick. An update
+    /// that carries everything the client needs goes at once, whatever its size; a value
+    /// larger than the budget can ever hold counts as that much.
+    pub min_budgeted_update: usize,
 }
 
 impl Default for ReplicateConfig {
@@ -49,6 +56,7 @@ impl Default for ReplicateConfig {
             max_in_flight: 256,
             max_entities: 65_536,
             resend_after: Duration::from_millis(250),
+            min_budgeted_update: 0,
         }
     }
 }

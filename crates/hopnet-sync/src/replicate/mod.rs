@@ -8,7 +8,7 @@
 //! | Rooms | `rooms.rs` | an entity is sent to a client only if they share a room ([`Rooms`], [`RoomId`]) |
 //! | Spatial scope | `scope.rs` | and only if the game's [`Spatial`] rule says it is in view: [`Radius`], [`Grid`], [`Everywhere`], or the game's own |
 //! | Priority | `priority.rs` | each entity a client needs grows in priority by the game's [`Priority`] rate every tick ([`ByDistance`] by default); the update is filled from the top; what is sent drops to zero, what did not fit keeps growing |
-//! | Budget | `budget.rs` | bytes per second per client, the smaller of the game's cap and hopnet's [`Stats::send_rate`](hopnet_proto::Stats::send_rate); a token bucket with a bounded carry, never over the budget in any one second, counting the bytes the transport puts on the wire ([`wire_len`]) |
+//! | Budget | `budget.rs` | bytes per second per client, the smaller of the game's cap and hopnet's [`Stats::send_rate`](hopnet_proto::Stats::send_rate); a token bucket with a bounded carry, never over the budget in any one second, counting the bytes the transport puts on the wire ([`wire_len`]); on a tight budget an update cut short may wait for a fuller one (`ReplicateConfig::min_budgeted_update`) |
 //! | Baselines | `baseline.rs` | the newest state a client acknowledged (tracked updates: `Acknowledged` moves it, `Lost` does not); an entity the client has as it is now costs nothing |
 //! | The update | `message.rs` | a tick, spawns (whole), changes (deltas with their baseline's tick), despawns: a Rabbit type ([`Update`]) |
 //! | Server | `server.rs` | [`Replicator`]: the world, each client's scope, priorities, budget, in-flight updates |

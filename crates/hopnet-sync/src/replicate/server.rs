@@ -521,6 +521,14 @@ where
         if states.is_empty() && despawns.is_empty() {
             return None;
         }
+        // Cut short by the budget before the budget holds `min_budgeted_update`: wait for a
+        // fuller update, so that fewer datagrams' headers share the budget (everything the
+        // client needs, however small, goes now). The bucket fills up to `ever`, so the
+        // wait ends.
+        let batch = (self.config.min_budgeted_update as u64).min(ever);
+        if deferred > 0 && available < batch {
+            return None;
+        }
         let bytes = hopnet_codec::to_bytes(&update).ok()?;
         let wire = wire_len(bytes.len(), self.config.datagram_overhead);
         let id = send(&bytes)?;
