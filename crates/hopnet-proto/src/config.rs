@@ -46,7 +46,7 @@ pub struct Config {
     pub(crate) max_offers: u32,
     pub(crate) tracked_timeout: Duration,
     pub(crate) max_tracked: usize,
-    pub(crate) schema: Option<std::sync::Arc<crate::SchemaFingerprint>>,
+    pub(crate) schema: Option<std::sync::Arc<crate::ext::schema::SchemaFingerprint>>,
 }
 
 impl Default for Config {
@@ -252,7 +252,7 @@ impl ConfigBuilder {
     /// type that differs (PROTOCOL.md, "The schema check"). Needs
     /// [`extensions`](Self::extensions). A peer without a schema, or without the extensions,
     /// is not checked and connects as before.
-    pub fn schema(mut self, schema: crate::SchemaFingerprint) -> Self {
+    pub fn schema(mut self, schema: crate::ext::schema::SchemaFingerprint) -> Self {
         self.config.schema = Some(std::sync::Arc::new(schema));
         self
     }

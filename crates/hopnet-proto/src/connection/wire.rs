@@ -247,7 +247,7 @@ mod tests {
     #[test]
     fn only_the_extended_wire_has_ack_and_probe_deadlines() {
         let now = Instant::now();
-        let outbound = Outbound::new(&crate::Config::default());
+        let outbound = Outbound::new(&crate::config::Config::default());
         let mut wire = Wire::spec(8);
         wire.owe(now, 1, 0, false);
         assert_eq!(wire.deadline(Timer::AckDelay, &outbound), None);
