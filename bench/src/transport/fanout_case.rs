@@ -11,7 +11,8 @@
 //!   snapshot, every server thread together; the note gives each over `fanout-4000`'s.
 //!   `BENCH_TRANSPORT_CASES=fanout-4000` selects all four.
 
-use super::fanout::{FanoutOutcome, FanoutPlan, FanoutServer, run_once};
+use super::fanout::{FanoutOutcome, FanoutPlan, FanoutServer};
+use super::fanout_run::run_once;
 use crate::report::{Row, failures, keep, median};
 use hopnet::Spread;
 

@@ -29,6 +29,7 @@ pub mod bare_udp;
 pub mod fanout;
 pub mod fanout_case;
 pub mod fanout_clients;
+pub mod fanout_run;
 pub mod fanout_workers;
 pub mod hopnet_peer;
 pub mod laminar_peer;

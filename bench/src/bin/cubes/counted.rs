@@ -5,8 +5,12 @@
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use hopnet::proto::Client;
+use hopnet::proto::{Client, Server};
+use hopnet::sim::SimNetwork;
 use hopnet::{Machine, Transmit};
+
+/// The simulated network the runs use: hopnet's server and counting clients.
+pub type Net = SimNetwork<Server, Counted>;
 
 /// IPv4 (20) and UDP (8) headers.
 pub const IP_UDP: u64 = 28;

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use hopnet::Event;
 use hopnet::proto::{ConnectionId, MessageId};
 
-use crate::run::Net;
+use crate::counted::Net;
 use crate::scene::{Body, PLAYER};
 use crate::wire::{Cube, CubeId, CubeUpdate, Update, distance};
 

@@ -11,7 +11,7 @@ use hopnet::Event;
 use hopnet::proto::ConnectionId;
 use hopnet_sync::replicate::{Candidate, Replica, ReplicateConfig, Replicator};
 
-use crate::run::Net;
+use crate::counted::Net;
 use crate::scene::{Body, PLAYER};
 use crate::wire::{Cube, CubeId};
 

@@ -11,14 +11,11 @@ use hopnet::{Config, Event, ServerEvent};
 use hopnet::proto::ConnectionId;
 
 use crate::compare::Sizes;
-use crate::counted::{Counted, IP_UDP};
+use crate::counted::{Counted, IP_UDP, Net};
 use crate::local::Local;
 use crate::replicated::Replicated;
 use crate::scene::{Body, CUBES, PLAYER, Scene};
 use crate::wire::{Cube, angle_deg, distance};
-
-/// The simulated network the runs use.
-pub type Net = SimNetwork<Server, Counted>;
 
 /// Bits of a cube in the article's raw state: quaternion, linear velocity and position as
 /// 32-bit floats, and the flag.

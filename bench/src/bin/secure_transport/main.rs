@@ -31,7 +31,8 @@ use std::time::Duration;
 
 use bench::cipher::{Crate, SIZES, measure};
 use bench::report::{Row, failures, fill_ratios, json, machine, median, quantile, table};
-use bench::transport::fanout::{FanoutPlan, run_once};
+use bench::transport::fanout::FanoutPlan;
+use bench::transport::fanout_run::run_once;
 use bench::transport::{Outcome, Params, RttParams, hopnet_peer, pin_as_the_suite, renet_peer};
 
 type ReliableFn = fn(&Params) -> Result<Outcome, String>;
