@@ -61,6 +61,8 @@ local pf = {
   delta_value_time = ProtoField.string("hopnet.SnapshotDelta.time", "time"),
   delta_value_base = ProtoField.string("hopnet.SnapshotDelta.base", "base"),
   delta_value_snapshot = ProtoField.string("hopnet.SnapshotDelta.snapshot", "snapshot"),
+  -- A scoped update's envelope (`hopnet_snow_fight::scoped`).
+  scoped_update_bytes = ProtoField.uint32("hopnet.scoped.update_bytes", "Update bytes"),
 }
 local fields = {}
 for _, f in pairs(pf) do fields[#fields + 1] = f end
@@ -469,11 +471,35 @@ local function read_delta(base)
   end
 end
 
+-- A scoped update (`hopnet_snow_fight::scoped`): a delta's header whose baseline is its own
+-- tick, which no delta has, then the update's bytes (a `Vec<u8>`); what they hold is the
+-- game's. Its length, or the error that kept it from being read.
+local function scoped_update(bytes)
+  local ok, len = pcall(decode, bytes, function(r)
+    bits(r, 1)
+    varint_raw(r, 4)
+    bits(r, 2)
+    varint_raw(r, 4)
+    varint_raw(r, 4)
+    local n = varint_raw(r, 4)
+    if n * 8 > r.len - r.pos then fail(r, "the message ends early") end
+    r.pos = r.pos + n * 8
+    return n
+  end)
+  if ok then return len end
+  return nil, "cannot decode: " .. (type(len) == "table" and len.msg or tostring(len))
+end
+
 -- A message of the server's, in capture order (the first pass only): a full snapshot is kept
 -- as its flow's baseline of its tick; a delta is decoded against its flow's baseline, and
--- what it decoded is kept too (a decoded delta is a snapshot).
+-- what it decoded is kept too (a decoded delta is a snapshot); a scoped update needs none.
 local function follow(m, pinfo)
   local h = delta_header(m.bytes)
+  if h and h.base == h.time then
+    local len, why = scoped_update(m.bytes)
+    m.delta = { header = h, scoped = true, update_bytes = len, error = why }
+    return
+  end
   if not h then
     local read = READERS[MESSAGES.to_client]
     if not read then return end
@@ -507,8 +533,29 @@ end
 -- A delta's header, and its snapshot as `rabbit-msg pcap` prints it (the value's JSON and
 -- its tree, whose nodes are not tied to bytes: most of them are the baseline's), or the error
 -- that kept it from being decoded.
+local function add_scoped(mt, d)
+  local h = d.header
+  mt:add(pf.message_type, "ScopedUpdate")
+  mt:add(pf.delta_channel, h.channel)
+  mt:add(pf.delta_time, h.time)
+  local summary = "ScopedUpdate time " .. decimal(h.time)
+  local value = object(nil)
+  member(value, "channel", leaf(decimal(h.channel)))
+  member(value, "time", leaf(decimal(h.time)))
+  if not d.update_bytes then
+    mt:add(pf.error, d.error)
+    mt:add_expert_info(PI_MALFORMED, PI_WARN, d.error)
+    return summary .. " (cannot decode)"
+  end
+  mt:add(pf.scoped_update_bytes, d.update_bytes)
+  member(value, "update_bytes", leaf(decimal(d.update_bytes)))
+  mt:add(pf.json, json(value))
+  return summary .. ", " .. decimal(d.update_bytes) .. " bytes of update"
+end
+
 local function add_delta(mt, d)
   local h = d.header
+  if d.scoped then return add_scoped(mt, d) end
   mt:add(pf.message_type, "SnapshotDelta")
   mt:add(pf.delta_channel, h.channel)
   mt:add(pf.delta_time, h.time)
@@ -533,7 +580,7 @@ local function add_message(tree, m)
   local name = m.to_server and MESSAGES.to_server or MESSAGES.to_client
   local delta = m.delta
   -- A delta is shown as `rabbit-msg pcap` types it.
-  local shown = delta and "SnapshotDelta" or name
+  local shown = delta and (delta.scoped and "ScopedUpdate" or "SnapshotDelta") or name
   local mt = tree:add(pf.message, shown)
   mt:set_text(shown .. ", message " .. m.sequence .. " (" .. m.chunks .. " chunk" ..
     (m.chunks == 1 and "" or "s") .. ", " .. #m.bytes .. " bytes, " .. (m.delivery or "?") .. ")")

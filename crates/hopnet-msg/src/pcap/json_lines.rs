@@ -1,6 +1,6 @@
 //! `rabbit-msg pcap`'s output: one JSON line per message of a capture.
 
-use super::{Capture, Counts, SNAPSHOT_DELTA, SnapshotDeltas};
+use super::{Capture, Counts, SnapshotDeltas};
 use std::cell::RefCell;
 use std::io::{self, Write};
 use std::path::Path;
@@ -71,7 +71,7 @@ pub fn json_lines(
         };
         let (ty, value) = match delta {
             Some(d) => (
-                SNAPSHOT_DELTA,
+                d.ty,
                 match d.error {
                     None => format!("\"value\":{}", d.value),
                     Some(e) => format!("\"value\":{},\"error\":{}", d.value, quote(&e)),

@@ -31,7 +31,7 @@ pub use json_lines::{Decoder, JsonLinesError, json_lines};
 pub use link::{Udp, udp};
 /// A capture's link type (the `pcap-file` crate's), which [`udp`] reads frames by.
 pub use pcap_file::DataLink;
-pub use snapshot_deltas::{DecodedDelta, SNAPSHOT_DELTA, SnapshotDeltas};
+pub use snapshot_deltas::{DecodedDelta, SCOPED_UPDATE, SNAPSHOT_DELTA, SnapshotDeltas};
 
 use std::collections::VecDeque;
 use std::fs::File;

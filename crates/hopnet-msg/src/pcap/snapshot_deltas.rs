@@ -2,8 +2,13 @@
 //! against a snapshot its client was sent earlier, so an observer decodes it only by keeping,
 //! per flow (server to one client), the snapshots that flow carried, by tick. The store is
 //! bounded both ways (ticks per flow, and flows), so a hostile capture cannot grow it.
+//!
+//! A scoped update (`hopnet_snow_fight::scoped`) wears a delta's header with its own tick as
+//! the baseline, which no delta has: it is told apart and shown as its envelope (channel, tick
+//! and the update's length; what the update holds is the game's), needing no baseline.
 
 use hopnet_snow_fight::delta::{self, DeltaHeader};
+use hopnet_snow_fight::scoped::{self, ScopedHeader};
 use hopnet_snow_fight::{EventKind, ServerMessage, Snapshot};
 use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
@@ -54,11 +59,14 @@ pub struct SnapshotDeltas {
     clock: u64,
 }
 
-/// A snapshot delta as `rabbit-msg pcap` prints it.
+/// A snapshot delta, or a scoped update, as `rabbit-msg pcap` prints it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodedDelta {
+    /// The line's type: [`SNAPSHOT_DELTA`] or [`SCOPED_UPDATE`].
+    pub ty: &'static str,
     /// JSON: `channel`, `time`, `base` (the baseline's tick) and, when it decoded, `snapshot`
-    /// in `rabbit-msg decode`'s JSON form of a `Snapshot`.
+    /// in `rabbit-msg decode`'s JSON form of a `Snapshot`; for a scoped update, `channel`,
+    /// `time` and `update_bytes` (the update's length).
     pub value: String,
     /// Why the snapshot is not in `value`: its baseline is not in the capture (naming the tick),
     /// or the delta does not decode against it.
@@ -68,10 +76,14 @@ pub struct DecodedDelta {
 /// The line type `rabbit-msg pcap` gives a snapshot delta.
 pub const SNAPSHOT_DELTA: &str = "SnapshotDelta";
 
+/// The line type `rabbit-msg pcap` gives a scoped update.
+pub const SCOPED_UPDATE: &str = "ScopedUpdate";
+
 impl SnapshotDeltas {
     /// Reads one message the server at `server` sent to `client`: `Some` if it is a snapshot
-    /// delta (decoded against the snapshot of its baseline's tick, if this flow carried it),
-    /// `None` for any other message (a full snapshot is kept on the way).
+    /// delta (decoded against the snapshot of its baseline's tick, if this flow carried it)
+    /// or a scoped update (its envelope), `None` for any other message (a full snapshot is
+    /// kept on the way).
     pub fn server_message(
         &mut self,
         server: SocketAddr,
@@ -87,6 +99,9 @@ impl SnapshotDeltas {
             }
             return None;
         };
+        if let Some(scoped) = ScopedHeader::from_delta(header) {
+            return Some(scoped_update(scoped, bytes));
+        }
         let head = format!(
             "\"channel\":{},\"time\":{},\"base\":{}",
             header.channel.0, header.time, header.base
@@ -108,11 +123,13 @@ impl SnapshotDeltas {
             Ok((snapshot, json)) => {
                 self.keep(flow, header.time, snapshot);
                 DecodedDelta {
+                    ty: SNAPSHOT_DELTA,
                     value: format!("{{{head},\"snapshot\":{json}}}"),
                     error: None,
                 }
             }
             Err(e) => DecodedDelta {
+                ty: SNAPSHOT_DELTA,
                 value: format!("{{{head}}}"),
                 error: Some(e),
             },
@@ -126,6 +143,9 @@ impl SnapshotDeltas {
         let Some(header) = DeltaHeader::of(bytes) else {
             return false;
         };
+        if ScopedHeader::from_delta(header).is_some() {
+            return scoped::decode(bytes).is_ok();
+        }
         match self
             .flows
             .get(&(server, client))
@@ -174,6 +194,23 @@ fn snapshot_json(snapshot: &Snapshot) -> Result<String, String> {
         return Err("the snapshot holds a NaN or infinite float, which JSON cannot express".into());
     }
     Ok(json)
+}
+
+/// A scoped update's envelope, as `rabbit-msg pcap` prints it.
+fn scoped_update(header: ScopedHeader, bytes: &[u8]) -> DecodedDelta {
+    let head = format!("\"channel\":{},\"time\":{}", header.channel.0, header.time);
+    match scoped::decode(bytes) {
+        Ok((_, update)) => DecodedDelta {
+            ty: SCOPED_UPDATE,
+            value: format!("{{{head},\"update_bytes\":{}}}", update.len()),
+            error: None,
+        },
+        Err(e) => DecodedDelta {
+            ty: SCOPED_UPDATE,
+            value: format!("{{{head}}}"),
+            error: Some(format!("cannot decode: {e}")),
+        },
+    }
 }
 
 #[cfg(test)]

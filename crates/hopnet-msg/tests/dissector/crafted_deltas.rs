@@ -181,8 +181,8 @@ fn the_baselines_kept_are_bounded_as_rabbit_msg_pcap_bounds_them() {
     let empty = Snapshot::default();
     let full = |tick: u32| hopnet_codec::to_bytes(&ServerMessage::snapshot(tick, empty.clone()));
     let mut datagrams = Vec::new();
-    let late = |to: u16, sequence: u16, base: u32| {
-        let mut d = from_server(to, sequence, &delta(400, base, &empty, &empty));
+    let late_at = |time: u32, to: u16, sequence: u16, base: u32| {
+        let mut d = from_server(to, sequence, &delta(time, base, &empty, &empty));
         d.time = Duration::from_secs(100);
         d
     };
@@ -190,13 +190,16 @@ fn the_baselines_kept_are_bounded_as_rabbit_msg_pcap_bounds_them() {
     for tick in 0..300u32 {
         datagrams.push(from_server(CLIENT, tick as u16, &full(tick).unwrap()));
     }
+    let late = |to: u16, sequence: u16, base: u32| late_at(400, to, sequence, base);
     datagrams.push(late(CLIENT, 300, 43));
     datagrams.push(late(CLIENT, 301, 44));
     // 1,024 more flows: the first client's, used longest ago, gives way to the last.
     for port in 0..1024u16 {
         datagrams.push(from_server(40_000 + port, 0, &full(7).unwrap()));
     }
-    datagrams.push(late(CLIENT, 302, 400));
+    // Against the snapshot the delta of tick 400 decoded to (a delta's own tick as its
+    // baseline would be a scoped update's header).
+    datagrams.push(late_at(401, CLIENT, 302, 400));
     datagrams.push(late(40_000, 1, 7));
     datagrams.push(late(41_023, 1, 7));
     let (dir, pcap) = tshark::written("bounded-deltas", &datagrams);
@@ -231,6 +234,84 @@ fn the_baselines_kept_are_bounded_as_rabbit_msg_pcap_bounds_them() {
         match want {
             None => assert_eq!(json.as_ref(), Some(value)),
             Some(e) => assert_eq!(error.as_ref(), Some(e)),
+        }
+    }
+}
+
+/// Scoped updates (`hopnet_snow_fight::scoped`) wear a delta's header with their own tick as
+/// the baseline: both tools show them as `ScopedUpdate`, their envelope (channel, tick, the
+/// update's length) and no missing baseline; a cut one with the error `rabbit-msg pcap` gives.
+#[test]
+fn scoped_updates_show_their_envelope_not_a_missing_baseline() {
+    use hopnet_snow_fight::scoped::ScopedHeader;
+    let a = sample_snapshot(4, DEFAULT_SEED);
+    let b = changed(&a, DEFAULT_SEED + 1);
+    let full = hopnet_codec::to_bytes(&ServerMessage::snapshot(10, a.clone())).unwrap();
+    let scoped = |time: u32, update: &[u8]| {
+        let mut bytes = Vec::new();
+        ScopedHeader {
+            channel: ChannelId(7),
+            time,
+        }
+        .encode(update, &mut bytes)
+        .unwrap();
+        bytes
+    };
+    let mut cut = scoped(12, &[9; 40]);
+    cut.truncate(cut.len() - 10);
+    let datagrams = [
+        from_server(CLIENT, 1, &full),
+        from_server(CLIENT, 2, &scoped(11, &[1, 2, 3])),
+        from_server(CLIENT, 3, &delta(12, 10, &b, &a)),
+        from_server(CLIENT, 4, &scoped(13, &[])),
+        from_server(CLIENT, 5, &cut),
+    ];
+    let (dir, pcap) = tshark::written("scoped-updates", &datagrams);
+    let printed = printed_by_pcap(&pcap);
+    let types: Vec<&str> = printed.iter().map(|(t, ..)| t.as_str()).collect();
+    assert_eq!(
+        types[1..],
+        [
+            "ScopedUpdate",
+            "SnapshotDelta",
+            "ScopedUpdate",
+            "ScopedUpdate"
+        ]
+    );
+    assert_eq!(printed[1].1, r#"{"channel":7,"time":11,"update_bytes":3}"#);
+    assert_eq!(printed[3].1, r#"{"channel":7,"time":13,"update_bytes":0}"#);
+    assert!(printed[1].2.is_none() && printed[3].2.is_none());
+    // The delta after a scoped update still decodes against the full snapshot.
+    assert!(printed[2].2.is_none(), "{:?}", printed[2]);
+    assert!(
+        printed[4]
+            .2
+            .as_deref()
+            .is_some_and(|e| e.starts_with("cannot decode: ")),
+        "{:?}",
+        printed[4]
+    );
+
+    if !tshark::available() {
+        return;
+    }
+    let lua = tshark::dissector(&dir, &[tshark::PORT]);
+    let names = ["hopnet.message.type", "hopnet.json", "hopnet.error"];
+    let frames = tshark::fields_in(&pcap, &lua, &names, false);
+    assert_eq!(frames.len(), datagrams.len());
+    for (i, (frame, (ty, value, error))) in frames.iter().zip(&printed).enumerate().skip(1) {
+        let (types, jsons, errors) = (&frame[0].1, &frame[1].1, &frame[2].1);
+        assert_eq!(types, std::slice::from_ref(ty), "frame {}", i + 1);
+        match error {
+            None => assert_eq!(jsons, std::slice::from_ref(value), "frame {}", i + 1),
+            Some(_) => {
+                assert!(jsons.is_empty(), "frame {}: {jsons:?}", i + 1);
+                assert!(
+                    errors.len() == 1 && errors[0].starts_with("cannot decode: "),
+                    "frame {}: {errors:?}",
+                    i + 1
+                );
+            }
         }
     }
 }
