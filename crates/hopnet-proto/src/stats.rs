@@ -97,8 +97,8 @@ impl Stats {
     /// ```
     pub fn send_rate(&self) -> Option<u64> {
         let rtt = self.smoothed_rtt?.as_micros().max(1);
-        let window =
-            u128::from(self.congestion_window) * (crate::chunk::CHUNK_SIZE + crate::packet::HEADER_LEN) as u128;
+        let window = u128::from(self.congestion_window)
+            * (crate::chunk::CHUNK_SIZE + crate::packet::HEADER_LEN) as u128;
         Some(u64::try_from(window * 1_000_000 / rtt).unwrap_or(u64::MAX))
     }
 }
