@@ -58,7 +58,9 @@ pub struct ClientStats {
     pub connects: u32,
     /// Snapshots applied.
     pub snapshots: u64,
-    /// Snapshot events that never arrived (gaps in their times larger than the smallest).
+    /// Snapshot events that never arrived (gaps in their times larger than the smallest;
+    /// not counted for scoped updates, which have no fixed rate: their losses are the
+    /// transport's to count).
     pub snapshots_lost: u64,
     /// Snapshot events that arrived after a newer one (ignored).
     pub snapshots_stale: u64,
@@ -481,10 +483,13 @@ impl GameClient {
             }
             let ahead = time.wrapping_sub(latest);
             // Snapshots come every `step` ticks (the server's snapshot rate), the smallest
-            // gap seen: a larger one is the snapshots lost in between.
-            let step = self.step.map_or(ahead, |s| s.min(ahead));
-            self.step = Some(step);
-            self.stats.snapshots_lost += u64::from(ahead / step - 1);
+            // gap seen: a larger one is the snapshots lost in between. Scoped updates come
+            // when something in scope changed and the budget allows: a gap is no loss.
+            if self.scoped.is_none() {
+                let step = self.step.map_or(ahead, |s| s.min(ahead));
+                self.step = Some(step);
+                self.stats.snapshots_lost += u64::from(ahead / step - 1);
+            }
         }
         self.latest = Some(time);
         self.stats.snapshots += 1;
