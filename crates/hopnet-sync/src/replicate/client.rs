@@ -184,12 +184,7 @@ where
         let mut stale = 0;
         let mut new_copies = 0usize;
         for spawn in update.spawns {
-            if !seen.insert(spawn.entity) {
-                return Err(ReplicaError::Duplicate);
-            }
-            let since = tick
-                .checked_sub(spawn.since_age)
-                .ok_or(ReplicaError::BadTick)?;
+            let since = first_at(&mut seen, spawn.entity, tick, spawn.since_age)?;
             let current = self.copies.get(&spawn.entity);
             let gone = self.gone.get(&spawn.entity).is_some_and(|&d| d >= since);
             if gone || current.is_some_and(|c| c.since > since) {
@@ -202,12 +197,7 @@ where
             steps.push(Step::Spawn(spawn.entity, since, spawn.state));
         }
         for change in update.changes {
-            if !seen.insert(change.entity) {
-                return Err(ReplicaError::Duplicate);
-            }
-            let base = tick
-                .checked_sub(change.baseline_age)
-                .ok_or(ReplicaError::BadTick)?;
+            let base = first_at(&mut seen, change.entity, tick, change.baseline_age)?;
             let Some(copy) = self.copies.get(&change.entity) else {
                 if self.gone.get(&change.entity).is_some_and(|&d| d >= tick) {
                     stale += 1;
@@ -332,6 +322,20 @@ where
             }
         }
     }
+}
+
+/// The tick `age` ticks before the update's `tick`, for an entity named once in the update:
+/// the checks every spawn and change of an update passes.
+fn first_at<E: Eq + Hash>(
+    seen: &mut std::collections::HashSet<E>,
+    entity: E,
+    tick: Tick,
+    age: u32,
+) -> Result<Tick, ReplicaError> {
+    if !seen.insert(entity) {
+        return Err(ReplicaError::Duplicate);
+    }
+    tick.checked_sub(age).ok_or(ReplicaError::BadTick)
 }
 
 /// Keeps `state` as the entity's state at `tick`; shows it if it is the newest. Returns
