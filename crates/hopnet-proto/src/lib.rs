@@ -160,7 +160,9 @@ pub use error::Error;
 pub use event::{ConnectionId, Delivery, DisconnectReason, Event, MessageId, ServerEvent};
 pub use ext::Extensions;
 pub use ext::features::SPEC_DATAGRAM;
-pub use ext::schema::{MismatchKind, SchemaFingerprint, SchemaMismatch};
+pub use ext::schema::{
+    MAX_SCHEMA_TYPES, MAX_TYPE_NAME, MismatchKind, SchemaFingerprint, SchemaMismatch,
+};
 pub use handshake::HandshakeFailure;
 pub use machine::Machine;
 pub use packet::HEADER_LEN;
