@@ -15,7 +15,7 @@
 //! crate holds the drivers that run them over UDP:
 //!
 //! - [`Server`] and [`Client`]: a blocking-with-deadline driver over `std::net::UdpSocket`,
-//!   polled once per game tick or in a loop; [`tokio::Server`] and [`tokio::Client`] the same
+//!   polled once per game tick or in a loop; `tokio::Server` and `tokio::Client` the same
 //!   over tokio (feature `tokio`). Call `poll`, then drain `poll_event`; the machine underneath
 //!   ([`Server::machine`]) is where statistics, the connection list and shared payloads live.
 //! - Secure mode ([`secure`]; PROTOCOL.md, "Secure mode"), hopnet over netcode 1.02: the same
