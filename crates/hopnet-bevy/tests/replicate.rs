@@ -64,6 +64,16 @@ fn protocol(app: &mut App) {
     app.replicate::<Body>();
 }
 
+/// A client app on a new client of `net`, its replicated types registered by `register`.
+fn client_app(net: &SimNet, register: impl FnOnce(&mut App)) -> App {
+    let mut client = app(FRAME);
+    client
+        .add_plugins(HopnetClientPlugin)
+        .insert_resource(NetClient::new(net.client(hopnet::Config::default())));
+    register(&mut client);
+    client
+}
+
 struct Run {
     stepper: Stepper,
     ids: Vec<ConnectionId>,
@@ -114,15 +124,7 @@ impl Run {
                 e.insert(InRooms(vec![ROOM]));
             }
         }
-        let clients = (0..2)
-            .map(|_| {
-                let mut c = app(FRAME);
-                c.add_plugins(HopnetClientPlugin)
-                    .insert_resource(NetClient::new(net.client(hopnet::Config::default())));
-                protocol(&mut c);
-                c
-            })
-            .collect();
+        let clients = (0..2).map(|_| client_app(&net, protocol)).collect();
         let mut stepper = Stepper::new(server, clients);
         assert!(stepper.run_until(500, |s| s.all_connected()));
         let ids: Vec<_> = (0..2).map(|i| stepper.client_id(i)).collect();
@@ -373,12 +375,7 @@ fn two_types_share_one_budget_and_one_entity_each() {
             .world_mut()
             .spawn((Replicated, Body { x: i, y: 0, hue: 0 }, Label(i as u32)));
     }
-    let mut client = app(FRAME);
-    client
-        .add_plugins(HopnetClientPlugin)
-        .insert_resource(NetClient::new(net.client(hopnet::Config::default())));
-    both(&mut client);
-    let mut stepper = Stepper::new(server, vec![client]);
+    let mut stepper = Stepper::new(server, vec![client_app(&net, both)]);
     assert!(stepper.run_until(500, |s| s.all_connected()));
     let id = stepper.client_id(0);
     let sent = |s: &Stepper| {
@@ -434,11 +431,7 @@ fn a_client_app_refuses_and_reports_bad_updates() {
     use hopnet_sync::replicate::{Change, Spawn, Update};
 
     let net = SimNet::new(11, hopnet::Config::default(), LinkConfig::default());
-    let mut client = app(FRAME);
-    client
-        .add_plugins(HopnetClientPlugin)
-        .insert_resource(NetClient::new(net.client(hopnet::Config::default())));
-    protocol(&mut client);
+    let client = client_app(&net, protocol);
     let mut network = app(FRAME);
     let stepped = net.clone();
     network.add_systems(Update, move || stepped.with(|n| n.step(FRAME)));
@@ -564,12 +557,7 @@ fn the_games_priority_orders_the_updates() {
                     .to_bits()
             })
             .collect();
-        let mut client = app(FRAME);
-        client
-            .add_plugins(HopnetClientPlugin)
-            .insert_resource(NetClient::new(net.client(hopnet::Config::default())));
-        protocol(&mut client);
-        let mut stepper = Stepper::new(server, vec![client]);
+        let mut stepper = Stepper::new(server, vec![client_app(&net, protocol)]);
         stepper.frames(3 * PER_SECOND);
         let rep = stepper.clients[0]
             .world()

@@ -13,8 +13,8 @@ use std::time::{Duration, Instant};
 use super::challenge_token::CHALLENGE_TOKEN_BYTES;
 use super::connect_token::{ConnectToken, TokenError};
 use super::packet::{
-    MAX_PACKET_BYTES, Packet, Receiver, append_packet, open_packet, payload_packet_len,
-    read_header, write_request,
+    MAX_PACKET_BYTES, Packet, Receiver, append_next, open_packet, payload_packet_len, read_header,
+    write_request,
 };
 use super::packet_key::PacketKey;
 use super::replay::ReplayWindow;
@@ -302,15 +302,14 @@ impl NetcodeClient {
         if self.state != ClientState::Connected {
             return Err(SendError::NotConnected);
         }
-        append_packet(
+        append_next(
             &Packet::Payload(payload),
-            self.sequence,
+            &mut self.sequence,
             &self.send_key,
             self.token.protocol_id,
             out,
         )
         .ok_or(SendError::PayloadSize(payload.len()))?;
-        self.sequence += 1;
         self.last_send = Some(now);
         self.stats.payloads_sent += 1;
         self.stats.datagrams_sent += 1;
@@ -333,14 +332,13 @@ impl NetcodeClient {
 
     fn seal(&mut self, now: Instant, packet: &Packet<'_>, buf: &mut Vec<u8>) -> Option<()> {
         buf.clear();
-        append_packet(
+        append_next(
             packet,
-            self.sequence,
+            &mut self.sequence,
             &self.send_key,
             self.token.protocol_id,
             buf,
         )?;
-        self.sequence += 1;
         self.last_send = Some(now);
         Some(())
     }

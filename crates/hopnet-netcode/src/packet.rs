@@ -105,6 +105,21 @@ pub(crate) fn payload_packet_len(len: usize, sequence: u64) -> usize {
     1 + usize::from(sequence_bytes(sequence)) + len + MAC_BYTES
 }
 
+/// Appends `packet` sealed under `*sequence`, which then moves on: how a connection's end
+/// sends every packet, so that no sequence is sealed twice. `None` as [`append_packet`], and
+/// the sequence is then unchanged.
+pub(crate) fn append_next(
+    packet: &Packet<'_>,
+    sequence: &mut u64,
+    key: &PacketKey,
+    protocol_id: u64,
+    out: &mut Vec<u8>,
+) -> Option<()> {
+    append_packet(packet, *sequence, key, protocol_id, out)?;
+    *sequence += 1;
+    Some(())
+}
+
 /// Appends an encrypted packet to `out`, after what it holds (a batch being built, or nothing
 /// for a packet of its own). `None` for a payload outside 1 to 1,200 bytes, and `out` is then
 /// as it was.

@@ -25,8 +25,8 @@ use super::clock::UnixClock;
 use super::handshakes::{Handshake, Handshakes};
 use super::key::Key;
 use super::packet::{
-    MAX_PACKET_BYTES, Packet, REQUEST, Receiver, append_packet, open_packet, payload_packet_len,
-    read_header, read_request,
+    MAX_PACKET_BYTES, Packet, REQUEST, Receiver, append_next, append_packet, open_packet,
+    payload_packet_len, read_header, read_request,
 };
 use super::packet_key::PacketKey;
 use super::replay::ReplayWindow;
@@ -477,14 +477,13 @@ impl NetcodeServer {
         let mut buf = self.spare.pop().unwrap_or_default();
         buf.clear();
         let slot = self.slots[index].as_mut()?;
-        append_packet(
+        append_next(
             packet,
-            slot.sequence,
+            &mut slot.sequence,
             &slot.send_key,
             self.config.protocol_id,
             &mut buf,
         )?;
-        slot.sequence += 1;
         slot.last_send = now;
         let to = slot.address;
         self.enqueue(to, buf);
@@ -560,15 +559,14 @@ impl NetcodeServer {
             return Err(SendError::NotConnected);
         }
         let packet = Packet::Payload(payload);
-        append_packet(
+        append_next(
             &packet,
-            slot.sequence,
+            &mut slot.sequence,
             &slot.send_key,
             self.config.protocol_id,
             out,
         )
         .ok_or(SendError::PayloadSize(payload.len()))?;
-        slot.sequence += 1;
         slot.last_send = now;
         self.stats.payloads_sent += 1;
         self.stats.datagrams_sent += 1;

@@ -9,15 +9,12 @@
 
 mod play;
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
-use hopnet::Event;
 use hopnet::sim::{LinkConfig, SimNetwork};
-use hopnet_snow_fight as wire;
 use snow_fight::session::{BotPlayer, ClientEvent};
 
-use crate::play::{TICK_RATE, server, tick};
+use crate::play::{BotGame, TICK_RATE, server};
 
 fn hostile() -> LinkConfig {
     LinkConfig {
@@ -42,51 +39,30 @@ struct Seen {
 
 /// Plays `ticks` ticks: two bots asking for deltas and one that does not.
 fn run(seed: u64, transport: hopnet::Config, ticks: u32) -> Seen {
-    let mut net = SimNetwork::new(seed, transport.clone(), hostile());
-    let mut server = server(seed, 3);
     let config = snow_fight::Config::for_tick_rate(TICK_RATE);
-    let mut bots: Vec<BotPlayer> = (0..3)
-        .map(|i| {
-            net.add_client(transport.clone());
-            let bot = BotPlayer::new(config.clone(), seed * 10 + i);
-            if i < 2 { bot.with_deltas() } else { bot }
-        })
-        .collect();
-    // The server's snapshot of every tick, as it sent it.
-    let mut sent: BTreeMap<u32, wire::Snapshot> = BTreeMap::new();
+    let bots = (0..3).map(|i| {
+        let bot = BotPlayer::new(config.clone(), seed * 10 + i);
+        if i < 2 { bot.with_deltas() } else { bot }
+    });
+    let net = SimNetwork::new(seed, transport.clone(), hostile());
+    let mut sim = BotGame::new(net, server(seed, 3), &transport, bots);
     let mut seen = Seen::default();
     for _ in 0..ticks {
-        tick(&mut net, &mut server);
-        if let Some((t, s)) = server.last_snapshot() {
-            sent.entry(t).or_insert_with(|| s.clone());
-        }
-        let now = net.now();
-        for (i, bot) in bots.iter_mut().enumerate() {
-            while let Some(event) = net.client(i).poll_event() {
-                match event {
-                    Event::Connected => bot.start(net.client(i)),
-                    Event::Message { bytes, .. } => match bot.handle(net.client(i), &bytes, now) {
-                        Some(ClientEvent::Snapshot) => {
-                            let (t, applied) = bot.client.snapshot().expect("applied");
-                            assert_eq!(
-                                Some(applied),
-                                sent.get(&t),
-                                "seed {seed}: client {i} applied tick {t}"
-                            );
-                            seen.applied += 1;
-                        }
-                        Some(ClientEvent::BaselineMissing(_)) => seen.missing += 1,
-                        _ => {}
-                    },
-                    Event::Disconnected { reason } => panic!("client {i} disconnected: {reason:?}"),
-                    Event::Acknowledged { .. } | Event::Lost { .. } => {}
-                }
+        sim.tick(|i, bot, event, sent| match event {
+            ClientEvent::Snapshot => {
+                let (t, applied) = bot.client.snapshot().expect("applied");
+                assert_eq!(
+                    Some(applied),
+                    sent.get(t),
+                    "seed {seed}: client {i} applied tick {t}"
+                );
+                seen.applied += 1;
             }
-            bot.maintain(net.client(i), now);
-        }
-        let oldest = server.time().saturating_sub(300);
-        sent.retain(|t, _| *t >= oldest);
+            ClientEvent::BaselineMissing(_) => seen.missing += 1,
+            _ => {}
+        });
     }
+    let bots = &sim.bots;
     seen.deltas = bots[..2].iter().map(|b| b.client.stats().deltas).sum();
     assert_eq!(bots[2].client.stats().deltas, 0, "no deltas unasked");
     seen.full_for_spec_client = bots[2].client.stats().snapshots;

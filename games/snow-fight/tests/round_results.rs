@@ -10,10 +10,9 @@ use std::time::Duration;
 
 use hopnet::Event;
 use hopnet::sim::{LinkConfig, SimNetwork};
-use snow_fight::Config;
-use snow_fight::session::{BotPlayer, GameServer, ServerConfig};
+use snow_fight::session::{BotPlayer, GameServer};
 
-use crate::play::{TICK_RATE, tick};
+use crate::play::{TICK_RATE, server_config, short_game, tick};
 
 const BOTS: usize = 6;
 
@@ -29,18 +28,8 @@ fn lossy() -> LinkConfig {
 /// every bot has one or two minutes of virtual time passed. Returns a description of what
 /// broke the rule, if anything did.
 fn one_round(seed: u64) -> Result<(), String> {
-    let game = Config {
-        min_players: BOTS,
-        max_ticks: 20 * TICK_RATE,
-        ..Config::for_tick_rate(TICK_RATE)
-    };
-    let mut server = GameServer::new(ServerConfig {
-        seed,
-        max_players: BOTS,
-        game: game.clone(),
-        sample_every: 0,
-        ..ServerConfig::default()
-    });
+    let game = short_game(BOTS, 20);
+    let mut server = GameServer::new(server_config(seed, BOTS, game.clone()));
     let mut net = SimNetwork::new(seed, hopnet::Config::default(), lossy());
     let mut bots: Vec<BotPlayer> = (0..BOTS)
         .map(|i| {

@@ -6,7 +6,6 @@
 
 mod play;
 
-use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,7 +22,7 @@ use snow_fight::session::{
     BotPlayer, ClientEvent, GameServer, RoundResult, ScopeConfig, ServerConfig,
 };
 
-use crate::play::{TICK_RATE, tick};
+use crate::play::{BotGame, TICK_RATE, server_config, short_game, tick};
 
 /// A short round: 8 seconds at most.
 fn game() -> Config {
@@ -35,12 +34,8 @@ fn game() -> Config {
 
 fn server(seed: u64, players: usize, scope: ScopeConfig) -> GameServer {
     GameServer::new(ServerConfig {
-        seed,
-        max_players: players,
-        game: game(),
-        sample_every: 0,
         scope,
-        ..ServerConfig::default()
+        ..server_config(seed, players, game())
     })
 }
 
@@ -83,68 +78,54 @@ struct Seen {
 
 /// Plays `ticks` ticks: `scoped` bots asking for scoped updates and one spec bot, on `link`.
 fn run(seed: u64, scoped: usize, scope: ScopeConfig, link: LinkConfig, ticks: u32) -> Seen {
-    let mut net = SimNetwork::new(seed, hopnet::Config::default(), link);
-    let mut server = server(seed, scoped + 1, scope.clone());
-    let mut bots: Vec<BotPlayer> = (0..=scoped)
-        .map(|i| {
-            net.add_client(hopnet::Config::default());
-            let bot = BotPlayer::new(game(), seed * 10 + i as u64);
-            if i < scoped { bot.with_scoped() } else { bot }
-        })
-        .collect();
-    let mut sent: BTreeMap<u32, wire::Snapshot> = BTreeMap::new();
+    let bots = (0..=scoped).map(|i| {
+        let bot = BotPlayer::new(game(), seed * 10 + i as u64);
+        if i < scoped { bot.with_scoped() } else { bot }
+    });
+    let transport = hopnet::Config::default();
+    let net = SimNetwork::new(seed, transport.clone(), link);
+    let mut sim = BotGame::new(
+        net,
+        server(seed, scoped + 1, scope.clone()),
+        &transport,
+        bots,
+    );
     let mut seen = Seen {
-        game_overs: vec![0; bots.len()],
+        game_overs: vec![0; scoped + 1],
         ..Seen::default()
     };
     for _ in 0..ticks {
-        tick(&mut net, &mut server);
-        if let Some((t, s)) = server.last_snapshot() {
-            sent.entry(t).or_insert_with(|| s.clone());
-        }
-        let now = net.now();
-        for (i, bot) in bots.iter_mut().enumerate() {
-            while let Some(event) = net.client(i).poll_event() {
-                match event {
-                    Event::Connected => bot.start(net.client(i)),
-                    Event::Message { bytes, .. } => match bot.handle(net.client(i), &bytes, now) {
-                        Some(ClientEvent::Snapshot) => {
-                            let (t, held) = bot.client.snapshot().expect("applied");
-                            let world = &sent[&t];
-                            if i == scoped {
-                                assert_eq!(held, world, "seed {seed}: the spec client's tick {t}");
-                                seen.spec_applied += 1;
-                                continue;
-                            }
-                            seen.scoped_applied += 1;
-                            if held.len() < world.len() {
-                                seen.scoped_partial += 1;
-                            }
-                            let me = bot.client.player().expect("joined");
-                            // Where the server had our player at that tick: the view.
-                            let Some(view) = player_at(world, me) else {
-                                continue;
-                            };
-                            for e in held {
-                                // What is held is the server's entity of that tick, or an
-                                // older state of one that was farther behind.
-                                if let Some(p) = place(e) {
-                                    seen.farthest = seen.farthest.max(distance(view, p));
-                                }
-                            }
-                        }
-                        Some(ClientEvent::GameOver(_)) => seen.game_overs[i] += 1,
-                        _ => {}
-                    },
-                    Event::Disconnected { reason } => panic!("client {i} disconnected: {reason:?}"),
-                    Event::Acknowledged { .. } | Event::Lost { .. } => {}
+        sim.tick(|i, bot, event, sent| match event {
+            ClientEvent::Snapshot => {
+                let (t, held) = bot.client.snapshot().expect("applied");
+                let world = sent.get(t).expect("the server sent that tick");
+                if i == scoped {
+                    assert_eq!(held, world, "seed {seed}: the spec client's tick {t}");
+                    seen.spec_applied += 1;
+                    return;
+                }
+                seen.scoped_applied += 1;
+                if held.len() < world.len() {
+                    seen.scoped_partial += 1;
+                }
+                let me = bot.client.player().expect("joined");
+                // Where the server had our player at that tick: the view.
+                let Some(view) = player_at(world, me) else {
+                    return;
+                };
+                for e in held {
+                    // What is held is the server's entity of that tick, or an older state of
+                    // one that was farther behind.
+                    if let Some(p) = place(e) {
+                        seen.farthest = seen.farthest.max(distance(view, p));
+                    }
                 }
             }
-            bot.maintain(net.client(i), now);
-        }
-        let oldest = server.time().saturating_sub(300);
-        sent.retain(|t, _| *t >= oldest);
+            ClientEvent::GameOver(_) => seen.game_overs[i] += 1,
+            _ => {}
+        });
     }
+    let bots = &sim.bots;
     for (i, bot) in bots[..scoped].iter().enumerate() {
         let stats = bot.client.stats();
         assert_eq!(stats.scoped_refused, 0, "seed {seed}: bot {i}: {stats:?}");
@@ -287,21 +268,13 @@ fn a_cap_per_client_holds_every_second() {
 
 #[test]
 fn scoped_bots_play_a_round_over_loopback_udp() {
-    let game = Config {
-        min_players: 2,
-        max_ticks: 3 * TICK_RATE,
-        ..Config::for_tick_rate(TICK_RATE)
-    };
+    let game = short_game(2, 3);
     let config = ServerConfig {
-        seed: 4,
-        max_players: 2,
-        game: game.clone(),
-        sample_every: 0,
         scope: ScopeConfig {
             view_radius: Some(8.0),
             client_kbps: Some(64),
         },
-        ..ServerConfig::default()
+        ..server_config(4, 2, game.clone())
     };
     let addr: SocketAddr = "127.0.0.1:0".parse().unwrap();
     let mut server = UdpServer::bind(
@@ -352,11 +325,7 @@ fn scoped_bots_play_a_round_over_loopback_udp() {
 
 #[test]
 fn scoped_bots_ask_again_in_the_next_match_of_a_server_of_many() {
-    let game = Config {
-        min_players: 2,
-        max_ticks: 2 * TICK_RATE,
-        ..Config::for_tick_rate(TICK_RATE)
-    };
+    let game = short_game(2, 2);
     let mut matches = MatchesConfig::new(
         2,
         ServerConfig {

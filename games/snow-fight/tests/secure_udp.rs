@@ -3,6 +3,8 @@
 //! one round to `GameOver`. The game is the same above netcode; the server also knows each
 //! player by the client id its token carries.
 
+mod play;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,28 +13,18 @@ use std::time::{Duration, SystemTime};
 
 use hopnet::secure::{ConnectTokenBuilder, Key};
 use hopnet::{Client, Server};
-use snow_fight::Config;
 use snow_fight::net::{UdpServer, play_bot_on};
-use snow_fight::session::{BotPlayer, GameServer, RoundResult, ServerConfig};
+use snow_fight::session::{BotPlayer, GameServer, RoundResult};
 
-const TICK_RATE: u32 = 60;
+use crate::play::{TICK_RATE, server_config, short_game};
+
 const PROTOCOL_ID: u64 = 0x736e_6f77;
 
 #[test]
 fn two_bots_play_a_round_in_secure_mode() {
     let key = Key::generate();
-    let game = Config {
-        min_players: 2,
-        max_ticks: 3 * TICK_RATE,
-        ..Config::for_tick_rate(TICK_RATE)
-    };
-    let server_config = ServerConfig {
-        seed: 3,
-        max_players: 2,
-        game: game.clone(),
-        sample_every: 0,
-        ..ServerConfig::default()
-    };
+    let game = short_game(2, 3);
+    let server_config = server_config(3, 2, game.clone());
     let transport = Server::bind_secure(
         "127.0.0.1:0",
         hopnet::Config::default(),
