@@ -7,9 +7,9 @@ use std::net::SocketAddr;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use hopnet_snow_fight::Snapshot;
 use snow_fight::Config;
@@ -79,6 +79,11 @@ pub struct Round {
 }
 
 /// A short round between two bots, the second asking for snapshot deltas if `deltas`.
+///
+/// The bots read until the server has stopped: once both saw the round end, the server's
+/// thread is stopped and joined, and only then do the bots stop reading (and drain what is
+/// already in their sockets), so that every message the server sent, and the capture holds,
+/// is one a bot counted, however slowly a loaded machine runs the threads.
 fn play(address: SocketAddr, transport: hopnet::Server, deltas: bool) -> Round {
     let game = Config {
         min_players: 2,
@@ -94,6 +99,9 @@ fn play(address: SocketAddr, transport: hopnet::Server, deltas: bool) -> Round {
     };
     let mut server = UdpServer::with_server(transport, GameServer::new(server_config), TICK_RATE);
     let stop = Arc::new(AtomicBool::new(false));
+    // Bots that saw their round end; the server stopped, so the bots may stop reading.
+    let ended = Arc::new(AtomicUsize::new(0));
+    let server_gone = Arc::new(AtomicBool::new(false));
     let server_thread = {
         let stop = stop.clone();
         thread::spawn(move || server.run(|_| stop.load(Ordering::Relaxed)).unwrap())
@@ -102,6 +110,7 @@ fn play(address: SocketAddr, transport: hopnet::Server, deltas: bool) -> Round {
         .map(|i| {
             let game = game.clone();
             let with_deltas = deltas && i == 1;
+            let (ended, server_gone) = (ended.clone(), server_gone.clone());
             thread::spawn(move || {
                 let mut player = BotPlayer::new(game, 20 + i);
                 if with_deltas {
@@ -110,12 +119,19 @@ fn play(address: SocketAddr, transport: hopnet::Server, deltas: bool) -> Round {
                 player.ping_every = Duration::from_millis(200);
                 let mut turns = 0u32;
                 let mut decoded = BTreeMap::new();
+                let mut saw_the_end = false;
                 let stats = play_bot(address, hopnet::Config::default(), &mut player, |p, _| {
-                    if let Some((time, snapshot)) = p.client.snapshot() {
-                        decoded.entry(time).or_insert_with(|| snapshot.clone());
+                    if !saw_the_end {
+                        if let Some((time, snapshot)) = p.client.snapshot() {
+                            decoded.entry(time).or_insert_with(|| snapshot.clone());
+                        }
+                        if !p.results.is_empty() {
+                            saw_the_end = true;
+                            ended.fetch_add(1, Ordering::Relaxed);
+                        }
                     }
                     turns += 1;
-                    !p.results.is_empty() || turns > 3_000
+                    server_gone.load(Ordering::Relaxed) || turns > 6_000
                 })
                 .unwrap();
                 assert_eq!(player.results.len(), 1, "the bot saw its round end");
@@ -129,6 +145,14 @@ fn play(address: SocketAddr, transport: hopnet::Server, deltas: bool) -> Round {
             })
         })
         .collect();
+    // The round's end, then the server stopped before the bots stop reading.
+    let give_up = Instant::now() + Duration::from_secs(60);
+    while ended.load(Ordering::Relaxed) < 2 && Instant::now() < give_up {
+        thread::sleep(Duration::from_millis(2));
+    }
+    stop.store(true, Ordering::Relaxed);
+    server_thread.join().unwrap();
+    server_gone.store(true, Ordering::Relaxed);
     let mut round = Round {
         received: 0,
         decoded_by_the_delta_bot: BTreeMap::new(),
@@ -143,8 +167,6 @@ fn play(address: SocketAddr, transport: hopnet::Server, deltas: bool) -> Round {
             round.decoded_by_the_delta_bot = decoded;
         }
     }
-    stop.store(true, Ordering::Relaxed);
-    server_thread.join().unwrap();
     round
 }
 
