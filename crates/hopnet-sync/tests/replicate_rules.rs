@@ -151,25 +151,35 @@ fn far_entities_are_sent_too_under_a_tight_budget() {
     assert!(ratio > 0.5 * rates[0] / rates[59], "{ratio}");
 }
 
+/// `ticks` ticks of 40 entities that all change every tick: what each update sent.
+fn busy_ticks(link: &mut Link, ticks: u32) -> Vec<Sent> {
+    (0..ticks)
+        .filter_map(|t| {
+            for e in 0..40u32 {
+                link.server
+                    .set(e, thing(t as f32 + e as f32), [e as f32, 0.0, 0.0]);
+            }
+            link.tick().map(|(s, _)| s)
+        })
+        .collect()
+}
+
+/// A client capped at `cap` bytes a second whose updates wait for `min_budgeted_update`
+/// bytes of it.
+fn batched(cap: u64, min_budgeted_update: usize) -> Link {
+    let config = ReplicateConfig {
+        min_budgeted_update,
+        ..ReplicateConfig::default()
+    };
+    Link::with_config(Some(cap), config)
+}
+
 #[test]
 fn a_thin_update_cut_short_by_the_budget_waits_for_a_fuller_one() {
     // 5 kB/s at 50 ticks a second: 100 bytes a tick, far less than the 40 entities that all
     // change every tick need; an update waits until it can take 300 bytes.
-    let config = ReplicateConfig {
-        min_budgeted_update: 300,
-        ..ReplicateConfig::default()
-    };
-    let mut link = Link::with_config(Some(5_000), config);
-    let mut sent = Vec::new();
-    for t in 0..200u32 {
-        for e in 0..40u32 {
-            link.server
-                .set(e, thing(t as f32 + e as f32), [e as f32, 0.0, 0.0]);
-        }
-        if let Some((s, _)) = link.tick() {
-            sent.push(s);
-        }
-    }
+    let mut link = batched(5_000, 300);
+    let sent = busy_ticks(&mut link, 200);
     // Cut short only once the budget held 300 bytes: filled to within an entity of it.
     assert!(
         sent.iter().all(|s| s.deferred == 0 || s.wire_bytes >= 280),
@@ -196,18 +206,8 @@ fn a_thin_update_cut_short_by_the_budget_waits_for_a_fuller_one() {
 #[test]
 fn a_batch_larger_than_the_budget_can_ever_hold_still_lets_updates_through() {
     // 1 kB/s: the bucket never holds 10,000 bytes; the wait is cut to what it can hold.
-    let config = ReplicateConfig {
-        min_budgeted_update: 10_000,
-        ..ReplicateConfig::default()
-    };
-    let mut link = Link::with_config(Some(1_000), config);
-    let mut updates = 0;
-    for t in 0..200u32 {
-        for e in 0..40u32 {
-            link.server.set(e, thing(t as f32), [e as f32, 0.0, 0.0]);
-        }
-        updates += usize::from(link.tick().is_some());
-    }
+    let mut link = batched(1_000, 10_000);
+    let updates = busy_ticks(&mut link, 200).len();
     assert!(updates >= 2, "{updates} updates in 4 s");
     assert_eq!(link.client.len(), 40);
 }
