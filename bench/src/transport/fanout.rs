@@ -20,15 +20,13 @@
 //!
 //! [`fanout_clients`]: super::fanout_clients
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use hopnet::Server;
 use hopnet::{ConnectionId, Delivery, Event, Machine, Payload};
 
-use super::fanout_clients::Pool;
-use super::hopnet_peer::{Flavor, config};
 use super::tick::sleep_until;
 
 fn err(e: impl std::fmt::Display) -> String {

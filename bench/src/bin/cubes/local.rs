@@ -113,8 +113,8 @@ impl Local {
         self.peers[client].bucket -= bytes as f64;
     }
 
-    /// `client` received a message: its update's tick.
-    pub fn receive(&mut self, client: usize, bytes: &[u8]) -> Result<u32, String> {
+    /// `client` received a message: its update applied.
+    pub fn receive(&mut self, client: usize, bytes: &[u8]) -> Result<(), String> {
         let update: Update = hopnet_codec::from_bytes(bytes).map_err(|e| e.to_string())?;
         let view = &mut self.views[client];
         for c in update.cubes {
@@ -124,7 +124,7 @@ impl Local {
                 *slot = Some((update.tick, c.state));
             }
         }
-        Ok(update.tick)
+        Ok(())
     }
 
     /// What `client` shows of cube `i`.

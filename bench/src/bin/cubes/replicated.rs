@@ -133,11 +133,11 @@ impl Replicated {
         }
     }
 
-    /// `client` received a message: its update's tick.
-    pub fn receive(&mut self, client: usize, bytes: &[u8]) -> Result<u32, String> {
+    /// `client` received a message: its update applied.
+    pub fn receive(&mut self, client: usize, bytes: &[u8]) -> Result<(), String> {
         self.replicas[client]
             .apply(bytes)
-            .map(|applied| applied.tick)
+            .map(drop)
             .map_err(|e| e.to_string())
     }
 

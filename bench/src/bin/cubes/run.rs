@@ -89,7 +89,7 @@ impl Scheme {
         }
     }
 
-    fn receive(&mut self, client: usize, bytes: &[u8]) -> Result<u32, String> {
+    fn receive(&mut self, client: usize, bytes: &[u8]) -> Result<(), String> {
         match self {
             Scheme::Replicated(r) => r.receive(client, bytes),
             Scheme::Local(l) => l.receive(client, bytes),

@@ -386,7 +386,7 @@ local function delta_header(bytes)
     if bits(r, 2) ~= 3 then return nil end
     local time = varint_raw(r, 4)
     local since = varint_raw(r, 4)
-    return { channel = channel, time = time, base = (time - since) % 2 ^ 32 }
+    return { channel = channel, time = time, base = (time - since) % 2 ^ 32, after = r.pos }
   end)
   if ok then return h end
   return nil
@@ -473,14 +473,10 @@ end
 
 -- A scoped update (`hopnet_snow_fight::scoped`): a delta's header whose baseline is its own
 -- tick, which no delta has, then the update's bytes (a `Vec<u8>`); what they hold is the
--- game's. Its length, or the error that kept it from being read.
-local function scoped_update(bytes)
+-- game's. Its length, or the error that kept it from being read (`h`: its header, read).
+local function scoped_update(bytes, h)
   local ok, len = pcall(decode, bytes, function(r)
-    bits(r, 1)
-    varint_raw(r, 4)
-    bits(r, 2)
-    varint_raw(r, 4)
-    varint_raw(r, 4)
+    r.pos = h.after
     local n = varint_raw(r, 4)
     if n * 8 > r.len - r.pos then fail(r, "the message ends early") end
     r.pos = r.pos + n * 8
@@ -496,7 +492,7 @@ end
 local function follow(m, pinfo)
   local h = delta_header(m.bytes)
   if h and h.base == h.time then
-    local len, why = scoped_update(m.bytes)
+    local len, why = scoped_update(m.bytes, h)
     m.delta = { header = h, scoped = true, update_bytes = len, error = why }
     return
   end
